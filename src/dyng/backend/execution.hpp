@@ -1,0 +1,24 @@
+// Where and how an algorithm runs. The Python Resources object is translated into this plain
+// value at every call, so the C++ core holds no global state about backends.
+#pragma once
+
+namespace dyng {
+
+enum class backend_t { sequential, openmp, cuda };
+
+/// The execution request of one call.
+struct execution_t {
+  backend_t backend = backend_t::sequential;
+  /// OpenMP team size; 0 means the OpenMP default (OMP_NUM_THREADS or the core count).
+  int num_threads = 1;
+  /// CUDA device ordinal; ignored on host backends.
+  int device = 0;
+};
+
+/// True when this build of libdyng was compiled with OpenMP.
+bool openmp_enabled() noexcept;
+
+/// The number of threads an OpenMP region would get for `exec` (1 without OpenMP).
+int resolved_thread_count(const execution_t& exec) noexcept;
+
+}  // namespace dyng

@@ -1,0 +1,116 @@
+// The dynamic graph: out-edges and (optionally) in-edges in slotted CSR form, K int32 weights per
+// edge, and atomic batch application.
+//
+// Storage: each direction keeps one column array in which every row owns a contiguous slot range
+// with some spare slots (`headroom`). A batch edits rows in place; a row that outgrows its range
+// is moved to the free tail of the array; only when the tail is exhausted is the whole direction
+// re-laid out (amortised O(1) per edge). So a small batch costs O(batch * degree), not O(m).
+//
+// Atomicity: apply() validates the whole batch and resolves its semantics against the current
+// graph before it writes anything; an invalid batch throws and leaves the graph untouched.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/properties.hpp"
+
+namespace dyng {
+
+/// A batch of edge changes in the graph's own id type. Insertion weights are K per insertion,
+/// insertion-major; an empty weight span is allowed only when there are no insertions or K == 0.
+template <class vid_t>
+struct edge_batch_t {
+  std::span<const vid_t> insert_src;
+  std::span<const vid_t> insert_dst;
+  std::span<const int32_t> insert_weights;
+  int num_weights = 0;
+  std::span<const vid_t> delete_src;
+  std::span<const vid_t> delete_dst;
+};
+
+/// A compact CSR copy (Graph.to_csr()): row_ptr has n + 1 entries, weights K per edge.
+template <class vid_t, class eid_t>
+struct csr_t {
+  std::vector<eid_t> row_ptr;
+  std::vector<vid_t> col;
+  std::vector<int32_t> weights;
+  int num_weights = 0;
+};
+
+template <class vid_t, class eid_t>
+class graph_t {
+ public:
+  using vertex_type = vid_t;
+  using edge_type = eid_t;
+
+  /// Builds from an edge list. `weights` holds K = props.num_weights values per edge. Ids must lie
+  /// in [0, num_vertices). Repeated (u, v) are merged (first position, last weight) unless
+  /// parallel edges are allowed; an undirected graph stores each edge in both directions.
+  static graph_t from_edges(vid_t num_vertices, std::span<const vid_t> src,
+                            std::span<const vid_t> dst, std::span<const int32_t> weights,
+                            const graph_properties_t& props);
+
+  /// Builds from a CSR. An undirected CSR must already be symmetric (checked).
+  static graph_t from_csr(std::span<const eid_t> row_ptr, std::span<const vid_t> col,
+                          std::span<const int32_t> weights, const graph_properties_t& props);
+
+  /// Applies a batch atomically and returns its counters. When `log` is given it receives the
+  /// effective edge changes. Throws invalid_argument_error / not_supported_error and changes
+  /// nothing if the batch is invalid under the graph's semantics.
+  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr);
+
+  vid_t num_vertices() const noexcept;
+  /// Stored directed edges (an undirected edge counts twice, a self-loop once).
+  eid_t num_edges() const noexcept;
+  int num_weights() const noexcept;
+  /// +1 per successful apply().
+  uint64_t version() const noexcept;
+  const graph_properties_t& properties() const noexcept;
+  bool has_transposed() const noexcept;
+
+  adjacency_view_t<vid_t, eid_t> out_view() const noexcept;
+  /// In-edges; throws not_supported_error when the graph was built without them.
+  adjacency_view_t<vid_t, eid_t> in_view() const;
+
+  csr_t<vid_t, eid_t> to_csr() const;
+  /// Edge list in CSR order: (src, dst, weights K per edge).
+  void edges(std::vector<vid_t>& src, std::vector<vid_t>& dst, std::vector<int32_t>& weights) const;
+  /// Makes room for `edge_capacity` stored edges per direction without relayout later.
+  void reserve(int64_t edge_capacity);
+  /// Verifies every storage invariant; throws internal_error naming the first violation.
+  void check_integrity() const;
+
+  /// Slots allocated per direction (used + spare), for tests and the relayout benchmark.
+  int64_t slot_capacity() const noexcept;
+  /// How many times a direction was re-laid out in full since construction.
+  int64_t relayout_count() const noexcept;
+
+ private:
+  struct direction_t {
+    std::vector<eid_t> row_begin;
+    std::vector<eid_t> row_end;
+    std::vector<eid_t> row_capacity_end;
+    std::vector<vid_t> col;
+    std::vector<int32_t> weights;
+    eid_t tail = 0;  ///< First never-used slot; rows that outgrow their range move here.
+  };
+
+  direction_t out_;
+  direction_t in_;
+  graph_properties_t props_;
+  vid_t num_vertices_ = 0;
+  eid_t num_edges_ = 0;
+  uint64_t version_ = 0;
+  int64_t relayouts_ = 0;
+};
+
+/// The compiled id/offset combinations (spec: i32/i32, i32/i64, i64/i64).
+extern template class graph_t<int32_t, int32_t>;
+extern template class graph_t<int32_t, int64_t>;
+extern template class graph_t<int64_t, int64_t>;
+
+}  // namespace dyng

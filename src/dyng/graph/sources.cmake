@@ -1,0 +1,1 @@
+# graph sources: owned by the graph area

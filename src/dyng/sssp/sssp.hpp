@@ -1,0 +1,83 @@
+// Dynamic single-source shortest paths: compute once, then repair after each batch.
+//
+// Distances are int64 sums of one int32 weight column (`objective`); unreachable vertices hold
+// k_infinite_distance and parent -1. Parents are canonical: the lowest-id in-neighbour u with
+// dist[u] + w(u, v) == dist[v], so every backend, and update versus compute, agree bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dyng/backend/execution.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng::sssp {
+
+inline constexpr int64_t k_infinite_distance = (int64_t{1} << 61) - 1;
+
+struct options_t {
+  /// Bucket width for delta-stepping; 0 picks one from the weights.
+  int64_t delta = 0;
+  /// Weight column used as the edge length.
+  int objective = 0;
+  /// Check weights (>= 1) and the source before running.
+  bool validate_inputs = true;
+};
+
+/// The per-vertex result that update() repairs in place.
+template <class vid_t>
+struct state_t {
+  vid_t source = 0;
+  std::vector<int64_t> distances;
+  std::vector<vid_t> parents;
+};
+
+/// Which way update() produced its answer.
+enum class update_path_t { compute, incremental, recompute };
+
+struct stats_t {
+  int64_t affected = 0;         ///< Vertices whose distance or parent changed.
+  int64_t iterations = 0;       ///< Buckets (sequential) or delta-stepping phases processed.
+  int64_t frontier_visits = 0;  ///< Edge relaxations attempted.
+  bool fallback_used = false;   ///< update() chose a full recompute.
+  bool converged = true;
+  std::string engine_used;      ///< "operators" (sequential) or "fused" (OpenMP), as in 0.2.0.
+  int64_t invalidated = 0;      ///< Vertices whose tree path was cut by the batch.
+  int64_t epochs = 0;
+  int64_t pushes = 0;           ///< Queue insertions.
+  bool packed_parents = false;
+  update_path_t path = update_path_t::compute;
+};
+
+/// Throws invalid_argument_error unless `source` is a vertex and the objective column holds only
+/// weights in [1, 2^31-1]; not_supported_error for an unweighted graph or without in-edges.
+template <class vid_t, class eid_t>
+void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options);
+
+/// Throws invalid_argument_error when a batch would insert a weight < 1 into the objective
+/// column. Called before the batch is applied so that a rejected batch changes nothing.
+template <class vid_t>
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options);
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+                const execution_t& exec, state_t<vid_t>& state);
+
+/// Repairs `state` (valid for the graph before the batch) after `graph.apply(batch, &log)`.
+/// Falls back to compute() when the affected region is large; stats.path says which ran.
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options, const execution_t& exec, state_t<vid_t>& state);
+
+/// Rewrites every parent to the canonical one for the given distances (Result.from_arrays).
+template <class vid_t, class eid_t>
+void canonicalize_parents(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                          const execution_t& exec, state_t<vid_t>& state);
+
+/// Serial Dijkstra with a binary heap: the oracle the tests compare against.
+template <class vid_t, class eid_t>
+state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t source, int objective);
+
+}  // namespace dyng::sssp
