@@ -73,7 +73,8 @@ class graph_t {
   bool has_transposed() const noexcept;
 
   adjacency_view_t<vid_t, eid_t> out_view() const noexcept;
-  /// In-edges; throws not_supported_error when the graph was built without them.
+  /// In-edges; throws not_supported_error when the graph was built without them. An undirected
+  /// graph is its own transpose and returns its out-edge view (one stored copy).
   adjacency_view_t<vid_t, eid_t> in_view() const;
 
   csr_t<vid_t, eid_t> to_csr() const;
@@ -86,7 +87,8 @@ class graph_t {
 
   /// Slots allocated per direction (used + spare), for tests and the relayout benchmark.
   int64_t slot_capacity() const noexcept;
-  /// How many times a direction was re-laid out in full since construction.
+  /// How many times a direction was re-laid out in full since construction (tail exhausted,
+  /// reserve(), or the compact rebuild that apply() uses for batches of more than half the edges).
   int64_t relayout_count() const noexcept;
 
  private:

@@ -1,1 +1,7 @@
-# graph sources: owned by the graph area
+# graph sources: owned by the graph area. One file per concern; each instantiates its members for
+# the compiled id/offset combinations (detail/instantiate.hpp).
+target_sources(dyng PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/graph_access.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_apply.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_build.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_check.cpp)

@@ -1,1 +1,2 @@
 # sssp sources
+target_sources(dyng PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sssp_cpu.cpp)

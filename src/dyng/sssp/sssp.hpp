@@ -22,9 +22,21 @@ struct options_t {
   int64_t delta = 0;
   /// Weight column used as the edge length.
   int objective = 0;
-  /// Check weights (>= 1) and the source before running.
+  /// Check weights (>= 1) and the source before running. compute() scans the weights anyway to
+  /// pick its queue, so it rejects weights < 1 either way: a search over them might not finish.
   bool validate_inputs = true;
+  /// Tuning knob, not part of the Python API: on the OpenMP backend, graphs with fewer stored
+  /// edges than this take the sequential kernel. -1 picks k_default_parallel_min_edges; 0 always
+  /// runs the parallel kernel (the tests use it on small graphs).
+  int64_t parallel_min_edges = -1;
+  /// Tuning knob, not part of the Python API: update() abandons its incremental repair for a
+  /// full compute once the repair has examined more than this fraction of the stored edges.
+  /// Negative picks k_default_repair_budget; 0 always recomputes.
+  double repair_budget = -1.0;
 };
+
+inline constexpr int64_t k_default_parallel_min_edges = 200000;
+inline constexpr double k_default_repair_budget = 0.04;
 
 /// The per-vertex result that update() repairs in place.
 template <class vid_t>

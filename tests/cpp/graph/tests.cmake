@@ -1,1 +1,7 @@
-# graph tests
+# graph tests: construction, apply() semantics, relayout against a model.
+dyng_add_test(test_graph_build cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_build.cpp)
+dyng_add_test(test_graph_apply cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_apply.cpp)
+dyng_add_test(test_graph_relayout cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_relayout.cpp)
+# Benchmark of apply() against a full rebuild (not a test; run it by hand).
+add_executable(dyng_bench_graph_apply ${PROJECT_SOURCE_DIR}/bench/cpp/graph_apply.cpp)
+target_link_libraries(dyng_bench_graph_apply PRIVATE dyng::dyng)

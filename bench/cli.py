@@ -1,0 +1,97 @@
+"""Command line: ``python -m bench sssp [options]``; exits 0 whatever the bars say."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from bench import generators, report, sssp
+from bench.timing import Progress
+from bench.verify import VerificationError
+
+
+def _csv(kind):
+    def parse(text: str):
+        try:
+            return tuple(kind(part) for part in text.split(",") if part.strip())
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+    return parse
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("sssp", help="dyng sssp compute vs SciPy, update vs recompute")
+    p.add_argument("--graphs", type=_csv(str), default=None,
+                   help="comma list of rmat<scale> / grid<side> / grid<rows>x<cols> "
+                   f"(default {','.join(sssp.DEFAULT_GRAPHS)}; "
+                   f"--quick: {','.join(sssp.QUICK_GRAPHS)})")
+    p.add_argument("--repeats", type=int, default=None,
+                   help="timed rounds per measurement after one warm-up (default 5, --quick 3)")
+    p.add_argument("--quick", action="store_true",
+                   help="the two small graphs and 3 repeats, for a fast look")
+    p.add_argument("--json", default=None, metavar="PATH",
+                   help="where to write the JSON (default bench/results/sssp-<timestamp>.json)")
+    p.add_argument("--seed", type=int, default=1, help="graph and change seed (default 1)")
+    p.add_argument("--threads", type=int, default=2, help="OpenMP threads (default 2)")
+    p.add_argument("--changes", type=_csv(int), default=sssp.DEFAULT_CHANGES,
+                   help="comma list of batch sizes (default 1000,10000)")
+    return top
+
+
+def main(argv: list[str] | None = None, dyng_module=None) -> int:
+    args = parser().parse_args(argv)
+    settings = sssp.Settings(
+        graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
+        repeats=args.repeats if args.repeats is not None else (3 if args.quick else 5),
+        seed=args.seed, threads=args.threads, change_counts=args.changes)
+    if settings.repeats < 1 or settings.threads < 1 or min(settings.change_counts, default=0) < 2:
+        print("bench sssp: error: --repeats and --threads must be >= 1 and every --changes "
+              "value >= 2", file=sys.stderr)
+        return 2
+    try:
+        for name in settings.graphs:
+            generators.parse_name(name)
+    except ValueError as error:
+        print(f"bench sssp: error: {error}", file=sys.stderr)
+        return 2
+    progress = Progress()
+    dyng = dyng_module if dyng_module is not None else _import_dyng()
+    if dyng is None:
+        return 1
+    started = time.localtime()
+    document = {"benchmark": "sssp", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+                "argv": sys.argv if argv is None else ["python -m bench", *argv],
+                "settings": {"graphs": list(settings.graphs), "repeats": settings.repeats,
+                             "warmup": 1, "seed": settings.seed, "threads": settings.threads,
+                             "changes": list(settings.change_counts),
+                             "modes": list(settings.modes), "source": sssp.SOURCE},
+                "machine": report.machine(dyng)}
+    document["machine"]["loadavg_start"] = os.getloadavg()
+    progress(f"dyng {document['machine']['dyng_version']}, graphs {','.join(settings.graphs)}, "
+             f"{settings.repeats} repeats + 1 warm-up")
+    try:
+        document["graphs"], document["rows"] = sssp.run(dyng, settings, progress)
+    except VerificationError as error:
+        print(f"bench sssp: error: wrong answer, benchmark stopped: {error}", file=sys.stderr)
+        return 1
+    document["machine"]["loadavg_end"] = os.getloadavg()
+    document["bars"] = report.bars(document["rows"])
+    path = report.write_json(document, args.json or report.default_json_path(started))
+    print(report.text(document))
+    print(f"\nJSON: {path}")
+    return 0
+
+
+def _import_dyng():
+    try:
+        import dyng
+    except ImportError as error:
+        print(f"bench sssp: error: cannot import dyng ({error}); install it with "
+              "`.venv/bin/pip install --no-build-isolation .` from the repository root",
+              file=sys.stderr)
+        return None
+    return dyng

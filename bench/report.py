@@ -1,0 +1,147 @@
+"""Machine description, results table, bars (targets checked as ratios) and the JSON file."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+# Settings that change OpenMP timings a lot; OMP_WAIT_POLICY=passive matters on a busy machine.
+_OPENMP_ENV = ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OMP_PROC_BIND",
+               "OMP_PLACES")
+
+
+def machine(dyng) -> dict:
+    """What the numbers depend on; load averages are added at start and end by the caller."""
+    try:
+        affinity = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        affinity = None
+    return {"cpu_count": os.cpu_count(), "cpu_affinity": affinity,
+            "platform": platform.platform(), "processor": platform.processor(),
+            "python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
+            "openmp_env": {name: os.environ[name] for name in _OPENMP_ENV if name in os.environ},
+            "dyng_version": str(getattr(dyng, "__version__", "unknown")),
+            "dyng_build_config": build_config(dyng)}
+
+
+def build_config(dyng):
+    """dyng.config()["build"] (spec sec. 8), else the native module's build_config."""
+    try:
+        return dyng.config()["build"]
+    except Exception as error:  # noqa: BLE001 - a missing config() is reported, not fatal
+        reason = f"{type(error).__name__}: {error}"
+    try:
+        native = importlib.import_module(f"{dyng.__name__}._core")
+        return dict(native.build_config)
+    except Exception as error:  # noqa: BLE001
+        return {"unavailable": f"{reason}; {type(error).__name__}: {error}"}
+
+
+def bars(rows: list[dict]) -> list[dict]:
+    """The issue's targets, each PASS/FAIL from ratios measured in this run, SKIP if not run."""
+    def find(graph, operation):
+        return next((r for r in rows if r["graph"] == graph and r["operation"] == operation),
+                    None)
+
+    out = []
+    for graph in ("rmat18", "grid512"):
+        row = find(graph, "compute")
+        out.append(_bar(f"compute seq <= 1.0x SciPy on {graph}", 1.0,
+                        row and row["ratio_seq"], graph))
+    row = find("rmat18", "update uniform 1000")
+    for b in ("seq", "omp"):
+        out.append(_bar(f"update 1,000 uniform ({b}) <= 0.5x recompute on rmat18", 0.5,
+                        row and row[f"ratio_{b}"], "rmat18"))
+    worst = None
+    for r in rows:
+        if r["operation"].startswith("update"):
+            for b in ("seq", "omp"):
+                if worst is None or r[f"ratio_{b}"] > worst[0]:
+                    worst = (r[f"ratio_{b}"], f"{r['graph']} {r['operation']} {b}")
+    out.append(_bar("no update > 1.1x recompute (worst case)", 1.1,
+                    worst and worst[0], worst and worst[1]))
+    return out
+
+
+def _bar(name, limit, ratio, where):
+    if ratio is None:
+        return {"bar": name, "limit": limit, "ratio": None, "where": where, "status": "SKIP"}
+    return {"bar": name, "limit": limit, "ratio": ratio, "where": where,
+            "status": "PASS" if ratio <= limit else "FAIL"}
+
+
+_COLUMNS = (("graph", "{}", 9), ("n", "{:,}", 10), ("m", "{:,}", 11), ("operation", "{}", 20),
+            ("dyng_seq_ms", "{:.2f}", 12), ("dyng_omp_ms", "{:.2f}", 12),
+            ("ref_seq_ms", "{:.2f}", 11), ("ref_omp_ms", "{:.2f}", 11),
+            ("ratio_seq", "{:.3f}x", 10), ("ratio_omp", "{:.3f}x", 10),
+            ("path_seq", "{}", 12), ("path_omp", "{}", 12))
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["  ".join(name.rjust(width) for name, _, width in _COLUMNS)]
+    for row in rows:
+        cells = []
+        for name, fmt, width in _COLUMNS:
+            value = row.get(name)
+            cells.append(("-" if value is None else fmt.format(value)).rjust(width))
+        lines.append("  ".join(cells))
+    return "\n".join(lines)
+
+
+def text(document: dict) -> str:
+    """The human-readable report printed on stdout."""
+    env = document["machine"]
+    s = document["settings"]
+    lines = [
+        f"dyng sssp benchmark  {document['started']}",
+        f"dyng {env['dyng_version']}  build_config {json.dumps(env['dyng_build_config'])}",
+        f"CPUs: {env['cpu_count']} (usable {env['cpu_affinity']})  load avg (1/5/15 min) "
+        f"start {_load(env['loadavg_start'])}  end {_load(env['loadavg_end'])}",
+        f"repeats {s['repeats']} (+1 warm-up, medians)  seed {s['seed']}  OpenMP threads "
+        f"{s['threads']}  source 0  OpenMP env {env['openmp_env'] or 'unset'}",
+        "",
+        "Times in ms (median). Reference (ref_*): SciPy dijkstra for compute (same value in both",
+        "columns); recompute on the same backend for update. ratio = dyng / reference.",
+        "",
+        table(document["rows"]),
+        "",
+        "Bars (ratios measured in this run):",
+    ]
+    for bar in document["bars"]:
+        ratio = "-" if bar["ratio"] is None else f"{bar['ratio']:.3f}x"
+        lines.append(f"  {bar['status']:4}  {bar['bar']}: {ratio} (limit {bar['limit']}x"
+                     f"{'' if bar['where'] is None else ', ' + bar['where']})")
+    return "\n".join(lines)
+
+
+def _load(values) -> str:
+    return "/".join(f"{v:.2f}" for v in values)
+
+
+def default_json_path(started: time.struct_time) -> Path:
+    """``bench/results/sssp-<start time>.json``, named like the report's header says."""
+    return RESULTS_DIR / f"sssp-{time.strftime('%Y%m%d-%H%M%S', started)}.json"
+
+
+def write_json(document: dict, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1, default=_json_default) + "\n")
+    return path
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)

@@ -1,0 +1,249 @@
+"""The sssp benchmark: dyng compute against SciPy's Dijkstra, dyng update against recompute.
+
+Per graph it measures, with peers interleaved and the median of ``repeats`` rounds reported:
+
+* compute: dyng sequential, dyng OpenMP and ``scipy.sparse.csgraph.dijkstra(csr, indices=0)``
+  on the same graph; graph and CSR construction happen before timing.
+* update, per change mode and size and per backend: ``sssp.update`` on a fresh clone with a
+  fresh result against recompute (the same batch applied to another clone outside the timer,
+  then a timed ``sssp.compute``). Every round checks update == recompute (distances and parents).
+
+The first round of each measurement is a warm-up and also the one checked against SciPy and a
+NumPy reconstruction of the canonical parents.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import statistics
+import time
+import zlib
+
+import numpy as np
+
+from bench import changes, generators, verify
+from bench.timing import Peer, run_interleaved
+
+SOURCE = 0
+DEFAULT_GRAPHS = ("rmat18", "rmat20", "grid512", "grid1000")
+QUICK_GRAPHS = ("rmat18", "grid512")
+DEFAULT_CHANGES = (1000, 10000)
+BACKENDS = ("seq", "omp")
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    graphs: tuple[str, ...] = DEFAULT_GRAPHS
+    repeats: int = 5
+    seed: int = 1
+    threads: int = 2
+    change_counts: tuple[int, ...] = DEFAULT_CHANGES
+    modes: tuple[str, ...] = changes.MODES
+
+
+def change_rng(seed: int, graph: str, mode: str, count: int) -> np.random.Generator:
+    """Batch stream per (graph, mode, size); crc32 is stable across runs, unlike hash()."""
+    return np.random.default_rng([seed, zlib.crc32(f"{graph}/{mode}/{count}".encode())])
+
+
+def run(dyng, settings: Settings, progress) -> tuple[list[dict], list[dict]]:
+    """Runs every measurement; returns (graph descriptions, result rows)."""
+    resources = {"seq": dyng.Resources.sequential(),
+                 "omp": dyng.Resources.openmp(num_threads=settings.threads)}
+    graphs, rows = [], []
+    for name in settings.graphs:
+        log = _prefixed(progress, name)
+        edges, info = _generate(name, settings.seed, log)
+        graphs.append(info)
+        log("building SciPy CSR and dyng graphs (untimed)")
+        start = time.perf_counter()
+        csr = verify.scipy_csr(edges)
+        base = {b: _dyng_graph(dyng, edges, resources[b]) for b in BACKENDS}
+        info["build_seconds"] = round(time.perf_counter() - start, 3)
+        rows.append(_measure_compute(dyng, edges, csr, base, resources, settings, log))
+        del csr
+        for mode in settings.modes:
+            for count in settings.change_counts:
+                rows.append(_measure_update(dyng, edges, base, resources, settings, mode, count,
+                                            log))
+        del base, edges
+    return graphs, rows
+
+
+def _prefixed(progress, prefix: str):
+    return lambda message, **kw: progress(f"{prefix}: {message}", **kw)
+
+
+def _generate(name: str, seed: int, log) -> tuple[generators.EdgeGraph, dict]:
+    log(f"generating with seed {seed} (vectorised NumPy; R-MAT 20 takes a few seconds)")
+    start = time.perf_counter()
+    edges = generators.by_name(name, seed)
+    seconds = time.perf_counter() - start
+    log(f"generated n={edges.num_vertices:,} m={edges.num_edges:,} in {seconds:.1f} s")
+    info = {"name": name, "n": edges.num_vertices, "m": edges.num_edges,
+            "params": edges.params, "generate_seconds": round(seconds, 3)}
+    return edges, info
+
+
+def _dyng_graph(dyng, edges: generators.EdgeGraph, res):
+    graph = dyng.Graph.from_edges(edges.src, edges.dst, edges.weights,
+                                  num_vertices=edges.num_vertices, resources=res)
+    if graph.num_edges != edges.num_edges:
+        raise verify.VerificationError(
+            f"Graph.from_edges(): {graph.num_edges} edges stored for {edges.name}, expected "
+            f"{edges.num_edges} (the list has no duplicates or self-loops)")
+    return graph
+
+
+def _arrays(result) -> tuple[np.ndarray, np.ndarray]:
+    return result.distances.to_numpy(), result.parents.to_numpy()
+
+
+def _check_against_oracle(what: str, edges, result, reference_distances) -> None:
+    distances, parents = _arrays(result)
+    verify.assert_equal(f"{what} distances vs SciPy", distances, reference_distances)
+    verify.assert_equal(f"{what} parents vs canonical parents", parents,
+                        verify.canonical_parents(edges, reference_distances, SOURCE))
+
+
+def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log) -> dict:
+    peers = [Peer(f"dyng_{b}", lambda: None,
+                  lambda _, b=b: dyng.sssp.compute(base[b], SOURCE, resources=resources[b]))
+             for b in BACKENDS]
+    peers.append(Peer("scipy", lambda: None, lambda _: verify.scipy_distances(csr, SOURCE)))
+
+    def check(round_index, out):
+        scipy_dist = verify.as_dyng_distances(out["scipy"])
+        if round_index == 0:
+            _check_against_oracle("sssp.compute (sequential)", edges, out["dyng_seq"], scipy_dist)
+        seq_dist, seq_parents = _arrays(out["dyng_seq"])
+        omp_dist, omp_parents = _arrays(out["dyng_omp"])
+        verify.assert_equal("sssp.compute (sequential) distances vs SciPy", seq_dist, scipy_dist)
+        verify.assert_equal("sssp.compute (OpenMP) distances vs sequential", omp_dist, seq_dist)
+        verify.assert_equal("sssp.compute (OpenMP) parents vs sequential", omp_parents,
+                            seq_parents)
+
+    log(f"compute: dyng seq / dyng omp ({settings.threads} threads) / SciPy, interleaved")
+    samples = run_interleaved(peers, settings.repeats, check=check,
+                              progress=lambda m: log(f"compute {m}", throttle=True))
+    scipy_ms = samples["scipy"].median_ms
+    row = _row(edges, "compute", "scipy.dijkstra")
+    for b in BACKENDS:
+        ms = samples[f"dyng_{b}"].median_ms
+        row.update({f"dyng_{b}_ms": ms, f"ref_{b}_ms": scipy_ms, f"ratio_{b}": ms / scipy_ms})
+    row["samples"] = {name: dataclasses.asdict(s) for name, s in samples.items()}
+    log("compute: seq {dyng_seq_ms:.1f} ms, omp {dyng_omp_ms:.1f} ms, SciPy {ref_seq_ms:.1f} ms"
+        .format(**row))
+    return row
+
+
+def _measure_update(dyng, edges, base, resources, settings: Settings, mode: str, count: int,
+                    log) -> dict:
+    label = f"update {mode} {count}"
+    log(f"{label}: drawing the batch")
+    batch = changes.make_changes(edges, count, mode, change_rng(settings.seed, edges.name, mode,
+                                                                count))
+    edge_batch = dyng.EdgeBatch(insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
+                                delete=(batch.delete_src, batch.delete_dst))
+    log(f"{label}: SciPy reference on the changed graph (untimed)")
+    changed = changes.apply_to_edges(edges, batch)
+    case = _Case(batch, edge_batch, changed, verify.as_dyng_distances(
+        verify.scipy_distances(verify.scipy_csr(changed), SOURCE)))
+    row = _row(edges, label, "recompute")
+    row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
+    for b in BACKENDS:
+        samples, stats, apply_ms = _update_vs_recompute(dyng, base[b], case, resources[b],
+                                                        settings.repeats,
+                                                        _prefixed(log, f"{label} {b}"))
+        update_ms, recompute_ms = samples["update"].median_ms, samples["recompute"].median_ms
+        row.update({f"dyng_{b}_ms": update_ms, f"ref_{b}_ms": recompute_ms,
+                    f"ratio_{b}": update_ms / recompute_ms, f"path_{b}": _paths(stats),
+                    f"apply_{b}_ms": apply_ms})
+        row["samples"].update({f"{b}_{k}": dataclasses.asdict(s) for k, s in samples.items()})
+        row["stats"][b] = stats
+        log(f"{label} {b}: update {update_ms:.2f} ms, recompute {recompute_ms:.2f} ms, "
+            f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)")
+    return row
+
+
+@dataclasses.dataclass(frozen=True)
+class _Case:
+    """One batch: as NumPy arrays, as a dyng.EdgeBatch, and the changed graph with its distances."""
+
+    batch: changes.ChangeBatch
+    edge_batch: object
+    changed: generators.EdgeGraph
+    reference: np.ndarray
+
+
+def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
+    """Times update (A) against apply-outside-the-timer + compute (B); checks A == B each round."""
+    batch, edge_batch = case.batch, case.edge_batch
+
+    def fresh_state():
+        graph = base.clone()
+        return graph, dyng.sssp.compute(graph, SOURCE, resources=res)
+
+    def update(state):
+        graph, result = state
+        return graph, result, dyng.sssp.update(graph, edge_batch, result, resources=res)
+
+    apply_ms = []
+
+    def changed_clone():
+        graph = base.clone()
+        start = time.perf_counter()
+        summary = graph.apply(edge_batch)
+        # Not part of either peer's time; shows how much of an update is applying the batch.
+        apply_ms.append((time.perf_counter() - start) * 1e3)
+        if (summary.inserted_edges, summary.deleted_edges) != (batch.insert_src.size,
+                                                               batch.delete_src.size):
+            raise verify.VerificationError(
+                f"Graph.apply(): inserted {summary.inserted_edges} and deleted "
+                f"{summary.deleted_edges} edges, expected {batch.insert_src.size} new edges and "
+                f"{batch.delete_src.size} existing ones")
+        return graph
+
+    def recompute(graph):
+        return graph, dyng.sssp.compute(graph, SOURCE, resources=res), None
+
+    stats = []
+
+    def check(round_index, out):
+        _, updated, st = out["update"]
+        _, recomputed, _ = out["recompute"]
+        if round_index == 0:
+            _check_against_oracle("recompute after the batch", case.changed, recomputed,
+                                  case.reference)
+        upd_dist, upd_parents = _arrays(updated)
+        rec_dist, rec_parents = _arrays(recomputed)
+        verify.assert_equal("sssp.update distances vs recompute", upd_dist, rec_dist)
+        verify.assert_equal("sssp.update parents vs recompute", upd_parents, rec_parents)
+        stats.append({field: _plain(getattr(st, field, None))
+                      for field in ("path", "fallback_used", "affected", "invalidated")})
+
+    peers = [Peer("update", fresh_state, update), Peer("recompute", changed_clone, recompute)]
+    samples = run_interleaved(peers, repeats, check=check,
+                              progress=lambda m: log(m, throttle=True))
+    return samples, stats, statistics.median(apply_ms[1:] or apply_ms)
+
+
+def _plain(value):
+    """Stats values as JSON-friendly scalars (an enum becomes its name)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(getattr(value, "name", value))
+
+
+def _paths(stats: list[dict]) -> str:
+    """The update path that ran, e.g. "incremental" or "incremental 5/recompute 1" if mixed."""
+    counts = collections.Counter(str(s["path"]) for s in stats)
+    if len(counts) == 1:
+        return next(iter(counts))
+    return "/".join(f"{path} {n}" for path, n in counts.most_common())
+
+
+def _row(edges, operation: str, reference: str) -> dict:
+    return {"graph": edges.name, "n": edges.num_vertices, "m": edges.num_edges,
+            "operation": operation, "reference": reference}

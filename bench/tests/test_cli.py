@@ -1,0 +1,65 @@
+"""End-to-end runs of `python -m bench sssp` on tiny graphs against the fake dyng."""
+
+import json
+
+import pytest
+
+from bench import cli, report
+from bench.tests import fake_dyng
+
+ARGS = ["sssp", "--graphs", "grid8,rmat6", "--repeats", "2", "--changes", "10,20"]
+
+
+def test_full_run_writes_table_bars_and_json(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert cli.main([*ARGS, "--json", str(out)], dyng_module=fake_dyng.make()) == 0
+    doc = json.loads(out.read_text())
+    ops = [(r["graph"], r["operation"]) for r in doc["rows"]]
+    assert ops[:5] == [("grid8", "compute"), ("grid8", "update uniform 10"),
+                       ("grid8", "update uniform 20"), ("grid8", "update local 10"),
+                       ("grid8", "update local 20")]
+    assert len(ops) == 10
+    update = doc["rows"][1]
+    assert update["path_seq"] == "recompute" and len(update["stats"]["omp"]) == 3
+    assert len(update["samples"]["seq_update"]["ms"]) == 2
+    assert update["ratio_seq"] == pytest.approx(update["dyng_seq_ms"] / update["ref_seq_ms"])
+    assert update["apply_seq_ms"] > 0 and update["apply_omp_ms"] > 0
+    assert [b["status"] for b in doc["bars"]][:4] == ["SKIP"] * 4
+    assert doc["bars"][4]["status"] in ("PASS", "FAIL")
+    assert len(doc["machine"]["loadavg_start"]) == 3 and doc["machine"]["cpu_count"] >= 1
+    assert doc["machine"]["dyng_build_config"] == {"build_type": "fake"}
+    captured = capsys.readouterr()
+    assert "update local 20" in captured.out and "Bars" in captured.out
+    assert "grid8: generating" in captured.err
+
+
+@pytest.mark.parametrize("broken, message", [
+    ("update", "sssp.update distances vs recompute"),
+    ("parents", "parents vs canonical parents"),
+    ("omp", "(OpenMP) parents vs sequential"),
+])
+def test_wrong_answers_stop_the_benchmark(tmp_path, capsys, broken, message):
+    rc = cli.main([*ARGS, "--json", str(tmp_path / "r.json")], dyng_module=fake_dyng.make(broken))
+    assert rc == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_unknown_graph_is_a_usage_error(capsys):
+    assert cli.main(["sssp", "--graphs", "torus9"], dyng_module=fake_dyng.make()) == 2
+    assert "unknown graph 'torus9'" in capsys.readouterr().err
+
+
+def test_bars_compare_ratios_with_limits():
+    rows = [
+        {"graph": "rmat18", "operation": "compute", "ratio_seq": 0.8, "ratio_omp": 0.5},
+        {"graph": "grid512", "operation": "compute", "ratio_seq": 1.2, "ratio_omp": 0.9},
+        {"graph": "rmat18", "operation": "update uniform 1000", "ratio_seq": 0.3,
+         "ratio_omp": 0.6},
+        {"graph": "grid512", "operation": "update local 10000", "ratio_seq": 1.05,
+         "ratio_omp": 1.3},
+    ]
+    status = [(b["status"], b["ratio"]) for b in report.bars(rows)]
+    assert status == [("PASS", 0.8), ("FAIL", 1.2), ("PASS", 0.3), ("FAIL", 0.6),
+                      ("FAIL", 1.3)]
+    assert report.bars(rows)[4]["where"] == "grid512 update local 10000 omp"

@@ -1,0 +1,16 @@
+// dyng._core: the native layer of dyng. It stays thin on purpose: argument parsing, dtype inference
+// and every friendly check live in the Python package; this module wraps libdyng's types, releases
+// the GIL around long calls and translates C++ errors. A CUDA plugin builds the same sources as
+// dyng_cu<N>._core, which is why the module name is fixed here.
+#include "module.hpp"
+
+NB_MODULE(_core, m) {
+  m.doc() = "Native layer of dyng (private: use the dyng package, not this module).";
+  m.attr("__version__") = DYNG_VERSION_STRING;
+  dyng::bindings::bind_errors(m);
+  dyng::bindings::bind_execution(m);
+  dyng::bindings::bind_properties(m);
+  dyng::bindings::bind_graph(m);
+  dyng::bindings::bind_sssp(m);
+  dyng::bindings::bind_build_config(m);
+}

@@ -1,0 +1,21 @@
+// The pieces of dyng._core, each defined in its own file and called from NB_MODULE.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace dyng::bindings {
+
+/// `_register_error_classes` and the C++ -> Python exception translator (errors.cpp).
+void bind_errors(nanobind::module_& m);
+/// `Execution`, the per-call backend request (execution.cpp).
+void bind_execution(nanobind::module_& m);
+/// `Properties`, graph storage choices and batch semantics (properties.cpp).
+void bind_properties(nanobind::module_& m);
+/// `GraphHandle` and `ChangeLog` (graph.cpp).
+void bind_graph(nanobind::module_& m);
+/// `SsspOptions`, `SsspState` and the sssp functions (sssp.cpp).
+void bind_sssp(nanobind::module_& m);
+/// `build_config` and `openmp_max_threads` (build_config.cpp).
+void bind_build_config(nanobind::module_& m);
+
+}  // namespace dyng::bindings

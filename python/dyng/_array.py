@@ -1,0 +1,241 @@
+"""dyng.Array: read-only, zero-copy views of result arrays (spec section 5).
+
+An Array wraps a read-only NumPy view whose base keeps the native result state alive. When the
+result is updated, the Array turns stale (every use raises StaleResultError) and drops its view,
+so the native update can work in place; arrays that were exported before (NumPy views, DLPack
+capsules) still hold the old state, which the native layer then copies on write. An Array whose
+raw memory was exported through ``__array_interface__`` keeps its view, because the consumer's
+array references the Array itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dyng._errors import InvalidArgumentError, StaleResultError
+
+__all__ = ["Array"]
+
+_DLPACK_CPU = 1
+
+
+class _Epoch:
+    """A result's update counter, shared with its arrays (no reference back to the result)."""
+
+    __slots__ = ("value", "name")
+
+    def __init__(self, name):
+        self.value = 0
+        self.name = name
+
+
+class Array:
+    """A read-only view of a result array; stale once the result is updated.
+
+    Use it like a NumPy array for reading (indexing, ``len``, iteration, ``np.asarray``), or
+    convert it with :meth:`to_numpy`, DLPack (``np.from_dlpack``), :meth:`to_torch` or
+    :meth:`to_cupy`. Arrays exported from it keep their values when the result changes.
+
+    Examples
+    --------
+    >>> import numpy as np, dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [3, 4])
+    >>> d = dyng.sssp.compute(g, 0).distances
+    >>> (d.shape, d.dtype, d[2], d.tolist())
+    ((3,), dtype('int64'), np.int64(7), [0, 3, 7])
+    >>> np.asarray(d).flags.writeable
+    False
+    """
+
+    __slots__ = ("_data", "_epoch", "_created", "_what", "_pinned", "__weakref__")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("dyng.Array cannot be created directly; it is returned by results")
+
+    @classmethod
+    def _wrap(cls, data, epoch, what):
+        self = object.__new__(cls)
+        self._data = data
+        self._epoch = epoch
+        self._created = epoch.value
+        self._what = what
+        self._pinned = False
+        return self
+
+    def _release(self):
+        """Called by the owning result just before an update."""
+        if not self._pinned:
+            self._data = None
+
+    def _view(self):
+        if self._epoch.value != self._created:
+            raise StaleResultError(
+                f"Array: {self._what} was read from {self._epoch.name} before an update (the "
+                f"result has been updated {self._epoch.value - self._created} time(s) since); "
+                f"read {self._what} from the result again, or keep a copy with to_numpy()"
+            )
+        return self._data
+
+    @property
+    def is_current(self):
+        """False once the owning result was updated."""
+        return self._epoch.value == self._created
+
+    @property
+    def shape(self):
+        return self._view().shape
+
+    @property
+    def dtype(self):
+        return self._view().dtype
+
+    @property
+    def ndim(self):
+        return self._view().ndim
+
+    @property
+    def size(self):
+        return self._view().size
+
+    @property
+    def device(self):
+        """Where the data lives: "cpu"."""
+        self._view()
+        return "cpu"
+
+    def __len__(self):
+        return len(self._view())
+
+    def __getitem__(self, key):
+        return self._view()[key]
+
+    def __iter__(self):
+        return iter(self._view())
+
+    def to_numpy(self, copy=True):
+        """The data as an ndarray.
+
+        Parameters
+        ----------
+        copy : {True, False, None}
+            True: a writable copy. False: the read-only zero-copy view (never copies). None: the
+            view when possible (always, for host data).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1], [2])
+        >>> r = dyng.sssp.compute(g, 0)
+        >>> a = r.distances.to_numpy()
+        >>> a[0] = 5; a.tolist()
+        [5, 2]
+        >>> r.distances.to_numpy(copy=False).flags.writeable
+        False
+        """
+        view = self._view()
+        if copy is True:
+            return np.array(view, copy=True)
+        if copy is False or copy is None:
+            return view
+        raise InvalidArgumentError(
+            f"Array.to_numpy(): copy={copy!r} is not valid; use True, False or None"
+        )
+
+    def tolist(self):
+        """The data as a (nested) list of Python ints.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [2]), 0).parents.tolist()
+        [-1, 0]
+        """
+        return self._view().tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        view = self._view()
+        if dtype is not None and np.dtype(dtype) != view.dtype:
+            if copy is False:
+                raise ValueError(
+                    f"Array.__array__(): converting {view.dtype} to {np.dtype(dtype)} needs a "
+                    f"copy but copy=False was requested"
+                )
+            return view.astype(dtype)
+        if copy is True:
+            return np.array(view, copy=True)
+        return view
+
+    @property
+    def __array_interface__(self):
+        view = self._view()
+        # The consumer's array will reference this Array, so the view must outlive updates.
+        self._pinned = True
+        return view.__array_interface__
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        view = self._view()
+        if dl_device is not None and tuple(dl_device)[0] != _DLPACK_CPU:
+            raise BufferError(
+                f"Array.__dlpack__(): dl_device={dl_device!r} is not the CPU; this array lives "
+                f"in host memory"
+            )
+        if copy is True:
+            return np.array(view, copy=True).__dlpack__(max_version=max_version)
+        if max_version is not None and tuple(max_version) >= (1, 0):
+            # DLPack >= 1.0 marks the capsule read-only, so the view can be shared.
+            return view.__dlpack__(max_version=max_version, copy=copy)
+        if copy is False:
+            raise BufferError(
+                "Array.__dlpack__(): a zero-copy export of read-only data needs DLPack >= 1.0 "
+                "(pass max_version=(1, 0)); allow a copy with copy=None"
+            )
+        # A legacy consumer cannot be told the data is read-only: give it a private copy.
+        return np.array(view, copy=True).__dlpack__()
+
+    def __dlpack_device__(self):
+        self._view()
+        return (_DLPACK_CPU, 0)
+
+    def to_torch(self):
+        """A ``torch.Tensor`` copy (PyTorch tensors are writable, so the data is copied).
+
+        Raises
+        ------
+        ImportError
+            When PyTorch is not installed.
+        """
+        try:
+            import torch
+        except ImportError:
+            raise ImportError(
+                "Array.to_torch(): PyTorch is not installed; install it (pip install torch) or "
+                "use to_numpy()"
+            ) from None
+        return torch.from_numpy(self.to_numpy(copy=True))
+
+    def to_cupy(self):
+        """A ``cupy.ndarray`` on the current CUDA device (a host-to-device copy).
+
+        Raises
+        ------
+        ImportError
+            When CuPy is not installed.
+        """
+        try:
+            import cupy
+        except ImportError:
+            raise ImportError(
+                "Array.to_cupy(): CuPy is not installed; install it (pip install cupy-cuda13x) "
+                "or use to_numpy()"
+            ) from None
+        return cupy.asarray(self.to_numpy(copy=False))
+
+    def __reduce__(self):
+        # Pickles as the plain ndarray it holds: a pickled Array outlives its result.
+        return self.to_numpy(copy=True).__reduce__()
+
+    def __repr__(self):
+        if not self.is_current:
+            return f"Array(<stale {self._what}>)"
+        body = np.array2string(self._data, separator=", ", threshold=20)
+        return f"Array({body}, dtype={self._data.dtype})"

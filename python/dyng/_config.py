@@ -1,0 +1,144 @@
+"""dyng.config(), show_config(), the log level and use_cpu_only() (spec section 8)."""
+
+from __future__ import annotations
+
+import platform
+import sys
+import threading
+
+from dyng import _backend
+from dyng._errors import InvalidArgumentError
+
+__all__ = ["config", "show_config", "set_log_level", "get_log_level", "use_cpu_only"]
+
+_LOG_LEVELS = ("off", "error", "warn", "info", "debug", "trace")
+_log_lock = threading.Lock()
+_log_level = "warn"
+
+
+def config():
+    """What this installation of dyng is and which backends it offers, as a dict.
+
+    Keys: version, native_module, selection, plugins, backends, default_backend,
+    openmp_max_threads, build, python, platform, numpy, plugin_errors.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> c = dyng.config()
+    >>> (c["native_module"], c["backends"]["sequential"], c["backends"]["cuda"])
+    ('dyng._core', True, False)
+    """
+    import numpy
+
+    from dyng._resources import Resources
+
+    native = _backend.native()
+    build = dict(native.build_config)
+    installed = _backend.installed_plugins()
+    if installed:
+        names = ", ".join(name for name, _, _ in installed)
+        selection = f"cpu module (plugin selection not implemented; installed plugins: {names})"
+    else:
+        selection = "cpu module (no plugin installed)"
+    return {
+        "version": native.__version__,
+        "native_module": native.__name__,
+        "selection": selection,
+        "plugins": [],
+        "backends": {
+            "sequential": True,
+            "openmp": bool(build["openmp"]),
+            "cuda": bool(build["cuda"]),
+        },
+        "default_backend": Resources().backend,
+        "openmp_max_threads": native.openmp_max_threads(),
+        "build": {
+            key: build[key]
+            for key in ("openmp", "cuda", "build_type", "compiler", "plugin", "cuda_toolkit",
+                        "cuda_architectures", "cuda_runtime", "openmp_version")
+        },
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "numpy": numpy.__version__,
+        "plugin_errors": [],
+    }
+
+
+def _lines(prefix, value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _lines(f"{prefix}.{key}" if prefix else key, item)
+    elif isinstance(value, list):
+        if not value:
+            yield prefix, "(none)"
+        for index, item in enumerate(value):
+            yield from _lines(f"{prefix}[{index}]", item)
+    else:
+        yield prefix, "" if value is None else str(value)
+
+
+def show_config(file=None):
+    """Prints :func:`config` as aligned ``key: value`` lines (to stdout by default).
+
+    Examples
+    --------
+    >>> import io, dyng
+    >>> out = io.StringIO(); dyng.show_config(file=out)
+    >>> "native_module" in out.getvalue()
+    True
+    """
+    lines = list(_lines("", config()))
+    width = max(len(key) for key, _ in lines)
+    stream = sys.stdout if file is None else file
+    for key, value in lines:
+        print(f"{key + ':':<{width + 1}} {value}", file=stream)
+
+
+def set_log_level(level):
+    """Sets the log level: "off", "error", "warn" (default), "info", "debug" or "trace".
+
+    Messages go to stderr. (This version emits no log messages yet; the level is stored.)
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.set_log_level("debug"); dyng.get_log_level()
+    'debug'
+    >>> dyng.set_log_level("warn")
+    """
+    global _log_level
+    name = level.lower().strip() if isinstance(level, str) else level
+    if name not in _LOG_LEVELS:
+        raise InvalidArgumentError(
+            f"set_log_level(): level={level!r} is not a level; use one of "
+            + ", ".join(repr(v) for v in _LOG_LEVELS)
+        )
+    with _log_lock:
+        _log_level = name
+
+
+def get_log_level():
+    """The current log level name.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.get_log_level() in ("off", "error", "warn", "info", "debug", "trace")
+    True
+    """
+    return _log_level
+
+
+def use_cpu_only():
+    """Asks for the CPU module even when a CUDA plugin is installed.
+
+    Call it before the first graph, Resources or ``__version__`` read. In this version dyng always
+    uses its CPU module (plugin selection is not implemented yet), so this has no further effect;
+    it is kept so that scripts written for dyng 0.2 keep working.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.use_cpu_only()
+    """

@@ -1,0 +1,464 @@
+"""dyng.Graph: the dynamic graph that every algorithm reads (spec section 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from dyng import _backend, _convert, _resources
+from dyng._batch import ApplySummary, EdgeBatch
+from dyng._errors import InvalidArgumentError, NotSupportedError
+from dyng._properties import GraphProperties
+
+__all__ = ["CSR", "Graph"]
+
+
+class CSR(NamedTuple):
+    """A compact CSR copy of a graph: ``weights`` is (m, K) int32, or None when unweighted."""
+
+    row_ptr: np.ndarray
+    col_ind: np.ndarray
+    weights: Optional[np.ndarray]
+
+
+def _resolve_properties(fn, properties, directed, store_transposed, layout, row_order,
+                        multi_edges, semantics):
+    if properties is None:
+        props = GraphProperties.default()
+    elif isinstance(properties, str):
+        props = GraphProperties.preset(properties)
+    elif isinstance(properties, GraphProperties):
+        properties.validate()
+        props = dataclasses.replace(properties, semantics=dataclasses.replace(properties.semantics))
+    else:
+        raise InvalidArgumentError(
+            f"{fn}(): properties={properties!r} is not valid; use None, a preset name or a "
+            f"dyng.GraphProperties"
+        )
+    overrides = {
+        "directed": directed,
+        "store_transposed": store_transposed,
+        "layout": layout,
+        "order": row_order,
+        "parallel_edges": multi_edges,
+        "semantics": semantics,
+    }
+    for field, value in overrides.items():
+        if value is not None:
+            setattr(props, field, value)
+    props.validate()
+    return props
+
+
+def _edge_dtype(fn, requested, vertex_dtype, stored_edges):
+    if requested is not None:
+        if requested == "int32" and stored_edges > _convert.INT32_MAX:
+            raise InvalidArgumentError(
+                f"{fn}(): {stored_edges} stored edges do not fit int32 offsets; pass "
+                f"edge_dtype='int64' or None"
+            )
+        return requested
+    if vertex_dtype == "int64" or stored_edges > _convert.INT32_MAX:
+        return "int64"
+    return "int32"
+
+
+def _check_weighted_type(fn, vertex_dtype, edge_dtype, num_weights):
+    combos = {("int32", "int32"), ("int32", "int64"), ("int64", "int64")}
+    if (vertex_dtype, edge_dtype) not in combos or (vertex_dtype == "int64" and num_weights == 0):
+        weight = "unweighted" if num_weights == 0 else "int32"
+        raise NotSupportedError(
+            f"{fn}(): ({vertex_dtype}, {edge_dtype}, {weight}) is not a compiled type; use one of "
+            f"(vertex, edge, weight) {_convert.COMPILED_TYPES}"
+        )
+
+
+def _check_ids_below(fn, name, ids, n):
+    if ids.size:
+        too_big = ids >= n
+        if too_big.any():
+            position = int(np.argmax(too_big))
+            raise InvalidArgumentError(
+                f"{fn}(): {name}[{position}] = {int(ids[position])} is not below num_vertices={n}; "
+                f"pass ids in [0, {n}) or a larger num_vertices"
+            )
+
+
+class Graph:
+    """A directed or undirected graph with K int32 weights per edge, changed in batches.
+
+    Build one with :meth:`from_edges` or :meth:`from_csr`; change it with :meth:`apply` or an
+    algorithm's ``update``. Every applied batch increments :attr:`version`.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [4, 5, 6])
+    >>> (g.num_vertices, g.num_edges, g.num_weights, g.version)
+    (3, 3, 1, 0)
+    >>> g.apply(dyng.EdgeBatch(delete=([2], [0]))).deleted_edges
+    1
+    >>> g.version
+    1
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            "Graph() cannot be called directly; build a graph with dyng.Graph.from_edges(...) or "
+            "dyng.Graph.from_csr(...)"
+        )
+
+    @classmethod
+    def _wrap(cls, native_graph, resources):
+        self = object.__new__(cls)
+        self._native = native_graph
+        self._resources = resources
+        # Results remember this token, not the graph, so they do not keep a graph alive.
+        self._identity = object()
+        return self
+
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, *, num_vertices=None, properties=None,
+                   directed=None, store_transposed=None, layout=None, row_order=None,
+                   multi_edges=None, semantics=None, vertex_dtype=None, edge_dtype=None,
+                   resources=None):
+        """Builds a graph from an edge list.
+
+        Parameters
+        ----------
+        src, dst : array_like of int
+            Edge endpoints (NumPy, DLPack, buffer protocol or lists).
+        weights : array_like of int, optional
+            None (unweighted), shape (m,) for K = 1, or (m, K). int32 range.
+        num_vertices : int, optional
+            Defaults to max id + 1; ids must lie in [0, num_vertices).
+        properties : str or GraphProperties, optional
+            A preset name ("default", "mosp_compatible", "cycle_enum_compatible") or an object;
+            the keywords below override its fields.
+        directed, store_transposed, layout : optional
+            GraphProperties fields.
+        row_order : {"sorted", "append"}, optional
+            GraphProperties.order.
+        multi_edges : {"forbid", "allow"}, optional
+            GraphProperties.parallel_edges. With "forbid", a repeated (u, v) keeps its first
+            position and its last weight.
+        semantics : {"upsert_last_wins", "set"} or BatchSemantics, optional
+        vertex_dtype, edge_dtype : {"int32", "int64"}, optional
+            Inferred when None; int64 ids are narrowed only when vertex_dtype="int32" is given
+            (range-checked).
+        resources : Resources, optional
+            Defaults to the process default.
+
+        Returns
+        -------
+        Graph
+            At version 0.
+
+        Examples
+        --------
+        >>> import numpy as np, dyng
+        >>> g = dyng.Graph.from_edges(np.array([0, 0, 1]), np.array([1, 1, 2]), [5, 7, 1])
+        >>> g.edges()[2].tolist()  # the repeated (0, 1) keeps the last weight
+        [[7], [1]]
+        >>> dyng.Graph.from_edges([0], [1], directed=False).num_edges
+        2
+        """
+        fn = "Graph.from_edges"
+        native = _backend.native()
+        res = _resources.resolve(resources, None, fn) or _resources.get_default_resources()
+        props = _resolve_properties(fn, properties, directed, store_transposed, layout,
+                                    row_order, multi_edges, semantics)
+        s = _convert.id_array(src, fn, "src")
+        d = _convert.id_array(dst, fn, "dst")
+        _convert.check_same_length(fn, "src", s, "dst", d)
+        if weights is None:
+            flat, k = np.empty(0, dtype=np.int32), 0
+        else:
+            flat, k = _convert.weight_matrix(weights, len(s), fn, "weights")
+        max_id = int(max(s.max(initial=-1), d.max(initial=-1)))
+        if num_vertices is None:
+            n = max_id + 1
+        else:
+            n = _convert.as_int(num_vertices, fn, "num_vertices", minimum=0)
+            _check_ids_below(fn, "src", s, n)
+            _check_ids_below(fn, "dst", d, n)
+        vid = _convert.dtype_name(vertex_dtype, fn, "vertex_dtype")
+        if vid is None:
+            vid = _convert.common_id_dtype(s, d)
+            if n - 1 > _convert.INT32_MAX:
+                vid = "int64"  # num_vertices itself needs int64 ids
+        # Casting first names an offending id rather than the count it implies.
+        s = _convert.cast_ids(s, vid, fn, "src")
+        d = _convert.cast_ids(d, vid, fn, "dst")
+        if vid == "int32" and n - 1 > _convert.INT32_MAX:
+            raise InvalidArgumentError(
+                f"{fn}(): num_vertices={n} does not fit int32 ids; use vertex_dtype='int64'"
+            )
+        stored = len(s) * (1 if props.directed else 2)
+        eid = _edge_dtype(fn, _convert.dtype_name(edge_dtype, fn, "edge_dtype"), vid, stored)
+        _check_weighted_type(fn, vid, eid, k)
+        handle = native.GraphHandle.from_edges(vid, eid, n, s, d, flat,
+                                               props._to_native(native, k))
+        return cls._wrap(handle, res)
+
+    @classmethod
+    def from_csr(cls, row_ptr, col_ind, weights=None, *, properties=None, directed=None,
+                 store_transposed=None, layout=None, row_order=None, multi_edges=None,
+                 semantics=None, vertex_dtype=None, edge_dtype=None, resources=None):
+        """Builds a graph from a CSR (row_ptr has num_vertices + 1 entries).
+
+        The dtype of ``row_ptr`` picks the offset type (int32 unless it is 64-bit or the ids are
+        int64). An undirected CSR must already be symmetric. Other keywords as in
+        :meth:`from_edges`.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_csr([0, 2, 3, 3], [1, 2, 2], [1, 5, 2])
+        >>> (g.num_vertices, g.num_edges, str(g.edge_dtype))
+        (3, 3, 'int32')
+        """
+        fn = "Graph.from_csr"
+        native = _backend.native()
+        res = _resources.resolve(resources, None, fn) or _resources.get_default_resources()
+        props = _resolve_properties(fn, properties, directed, store_transposed, layout,
+                                    row_order, multi_edges, semantics)
+        rp = _convert.id_array(row_ptr, fn, "row_ptr")
+        col = _convert.id_array(col_ind, fn, "col_ind")
+        if len(rp) == 0:
+            raise InvalidArgumentError(
+                f"{fn}(): row_ptr is empty; it needs num_vertices + 1 entries (at least [0])"
+            )
+        n, m = len(rp) - 1, len(col)
+        if int(rp[0]) != 0 or int(rp[-1]) != m:
+            raise InvalidArgumentError(
+                f"{fn}(): row_ptr starts at {int(rp[0])} and ends at {int(rp[-1])} but must run "
+                f"from 0 to len(col_ind)={m}; pass a valid CSR"
+            )
+        if n and (np.diff(rp) < 0).any():
+            position = int(np.argmax(np.diff(rp) < 0))
+            raise InvalidArgumentError(
+                f"{fn}(): row_ptr decreases at index {position + 1} ({int(rp[position])} then "
+                f"{int(rp[position + 1])}); row_ptr must be non-decreasing"
+            )
+        _check_ids_below(fn, "col_ind", col, n)
+        if weights is None:
+            flat, k = np.empty(0, dtype=np.int32), 0
+        else:
+            flat, k = _convert.weight_matrix(weights, m, fn, "weights")
+        vid = _convert.dtype_name(vertex_dtype, fn, "vertex_dtype")
+        if vid is None:
+            vid = "int64" if (col.dtype == np.int64 or n - 1 > _convert.INT32_MAX) else "int32"
+        elif vid == "int32" and n - 1 > _convert.INT32_MAX:
+            raise InvalidArgumentError(
+                f"{fn}(): {n} vertices do not fit int32 ids; use vertex_dtype='int64'"
+            )
+        eid = _convert.dtype_name(edge_dtype, fn, "edge_dtype")
+        if eid is None:
+            eid = "int64" if (rp.dtype == np.int64 or vid == "int64") else "int32"
+        _check_weighted_type(fn, vid, eid, k)
+        col = _convert.cast_ids(col, vid, fn, "col_ind")
+        rp = _convert.cast_ids(rp, eid, fn, "row_ptr")
+        handle = native.GraphHandle.from_csr(rp, col, flat, props._to_native(native, k))
+        return cls._wrap(handle, res)
+
+    @property
+    def num_vertices(self):
+        """Number of vertices."""
+        return self._native.num_vertices
+
+    @property
+    def num_edges(self):
+        """Stored directed edges (an undirected edge counts twice, a self-loop once)."""
+        return self._native.num_edges
+
+    @property
+    def num_weights(self):
+        """Weights per edge (K; 0 when unweighted)."""
+        return self._native.num_weights
+
+    @property
+    def weighted(self):
+        """True when the graph has at least one weight per edge."""
+        return self._native.num_weights > 0
+
+    @property
+    def directed(self):
+        return self._native.properties.directed
+
+    @property
+    def has_transposed(self):
+        """True when in-edges are stored (sssp needs them)."""
+        return self._native.has_transposed
+
+    @property
+    def version(self):
+        """Number of batches applied since construction."""
+        return self._native.version
+
+    @property
+    def space(self):
+        """Where the graph lives: "host"."""
+        return "host"
+
+    @property
+    def properties(self):
+        """A copy of the graph's GraphProperties."""
+        return GraphProperties._from_native(self._native.properties)
+
+    @property
+    def vertex_dtype(self):
+        """NumPy dtype of vertex ids (int32 or int64)."""
+        return np.dtype(self._native.vertex_dtype)
+
+    @property
+    def edge_dtype(self):
+        """NumPy dtype of edge offsets (int32 or int64)."""
+        return np.dtype(self._native.edge_dtype)
+
+    @property
+    def resources(self):
+        """The Resources that apply() and algorithms use by default."""
+        return self._resources
+
+    def apply(self, batch, *, resources=None):
+        """Applies a batch atomically: an invalid batch raises and changes nothing.
+
+        Existing results of this graph become stale (update them with ``dyng.update`` instead to
+        keep them current).
+
+        Parameters
+        ----------
+        batch : EdgeBatch
+        resources : Resources, optional
+            Accepted like every dyng call; a host graph applies batches on the host either way.
+
+        Returns
+        -------
+        ApplySummary
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1], [5])
+        >>> s = g.apply(dyng.EdgeBatch(insert=([0], [1], [7]), delete=([1], [0])))
+        >>> (s.updated_edges, s.ignored_deletions)
+        (1, 1)
+        """
+        _resources.resolve(resources, self._resources, "Graph.apply")
+        summary, _ = self._apply(batch, "Graph.apply", log=False)
+        return summary
+
+    def _apply(self, batch, fn, *, log, resolved=None):
+        if resolved is None:
+            resolved = self._resolve_batch(batch, fn)
+        counters, change_log = self._native.apply(*resolved.native_args(), log=log)
+        return ApplySummary(**counters), change_log
+
+    def _resolve_batch(self, batch, fn):
+        if not isinstance(batch, EdgeBatch):
+            raise TypeError(f"{fn}(): batch must be a dyng.EdgeBatch; got {type(batch).__name__}")
+        return batch._resolve(self._native.vertex_dtype, self._native.num_weights, fn)
+
+    def to_csr(self):
+        """A compact CSR copy: ``CSR(row_ptr, col_ind, weights (m, K) or None)``.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> c = dyng.Graph.from_edges([1, 0], [0, 1], [2, 3]).to_csr()
+        >>> (c.row_ptr.tolist(), c.col_ind.tolist(), c.weights.tolist())
+        ([0, 1, 2], [1, 0], [[3], [2]])
+        """
+        row_ptr, col, weights = self._native.to_csr()
+        return CSR(row_ptr, col, self._weights_2d(weights, len(col)))
+
+    def edges(self):
+        """(src, dst, weights) in CSR order; weights is (m, K) or None.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> src, dst, w = dyng.Graph.from_edges([1, 0], [0, 1]).edges()
+        >>> (src.tolist(), dst.tolist(), w)
+        ([0, 1], [1, 0], None)
+        """
+        src, dst, weights = self._native.edges()
+        return src, dst, self._weights_2d(weights, len(src))
+
+    def _weights_2d(self, flat, m):
+        k = self._native.num_weights
+        return None if k == 0 else flat.reshape(m, k)
+
+    def clone(self, resources=None):
+        """A deep copy at the same version; `resources` defaults to this graph's.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1], [1])
+        >>> h = g.clone(); _ = h.apply(dyng.EdgeBatch(delete=([0], [1])))
+        >>> (g.num_edges, h.num_edges)
+        (1, 0)
+        """
+        res = _resources.resolve(resources, self._resources, "Graph.clone")
+        return Graph._wrap(self._native.clone(), res)
+
+    def to_backend(self, resources):
+        """A copy of this graph that uses `resources` (a Resources or backend name).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1], [1]).to_backend("sequential")
+        >>> g.resources.backend
+        'sequential'
+        """
+        if resources is None:
+            raise InvalidArgumentError(
+                "Graph.to_backend(): resources is None; pass a dyng.Resources or backend name"
+            )
+        return self.clone(resources)
+
+    def reserve(self, edge_capacity):
+        """Makes room for `edge_capacity` stored edges so later batches avoid re-layouts.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1], [1]); g.reserve(1000)
+        >>> g.num_edges
+        1
+        """
+        cap = _convert.as_int(edge_capacity, "Graph.reserve", "edge_capacity", minimum=0)
+        self._native.reserve(cap)
+
+    def check_integrity(self):
+        """Verifies every storage invariant; raises InternalError on a violation.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.Graph.from_edges([0], [1], [1]).check_integrity()
+        """
+        self._native.check_integrity()
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(
+            "dyng.Graph cannot be pickled; save it with to_csr() or edges() and rebuild it with "
+            "Graph.from_csr() / Graph.from_edges()"
+        )
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
+                f"num_weights={self.num_weights}, {kind}, version={self.version}, "
+                f"vertex_dtype={self._native.vertex_dtype}, edge_dtype={self._native.edge_dtype})")

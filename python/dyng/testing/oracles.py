@@ -1,0 +1,382 @@
+"""Pure-Python reference models for dyng's tests.
+
+Nothing here touches dyng's native code, so a disagreement between a model and the library is
+evidence against one of two independent implementations. Everything favours obviousness over
+speed: graphs are dicts of edges, Dijkstra is textbook, cycles are enumerated by depth-first
+search. Use them on graphs of at most a few hundred edges.
+
+The batch model follows section 3 of the dyng 0.2 API facts (``BatchSemantics``): deletions run
+first (unless ``deletions_first=False``), a missing deletion is ignored, inserting an existing edge
+updates it (``upsert``) or is ignored, ids beyond the vertex count grow the graph, and with
+``as_sets=True`` repeated insertions keep the first weight and an insertion of an edge that the
+same batch deleted counts one cancelled pair. On an undirected graph each batch pair acts on both
+directions and every counter counts both (a self-loop once).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "INFINITE_DISTANCE",
+    "ModelError",
+    "ModelSemantics",
+    "ModelSummary",
+    "GraphModel",
+    "dijkstra",
+    "simple_cycle_histogram",
+    "edges_from_arrays",
+    "SUMMARY_FIELDS",
+]
+
+#: Distance of an unreachable vertex (same value as ``dyng.sssp.INFINITE_DISTANCE``).
+INFINITE_DISTANCE = 2**61 - 1
+
+#: The counters of ``dyng.ApplySummary``, in declaration order.
+SUMMARY_FIELDS = (
+    "inserted_edges",
+    "updated_edges",
+    "deleted_edges",
+    "ignored_deletions",
+    "dropped_self_loops",
+    "cancelled_pairs",
+    "inserted_vertices",
+    "deleted_vertices",
+    "num_vertices_after",
+    "ignored_insertions",
+)
+
+
+class ModelError(ValueError):
+    """A batch that dyng must reject (the model's stand-in for ``InvalidArgumentError``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelSemantics:
+    """The fields of ``dyng.BatchSemantics`` as plain strings and booleans."""
+
+    on_existing_insert: str = "upsert"
+    on_missing_delete: str = "ignore"
+    on_self_loop: str = "keep"
+    deletions_first: bool = True
+    allow_vertex_growth: bool = True
+    as_sets: bool = False
+
+    @classmethod
+    def upsert_last_wins(cls) -> "ModelSemantics":
+        return cls()
+
+    @classmethod
+    def set(cls) -> "ModelSemantics":
+        return cls("ignore", "ignore", "drop", True, True, True)
+
+    @classmethod
+    def coerce(cls, value) -> "ModelSemantics":
+        """Accepts a preset name, a ModelSemantics, or anything with the same attributes
+        (such as a ``dyng.BatchSemantics``)."""
+        if value is None or value == "upsert_last_wins":
+            return cls.upsert_last_wins()
+        if value == "set":
+            return cls.set()
+        if isinstance(value, cls):
+            return value
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(cls)}
+        return cls(**{k: getattr(v, "value", v) for k, v in fields.items()})
+
+
+@dataclasses.dataclass
+class ModelSummary:
+    """Counters of one :meth:`GraphModel.apply`, named like ``dyng.ApplySummary``."""
+
+    inserted_edges: int = 0
+    updated_edges: int = 0
+    deleted_edges: int = 0
+    ignored_deletions: int = 0
+    dropped_self_loops: int = 0
+    cancelled_pairs: int = 0
+    inserted_vertices: int = 0
+    deleted_vertices: int = 0
+    num_vertices_after: int = 0
+    ignored_insertions: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in SUMMARY_FIELDS}
+
+    @staticmethod
+    def fields_of(summary) -> dict[str, int]:
+        """The counters of any ApplySummary-like object, as a dict comparable with as_dict()."""
+        return {name: int(getattr(summary, name)) for name in SUMMARY_FIELDS}
+
+
+def _as_int_list(values) -> list[int]:
+    if values is None:
+        return []
+    return [int(v) for v in (values.tolist() if hasattr(values, "tolist") else values)]
+
+
+def _weight_rows(weights, count: int) -> tuple[int, list[tuple[int, ...]]]:
+    """Normalises weights given as None, (m,) or (m, K) into (K, list of K-tuples)."""
+    if weights is None:
+        return 0, [()] * count
+    rows = weights.tolist() if hasattr(weights, "tolist") else list(weights)
+    if len(rows) != count:
+        raise ModelError(f"GraphModel: {len(rows)} weight rows for {count} edges")
+    if count == 0:
+        # An empty weight array carries its K only in its shape.
+        shape = getattr(weights, "shape", (0,))
+        return (int(shape[1]) if len(shape) == 2 else 1), []
+    if isinstance(rows[0], (list, tuple)):
+        tuples = [tuple(int(x) for x in row) for row in rows]
+    else:
+        tuples = [(int(x),) for x in rows]
+    return len(tuples[0]), tuples
+
+
+class GraphModel:
+    """A graph as a dict ``{(u, v): weights}`` (weights: a K-tuple, ``()`` when unweighted).
+
+    Parameters
+    ----------
+    num_vertices : int or None
+        Vertex count; None means max id + 1 (0 for no edges).
+    src, dst : sequence of int
+        Edge endpoints. Repeated (u, v) merge: the first position is kept, the last weight wins.
+    weights : None, sequence of int, or sequence of K-sequences
+        Edge weights (K = 1 for a flat sequence).
+    directed : bool
+        When False every edge is stored in both directions.
+    semantics : "upsert_last_wins", "set", ModelSemantics or dyng.BatchSemantics
+        How :meth:`apply` resolves batches.
+
+    Examples
+    --------
+    >>> m = GraphModel(3, [0, 1], [1, 2], [4, 5])
+    >>> m.apply([0], [2], [1], [], []).inserted_edges
+    1
+    >>> dijkstra(m, 0)
+    ([0, 4, 1], [-1, 0, 0])
+    """
+
+    def __init__(self, num_vertices, src, dst, weights=None, *, directed=True,
+                 semantics="upsert_last_wins"):
+        src, dst = _as_int_list(src), _as_int_list(dst)
+        if len(src) != len(dst):
+            raise ModelError(f"GraphModel: {len(src)} sources but {len(dst)} destinations")
+        self.num_weights, rows = _weight_rows(weights, len(src))
+        if num_vertices is None:
+            num_vertices = max(src + dst, default=-1) + 1
+        self.num_vertices = int(num_vertices)
+        self.directed = bool(directed)
+        self.semantics = ModelSemantics.coerce(semantics)
+        self.version = 0
+        for i, (u, v) in enumerate(zip(src, dst)):
+            if not (0 <= u < self.num_vertices and 0 <= v < self.num_vertices):
+                raise ModelError(f"GraphModel: edge {i} ({u}, {v}) outside [0, {self.num_vertices})")
+        #: ``{(u, v): weights}`` in first-insertion order.
+        self.edges: dict[tuple[int, int], tuple[int, ...]] = {}
+        for (u, v), w in zip(zip(src, dst), rows):
+            for key in self._directions(u, v):
+                self.edges[key] = w
+
+    def _directions(self, u: int, v: int) -> tuple[tuple[int, int], ...]:
+        if self.directed or u == v:
+            return ((u, v),)
+        return ((u, v), (v, u))
+
+    def copy(self) -> "GraphModel":
+        other = object.__new__(GraphModel)
+        other.__dict__.update(self.__dict__)
+        other.edges = dict(self.edges)
+        return other
+
+    @property
+    def num_edges(self) -> int:
+        """Stored directed edges (an undirected edge counts twice, a self-loop once)."""
+        return len(self.edges)
+
+    def sorted_edges(self) -> list[tuple[int, int, tuple[int, ...]]]:
+        """Edges as (u, v, weights), sorted by (u, v): the order of a sorted CSR."""
+        return [(u, v, w) for (u, v), w in sorted(self.edges.items())]
+
+    def in_edges(self) -> list[list[tuple[int, tuple[int, ...]]]]:
+        """For every vertex v, its in-edges as (u, weights), sorted by u."""
+        result: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(self.num_vertices)]
+        for (u, v), w in sorted(self.edges.items()):
+            result[v].append((u, w))
+        return result
+
+    def out_edges(self) -> list[list[tuple[int, tuple[int, ...]]]]:
+        """For every vertex u, its out-edges as (v, weights), sorted by v."""
+        result: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(self.num_vertices)]
+        for (u, v), w in sorted(self.edges.items()):
+            result[u].append((v, w))
+        return result
+
+    def apply(self, ins_src, ins_dst, ins_w, del_src, del_dst) -> ModelSummary:
+        """Applies one batch and returns its counters; atomic (a ModelError changes nothing).
+
+        ``ins_w`` is None (unweighted batch), a flat sequence (K = 1) or (n, K) rows. A batch
+        with no insertions is accepted whatever its weights; otherwise its K must match.
+        """
+        ins_src, ins_dst = _as_int_list(ins_src), _as_int_list(ins_dst)
+        del_src, del_dst = _as_int_list(del_src), _as_int_list(del_dst)
+        if len(ins_src) != len(ins_dst) or len(del_src) != len(del_dst):
+            raise ModelError("GraphModel.apply: mismatched endpoint lengths")
+        k, rows = _weight_rows(ins_w, len(ins_src))
+        if ins_src and k != self.num_weights:
+            raise ModelError(f"GraphModel.apply: batch has {k} weights, graph has {self.num_weights}")
+        sem = self.semantics
+        for u in ins_src + ins_dst + del_src + del_dst:
+            if u < 0:
+                raise ModelError(f"GraphModel.apply: negative id {u}")
+        # A dropped self-loop is as if absent, so it does not grow the vertex set either (not
+        # stated by the spec; this is what dyng does).
+        growing = [x + 1 for u, v in zip(ins_src, ins_dst)
+                   if not (u == v and sem.on_self_loop == "drop") for x in (u, v)]
+        new_n = max([self.num_vertices] + growing)
+        if new_n > self.num_vertices and not sem.allow_vertex_growth:
+            raise ModelError(f"GraphModel.apply: id {new_n - 1} >= {self.num_vertices}")
+        if sem.on_self_loop == "error" and any(u == v for u, v in zip(ins_src, ins_dst)):
+            raise ModelError("GraphModel.apply: self-loop insertion")
+
+        # Resolve on a scratch copy so that a rejected batch leaves self untouched.
+        edges = dict(self.edges)
+        s = ModelSummary()
+        deleted: set[tuple[int, int]] = set()
+        inserted: set[tuple[int, int]] = set()
+
+        def run_deletions():
+            for u, v in zip(del_src, del_dst):
+                keys = self._directions(u, v)
+                if keys[0] in edges:
+                    for key in keys:
+                        del edges[key]
+                        deleted.add(key)
+                    s.deleted_edges += len(keys)
+                elif sem.on_missing_delete == "error":
+                    raise ModelError(f"GraphModel.apply: missing deletion ({u}, {v})")
+                else:
+                    s.ignored_deletions += len(keys)
+
+        def run_insertions():
+            for (u, v), w in zip(zip(ins_src, ins_dst), rows):
+                keys = self._directions(u, v)
+                if u == v and sem.on_self_loop == "drop":
+                    s.dropped_self_loops += 1
+                elif sem.as_sets and keys[0] in inserted:
+                    s.ignored_insertions += len(keys)
+                elif keys[0] in edges:
+                    if sem.on_existing_insert == "error":
+                        raise ModelError(f"GraphModel.apply: existing insertion ({u}, {v})")
+                    if sem.on_existing_insert == "ignore":
+                        s.ignored_insertions += len(keys)
+                    else:
+                        for key in keys:
+                            edges[key] = w
+                        s.updated_edges += len(keys)
+                else:
+                    for key in keys:
+                        edges[key] = w
+                    s.inserted_edges += len(keys)
+                    if sem.as_sets:
+                        s.cancelled_pairs += sum(1 for key in keys if key in deleted)
+                inserted.update(keys)
+
+        if sem.deletions_first:
+            run_deletions()
+            run_insertions()
+        else:
+            run_insertions()
+            run_deletions()
+
+        s.inserted_vertices = new_n - self.num_vertices
+        s.num_vertices_after = new_n
+        self.edges = edges
+        self.num_vertices = new_n
+        self.version += 1
+        return s
+
+
+def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[int], list[int]]:
+    """Shortest distances from ``source`` and canonical parents.
+
+    The canonical parent of a reachable vertex v != source is the lowest-id in-neighbour u != v
+    with ``dist[u] + w(u, v) == dist[v]``; the source and unreachable vertices get -1, and
+    unreachable vertices have distance INFINITE_DISTANCE. Weights must be >= 1.
+    """
+    n = model.num_vertices
+    if not 0 <= source < n:
+        raise ModelError(f"dijkstra: source {source} outside [0, {n})")
+    if model.num_weights <= objective:
+        raise ModelError(f"dijkstra: objective {objective} but the model has {model.num_weights} weights")
+    out = model.out_edges()
+    for (u, v), w in model.edges.items():
+        if w[objective] < 1:
+            raise ModelError(f"dijkstra: edge ({u}, {v}) has weight {w[objective]} < 1")
+    dist = [INFINITE_DISTANCE] * n
+    dist[source] = 0
+    heap = [(0, source)]
+    done = [False] * n
+    while heap:
+        d, u = heapq.heappop(heap)
+        if done[u]:
+            continue
+        done[u] = True
+        for v, w in out[u]:
+            nd = d + w[objective]
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    parents = [-1] * n
+    for v, ins in enumerate(model.in_edges()):
+        if v == source or dist[v] == INFINITE_DISTANCE:
+            continue
+        # in_edges() is sorted by u, so the first tight one is the lowest id.
+        parents[v] = next(u for u, w in ins
+                          if u != v and dist[u] != INFINITE_DISTANCE and dist[u] + w[objective] == dist[v])
+    return dist, parents
+
+
+def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]:
+    """Counts directed simple cycles of length 2..bound, each once; self-loops are ignored.
+
+    Returns a list indexed by length with ``bound + 1`` entries, where bound is
+    ``min(max_length, max(n, 2))`` (or ``max(n, 2)`` when max_length is -1). Each cycle is counted
+    from its lowest vertex, walking only through higher vertices.
+    """
+    n = model.num_vertices
+    bound = max(n, 2) if max_length < 0 else min(max_length, max(n, 2))
+    counts = [0] * (bound + 1)
+    out = [[v for v, _ in row if v != u] for u, row in enumerate(model.out_edges())]
+    for root in range(n):
+        on_path = [False] * n
+        on_path[root] = True
+
+        def walk(u: int, length: int) -> None:
+            for v in out[u]:
+                if v == root:
+                    if length >= 2:
+                        counts[length] += 1
+                elif v > root and not on_path[v] and length < bound:
+                    on_path[v] = True
+                    walk(v, length + 1)
+                    on_path[v] = False
+
+        walk(root, 1)
+    return counts
+
+
+def edges_from_arrays(src: Iterable[int], dst: Iterable[int],
+                      weights: Sequence | None = None) -> dict[tuple[int, int], tuple[int, ...]]:
+    """``{(u, v): weights}`` from endpoint arrays such as ``Graph.edges()`` returns, for comparison
+    with :attr:`GraphModel.edges`. Raises ModelError on a repeated pair."""
+    src, dst = _as_int_list(src), _as_int_list(dst)
+    _, rows = _weight_rows(weights, len(src))
+    result: dict[tuple[int, int], tuple[int, ...]] = {}
+    for key, w in zip(zip(src, dst), rows):
+        if key in result:
+            raise ModelError(f"edges_from_arrays: pair {key} appears twice")
+        result[key] = w
+    return result

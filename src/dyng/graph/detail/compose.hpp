@@ -1,0 +1,146 @@
+// Rewrites one row under a sequence of resolved edge operations, producing the row's new content.
+//
+// Every write path of apply() goes through compose_row (in-place edits, rows moved to the tail,
+// the full rebuild of a large batch), so they agree slot for slot by construction. Semantics per
+// column c, matching what the batch resolution assumed: erase removes the FIRST remaining copy of
+// c, reweight rewrites the first copy, insert adds a copy after all existing copies of c. A
+// sorted row stays sorted (copies of one column in arrival order); an append row keeps its
+// surviving slots in place and lists new slots at the end in operation order.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace dyng::detail {
+
+enum class op_kind_t : uint8_t { erase, insert, reweight };
+
+/// One resolved change of one row. `seq` orders operations within the batch; `widx` is the
+/// insertion whose weights an insert/reweight writes.
+template <class vid_t>
+struct row_op_t {
+  vid_t row;
+  vid_t col;
+  int64_t seq;
+  int64_t widx;
+  op_kind_t kind;
+};
+
+/// Reusable buffers, so composing many small rows does not allocate per row.
+template <class vid_t>
+struct compose_scratch_t {
+  struct item_t {
+    int64_t origin;         ///< Slot index within the old row, or -1 for a new slot.
+    int64_t order;          ///< Operation index of a new slot (append order of new slots).
+    const int32_t* weights;
+  };
+  std::vector<vid_t> touched;          ///< Columns the operations name, sorted, unique.
+  std::vector<int64_t> offset, head, tail_pos;
+  std::vector<item_t> items;
+  std::vector<int64_t> slot_state;     ///< Old slots: -2 untouched, -1 removed, else item index.
+  std::vector<int64_t> fresh;          ///< Surviving new items (append order).
+};
+
+/// Appends the new content of a row (old content cols/weights with `size` slots, operations
+/// `ops` in seq order) to out_cols / out_weights.
+template <class vid_t>
+void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
+                 std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                 int num_weights, bool sorted, compose_scratch_t<vid_t>& s,
+                 std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights) {
+  const int64_t k = num_weights;
+  auto emit = [&](vid_t c, const int32_t* w) {
+    out_cols.push_back(c);
+    for (int64_t i = 0; i < k; ++i) out_weights.push_back(w[i]);
+  };
+  auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
+  auto op_weights = [&](const row_op_t<vid_t>& op) {
+    return k > 0 ? batch_weights + op.widx * k : nullptr;
+  };
+
+  s.touched.clear();
+  for (const auto& op : ops) s.touched.push_back(op.col);
+  std::sort(s.touched.begin(), s.touched.end());
+  s.touched.erase(std::unique(s.touched.begin(), s.touched.end()), s.touched.end());
+  const int64_t t = static_cast<int64_t>(s.touched.size());
+  auto index_of = [&](vid_t c) -> int64_t {
+    const auto it = std::lower_bound(s.touched.begin(), s.touched.end(), c);
+    return it != s.touched.end() && *it == c ? it - s.touched.begin() : -1;
+  };
+
+  // Per touched column, a queue of its copies: old ones in row order, then room for insertions.
+  s.offset.assign(static_cast<size_t>(t) + 1, 0);
+  s.slot_state.assign(static_cast<size_t>(size), -2);
+  for (int64_t i = 0; i < size; ++i) {
+    const int64_t c = index_of(cols[i]);
+    if (c >= 0) {
+      ++s.offset[c + 1];
+      s.slot_state[i] = -1;
+    }
+  }
+  for (const auto& op : ops) {
+    if (op.kind == op_kind_t::insert) ++s.offset[index_of(op.col) + 1];
+  }
+  for (int64_t c = 0; c < t; ++c) s.offset[c + 1] += s.offset[c];
+  s.head.assign(s.offset.begin(), s.offset.end() - 1);
+  s.tail_pos.assign(s.offset.begin(), s.offset.end() - 1);
+  s.items.resize(static_cast<size_t>(s.offset[t]));
+  for (int64_t i = 0; i < size; ++i) {
+    if (s.slot_state[i] == -1) {
+      const int64_t c = index_of(cols[i]);
+      s.items[s.tail_pos[c]++] = {i, -1, slot_weights(i)};
+    }
+  }
+  for (size_t j = 0; j < ops.size(); ++j) {
+    const auto& op = ops[j];
+    const int64_t c = index_of(op.col);
+    switch (op.kind) {
+      case op_kind_t::erase: ++s.head[c]; break;
+      case op_kind_t::reweight: s.items[s.head[c]].weights = op_weights(op); break;
+      case op_kind_t::insert:
+        s.items[s.tail_pos[c]++] = {-1, static_cast<int64_t>(j), op_weights(op)};
+        break;
+    }
+  }
+
+  if (sorted) {
+    int64_t i = 0;
+    for (int64_t c = 0; c <= t; ++c) {
+      // Old slots of smaller, untouched columns come first; then column c's queue replaces its
+      // old copies.
+      while (i < size && (c == t || cols[i] < s.touched[c])) {
+        emit(cols[i], slot_weights(i));
+        ++i;
+      }
+      if (c == t) break;
+      while (i < size && cols[i] == s.touched[c]) ++i;
+      for (int64_t q = s.head[c]; q < s.tail_pos[c]; ++q) emit(s.touched[c], s.items[q].weights);
+    }
+    return;
+  }
+
+  s.fresh.clear();
+  for (int64_t c = 0; c < t; ++c) {
+    for (int64_t q = s.head[c]; q < s.tail_pos[c]; ++q) {
+      if (s.items[q].origin >= 0) {
+        s.slot_state[s.items[q].origin] = q;
+      } else {
+        s.fresh.push_back(q);
+      }
+    }
+  }
+  for (int64_t i = 0; i < size; ++i) {
+    if (s.slot_state[i] == -2) {
+      emit(cols[i], slot_weights(i));
+    } else if (s.slot_state[i] >= 0) {
+      emit(cols[i], s.items[s.slot_state[i]].weights);
+    }
+  }
+  std::sort(s.fresh.begin(), s.fresh.end(),
+            [&](int64_t a, int64_t b) { return s.items[a].order < s.items[b].order; });
+  for (const int64_t q : s.fresh) emit(ops[s.items[q].order].col, s.items[q].weights);
+}
+
+}  // namespace dyng::detail

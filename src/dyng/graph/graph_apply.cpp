@@ -1,0 +1,185 @@
+// Graph.apply(): resolve the batch (no writes), then write the effective operations row by row.
+//
+// Each touched row is recomposed by compose_row and stored back in place, or moved to the free
+// tail when it outgrew its range (slots.hpp). A batch whose operations exceed a fraction of a
+// direction's edges instead rebuilds that direction compactly from the same composed rows.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/apply_tuning.hpp"
+#include "dyng/graph/detail/batch_resolve.hpp"
+#include "dyng/graph/detail/compose.hpp"
+#include "dyng/graph/detail/instantiate.hpp"
+#include "dyng/graph/detail/slots.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng {
+namespace detail {
+
+apply_tuning_t& apply_tuning() {
+  static apply_tuning_t tuning;
+  return tuning;
+}
+
+namespace {
+
+/// Stored copies of column c in row v.
+template <class D, class vid_t>
+int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
+  const auto* first = d.col.data() + d.row_begin[v];
+  const auto* last = d.col.data() + d.row_end[v];
+  if (sorted) {
+    const auto [lo, hi] = std::equal_range(first, last, c);
+    return hi - lo;
+  }
+  return std::count(first, last, c);
+}
+
+/// Writes a direction's row operations (sorted by row, then seq) into a direction holding
+/// `stored` edges. Returns the number of full relayouts it performed.
+template <class D, class vid_t>
+int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                        int num_weights, bool sorted, double headroom, int64_t stored) {
+  const int64_t k = num_weights;
+  compose_scratch_t<vid_t> scratch;
+  std::vector<vid_t> cols;
+  std::vector<int32_t> weights;
+  // Appends the new content of the row whose operations start at ops[first]; returns the end.
+  auto compose_next = [&](size_t first) {
+    size_t last = first;
+    while (last < ops.size() && ops[last].row == ops[first].row) ++last;
+    const int64_t v = ops[first].row;
+    const int64_t b = d.row_begin[v];
+    compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v),
+                       ops.subspan(first, last - first), batch_weights, num_weights, sorted,
+                       scratch, cols, weights);
+    return last;
+  };
+
+  const auto& tuning = apply_tuning();
+  const auto count = static_cast<double>(ops.size());
+  const bool rebuild = static_cast<int64_t>(ops.size()) >= tuning.rebuild_min_ops &&
+                       count > tuning.rebuild_fraction * static_cast<double>(stored);
+  if (!rebuild) {
+    int64_t relayouts = 0;
+    for (size_t first = 0; first < ops.size();) {
+      cols.clear();
+      weights.clear();
+      const size_t last = compose_next(first);
+      relayouts += store_row(d, ops[first].row, cols.data(), weights.data(),
+                             static_cast<int64_t>(cols.size()), num_weights, headroom)
+                       ? 1
+                       : 0;
+      first = last;
+    }
+    return relayouts;
+  }
+
+  // Rebuild: compose every touched row into one arena, then lay the direction out afresh.
+  const int64_t n = static_cast<int64_t>(d.row_begin.size());
+  std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
+  std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
+  for (size_t first = 0; first < ops.size();) {
+    const int64_t v = ops[first].row;
+    arena_begin[v] = static_cast<int64_t>(cols.size());
+    first = compose_next(first);
+    arena_size[v] = static_cast<int64_t>(cols.size()) - arena_begin[v];
+  }
+  auto spare = [&](int64_t, int64_t size) { return spare_slots(size, headroom); };
+  layout_rows(
+      d, num_weights,
+      [&](int64_t v, bool padded) {
+        if (arena_begin[v] < 0) return stored_row(d, num_weights, v, padded, spare);
+        const int64_t s = arena_size[v];
+        return row_source_t<vid_t>{cols.data() + arena_begin[v],
+                                   weights.data() + arena_begin[v] * k, s,
+                                   padded ? s + spare(v, s) : s};
+      },
+      headroom, 0);
+  return 1;
+}
+
+template <class vid_t>
+void sort_by_row(std::vector<row_op_t<vid_t>>& ops) {
+  // Ops arrive in seq order; a stable sort by row keeps that order within each row.
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) { return x.row < y.row; });
+}
+
+}  // namespace
+}  // namespace detail
+
+template <class vid_t, class eid_t>
+apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
+                                             change_log_t<vid_t>* log) {
+  const bool sorted = props_.order == edge_order_t::sorted;
+  const int64_t n_before = num_vertices_;
+  auto resolved = detail::resolve_batch(batch, props_, n_before, [&](vid_t u, vid_t v) {
+    return detail::count_copies(out_, u, v, sorted);
+  });
+  // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
+  const int64_t mult = props_.directed ? 1 : 2;
+  detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
+                                  "Graph.apply()");
+
+  // Nothing below throws except std::bad_alloc.
+  if (log != nullptr) {
+    log->clear();
+    log->num_vertices_before = num_vertices_;
+    log->num_vertices_after = static_cast<vid_t>(resolved.num_vertices_after);
+    log->changes.reserve(resolved.ops.size() * static_cast<size_t>(mult));
+    for (const auto& op : resolved.ops) {
+      const auto kind = op.kind == detail::op_kind_t::insert  ? edge_change_kind_t::inserted
+                        : op.kind == detail::op_kind_t::erase ? edge_change_kind_t::deleted
+                                                              : edge_change_kind_t::reweighted;
+      log->changes.push_back({op.src, op.dst, kind});
+      if (!props_.directed && op.src != op.dst) log->changes.push_back({op.dst, op.src, kind});
+    }
+  }
+
+  const bool transposed = props_.directed && props_.store_transposed;
+  const int64_t n_after = resolved.num_vertices_after;
+  if (n_after > n_before) {
+    detail::grow_rows(out_, n_after);
+    if (transposed) detail::grow_rows(in_, n_after);
+  }
+  std::vector<detail::row_op_t<vid_t>> row_ops;
+  row_ops.reserve(resolved.ops.size() * static_cast<size_t>(mult));
+  for (const auto& op : resolved.ops) {
+    row_ops.push_back({op.src, op.dst, op.seq, op.widx, op.kind});
+    if (!props_.directed && op.src != op.dst) {
+      row_ops.push_back({op.dst, op.src, op.seq, op.widx, op.kind});
+    }
+  }
+  detail::sort_by_row(row_ops);
+  const int32_t* batch_weights = batch.insert_weights.data();
+  relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(row_ops),
+                                        batch_weights, props_.num_weights, sorted, props_.headroom,
+                                        num_edges_);
+  if (transposed) {
+    row_ops.clear();
+    for (const auto& op : resolved.ops) row_ops.push_back({op.dst, op.src, op.seq, op.widx, op.kind});
+    detail::sort_by_row(row_ops);
+    relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
+                                          batch_weights, props_.num_weights, sorted,
+                                          props_.headroom, num_edges_);
+  }
+  // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
+  num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +
+                                  resolved.summary.inserted_edges - resolved.summary.deleted_edges);
+  num_vertices_ = static_cast<vid_t>(n_after);
+  ++version_;
+  return resolved.summary;
+}
+
+#define DYNG_INSTANTIATE_APPLY(V, E) \
+  template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
+
+}  // namespace dyng

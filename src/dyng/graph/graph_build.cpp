@@ -1,0 +1,240 @@
+// Graph construction: from_edges() and from_csr(). Both reduce their input to a list of entries
+// in "position order" (input order for an edge list, CSR order for a CSR), merge repeated pairs
+// unless parallel edges are allowed, and hand each direction to assemble_direction().
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/assemble.hpp"
+#include "dyng/graph/detail/bucket_order.hpp"
+#include "dyng/graph/detail/instantiate.hpp"
+#include "dyng/graph/detail/properties_check.hpp"
+#include "dyng/graph/detail/transpose_check.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng {
+namespace {
+
+/// For entries with keys (a[i], b[i]), returns for each entry the index whose weights it keeps,
+/// or -1 when it merges into an earlier entry: the first entry of each key survives (keeping its
+/// position) and takes the weights of the key's last entry.
+template <class vid_t>
+std::vector<int64_t> merge_repeated(int64_t n, const std::vector<vid_t>& a, const std::vector<vid_t>& b) {
+  const int64_t m = static_cast<int64_t>(a.size());
+  std::vector<int64_t> start, order;
+  detail::bucket_order(n, m, [&](int64_t i) { return static_cast<int64_t>(a[i]); }, order, start);
+  std::vector<std::pair<vid_t, int64_t>> bucket(static_cast<size_t>(m));
+  for (int64_t p = 0; p < m; ++p) bucket[p] = {b[order[p]], order[p]};
+  order = {};
+  std::vector<int64_t> keep(static_cast<size_t>(m), -1);
+  for (int64_t v = 0; v < n; ++v) {
+    auto* first = bucket.data() + start[v];
+    auto* last = bucket.data() + start[v + 1];
+    detail::stable_sort_row(first, last);
+    for (auto* g = first; g < last;) {
+      auto* h = g;
+      while (h + 1 < last && (h + 1)->first == g->first) ++h;
+      keep[g->second] = h->second;
+      g = h + 1;
+    }
+  }
+  return keep;
+}
+
+template <class vid_t>
+void check_ids(std::span<const vid_t> ids, int64_t n, const char* function, const char* what) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || static_cast<int64_t>(ids[i]) >= n) {
+      throw invalid_argument_error(std::string(function) + ": " + what + " " + std::to_string(i) +
+                                   " has vertex id " + std::to_string(ids[i]) +
+                                   "; vertex ids must be in [0, " + std::to_string(n) + ")");
+    }
+  }
+}
+
+void check_weight_count(size_t got, int64_t m, int k, const char* function) {
+  if (static_cast<int64_t>(got) != m * k) {
+    throw invalid_argument_error(std::string(function) + ": got " + std::to_string(got) +
+                                 " weights for " + std::to_string(m) + " edges with num_weights " +
+                                 std::to_string(k) + "; pass num_edges * num_weights values");
+  }
+}
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
+                                                        std::span<const vid_t> src,
+                                                        std::span<const vid_t> dst,
+                                                        std::span<const int32_t> weights,
+                                                        const graph_properties_t& props) {
+  constexpr const char* fn = "Graph.from_edges()";
+  detail::check_properties(props, fn);
+  if (num_vertices < 0) {
+    throw invalid_argument_error(std::string(fn) + ": num_vertices is " +
+                                 std::to_string(num_vertices) + "; pass a count >= 0");
+  }
+  if (src.size() != dst.size()) {
+    throw invalid_argument_error(std::string(fn) + ": src has " + std::to_string(src.size()) +
+                                 " ids but dst has " + std::to_string(dst.size()) +
+                                 "; pass one destination per source");
+  }
+  const int64_t n = num_vertices;
+  const int64_t m = static_cast<int64_t>(src.size());
+  const int k = props.num_weights;
+  check_weight_count(weights.size(), m, k, fn);
+  check_ids(src, n, fn, "edge");
+  check_ids(dst, n, fn, "edge");
+
+  // Undirected pairs are one edge whichever way round they are given.
+  std::vector<vid_t> key_a(src.begin(), src.end());
+  std::vector<vid_t> key_b(dst.begin(), dst.end());
+  if (!props.directed) {
+    for (int64_t i = 0; i < m; ++i) {
+      if (key_b[i] < key_a[i]) std::swap(key_a[i], key_b[i]);
+    }
+  }
+  std::vector<int64_t> keep;
+  if (props.allow_parallel_edges) {
+    keep.resize(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) keep[i] = i;
+  } else {
+    keep = merge_repeated<vid_t>(n, key_a, key_b);
+  }
+  key_a = {};
+  key_b = {};
+
+  std::vector<vid_t> rows, cols;
+  std::vector<int64_t> widx;
+  for (int64_t i = 0; i < m; ++i) {
+    if (keep[i] < 0) continue;
+    rows.push_back(src[i]);
+    cols.push_back(dst[i]);
+    widx.push_back(keep[i]);
+    if (!props.directed && src[i] != dst[i]) {
+      rows.push_back(dst[i]);
+      cols.push_back(src[i]);
+      widx.push_back(keep[i]);
+    }
+  }
+  detail::check_slot_count<eid_t>(static_cast<int64_t>(rows.size()), fn);
+
+  graph_t g;
+  g.props_ = props;
+  g.num_vertices_ = num_vertices;
+  g.num_edges_ = static_cast<eid_t>(rows.size());
+  const bool sorted = props.order == edge_order_t::sorted;
+  detail::assemble_direction(g.out_, n, std::span<const vid_t>(rows), std::span<const vid_t>(cols),
+                             std::span<const int64_t>(widx), weights.data(), k, sorted,
+                             props.headroom);
+  if (props.directed && props.store_transposed) {
+    detail::assemble_direction(g.in_, n, std::span<const vid_t>(cols), std::span<const vid_t>(rows),
+                               std::span<const int64_t>(widx), weights.data(), k, sorted,
+                               props.headroom);
+  }
+  return g;
+}
+
+template <class vid_t, class eid_t>
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row_ptr,
+                                                      std::span<const vid_t> col,
+                                                      std::span<const int32_t> weights,
+                                                      const graph_properties_t& props) {
+  constexpr const char* fn = "Graph.from_csr()";
+  detail::check_properties(props, fn);
+  if (row_ptr.empty()) {
+    throw invalid_argument_error(std::string(fn) +
+                                 ": row_ptr is empty; pass num_vertices + 1 offsets");
+  }
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  if (n > static_cast<int64_t>(std::numeric_limits<vid_t>::max())) {
+    throw capacity_error(std::string(fn) + ": row_ptr describes " + std::to_string(n) +
+                         " vertices, more than the vertex id type can number; use int64 ids");
+  }
+  const int64_t m = static_cast<int64_t>(col.size());
+  if (row_ptr[0] != 0) {
+    throw invalid_argument_error(std::string(fn) + ": row_ptr[0] is " +
+                                 std::to_string(row_ptr[0]) + "; a CSR starts at offset 0");
+  }
+  for (int64_t v = 0; v < n; ++v) {
+    if (row_ptr[v + 1] < row_ptr[v]) {
+      throw invalid_argument_error(std::string(fn) + ": row_ptr decreases at " +
+                                   std::to_string(v + 1) + " (" + std::to_string(row_ptr[v]) +
+                                   " then " + std::to_string(row_ptr[v + 1]) +
+                                   "); offsets must be non-decreasing");
+    }
+  }
+  if (static_cast<int64_t>(row_ptr[n]) != m) {
+    throw invalid_argument_error(std::string(fn) + ": row_ptr ends at " +
+                                 std::to_string(row_ptr[n]) + " but col_ind has " +
+                                 std::to_string(m) + " entries; they must agree");
+  }
+  const int k = props.num_weights;
+  check_weight_count(weights.size(), m, k, fn);
+  check_ids(col, n, fn, "col_ind entry");
+
+  std::vector<vid_t> rows(static_cast<size_t>(m));
+  for (int64_t v = 0; v < n; ++v) {
+    for (int64_t e = row_ptr[v]; e < static_cast<int64_t>(row_ptr[v + 1]); ++e) {
+      rows[e] = static_cast<vid_t>(v);
+    }
+  }
+  std::vector<vid_t> cols(col.begin(), col.end());
+  std::vector<int64_t> keep;
+  if (props.allow_parallel_edges) {
+    keep.resize(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) keep[i] = i;
+  } else {
+    // A CSR row is directional even for an undirected graph: merge within rows only.
+    keep = merge_repeated<vid_t>(n, rows, cols);
+  }
+  int64_t kept = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    if (keep[i] < 0) continue;
+    rows[kept] = rows[i];
+    cols[kept] = cols[i];
+    keep[kept] = keep[i];
+    ++kept;
+  }
+  rows.resize(kept);
+  cols.resize(kept);
+  keep.resize(kept);
+
+  graph_t g;
+  g.props_ = props;
+  g.num_vertices_ = static_cast<vid_t>(n);
+  g.num_edges_ = static_cast<eid_t>(kept);
+  const bool sorted = props.order == edge_order_t::sorted;
+  detail::assemble_direction(g.out_, n, std::span<const vid_t>(rows), std::span<const vid_t>(cols),
+                             std::span<const int64_t>(keep), weights.data(), k, sorted,
+                             props.headroom);
+  if (!props.directed) {
+    const std::string mismatch = detail::transpose_mismatch(g.out_, g.out_, n, k);
+    if (!mismatch.empty()) {
+      throw invalid_argument_error(std::string(fn) + ": the CSR of an undirected graph is not "
+                                   "symmetric (" + mismatch +
+                                   "); store every edge in both rows with equal weights, or "
+                                   "pass directed=True");
+    }
+  } else if (props.store_transposed) {
+    detail::assemble_direction(g.in_, n, std::span<const vid_t>(cols), std::span<const vid_t>(rows),
+                               std::span<const int64_t>(keep), weights.data(), k, sorted,
+                               props.headroom);
+  }
+  return g;
+}
+
+#define DYNG_INSTANTIATE_BUILD(V, E)                                                          \
+  template graph_t<V, E> graph_t<V, E>::from_edges(V, std::span<const V>, std::span<const V>, \
+                                                   std::span<const int32_t>,                  \
+                                                   const graph_properties_t&);                \
+  template graph_t<V, E> graph_t<V, E>::from_csr(std::span<const E>, std::span<const V>,      \
+                                                 std::span<const int32_t>,                    \
+                                                 const graph_properties_t&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_BUILD)
+
+}  // namespace dyng

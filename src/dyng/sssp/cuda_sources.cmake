@@ -1,0 +1,3 @@
+# CUDA sssp: the host API (sssp_cuda.hpp) and its kernels (detail/cuda/*.cuh), compiled into
+# libdyng when DYNG_ENABLE_CUDA is ON. Needs backend/cuda/sources.cmake (checker, allocator).
+target_sources(dyng PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sssp_cuda.cu)

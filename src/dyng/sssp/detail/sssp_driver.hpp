@@ -1,0 +1,234 @@
+// The entry points of sssp_cpu.cpp, written against adjacency views so that the tests can drive
+// them with hand-made views: argument checks, the choice between the sequential and the OpenMP
+// kernel, and update()'s fallback to a full compute.
+//
+// Kernel choice: the OpenMP kernel runs only when the backend asks for more than one thread and
+// the graph has at least options.parallel_min_edges stored edges; below that, waking a thread team
+// costs more than the whole sequential search. Both produce identical results.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/backend/execution.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/sssp/detail/canonical_parents.hpp"
+#include "dyng/sssp/detail/delta_stepping_openmp.hpp"
+#include "dyng/sssp/detail/dijkstra_sequential.hpp"
+#include "dyng/sssp/detail/dynamic_update.hpp"
+#include "dyng/sssp/detail/sssp_common.hpp"
+
+namespace dyng::sssp::detail {
+
+/// update()'s default budget when its fallback would run the parallel kernel (see
+/// k_default_repair_budget for the sequential one).
+inline constexpr double k_default_repair_budget_parallel = 0.02;
+
+/// Out-edges and in-edges of one graph plus its stored edge count.
+template <class vid_t, class eid_t>
+struct graph_views_t {
+  adjacency_view_t<vid_t, eid_t> out;
+  adjacency_view_t<vid_t, eid_t> in;
+  int64_t num_edges = 0;
+  /// Rows sorted by neighbour id (edge order "sorted"): the parent scan may stop early.
+  bool sorted = false;
+};
+
+inline void check_options(const options_t& options, int num_weights, const char* fn) {
+  if (options.delta < 0) {
+    throw invalid_argument_error(std::string(fn) + ": delta " + std::to_string(options.delta) +
+                                 " is negative; pass 0 to choose it from the weights or a "
+                                 "positive bucket width");
+  }
+  if (options.objective < 0 || options.objective >= num_weights) {
+    throw invalid_argument_error(std::string(fn) + ": objective " +
+                                 std::to_string(options.objective) + " is not a weight column " +
+                                 "of this graph, which has " + std::to_string(num_weights) +
+                                 "; pass an objective in [0, " + std::to_string(num_weights) + ")");
+  }
+}
+
+template <class vid_t>
+void check_source(vid_t source, vid_t n, const char* fn) {
+  if (source < 0 || source >= n) {
+    throw invalid_argument_error(std::string(fn) + ": source " + std::to_string(source) +
+                                 " is not a vertex of this graph, which has " +
+                                 std::to_string(n) + " vertices; pass a source in [0, " +
+                                 std::to_string(n) + ")");
+  }
+}
+
+/// Throws for a scanned range whose smallest weight is below 1, naming that edge.
+template <class vid_t, class eid_t>
+void check_weight_range(const weight_range_t<vid_t, eid_t>& range,
+                        const adjacency_view_t<vid_t, eid_t>& out, int objective, const char* fn) {
+  if (range.min_slot >= 0 && range.min_weight < 1) {
+    throw invalid_argument_error(
+        std::string(fn) + ": edge (" + std::to_string(range.min_src) + ", " +
+        std::to_string(out.neighbour(range.min_slot)) + ") has weight " +
+        std::to_string(range.min_weight) + " in objective column " + std::to_string(objective) +
+        "; sssp needs weights in [1, 2^31-1], so fix the weights or choose another objective");
+  }
+}
+
+/// Scans the objective column and throws for a weight < 1, naming the edge. Returns the range.
+template <class vid_t, class eid_t>
+weight_range_t<vid_t, eid_t> checked_weight_range(const adjacency_view_t<vid_t, eid_t>& out,
+                                                  int objective, const char* fn) {
+  weight_range_t<vid_t, eid_t> range;
+  scan_weights(out, column_of(out, objective), vid_t{0}, out.num_vertices, range);
+  check_weight_range(range, out, objective, fn);
+  return range;
+}
+
+/// Threads for the OpenMP kernel, or 1 when the sequential kernel should run.
+template <class vid_t, class eid_t>
+int kernel_threads(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                   const execution_t& exec) {
+  if (exec.backend != backend_t::openmp) return 1;
+  const int threads = resolved_thread_count(exec);
+  const int64_t cutoff =
+      options.parallel_min_edges >= 0 ? options.parallel_min_edges : k_default_parallel_min_edges;
+  return (threads > 1 && g.num_edges >= cutoff) ? threads : 1;
+}
+
+inline const char* engine_name(const execution_t& exec) {
+  return exec.backend == backend_t::openmp ? "fused" : "operators";
+}
+
+/// Full compute into `state`; arguments other than the weights must be checked by the caller.
+template <class vid_t, class eid_t>
+stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
+                    const execution_t& exec, state_t<vid_t>& state, const char* fn) {
+  const int threads = kernel_threads(g, options, exec);
+  search_counters_t counters;
+  state.source = source;
+  if (threads > 1) {
+    // The parallel kernel scans the weights inside its own region.
+    weight_range_t<vid_t, eid_t> range;
+    if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
+                        state.distances, state.parents, range, counters)) {
+      check_weight_range(range, g.out, options.objective, fn);
+    }
+  } else {
+    const weight_range_t<vid_t, eid_t> range = checked_weight_range(g.out, options.objective, fn);
+    compute_sequential(g.out, g.in, g.sorted, options.objective, source,
+                       std::max<int64_t>(1, range.max_weight), state.distances, state.parents,
+                       counters);
+  }
+  stats_t stats;
+  stats.engine_used = engine_name(exec);
+  stats.path = update_path_t::compute;
+  stats.iterations = counters.buckets;
+  stats.frontier_visits = counters.relaxations;
+  stats.pushes = counters.pushes;
+  int64_t reached = 0;
+  for (const int64_t d : state.distances) reached += d != k_infinite_distance ? 1 : 0;
+  stats.affected = reached;
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t compute_views(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
+                      const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.compute()";
+  check_options(options, g.out.num_weights, fn);
+  check_source(source, g.out.num_vertices, fn);
+  return run_compute(g, source, options, exec, state, fn);
+}
+
+template <class vid_t, class eid_t>
+stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vid_t>& log,
+                     const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.update()";
+  check_options(options, g.out.num_weights, fn);
+  const vid_t n = g.out.num_vertices;
+  const size_t before = static_cast<size_t>(log.num_vertices_before);
+  if (state.distances.size() != before || state.parents.size() != before ||
+      log.num_vertices_after != n || n < log.num_vertices_before) {
+    throw invalid_argument_error(
+        std::string(fn) + ": the result holds " + std::to_string(state.distances.size()) +
+        " distances and " + std::to_string(state.parents.size()) + " parents, the change log " +
+        "goes from " + std::to_string(log.num_vertices_before) + " to " +
+        std::to_string(log.num_vertices_after) + " vertices and the graph has " +
+        std::to_string(n) + "; pass the result computed on the graph before this batch and the " +
+        "log of that batch");
+  }
+  check_source(state.source, n, fn);
+  state.distances.resize(static_cast<size_t>(n), k_infinite_distance);
+  state.parents.resize(static_cast<size_t>(n), vid_t{-1});
+
+  // A parallel recompute is cheaper, so the repair may spend less before it gives up.
+  const double fraction = options.repair_budget >= 0.0 ? options.repair_budget
+                          : kernel_threads(g, options, exec) > 1
+                              ? k_default_repair_budget_parallel
+                              : k_default_repair_budget;
+  stats_t stats;
+  int64_t invalidated = 0;
+  if (fraction > 0.0) {
+    const int64_t budget = static_cast<int64_t>(fraction * static_cast<double>(g.num_edges));
+    incremental_repair_t<vid_t, eid_t> repair(g.out, g.in, g.sorted, options.objective, state);
+    bool done = false;
+    try {
+      done = repair.run(log, budget, stats);
+    } catch (...) {
+      repair.undo();
+      state.distances.resize(before);
+      state.parents.resize(before);
+      throw;
+    }
+    if (done) {
+      stats.engine_used = engine_name(exec);
+      stats.path = update_path_t::incremental;
+      return stats;
+    }
+    invalidated = repair.invalidated();
+    repair.undo();
+  }
+
+  // Fallback: recompute, then count what differs from the old (grown) state.
+  state_t<vid_t> fresh;
+  try {
+    stats = run_compute(g, state.source, options, exec, fresh, fn);
+  } catch (...) {
+    state.distances.resize(before);
+    state.parents.resize(before);
+    throw;
+  }
+  int64_t affected = 0;
+  for (size_t v = 0; v < static_cast<size_t>(n); ++v) {
+    affected += (fresh.distances[v] != state.distances[v] || fresh.parents[v] != state.parents[v])
+                    ? 1
+                    : 0;
+  }
+  state.distances = std::move(fresh.distances);
+  state.parents = std::move(fresh.parents);
+  stats.affected = affected;
+  stats.invalidated = invalidated;
+  stats.fallback_used = true;
+  stats.path = update_path_t::recompute;
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+void canonicalize_views(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                        const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.canonicalize_parents()";
+  check_options(options, g.in.num_weights, fn);
+  const vid_t n = g.in.num_vertices;
+  check_source(state.source, n, fn);
+  if (state.distances.size() != static_cast<size_t>(n)) {
+    throw invalid_argument_error(std::string(fn) + ": got " +
+                                 std::to_string(state.distances.size()) +
+                                 " distances for a graph with " + std::to_string(n) +
+                                 " vertices; pass one distance per vertex");
+  }
+  state.parents.resize(static_cast<size_t>(n));
+  canonical_parents(g.in, column_of(g.in, options.objective), state.distances.data(),
+                    state.source, g.sorted, state.parents.data(), kernel_threads(g, options, exec));
+}
+
+}  // namespace dyng::sssp::detail

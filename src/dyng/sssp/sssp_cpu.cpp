@@ -1,0 +1,138 @@
+// Host entry points of dynamic SSSP (sequential and OpenMP backends) and their instantiation for
+// the compiled id/offset combinations. The graph is only unpacked into adjacency views here; all
+// algorithmic work lives in detail/.
+#include "dyng/sssp/sssp.hpp"
+
+#include <string>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/sssp/detail/reference_dijkstra.hpp"
+#include "dyng/sssp/detail/sssp_driver.hpp"
+
+namespace dyng::sssp {
+namespace {
+
+// Shape checks every entry point shares; weights and source are checked by the driver.
+template <class vid_t, class eid_t>
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+  if (graph.num_weights() == 0) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph is unweighted; sssp needs a weighted graph "
+                              "(num_weights >= 1)");
+  }
+  if (!graph.has_transposed()) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph keeps no in-edges, which sssp needs for its parents; "
+                              "build the graph with store_transposed=True");
+  }
+}
+
+void check_backend(const execution_t& exec, const char* fn) {
+  if (exec.backend == backend_t::cuda) {
+    throw not_supported_error(std::string(fn) +
+                              ": this is the host implementation and cannot run on the CUDA "
+                              "backend; use the sequential or OpenMP backend");
+  }
+}
+
+template <class vid_t, class eid_t>
+detail::graph_views_t<vid_t, eid_t> views_of(const graph_t<vid_t, eid_t>& graph) {
+  return {graph.out_view(), graph.in_view(), static_cast<int64_t>(graph.num_edges()),
+          graph.properties().order == edge_order_t::sorted};
+}
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options) {
+  const char* fn = "sssp.compute()";
+  check_graph(graph, fn);
+  detail::check_options(options, graph.num_weights(), fn);
+  detail::check_source(source, graph.num_vertices(), fn);
+  detail::checked_weight_range(graph.out_view(), options.objective, fn);
+}
+
+template <class vid_t>
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
+  const int k = batch.num_weights;
+  if (options.objective < 0 || (k > 0 && options.objective >= k)) {
+    throw invalid_argument_error("sssp.update(): objective " + std::to_string(options.objective) +
+                                 " is not a weight column of a batch with " + std::to_string(k) +
+                                 " weights per insertion; pass an objective in [0, " +
+                                 std::to_string(k) + ")");
+  }
+  if (k == 0) return;  // no weights at all: the graph's apply() rejects or ignores that batch
+  const size_t insertions = batch.insert_weights.size() / static_cast<size_t>(k);
+  for (size_t i = 0; i < insertions; ++i) {
+    const int32_t w = batch.insert_weights[i * static_cast<size_t>(k) + options.objective];
+    if (w >= 1) continue;
+    std::string edge;
+    if (i < batch.insert_src.size() && i < batch.insert_dst.size()) {
+      edge = " (" + std::to_string(batch.insert_src[i]) + ", " +
+             std::to_string(batch.insert_dst[i]) + ")";
+    }
+    throw invalid_argument_error("sssp.update(): insertion " + std::to_string(i) + edge +
+                                 " has weight " + std::to_string(w) + " in objective column " +
+                                 std::to_string(options.objective) +
+                                 "; sssp needs weights in [1, 2^31-1], so fix the batch");
+  }
+}
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+                const execution_t& exec, state_t<vid_t>& state) {
+  check_backend(exec, "sssp.compute()");
+  check_graph(graph, "sssp.compute()");
+  return detail::compute_views(views_of(graph), source, options, exec, state);
+}
+
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  check_backend(exec, "sssp.update()");
+  check_graph(graph, "sssp.update()");
+  return detail::update_views(views_of(graph), log, options, exec, state);
+}
+
+template <class vid_t, class eid_t>
+void canonicalize_parents(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                          const execution_t& exec, state_t<vid_t>& state) {
+  check_backend(exec, "sssp.canonicalize_parents()");
+  check_graph(graph, "sssp.canonicalize_parents()");
+  detail::canonicalize_views(views_of(graph), options, exec, state);
+}
+
+template <class vid_t, class eid_t>
+state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t source,
+                                  int objective) {
+  const char* fn = "testing.dijkstra()";
+  if (graph.num_weights() == 0) {
+    throw not_supported_error(std::string(fn) + ": the graph is unweighted; pass a weighted graph");
+  }
+  options_t options;
+  options.objective = objective;
+  detail::check_options(options, graph.num_weights(), fn);
+  detail::check_source(source, graph.num_vertices(), fn);
+  detail::checked_weight_range(graph.out_view(), objective, fn);
+  return detail::reference_dijkstra_view(graph.out_view(), source, objective);
+}
+
+#define DYNG_SSSP_INSTANTIATE(VID, EID)                                                         \
+  template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&);              \
+  template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&,                    \
+                           const execution_t&, state_t<VID>&);                                 \
+  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
+                          const execution_t&, state_t<VID>&);                                  \
+  template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,               \
+                                     const execution_t&, state_t<VID>&);                       \
+  template state_t<VID> reference_dijkstra(const graph_t<VID, EID>&, VID, int);
+
+DYNG_SSSP_INSTANTIATE(int32_t, int32_t)
+DYNG_SSSP_INSTANTIATE(int32_t, int64_t)
+DYNG_SSSP_INSTANTIATE(int64_t, int64_t)
+#undef DYNG_SSSP_INSTANTIATE
+
+template void validate_batch(const edge_batch_t<int32_t>&, const options_t&);
+template void validate_batch(const edge_batch_t<int64_t>&, const options_t&);
+
+}  // namespace dyng::sssp

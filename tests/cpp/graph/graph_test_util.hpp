@@ -1,0 +1,107 @@
+// Helpers shared by the graph test suites: building small graphs from literals and reading rows
+// back as plain vectors so that expectations read like the spec.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "dyng/graph/graph.hpp"
+
+namespace graph_test {
+
+using g32_t = dyng::graph_t<int32_t, int32_t>;
+
+/// One edge of a literal: src, dst and its weights.
+struct lit_edge_t {
+  int64_t src;
+  int64_t dst;
+  std::vector<int32_t> w;
+};
+
+inline dyng::graph_properties_t props(bool directed = true, int k = 1,
+                                      dyng::edge_order_t order = dyng::edge_order_t::sorted,
+                                      bool parallel = false) {
+  dyng::graph_properties_t p;
+  p.directed = directed;
+  p.num_weights = k;
+  p.order = order;
+  p.allow_parallel_edges = parallel;
+  return p;
+}
+
+template <class G = g32_t>
+G make(int64_t n, const std::vector<lit_edge_t>& edges, const dyng::graph_properties_t& p) {
+  using vid_t = typename G::vertex_type;
+  std::vector<vid_t> src, dst;
+  std::vector<int32_t> w;
+  for (const auto& e : edges) {
+    src.push_back(static_cast<vid_t>(e.src));
+    dst.push_back(static_cast<vid_t>(e.dst));
+    w.insert(w.end(), e.w.begin(), e.w.end());
+  }
+  return G::from_edges(static_cast<vid_t>(n), std::span<const vid_t>(src),
+                       std::span<const vid_t>(dst), std::span<const int32_t>(w), p);
+}
+
+/// Row v of a view as (neighbour, weights) pairs in slot order.
+template <class V>
+std::vector<std::pair<int64_t, std::vector<int32_t>>> row(const V& view, int64_t v) {
+  std::vector<std::pair<int64_t, std::vector<int32_t>>> out;
+  for (auto e = view.begin(v); e < view.end(v); ++e) {
+    std::vector<int32_t> w;
+    for (int k = 0; k < view.num_weights; ++k) w.push_back(view.weight(e, k));
+    out.push_back({static_cast<int64_t>(view.neighbour(e)), w});
+  }
+  return out;
+}
+
+using row_t = std::vector<std::pair<int64_t, std::vector<int32_t>>>;
+
+/// A batch built from literals; owns its arrays so the spans stay valid.
+template <class vid_t = int32_t>
+struct batch_t {
+  std::vector<vid_t> is, id, ds, dd;
+  std::vector<int32_t> iw;
+  int k = 1;
+
+  batch_t& ins(int64_t u, int64_t v, std::vector<int32_t> w = {}) {
+    is.push_back(static_cast<vid_t>(u));
+    id.push_back(static_cast<vid_t>(v));
+    iw.insert(iw.end(), w.begin(), w.end());
+    return *this;
+  }
+  batch_t& del(int64_t u, int64_t v) {
+    ds.push_back(static_cast<vid_t>(u));
+    dd.push_back(static_cast<vid_t>(v));
+    return *this;
+  }
+  dyng::edge_batch_t<vid_t> view() const {
+    dyng::edge_batch_t<vid_t> b;
+    b.insert_src = is;
+    b.insert_dst = id;
+    b.insert_weights = iw;
+    b.num_weights = k;
+    b.delete_src = ds;
+    b.delete_dst = dd;
+    return b;
+  }
+};
+
+inline bool same_summary(const dyng::apply_summary_t& a, const dyng::apply_summary_t& b) {
+  return a.inserted_edges == b.inserted_edges && a.updated_edges == b.updated_edges &&
+         a.deleted_edges == b.deleted_edges && a.ignored_deletions == b.ignored_deletions &&
+         a.dropped_self_loops == b.dropped_self_loops && a.cancelled_pairs == b.cancelled_pairs &&
+         a.inserted_vertices == b.inserted_vertices && a.deleted_vertices == b.deleted_vertices &&
+         a.num_vertices_after == b.num_vertices_after &&
+         a.ignored_insertions == b.ignored_insertions;
+}
+
+template <class C>
+bool same_csr(const C& a, const C& b) {
+  return a.row_ptr == b.row_ptr && a.col == b.col && a.weights == b.weights &&
+         a.num_weights == b.num_weights;
+}
+
+}  // namespace graph_test
