@@ -35,8 +35,12 @@ struct options_t {
   double repair_budget = -1.0;
 };
 
+/// Below this many stored edges, a team of threads costs more than the whole sequential search.
 inline constexpr int64_t k_default_parallel_min_edges = 200000;
-inline constexpr double k_default_repair_budget = 0.04;
+/// One unit of repair work (a relaxation with its queue and bookkeeping, plus the parent repair
+/// that follows) costs 2-4x an edge of a full compute (timing driver, R-MAT and grids), so giving
+/// up after 2% of m keeps an abandoned repair at a few percent of the recompute that follows.
+inline constexpr double k_default_repair_budget = 0.02;
 
 /// The per-vertex result that update() repairs in place.
 template <class vid_t>

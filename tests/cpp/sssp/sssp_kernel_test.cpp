@@ -371,6 +371,16 @@ DYNG_TEST("update rejects a state of the wrong size and an inserted weight below
   CHECK(throws_with([&] { detail::update_views(g.views(), log, options_t{}, {}, copy); },
                     "(1, 2)"));
   CHECK(same_state(copy, state));  // a rejected update leaves the result as it was
+  for (const bool parallel : {false, true}) {  // the same through the fallback's weight scan
+    options_t recompute;
+    recompute.repair_budget = 0.0;
+    recompute.parallel_min_edges = 0;
+    const execution_t exec{parallel ? backend_t::openmp : backend_t::sequential, 2, 0};
+    copy = state;
+    CHECK(throws_with([&] { detail::update_views(g.views(), log, recompute, exec, copy); },
+                      "edge (1, 2) has weight 0"));
+    CHECK(same_state(copy, state));
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Timing driver for tuning the SSSP kernels (built with the tests, not run by ctest):
 //   sssp_timing [rmat_scale=18] [grid_side=512] [repeats=5] [threads=2] [repair_budget=-1]
+//               [delta_sweep=0]
 // Graphs follow bench/generators.py in shape (R-MAT a,b,c = .57,.19,.19 with self-loops dropped
 // and duplicates merged; a 4-neighbour grid with both directions stored; weights uniform 1..100)
 // but use their own random stream. Prints the best-of-`repeats` compute times of the sequential
@@ -170,37 +171,6 @@ batch_t make_batch(const edges_t& e, const graph32_t& g, int count, bool local, 
   return b;
 }
 
-// Experiment: Dial / radix loops with and without the settled bitmap.
-template <bool use_bitmap, class queue_t>
-void experiment(const adjacency_view_t<int32_t, int64_t>& out, int64_t* dist, queue_t& queue) {
-  std::vector<uint64_t> settled((static_cast<size_t>(out.num_vertices) + 63) / 64, 0);
-  dist[0] = 0;
-  queue.push(0, 0);
-  while (!queue.empty()) {
-    const int64_t d = queue.advance();
-    auto& bucket = [&]() -> auto& {
-      if constexpr (requires { queue.minimum_bucket(); }) return queue.minimum_bucket();
-      else return queue.bucket();
-    }();
-    for (size_t i = 0; i < bucket.size(); ++i) {
-      int32_t u;
-      if constexpr (requires { bucket[i].vertex; }) u = bucket[i].vertex; else u = bucket[i];
-      if (dist[u] != d) continue;
-      if (use_bitmap) settled[static_cast<uint64_t>(u) >> 6] |= uint64_t{1} << (u & 63);
-      for (int64_t slot = out.begin(u); slot < out.end(u); ++slot) {
-        const int32_t v = out.neighbour(slot);
-        if (use_bitmap && (settled[static_cast<uint64_t>(v) >> 6] & (uint64_t{1} << (v & 63)))) continue;
-        const int64_t candidate = d + out.weights[slot];
-        if (candidate < dist[v]) {
-          dist[v] = candidate;
-          queue.push(v, candidate);
-        }
-      }
-    }
-    if constexpr (requires { queue.pop_minimum_bucket(); }) queue.pop_minimum_bucket(); else queue.pop_bucket();
-  }
-}
-
 template <class fn_t>
 double best_of(int repeats, fn_t&& fn) {
   double best = 1e300;
@@ -217,11 +187,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-const char* path_name(sssp::update_path_t p) {
-  return p == sssp::update_path_t::incremental ? "incremental" : p == sssp::update_path_t::recompute ? "recompute" : "compute";
-}
 
-void run(const edges_t& e, int repeats, int threads, double repair_budget) {
+void run(const edges_t& e, int repeats, int threads, double repair_budget, bool sweep) {
   const graph32_t g0 = build(e);
   const execution_t seq{backend_t::sequential, 1, 0};
   const execution_t omp{backend_t::openmp, threads, 0};
@@ -267,24 +234,9 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget) {
     }
     std::printf("  cpu ms: weight scan %.1f, dial %.1f, radix %.1f, parents %.1f\n", t_scan, t_dial,
                 t_radix, t_parents);
-    double t[4] = {1e300, 1e300, 1e300, 1e300};
-    for (int r = 0; r < repeats; ++r) {
-      for (int variant = 0; variant < 4; ++variant) {
-        std::fill(dist.begin(), dist.end(), sssp::k_infinite_distance);
-        d::dial_queue_t<int32_t> dq(100);
-        d::radix_heap_t<int32_t> rq;
-        const double t0 = cpu_ms();
-        if (variant == 0) experiment<false>(out, dist.data(), dq);
-        if (variant == 1) experiment<true>(out, dist.data(), dq);
-        if (variant == 2) experiment<false>(out, dist.data(), rq);
-        if (variant == 3) experiment<true>(out, dist.data(), rq);
-        t[variant] = std::min(t[variant], cpu_ms() - t0);
-      }
-    }
-    std::printf("  cpu ms: dial %.1f, dial+bitmap %.1f, radix %.1f, radix+bitmap %.1f\n", t[0], t[1],
-                t[2], t[3]);
   }
-  for (const int64_t delta : {0, 1, 2, 4, 8, 25, 56, 100, 200}) {
+  for (const int64_t delta : sweep ? std::vector<int64_t>{0, 1, 2, 4, 8, 25, 56, 100, 200}
+                                   : std::vector<int64_t>{}) {
     namespace d = sssp::detail;
     d::search_counters_t c;
     std::vector<int64_t> dist;
@@ -322,6 +274,7 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget) {
         const execution_t& exec = parallel ? omp : seq;
         std::vector<double> update_ms, recompute_ms;
         sssp::stats_t stats;
+        int incremental = 0;
         bool ok = true;
         for (int r = 0; r < repeats; ++r) {
           graph32_t g = g0;
@@ -333,15 +286,20 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget) {
           const double t0 = now_ms();
           stats = sssp::update(g, log, options, exec, s);
           update_ms.push_back(now_ms() - t0);
+          incremental += stats.path == sssp::update_path_t::incremental ? 1 : 0;
+          // The recompute runs on its own copy, also right after copy + apply, so that neither
+          // side finds the other's data warm in the cache (as bench/sssp.py does).
+          graph32_t g2 = g0;
+          g2.apply(batch);
           sssp::state_t<int32_t> fresh;
-          recompute_ms.push_back(best_of(1, [&] { sssp::compute(g, 0, options, exec, fresh); }));
+          recompute_ms.push_back(best_of(1, [&] { sssp::compute(g2, 0, options, exec, fresh); }));
           ok = ok && fresh.distances == s.distances && fresh.parents == s.parents;
         }
         const double u = median(update_ms), rc = median(recompute_ms);
-        std::printf("  %5d %-7s %-10s update %6.2f ms  recompute %6.1f ms  ratio %.2f  %s"
-                    " (invalidated %lld, work %.3f m)%s\n",
+        std::printf("  %5d %-7s %-10s update %6.2f ms  recompute %6.1f ms  ratio %.2f  "
+                    "incremental %d/%d (last: invalidated %lld, work %.3f m)%s\n",
                     count, local ? "local" : "uniform", parallel ? "openmp" : "sequential", u, rc,
-                    u / rc, path_name(stats.path), static_cast<long long>(stats.invalidated),
+                    u / rc, incremental, repeats, static_cast<long long>(stats.invalidated),
                     static_cast<double>(stats.frontier_visits) / static_cast<double>(g0.num_edges()),
                     ok ? "" : "  MISMATCH");
       }
@@ -357,7 +315,8 @@ int main(int argc, char** argv) {
   const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
   const int threads = argc > 4 ? std::atoi(argv[4]) : 2;
   const double repair_budget = argc > 5 ? std::atof(argv[5]) : -1.0;
-  if (scale > 0) run(rmat(scale, 1), repeats, threads, repair_budget);
-  if (side > 0) run(grid(side, 1), repeats, threads, repair_budget);
+  const bool sweep = argc > 6 && std::atoi(argv[6]) != 0;
+  if (scale > 0) run(rmat(scale, 1), repeats, threads, repair_budget, sweep);
+  if (side > 0) run(grid(side, 1), repeats, threads, repair_budget, sweep);
   return 0;
 }

@@ -57,12 +57,15 @@ inline int64_t effective_delta(int64_t requested, int64_t max_weight, double deg
 
 /// Full compute with `threads` threads. Returns false, computing nothing, when the weight scan
 /// finds a weight < 1; `range` then names it (the caller throws, outside the parallel region).
+/// With `previous` distances (and the previous parents in `parents`), adds the number of vertices
+/// whose distance or parent changed to `changed`.
 template <class vid_t, class eid_t>
 bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
                     const adjacency_view_t<vid_t, eid_t>& in, bool in_sorted, int objective,
                     vid_t source, int64_t requested_delta, int threads, std::vector<int64_t>& dist,
                     std::vector<vid_t>& parents, weight_range_t<vid_t, eid_t>& range,
-                    search_counters_t& counters) {
+                    search_counters_t& counters, const int64_t* previous = nullptr,
+                    int64_t* changed = nullptr) {
   const vid_t n = out.num_vertices;
   dist.assign(static_cast<size_t>(n), k_infinite_distance);
   parents.resize(static_cast<size_t>(n));
@@ -79,7 +82,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
   std::vector<cursor_t> cursor(static_cast<size_t>(threads));
   outbox[0].push_back(source);
   int64_t shared_bin[2] = {0, k_no_bin};
-  int64_t delta = 1, total_relaxations = 0, total_pushes = 1, phases = 0;
+  int64_t delta = 1, total_relaxations = 0, total_pushes = 1, phases = 0, total_changed = 0;
   uint64_t ring_size = 2;
   int64_t* const d = dist.data();
 
@@ -195,17 +198,22 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
 #pragma omp barrier
     }
 
-    if (valid) canonical_parents_team(in, w_in, d, source, in_sorted, parents.data());
+    const int64_t my_changed =
+        valid ? canonical_parents_team(in, w_in, d, source, in_sorted, parents.data(), previous)
+              : 0;
 
 #pragma omp atomic
     total_relaxations += relaxations;
 #pragma omp atomic
     total_pushes += pushes;
+#pragma omp atomic
+    total_changed += my_changed;
     if (tid == 0) phases = iteration;
   }
   counters.relaxations += total_relaxations;
   counters.pushes += total_pushes;
   counters.buckets += phases;
+  if (changed) *changed += total_changed;
   return range.min_slot < 0 || range.min_weight >= 1;
 }
 

@@ -110,12 +110,14 @@ bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w
 }
 
 /// Full sequential compute: distances from `source`, then canonical parents.
-/// `max_weight` (from scan_weights) picks the queue.
+/// `max_weight` (from scan_weights) picks the queue. With `previous` distances (and the previous
+/// parents in `parents`), returns how many vertices changed distance or parent.
 template <class vid_t, class eid_t>
-void compute_sequential(const adjacency_view_t<vid_t, eid_t>& out,
+int64_t compute_sequential(const adjacency_view_t<vid_t, eid_t>& out,
                         const adjacency_view_t<vid_t, eid_t>& in, bool in_sorted, int objective,
                         vid_t source, int64_t max_weight, std::vector<int64_t>& dist,
-                        std::vector<vid_t>& parents, search_counters_t& counters) {
+                        std::vector<vid_t>& parents, search_counters_t& counters,
+                        const int64_t* previous = nullptr) {
   const vid_t n = out.num_vertices;
   dist.assign(static_cast<size_t>(n), k_infinite_distance);
   parents.resize(static_cast<size_t>(n));
@@ -129,8 +131,8 @@ void compute_sequential(const adjacency_view_t<vid_t, eid_t>& out,
     ++counters.pushes;
     dijkstra_radix(out, w_out, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
   }
-  canonical_parents_sequential(in, column_of(in, objective), dist.data(), source, in_sorted,
-                               parents.data());
+  return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
+                                      in_sorted, parents.data(), previous);
 }
 
 }  // namespace dyng::sssp::detail

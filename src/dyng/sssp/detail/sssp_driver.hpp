@@ -25,7 +25,7 @@ namespace dyng::sssp::detail {
 
 /// update()'s default budget when its fallback would run the parallel kernel (see
 /// k_default_repair_budget for the sequential one).
-inline constexpr double k_default_repair_budget_parallel = 0.02;
+inline constexpr double k_default_repair_budget_parallel = 0.012;
 
 /// Out-edges and in-edges of one graph plus its stored edge count.
 template <class vid_t, class eid_t>
@@ -100,9 +100,12 @@ inline const char* engine_name(const execution_t& exec) {
 }
 
 /// Full compute into `state`; arguments other than the weights must be checked by the caller.
+/// With `previous` distances (and the previous parents still in state.parents), also counts the
+/// vertices whose distance or parent changed into `changed`.
 template <class vid_t, class eid_t>
 stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
-                    const execution_t& exec, state_t<vid_t>& state, const char* fn) {
+                    const execution_t& exec, state_t<vid_t>& state, const char* fn,
+                    const int64_t* previous = nullptr, int64_t* changed = nullptr) {
   const int threads = kernel_threads(g, options, exec);
   search_counters_t counters;
   state.source = source;
@@ -110,14 +113,15 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
     // The parallel kernel scans the weights inside its own region.
     weight_range_t<vid_t, eid_t> range;
     if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
-                        state.distances, state.parents, range, counters)) {
+                        state.distances, state.parents, range, counters, previous, changed)) {
       check_weight_range(range, g.out, options.objective, fn);
     }
   } else {
     const weight_range_t<vid_t, eid_t> range = checked_weight_range(g.out, options.objective, fn);
-    compute_sequential(g.out, g.in, g.sorted, options.objective, source,
-                       std::max<int64_t>(1, range.max_weight), state.distances, state.parents,
-                       counters);
+    const int64_t n_changed = compute_sequential(
+        g.out, g.in, g.sorted, options.objective, source, std::max<int64_t>(1, range.max_weight),
+        state.distances, state.parents, counters, previous);
+    if (changed) *changed += n_changed;
   }
   stats_t stats;
   stats.engine_used = engine_name(exec);
@@ -189,23 +193,19 @@ stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vi
     repair.undo();
   }
 
-  // Fallback: recompute, then count what differs from the old (grown) state.
-  state_t<vid_t> fresh;
+  // Fallback: recompute into new distances and the old parent array, counting on the way what
+  // differs from the old (grown) state.
+  std::vector<int64_t> previous = std::move(state.distances);
+  state.distances = {};
+  int64_t affected = 0;
   try {
-    stats = run_compute(g, state.source, options, exec, fresh, fn);
-  } catch (...) {
+    stats = run_compute(g, state.source, options, exec, state, fn, previous.data(), &affected);
+  } catch (...) {  // only the weight check throws, before any parent is written
+    state.distances = std::move(previous);
     state.distances.resize(before);
     state.parents.resize(before);
     throw;
   }
-  int64_t affected = 0;
-  for (size_t v = 0; v < static_cast<size_t>(n); ++v) {
-    affected += (fresh.distances[v] != state.distances[v] || fresh.parents[v] != state.parents[v])
-                    ? 1
-                    : 0;
-  }
-  state.distances = std::move(fresh.distances);
-  state.parents = std::move(fresh.parents);
   stats.affected = affected;
   stats.invalidated = invalidated;
   stats.fallback_used = true;
