@@ -8,15 +8,18 @@
 // thread's own bins. A thread then keeps draining its own copy of the current bin while it is
 // small (bucket fusion: no barrier for the thin tails that low-degree graphs produce), and the
 // smallest non-empty bin over all threads becomes the next frontier. The frontier is never copied
-// into a shared array: each thread hands its bin over as an outbox, works through its own outbox
-// first and then steals chunks from the others. Keeping a thread on the vertices it discovered
-// keeps neighbouring vertices, and their cache lines of dist, on one core (on a grid, dealing
-// chunks out round-robin made the parallel kernel no faster than the sequential one).
+// into a shared array: each thread publishes its lowest bin as a box labelled with the bin, works
+// through its own box first and then steals chunks from the others' boxes with that label.
+// Keeping a thread on the vertices it discovered keeps neighbouring vertices, and their cache
+// lines of dist, on one core (on a grid, dealing chunks out round-robin made the parallel kernel
+// no faster than the sequential one). Boxes are double-buffered by phase parity and a box whose
+// label lost goes back into its owner's bins, so a phase ends with a single barrier; on a busy
+// machine every barrier can cost a scheduler time slice.
 //
 // Pending distances lie within max_weight of the current bin, so each thread's bins form a ring
 // of R >= max_weight / delta + 2 slots; delta is raised if needed to keep R <= k_max_ring. The
-// region starts with the weight scan (validation and max_weight) and ends with the canonical-
-// parent pass, so a compute costs one region and a handful of barriers per phase.
+// region starts with the weight scan (validation, max_weight, mean degree) and ends with the
+// canonical-parent pass, so a compute costs one parallel region.
 #pragma once
 
 #include <algorithm>
@@ -37,6 +40,21 @@ namespace dyng::sssp::detail {
 inline constexpr int64_t k_max_ring = 1024;
 inline constexpr size_t k_fusion_limit = 1000;  // GAP's bucket-fusion threshold
 inline constexpr size_t k_frontier_chunk = 64;
+inline constexpr int64_t k_no_bin = INT64_MAX;
+
+/// A thread's published bin: its items and the bin they belong to. Phase k reads the boxes of
+/// parity k & 1 whose label is the phase's bin; owners refill the other parity meanwhile, so a
+/// phase needs one barrier.
+template <class vid_t>
+struct bin_box_t {
+  std::vector<vid_t> items;
+  int64_t label = k_no_bin;
+};
+
+/// Next unread item of a box; one cache line each so that stealing does not slow the owner.
+struct alignas(64) cursor_t {
+  std::atomic<size_t> next{0};
+};
 
 /// The bin width used when options.delta is 0: max_weight * min(1, (4 / degree)^3) for mean
 /// out-degree `degree`, at least 1. Empirical (timing driver, weights 1..100, 2 threads): R-MAT
@@ -72,18 +90,17 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
   dist[source] = 0;
   const weight_column_t w_out = column_of(out, objective);
   const weight_column_t w_in = column_of(in, objective);
-  int64_t edges = 0;  // filled by the scan; the mean degree picks delta
-
-  struct alignas(64) cursor_t {
-    std::atomic<size_t> next{0};
-  };
-  constexpr int64_t k_no_bin = INT64_MAX;
-  std::vector<std::vector<vid_t>> outbox(static_cast<size_t>(threads));
-  std::vector<cursor_t> cursor(static_cast<size_t>(threads));
-  outbox[0].push_back(source);
-  int64_t shared_bin[2] = {0, k_no_bin};
-  int64_t delta = 1, total_relaxations = 0, total_pushes = 1, phases = 0, total_changed = 0;
-  uint64_t ring_size = 2;
+  using box_t = bin_box_t<vid_t>;
+  const size_t t_count = static_cast<size_t>(threads);
+  std::vector<box_t> boxes[2] = {std::vector<box_t>(t_count), std::vector<box_t>(t_count)};
+  std::vector<cursor_t> cursors[2] = {std::vector<cursor_t>(t_count),
+                                      std::vector<cursor_t>(t_count)};
+  boxes[0][0].items.push_back(source);
+  boxes[0][0].label = 0;
+  // Phase k's bin is shared_bin[k % 3]; phase k fills slot k + 1 and clears slot k + 2, which
+  // nobody reads any more (it held phase k - 1's bin).
+  int64_t shared_bin[3] = {0, k_no_bin, k_no_bin};
+  int64_t edges = 0, total_relaxations = 0, total_pushes = 1, phases = 0, total_changed = 0;
   int64_t* const d = dist.data();
 
 #pragma omp parallel num_threads(threads)
@@ -95,7 +112,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
     const int tid = 0;
     const int team = 1;
 #endif
-    {
+    {  // Weight scan: validation, max_weight and the mean degree, which pick delta.
       weight_range_t<vid_t, eid_t> mine;
       int64_t my_edges = 0;
       constexpr int64_t k_rows = 4096;
@@ -111,15 +128,14 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
         edges += my_edges;
       }
 #pragma omp barrier
-#pragma omp single
-      {
-        const int64_t max_weight = std::max<int64_t>(1, range.max_weight);
-        delta = effective_delta(requested_delta, max_weight,
-                                static_cast<double>(edges) / std::max<double>(1.0, n));
-        while (ring_size < static_cast<uint64_t>(max_weight / delta + 2)) ring_size <<= 1;
-      }
     }
+    // Every thread derives the same delta and ring from the merged scan.
     const bool valid = range.min_slot < 0 || range.min_weight >= 1;
+    const int64_t max_weight = std::max<int64_t>(1, range.max_weight);
+    const int64_t delta = effective_delta(requested_delta, max_weight,
+                                          static_cast<double>(edges) / std::max<double>(1.0, n));
+    uint64_t ring_size = 2;
+    while (ring_size < static_cast<uint64_t>(max_weight / delta + 2)) ring_size <<= 1;
     const uint64_t ring_mask = ring_size - 1;
     std::vector<std::vector<vid_t>> ring(valid ? ring_size : 0);
     std::vector<vid_t> fused;
@@ -148,19 +164,22 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
     };
 
     while (valid) {
-      const int64_t bin = shared_bin[iteration & 1];
+      const int64_t bin = shared_bin[iteration % 3];
       if (bin == k_no_bin) break;
       const int64_t threshold = bin * delta;
+      std::vector<box_t>& now = boxes[iteration & 1];
+      std::vector<cursor_t>& now_cursor = cursors[iteration & 1];
 
-      for (int k = 0; k < team; ++k) {  // own outbox first, then steal
-        const int t = (tid + k) % team;
-        const std::vector<vid_t>& box = outbox[static_cast<size_t>(t)];
-        std::atomic<size_t>& next = cursor[static_cast<size_t>(t)].next;
+      for (int k = 0; k < team; ++k) {  // own box first, then steal from the others
+        const size_t t = static_cast<size_t>((tid + k) % team);
+        if (now[t].label != bin) continue;
+        const std::vector<vid_t>& items = now[t].items;
+        std::atomic<size_t>& next = now_cursor[t].next;
         for (size_t first = next.fetch_add(k_frontier_chunk, std::memory_order_relaxed);
-             first < box.size();
+             first < items.size();
              first = next.fetch_add(k_frontier_chunk, std::memory_order_relaxed)) {
-          const size_t last = std::min(box.size(), first + k_frontier_chunk);
-          for (size_t i = first; i < last; ++i) relax(box[i], threshold);
+          const size_t last = std::min(items.size(), first + k_frontier_chunk);
+          for (size_t i = first; i < last; ++i) relax(items[i], threshold);
         }
       }
 
@@ -172,6 +191,15 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
         fused.clear();
       }
 
+      // My box of this phase was not read if it held another bin: take its items back. Nobody
+      // touches the items of a box whose label is not the phase's bin.
+      box_t& mine_now = now[static_cast<size_t>(tid)];
+      if (mine_now.label != bin && mine_now.label != k_no_bin) {
+        std::vector<vid_t>& slot = ring[static_cast<uint64_t>(mine_now.label) & ring_mask];
+        slot.insert(slot.end(), mine_now.items.begin(), mine_now.items.end());
+        mine_now.items.clear();
+      }
+      // Publish my lowest non-empty bin in the other parity (read by nobody during this phase).
       int64_t local_next = k_no_bin;
       for (uint64_t offset = 0; offset < ring_size; ++offset) {
         if (!ring[static_cast<uint64_t>(bin + static_cast<int64_t>(offset)) & ring_mask].empty()) {
@@ -179,21 +207,19 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
           break;
         }
       }
+      box_t& mine_next = boxes[(iteration + 1) & 1][static_cast<size_t>(tid)];
+      mine_next.items.clear();
+      mine_next.label = local_next;
       if (local_next != k_no_bin) {
-        std::atomic_ref<int64_t> next(shared_bin[(iteration + 1) & 1]);
+        mine_next.items.swap(ring[static_cast<uint64_t>(local_next) & ring_mask]);
+        std::atomic_ref<int64_t> next(shared_bin[(iteration + 1) % 3]);
         int64_t seen = next.load(std::memory_order_relaxed);
         while (local_next < seen && !next.compare_exchange_weak(seen, local_next)) {
         }
       }
-#pragma omp barrier
-      // Every thread has read shared_bin[iteration & 1] and finished with the outboxes.
-#pragma omp single nowait
-      shared_bin[iteration & 1] = k_no_bin;
-      const int64_t next_bin = shared_bin[(iteration + 1) & 1];
-      std::vector<vid_t>& mine = outbox[static_cast<size_t>(tid)];
-      mine.clear();
-      if (next_bin != k_no_bin) mine.swap(ring[static_cast<uint64_t>(next_bin) & ring_mask]);
-      cursor[static_cast<size_t>(tid)].next.store(0, std::memory_order_relaxed);
+      cursors[(iteration + 1) & 1][static_cast<size_t>(tid)].next.store(0,
+                                                                        std::memory_order_relaxed);
+      if (tid == 0) shared_bin[(iteration + 2) % 3] = k_no_bin;
       ++iteration;
 #pragma omp barrier
     }
@@ -201,7 +227,6 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
     const int64_t my_changed =
         valid ? canonical_parents_team(in, w_in, d, source, in_sorted, parents.data(), previous)
               : 0;
-
 #pragma omp atomic
     total_relaxations += relaxations;
 #pragma omp atomic

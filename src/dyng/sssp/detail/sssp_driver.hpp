@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,10 @@
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
 #include "dyng/sssp/detail/dynamic_update.hpp"
 #include "dyng/sssp/detail/sssp_common.hpp"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 namespace dyng::sssp::detail {
 
@@ -84,15 +89,34 @@ weight_range_t<vid_t, eid_t> checked_weight_range(const adjacency_view_t<vid_t, 
   return range;
 }
 
-/// Threads for the OpenMP kernel, or 1 when the sequential kernel should run.
+/// True when the machine is oversubscribed: the 1-minute load average exceeds the online CPUs
+/// plus the threads we would add. A barrier then waits for a descheduled thread (a scheduler time
+/// slice, milliseconds), and delta-stepping has a barrier per phase: on the shared 2-core
+/// development machine at load 4-8 the 2-thread kernel ran 3-10x slower than the sequential one.
+inline bool machine_saturated(int threads) {
+#if defined(__unix__) || defined(__APPLE__)
+  double load = 0.0;
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > 0 && getloadavg(&load, 1) == 1 && load > static_cast<double>(cpus + threads);
+#else
+  (void)threads;
+  return false;
+#endif
+}
+
+/// Threads for the OpenMP kernel, or 1 when the sequential kernel should run: too few edges to
+/// pay for a thread team, or an oversubscribed machine. parallel_min_edges == 0 forces the
+/// parallel kernel (tests).
 template <class vid_t, class eid_t>
 int kernel_threads(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
                    const execution_t& exec) {
   if (exec.backend != backend_t::openmp) return 1;
   const int threads = resolved_thread_count(exec);
+  if (threads <= 1) return 1;
+  if (options.parallel_min_edges == 0) return threads;
   const int64_t cutoff =
-      options.parallel_min_edges >= 0 ? options.parallel_min_edges : k_default_parallel_min_edges;
-  return (threads > 1 && g.num_edges >= cutoff) ? threads : 1;
+      options.parallel_min_edges > 0 ? options.parallel_min_edges : k_default_parallel_min_edges;
+  return (g.num_edges >= cutoff && !machine_saturated(threads)) ? threads : 1;
 }
 
 inline const char* engine_name(const execution_t& exec) {
@@ -129,6 +153,7 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
   stats.iterations = counters.buckets;
   stats.frontier_visits = counters.relaxations;
   stats.pushes = counters.pushes;
+  // A compute starts from nothing, so every vertex it reaches counts as affected.
   int64_t reached = 0;
   for (const int64_t d : state.distances) reached += d != k_infinite_distance ? 1 : 0;
   stats.affected = reached;
