@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
 #include "dyng/graph/detail/compose.hpp"
@@ -127,6 +128,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   const int64_t mult = props_.directed ? 1 : 2;
   detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
                                   "Graph.apply()");
+  detail::check_vertex_memory<eid_t>(resolved.num_vertices_after,
+                                     props_.directed && props_.store_transposed ? 2 : 1,
+                                     "Graph.apply()");
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/assemble.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/instantiate.hpp"
@@ -86,6 +87,7 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   const int64_t n = num_vertices;
   const int64_t m = static_cast<int64_t>(src.size());
   const int k = props.num_weights;
+  detail::check_vertex_memory<eid_t>(n, props.directed && props.store_transposed ? 2 : 1, fn);
   check_weight_count(weights.size(), m, k, fn);
   check_ids(src, n, fn, "edge");
   check_ids(dst, n, fn, "edge");
