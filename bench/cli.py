@@ -30,7 +30,7 @@ def parser() -> argparse.ArgumentParser:
                    f"(default {','.join(sssp.DEFAULT_GRAPHS)}; "
                    f"--quick: {','.join(sssp.QUICK_GRAPHS)})")
     p.add_argument("--repeats", type=int, default=None,
-                   help="timed rounds per measurement after one warm-up (default 5, --quick 3)")
+                   help="timed rounds per measurement after one warm-up (default 7, --quick 3)")
     p.add_argument("--quick", action="store_true",
                    help="the two small graphs and 3 repeats, for a fast look")
     p.add_argument("--json", default=None, metavar="PATH",
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
-        repeats=args.repeats if args.repeats is not None else (3 if args.quick else 5),
+        repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
         seed=args.seed, threads=args.threads, change_counts=args.changes)
     if settings.repeats < 1 or settings.threads < 1 or min(settings.change_counts, default=0) < 2:
         print("bench sssp: error: --repeats and --threads must be >= 1 and every --changes "
