@@ -1,7 +1,9 @@
 // Graph.apply(): resolve the batch (no writes), then write the effective operations row by row.
 //
-// Each touched row is recomposed by compose_row and stored back in place, or moved to the free
-// tail when it outgrew its range (slots.hpp). A batch whose operations exceed a fraction of a
+// A touched row with few operations and room for its insertions is edited in place
+// (edit_row_in_place: each operation moves only the suffix behind it). Any other touched row is
+// recomposed by compose_row and stored back in place, or moved to the free tail when it outgrew
+// its range (slots.hpp). Both give the same slots. A batch whose operations exceed a fraction of a
 // direction's edges instead rebuilds that direction compactly from the same composed rows.
 #include <algorithm>
 #include <cstdint>
@@ -42,6 +44,10 @@ int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
   return std::count(first, last, c);
 }
 
+/// Most operations per row that the in-place edit takes on: each one moves the row's suffix, so
+/// many operations on one row are cheaper recomposed in one pass.
+constexpr size_t k_edit_in_place_max_ops = 16;
+
 /// Writes a direction's row operations (sorted by row, then seq) into a direction holding
 /// `stored` edges. Returns the number of full relayouts it performed.
 template <class D, class vid_t>
@@ -70,9 +76,29 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   if (!rebuild) {
     int64_t relayouts = 0;
     for (size_t first = 0; first < ops.size();) {
+      size_t last = first;
+      int64_t inserts = 0;
+      while (last < ops.size() && ops[last].row == ops[first].row) {
+        inserts += ops[last].kind == op_kind_t::insert ? 1 : 0;
+        ++last;
+      }
+      const int64_t v = ops[first].row;
+      const int64_t b = d.row_begin[v];
+      // A row with room for all its insertions and few operations is edited in place (only the
+      // suffixes behind the changes move); otherwise it is recomposed, and stored in place or
+      // moved by store_row exactly as before, so the layout does not depend on the path taken.
+      if (last - first <= k_edit_in_place_max_ops &&
+          b + row_size(d, v) + inserts <= static_cast<int64_t>(d.row_capacity_end[v])) {
+        const int64_t size = edit_row_in_place<vid_t>(
+            d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, row_size(d, v),
+            ops.subspan(first, last - first), batch_weights, num_weights, sorted);
+        d.row_end[v] = static_cast<typename decltype(d.row_end)::value_type>(b + size);
+        first = last;
+        continue;
+      }
       cols.clear();
       weights.clear();
-      const size_t last = compose_next(first);
+      last = compose_next(first);
       relayouts += store_row(d, ops[first].row, cols.data(), weights.data(),
                              static_cast<int64_t>(cols.size()), num_weights, headroom)
                        ? 1

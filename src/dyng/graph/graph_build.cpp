@@ -1,6 +1,7 @@
-// Graph construction: from_edges() and from_csr(). Both reduce their input to a list of entries
-// in "position order" (input order for an edge list, CSR order for a CSR), merge repeated pairs
-// unless parallel edges are allowed, and hand each direction to assemble_direction().
+// Graph construction: from_edges() and from_csr(). from_edges() scatters the edge list straight
+// into rows and sorts / merges each row in place (detail/build_rows.hpp). from_csr() reduces its
+// input to a list of entries in CSR order, merges repeated pairs unless parallel edges are
+// allowed, and hands each direction to assemble_direction().
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -12,6 +13,7 @@
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/assemble.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
+#include "dyng/graph/detail/build_rows.hpp"
 #include "dyng/graph/detail/instantiate.hpp"
 #include "dyng/graph/detail/properties_check.hpp"
 #include "dyng/graph/detail/transpose_check.hpp"
@@ -65,6 +67,33 @@ void check_weight_count(size_t got, int64_t m, int k, const char* function) {
   }
 }
 
+/// Builds direction d from the entries (src[i] -> dst[i]) with their K weights (build_rows.hpp),
+/// and returns the stored entry count. With K == 1 the weights travel with the columns; otherwise
+/// the input index does and the weights are gathered once at the end.
+template <class D, class vid_t, class check_fn>
+int64_t build_edge_direction(D& d, int64_t n, std::span<const vid_t> src,
+                             std::span<const vid_t> dst, std::span<const int32_t> weights, int k,
+                             bool both_ways, bool sorted, bool merge, double headroom,
+                             check_fn&& check) {
+  if (k == 1) {
+    const int32_t* w = weights.data();
+    return detail::build_rows(d, d.weights, n, src, dst, [w](int64_t i) { return w[i]; },
+                              both_ways, sorted, merge, headroom, check);
+  }
+  std::vector<int64_t> index;
+  const int64_t m = detail::build_rows(d, index, n, src, dst, [](int64_t i) { return i; },
+                                       both_ways, sorted, merge, headroom, check);
+  d.weights.assign(d.col.size() * static_cast<size_t>(k), 0);
+  if (k > 0) {
+    for (int64_t v = 0; v < n; ++v) {
+      for (int64_t e = d.row_begin[v]; e < static_cast<int64_t>(d.row_end[v]); ++e) {
+        detail::copy_weights(d.weights.data() + e * k, weights.data() + index[e] * k, k);
+      }
+    }
+  }
+  return m;
+}
+
 }  // namespace
 
 template <class vid_t, class eid_t>
@@ -92,51 +121,25 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   check_ids(src, n, fn, "edge");
   check_ids(dst, n, fn, "edge");
 
-  // Undirected pairs are one edge whichever way round they are given.
-  std::vector<vid_t> key_a(src.begin(), src.end());
-  std::vector<vid_t> key_b(dst.begin(), dst.end());
-  if (!props.directed) {
-    for (int64_t i = 0; i < m; ++i) {
-      if (key_b[i] < key_a[i]) std::swap(key_a[i], key_b[i]);
-    }
-  }
-  std::vector<int64_t> keep;
-  if (props.allow_parallel_edges) {
-    keep.resize(static_cast<size_t>(m));
-    for (int64_t i = 0; i < m; ++i) keep[i] = i;
-  } else {
-    keep = merge_repeated<vid_t>(n, key_a, key_b);
-  }
-  key_a = {};
-  key_b = {};
-
-  std::vector<vid_t> rows, cols;
-  std::vector<int64_t> widx;
-  for (int64_t i = 0; i < m; ++i) {
-    if (keep[i] < 0) continue;
-    rows.push_back(src[i]);
-    cols.push_back(dst[i]);
-    widx.push_back(keep[i]);
-    if (!props.directed && src[i] != dst[i]) {
-      rows.push_back(dst[i]);
-      cols.push_back(src[i]);
-      widx.push_back(keep[i]);
-    }
-  }
-  detail::check_slot_count<eid_t>(static_cast<int64_t>(rows.size()), fn);
-
   graph_t g;
   g.props_ = props;
   g.num_vertices_ = num_vertices;
-  g.num_edges_ = static_cast<eid_t>(rows.size());
   const bool sorted = props.order == edge_order_t::sorted;
-  detail::assemble_direction(g.out_, n, std::span<const vid_t>(rows), std::span<const vid_t>(cols),
-                             std::span<const int64_t>(widx), weights.data(), k, sorted,
-                             props.headroom);
+  // Repeated pairs only ever meet in one row (an undirected pair {u, v} in rows u and v alike),
+  // so merging them per row is the same as merging them per pair.
+  const bool merge = !props.allow_parallel_edges;
+  auto check = [&](int64_t count) { detail::check_slot_count<eid_t>(count, fn); };
+  g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, src, dst, weights, k,
+                                                         !props.directed, sorted, merge,
+                                                         props.headroom, check));
   if (props.directed && props.store_transposed) {
-    detail::assemble_direction(g.in_, n, std::span<const vid_t>(cols), std::span<const vid_t>(rows),
-                               std::span<const int64_t>(widx), weights.data(), k, sorted,
-                               props.headroom);
+    if (sorted) {
+      detail::transpose_rows(g.in_, g.out_, n, k, props.headroom);
+    } else {
+      // Append order lists in-edges in input order, which the transpose of the out-rows loses.
+      build_edge_direction(g.in_, n, dst, src, weights, k, false, false, merge, props.headroom,
+                           check);
+    }
   }
   return g;
 }

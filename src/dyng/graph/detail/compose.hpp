@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -141,6 +142,44 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
   std::sort(s.fresh.begin(), s.fresh.end(),
             [&](int64_t a, int64_t b) { return s.items[a].order < s.items[b].order; });
   for (const int64_t q : s.fresh) emit(ops[s.items[q].order].col, s.items[q].weights);
+}
+
+/// Applies a row's operations (seq order) to the row in place, one at a time, leaving exactly the
+/// slots compose_row would produce: erase / reweight act on the first remaining copy of their
+/// column, an insertion goes after the column's copies (sorted) or at the row's end (append).
+/// Each operation moves only the row's suffix behind its position (binary search finds it in a
+/// sorted row), so a few operations on a long row cost a few memmoves instead of a recomposed
+/// row. The row's range must have room for `size` plus the insertions; returns the new size.
+template <class vid_t>
+int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
+                          std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                          int num_weights, bool sorted) {
+  const int64_t k = num_weights;
+  auto shift = [&](int64_t from, int64_t to) {  // moves slots [from, size) to start at `to`
+    const auto count = static_cast<size_t>(size - from);
+    std::memmove(cols + to, cols + from, sizeof(vid_t) * count);
+    if (k > 0) std::memmove(weights + to * k, weights + from * k, sizeof(int32_t) * count * k);
+  };
+  for (const auto& op : ops) {
+    if (op.kind == op_kind_t::insert) {
+      const int64_t pos = sorted ? std::upper_bound(cols, cols + size, op.col) - cols : size;
+      shift(pos, pos + 1);
+      cols[pos] = op.col;
+      if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
+      ++size;
+      continue;
+    }
+    // The batch resolution guarantees a remaining copy of op.col here.
+    const int64_t pos = sorted ? std::lower_bound(cols, cols + size, op.col) - cols
+                               : std::find(cols, cols + size, op.col) - cols;
+    if (op.kind == op_kind_t::reweight) {
+      if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
+      continue;
+    }
+    shift(pos + 1, pos);
+    --size;
+  }
+  return size;
 }
 
 }  // namespace dyng::detail

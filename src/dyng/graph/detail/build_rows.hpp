@@ -1,0 +1,403 @@
+// Builds one direction straight from an edge list (from_edges) in a few sequential passes:
+//
+//   1. count each row's entries and lay the rows out with the headroom of their raw counts;
+//   2. scatter every entry (column + payload) into its row's range, in input order;
+//   3. per row: sort by column only when the row is not sorted already, and merge repeated
+//      columns in place (first position kept, last payload wins);
+//   4. slide the rows left into the final layout of their merged sizes (a row never moves right,
+//      because merging only shrinks a row and its capacity), zeroing the spare slots.
+//
+// The payload is the entry's weight when K == 1 (so the weights are scattered along with the
+// columns and no gather is needed) and the input index otherwise. The in-edges of a sorted
+// directed graph are then a counting-sort transpose of the finished out-rows: walking the
+// out-rows in order lists each in-row's sources ascending, copies in out-row order, which is
+// exactly the stable sort that the sorted layout asks for.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "dyng/graph/detail/slots.hpp"
+
+namespace dyng::detail {
+
+/// Total slots of a layout of rows with sizes size(v) holding m entries: padded (headroom per row
+/// plus a free tail) when the offsets type can address it, else compact (sets `padded` false).
+template <class eid_t, class size_fn>
+int64_t layout_total(int64_t n, int64_t m, size_fn&& size, double headroom, bool& padded) {
+  int64_t total = tail_slots(m, headroom);
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = size(v);
+    total += s + spare_slots(s, headroom);
+  }
+  padded = total <= static_cast<int64_t>(std::numeric_limits<eid_t>::max());
+  return padded ? total : m;
+}
+
+/// Asks the kernel to back [data, data + bytes) with huge pages before it is first touched: the
+/// build streams through hundreds of MiB of fresh memory, where 4 KiB pages cost a fault (and a
+/// TLB miss) every few hundred entries. Only a hint; a no-op where unsupported.
+inline void advise_huge_pages(void* data, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t k_huge = uintptr_t{2} << 20;
+  const auto first = (reinterpret_cast<uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
+  const auto last = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(k_huge - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+/// Sizes `v` to `count` zeroed elements, huge-page backed where possible (see above).
+template <class T>
+void assign_zeroed(std::vector<T>& v, size_t count) {
+  std::vector<T>().swap(v);
+  v.reserve(count);
+  advise_huge_pages(v.data(), count * sizeof(T));
+  v.assign(count, T{});
+}
+
+/// One scattered entry: its row (the scatter key), column and payload.
+template <class vid_t, class pay_t>
+struct scatter_rec_t {
+  vid_t row;
+  vid_t col;
+  pay_t pay;
+};
+
+/// Stable scatter of records into their rows: emit(push) calls push(rec) for every record in
+/// order, count[v] is how many have row v, and place(rec) writes a record to its row's next slot.
+/// A direct scatter over a million rows keeps a million write fronts open, so nearly every write
+/// misses the cache and the TLB; large row counts therefore go through a staging array bucketed
+/// by a coarse digit (at most 1024 fronts), whose buckets then each fill a small, cached part of
+/// the destination (the same idea as bucket_order.hpp).
+template <class rec_t, class emit_fn, class place_fn>
+void staged_scatter(int64_t n, const std::vector<int64_t>& count, bool rows_ascending,
+                    emit_fn&& emit, place_fn&& place) {
+  constexpr int64_t k_direct_limit = int64_t{1} << 16;
+  // Records that arrive by ascending row are written sequentially anyway.
+  if (n <= k_direct_limit || rows_ascending) {
+    emit([&](const rec_t& r) { place(r); });
+    return;
+  }
+  int shift = 0;
+  while (((n - 1) >> shift) >= 1024) ++shift;
+  const int64_t coarse = ((n - 1) >> shift) + 1;
+  std::vector<int64_t> front(static_cast<size_t>(coarse) + 1, 0);
+  for (int64_t v = 0; v < n; ++v) front[(v >> shift) + 1] += count[v];
+  for (int64_t c = 0; c < coarse; ++c) front[c + 1] += front[c];
+  // Not value-initialised: every record is written before it is read.
+  const int64_t m = front[coarse];
+  std::unique_ptr<rec_t[]> staged(new rec_t[static_cast<size_t>(m)]);
+  advise_huge_pages(staged.get(), sizeof(rec_t) * static_cast<size_t>(m));
+  std::vector<int64_t> bucket_begin(front.begin(), front.end() - 1);
+  emit([&](const rec_t& r) { staged[front[static_cast<int64_t>(r.row) >> shift]++] = r; });
+  // Each bucket fills only its own rows, so buckets can be placed concurrently.
+#if defined(DYNG_HAVE_OPENMP)
+#pragma omp parallel for schedule(dynamic, 4)
+#endif
+  for (int64_t c = 0; c < coarse; ++c) {
+    for (int64_t p = bucket_begin[c]; p < front[c]; ++p) place(staged[p]);
+  }
+}
+
+/// Reusable buffers of sort_row.
+template <class vid_t, class pay_t>
+struct sort_scratch_t {
+  std::vector<uint64_t> keys;
+  std::vector<std::pair<vid_t, pay_t>> pairs;
+  std::vector<pay_t> pay;
+};
+
+/// Sorts row slots [0, s) of c / p stably by column: insertion sort for the short rows that
+/// dominate real graphs; for long ones an unstable sort of (column, position) packed into one
+/// 64-bit key (unique keys, so the result is the stable order, and about twice as fast as a
+/// stable sort of pairs), or a stable sort of pairs when ids do not fit 32 bits.
+template <class vid_t, class pay_t>
+void sort_row(vid_t* c, pay_t* p, int64_t s, int64_t n, sort_scratch_t<vid_t, pay_t>& scratch) {
+  if (std::is_sorted(c, c + s)) return;
+  if (s <= 32) {
+    for (int64_t i = 1; i < s; ++i) {
+      const vid_t col = c[i];
+      const pay_t pay = p[i];
+      int64_t j = i;
+      for (; j > 0 && col < c[j - 1]; --j) {
+        c[j] = c[j - 1];
+        p[j] = p[j - 1];
+      }
+      c[j] = col;
+      p[j] = pay;
+    }
+    return;
+  }
+  if (n <= (int64_t{1} << 32) && s <= (int64_t{1} << 32)) {
+    auto& keys = scratch.keys;
+    keys.resize(static_cast<size_t>(s));
+    for (int64_t i = 0; i < s; ++i) {
+      keys[i] = (static_cast<uint64_t>(c[i]) << 32) | static_cast<uint64_t>(i);
+    }
+    std::sort(keys.begin(), keys.end());
+    scratch.pay.assign(p, p + s);
+    for (int64_t i = 0; i < s; ++i) {
+      c[i] = static_cast<vid_t>(keys[i] >> 32);
+      p[i] = scratch.pay[keys[i] & 0xffffffffu];
+    }
+    return;
+  }
+  auto& pairs = scratch.pairs;
+  pairs.resize(static_cast<size_t>(s));
+  for (int64_t i = 0; i < s; ++i) pairs[i] = {c[i], p[i]};
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (int64_t i = 0; i < s; ++i) {
+    c[i] = pairs[i].first;
+    p[i] = pairs[i].second;
+  }
+}
+
+/// Merges repeated columns of an append-ordered row in place (first position kept, last payload
+/// wins, order otherwise unchanged); returns the new size.
+template <class vid_t, class pay_t>
+int64_t merge_append_row(vid_t* c, pay_t* p, int64_t s,
+                         std::vector<std::pair<vid_t, int64_t>>& scratch,
+                         std::vector<char>& dead) {
+  if (s < 2) return s;
+  scratch.resize(static_cast<size_t>(s));
+  for (int64_t i = 0; i < s; ++i) scratch[i] = {c[i], i};
+  std::sort(scratch.begin(), scratch.end());  // (column, position): unique keys
+  bool any = false;
+  for (int64_t i = 1; i < s && !any; ++i) any = scratch[i].first == scratch[i - 1].first;
+  if (!any) return s;
+  dead.assign(static_cast<size_t>(s), 0);
+  for (int64_t g = 0; g < s;) {
+    int64_t h = g;
+    while (h + 1 < s && scratch[h + 1].first == scratch[g].first) ++h;
+    if (h > g) {
+      p[scratch[g].second] = p[scratch[h].second];
+      for (int64_t j = g + 1; j <= h; ++j) dead[scratch[j].second] = 1;
+    }
+    g = h + 1;
+  }
+  int64_t w = 0;
+  for (int64_t i = 0; i < s; ++i) {
+    if (dead[i]) continue;
+    c[w] = c[i];
+    p[w] = p[i];
+    ++w;
+  }
+  return w;
+}
+
+/// Fills direction `d` (col, row offsets; not its weights) and `pay` (one payload per slot, same
+/// layout) with n rows from entries (src[i] -> dst[i], payload(i)), plus (dst[i] -> src[i]) for
+/// non-loops when `both_ways`. Rows keep input order, or are sorted stably by column when
+/// `sorted`; `merge` merges repeated columns. Returns the stored entry count; `check(count)` is
+/// called with it before the final layout (it throws when the offsets type cannot hold it).
+template <class D, class vid_t, class pay_t, class payload_fn, class check_fn>
+int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid_t> src,
+                   std::span<const vid_t> dst, payload_fn&& payload, bool both_ways, bool sorted,
+                   bool merge, double headroom, check_fn&& check) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  const int64_t m_in = static_cast<int64_t>(src.size());
+
+  // Pass 1: raw row sizes, and a layout padded for them (int64 offsets: the raw count may exceed
+  // the offsets type even when the merged one does not). The per-row arrays are hit at random,
+  // where huge pages spare the TLB misses.
+  std::vector<int64_t> size, begin, fill;
+  assign_zeroed(size, static_cast<size_t>(n));
+  bool ascending = !both_ways;
+  for (int64_t i = 0; i < m_in; ++i) {
+    ascending = ascending && (i == 0 || src[i - 1] <= src[i]);
+    ++size[static_cast<size_t>(src[i])];
+    if (both_ways && src[i] != dst[i]) ++size[static_cast<size_t>(dst[i])];
+  }
+  int64_t m_raw = 0;
+  assign_zeroed(begin, static_cast<size_t>(n));
+  assign_zeroed(fill, static_cast<size_t>(n));
+  int64_t raw_total = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    begin[v] = raw_total;
+    fill[v] = raw_total;
+    m_raw += size[v];
+    raw_total += size[v] + spare_slots(size[v], headroom);
+  }
+  raw_total += tail_slots(m_raw, headroom);
+  assign_zeroed(d.col, static_cast<size_t>(raw_total));
+  assign_zeroed(pay, static_cast<size_t>(raw_total));
+
+  // Pass 2: scatter in input order.
+  vid_t* col = d.col.data();
+  pay_t* pl = pay.data();
+  using rec_t = scatter_rec_t<vid_t, pay_t>;
+  staged_scatter<rec_t>(
+      n, size, ascending,
+      [&](auto&& push) {
+        for (int64_t i = 0; i < m_in; ++i) {
+          const vid_t u = src[i];
+          const vid_t v = dst[i];
+          const pay_t x = payload(i);
+          push(rec_t{u, v, x});
+          if (both_ways && u != v) push(rec_t{v, u, x});
+        }
+      },
+      [&](const rec_t& r) {
+        const int64_t p = fill[static_cast<size_t>(r.row)]++;
+        col[p] = r.col;
+        pl[p] = r.pay;
+      });
+  fill = {};
+
+  // Pass 3: per-row order and merging.
+  int64_t m = m_raw;
+  if (sorted || merge) {
+    m = 0;
+    // Rows are independent; each thread keeps its own scratch.
+#if defined(DYNG_HAVE_OPENMP)
+#pragma omp parallel reduction(+ : m) if (m_raw > (int64_t{1} << 16))
+#endif
+    {
+      sort_scratch_t<vid_t, pay_t> sort_scratch;
+      std::vector<std::pair<vid_t, int64_t>> merge_scratch;
+      std::vector<char> dead;
+#if defined(DYNG_HAVE_OPENMP)
+#pragma omp for schedule(dynamic, 1024)
+#endif
+      for (int64_t v = 0; v < n; ++v) {
+        vid_t* c = col + begin[v];
+        pay_t* p = pl + begin[v];
+        int64_t s = size[v];
+        if (sorted) {
+          sort_row(c, p, s, n, sort_scratch);
+          if (merge && s > 1) {
+            int64_t w = 1;
+            for (int64_t i = 1; i < s; ++i) {
+              if (c[i] == c[w - 1]) {
+                p[w - 1] = p[i];  // repeated pair: the last weight wins
+              } else {
+                c[w] = c[i];
+                p[w] = p[i];
+                ++w;
+              }
+            }
+            s = w;
+          }
+        } else {
+          s = merge_append_row(c, p, s, merge_scratch, dead);
+        }
+        size[v] = s;
+        m += s;
+      }
+    }
+  }
+  check(m);
+
+  // Pass 4: slide rows left into the final layout; zero what they leave behind.
+  bool padded = true;
+  const int64_t total = layout_total<eid_t>(n, m, [&](int64_t v) { return size[v]; }, headroom,
+                                            padded);
+  d.row_begin.resize(static_cast<size_t>(n));
+  d.row_end.resize(static_cast<size_t>(n));
+  d.row_capacity_end.resize(static_cast<size_t>(n));
+  int64_t pos = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = size[v];
+    const int64_t cap = padded ? s + spare_slots(s, headroom) : s;
+    if (pos != begin[v] && s > 0) {
+      std::memmove(col + pos, col + begin[v], sizeof(vid_t) * static_cast<size_t>(s));
+      std::memmove(pl + pos, pl + begin[v], sizeof(pay_t) * static_cast<size_t>(s));
+    }
+    // The spare slots lie inside the raw range of row v (the final one is never larger), so
+    // zeroing them cannot touch rows not yet moved.
+    std::fill(col + pos + s, col + pos + cap, vid_t{0});
+    std::fill(pl + pos + s, pl + pos + cap, pay_t{});
+    d.row_begin[v] = static_cast<eid_t>(pos);
+    d.row_end[v] = static_cast<eid_t>(pos + s);
+    pos += cap;
+    d.row_capacity_end[v] = static_cast<eid_t>(pos);
+  }
+  d.tail = static_cast<eid_t>(pos);
+  std::fill(col + pos, col + total, vid_t{0});
+  std::fill(pl + pos, pl + total, pay_t{});
+  d.col.resize(static_cast<size_t>(total));
+  pay.resize(static_cast<size_t>(total));
+  return m;
+}
+
+/// Fills direction `in` with the transpose of the finished direction `out` (n rows, K weights per
+/// slot): in-row v lists the sources u of out-edges (u, v) ascending, copies in out-row order.
+template <class D>
+void transpose_rows(D& in, const D& out, int64_t n, int num_weights, double headroom) {
+  using eid_t = typename decltype(in.row_begin)::value_type;
+  using vid_t = typename decltype(in.col)::value_type;
+  const int64_t k = num_weights;
+  std::vector<int64_t> count, fill;
+  assign_zeroed(count, static_cast<size_t>(n));
+  int64_t m = 0;
+  for (int64_t u = 0; u < n; ++u) {
+    for (int64_t e = out.row_begin[u]; e < static_cast<int64_t>(out.row_end[u]); ++e) {
+      ++count[static_cast<size_t>(out.col[e])];
+    }
+    m += static_cast<int64_t>(out.row_end[u]) - static_cast<int64_t>(out.row_begin[u]);
+  }
+  bool padded = true;
+  const int64_t total = layout_total<eid_t>(n, m, [&](int64_t v) { return count[v]; }, headroom,
+                                            padded);
+  assign_zeroed(fill, static_cast<size_t>(n));
+  in.row_begin.resize(static_cast<size_t>(n));
+  in.row_end.resize(static_cast<size_t>(n));
+  in.row_capacity_end.resize(static_cast<size_t>(n));
+  assign_zeroed(in.col, static_cast<size_t>(total));
+  assign_zeroed(in.weights, static_cast<size_t>(total * k));
+  int64_t pos = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = count[v];
+    in.row_begin[v] = static_cast<eid_t>(pos);
+    in.row_end[v] = static_cast<eid_t>(pos + s);
+    fill[v] = pos;
+    pos += padded ? s + spare_slots(s, headroom) : s;
+    in.row_capacity_end[v] = static_cast<eid_t>(pos);
+  }
+  in.tail = static_cast<eid_t>(pos);
+  // Records carry the weight itself when K == 1, else the out-slot to copy the weights from.
+  auto scatter = [&](auto payload_tag) {
+    using pay_t = decltype(payload_tag);
+    using rec_t = scatter_rec_t<vid_t, pay_t>;
+    staged_scatter<rec_t>(
+        n, count, false,
+        [&](auto&& push) {
+          for (int64_t u = 0; u < n; ++u) {
+            for (int64_t e = out.row_begin[u]; e < static_cast<int64_t>(out.row_end[u]); ++e) {
+              const pay_t x = k == 1 ? static_cast<pay_t>(out.weights[e]) : static_cast<pay_t>(e);
+              push(rec_t{out.col[e], static_cast<vid_t>(u), x});
+            }
+          }
+        },
+        [&](const rec_t& r) {
+          const int64_t p = fill[static_cast<size_t>(r.row)]++;
+          in.col[p] = r.col;
+          if (k == 1) {
+            in.weights[p] = static_cast<int32_t>(r.pay);
+          } else if (k > 0) {
+            copy_weights(in.weights.data() + p * k, out.weights.data() + r.pay * k, k);
+          }
+        });
+  };
+  if (k == 1) {
+    scatter(int32_t{});
+  } else {
+    scatter(int64_t{});
+  }
+}
+
+}  // namespace dyng::detail
