@@ -101,6 +101,8 @@ class graph_t {
     eid_t tail = 0;  ///< First never-used slot; rows that outgrow their range move here.
   };
 
+  adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
+
   direction_t out_;
   direction_t in_;
   graph_properties_t props_;

@@ -44,15 +44,20 @@ bool graph_t<vid_t, eid_t>::has_transposed() const noexcept {
 }
 
 template <class vid_t, class eid_t>
-adjacency_view_t<vid_t, eid_t> graph_t<vid_t, eid_t>::out_view() const noexcept {
+adjacency_view_t<vid_t, eid_t> graph_t<vid_t, eid_t>::view_of(const direction_t& d) const noexcept {
   adjacency_view_t<vid_t, eid_t> view;
   view.num_vertices = num_vertices_;
   view.num_weights = props_.num_weights;
-  view.row_begin = out_.row_begin.data();
-  view.row_end = out_.row_end.data();
-  view.col = out_.col.data();
-  view.weights = props_.num_weights > 0 ? out_.weights.data() : nullptr;
+  view.row_begin = d.row_begin.data();
+  view.row_end = d.row_end.data();
+  view.col = d.col.data();
+  view.weights = props_.num_weights > 0 ? d.weights.data() : nullptr;
   return view;
+}
+
+template <class vid_t, class eid_t>
+adjacency_view_t<vid_t, eid_t> graph_t<vid_t, eid_t>::out_view() const noexcept {
+  return view_of(out_);
 }
 
 template <class vid_t, class eid_t>
@@ -63,15 +68,7 @@ adjacency_view_t<vid_t, eid_t> graph_t<vid_t, eid_t>::in_view() const {
         "store_transposed=True");
   }
   // An undirected graph is its own transpose, so it keeps one copy of the adjacency.
-  if (!props_.directed) return out_view();
-  adjacency_view_t<vid_t, eid_t> view;
-  view.num_vertices = num_vertices_;
-  view.num_weights = props_.num_weights;
-  view.row_begin = in_.row_begin.data();
-  view.row_end = in_.row_end.data();
-  view.col = in_.col.data();
-  view.weights = props_.num_weights > 0 ? in_.weights.data() : nullptr;
-  return view;
+  return view_of(props_.directed ? in_ : out_);
 }
 
 template <class vid_t, class eid_t>
@@ -162,6 +159,7 @@ int64_t graph_t<vid_t, eid_t>::relayout_count() const noexcept {
   template uint64_t graph_t<V, E>::version() const noexcept;                               \
   template const graph_properties_t& graph_t<V, E>::properties() const noexcept;           \
   template bool graph_t<V, E>::has_transposed() const noexcept;                            \
+  template adjacency_view_t<V, E> graph_t<V, E>::view_of(const direction_t&) const noexcept; \
   template adjacency_view_t<V, E> graph_t<V, E>::out_view() const noexcept;                \
   template adjacency_view_t<V, E> graph_t<V, E>::in_view() const;                          \
   template csr_t<V, E> graph_t<V, E>::to_csr() const;                                      \
