@@ -31,6 +31,25 @@ struct search_counters_t {
 /// Largest weight for which Dial's queue is used (its ring then has at most 2^16 buckets).
 inline constexpr int64_t k_dial_max_weight = (int64_t{1} << 16) - 1;
 
+/// Relaxes the out-row of `u`, settled at distance `d`: every neighbour v whose distance drops
+/// gets improve(v, candidate) while dist[v] still holds the old value, then dist[v] = candidate.
+/// Shared by both queues so that the hot loop exists once. Returns the slots scanned.
+template <class vid_t, class eid_t, class improve_t>
+inline int64_t relax_out_row(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
+                             vid_t u, int64_t d, int64_t* dist, improve_t&& improve) {
+  const eid_t end = out.end(u);
+  const eid_t begin = out.begin(u);
+  for (eid_t slot = begin; slot < end; ++slot) {
+    const vid_t v = out.neighbour(slot);
+    const int64_t candidate = d + w(slot);
+    if (candidate < dist[v]) {
+      improve(v, candidate);
+      dist[v] = candidate;
+    }
+  }
+  return static_cast<int64_t>(end - begin);
+}
+
 /// Dijkstra from `source` with Dial's buckets; dist must hold k_infinite_distance everywhere.
 template <class vid_t, class eid_t>
 void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w, vid_t source,
@@ -45,18 +64,10 @@ void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
     for (size_t i = 0; i < bucket.size(); ++i) {
       const vid_t u = bucket[i];
       if (dist[u] != d) continue;
-      const eid_t end = out.end(u);
-      const eid_t begin = out.begin(u);
-      relaxations += end - begin;
-      for (eid_t slot = begin; slot < end; ++slot) {
-        const vid_t v = out.neighbour(slot);
-        const int64_t candidate = d + w(slot);
-        if (candidate < dist[v]) {
-          dist[v] = candidate;
-          queue.push(v, candidate);
-          ++pushes;
-        }
-      }
+      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, int64_t candidate) {
+        queue.push(v, candidate);
+        ++pushes;
+      });
     }
     queue.pop_bucket();
     ++buckets;
@@ -82,19 +93,11 @@ bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w
     for (size_t i = 0; i < bucket.size(); ++i) {
       const vid_t u = bucket[i].vertex;
       if (dist[u] != d) continue;
-      const eid_t end = out.end(u);
-      const eid_t begin = out.begin(u);
-      relaxations += end - begin;
-      for (eid_t slot = begin; slot < end; ++slot) {
-        const vid_t v = out.neighbour(slot);
-        const int64_t candidate = d + w(slot);
-        if (candidate < dist[v]) {
-          on_improve(v, dist[v]);
-          dist[v] = candidate;
-          heap.push(v, candidate);
-          ++pushes;
-        }
-      }
+      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, int64_t candidate) {
+        on_improve(v, dist[v]);
+        heap.push(v, candidate);
+        ++pushes;
+      });
       if (relaxations > budget) {
         within_budget = false;
         break;
