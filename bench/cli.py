@@ -39,6 +39,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=2, help="OpenMP threads (default 2)")
     p.add_argument("--changes", type=_csv(int), default=sssp.DEFAULT_CHANGES,
                    help="comma list of batch sizes (default 1000,10000)")
+    p.add_argument("--backends", type=_csv(str), default=sssp.BACKENDS,
+                   help="comma list of seq, omp, cuda (default seq,omp)")
+    p.add_argument("--modes", type=_csv(str), default=None,
+                   help="comma list of change modes (default: all)")
+    p.add_argument("--no-scipy", action="store_true",
+                   help="leave SciPy out (backends are then checked against each other)")
     return top
 
 
@@ -47,7 +53,16 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
-        seed=args.seed, threads=args.threads, change_counts=args.changes)
+        seed=args.seed, threads=args.threads, change_counts=args.changes,
+        backends=args.backends, scipy=not args.no_scipy,
+        modes=args.modes or sssp.changes.MODES)
+    unknown = [b for b in settings.backends if b not in sssp.ALL_BACKENDS]
+    unknown += [m for m in settings.modes if m not in sssp.changes.MODES]
+    if unknown or not settings.backends:
+        print(f"bench sssp: error: unknown backend or mode {unknown}; backends are "
+              f"{','.join(sssp.ALL_BACKENDS)}, modes {','.join(sssp.changes.MODES)}",
+              file=sys.stderr)
+        return 2
     if settings.repeats < 1 or settings.threads < 1 or min(settings.change_counts, default=0) < 2:
         print("bench sssp: error: --repeats and --threads must be >= 1 and every --changes "
               "value >= 2", file=sys.stderr)
@@ -68,7 +83,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
                 "settings": {"graphs": list(settings.graphs), "repeats": settings.repeats,
                              "warmup": 1, "seed": settings.seed, "threads": settings.threads,
                              "changes": list(settings.change_counts),
-                             "modes": list(settings.modes), "source": sssp.SOURCE},
+                             "modes": list(settings.modes), "source": sssp.SOURCE,
+                             "backends": list(settings.backends), "scipy": settings.scipy},
                 "machine": report.machine(dyng)}
     document["machine"]["loadavg_start"] = os.getloadavg()
     progress(f"dyng {document['machine']['dyng_version']}, graphs {','.join(settings.graphs)}, "

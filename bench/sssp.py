@@ -31,6 +31,8 @@ DEFAULT_GRAPHS = ("rmat18", "rmat20", "grid512", "grid1000")
 QUICK_GRAPHS = ("rmat18", "grid512")
 DEFAULT_CHANGES = (1000, 10000)
 BACKENDS = ("seq", "omp")
+ALL_BACKENDS = ("seq", "omp", "cuda")
+LABELS = {"seq": "sequential", "omp": "OpenMP", "cuda": "CUDA"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +43,10 @@ class Settings:
     threads: int = 2
     change_counts: tuple[int, ...] = DEFAULT_CHANGES
     modes: tuple[str, ...] = changes.MODES
+    backends: tuple[str, ...] = BACKENDS
+    # SciPy's Dijkstra is the compute peer and the oracle; on R-MAT 22 it takes seconds a run,
+    # so GPU runs may leave it out (the backends are then checked against each other).
+    scipy: bool = True
 
 
 def change_rng(seed: int, graph: str, mode: str, count: int) -> np.random.Generator:
@@ -50,8 +56,10 @@ def change_rng(seed: int, graph: str, mode: str, count: int) -> np.random.Genera
 
 def run(dyng, settings: Settings, progress) -> tuple[list[dict], list[dict]]:
     """Runs every measurement; returns (graph descriptions, result rows)."""
-    resources = {"seq": dyng.Resources.sequential(),
-                 "omp": dyng.Resources.openmp(num_threads=settings.threads)}
+    makers = {"seq": lambda: dyng.Resources.sequential(),
+              "omp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
+              "cuda": lambda: dyng.Resources.cuda()}
+    resources = {b: makers[b]() for b in settings.backends}
     graphs, rows = [], []
     for name in settings.graphs:
         log = _prefixed(progress, name)
@@ -59,8 +67,8 @@ def run(dyng, settings: Settings, progress) -> tuple[list[dict], list[dict]]:
         graphs.append(info)
         log("building SciPy CSR and dyng graphs (untimed)")
         start = time.perf_counter()
-        csr = verify.scipy_csr(edges)
-        base = {b: _dyng_graph(dyng, edges, resources[b]) for b in BACKENDS}
+        csr = verify.scipy_csr(edges) if settings.scipy else None
+        base = {b: _dyng_graph(dyng, edges, resources[b]) for b in settings.backends}
         info["build_seconds"] = round(time.perf_counter() - start, 3)
         rows.append(_measure_compute(dyng, edges, csr, base, resources, settings, log))
         del csr
@@ -109,33 +117,46 @@ def _check_against_oracle(what: str, edges, result, reference_distances) -> None
 
 
 def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log) -> dict:
+    backends = settings.backends
     peers = [Peer(f"dyng_{b}", lambda: None,
                   lambda _, b=b: dyng.sssp.compute(base[b], SOURCE, resources=resources[b]))
-             for b in BACKENDS]
-    peers.append(Peer("scipy", lambda: None, lambda _: verify.scipy_distances(csr, SOURCE)))
+             for b in backends]
+    if settings.scipy:
+        peers.append(Peer("scipy", lambda: None, lambda _: verify.scipy_distances(csr, SOURCE)))
 
     def check(round_index, out):
-        scipy_dist = verify.as_dyng_distances(out["scipy"])
-        if round_index == 0:
-            _check_against_oracle("sssp.compute (sequential)", edges, out["dyng_seq"], scipy_dist)
-        seq_dist, seq_parents = _arrays(out["dyng_seq"])
-        omp_dist, omp_parents = _arrays(out["dyng_omp"])
-        verify.assert_equal("sssp.compute (sequential) distances vs SciPy", seq_dist, scipy_dist)
-        verify.assert_equal("sssp.compute (OpenMP) distances vs sequential", omp_dist, seq_dist)
-        verify.assert_equal("sssp.compute (OpenMP) parents vs sequential", omp_parents,
-                            seq_parents)
+        first = backends[0]
+        first_dist, first_parents = _arrays(out[f"dyng_{first}"])
+        if settings.scipy:
+            scipy_dist = verify.as_dyng_distances(out["scipy"])
+            if round_index == 0:
+                _check_against_oracle(f"sssp.compute ({LABELS[first]})", edges,
+                                      out[f"dyng_{first}"], scipy_dist)
+            verify.assert_equal(f"sssp.compute ({LABELS[first]}) distances vs SciPy", first_dist,
+                                scipy_dist)
+        for b in backends[1:]:
+            dist, parents = _arrays(out[f"dyng_{b}"])
+            verify.assert_equal(f"sssp.compute ({LABELS[b]}) distances vs {LABELS[first]}", dist,
+                                first_dist)
+            verify.assert_equal(f"sssp.compute ({LABELS[b]}) parents vs {LABELS[first]}",
+                                parents, first_parents)
 
-    log(f"compute: dyng seq / dyng omp ({settings.threads} threads) / SciPy, interleaved")
+    log(f"compute: {' / '.join(backends)} (OpenMP {settings.threads} threads)"
+        f"{' / SciPy' if settings.scipy else ''}, interleaved")
     samples = run_interleaved(peers, settings.repeats, check=check,
                               progress=lambda m: log(f"compute {m}", throttle=True))
-    scipy_ms = samples["scipy"].median_ms
-    row = _row(edges, "compute", "scipy.dijkstra")
-    for b in BACKENDS:
+    scipy_ms = samples["scipy"].median_ms if settings.scipy else None
+    row = _row(edges, "compute", "scipy.dijkstra" if settings.scipy else "none")
+    for b in backends:
         ms = samples[f"dyng_{b}"].median_ms
-        row.update({f"dyng_{b}_ms": ms, f"ref_{b}_ms": scipy_ms, f"ratio_{b}": ms / scipy_ms})
+        row.update({f"dyng_{b}_ms": ms, f"ref_{b}_ms": scipy_ms,
+                    f"ratio_{b}": ms / scipy_ms if scipy_ms else None})
+        if b == "cuda":
+            # Traversed edges per second (stored edges / time), the GPU literature's unit.
+            row["cuda_gteps"] = edges.num_edges / (ms * 1e-3) / 1e9
     row["samples"] = {name: dataclasses.asdict(s) for name, s in samples.items()}
-    log("compute: seq {dyng_seq_ms:.1f} ms, omp {dyng_omp_ms:.1f} ms, SciPy {ref_seq_ms:.1f} ms"
-        .format(**row))
+    log("compute: " + ", ".join(f"{b} {row[f'dyng_{b}_ms']:.2f} ms" for b in backends)
+        + (f", SciPy {scipy_ms:.1f} ms" if scipy_ms else ""))
     return row
 
 
@@ -149,11 +170,12 @@ def _measure_update(dyng, edges, base, resources, settings: Settings, mode: str,
                                 delete=(batch.delete_src, batch.delete_dst))
     log(f"{label}: SciPy reference on the changed graph (untimed)")
     changed = changes.apply_to_edges(edges, batch)
-    case = _Case(batch, edge_batch, changed, verify.as_dyng_distances(
-        verify.scipy_distances(verify.scipy_csr(changed), SOURCE)))
+    reference = (verify.as_dyng_distances(verify.scipy_distances(verify.scipy_csr(changed), SOURCE))
+                 if settings.scipy else None)
+    case = _Case(batch, edge_batch, changed, reference)
     row = _row(edges, label, "recompute")
     row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
-    for b in BACKENDS:
+    for b in settings.backends:
         samples, stats, apply_ms = _update_vs_recompute(dyng, base[b], case, resources[b],
                                                         settings.repeats,
                                                         _prefixed(log, f"{label} {b}"))
@@ -214,7 +236,7 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
     def check(round_index, out):
         _, updated, st = out["update"]
         _, recomputed, _ = out["recompute"]
-        if round_index == 0:
+        if round_index == 0 and case.reference is not None:
             _check_against_oracle("recompute after the batch", case.changed, recomputed,
                                   case.reference)
         upd_dist, upd_parents = _arrays(updated)

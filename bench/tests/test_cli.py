@@ -60,6 +60,22 @@ def test_bars_compare_ratios_with_limits():
          "ratio_omp": 1.3},
     ]
     status = [(b["status"], b["ratio"]) for b in report.bars(rows)]
-    assert status == [("PASS", 0.8), ("FAIL", 1.2), ("PASS", 0.3), ("FAIL", 0.6),
-                      ("FAIL", 1.3)]
+    assert status[:5] == [("PASS", 0.8), ("FAIL", 1.2), ("PASS", 0.3), ("FAIL", 0.6),
+                          ("FAIL", 1.3)]
+    assert all(s == ("SKIP", None) for s in status[5:]), "no CUDA rows: the GPU bars skip"
     assert report.bars(rows)[4]["where"] == "grid512 update local 10000 omp"
+
+
+def test_cuda_bars_use_milliseconds_and_strict_recompute():
+    rows = [
+        {"graph": "rmat22", "operation": "compute", "dyng_cuda_ms": 9.0},
+        {"graph": "grid2048", "operation": "compute", "dyng_cuda_ms": 31.0},
+        {"graph": "rmat22", "operation": "update uniform 1000", "dyng_cuda_ms": 2.0,
+         "ratio_cuda": 1.0},
+    ]
+    bars = {b["bar"]: b for b in report.bars(rows)}
+    assert bars["compute cuda <= 20 ms on rmat22"]["status"] == "PASS"
+    assert bars["compute cuda <= 30 ms on grid2048"]["status"] == "FAIL"
+    assert bars["update 1,000 uniform cuda <= 5 ms on rmat22"]["status"] == "PASS"
+    # "below recompute" is strict: equal time is not below.
+    assert bars["update 1,000 uniform cuda below recompute on rmat22"]["status"] == "FAIL"

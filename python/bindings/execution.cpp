@@ -1,4 +1,5 @@
 // dyng._core.Execution: the plain execution request that dyng.Resources turns into at each call.
+#include <cstdint>
 #include <string>
 
 #include <nanobind/stl/string.h>
@@ -23,6 +24,9 @@ backend_t parse_backend(const std::string& name) {
     return backend_t::openmp;
   }
   if (name == "cuda") {
+#if defined(DYNG_HAVE_CUDA)
+    return backend_t::cuda;
+#endif
     throw not_supported_error(
         "Execution(): backend 'cuda' is not compiled into this module; install a CUDA plugin "
         "(pip install \"dyng[cu13]\")");
@@ -46,18 +50,23 @@ void bind_execution(nb::module_& m) {
   nb::class_<execution_t>(m, "Execution", "Where and how one native call runs.")
       .def(
           "__init__",
-          [](execution_t* self, const std::string& backend, int num_threads, int device) {
+          [](execution_t* self, const std::string& backend, int num_threads, int device,
+             uintptr_t stream) {
             if (num_threads < 0) {
               throw invalid_argument_error("Execution(): num_threads=" +
                                            std::to_string(num_threads) +
                                            " is negative; pass 0 (default) or a positive count");
             }
-            new (self) execution_t{parse_backend(backend), num_threads, device};
+            new (self) execution_t{parse_backend(backend), num_threads, device,
+                                   reinterpret_cast<void*>(stream)};
           },
-          nb::arg("backend"), nb::arg("num_threads") = 0, nb::arg("device") = 0)
+          nb::arg("backend"), nb::arg("num_threads") = 0, nb::arg("device") = 0,
+          nb::arg("stream") = 0)
       .def_prop_ro("backend", [](const execution_t& e) { return backend_name(e.backend); })
       .def_ro("num_threads", &execution_t::num_threads)
       .def_ro("device", &execution_t::device)
+      .def_prop_ro("stream",
+                   [](const execution_t& e) { return reinterpret_cast<uintptr_t>(e.stream); })
       .def_prop_ro("resolved_threads", [](const execution_t& e) { return resolved_thread_count(e); },
                    "Threads an OpenMP region would get (1 on the sequential backend).");
 }

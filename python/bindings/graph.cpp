@@ -13,6 +13,7 @@
 #include <nanobind/stl/unique_ptr.h>
 
 #include "arrays.hpp"
+#include "graph_device.hpp"
 #include "handles.hpp"
 #include "module.hpp"
 
@@ -121,10 +122,14 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
                                     as_span<vid_t>(del_dst, fn, "delete_dst")};
           change_log_t<vid_t>* log_ptr = nullptr;
           if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
+          change_log_t<vid_t> device_log;  // the device copy needs a log even if Python does not
           nb::gil_scoped_release release;
           std::unique_lock lock(h.mutex);
+          const bool mirrored = has_device_copy(h);
+          if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
           summary = g.apply(batch, log_ptr);
           if (log) log->graph_version = g.version();
+          if (mirrored) sync_device_copy(h, g, *log_ptr);
         },
         h.graph);
   }
@@ -198,8 +203,9 @@ array_triple_t log_changes(const change_log_handle_t& l) {
 }  // namespace
 
 void bind_graph(nb::module_& m) {
-  nb::class_<graph_handle_t>(m, "GraphHandle",
-                             "A native graph over one compiled (vertex, edge) id combination.")
+  nb::class_<graph_handle_t> graph_cls(
+      m, "GraphHandle", "A native graph over one compiled (vertex, edge) id combination.");
+  graph_cls
       .def_static("from_edges", &from_edges, nb::arg("vertex_dtype"), nb::arg("edge_dtype"),
                   nb::arg("num_vertices"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
                   nb::arg("properties"),
@@ -218,7 +224,13 @@ void bind_graph(nb::module_& m) {
           "reserve",
           [](graph_handle_t& h, int64_t capacity) {
             nb::gil_scoped_release release;
-            h.write([&](auto& g) { g.reserve(capacity); });
+            std::unique_lock lock(h.mutex);
+            std::visit(
+                [&](auto& g) {
+                  g.reserve(capacity);
+                  reload_device_copy(h, g);
+                },
+                h.graph);
           },
           nb::arg("edge_capacity"))
       .def(
@@ -248,6 +260,9 @@ void bind_graph(nb::module_& m) {
                    "A copy of the storage properties.")
       .def_prop_ro("slot_capacity", reader([](const auto& g) { return g.slot_capacity(); }))
       .def_prop_ro("relayout_count", reader([](const auto& g) { return g.relayout_count(); }));
+#if defined(DYNG_HAVE_CUDA)
+  add_device_methods(graph_cls);
+#endif
 
   nb::class_<change_log_handle_t>(m, "ChangeLog",
                                   "The effective edge changes of one GraphHandle.apply().")

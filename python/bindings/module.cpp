@@ -12,5 +12,9 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_properties(m);
   dyng::bindings::bind_graph(m);
   dyng::bindings::bind_sssp(m);
+#if defined(DYNG_HAVE_CUDA)
+  dyng::bindings::bind_sssp_device(m);
+  dyng::bindings::bind_cuda_runtime(m);
+#endif
   dyng::bindings::bind_build_config(m);
 }

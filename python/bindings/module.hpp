@@ -15,6 +15,12 @@ void bind_properties(nanobind::module_& m);
 void bind_graph(nanobind::module_& m);
 /// `SsspOptions`, `SsspState` and the sssp functions (sssp.cpp).
 void bind_sssp(nanobind::module_& m);
+#if defined(DYNG_HAVE_CUDA)
+/// `SsspDeviceState`, results in device memory (sssp_device.cpp).
+void bind_sssp_device(nanobind::module_& m);
+/// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
+void bind_cuda_runtime(nanobind::module_& m);
+#endif
 /// `build_config` and `openmp_max_threads` (build_config.cpp).
 void bind_build_config(nanobind::module_& m);
 

@@ -17,48 +17,11 @@
 #include "arrays.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "handles.hpp"
+#include "sssp_handle.hpp"
 #include "module.hpp"
 
 namespace dyng::bindings {
 namespace {
-
-template <class vid_t>
-using state_ptr_t = std::shared_ptr<sssp::state_t<vid_t>>;
-
-/// The object behind dyng._core.SsspState.
-struct sssp_handle_t {
-  std::variant<state_ptr_t<int32_t>, state_ptr_t<int64_t>> state;
-  /// Serialises writers against readers of this state; taken after the graph's lock.
-  mutable std::mutex mutex;
-
-  template <class vid_t>
-  explicit sssp_handle_t(state_ptr_t<vid_t> s) : state(std::move(s)) {}
-};
-
-const char* path_name(sssp::update_path_t p) {
-  switch (p) {
-    case sssp::update_path_t::compute: return "compute";
-    case sssp::update_path_t::incremental: return "incremental";
-    case sssp::update_path_t::recompute: return "recompute";
-  }
-  return "unknown";
-}
-
-nb::dict stats_to_dict(const sssp::stats_t& s) {
-  nb::dict d;
-  d["affected"] = s.affected;
-  d["iterations"] = s.iterations;
-  d["frontier_visits"] = s.frontier_visits;
-  d["fallback_used"] = s.fallback_used;
-  d["converged"] = s.converged;
-  d["engine_used"] = s.engine_used;
-  d["invalidated"] = s.invalidated;
-  d["epochs"] = s.epochs;
-  d["pushes"] = s.pushes;
-  d["packed_parents"] = s.packed_parents;
-  d["path"] = path_name(s.path);
-  return d;
-}
 
 template <class S>
 struct state_vid;

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dyng._device_array import DLPACK_CUDA, DeviceData
 from dyng._errors import InvalidArgumentError, StaleResultError
 
 __all__ = ["Array"]
@@ -99,18 +100,25 @@ class Array:
 
     @property
     def device(self):
-        """Where the data lives: "cpu"."""
-        self._view()
-        return "cpu"
+        """Where the data lives: "cpu" or "cuda:<ordinal>"."""
+        view = self._view()
+        return f"cuda:{view.device}" if isinstance(view, DeviceData) else "cpu"
+
+    def _host(self, implicit=True):
+        """The host ndarray: the view itself, or the device data's (cached) host copy."""
+        view = self._view()
+        if isinstance(view, DeviceData):
+            return view.host(self._what, implicit)
+        return view
 
     def __len__(self):
-        return len(self._view())
+        return self._view().shape[0]
 
     def __getitem__(self, key):
-        return self._view()[key]
+        return self._host()[key]
 
     def __iter__(self):
-        return iter(self._view())
+        return iter(self._host())
 
     def to_numpy(self, copy=True):
         """The data as an ndarray.
@@ -133,6 +141,16 @@ class Array:
         False
         """
         view = self._view()
+        if isinstance(view, DeviceData):
+            if copy is False:
+                raise InvalidArgumentError(
+                    f"Array.to_numpy(): copy=False needs host data but {self._what} lives on "
+                    f"CUDA device {view.device}; use copy=True or None (a device-to-host copy)"
+                )
+            if copy is True:
+                return np.array(view.host(self._what, implicit=False), copy=True)
+            if copy is None:
+                return view.host(self._what, implicit=False)
         if copy is True:
             return np.array(view, copy=True)
         if copy is False or copy is None:
@@ -150,10 +168,13 @@ class Array:
         >>> dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [2]), 0).parents.tolist()
         [-1, 0]
         """
-        return self._view().tolist()
+        return self._host().tolist()
 
     def __array__(self, dtype=None, copy=None):
-        view = self._view()
+        if isinstance(self._view(), DeviceData) and copy is False:
+            raise ValueError(f"Array.__array__(): {self._what} lives on a CUDA device; a host "
+                             f"array needs a copy but copy=False was requested")
+        view = self._host()
         if dtype is not None and np.dtype(dtype) != view.dtype:
             if copy is False:
                 raise ValueError(
@@ -168,12 +189,26 @@ class Array:
     @property
     def __array_interface__(self):
         view = self._view()
+        if isinstance(view, DeviceData):
+            # AttributeError makes NumPy fall back to __array__ (a counted, policy-checked copy).
+            raise AttributeError("__array_interface__: the array lives on a CUDA device")
         # The consumer's array will reference this Array, so the view must outlive updates.
         self._pinned = True
         return view.__array_interface__
 
+    @property
+    def __cuda_array_interface__(self):
+        view = self._view()
+        if not isinstance(view, DeviceData):
+            raise AttributeError("__cuda_array_interface__: the array lives in host memory")
+        # The consumer's array will reference this Array, so the view must outlive updates.
+        self._pinned = True
+        return view.cuda_array_interface()
+
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         view = self._view()
+        if isinstance(view, DeviceData):
+            return view.dlpack(stream, max_version, dl_device, copy)
         if dl_device is not None and tuple(dl_device)[0] != _DLPACK_CPU:
             raise BufferError(
                 f"Array.__dlpack__(): dl_device={dl_device!r} is not the CPU; this array lives "
@@ -193,11 +228,14 @@ class Array:
         return np.array(view, copy=True).__dlpack__()
 
     def __dlpack_device__(self):
-        self._view()
+        view = self._view()
+        if isinstance(view, DeviceData):
+            return (DLPACK_CUDA, view.device)
         return (_DLPACK_CPU, 0)
 
     def to_torch(self):
-        """A ``torch.Tensor`` copy (PyTorch tensors are writable, so the data is copied).
+        """A ``torch.Tensor`` copy (PyTorch tensors are writable, so the data is copied); on the
+        array's CUDA device when the array lives there, without a trip through the host.
 
         Raises
         ------
@@ -211,10 +249,14 @@ class Array:
                 "Array.to_torch(): PyTorch is not installed; install it (pip install torch) or "
                 "use to_numpy()"
             ) from None
+        view = self._view()
+        if isinstance(view, DeviceData):
+            return torch.from_dlpack(view.private_copy())
         return torch.from_numpy(self.to_numpy(copy=True))
 
     def to_cupy(self):
-        """A ``cupy.ndarray`` on the current CUDA device (a host-to-device copy).
+        """A writable ``cupy.ndarray`` copy: device-to-device for a device array, else a
+        host-to-device copy onto the current CUDA device.
 
         Raises
         ------
@@ -228,6 +270,9 @@ class Array:
                 "Array.to_cupy(): CuPy is not installed; install it (pip install cupy-cuda13x) "
                 "or use to_numpy()"
             ) from None
+        view = self._view()
+        if isinstance(view, DeviceData):
+            return cupy.from_dlpack(view.private_copy())
         return cupy.asarray(self.to_numpy(copy=False))
 
     def __reduce__(self):
@@ -237,5 +282,8 @@ class Array:
     def __repr__(self):
         if not self.is_current:
             return f"Array(<stale {self._what}>)"
+        if isinstance(self._data, DeviceData):
+            return (f"Array(<{self._data.size} x {self._data.dtype} on CUDA device "
+                    f"{self._data.device}>)")
         body = np.array2string(self._data, separator=", ", threshold=20)
         return f"Array({body}, dtype={self._data.dtype})"

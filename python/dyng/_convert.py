@@ -106,6 +106,8 @@ def to_numpy(obj, function, argument):
         return obj
     if isinstance(obj, _SEQUENCES):
         return _from_sequence(obj, function, argument)
+    if _on_cuda_device(obj):
+        return _from_cuda_device(obj, function, argument)
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array_interface__"):
         try:
             return _from_dlpack(obj, function, argument)
@@ -122,6 +124,42 @@ def to_numpy(obj, function, argument):
             f"{function}(): {argument} of type {type(obj).__name__} is not array-like ({exc}); "
             f"pass a NumPy array, a DLPack or buffer-protocol object, or a list"
         ) from None
+
+
+_DLPACK_CUDA_KINDS = (2, 3, 13)  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
+
+
+def _on_cuda_device(obj):
+    if hasattr(obj, "__cuda_array_interface__"):
+        return True
+    device = getattr(obj, "__dlpack_device__", None)
+    if device is None:
+        return False
+    try:
+        return device()[0] in _DLPACK_CUDA_KINDS
+    except Exception:  # a broken producer: let the generic path report it
+        return False
+
+
+def _from_cuda_device(obj, function, argument):
+    """Inputs in CUDA memory are copied to the host (spec section 1): graphs are built there."""
+    from dyng._array import Array
+
+    if isinstance(obj, Array):
+        return obj.to_numpy(copy=True)
+    try:
+        return np.from_dlpack(obj, device="cpu", copy=True)
+    except (AttributeError, BufferError, TypeError, ValueError):
+        pass
+    for copy_to_host in (lambda a: a.get(), lambda a: a.detach().cpu().numpy()):
+        try:
+            return np.asarray(copy_to_host(obj))
+        except (AttributeError, TypeError):
+            continue
+    raise InvalidArgumentError(
+        f"{function}(): {argument} lives in CUDA memory and could not be copied to the host "
+        f"(its DLPack export does not support a host copy); copy it to a NumPy array first"
+    )
 
 
 def _from_sequence(seq, function, argument):

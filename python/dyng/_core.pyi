@@ -8,7 +8,7 @@ from numpy.typing import NDArray
 class Execution:
     """Where and how one native call runs."""
 
-    def __init__(self, backend: str, num_threads: int = 0, device: int = 0) -> None: ...
+    def __init__(self, backend: str, num_threads: int = 0, device: int = 0, stream: int = 0) -> None: ...
 
     @property
     def backend(self) -> str: ...
@@ -18,6 +18,9 @@ class Execution:
 
     @property
     def device(self) -> int: ...
+
+    @property
+    def stream(self) -> int: ...
 
     @property
     def resolved_threads(self) -> int:

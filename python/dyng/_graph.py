@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -117,7 +118,38 @@ class Graph:
         self._resources = resources
         # Results remember this token, not the graph, so they do not keep a graph alive.
         self._identity = object()
+        if resources is not None and resources.backend == "cuda":
+            # A device graph: the upload is what the caller asked for, not an implicit copy.
+            native_graph.to_device(resources.device, resources.stream)
         return self
+
+    def _ensure_device(self, resources, fn):
+        """Gives the graph a copy on `resources`' device before a CUDA algorithm runs on it.
+
+        A graph whose own resources are CUDA has one already. A host graph gets one on first
+        use (then kept level with every apply): that upload is an implicit host-to-device copy,
+        so it follows ``resources.copy_policy``.
+        """
+        if self._native.device == resources.device:
+            return
+        if self._resources is None or self._resources.backend != "cuda":
+            policy = resources.copy_policy
+            if policy == "error":
+                raise InvalidArgumentError(
+                    f"{fn}(): the graph lives on the host and running on CUDA device "
+                    f"{resources.device} needs a host-to-device copy, which copy_policy='error' "
+                    f"forbids; move it first with graph.to_backend(resources)"
+                )
+            if policy == "warn":
+                warnings.warn(f"{fn}(): copying a host graph to CUDA device {resources.device} "
+                              f"(copy_policy='warn'); graph.to_backend(resources) avoids this",
+                              stacklevel=3)
+        self._native.to_device(resources.device, resources.stream)
+
+    def _ensure_device_for(self, execution):
+        """Restores the device copy for an update on `execution` if a failed sync dropped it."""
+        if self._native.device != execution.device:
+            self._native.to_device(execution.device, execution.stream)
 
     @classmethod
     def from_edges(cls, src, dst, weights=None, *, num_vertices=None, properties=None,
@@ -300,7 +332,10 @@ class Graph:
 
     @property
     def space(self):
-        """Where the graph lives: "host"."""
+        """Where the graph lives: "device" on CUDA resources (a host copy is kept for batch
+        resolution), else "host"."""
+        if self._resources is not None and self._resources.backend == "cuda":
+            return "device"
         return "host"
 
     @property

@@ -27,6 +27,7 @@ import numpy as np
 
 from dyng import _backend, _convert, _resources
 from dyng._array import Array, _Epoch
+from dyng._device_array import DeviceData
 from dyng._batch import ApplySummary
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._graph import Graph
@@ -243,8 +244,12 @@ class Result:
         native = _backend.native()
         if opts.validate_inputs:
             native.sssp_validate_graph(graph._native, source, opts._to_native(native))
+        host_res = res if res.backend != "cuda" else _resources.Resources("sequential")
         state = native.SsspState.from_arrays(graph._native, source, dist, par, bool(canonicalize),
-                                             opts._to_native(native), res._execution())
+                                             opts._to_native(native), host_res._execution())
+        if res.backend == "cuda":
+            graph._ensure_device(res, fn)
+            state = native.SsspDeviceState.from_host(state, res._execution())
         return cls._wrap(graph, state, opts, res, None)
 
     @property
@@ -257,10 +262,23 @@ class Result:
         """NumPy dtype of the parents (the graph's vertex dtype)."""
         return np.dtype(self._state.vertex_dtype)
 
+    def _on_device(self):
+        return _is_device_state(self._state)
+
     def _array(self, name):
         array = self._arrays.get(name)
         if array is None:
-            array = Array._wrap(getattr(self._state, name)(), self._epoch, f"sssp {name}")
+            state = self._state
+            if _is_device_state(state):
+                res = self._resources
+                dtype = np.int64 if name == "distances" else np.dtype(state.vertex_dtype)
+                data = DeviceData(getattr(state, name)(), dtype, state.num_vertices, state.device,
+                                  fetch=lambda: getattr(state.to_host(), name)(),
+                                  private_copy=lambda: getattr(state.clone(), name)()[0],
+                                  policy=lambda: res.copy_policy)
+            else:
+                data = getattr(state, name)()
+            array = Array._wrap(data, self._epoch, f"sssp {name}")
             self._arrays[name] = array
             self._exported.add(array)
         return array
@@ -307,8 +325,8 @@ class Result:
 
     @property
     def space(self):
-        """Where the arrays live: "host"."""
-        return "host"
+        """Where the arrays live: "host" or "device"."""
+        return "device" if self._on_device() else "host"
 
     @property
     def stats(self):
@@ -328,7 +346,16 @@ class Result:
         res = _resources.resolve(resources, self._resources, "sssp.Result.clone")
         other = object.__new__(Result)
         other.__dict__.update(self.__dict__)
-        other._state = self._state.clone()
+        native = _backend.native()
+        if res.backend == "cuda" and not self._on_device():
+            other._state = native.SsspDeviceState.from_host(self._state, res._execution())
+        elif res.backend != "cuda" and self._on_device():
+            other._state = self._state.to_host()
+        elif self._on_device() and self._state.device != res.device:
+            other._state = native.SsspDeviceState.from_host(self._state.to_host(),
+                                                            res._execution())
+        else:
+            other._state = self._state.clone()
         other._options = self.options
         other._resources = res
         other._epoch = _Epoch("an sssp result")
@@ -369,6 +396,8 @@ class Result:
 
     def _apply_log(self, graph, log, execution, summary):
         native = _backend.native()
+        if self._on_device():
+            graph._ensure_device_for(execution)
         self._invalidate_arrays()
         counters = self._state.update(graph._native, log, self._options._to_native(native),
                                       execution)
@@ -415,9 +444,18 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     source = _check_graph(fn, graph, source, opts)
     res = _resources.resolve(resources, graph.resources, fn)
     native = _backend.native()
-    state, counters = native.SsspState.compute(graph._native, source, opts._to_native(native),
-                                               res._execution())
+    if res.backend == "cuda":
+        graph._ensure_device(res, fn)
+        state_type = native.SsspDeviceState
+    else:
+        state_type = native.SsspState
+    state, counters = state_type.compute(graph._native, source, opts._to_native(native),
+                                         res._execution())
     return Result._wrap(graph, state, opts, res, Stats(**counters))
+
+
+def _is_device_state(state):
+    return type(state).__name__ == "SsspDeviceState"
 
 
 def update(graph, batch, result, *, resources=None):

@@ -13,6 +13,9 @@ struct execution_t {
   int num_threads = 1;
   /// CUDA device ordinal; ignored on host backends.
   int device = 0;
+  /// CUDA stream (a cudaStream_t) the call's device work is ordered on; nullptr is the legacy
+  /// default stream. Ignored on host backends.
+  void* stream = nullptr;
 };
 
 /// True when this build of libdyng was compiled with OpenMP.

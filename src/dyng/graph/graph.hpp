@@ -87,6 +87,9 @@ class graph_t {
 
   /// Slots allocated per direction (used + spare), for tests and the relayout benchmark.
   int64_t slot_capacity() const noexcept;
+  /// Slots allocated for the in-edges: the length of in_view()'s column array (the out-edge
+  /// count for an undirected graph, whose in_view() is its out_view(); 0 without in-edges).
+  int64_t in_slot_capacity() const noexcept;
   /// How many times a direction was re-laid out in full since construction (tail exhausted,
   /// reserve(), or the compact rebuild that apply() uses for batches of more than half the edges).
   int64_t relayout_count() const noexcept;

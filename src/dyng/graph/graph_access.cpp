@@ -148,6 +148,12 @@ int64_t graph_t<vid_t, eid_t>::slot_capacity() const noexcept {
 }
 
 template <class vid_t, class eid_t>
+int64_t graph_t<vid_t, eid_t>::in_slot_capacity() const noexcept {
+  if (!props_.store_transposed) return 0;
+  return static_cast<int64_t>((props_.directed ? in_ : out_).col.size());
+}
+
+template <class vid_t, class eid_t>
 int64_t graph_t<vid_t, eid_t>::relayout_count() const noexcept {
   return relayouts_;
 }
@@ -167,6 +173,7 @@ int64_t graph_t<vid_t, eid_t>::relayout_count() const noexcept {
                                      std::vector<int32_t>&) const;                         \
   template void graph_t<V, E>::reserve(int64_t);                                           \
   template int64_t graph_t<V, E>::slot_capacity() const noexcept;                          \
+  template int64_t graph_t<V, E>::in_slot_capacity() const noexcept;                       \
   template int64_t graph_t<V, E>::relayout_count() const noexcept;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_ACCESS)
 

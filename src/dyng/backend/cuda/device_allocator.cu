@@ -101,6 +101,18 @@ void fill_bytes(void* dst, int value, std::size_t bytes, void* stream) {
   DYNG_CUDA_CHECK(cudaMemsetAsync(dst, value, bytes, as_stream(stream)));
 }
 
+std::size_t pool_reserved_bytes(int device) {
+  uint64_t reserved = 0;
+  DYNG_CUDA_CHECK(cudaMemPoolGetAttribute(pool_of(device), cudaMemPoolAttrReservedMemCurrent,
+                                          &reserved));
+  return static_cast<std::size_t>(reserved);
+}
+
+void trim_pool(int device) {
+  DYNG_CUDA_CHECK(cudaDeviceSynchronize());
+  DYNG_CUDA_CHECK(cudaMemPoolTrimTo(pool_of(device), 0));
+}
+
 void synchronize(void* stream) { DYNG_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream))); }
 
 }  // namespace dyng::cuda

@@ -33,6 +33,12 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);
 void copy_on_device(void* dst, const void* src, std::size_t bytes, void* stream);
 void fill_bytes(void* dst, int value, std::size_t bytes, void* stream);
 
+/// Bytes the pool of `device` holds from the driver (in use plus cached); 0 before first use.
+std::size_t pool_reserved_bytes(int device);
+
+/// Returns the cached, unused memory of `device`'s pool to the driver (Resources.release_workspaces).
+void trim_pool(int device);
+
 /// Waits for all work queued on `stream`; throws dyng::cuda_error if any of it failed.
 void synchronize(void* stream);
 

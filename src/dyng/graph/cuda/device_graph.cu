@@ -1,0 +1,216 @@
+// device_graph_t: whole uploads and the incremental, change-log driven sync (design in the header).
+#include "dyng/graph/cuda/device_graph.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dyng/backend/cuda/cuda_check.hpp"
+#include "dyng/backend/cuda/device_allocator.hpp"
+#include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/graph/cuda/row_scatter.cuh"
+
+namespace dyng::cuda {
+namespace {
+
+constexpr int k_scatter_threads = 256;
+
+/// Appends `count` values to `blob` at an 8-byte aligned offset and returns that offset.
+template <class T>
+size_t append(std::vector<unsigned char>& blob, const T* values, size_t count) {
+  const size_t at = (blob.size() + 7) & ~size_t{7};
+  blob.resize(at + count * sizeof(T));
+  if (count > 0) std::memcpy(blob.data() + at, values, count * sizeof(T));
+  return at;
+}
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, int device,
+                                             void* stream)
+    : device_(device),
+      stream_(stream),
+      num_vertices_(host.num_vertices()),
+      num_weights_(host.num_weights()),
+      directed_(host.properties().directed),
+      has_in_(host.has_transposed()),
+      version_(host.version()),
+      host_relayouts_(host.relayout_count()) {
+  device_scope_t scope(device);
+  upload_whole(out_, host.out_view(), host.slot_capacity());
+  if (has_in_ && directed_) upload_whole(in_, host.in_view(), host.in_slot_capacity());
+  synchronize(stream_);
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::upload_whole(direction_t& d,
+                                                const adjacency_view_t<vid_t, eid_t>& host,
+                                                int64_t slots) {
+  // Long-lived buffers are allocated and freed on the default stream, not the caller's: a user
+  // stream may be destroyed before the graph is, and a free ordered on a dead stream would leak.
+  const auto n = static_cast<size_t>(host.num_vertices);
+  const auto k = static_cast<size_t>(host.num_weights);
+  d = direction_t{};
+  d.row_begin = device_buffer<eid_t>(n);
+  d.row_end = device_buffer<eid_t>(n);
+  d.col = device_buffer<vid_t>(static_cast<size_t>(slots));
+  d.weights = device_buffer<int32_t>(static_cast<size_t>(slots) * k);
+  d.slots = slots;
+  d.row_begin.copy_from_host(host.row_begin, n);
+  d.row_end.copy_from_host(host.row_end, n);
+  d.col.copy_from_host(host.col, static_cast<size_t>(slots));
+  if (k > 0) d.weights.copy_from_host(host.weights, static_cast<size_t>(slots) * k);
+  ++full_uploads_;
+}
+
+template <class vid_t, class eid_t>
+bool device_graph_t<vid_t, eid_t>::needs_whole(const direction_t& d,
+                                               int64_t host_slots) const noexcept {
+  return host_slots != d.slots;
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
+                                               const adjacency_view_t<vid_t, eid_t>& host,
+                                               const std::vector<vid_t>& rows) {
+  if (rows.empty()) return;
+  const int k = host.num_weights;
+  std::vector<eid_t> begin(rows.size());
+  std::vector<eid_t> end(rows.size());
+  std::vector<int64_t> offset(rows.size() + 1, 0);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    begin[i] = host.row_begin[rows[i]];
+    end[i] = host.row_end[rows[i]];
+    offset[i + 1] = offset[i] + static_cast<int64_t>(end[i] - begin[i]);
+  }
+  const auto slots = static_cast<size_t>(offset.back());
+  std::vector<vid_t> col(slots);
+  std::vector<int32_t> weights(slots * static_cast<size_t>(k));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto length = static_cast<size_t>(end[i] - begin[i]);
+    std::memcpy(col.data() + offset[i], host.col + begin[i], length * sizeof(vid_t));
+    if (k > 0) {
+      std::memcpy(weights.data() + offset[i] * k, host.weights + static_cast<int64_t>(begin[i]) * k,
+                  length * k * sizeof(int32_t));
+    }
+  }
+  std::vector<unsigned char> blob;
+  const size_t at_vertex = append(blob, rows.data(), rows.size());
+  const size_t at_begin = append(blob, begin.data(), begin.size());
+  const size_t at_end = append(blob, end.data(), end.size());
+  const size_t at_offset = append(blob, offset.data(), offset.size());
+  const size_t at_col = append(blob, col.data(), col.size());
+  const size_t at_weights = append(blob, weights.data(), weights.size());
+
+  device_buffer<unsigned char> staging(blob.size(), stream_);
+  staging.copy_from_host(blob.data(), blob.size());
+  const unsigned char* base = staging.data();
+  detail::packed_rows_t<vid_t, eid_t> pack;
+  pack.count = static_cast<int64_t>(rows.size());
+  pack.vertex = reinterpret_cast<const vid_t*>(base + at_vertex);
+  pack.begin = reinterpret_cast<const eid_t*>(base + at_begin);
+  pack.end = reinterpret_cast<const eid_t*>(base + at_end);
+  pack.offset = reinterpret_cast<const int64_t*>(base + at_offset);
+  pack.col = reinterpret_cast<const vid_t*>(base + at_col);
+  pack.weights = k > 0 ? reinterpret_cast<const int32_t*>(base + at_weights) : nullptr;
+  const int64_t warps_wanted = pack.count;
+  const auto blocks = static_cast<unsigned>(std::min<int64_t>(
+      (warps_wanted * 32 + k_scatter_threads - 1) / k_scatter_threads, 65535));
+  detail::scatter_rows_kernel<vid_t, eid_t>
+      <<<blocks, k_scatter_threads, 0, static_cast<cudaStream_t>(stream_)>>>(
+          pack, k, d.row_begin.data(), d.row_end.data(), d.col.data(), d.weights.data());
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  rows_synced_ += pack.count;
+  // The staging buffer is freed stream-ordered after the kernel: no wait needed here.
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
+                                        const change_log_t<vid_t>& log) {
+  if (host.version() == version_) return;
+  if (host.version() != version_ + 1) {
+    throw invalid_argument_error(
+        "device_graph_t::sync(): the device copy is at graph version " + std::to_string(version_) +
+        " but the host graph is at " + std::to_string(host.version()) +
+        "; sync after every apply, or rebuild the device copy");
+  }
+  device_scope_t scope(device_);
+  rows_synced_ = 0;
+  const bool whole = host.num_vertices() != num_vertices_ ||
+                     host.relayout_count() != host_relayouts_ ||
+                     needs_whole(out_, host.slot_capacity()) ||
+                     (has_in_ && directed_ && needs_whole(in_, host.in_slot_capacity()));
+  if (whole) {
+    num_vertices_ = host.num_vertices();
+    upload_whole(out_, host.out_view(), host.slot_capacity());
+    if (has_in_ && directed_) upload_whole(in_, host.in_view(), host.in_slot_capacity());
+  } else {
+    // An undirected graph logs both directions of each pair, so the sources cover every row.
+    std::vector<vid_t> out_rows;
+    std::vector<vid_t> in_rows;
+    out_rows.reserve(log.changes.size());
+    for (const auto& c : log.changes) {
+      out_rows.push_back(c.src);
+      if (has_in_ && directed_) in_rows.push_back(c.dst);
+    }
+    for (auto* rows : {&out_rows, &in_rows}) {
+      std::sort(rows->begin(), rows->end());
+      rows->erase(std::unique(rows->begin(), rows->end()), rows->end());
+    }
+    upload_rows(out_, host.out_view(), out_rows);
+    if (has_in_ && directed_) upload_rows(in_, host.in_view(), in_rows);
+  }
+  host_relayouts_ = host.relayout_count();
+  version_ = host.version();
+  synchronize(stream_);
+}
+
+template <class vid_t, class eid_t>
+adjacency_view_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::view_of(
+    const direction_t& d) const noexcept {
+  adjacency_view_t<vid_t, eid_t> view;
+  view.num_vertices = num_vertices_;
+  view.num_weights = num_weights_;
+  view.row_begin = d.row_begin.data();
+  view.row_end = d.row_end.data();
+  view.col = d.col.data();
+  view.weights = num_weights_ > 0 ? d.weights.data() : nullptr;
+  return view;
+}
+
+template <class vid_t, class eid_t>
+adjacency_view_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::out_view() const noexcept {
+  return view_of(out_);
+}
+
+template <class vid_t, class eid_t>
+adjacency_view_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::in_view() const {
+  if (!has_in_) {
+    throw not_supported_error(
+        "device graph: the graph was built without in-edges; rebuild it with "
+        "store_transposed=True");
+  }
+  return view_of(directed_ ? in_ : out_);
+}
+
+template <class vid_t, class eid_t>
+int64_t device_graph_t<vid_t, eid_t>::bytes() const noexcept {
+  int64_t total = 0;
+  for (const direction_t* d : {&out_, &in_}) {
+    total += static_cast<int64_t>(d->row_begin.size() + d->row_end.size()) * sizeof(eid_t) +
+             static_cast<int64_t>(d->col.size()) * sizeof(vid_t) +
+             static_cast<int64_t>(d->weights.size()) * sizeof(int32_t);
+  }
+  return total;
+}
+
+template class device_graph_t<int32_t, int32_t>;
+template class device_graph_t<int32_t, int64_t>;
+template class device_graph_t<int64_t, int64_t>;
+
+}  // namespace dyng::cuda

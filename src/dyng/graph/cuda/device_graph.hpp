@@ -1,0 +1,89 @@
+// A graph's adjacency in device memory, kept equal to its host graph_t batch after batch.
+//
+// The host graph_t stays the authority: apply() resolves a batch's semantics there (duplicates,
+// upserts, ignored deletions, the error modes) and validates it whole before writing, which is
+// what makes an invalid batch change nothing. sync() then ships only what the batch touched:
+// for every row in the change log, its new slot range and contents go up in one packed copy and
+// one scatter kernel writes them. Rows keep their slots on both sides, so a row that the host
+// moved to its free tail lands at the same slots here. Only a host re-layout, vertex growth or a
+// grown slot array makes sync() upload a direction whole.
+//
+// Memory: the device holds row_begin/row_end (n offsets each), the column array and the K
+// weights per slot of each stored direction; see bytes().
+#pragma once
+
+#include <cstdint>
+
+#include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng::cuda {
+
+template <class vid_t, class eid_t>
+class device_graph_t {
+ public:
+  /// Uploads `host` to `device`; copies are ordered on `stream` (a cudaStream_t, nullptr for the
+  /// default stream) and finished when the constructor returns. Throws out_of_memory_error when
+  /// the device cannot hold the graph, invalid_argument_error for an invisible device.
+  device_graph_t(const graph_t<vid_t, eid_t>& host, int device, void* stream);
+
+  device_graph_t(const device_graph_t&) = delete;
+  device_graph_t& operator=(const device_graph_t&) = delete;
+
+  /// Brings the device copy level with `host` after `host.apply(batch, &log)`. `log` must come
+  /// from the one apply since the last upload or sync (checked through the graph version).
+  void sync(const graph_t<vid_t, eid_t>& host, const change_log_t<vid_t>& log);
+
+  /// Device views (every pointer is device memory), valid until the next sync().
+  adjacency_view_t<vid_t, eid_t> out_view() const noexcept;
+  /// Throws not_supported_error when the graph keeps no in-edges.
+  adjacency_view_t<vid_t, eid_t> in_view() const;
+
+  int device() const noexcept { return device_; }
+  void* stream() const noexcept { return stream_; }
+  /// The host graph version this copy equals.
+  uint64_t version() const noexcept { return version_; }
+  /// Device memory held, in bytes.
+  int64_t bytes() const noexcept;
+  /// Whole-direction uploads so far (1 or 2 at construction); tests use it to tell an
+  /// incremental sync from a full one.
+  int64_t full_uploads() const noexcept { return full_uploads_; }
+  /// Rows written by the last incremental sync (0 after a full upload).
+  int64_t rows_synced() const noexcept { return rows_synced_; }
+
+ private:
+  struct direction_t {
+    ::dyng::cuda::device_buffer<eid_t> row_begin;
+    ::dyng::cuda::device_buffer<eid_t> row_end;
+    ::dyng::cuda::device_buffer<vid_t> col;
+    ::dyng::cuda::device_buffer<int32_t> weights;
+    int64_t slots = 0;
+  };
+
+  void upload_whole(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host, int64_t slots);
+  void upload_rows(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
+                   const std::vector<vid_t>& rows);
+  adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
+  bool needs_whole(const direction_t& d, int64_t host_slots) const noexcept;
+
+  int device_ = 0;
+  void* stream_ = nullptr;
+  vid_t num_vertices_ = 0;
+  int num_weights_ = 0;
+  bool directed_ = true;
+  bool has_in_ = false;
+  uint64_t version_ = 0;
+  int64_t host_relayouts_ = 0;
+  int64_t full_uploads_ = 0;
+  int64_t rows_synced_ = 0;
+  direction_t out_;
+  direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
+};
+
+extern template class device_graph_t<int32_t, int32_t>;
+extern template class device_graph_t<int32_t, int64_t>;
+extern template class device_graph_t<int64_t, int64_t>;
+
+}  // namespace dyng::cuda

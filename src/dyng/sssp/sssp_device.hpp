@@ -1,0 +1,56 @@
+// sssp on a device-resident graph: the result lives in device memory and update() repairs it
+// there. This layer owns the result's buffers, device selection, input checks and vertex
+// growth; the GPU algorithms themselves are in sssp_cuda.hpp (compute, update).
+#pragma once
+
+#include <cstdint>
+
+#include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/sssp/sssp.hpp"
+
+namespace dyng::sssp::cuda {
+
+/// Distances and canonical parents of one source, in device memory of `device`.
+template <class vid_t>
+struct device_state_t {
+  vid_t source = 0;
+  int device = 0;
+  int64_t num_vertices = 0;
+  ::dyng::cuda::device_buffer<int64_t> distances;
+  ::dyng::cuda::device_buffer<vid_t> parents;
+};
+
+/// Computes into `state` on the device of `graph`. `host` is the same graph in host memory (it
+/// is the authority the device copy mirrors, and it names the edge in error messages).
+/// `stream` orders the work; the call returns when it is done.
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& host,
+                const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph, vid_t source,
+                const options_t& options, void* stream, device_state_t<vid_t>& state);
+
+/// Repairs `state` after `host.apply(batch, &log)` and `graph.sync(host, log)`.
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& host,
+               const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+               const change_log_t<vid_t>& log, const options_t& options, void* stream,
+               device_state_t<vid_t>& state);
+
+/// Rewrites every parent to the canonical one for the state's distances.
+template <class vid_t, class eid_t>
+void canonicalize_parents(const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+                          const options_t& options, void* stream, device_state_t<vid_t>& state);
+
+/// A deep copy on the same device.
+template <class vid_t>
+device_state_t<vid_t> clone(const device_state_t<vid_t>& state, void* stream);
+
+/// Copies between host and device results.
+template <class vid_t>
+state_t<vid_t> to_host(const device_state_t<vid_t>& state, void* stream);
+template <class vid_t>
+device_state_t<vid_t> to_device(const state_t<vid_t>& state, int device, void* stream);
+
+}  // namespace dyng::sssp::cuda
