@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
   --format=csv 2>&1 | tee "$out/device.txt"
 
 echo "== tests"
-for t in test_cuda_memory test_sssp_cuda; do
+for t in test_cuda_memory test_sssp_cuda test_sssp_cuda_update; do
   timeout 180 "$bin/$t" >"$out/$t.log" 2>&1
   rc=$?
   echo "$t: exit $rc"

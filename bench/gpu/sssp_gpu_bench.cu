@@ -1,5 +1,6 @@
 // sssp_gpu_bench: times dyng::sssp::cuda::compute (distances + canonical parents) on generated
-// R-MAT and grid graphs and checks every run against a CPU Dijkstra.
+// R-MAT and grid graphs and checks every run against a CPU Dijkstra; with --updates, also times
+// dyng::sssp::cuda::update after uniform batches next to recomputes (update_bench.hpp).
 //
 // For each graph: generate (graphs.hpp), solve on the CPU (reference.hpp), lay out and upload the
 // slotted CSR in both directions, then for every configuration in the cartesian product of the
@@ -13,7 +14,11 @@
 //
 // Usage: sssp_gpu_bench [--graphs rmat22,grid2048] [--reps 10] [--types i32i32,i32i64,i64i64]
 //        [--sweep "g=8,16 b=2 d=25,50 / g=4 d=3000"] [--weights K] [--source 0] [--table FILE]
-// where g = group size, b = blocks per SM, d = delta (0: library default).
+//        [--compute 1] [--updates 1000,100000] [--update-reps 5] [--budgets -1,0.05]
+//        [--repair-deltas 0,3232] [--verbose 0]
+// where g = group size, b = blocks per SM, d = delta (0: library default); --compute 0 skips the
+// compute section (and the CPU oracle); --updates lists batch sizes, each measured for every
+// budget (negative: library default) and repair bucket width (0: library default).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,6 +33,7 @@
 #include "dyng/sssp/sssp_cuda.hpp"
 #include "graphs.hpp"
 #include "reference.hpp"
+#include "update_bench.hpp"
 
 namespace {
 
@@ -48,6 +54,12 @@ struct options_t {
   int num_weights = 1;
   long long source = 0;
   std::string table;  // also write the closing table here
+  bool compute = true;
+  std::vector<long long> updates;
+  int update_reps = 5;
+  std::vector<double> budgets{-1.0};
+  std::vector<long long> repair_deltas{0};
+  bool verbose = false;  // one line per update batch
 };
 
 std::vector<std::string> split(const std::string& text) {
@@ -106,6 +118,15 @@ options_t parse(int argc, char** argv) {
     else if (key == "--weights") o.num_weights = std::stoi(value);
     else if (key == "--source") o.source = std::stoll(value);
     else if (key == "--table") o.table = value;
+    else if (key == "--compute") o.compute = value != "0";
+    else if (key == "--updates") o.updates = split_numbers(value);
+    else if (key == "--update-reps") o.update_reps = std::stoi(value);
+    else if (key == "--verbose") o.verbose = value != "0";
+    else if (key == "--repair-deltas") o.repair_deltas = split_numbers(value);
+    else if (key == "--budgets") {
+      o.budgets.clear();
+      for (const auto& part : split(value)) o.budgets.push_back(std::stod(part));
+    }
     else {
       std::fprintf(stderr, "sssp_gpu_bench: unknown option %s\n", key.c_str());
       std::exit(2);
@@ -321,32 +342,70 @@ int main(int argc, char** argv) {
     const double copy_gbs = copy_bandwidth_gbs();
     std::printf("device-to-device copy: %.0f GB/s (read + write)\n", copy_gbs);
     std::vector<row_t> rows;
+    std::vector<bench::update_row_t> update_rows;
+    std::vector<bench::update_config_t> update_configs;
+    for (const double budget : o.budgets) {
+      for (const long long delta : o.repair_deltas) update_configs.push_back({budget, delta});
+    }
     for (const auto& name : o.graphs) {
       std::printf("generating %s ...\n", name.c_str());
       std::fflush(stdout);
       const bench::edge_list_t g = make_graph(name);
-      std::printf("%s: n = %lld, m = %zu; CPU Dijkstra ...\n", name.c_str(),
-                  static_cast<long long>(g.n), g.src.size());
-      std::fflush(stdout);
-      const bench::reference_t ref = bench::dijkstra(g, o.source);
-      std::printf("%s\n", k_header);
-      for (const auto& type : o.types) {
-        if (type == "i32i32") run_graph<int32_t, int32_t>(g, ref, o, type, copy_gbs, rows);
-        else if (type == "i32i64") run_graph<int32_t, int64_t>(g, ref, o, type, copy_gbs, rows);
-        else if (type == "i64i64") run_graph<int64_t, int64_t>(g, ref, o, type, copy_gbs, rows);
-        else std::fprintf(stderr, "sssp_gpu_bench: unknown type %s\n", type.c_str());
+      std::printf("%s: n = %lld, m = %zu\n", name.c_str(), static_cast<long long>(g.n),
+                  g.src.size());
+      if (o.compute) {
+        std::printf("CPU Dijkstra ...\n");
+        std::fflush(stdout);
+        const bench::reference_t ref = bench::dijkstra(g, o.source);
+        std::printf("%s\n", k_header);
+        for (const auto& type : o.types) {
+          if (type == "i32i32") run_graph<int32_t, int32_t>(g, ref, o, type, copy_gbs, rows);
+          else if (type == "i32i64") run_graph<int32_t, int64_t>(g, ref, o, type, copy_gbs, rows);
+          else if (type == "i64i64") run_graph<int64_t, int64_t>(g, ref, o, type, copy_gbs, rows);
+          else std::fprintf(stderr, "sssp_gpu_bench: unknown type %s\n", type.c_str());
+        }
+      }
+      if (!o.updates.empty()) {
+        std::printf("%s\n", bench::k_update_header);
+        std::fflush(stdout);
+        for (const auto& type : o.types) {
+          if (type == "i32i32") {
+            bench::run_updates<int32_t, int32_t>(g, type, o.updates, update_configs,
+                                                 o.update_reps, o.source, o.verbose,
+                                                 update_rows);
+          } else if (type == "i32i64") {
+            bench::run_updates<int32_t, int64_t>(g, type, o.updates, update_configs,
+                                                 o.update_reps, o.source, o.verbose,
+                                                 update_rows);
+          } else if (type == "i64i64") {
+            bench::run_updates<int64_t, int64_t>(g, type, o.updates, update_configs,
+                                                 o.update_reps, o.source, o.verbose,
+                                                 update_rows);
+          }
+        }
       }
     }
-    std::printf("\n%s\n", k_header);
     bool ok = true;
-    for (const auto& row : rows) {
-      std::printf("%s\n", row.text.c_str());
-      ok = ok && row.ok;
+    if (!rows.empty()) {
+      std::printf("\n%s\n", k_header);
+      for (const auto& row : rows) {
+        std::printf("%s\n", row.text.c_str());
+        ok = ok && row.ok;
+      }
+    }
+    if (!update_rows.empty()) {
+      std::printf("\n%s\n", bench::k_update_header);
+      for (const auto& row : update_rows) {
+        std::printf("%s\n", row.text.c_str());
+        ok = ok && row.ok;
+      }
     }
     if (!o.table.empty()) {
       std::ofstream file(o.table);
       file << k_header << "\n";
       for (const auto& row : rows) file << row.text << "\n";
+      file << bench::k_update_header << "\n";
+      for (const auto& row : update_rows) file << row.text << "\n";
     }
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

@@ -4,12 +4,16 @@
 // include it; the kernels live in detail/cuda/*.cuh and sssp_cuda.cu. Results are bit-identical
 // to the CPU backends: int64 distances (k_infinite_distance when unreachable) and the canonical
 // parent, the lowest-id in-neighbour u != v with dist[u] + w(u, v) == dist[v] (-1 for the source
-// and unreachable vertices). See docs/developer/gpu-sssp.md for the method and measurements.
+// and unreachable vertices). update() repairs them after a batch, with the CPU's scheme (cut the
+// subtrees of changed tree edges, seed, search, redo the parents that can change) and a GPU
+// recompute when the repair grows too large. See docs/developer/gpu-sssp.md for the method and
+// measurements.
 #pragma once
 
 #include <cstdint>
 
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/change_log.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace dyng::sssp::cuda {
@@ -26,6 +30,9 @@ struct tuning_t {
   int group_size = 0;
   /// Resident blocks per multiprocessor of the persistent kernel (capped by occupancy).
   int blocks_per_sm = 0;
+  /// update(): bucket width of the repair search; 0 uses compute()'s (the call's delta, or the
+  /// one compute() would pick). For experiments (docs/developer/gpu-sssp.md, "Update").
+  int64_t repair_delta = 0;
 };
 
 /// Computes distances from `source` into `d_dist` (n int64) and canonical parents into
@@ -42,8 +49,34 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
              vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
              vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
 
+/// Repairs device distances/parents after a batch. `out`/`in` are device views of the graph
+/// AFTER the batch; `log` (host memory) is what graph_t::apply() recorded. The caller has already
+/// grown d_dist/d_parents to out.num_vertices entries (vertices >= log.num_vertices_before hold
+/// k_infinite_distance / -1), and they hold the result of compute() (or update()) for the graph
+/// before the batch. `repair_budget` is the fraction of stored edges the incremental repair may
+/// relax (seeding scans included) before it gives up and recomputes on the GPU; 0 always
+/// recomputes, negative picks k_default_gpu_repair_budget. Changed edges that lower their head
+/// by more than a bucket width are charged part of the budget up front, so a batch that moves
+/// most of the graph goes straight to the recompute. `delta` is the bucket width of the repair
+/// and the fallback compute; 0 picks compute()'s from a sample of the weights. Fills
+/// stats (path incremental or recompute, fallback_used, affected, invalidated, iterations,
+/// frontier_visits, pushes, engine_used); returns after the work on `stream` has finished.
+/// Results are bit-identical to a fresh compute(). Throws invalid_argument_error for bad
+/// arguments or a changed edge whose weight is below 1 (d_dist/d_parents then unchanged), and
+/// what compute() throws.
+template <class vid_t, class eid_t>
+void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
+            const change_log_t<vid_t>& log, vid_t source, int objective, int64_t delta,
+            double repair_budget, void* stream, int64_t* d_dist, vid_t* d_parents,
+            stats_t& stats, const tuning_t& tuning = {});
+
+/// update()'s default budget (a fraction of the stored edges): a repair relaxes edges about as
+/// fast as compute() does, so an abandoned one costs a few percent of the recompute that follows
+/// (gpu-sssp.md, "Update").
+inline constexpr double k_default_gpu_repair_budget = 0.1;
+
 /// Canonical parents for given device distances (one pass over the in-edges, as compute() does
-/// after its search). Used by compute() and by the incremental path once it exists.
+/// after its search).
 template <class vid_t, class eid_t>
 void canonical_parents(const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective,
                        const int64_t* d_dist, void* stream, vid_t* d_parents);
@@ -60,6 +93,21 @@ extern template void compute<int64_t, int64_t>(const device_adjacency_t<int64_t,
                                                const device_adjacency_t<int64_t, int64_t>&,
                                                int64_t, int, int64_t, void*, int64_t*, int64_t*,
                                                stats_t&, const tuning_t&);
+extern template void update<int32_t, int32_t>(const device_adjacency_t<int32_t, int32_t>&,
+                                              const device_adjacency_t<int32_t, int32_t>&,
+                                              const change_log_t<int32_t>&, int32_t, int, int64_t,
+                                              double, void*, int64_t*, int32_t*, stats_t&,
+                                              const tuning_t&);
+extern template void update<int32_t, int64_t>(const device_adjacency_t<int32_t, int64_t>&,
+                                              const device_adjacency_t<int32_t, int64_t>&,
+                                              const change_log_t<int32_t>&, int32_t, int, int64_t,
+                                              double, void*, int64_t*, int32_t*, stats_t&,
+                                              const tuning_t&);
+extern template void update<int64_t, int64_t>(const device_adjacency_t<int64_t, int64_t>&,
+                                              const device_adjacency_t<int64_t, int64_t>&,
+                                              const change_log_t<int64_t>&, int64_t, int, int64_t,
+                                              double, void*, int64_t*, int64_t*, stats_t&,
+                                              const tuning_t&);
 extern template void canonical_parents<int32_t, int32_t>(const device_adjacency_t<int32_t, int32_t>&,
                                                          int32_t, int, const int64_t*, void*,
                                                          int32_t*);

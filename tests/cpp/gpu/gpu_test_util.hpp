@@ -1,7 +1,9 @@
 // Helpers of the GPU suites: small slotted graphs built on the host (with spare slots full of
-// junk that a kernel must never read), their device copies, and the skip rule.
+// junk that a kernel must never read), their device copies, whole-graph uploads of a graph_t's
+// views, and the skip rule.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -100,6 +102,35 @@ struct device_direction_t {
     weights.copy_from_host(h.weights.data(), h.weights.size());
     view = {static_cast<vid_t>(h.row_begin.size()), h.num_weights, row_begin.data(),
             row_end.data(), col.data(), weights.data()};
+  }
+};
+
+/// Device copy of one direction of a graph_t, uploaded whole from its host view (rows keep their
+/// slots and spare slots, so the device sees the graph_t's own layout). Tests re-upload after
+/// every apply(); the incremental device mirror lives in src/dyng/graph/cuda/.
+template <class vid_t, class eid_t>
+struct uploaded_view_t {
+  dyng::cuda::device_buffer<eid_t> row_begin, row_end;
+  dyng::cuda::device_buffer<vid_t> col;
+  dyng::cuda::device_buffer<int32_t> weights;
+  dyng::adjacency_view_t<vid_t, eid_t> view;
+
+  explicit uploaded_view_t(const dyng::adjacency_view_t<vid_t, eid_t>& host) {
+    const size_t n = static_cast<size_t>(host.num_vertices);
+    // The slots a kernel may read end at the largest row end.
+    size_t slots = 0;
+    for (size_t v = 0; v < n; ++v) slots = std::max(slots, static_cast<size_t>(host.row_end[v]));
+    const size_t k = static_cast<size_t>(host.num_weights);
+    row_begin = dyng::cuda::device_buffer<eid_t>(std::max<size_t>(1, n));
+    row_end = dyng::cuda::device_buffer<eid_t>(std::max<size_t>(1, n));
+    col = dyng::cuda::device_buffer<vid_t>(std::max<size_t>(1, slots));
+    weights = dyng::cuda::device_buffer<int32_t>(std::max<size_t>(1, slots * k));
+    row_begin.copy_from_host(host.row_begin, n);
+    row_end.copy_from_host(host.row_end, n);
+    col.copy_from_host(host.col, slots);
+    weights.copy_from_host(host.weights, slots * k);
+    view = {host.num_vertices, host.num_weights, row_begin.data(), row_end.data(), col.data(),
+            weights.data()};
   }
 };
 

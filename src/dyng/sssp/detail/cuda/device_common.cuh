@@ -44,8 +44,9 @@ __device__ __forceinline__ long long item_length(item_t item) {
   return static_cast<long long>(item.y >> k_vertex_bits);
 }
 
-/// Status codes the persistent kernel leaves in control_t::status.
-enum : int { k_status_ok = 0, k_status_round_limit = 1, k_status_overflow = 2 };
+/// Status codes the persistent kernel leaves in control_t::status. A seeded search (update's
+/// repair) also stops with k_status_budget once it has relaxed more edges than it was allowed.
+enum : int { k_status_ok = 0, k_status_round_limit = 1, k_status_overflow = 2, k_status_budget = 3 };
 
 /// Device-resident state of one compute: queue counters (rotated, see near_far.cuh), the far
 /// pile's smallest distance, statistics and the length of the parent pass's piece list.
@@ -59,6 +60,11 @@ struct control_t {
   long long rounds;
   long long epochs;
   int status;
+  // Seeded search only: relaxations flushed so far (approximate, for the budget) and the stop
+  // decision for the next round, written by thread 0 into the slot the other threads do not
+  // read this round (see near_far.cuh).
+  unsigned long long work;
+  int stop[2];
   // Filled by the prepare kernel.
   unsigned long long stored_edges;
   unsigned long long sampled_weight_sum;
@@ -70,7 +76,8 @@ __device__ __forceinline__ unsigned lanes_below(unsigned lane) { return (1u << l
 /// Appends `value` for every lane whose `flag` is set, with one atomicAdd per warp. Must be
 /// reached by all 32 lanes. Entries past `capacity` are dropped and flagged as overflow (the
 /// workspace is sized so that this cannot happen; the flag turns a sizing bug into an error).
-__device__ __forceinline__ void warp_append(bool flag, item_t value, item_t* queue,
+template <class T>
+__device__ __forceinline__ void warp_append(bool flag, T value, T* queue,
                                             unsigned long long* count,
                                             unsigned long long capacity, int* status) {
   const unsigned lane = threadIdx.x & 31u;
@@ -97,6 +104,32 @@ __device__ __forceinline__ T group_min(T value) {
   for (int offset = G / 2; offset > 0; offset /= 2) {
     const T other = __shfl_xor_sync(k_full_mask, value, offset);
     value = other < value ? other : value;
+  }
+  return value;
+}
+
+/// Reserves `count` consecutive entries of a list for each lane with one atomicAdd per warp and
+/// returns the lane's first index. Must be reached by all 32 lanes.
+__device__ __forceinline__ unsigned long long warp_reserve(unsigned long long count,
+                                                           unsigned long long* length) {
+  const unsigned lane = threadIdx.x & 31u;
+  unsigned long long prefix = count;  // inclusive prefix sum over the lanes
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const unsigned long long below = __shfl_up_sync(k_full_mask, prefix, offset);
+    if (lane >= static_cast<unsigned>(offset)) prefix += below;
+  }
+  const unsigned long long total = __shfl_sync(k_full_mask, prefix, 31);
+  unsigned long long base = 0;
+  if (lane == 31 && total > 0) base = atomicAdd(length, total);
+  base = __shfl_sync(k_full_mask, base, 31);
+  return base + prefix - count;
+}
+
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long value) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value += __shfl_xor_sync(k_full_mask, value, offset);
   }
   return value;
 }

@@ -24,6 +24,15 @@
 // per round), items that carry their row range (device_common.cuh), and the first item of each
 // group loaded before the round's item count is known. Queue counters rotate over three slots so
 // that resetting the slot two rounds ahead needs no extra barrier.
+//
+// Seeded mode (update's repair, k_seeded = true) starts from the distances it is given instead of
+// from the source: the caller has filled far pile 0 with the lowered vertices (their far stamps
+// claimed with epoch 0), far_min[0] with their smallest distance and every counter and stamp
+// (repair_cut.cuh does this), so the first round splits the pile against a bound of 0. It also
+// stops once it has relaxed more than `work_budget` edges: each thread flushes its relaxation
+// count into control->work now and then, thread 0 compares the total with the budget and writes
+// its decision into stop[(round + 1) & 1], a slot nobody reads during this round, and every
+// thread reads stop[round & 1] after the barrier, so all of them leave in the same round.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -47,6 +56,8 @@ struct near_far_params_t {
   item_t* far_queue[2] = {nullptr, nullptr};
   unsigned long long capacity = 0;
   control_t* control = nullptr;
+  /// Seeded mode: relaxations allowed before the search gives up (k_status_budget).
+  unsigned long long work_budget = 0;
 };
 
 /// The queue a round appends to.
@@ -206,17 +217,9 @@ __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const ite
   }
 }
 
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long value) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value += __shfl_xor_sync(k_full_mask, value, offset);
-  }
-  return value;
-}
-
 /// The whole search. Launch cooperatively with blocks of k_block_threads threads. Four blocks
 /// per multiprocessor (64 registers) is what R-MAT needs to keep enough loads in flight.
-template <int G, class vid_t, class eid_t>
+template <int G, class vid_t, class eid_t, bool k_seeded = false>
 __global__ void __launch_bounds__(k_block_threads, 4)
     near_far_kernel(const near_far_params_t<vid_t, eid_t> p) {
   namespace cg = cooperative_groups;
@@ -228,34 +231,40 @@ __global__ void __launch_bounds__(k_block_threads, 4)
   control_t* control = p.control;
   const long long n = p.out.num_vertices;
 
-  for (long long i = static_cast<long long>(thread); i < n; i += static_cast<long long>(threads)) {
-    p.dist[i] = i == static_cast<long long>(p.source) ? 0 : k_infinity;
-    p.near_stamp[i] = -1;
-    p.far_stamp[i] = -1;
-  }
-  if (thread == 0) {
-    for (int k = 0; k < 3; ++k) {
-      control->near_count[k] = 0;
-      control->far_count[k] = 0;
-      control->far_min[k] = k_infinity;
+  if constexpr (!k_seeded) {
+    for (long long i = static_cast<long long>(thread); i < n; i += static_cast<long long>(threads)) {
+      p.dist[i] = i == static_cast<long long>(p.source) ? 0 : k_infinity;
+      p.near_stamp[i] = -1;
+      p.far_stamp[i] = -1;
     }
-    const long long b = p.out.row_begin[p.source];
-    const long long e = p.out.row_end[p.source];
-    control->near_count[0] = e > b ? 1 : 0;
-    control->relaxations = 0;
-    control->status = k_status_ok;
-    p.near_queue[0][0] = make_item(b, e - b, static_cast<unsigned long long>(p.source));
+    if (thread == 0) {
+      for (int k = 0; k < 3; ++k) {
+        control->near_count[k] = 0;
+        control->far_count[k] = 0;
+        control->far_min[k] = k_infinity;
+      }
+      const long long b = p.out.row_begin[p.source];
+      const long long e = p.out.row_end[p.source];
+      control->near_count[0] = e > b ? 1 : 0;
+      control->relaxations = 0;
+      control->status = k_status_ok;
+      p.near_queue[0][0] = make_item(b, e - b, static_cast<unsigned long long>(p.source));
+    }
+    grid.sync();
+  } else {
+    (void)n;
   }
-  grid.sync();
 
   // Selected with ?: rather than indexed: a run-time index into a kernel parameter array makes
   // the compiler copy the array to local memory.
   const auto near_queue = [&p](long long r) { return r & 1 ? p.near_queue[1] : p.near_queue[0]; };
   const auto far_queue = [&p](int e) { return e & 1 ? p.far_queue[1] : p.far_queue[0]; };
-  dist_t bound = p.delta;
+  // Seeded: bound 0 makes the first round split far pile 0 (the seeds) against far_min + delta.
+  dist_t bound = k_seeded ? 0 : p.delta;
   long long round = 0;
   int epoch = 0;
   unsigned long long relaxations = 0;
+  unsigned long long flushed = 0;  // seeded: relaxations already added to control->work
   // Every queue entry is taken exactly once (near entries the next round, far entries at the
   // next split), so the entries taken count the insertions; uniform, kept by every thread.
   unsigned long long pushes = 0;
@@ -263,6 +272,15 @@ __global__ void __launch_bounds__(k_block_threads, 4)
     if (round >= p.max_rounds) {
       if (thread == 0) control->status = k_status_round_limit;
       break;
+    }
+    if constexpr (k_seeded) {
+      if (__ldcg(&control->stop[round & 1]) != 0) {
+        if (thread == 0) control->status = k_status_budget;
+        break;
+      }
+      if (thread == 0) {
+        control->stop[(round + 1) & 1] = __ldcg(&control->work) > p.work_budget ? 1 : 0;
+      }
     }
     const int now = static_cast<int>(round % 3);
     const int next = static_cast<int>((round + 1) % 3);
@@ -280,6 +298,13 @@ __global__ void __launch_bounds__(k_block_threads, 4)
                      &control->far_min[epoch % 3], bound, static_cast<int>(round), epoch,
                      relaxations);
       pushes += in_count;
+      if constexpr (k_seeded) {
+        // Flushed in lumps: one atomic per 64 relaxations keeps the shared counter cold.
+        if (relaxations - flushed >= 64) {
+          atomicAdd(&control->work, relaxations - flushed);
+          flushed = relaxations;
+        }
+      }
       if (thread == 0) control->near_count[after] = 0;
     } else {
       const unsigned long long far_count =

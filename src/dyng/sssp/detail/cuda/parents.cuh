@@ -75,25 +75,32 @@ __device__ __forceinline__ vid_t tight_in_neighbour(const adjacency_view_t<vid_t
   return best;
 }
 
-template <int G, class vid_t, class eid_t>
+/// Parents of vertices 0..n-1, or (k_listed) of the `*list_length` vertices in `list`, which
+/// update() uses to redo only the vertices whose parent can have changed.
+template <int G, class vid_t, class eid_t, bool k_listed = false>
 __global__ void __launch_bounds__(k_block_threads)
     parents_kernel(const adjacency_view_t<vid_t, eid_t> in, int objective, const dist_t* dist,
                    vid_t source, vid_t* parents, unsigned long long* pieces,
-                   unsigned long long capacity, control_t* control) {
+                   unsigned long long capacity, control_t* control, const vid_t* list,
+                   const unsigned long long* list_length) {
   constexpr long long groups_per_warp = 32 / G;
   const unsigned lane = threadIdx.x & 31u;
   const unsigned glane = lane % G;
   const unsigned gfirst = lane - glane;
   const long long n = in.num_vertices;
+  const long long rows =
+      k_listed ? min_of(static_cast<long long>(*list_length), n) : n;
   const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const long long num_warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
   const int32_t* weights = in.weights + objective;
-  for (long long first = warp * groups_per_warp; first < n; first += num_warps * groups_per_warp) {
-    const long long index = first + lane / G;
+  for (long long first = warp * groups_per_warp; first < rows; first += num_warps * groups_per_warp) {
+    const long long position = first + lane / G;
+    long long index = position;  // the vertex
     vid_t best = no_vertex<vid_t>();
     bool write = false;
     long long count = 0;  // pieces of a wide row (group-uniform)
-    if (index < n) {
+    if (position < rows) {
+      if constexpr (k_listed) index = static_cast<long long>(__ldg(list + position));
       const vid_t v = static_cast<vid_t>(index);
       const dist_t dv = __ldg(dist + v);
       write = true;
