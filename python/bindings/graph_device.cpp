@@ -64,7 +64,10 @@ void add_device_methods(nb::class_<graph_handle_t>& cls) {
       .def_prop_ro("device_full_uploads",
                    device_reader([](const auto& d) { return d.full_uploads(); }, 0))
       .def_prop_ro("device_rows_synced",
-                   device_reader([](const auto& d) { return d.rows_synced(); }, 0));
+                   device_reader([](const auto& d) { return d.rows_synced(); }, 0))
+      .def_prop_ro("device_rows_uploaded",
+                   device_reader([](const auto& d) { return d.rows_uploaded(); }, 0),
+                   "Rows of the last sync copied whole from the host (the rest were replayed).");
 }
 
 }  // namespace dyng::bindings

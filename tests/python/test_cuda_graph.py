@@ -103,6 +103,7 @@ def test_apply_syncs_only_touched_rows():
     stats = sssp.update(g, dyng.EdgeBatch(insert=([0], [1000], [1]), delete=([1], [2])), r)
     assert g._native.device_full_uploads == uploads, "a small batch must not re-upload the graph"
     assert 0 < g._native.device_rows_synced <= 8
+    assert g._native.device_rows_uploaded <= g._native.device_rows_synced
     host = g.to_backend(dyng.Resources.sequential())
     assert lists(r) == lists(sssp.compute(host, 0)), stats
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,9 +51,11 @@ constexpr size_t k_edit_in_place_max_ops = 16;
 
 /// Writes a direction's row operations (sorted by row, then seq) into a direction holding
 /// `stored` edges. Returns the number of full relayouts it performed.
+/// With `edits`, records how each touched row changed (row_edits_t) for device copies.
 template <class D, class vid_t>
 int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                        int num_weights, bool sorted, double headroom, int64_t stored) {
+                        int num_weights, bool sorted, double headroom, int64_t stored,
+                        row_edits_t<vid_t>* edits) {
   const int64_t k = num_weights;
   compose_scratch_t<vid_t> scratch;
   std::vector<vid_t> cols;
@@ -75,6 +78,12 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                        count > tuning.rebuild_fraction * static_cast<double>(stored);
   if (!rebuild) {
     int64_t relayouts = 0;
+    std::optional<row_piece_recorder_t<vid_t>> recorder;
+    if (edits != nullptr) {
+      edits->clear();
+      edits->recorded = true;
+      recorder.emplace(*edits, num_weights);
+    }
     for (size_t first = 0; first < ops.size();) {
       size_t last = first;
       int64_t inserts = 0;
@@ -89,13 +98,17 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       // moved by store_row exactly as before, so the layout does not depend on the path taken.
       if (last - first <= k_edit_in_place_max_ops &&
           b + row_size(d, v) + inserts <= static_cast<int64_t>(d.row_capacity_end[v])) {
+        if (recorder) recorder->begin_row(row_size(d, v));
         const int64_t size = edit_row_in_place<vid_t>(
             d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, row_size(d, v),
-            ops.subspan(first, last - first), batch_weights, num_weights, sorted);
+            ops.subspan(first, last - first), batch_weights, num_weights, sorted,
+            recorder ? &*recorder : nullptr);
         d.row_end[v] = static_cast<typename decltype(d.row_end)::value_type>(b + size);
+        if (recorder) recorder->end_row(static_cast<vid_t>(v), size);
         first = last;
         continue;
       }
+      if (edits != nullptr) edits->rewritten.push_back(static_cast<vid_t>(v));
       cols.clear();
       weights.clear();
       last = compose_next(first);
@@ -108,7 +121,9 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     return relayouts;
   }
 
-  // Rebuild: compose every touched row into one arena, then lay the direction out afresh.
+  // Rebuild: compose every touched row into one arena, then lay the direction out afresh. A
+  // device copy uploads the whole direction after this, so nothing is recorded.
+  if (edits != nullptr) edits->clear();
   const int64_t n = static_cast<int64_t>(d.row_begin.size());
   std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
   std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
@@ -191,14 +206,15 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   const int32_t* batch_weights = batch.insert_weights.data();
   relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(row_ops),
                                         batch_weights, props_.num_weights, sorted, props_.headroom,
-                                        num_edges_);
+                                        num_edges_, log != nullptr ? &log->out_edits : nullptr);
   if (transposed) {
     row_ops.clear();
     for (const auto& op : resolved.ops) row_ops.push_back({op.dst, op.src, op.seq, op.widx, op.kind});
     detail::sort_by_row(row_ops);
     relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
                                           batch_weights, props_.num_weights, sorted,
-                                          props_.headroom, num_edges_);
+                                          props_.headroom, num_edges_,
+                                          log != nullptr ? &log->in_edits : nullptr);
   }
   // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
   num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +

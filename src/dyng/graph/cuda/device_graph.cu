@@ -126,7 +126,102 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
           pack, k, d.row_begin.data(), d.row_end.data(), d.col.data(), d.weights.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   rows_synced_ += pack.count;
+  rows_uploaded_ += pack.count;
   // The staging buffer is freed stream-ordered after the kernel: no wait needed here.
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
+                                               const adjacency_view_t<vid_t, eid_t>& host,
+                                               const row_edits_t<vid_t>& edits) {
+  if (edits.rows.empty()) return;
+  // Runs longer than this are split, so one hub row spreads over many blocks.
+  constexpr int64_t k_run_chunk = 8192;
+  const int k = num_weights_;
+  std::vector<detail::slot_run_t> gather;   // device row slots -> scratch
+  std::vector<detail::slot_run_t> scatter;  // scratch -> device row slots
+  std::vector<detail::slot_run_t> literal;  // uploaded literals -> device row slots
+  auto add = [&](std::vector<detail::slot_run_t>& runs, int64_t source, int64_t dest,
+                 int64_t length) {
+    for (int64_t at = 0; at < length; at += k_run_chunk) {
+      runs.push_back({source + at, dest + at, std::min(k_run_chunk, length - at)});
+    }
+  };
+  // Pieces are relative to the row's first slot, which an in-place edit keeps: the host graph's
+  // row_begin turns them into slot indices.
+  std::vector<eid_t> row_begin(edits.rows.size());
+  std::vector<eid_t> row_end(edits.rows.size());
+  int64_t scratch_slots = 0;
+  for (size_t r = 0; r < edits.rows.size(); ++r) {
+    row_begin[r] = host.row_begin[edits.rows[r]];
+    row_end[r] = static_cast<eid_t>(row_begin[r] + edits.new_size[r]);
+    for (int64_t p = edits.piece_begin[r]; p < edits.piece_begin[r + 1]; ++p) {
+      const auto& piece = edits.pieces[p];
+      const int64_t dest = static_cast<int64_t>(row_begin[r]) + piece.dest;
+      if (piece.source < 0) {
+        add(literal, -(piece.source + 1), dest, piece.length);
+      } else if (piece.source != piece.dest) {  // runs that stay put need no copy
+        add(gather, static_cast<int64_t>(row_begin[r]) + piece.source, scratch_slots,
+            piece.length);
+        add(scatter, scratch_slots, dest, piece.length);
+        scratch_slots += piece.length;
+      }
+    }
+  }
+  std::vector<unsigned char> blob;
+  const size_t at_gather = append(blob, gather.data(), gather.size());
+  const size_t at_scatter = append(blob, scatter.data(), scatter.size());
+  const size_t at_literal = append(blob, literal.data(), literal.size());
+  const size_t at_cols = append(blob, edits.literal_cols.data(), edits.literal_cols.size());
+  const size_t at_weights =
+      append(blob, edits.literal_weights.data(), edits.literal_weights.size());
+  const size_t at_rows = append(blob, edits.rows.data(), edits.rows.size());
+  const size_t at_ends = append(blob, row_end.data(), row_end.size());
+  device_buffer<unsigned char> staging(blob.size(), stream_);
+  staging.copy_from_host(blob.data(), blob.size());
+  const unsigned char* base = staging.data();
+  device_buffer<vid_t> scratch_col(static_cast<size_t>(scratch_slots), stream_);
+  device_buffer<int32_t> scratch_w(static_cast<size_t>(scratch_slots) * k, stream_);
+  const auto s = static_cast<cudaStream_t>(stream_);
+  auto copy_runs = [&](size_t at, size_t count, const vid_t* src_col, const int32_t* src_w,
+                       vid_t* dst_col, int32_t* dst_w) {
+    if (count == 0) return;
+    const auto blocks = static_cast<unsigned>(std::min<size_t>(count, 65535));
+    detail::copy_runs_kernel<vid_t><<<blocks, k_scatter_threads, 0, s>>>(
+        reinterpret_cast<const detail::slot_run_t*>(base + at), static_cast<int64_t>(count),
+        src_col, src_w, dst_col, dst_w, k);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  };
+  // Gather every moving run before any scatter overwrites it (same stream: ordered).
+  copy_runs(at_gather, gather.size(), d.col.data(), d.weights.data(), scratch_col.data(),
+            scratch_w.data());
+  copy_runs(at_scatter, scatter.size(), scratch_col.data(), scratch_w.data(), d.col.data(),
+            d.weights.data());
+  copy_runs(at_literal, literal.size(), reinterpret_cast<const vid_t*>(base + at_cols),
+            reinterpret_cast<const int32_t*>(base + at_weights), d.col.data(), d.weights.data());
+  const auto rows = static_cast<int64_t>(edits.rows.size());
+  detail::set_row_ends_kernel<vid_t, eid_t>
+      <<<static_cast<unsigned>(std::min<int64_t>((rows + 255) / 256, 65535)), 256, 0, s>>>(
+          reinterpret_cast<const vid_t*>(base + at_rows),
+          reinterpret_cast<const eid_t*>(base + at_ends), rows, d.row_end.data());
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  rows_synced_ += rows;
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::sync_direction(direction_t& d,
+                                                  const adjacency_view_t<vid_t, eid_t>& host,
+                                                  const row_edits_t<vid_t>& edits,
+                                                  std::vector<vid_t>& touched) {
+  if (!edits.recorded) {
+    // No slot-level record: copy every row the change log names.
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    upload_rows(d, host, touched);
+    return;
+  }
+  replay_rows(d, host, edits);
+  upload_rows(d, host, edits.rewritten);
 }
 
 template <class vid_t, class eid_t>
@@ -141,6 +236,7 @@ void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
   }
   device_scope_t scope(device_);
   rows_synced_ = 0;
+  rows_uploaded_ = 0;
   const bool whole = host.num_vertices() != num_vertices_ ||
                      host.relayout_count() != host_relayouts_ ||
                      needs_whole(out_, host.slot_capacity()) ||
@@ -153,17 +249,12 @@ void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
     // An undirected graph logs both directions of each pair, so the sources cover every row.
     std::vector<vid_t> out_rows;
     std::vector<vid_t> in_rows;
-    out_rows.reserve(log.changes.size());
     for (const auto& c : log.changes) {
       out_rows.push_back(c.src);
       if (has_in_ && directed_) in_rows.push_back(c.dst);
     }
-    for (auto* rows : {&out_rows, &in_rows}) {
-      std::sort(rows->begin(), rows->end());
-      rows->erase(std::unique(rows->begin(), rows->end()), rows->end());
-    }
-    upload_rows(out_, host.out_view(), out_rows);
-    if (has_in_ && directed_) upload_rows(in_, host.in_view(), in_rows);
+    sync_direction(out_, host.out_view(), log.out_edits, out_rows);
+    if (has_in_ && directed_) sync_direction(in_, host.in_view(), log.in_edits, in_rows);
   }
   host_relayouts_ = host.relayout_count();
   version_ = host.version();

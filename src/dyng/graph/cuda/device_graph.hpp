@@ -2,10 +2,12 @@
 //
 // The host graph_t stays the authority: apply() resolves a batch's semantics there (duplicates,
 // upserts, ignored deletions, the error modes) and validates it whole before writing, which is
-// what makes an invalid batch change nothing. sync() then ships only what the batch touched:
-// for every row in the change log, its new slot range and contents go up in one packed copy and
-// one scatter kernel writes them. Rows keep their slots on both sides, so a row that the host
-// moved to its free tail lands at the same slots here. Only a host re-layout, vertex growth or a
+// what makes an invalid batch change nothing. sync() then applies the same row edits on the
+// device: apply() records each in-place row edit as pieces (runs of old slots and new literal
+// slots, change_log.hpp's row_edits_t), and the device rebuilds those rows from its own old
+// slots, so a hub row that lost one edge costs a few moved slots, not a PCIe copy of the row.
+// Rows the host recomposed or moved to its free tail go up whole, in one packed copy and one
+// scatter kernel. Rows keep their slots on both sides. Only a host re-layout, vertex growth or a
 // grown slot array makes sync() upload a direction whole.
 //
 // Memory: the device holds row_begin/row_end (n offsets each), the column array and the K
@@ -50,8 +52,10 @@ class device_graph_t {
   /// Whole-direction uploads so far (1 or 2 at construction); tests use it to tell an
   /// incremental sync from a full one.
   int64_t full_uploads() const noexcept { return full_uploads_; }
-  /// Rows written by the last incremental sync (0 after a full upload).
+  /// Rows written by the last incremental sync (0 after a full upload), and of those, the ones
+  /// copied whole from the host (the rest were rebuilt on the device from pieces).
   int64_t rows_synced() const noexcept { return rows_synced_; }
+  int64_t rows_uploaded() const noexcept { return rows_uploaded_; }
 
  private:
   struct direction_t {
@@ -65,6 +69,10 @@ class device_graph_t {
   void upload_whole(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host, int64_t slots);
   void upload_rows(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
                    const std::vector<vid_t>& rows);
+  void replay_rows(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
+                   const row_edits_t<vid_t>& edits);
+  void sync_direction(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
+                      const row_edits_t<vid_t>& edits, std::vector<vid_t>& touched);
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
   bool needs_whole(const direction_t& d, int64_t host_slots) const noexcept;
 
@@ -78,6 +86,7 @@ class device_graph_t {
   int64_t host_relayouts_ = 0;
   int64_t full_uploads_ = 0;
   int64_t rows_synced_ = 0;
+  int64_t rows_uploaded_ = 0;
   direction_t out_;
   direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
 };

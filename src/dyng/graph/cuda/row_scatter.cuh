@@ -47,3 +47,41 @@ __global__ void scatter_rows_kernel(packed_rows_t<vid_t, eid_t> pack, int num_we
 }
 
 }  // namespace dyng::cuda::detail
+
+namespace dyng::cuda::detail {
+
+/// A run of slots to copy: `length` slots from index `source` to index `dest` (col and the K
+/// weights of each slot). The host splits long runs so each block gets a bounded share.
+struct slot_run_t {
+  int64_t source;
+  int64_t dest;
+  int64_t length;
+};
+
+/// One block per run: copies the run's slots from (src_col, src_w) to (dst_col, dst_w).
+template <class vid_t>
+__global__ void copy_runs_kernel(const slot_run_t* runs, int64_t count, const vid_t* src_col,
+                                 const int32_t* src_w, vid_t* dst_col, int32_t* dst_w,
+                                 int num_weights) {
+  for (int64_t r = blockIdx.x; r < count; r += gridDim.x) {
+    const slot_run_t run = runs[r];
+    for (int64_t j = threadIdx.x; j < run.length; j += blockDim.x) {
+      dst_col[run.dest + j] = src_col[run.source + j];
+      for (int k = 0; k < num_weights; ++k) {
+        dst_w[(run.dest + j) * num_weights + k] = src_w[(run.source + j) * num_weights + k];
+      }
+    }
+  }
+}
+
+/// Sets row_end[vertex[i]] = end[i].
+template <class vid_t, class eid_t>
+__global__ void set_row_ends_kernel(const vid_t* vertex, const eid_t* end, int64_t count,
+                                    eid_t* row_end) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    row_end[vertex[i]] = end[i];
+  }
+}
+
+}  // namespace dyng::cuda::detail

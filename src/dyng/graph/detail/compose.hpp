@@ -14,6 +14,8 @@
 #include <span>
 #include <vector>
 
+#include "dyng/graph/detail/row_pieces.hpp"
+
 namespace dyng::detail {
 
 enum class op_kind_t : uint8_t { erase, insert, reweight };
@@ -150,10 +152,12 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
 /// Each operation moves only the row's suffix behind its position (binary search finds it in a
 /// sorted row), so a few operations on a long row cost a few memmoves instead of a recomposed
 /// row. The row's range must have room for `size` plus the insertions; returns the new size.
+/// With a `recorder`, the edit is also recorded as pieces (row_pieces.hpp) for device copies.
 template <class vid_t>
 int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
                           std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                          int num_weights, bool sorted) {
+                          int num_weights, bool sorted,
+                          row_piece_recorder_t<vid_t>* recorder = nullptr) {
   const int64_t k = num_weights;
   auto shift = [&](int64_t from, int64_t to) {  // moves slots [from, size) to start at `to`
     const auto count = static_cast<size_t>(size - from);
@@ -166,6 +170,7 @@ int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
       shift(pos, pos + 1);
       cols[pos] = op.col;
       if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
+      if (recorder != nullptr) recorder->insert(pos, op.col, batch_weights + op.widx * k);
       ++size;
       continue;
     }
@@ -174,8 +179,10 @@ int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
                                : std::find(cols, cols + size, op.col) - cols;
     if (op.kind == op_kind_t::reweight) {
       if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
+      if (recorder != nullptr) recorder->reweight(pos, cols[pos], batch_weights + op.widx * k);
       continue;
     }
+    if (recorder != nullptr) recorder->erase(pos);
     shift(pos + 1, pos);
     --size;
   }
