@@ -14,4 +14,4 @@ dyng_log "building the C++ test build"
 dyng_log "running ctest -L cpu"
 "$bin/ctest" --test-dir build/dev -L cpu --output-on-failure
 dyng_log "running the Python suites"
-"$PY" -m pytest tests/python tests/plugin tests/packaging bench/tests -q "$@"
+"$PY" -m pytest tests/python tests/plugin tests/selection tests/packaging bench/tests -q "$@"

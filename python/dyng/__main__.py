@@ -1,13 +1,15 @@
 """The ``dyng`` command line (also ``python -m dyng``).
 
 This version offers ``dyng --version`` and ``dyng config``; the algorithm commands follow.
-Exit status: 0 ok, 1 failure (``dyng: error: ...`` on stderr), 2 usage, 130 interrupted.
+Exit status: 0 ok, 1 failure (``dyng: error: ...`` on stderr), 2 usage, 130 interrupted; warnings
+(such as the BackendWarning of a CPU fallback) print as ``dyng: warning: ...`` on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 _LOG_LEVELS = ("off", "error", "warn", "info", "debug", "trace")
 
@@ -46,10 +48,22 @@ def main(argv=None):
     version:...
     True
     """
-    parser = _parser()
-    args = parser.parse_args(argv)
-    import dyng
+    with warnings.catch_warnings():
+        # Installed before parsing: --version already selects the native module.
+        warnings.showwarning = _show_warning
+        parser = _parser()
+        args = parser.parse_args(argv)
+        import dyng
 
+        return _run(parser, args, dyng)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    # The command line's form (spec section 10): no file name, line number or source line.
+    print(f"dyng: warning: {message}", file=sys.stderr)
+
+
+def _run(parser, args, dyng):
     try:
         if args.log_level is not None:
             dyng.set_log_level(args.log_level)

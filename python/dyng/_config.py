@@ -1,4 +1,4 @@
-"""dyng.config(), show_config(), the log level and use_cpu_only() (spec section 8)."""
+"""dyng.config(), show_config(), the log level and use_cpu_only() (spec sections 8 and 11)."""
 
 from __future__ import annotations
 
@@ -17,35 +17,34 @@ _log_level = "warn"
 
 
 def config():
-    """What this installation of dyng is and which backends it offers, as a dict.
+    """What this installation of dyng is, which native module it runs on and why, as a dict.
 
-    Keys: version, native_module, selection, plugins, backends, default_backend,
-    openmp_max_threads, build, python, platform, numpy, plugin_errors.
+    Keys: version, native_module, selection (why that module), plugins (one dict per entry point
+    of ``dyng.backends``: name, module, distribution, version, cuda_major, driver_version,
+    device_count, state, reason), backends, default_backend, openmp_max_threads, build, python,
+    platform, numpy, plugin_errors. Calling it selects the native module if nothing has yet.
 
     Examples
     --------
     >>> import dyng
     >>> c = dyng.config()
-    >>> (c["native_module"], c["backends"]["sequential"], c["backends"]["cuda"])
-    ('dyng._core', True, False)
+    >>> c["backends"]["sequential"], c["native_module"].endswith("._core")
+    (True, True)
+    >>> all(p["state"] and p["reason"] for p in c["plugins"])
+    True
     """
     import numpy
 
     from dyng._resources import Resources
 
-    native = _backend.native()
+    chosen = _backend.selection()
+    native = chosen.module
     build = dict(native.build_config)
-    installed = _backend.installed_plugins()
-    if installed:
-        names = ", ".join(name for name, _, _ in installed)
-        selection = f"cpu module (plugin selection not implemented; installed plugins: {names})"
-    else:
-        selection = "cpu module (no plugin installed)"
     return {
         "version": native.__version__,
         "native_module": native.__name__,
-        "selection": selection,
-        "plugins": [],
+        "selection": chosen.reason,
+        "plugins": [report._asdict() for report in chosen.plugins],
         "backends": {
             "sequential": True,
             "openmp": bool(build["openmp"]),
@@ -54,14 +53,14 @@ def config():
         "default_backend": Resources().backend,
         "openmp_max_threads": native.openmp_max_threads(),
         "build": {
-            key: build[key]
+            key: build.get(key)
             for key in ("openmp", "cuda", "build_type", "compiler", "plugin", "cuda_toolkit",
                         "cuda_architectures", "cuda_runtime", "openmp_version")
         },
         "python": platform.python_version(),
         "platform": platform.platform(),
         "numpy": numpy.__version__,
-        "plugin_errors": [],
+        "plugin_errors": list(chosen.errors),
     }
 
 
@@ -131,14 +130,26 @@ def get_log_level():
 
 
 def use_cpu_only():
-    """Asks for the CPU module even when a CUDA plugin is installed.
+    """Runs dyng on its CPU module (``dyng._core``) even when a CUDA plugin is installed.
 
-    Call it before the first graph, Resources or ``__version__`` read. In this version dyng always
-    uses its CPU module (plugin selection is not implemented yet), so this has no further effect;
-    it is kept so that scripts written for dyng 0.2 keep working.
+    Call it before dyng's first use in the process (the first graph, Resources,
+    ``dyng.__version__`` or :func:`config`): the plugins are then neither probed nor imported,
+    and :func:`config` reports them "not considered". Setting the environment variable
+    ``DYNG_CPU_ONLY=1`` does the same for a whole run. Calling it after the CPU module was
+    chosen anyway changes nothing.
+
+    Raises
+    ------
+    RuntimeError
+        When a CUDA plugin was already chosen in this process (the choice is made once).
 
     Examples
     --------
-    >>> import dyng
-    >>> dyng.use_cpu_only()
+    A fresh process, since the choice is made once per process:
+
+    >>> import subprocess, sys
+    >>> code = "import dyng; dyng.use_cpu_only(); print(dyng.config()['native_module'])"
+    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip()
+    'dyng._core'
     """
+    _backend.request_cpu_only("use_cpu_only")

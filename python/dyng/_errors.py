@@ -96,7 +96,12 @@ class InternalError(Error, RuntimeError):
 
 
 class BackendWarning(UserWarning):
-    """The requested backend was unavailable and another one was used."""
+    """dyng runs on another backend than the installation suggests, and says why.
+
+    Issued at most once per process, when the native module is chosen: installed CUDA plugins
+    were all unusable (each is listed with its reason) and the CPU module is used, or
+    DYNG_CPU_ONLY holds a value that is neither true nor false.
+    """
 
 
 def error_classes():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from dyng import _backend, _convert
+from dyng import _backend, _convert, _cuda_stream
 from dyng._errors import InvalidArgumentError, NotSupportedError
 
 __all__ = ["Resources", "get_default_resources", "set_default_resources"]
@@ -18,20 +18,51 @@ _COPY_POLICIES = ("allow", "warn", "error")
 
 
 def cuda_unavailable(function):
-    """The NotSupportedError for a CUDA request in this build, naming the installed plugins."""
-    plugins = _backend.installed_plugins()
-    if plugins:
-        names = ", ".join(f"{name} ({module}, from {dist or 'unknown distribution'})"
-                          for name, module, dist in plugins)
+    """The NotSupportedError for a CUDA request that this process cannot serve.
+
+    It says why dyng runs without CUDA: the CPU module was requested, no plugin is installed, or
+    each installed plugin with the reason it is unusable (from the backend selection).
+    """
+    chosen = _backend.selection()
+    plugins = [report for report in chosen.plugins if report.state != "ignored"]
+    host = "use Resources.openmp() or Resources.sequential()"
+    if chosen.cpu_only is not None:
         return NotSupportedError(
-            f"{function}(): the CUDA backend is not available: installed plugin(s) {names} are "
-            f"not usable because this dyng build does not load plugins yet (plugin selection is "
-            f"not implemented); use Resources.openmp() or Resources.sequential()"
+            f"{function}(): the CUDA backend is off in this process because the CPU module was "
+            f"requested ({chosen.cpu_only}); unset {_backend.CPU_ONLY_VARIABLE} (or drop the "
+            f"use_cpu_only() call) and start a new process, or {host}"
+        )
+    if not plugins:
+        return NotSupportedError(
+            f"{function}(): the CUDA backend needs a CUDA plugin and none is installed; install "
+            f'one with pip install "dyng[cu13]" (or "dyng[cu12]"), or {host}'
+        )
+    if chosen.module.build_config.get("cuda"):
+        return NotSupportedError(
+            f"{function}(): the CUDA backend of {chosen.module.__name__} cannot serve this "
+            f"request; {host}"
         )
     return NotSupportedError(
-        f"{function}(): the CUDA backend needs a CUDA plugin and none is installed; install one "
-        f'with pip install "dyng[cu13]" (or "dyng[cu12]"), or use Resources.openmp()'
+        f"{function}(): the CUDA backend is not available because no installed CUDA plugin is "
+        f"usable; fix what a reason below says and start a new process, or {host}:"
+        + "".join(f"\n  {report.describe()}" for report in plugins)
     )
+
+
+def cuda_usable(native):
+    """True when the native module has the CUDA backend and a device is visible.
+
+    For a chosen plugin the answer comes from selection's probe (NVML or a child process), so
+    ``Resources()`` and ``dyng.config()`` do not initialise CUDA in this process just to look;
+    only a CUDA module that was not chosen through a probe (a development build) asks the
+    runtime.
+    """
+    if not native.build_config["cuda"]:
+        return False
+    for report in _backend.selection().plugins:
+        if report.state == "chosen" and report.device_count is not None:
+            return report.device_count > 0
+    return native.cuda_device_count() > 0
 
 
 class _SharedState:
@@ -65,22 +96,38 @@ class Resources:
     2
     """
 
-    __slots__ = ("_backend", "_num_threads", "_device", "_shared", "__weakref__")
+    __slots__ = ("_backend", "_num_threads", "_device", "_stream", "_stream_owner", "_shared",
+                 "__weakref__")
 
     def __init__(self, backend=None, *, num_threads=0, device=0):
-        fn = "Resources"
+        self._setup("Resources", backend, num_threads, device, None)
+
+    def _setup(self, fn, backend, num_threads, device, stream):
         num_threads = _convert.as_int(num_threads, fn, "num_threads", minimum=0)
         device = _convert.as_int(device, fn, "device", minimum=0)
         native = _backend.native()
-        if backend is None:
-            backend = "openmp" if native.build_config["openmp"] else "sequential"
+        automatic = backend is None
+        if automatic:
+            if cuda_usable(native):
+                backend = "cuda"
+            else:
+                backend = "openmp" if native.build_config["openmp"] else "sequential"
         if not isinstance(backend, str) or backend not in _BACKENDS:
             raise InvalidArgumentError(
                 f"{fn}(): backend={backend!r} is not a backend; use None, 'sequential', "
                 f"'openmp' or 'cuda'"
             )
         if backend == "cuda":
-            raise cuda_unavailable(fn)
+            if not native.build_config["cuda"]:
+                raise cuda_unavailable(fn)
+            # The automatic choice trusts selection's probe and leaves the runtime alone (no
+            # CUDA initialisation just to build a default); an explicit request is checked now.
+            count = None if automatic else native.cuda_device_count()
+            if count is not None and device >= count:
+                raise InvalidArgumentError(
+                    f"{fn}(): device={device} but this process sees {count} CUDA device(s); pass "
+                    f"a device below {count} (CUDA_VISIBLE_DEVICES decides which are visible)"
+                )
         if backend == "openmp" and not native.build_config["openmp"]:
             raise NotSupportedError(
                 f"{fn}(): backend 'openmp' is not compiled into this build; use "
@@ -89,6 +136,9 @@ class Resources:
         self._backend = backend
         self._num_threads = 1 if backend == "sequential" else num_threads
         self._device = device
+        self._stream = _cuda_stream.stream_handle(stream, device, fn) if backend == "cuda" else 0
+        # The handle is valid only while its owner (a CuPy/PyTorch stream) exists.
+        self._stream_owner = stream
         self._shared = _SharedState("allow")
 
     @classmethod
@@ -119,31 +169,42 @@ class Resources:
     def cuda(cls, device=0, stream=None, host_threads=0):
         """A CUDA device; needs a CUDA plugin (``pip install "dyng[cu13]"``).
 
+        Parameters
+        ----------
+        device : int
+            Device ordinal among the visible devices.
+        stream : None, int, CuPy/PyTorch stream or object with ``__cuda_stream__``
+            The stream dyng's device work is ordered on; None is the default stream. Calls
+            return once their work on it is done, so results are ready to use.
+        host_threads : int
+            OpenMP threads for host-side steps; 0 is the OpenMP default.
+
         Raises
         ------
         NotSupportedError
-            Always in this build: it names the installed plugins or says how to get one.
-
-        Examples
-        --------
-        >>> import dyng
-        >>> try:
-        ...     dyng.Resources.cuda()
-        ... except dyng.NotSupportedError as e:
-        ...     "plugin" in str(e)
-        True
+            When this installation has no usable CUDA plugin (the message names the installed
+            plugins and why each is unusable, or says how to get one).
+        InvalidArgumentError
+            For an invisible device or something that is not a stream.
         """
-        raise cuda_unavailable("Resources.cuda")
+        self = object.__new__(cls)
+        self._setup("Resources.cuda", "cuda", host_threads, device, stream)
+        return self
 
     @property
     def backend(self):
-        """"sequential" or "openmp"."""
+        """"sequential", "openmp" or "cuda"."""
         return self._backend
 
     @property
     def device(self):
         """The CUDA device ordinal, or -1 on a host backend."""
-        return -1
+        return self._device if self._backend == "cuda" else -1
+
+    @property
+    def stream(self):
+        """The raw cudaStream_t handle work is ordered on (0: default stream; 0 on the host)."""
+        return self._stream
 
     @property
     def num_threads(self):
@@ -154,8 +215,8 @@ class Resources:
 
     @property
     def default_space(self):
-        """Where results of this backend live: "host"."""
-        return "host"
+        """Where graphs and results of this backend live: "device" for CUDA, else "host"."""
+        return "device" if self._backend == "cuda" else "host"
 
     @property
     def copy_policy(self):
@@ -172,22 +233,33 @@ class Resources:
 
     @property
     def workspace_bytes(self):
-        """Bytes of cached scratch memory (the host backends keep none)."""
-        return 0
+        """Device memory dyng's pool holds on this device (0 on the host backends, which cache
+        nothing)."""
+        if self._backend != "cuda":
+            return 0
+        return _backend.native().cuda_workspace_bytes(self._device)
 
     def release_workspaces(self):
-        """Frees cached scratch memory (nothing to free on the host)."""
+        """Returns the device pool's unused memory to the driver (nothing to free on the host)."""
+        if self._backend == "cuda":
+            _backend.native().cuda_release_workspaces(self._device)
 
     def warm_up(self):
-        """Prepares the backend ahead of the first call (nothing to do on the host)."""
+        """Creates the CUDA context and memory pool ahead of the first call (host: nothing)."""
+        if self._backend == "cuda":
+            _backend.native().cuda_workspace_bytes(self._device)
 
     def synchronize(self):
-        """Waits for queued device work (a no-op on the host)."""
+        """Waits for queued device work on this stream (a no-op on the host)."""
+        if self._backend == "cuda":
+            _backend.native().cuda_synchronize(self._device, self._stream)
 
     def _execution(self):
         shared = self._shared
         if shared.execution is None:
-            shared.execution = _backend.native().Execution(self._backend, self._num_threads, 0)
+            shared.execution = _backend.native().Execution(
+                self._backend, self._num_threads, self._device if self._backend == "cuda" else 0,
+                self._stream)
         return shared.execution
 
     def __copy__(self):
@@ -195,6 +267,8 @@ class Resources:
         other._backend = self._backend
         other._num_threads = self._num_threads
         other._device = self._device
+        other._stream = self._stream
+        other._stream_owner = self._stream_owner
         other._shared = self._shared
         return other
 
@@ -205,12 +279,16 @@ class Resources:
         return (_rebuild, (self._backend, self._num_threads, self._device, self.copy_policy))
 
     def __repr__(self):
+        if self._backend == "cuda":
+            stream = f", stream={self._stream:#x}" if self._stream else ""
+            return f"Resources.cuda(device={self._device}{stream})"
         if self._backend == "sequential":
             return "Resources('sequential')"
         return f"Resources({self._backend!r}, num_threads={self.num_threads})"
 
 
 def _rebuild(backend, num_threads, device, copy_policy):
+    # A stream handle means nothing in another process: the rebuilt resources use the default.
     resources = Resources(backend, num_threads=num_threads, device=device)
     resources.copy_policy = copy_policy
     return resources

@@ -52,6 +52,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+@pytest.fixture(autouse=True)
+def host_default_resources(request):
+    """Tests without the gpu marker check host behaviour, so they run on a host backend even
+    where the automatic default would be CUDA (a CUDA build on a GPU machine). GPU tests ask for
+    Resources.cuda() themselves."""
+    if request.node.get_closest_marker("gpu"):
+        yield
+        return
+    import dyng
+
+    saved = dyng._resources._default
+    host = "openmp" if dyng._backend.native().build_config["openmp"] else "sequential"
+    if dyng.get_default_resources().backend == "cuda":
+        dyng.set_default_resources(host)
+    try:
+        yield
+    finally:
+        dyng._resources._default = saved
+
+
 @pytest.fixture(params=["sequential", "openmp2"])
 def resources(request):
     """Each host backend: Resources.sequential() and Resources.openmp(2)."""

@@ -139,8 +139,9 @@ def test_native_errors_are_translated():
         native.SsspState.compute(g._native, 99, native.SsspOptions(), native.Execution("sequential"))
     with pytest.raises(dyng.InvalidArgumentError, match="bogus"):
         native.Execution("bogus")
-    with pytest.raises(dyng.NotSupportedError):
-        native.Execution("cuda")
+    if not native.build_config["cuda"]:
+        with pytest.raises(dyng.NotSupportedError):
+            native.Execution("cuda")
     unweighted = dyng.Graph.from_edges([0], [1])
     with pytest.raises(dyng.NotSupportedError):
         native.SsspState.compute(unweighted._native, 0, native.SsspOptions(),
@@ -245,7 +246,8 @@ def test_build_config_and_cli():
     cfg = _backend.native().build_config
     assert set(cfg) >= {"compiler", "build_type", "openmp", "openmp_version", "cuda", "plugin",
                         "cuda_toolkit", "cuda_architectures", "cuda_runtime"}
-    assert cfg["cuda"] is False and cfg["cuda_toolkit"] == ""
+    # A CUDA build (a plugin, or a dev build with DYNG_ENABLE_CUDA) names its toolkit.
+    assert (cfg["cuda_toolkit"] != "") == bool(cfg["cuda"])
     version = subprocess.run([sys.executable, "-m", "dyng", "--version"], capture_output=True,
                              text=True)
     assert version.returncode == 0 and version.stdout.strip() == f"dyng {dyng.__version__}"
@@ -281,13 +283,18 @@ def test_concurrent_computes_agree():
 
 
 def test_cuda_request_names_installed_plugins(monkeypatch):
-    from dyng import _resources
+    from dyng import _plugins, _resources
 
-    monkeypatch.setattr(_backend, "installed_plugins",
-                        lambda: [("cu13", "dyng_cu13", "dyng-cu13")])
-    with pytest.raises(dyng.NotSupportedError, match="cu13.*dyng_cu13"):
+    chosen = _backend.selection()
+    if chosen.module.build_config["cuda"]:
+        pytest.skip("a CUDA plugin is in use here; tests/selection cover the fallback messages")
+    unusable = _plugins.PluginReport("cu13", "dyng_cu13", "dyng-cu13", "0.3.0", 13, 13000, 0,
+                                     "unusable", "no visible CUDA device")
+    monkeypatch.setattr(_backend, "selection",
+                        lambda: chosen._replace(plugins=(unusable,), cpu_only=None))
+    with pytest.raises(dyng.NotSupportedError, match="cu13 .dyng-cu13.*no visible CUDA device"):
         dyng.Resources.cuda()
-    monkeypatch.setattr(_backend, "installed_plugins", lambda: [])
+    monkeypatch.setattr(_backend, "selection", lambda: chosen._replace(plugins=(), cpu_only=None))
     with pytest.raises(dyng.NotSupportedError, match=r"pip install \"dyng\[cu13\]\""):
         dyng.Resources("cuda")
     assert _resources.cuda_unavailable("f").args[0].startswith("f(): ")
