@@ -109,6 +109,7 @@ def _columns(rows: list[dict]):
     columns += [(f"path_{b}", "{}", 12) for b in ran]
     if any("cuda_gteps" in r for r in rows):
         columns.append(("cuda_gteps", "{:.2f}", 10))
+        columns.append(("cuda_bandwidth_fraction", "{:.1%}", 23))
     return columns
 
 

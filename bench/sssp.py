@@ -33,6 +33,16 @@ DEFAULT_CHANGES = (1000, 10000)
 BACKENDS = ("seq", "omp")
 ALL_BACKENDS = ("seq", "omp", "cuda")
 LABELS = {"seq": "sequential", "omp": "OpenMP", "cuda": "CUDA"}
+# Device-to-device copy bandwidth measured on the lent H200 (about 4.3 TB/s counting bytes read
+# and written); the CUDA compute rows report which fraction of it the search reaches.
+H200_COPY_BYTES_PER_S = 4.3e12
+
+
+def compulsory_bytes(n: int, m: int) -> int:
+    """Bytes an sssp compute cannot avoid moving with int32 ids and offsets: every out-edge
+    (column + weight) once for the search and every in-edge once for the parents, both
+    directions' row offsets, distances written twice (initialised, final) and parents once."""
+    return 2 * m * (4 + 4) + 2 * 2 * n * 4 + n * (8 * 2 + 4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,8 +162,11 @@ def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log)
         row.update({f"dyng_{b}_ms": ms, f"ref_{b}_ms": scipy_ms,
                     f"ratio_{b}": ms / scipy_ms if scipy_ms else None})
         if b == "cuda":
-            # Traversed edges per second (stored edges / time), the GPU literature's unit.
+            # Traversed edges per second (stored edges / time), the GPU literature's unit, and
+            # the share of the H200's copy bandwidth the compulsory traffic implies.
             row["cuda_gteps"] = edges.num_edges / (ms * 1e-3) / 1e9
+            row["cuda_bandwidth_fraction"] = (compulsory_bytes(edges.num_vertices, edges.num_edges)
+                                              / (ms * 1e-3) / H200_COPY_BYTES_PER_S)
     row["samples"] = {name: dataclasses.asdict(s) for name, s in samples.items()}
     log("compute: " + ", ".join(f"{b} {row[f'dyng_{b}_ms']:.2f} ms" for b in backends)
         + (f", SciPy {scipy_ms:.1f} ms" if scipy_ms else ""))
