@@ -12,20 +12,7 @@
 namespace dyng::sssp {
 namespace {
 
-// Shape checks every entry point shares; weights and source are checked by the driver.
-template <class vid_t, class eid_t>
-void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
-  if (graph.num_weights() == 0) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph is unweighted; sssp needs a weighted graph "
-                              "(num_weights >= 1)");
-  }
-  if (!graph.has_transposed()) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph keeps no in-edges, which sssp needs for its parents; "
-                              "build the graph with store_transposed=True");
-  }
-}
+using detail::check_graph;
 
 void check_backend(const execution_t& exec, const char* fn) {
   if (exec.backend == backend_t::cuda) {

@@ -22,16 +22,7 @@ using ::dyng::cuda::device_scope_t;
 template <class vid_t, class eid_t>
 void check_shape(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
                  const options_t& options, const char* fn) {
-  if (host.num_weights() == 0) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph is unweighted; sssp needs a weighted graph "
-                              "(num_weights >= 1)");
-  }
-  if (!host.has_transposed()) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph keeps no in-edges, which sssp needs for its parents; "
-                              "build the graph with store_transposed=True");
-  }
+  ::dyng::sssp::detail::check_graph(host, fn);
   if (graph.version() != host.version()) {
     throw internal_error(std::string(fn) + ": the device copy of the graph is at version " +
                          std::to_string(graph.version()) + " but the graph is at " +

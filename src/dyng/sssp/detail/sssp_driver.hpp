@@ -16,6 +16,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/graph.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/delta_stepping_openmp.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
@@ -41,6 +42,21 @@ struct graph_views_t {
   /// Rows sorted by neighbour id (edge order "sorted"): the parent scan may stop early.
   bool sorted = false;
 };
+
+/// The graph shape every sssp entry point needs, on any backend: weights and in-edges.
+template <class vid_t, class eid_t>
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+  if (graph.num_weights() == 0) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph is unweighted; sssp needs a weighted graph "
+                              "(num_weights >= 1)");
+  }
+  if (!graph.has_transposed()) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph keeps no in-edges, which sssp needs for its parents; "
+                              "build the graph with store_transposed=True");
+  }
+}
 
 inline void check_options(const options_t& options, int num_weights, const char* fn) {
   if (options.delta < 0) {
