@@ -43,12 +43,16 @@ void bind_build_config(nb::module_& m) {
   config["build_type"] = DYNG_BUILD_TYPE;
   config["openmp"] = openmp_enabled();
   config["openmp_version"] = openmp_enabled() ? openmp_version() : std::string();
-  // This module has no CUDA backend; a plugin build fills these from its toolkit.
+#if defined(DYNG_HAVE_CUDA)
+  config["cuda"] = true;
+#else
   config["cuda"] = false;
+#endif
+  // Empty strings in a module built without CUDA (the CPU wheel); set by python/CMakeLists.txt.
   config["plugin"] = DYNG_PLUGIN_NAME;
-  config["cuda_toolkit"] = "";
-  config["cuda_architectures"] = "";
-  config["cuda_runtime"] = "";
+  config["cuda_toolkit"] = DYNG_CUDA_TOOLKIT;
+  config["cuda_architectures"] = DYNG_CUDA_ARCHITECTURES_LIST;
+  config["cuda_runtime"] = DYNG_CUDA_RUNTIME_KIND;
   m.attr("build_config") = config;
 
   m.def("openmp_max_threads",
