@@ -214,6 +214,11 @@ class Site:
             (target / "_cpu_copy").mkdir()
             (target / "_cpu_copy" / "__init__.py").write_text("")
             shutil.copy(self.cpu_extension, target / "_cpu_copy" / self.cpu_extension.name)
+            # A wheel-installed dyng finds its bundled OpenMP runtime through the RPATH
+            # $ORIGIN/../dyng.libs; the copy one level deeper must find it the same way.
+            bundled = self.cpu_extension.parent.parent / "dyng.libs"
+            if bundled.is_dir():
+                shutil.copytree(bundled, target / "dyng.libs")
         return target
 
     def tripwire(self, module):
