@@ -26,6 +26,7 @@
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
+#include "gpu/gpu_test_util.hpp"  // uploaded_view_t: a graph_t direction uploaded whole
 #include "graphs.hpp"
 
 namespace bench {
@@ -40,31 +41,6 @@ struct update_config_t {
 struct update_row_t {
   std::string text;
   bool ok = true;
-};
-
-/// One direction of a graph_t, uploaded whole.
-template <class vid_t, class eid_t>
-struct whole_upload_t {
-  dyng::cuda::device_buffer<eid_t> row_begin, row_end;
-  dyng::cuda::device_buffer<vid_t> col;
-  dyng::cuda::device_buffer<int32_t> weights;
-  dyng::adjacency_view_t<vid_t, eid_t> view;
-
-  explicit whole_upload_t(const dyng::adjacency_view_t<vid_t, eid_t>& h) {
-    const size_t n = static_cast<size_t>(h.num_vertices);
-    size_t slots = 0;  // a kernel reads slots below the largest row end only
-    for (size_t v = 0; v < n; ++v) slots = std::max(slots, static_cast<size_t>(h.row_end[v]));
-    row_begin = dyng::cuda::device_buffer<eid_t>(n);
-    row_end = dyng::cuda::device_buffer<eid_t>(n);
-    col = dyng::cuda::device_buffer<vid_t>(std::max<size_t>(1, slots));
-    weights = dyng::cuda::device_buffer<int32_t>(std::max<size_t>(1, slots * h.num_weights));
-    row_begin.copy_from_host(h.row_begin, n);
-    row_end.copy_from_host(h.row_end, n);
-    col.copy_from_host(h.col, slots);
-    weights.copy_from_host(h.weights, slots * h.num_weights);
-    view = {h.num_vertices, h.num_weights, row_begin.data(), row_end.data(), col.data(),
-            weights.data()};
-  }
 };
 
 inline float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
@@ -106,7 +82,7 @@ void run_updates(const edge_list_t& edges, const std::string& type,
   DYNG_CUDA_CHECK(cudaEventCreate(&start));
   DYNG_CUDA_CHECK(cudaEventCreate(&stop));
   {
-    const whole_upload_t<vid_t, eid_t> out(g.out_view()), in(g.in_view());
+    const dyng_test::uploaded_view_t<vid_t, eid_t> out(g.out_view()), in(g.in_view());
     dyng::sssp::stats_t stats;
     dyng::sssp::cuda::compute<vid_t, eid_t>(out.view, in.view, static_cast<vid_t>(source), 0, 0,
                                             nullptr, base_dist.data(), base_parents.data(), stats);
@@ -123,7 +99,7 @@ void run_updates(const edge_list_t& edges, const std::string& type,
         const change_batch_t<vid_t> inverse = inverse_of(batch, g);
         dyng::change_log_t<vid_t> log;
         g.apply(batch.view(), &log);
-        const whole_upload_t<vid_t, eid_t> out(g.out_view()), in(g.in_view());
+        const dyng_test::uploaded_view_t<vid_t, eid_t> out(g.out_view()), in(g.in_view());
         DYNG_CUDA_CHECK(cudaMemcpy(dist.data(), base_dist.data(), n * sizeof(int64_t),
                                    cudaMemcpyDeviceToDevice));
         DYNG_CUDA_CHECK(cudaMemcpy(parents.data(), base_parents.data(), n * sizeof(vid_t),
