@@ -8,6 +8,7 @@ cannot answer for another, and the package is imported under the names the wheel
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -42,28 +43,27 @@ REPORT["driver_version"] = pkg.driver_version()
 """
 
 
-def _compile(source, target):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise RuntimeError("tests/plugin need a C compiler (cc or gcc) on PATH to build the fake "
-                           "driver libraries; install gcc")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(target),
-                    str(source)], check=True)
-
-
 @pytest.fixture(scope="session")
 def template():
     """The plugin package's source directory, ``python/plugin/dyng_plugin``."""
     return TEMPLATE
 
 
+FAKES_DIR = HERE / "fakes"
+
+
+def _load_fake_builder():
+    spec = importlib.util.spec_from_file_location("compile_fakes", FAKES_DIR / "compile_fakes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
 def fake_libs(tmp_path_factory):
     """Directories holding the fake libraries: ``cuda``, ``nvml`` and ``unversioned``."""
     root = tmp_path_factory.mktemp("fake_libs")
-    _compile(HERE / "fakes" / "fake_cuda.c", root / "cuda" / "libcuda.so.1")
-    _compile(HERE / "fakes" / "fake_nvml.c", root / "nvml" / "libnvidia-ml.so.1")
+    _load_fake_builder().build_driver_fakes(root, "tests/plugin")
     # The development symlink's name only: the probe must not take it for a driver.
     (root / "unversioned").mkdir()
     shutil.copy(root / "cuda" / "libcuda.so.1", root / "unversioned" / "libcuda.so")

@@ -16,6 +16,7 @@ the machine can leak in, and the only plugins are the ones a test installs:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -105,23 +106,21 @@ print("REPORT " + json.dumps(REPORT, default=repr))
 """
 
 
-def _compile(source, target):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise RuntimeError("tests/selection need a C compiler (cc or gcc) on PATH to build the "
-                           "fake driver libraries; install gcc")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(target),
-                    str(source)], check=True)
+FAKES_DIR = FAKES
+
+
+def _load_fake_builder():
+    spec = importlib.util.spec_from_file_location("compile_fakes", FAKES_DIR / "compile_fakes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")
 def fake_libs(tmp_path_factory):
     """Directories holding the fake ``cuda`` and ``nvml`` libraries."""
     root = tmp_path_factory.mktemp("fake_libs")
-    _compile(FAKES / "fake_cuda.c", root / "cuda" / "libcuda.so.1")
-    _compile(FAKES / "fake_nvml.c", root / "nvml" / "libnvidia-ml.so.1")
-    return {name: root / name for name in ("cuda", "nvml")}
+    return _load_fake_builder().build_driver_fakes(root, "tests/selection")
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "random_sssp_case.hpp"
 
 namespace {
 
@@ -95,23 +96,12 @@ void random_apply_rounds(uint64_t seed) {
   std::mt19937_64 rng(seed);
   int paths[3] = {0, 0, 0};
   for (int trial = 0; trial < 40; ++trial) {
-    graph_properties_t props;
-    props.directed = rng() % 3 != 0;
-    props.num_weights = 1 + static_cast<int>(rng() % 2);
-    props.order = rng() % 2 ? edge_order_t::sorted : edge_order_t::append;
-    props.allow_parallel_edges = rng() % 2 == 0;
+    auto rc = dyng_test::random_sssp_case<vid_t>(rng, 40);
+    const graph_properties_t& props = rc.props;
     const int k = props.num_weights;
-    const int32_t max_w = rng() % 2 ? 5 : 100000;
-    std::uniform_int_distribution<int32_t> weight(1, max_w);
-    vid_t n = static_cast<vid_t>(2 + rng() % 40);
-    std::vector<vid_t> src, dst;
-    std::vector<int32_t> w;
-    for (int64_t e = 0; e < 3 * static_cast<int64_t>(n); ++e) {
-      src.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
-      dst.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
-      for (int c = 0; c < k; ++c) w.push_back(weight(rng));
-    }
-    auto g = make_graph<vid_t, eid_t>(n, src, dst, w, props);
+    auto& weight = rc.weight;
+    vid_t n = rc.n;
+    auto g = make_graph<vid_t, eid_t>(n, rc.src, rc.dst, rc.weights, props);
     options_t options;
     options.objective = static_cast<int>(rng() % static_cast<uint64_t>(k));
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
