@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wheelbuild import architectures, check, licences, pins, project  # noqa: E402
+from wheelbuild import architectures, check, licences, log, pins, project  # noqa: E402
 
 # The plugins' licence expression (ADR 0030 item 9), also written by the renderer.
 PLUGIN_LICENSE_EXPRESSION = licences.PLUGIN_LICENSE_EXPRESSION
@@ -56,10 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             check.check_wheel(path, expect)
         if not args.no_twine:
             problems += twine_problems(path)
-        print(f"{path.name}: {'ok' if not problems else 'FAILED'}")
-        for problem in problems:
-            print(f"  - {problem}")
-        failed |= bool(problems)
+        failed |= log.verdict(path.name, problems)
     return 1 if failed else 0
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wheelbuild import install_test  # noqa: E402
+from wheelbuild import install_test, log  # noqa: E402
 
 PROBE = Path(__file__).with_name("install_probe.py")
 
@@ -97,10 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             install([cpu[0], wheels[0]], target)
             report = probe(target, plugin, with_sssp=not args.import_only)
             problems = judge_device(report, plugin, target, args.import_only)
-        print(f"{plugin}: {'ok' if not problems else 'FAILED'}: {json.dumps(report)[:1500]}")
-        for problem in problems:
-            print(f"  - {problem}")
-        failed |= bool(problems)
+        failed |= log.verdict(plugin, problems, json.dumps(report)[:1500])
     return 1 if failed else 0
 
 

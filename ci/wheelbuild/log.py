@@ -64,3 +64,12 @@ def run(command: Sequence[str | os.PathLike[str]], *, cwd: Path | None = None,
     if done.returncode != 0:
         raise CommandError(f"command failed with exit status {done.returncode}: {shlex.join(args)}")
     return ""
+
+
+def verdict(label: str, problems: Sequence[str], detail: str = "") -> bool:
+    """Prints ``label: ok`` or ``label: FAILED`` (plus `detail`) and one line per problem, as
+    the checking commands report; returns True when there were problems."""
+    print(f"{label}: {'ok' if not problems else 'FAILED'}{': ' + detail if detail else ''}")
+    for problem in problems:
+        print(f"  - {problem}")
+    return bool(problems)
