@@ -26,7 +26,7 @@
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
-#include "gpu/gpu_test_util.hpp"  // uploaded_view_t: a graph_t direction uploaded whole
+#include "gpu_test_util.hpp"  // uploaded_view_t: a graph_t direction uploaded whole
 #include "graphs.hpp"
 
 namespace bench {
@@ -74,8 +74,16 @@ void run_updates(const edge_list_t& edges, const std::string& type,
     return dyng::graph_t<vid_t, eid_t>::from_edges(static_cast<vid_t>(n), src, dst, edges.weight,
                                                    props);
   }();
-  device_buffer<int64_t> base_dist(n), dist(n), fresh_dist(n);
-  device_buffer<vid_t> base_parents(n), parents(n), fresh_parents(n);
+  device_buffer<int64_t> base_dist(n), fresh_dist(n);
+  device_buffer<vid_t> base_parents(n), fresh_parents(n);
+  // The result update() repairs: reset from the base before every round.
+  dyng::sssp::cuda::device_state_t<vid_t> state;
+  state.source = static_cast<vid_t>(source);
+  state.num_vertices = n;
+  state.distances = device_buffer<int64_t>(n);
+  state.parents = device_buffer<vid_t>(n);
+  device_buffer<int64_t>& dist = state.distances;
+  device_buffer<vid_t>& parents = state.parents;
   std::vector<int64_t> got_dist(n), want_dist(n);
   std::vector<vid_t> got_parents(n), want_parents(n);
   cudaEvent_t start, stop;
@@ -108,9 +116,8 @@ void run_updates(const edge_list_t& edges, const std::string& type,
         dyng::sssp::cuda::tuning_t tuning;
         tuning.repair_delta = config.repair_delta;
         DYNG_CUDA_CHECK(cudaEventRecord(start));
-        dyng::sssp::cuda::update<vid_t, eid_t>(out.view, in.view, log, static_cast<vid_t>(source),
-                                               0, 0, config.budget, nullptr, dist.data(),
-                                               parents.data(), stats, tuning);
+        dyng::sssp::cuda::update<vid_t, eid_t>(out.view, in.view, log, 0, 0, config.budget,
+                                               nullptr, state, stats, tuning);
         DYNG_CUDA_CHECK(cudaEventRecord(stop));
         const float update = elapsed_ms(start, stop);
         dyng::sssp::stats_t fresh_stats;
@@ -140,7 +147,7 @@ void run_updates(const edge_list_t& edges, const std::string& type,
           std::printf("    rep %2d: update %8.3f ms (%s) recompute %8.3f ms, invalidated %lld, "
                       "affected %lld, rounds %lld, relaxations %lld\n",
                       rep, update,
-                      stats.path == dyng::sssp::update_path_t::incremental ? "inc" : "rec",
+                      stats.path == dyng::update_path_t::incremental ? "inc" : "rec",
                       recompute, static_cast<long long>(stats.invalidated),
                       static_cast<long long>(stats.affected),
                       static_cast<long long>(stats.iterations),
@@ -150,7 +157,7 @@ void run_updates(const edge_list_t& edges, const std::string& type,
         update_ms.push_back(update);
         compute_ms.push_back(recompute);
         ratios.push_back(update / recompute);
-        ++paths[stats.path == dyng::sssp::update_path_t::incremental ? 0 : 1];
+        ++paths[stats.path == dyng::update_path_t::incremental ? 0 : 1];
         invalidated.push_back(stats.invalidated);
         affected.push_back(stats.affected);
         rounds.push_back(stats.iterations);

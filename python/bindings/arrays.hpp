@@ -10,12 +10,14 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include "dyng/core/argument_checks.hpp"
 #include "dyng/core/errors.hpp"
 
 namespace dyng::bindings {
@@ -78,6 +80,30 @@ view_array_t make_view(const T* data, size_t size, std::shared_ptr<Owner> keep) 
   nb::capsule owner(holder,
                     [](void* p) noexcept { delete static_cast<std::shared_ptr<Owner>*>(p); });
   return view_array_t(data, {size}, owner, {}, nb::dtype<T>());
+}
+
+/// A read-only device array (DLPack-capable nanobind ndarray) and its address, for the CUDA
+/// array interface, which needs the raw pointer.
+using device_array_t = nb::ndarray<nb::array_api, nb::ro, nb::ndim<1>, nb::device::cuda>;
+
+/// A read-only view of `size` device elements at `data` on `device`, kept valid by a shared
+/// reference to `keep` (copy-on-write relies on it as on make_view's).
+template <class T, class Owner>
+std::tuple<device_array_t, uintptr_t> make_device_view(const T* data, int64_t size, int device,
+                                                       std::shared_ptr<Owner> keep) {
+  auto* holder = new std::shared_ptr<Owner>(std::move(keep));
+  nb::capsule owner(holder,
+                    [](void* p) noexcept { delete static_cast<std::shared_ptr<Owner>*>(p); });
+  device_array_t array(data, {static_cast<size_t>(size)}, owner, {}, nb::dtype<T>(),
+                       nb::device::cuda::value, device);
+  return {array, reinterpret_cast<uintptr_t>(data)};
+}
+
+/// A vertex argument (a source) checked against the graph's `n` vertices, in the graph's id type.
+template <class T>
+T checked_vertex(int64_t value, int64_t n, const char* function, const char* name) {
+  check_vertex_id(value, n, (std::string(function) + "()").c_str(), name);
+  return static_cast<T>(value);
 }
 
 /// Narrows a Python integer to an id type, refusing values that do not fit.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace nb = nanobind;
 
@@ -11,6 +12,14 @@ namespace dyng::bindings {
 
 bool has_device_copy(const graph_handle_t& h) {
   return !std::holds_alternative<std::monostate>(h.device);
+}
+
+void require_cuda(const execution_t& exec, const char* fn) {
+  if (exec.backend != backend_t::cuda) {
+    throw invalid_argument_error(std::string(fn) +
+                                 "(): this result lives on a CUDA device; pass CUDA resources, or "
+                                 "clone the result to the host first");
+  }
 }
 
 namespace {

@@ -3,8 +3,12 @@
 // graph.cpp calls the same functions either way.
 #pragma once
 
+#include <string>
+
 #include <nanobind/nanobind.h>
 
+#include "dyng/backend/execution.hpp"
+#include "dyng/core/errors.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "handles.hpp"
 
@@ -25,6 +29,26 @@ void reload_device_copy(graph_handle_t& h, const G& g);
 
 /// Adds to_device, drop_device, device, device_bytes, device_full_uploads, device_rows_synced.
 void add_device_methods(nanobind::class_<graph_handle_t>& cls);
+
+#if defined(DYNG_HAVE_CUDA)
+/// Refuses host resources for a result that lives on a device.
+void require_cuda(const execution_t& exec, const char* fn);
+
+/// The device copy of `g` on the requested device, or a clear error (Python uploads first).
+/// Caller holds the graph's lock.
+template <class G>
+const auto& device_graph_for(const graph_handle_t& h, const G&, const execution_t& exec,
+                             const char* fn) {
+  const auto* d = h.template device_copy<G>();
+  if (d == nullptr || d->device() != exec.device) {
+    throw invalid_argument_error(std::string(fn) + "(): the graph has no copy on CUDA device " +
+                                 std::to_string(exec.device) +
+                                 "; move it there with Graph.to_backend(Resources.cuda(" +
+                                 std::to_string(exec.device) + "))");
+  }
+  return *d;
+}
+#endif
 
 #if !defined(DYNG_HAVE_CUDA)
 inline bool has_device_copy(const graph_handle_t&) { return false; }

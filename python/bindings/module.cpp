@@ -11,7 +11,9 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_execution(m);
   dyng::bindings::bind_properties(m);
   dyng::bindings::bind_graph(m);
+  dyng::bindings::bind_update_stats(m);
   dyng::bindings::bind_sssp(m);
+  dyng::bindings::bind_dynamic_bfs(m);
 #if defined(DYNG_HAVE_CUDA)
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_cuda_runtime(m);

@@ -13,8 +13,12 @@ void bind_execution(nanobind::module_& m);
 void bind_properties(nanobind::module_& m);
 /// `GraphHandle` and `ChangeLog` (graph.cpp).
 void bind_graph(nanobind::module_& m);
-/// `SsspOptions`, `SsspState` and the sssp functions (sssp.cpp).
+/// `UpdateStats`, the common base of every algorithm's stats class (stats.cpp).
+void bind_update_stats(nanobind::module_& m);
+/// `SsspOptions`, `SsspStats`, `SsspState` and the sssp functions (sssp.cpp).
 void bind_sssp(nanobind::module_& m);
+/// `BfsOptions`, `BfsStats`, `BfsState` (dynamic_bfs.cpp).
+void bind_dynamic_bfs(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);

@@ -1,162 +1,69 @@
-// dyng._core.SsspState and the sssp functions.
-//
-// The state lives behind a shared_ptr that every exported view also holds. update() and
-// canonicalize() clone the state first when a view still holds it (copy-on-write), so arrays a
-// user already has keep the values they were read with, and no view ever sees memory change.
+// dyng._core.SsspOptions, SsspStats, SsspState (a host sssp result) and the sssp functions. The
+// result handle, copy-on-write and the log checks are the shared ones (result_handle.hpp).
+#include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 
 #include "arrays.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "handles.hpp"
-#include "sssp_handle.hpp"
 #include "module.hpp"
+#include "result_handle.hpp"
 
 namespace dyng::bindings {
 namespace {
 
-template <class S>
-struct state_vid;
-template <class vid_t>
-struct state_vid<sssp::state_t<vid_t>> {
-  using type = vid_t;
-};
+using sssp_result_t = result_handle_t<sssp::state_t>;
 
-template <class vid_t, class G>
-void require_vid(const char* fn, const G&) {
-  using gvid_t = typename G::vertex_type;
-  if constexpr (!std::is_same_v<gvid_t, vid_t>) {
-    throw invalid_argument_error(std::string(fn) + "(): the result has " + dtype_name<vid_t>() +
-                                 " ids but the graph has " + dtype_name<gvid_t>() +
-                                 " ids; use a result computed on this graph");
-  }
-}
-
-std::pair<std::unique_ptr<sssp_handle_t>, nb::dict> compute(const graph_handle_t& h,
-                                                            int64_t source,
-                                                            const sssp::options_t& options,
-                                                            const execution_t& exec) {
-  constexpr const char* fn = "SsspState.compute";
+std::pair<std::unique_ptr<sssp_result_t>, sssp::stats_t> compute(const graph_handle_t& h,
+                                                                 int64_t source,
+                                                                 const sssp::options_t& options,
+                                                                 const execution_t& exec) {
   sssp::stats_t stats;
-  auto handle = std::visit(
-      [&](const auto& g) {
-        using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        const vid_t src = checked_id<vid_t>(source, fn, "source");
-        auto state = std::make_shared<sssp::state_t<vid_t>>();
-        {
-          nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
-          stats = sssp::compute(g, src, options, exec, *state);
-        }
-        return std::make_unique<sssp_handle_t>(std::move(state));
-      },
-      h.graph);
-  return {std::move(handle), stats_to_dict(stats)};
+  auto result = create_result<sssp_result_t>(h, [&](const auto& g) {
+    using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+    sssp::state_t<vid_t> state;
+    const auto src = checked_vertex<vid_t>(source, g.num_vertices(), "sssp.compute", "source");
+    stats = sssp::compute(g, src, options, exec, state);
+    return state;
+  });
+  return {std::move(result), stats};
 }
 
-std::unique_ptr<sssp_handle_t> from_arrays(const graph_handle_t& h, int64_t source,
+std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t source,
                                            const in_array_t& distances, const in_array_t& parents,
                                            bool canonicalize, const sssp::options_t& options,
                                            const execution_t& exec) {
-  constexpr const char* fn = "SsspState.from_arrays";
+  constexpr const char* fn = "sssp.Result.from_arrays";
   return std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        const vid_t src = checked_id<vid_t>(source, fn, "source");
-        auto dist = as_span<int64_t>(distances, fn, "distances");
-        auto par = as_span<vid_t>(parents, fn, "parents");
-        auto state = std::make_shared<sssp::state_t<vid_t>>();
-        state->source = src;
-        state->distances.assign(dist.begin(), dist.end());
-        state->parents.assign(par.begin(), par.end());
+        sssp::state_t<vid_t> state;
+        const auto dist = as_span<int64_t>(distances, fn, "distances");
+        const auto par = as_span<vid_t>(parents, fn, "parents");
+        state.distances.assign(dist.begin(), dist.end());
+        state.parents.assign(par.begin(), par.end());
         {
           nb::gil_scoped_release release;
           std::shared_lock lock(h.mutex);
+          state.source = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
           const auto n = static_cast<size_t>(g.num_vertices());
-          if (state->distances.size() != n || state->parents.size() != n) {
+          if (state.distances.size() != n || state.parents.size() != n) {
             throw invalid_argument_error(
-                std::string(fn) + "(): distances has " + std::to_string(state->distances.size()) +
-                " entries and parents " + std::to_string(state->parents.size()) +
+                std::string(fn) + "(): distances has " + std::to_string(state.distances.size()) +
+                " entries and parents " + std::to_string(state.parents.size()) +
                 " but the graph has " + std::to_string(n) + " vertices; pass one per vertex");
           }
-          if (canonicalize) sssp::canonicalize_parents(g, options, exec, *state);
+          if (canonicalize) sssp::canonicalize_parents(g, options, exec, state);
         }
-        return std::make_unique<sssp_handle_t>(std::move(state));
+        return sssp_result_t::wrap(std::move(state));
       },
       h.graph);
-}
-
-/// Runs `f(graph, state)` on a private copy when exported views still share the state.
-template <class F>
-void mutate(const char* fn, const graph_handle_t& h, sssp_handle_t& s, F&& f) {
-  std::visit(
-      [&](const auto& g, auto& ptr) {
-        using vid_t = typename state_vid<std::decay_t<decltype(*ptr)>>::type;
-        require_vid<vid_t>(fn, g);
-        if constexpr (std::is_same_v<typename std::decay_t<decltype(g)>::vertex_type, vid_t>) {
-          nb::gil_scoped_release release;
-          std::shared_lock graph_lock(h.mutex);
-          std::lock_guard state_lock(s.mutex);
-          if (ptr.use_count() > 1) ptr = std::make_shared<sssp::state_t<vid_t>>(*ptr);
-          f(g, *ptr);
-        }
-      },
-      h.graph, s.state);
-}
-
-nb::dict update(sssp_handle_t& s, const graph_handle_t& h, const change_log_handle_t& log,
-                const sssp::options_t& options, const execution_t& exec) {
-  constexpr const char* fn = "SsspState.update";
-  sssp::stats_t stats;
-  mutate(fn, h, s, [&](const auto& g, auto& state) {
-    using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-    const auto* l = std::get_if<change_log_t<vid_t>>(&log.log);
-    if (l == nullptr) {
-      throw invalid_argument_error(std::string(fn) +
-                                   "(): the change log has another id type than the graph; pass "
-                                   "the log returned by this graph's apply()");
-    }
-    if (log.graph_version != g.version()) {
-      throw stale_result_error(std::string(fn) + "(): the change log was made at graph version " +
-                               std::to_string(log.graph_version) + " but the graph is at version " +
-                               std::to_string(g.version()) +
-                               "; update right after the apply that produced the log");
-    }
-    stats = sssp::update(g, *l, options, exec, state);
-  });
-  return stats_to_dict(stats);
-}
-
-std::unique_ptr<sssp_handle_t> clone(const sssp_handle_t& s) {
-  std::lock_guard lock(s.mutex);
-  return std::visit(
-      [](const auto& ptr) {
-        using state_t = std::decay_t<decltype(*ptr)>;
-        return std::make_unique<sssp_handle_t>(std::make_shared<state_t>(*ptr));
-      },
-      s.state);
-}
-
-view_array_t distances_view(const sssp_handle_t& s) {
-  std::lock_guard lock(s.mutex);
-  return std::visit(
-      [](const auto& ptr) { return make_view(ptr->distances.data(), ptr->distances.size(), ptr); },
-      s.state);
-}
-
-view_array_t parents_view(const sssp_handle_t& s) {
-  std::lock_guard lock(s.mutex);
-  return std::visit(
-      [](const auto& ptr) { return make_view(ptr->parents.data(), ptr->parents.size(), ptr); },
-      s.state);
 }
 
 void validate_batch(const in_array_t& ins_src, const in_array_t& ins_dst, const in_array_t& ins_w,
@@ -178,25 +85,23 @@ void validate_batch(const in_array_t& ins_src, const in_array_t& ins_dst, const 
 }
 
 void validate_graph(const graph_handle_t& h, int64_t source, const sssp::options_t& options) {
-  constexpr const char* fn = "sssp_validate_graph";
   std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        const vid_t src = checked_id<vid_t>(source, fn, "source");
         nb::gil_scoped_release release;
         std::shared_lock lock(h.mutex);
-        sssp::validate_graph(g, src, options);
+        sssp::validate_graph(
+            g, checked_vertex<vid_t>(source, g.num_vertices(), "sssp.compute", "source"), options);
       },
       h.graph);
 }
 
 std::pair<out_array_t, out_array_t> reference_dijkstra(const graph_handle_t& h, int64_t source,
                                                       int objective) {
-  constexpr const char* fn = "sssp_reference_dijkstra";
   return std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        const vid_t src = checked_id<vid_t>(source, fn, "source");
+        const vid_t src = checked_id<vid_t>(source, "sssp_reference_dijkstra", "source");
         sssp::state_t<vid_t> state;
         {
           nb::gil_scoped_release release;
@@ -223,48 +128,66 @@ void bind_sssp(nb::module_& m) {
       .def_rw("objective", &sssp::options_t::objective)
       .def_rw("validate_inputs", &sssp::options_t::validate_inputs);
 
-  nb::class_<sssp_handle_t>(m, "SsspState",
-                            "Distances and parents of one source, repaired in place by update().")
-      .def_static("compute", &compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),
-                  nb::arg("execution"), "Returns (state, stats dict).")
+  nb::class_<sssp::stats_t, update_stats_t>(m, "SsspStats", "sssp's counters.")
+      .def_ro("invalidated", &sssp::stats_t::invalidated)
+      .def_ro("epochs", &sssp::stats_t::epochs)
+      .def_ro("pushes", &sssp::stats_t::pushes)
+      .def_ro("packed_parents", &sssp::stats_t::packed_parents);
+
+  nb::class_<sssp_result_t> cls(m, "SsspState",
+                                "Distances and parents of one source, repaired in place by update().");
+  add_result_methods(cls);
+  cls.def_static("compute", &compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),
+                 nb::arg("execution"), "Returns (state, stats).")
       .def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
                   nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
                   nb::arg("options"), nb::arg("execution"),
                   "A state from given arrays (int64 distances, parents in the graph's id type).")
-      .def("update", &update, nb::arg("graph"), nb::arg("log"), nb::arg("options"),
-           nb::arg("execution"),
-           "Repairs the state after graph.apply(..., log=True); returns the stats dict.")
+      .def(
+          "update",
+          [](sssp_result_t& r, const graph_handle_t& h, const change_log_handle_t& log,
+             const sssp::options_t& options, const execution_t& exec) {
+            sssp::stats_t stats;
+            update_result("SsspState.update", h, log, r, nullptr,
+                          [&](const auto& g, const auto& l, auto& state) {
+                            stats = sssp::update(g, l, options, exec, state);
+                          });
+            return stats;
+          },
+          nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
+          "Repairs the state after graph.apply(..., log=True); returns the stats.")
       .def(
           "canonicalize",
-          [](sssp_handle_t& s, const graph_handle_t& h, const sssp::options_t& options,
+          [](sssp_result_t& r, const graph_handle_t& h, const sssp::options_t& options,
              const execution_t& exec) {
-            mutate("SsspState.canonicalize", h, s, [&](const auto& g, auto& state) {
+            mutate_result("SsspState.canonicalize", h, r, nullptr, [&](const auto& g, auto& state) {
               sssp::canonicalize_parents(g, options, exec, state);
             });
           },
           nb::arg("graph"), nb::arg("options"), nb::arg("execution"),
           "Rewrites every parent to the lowest-id tight in-neighbour.")
-      .def("clone", &clone, "A deep copy.")
-      .def("distances", &distances_view, "Read-only int64 view; it keeps this state alive.")
-      .def("parents", &parents_view, "Read-only view in the vertex id type.")
+      .def(
+          "distances",
+          [](const sssp_result_t& r) {
+            return r.read([](const auto& p) {
+              return make_view(p->distances.data(), p->distances.size(), p);
+            });
+          },
+          "Read-only int64 view; it keeps this state alive.")
+      .def(
+          "parents",
+          [](const sssp_result_t& r) {
+            return r.read([](const auto& p) {
+              return make_view(p->parents.data(), p->parents.size(), p);
+            });
+          },
+          "Read-only view in the vertex id type.")
       .def_prop_ro("source",
-                   [](const sssp_handle_t& s) {
-                     return std::visit(
-                         [](const auto& p) { return static_cast<int64_t>(p->source); }, s.state);
+                   [](const sssp_result_t& r) {
+                     return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });
                    })
-      .def_prop_ro("num_vertices",
-                   [](const sssp_handle_t& s) {
-                     return std::visit(
-                         [](const auto& p) { return static_cast<int64_t>(p->distances.size()); },
-                         s.state);
-                   })
-      .def_prop_ro("vertex_dtype", [](const sssp_handle_t& s) {
-        return std::visit(
-            [](const auto& p) {
-              using vid_t = typename std::decay_t<decltype(p->parents)>::value_type;
-              return std::string(dtype_name<vid_t>());
-            },
-            s.state);
+      .def_prop_ro("num_vertices", [](const sssp_result_t& r) {
+        return r.read([](const auto& p) { return static_cast<int64_t>(p->distances.size()); });
       });
 
   m.def("sssp_validate_batch", &validate_batch, nb::arg("insert_src"), nb::arg("insert_dst"),

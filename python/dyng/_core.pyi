@@ -182,6 +182,31 @@ class ChangeLog:
     def changes(self) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
         """(src, dst, kind) arrays; kind 0 inserted, 1 deleted, 2 reweighted."""
 
+class UpdateStats:
+    """What one compute or update did."""
+
+    @property
+    def affected(self) -> int: ...
+
+    @property
+    def iterations(self) -> int: ...
+
+    @property
+    def frontier_visits(self) -> int: ...
+
+    @property
+    def fallback_used(self) -> bool: ...
+
+    @property
+    def converged(self) -> bool: ...
+
+    @property
+    def engine_used(self) -> str: ...
+
+    @property
+    def path(self) -> str:
+        """'compute', 'incremental' or 'recompute'."""
+
 class SsspOptions:
     """Native sssp options."""
 
@@ -205,12 +230,34 @@ class SsspOptions:
     @validate_inputs.setter
     def validate_inputs(self, arg: bool, /) -> None: ...
 
+class SsspStats(UpdateStats):
+    """sssp's counters."""
+
+    @property
+    def invalidated(self) -> int: ...
+
+    @property
+    def epochs(self) -> int: ...
+
+    @property
+    def pushes(self) -> int: ...
+
+    @property
+    def packed_parents(self) -> bool: ...
+
 class SsspState:
     """Distances and parents of one source, repaired in place by update()."""
 
+    def clone(self) -> SsspState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
     @staticmethod
-    def compute(graph: GraphHandle, source: int, options: SsspOptions, execution: Execution) -> tuple[SsspState, dict]:
-        """Returns (state, stats dict)."""
+    def compute(graph: GraphHandle, source: int, options: SsspOptions, execution: Execution) -> tuple[SsspState, SsspStats]:
+        """Returns (state, stats)."""
 
     @staticmethod
     def from_arrays(graph: GraphHandle, source: int, distances: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], parents: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], canonicalize: bool, options: SsspOptions, execution: Execution) -> SsspState:
@@ -218,16 +265,11 @@ class SsspState:
         A state from given arrays (int64 distances, parents in the graph's id type).
         """
 
-    def update(self, graph: GraphHandle, log: ChangeLog, options: SsspOptions, execution: Execution) -> dict:
-        """
-        Repairs the state after graph.apply(..., log=True); returns the stats dict.
-        """
+    def update(self, graph: GraphHandle, log: ChangeLog, options: SsspOptions, execution: Execution) -> SsspStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
 
     def canonicalize(self, graph: GraphHandle, options: SsspOptions, execution: Execution) -> None:
         """Rewrites every parent to the lowest-id tight in-neighbour."""
-
-    def clone(self) -> SsspState:
-        """A deep copy."""
 
     def distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """Read-only int64 view; it keeps this state alive."""
@@ -240,9 +282,6 @@ class SsspState:
 
     @property
     def num_vertices(self) -> int: ...
-
-    @property
-    def vertex_dtype(self) -> str: ...
 
 def sssp_validate_batch(insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, options: SsspOptions) -> None:
     """
@@ -258,6 +297,45 @@ def sssp_reference_dijkstra(graph: GraphHandle, source: int, objective: int = 0)
     """
 
 SSSP_INFINITE_DISTANCE: int = 2305843009213693951
+
+class BfsOptions:
+    """Native dynamic_bfs options."""
+
+    def __init__(self) -> None: ...
+
+class BfsStats(UpdateStats):
+    """dynamic_bfs's counters."""
+
+    @property
+    def invalidated(self) -> int: ...
+
+    @property
+    def invalidation_rounds(self) -> int: ...
+
+class BfsState:
+    """BFS levels of one source, repaired by update()."""
+
+    def clone(self) -> BfsState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, source: int, options: BfsOptions, execution: Execution) -> tuple[BfsState, BfsStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: BfsOptions, execution: Execution) -> BfsStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]: ...
+
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def num_vertices(self) -> int: ...
 
 build_config: dict = ...
 

@@ -1,19 +1,19 @@
-"""dyng.update: one batch, applied once, repairing several results (spec section 6)."""
+"""dyng.update: one batch, applied once, repairing several results (spec section 6).
+
+Every algorithm's own ``update(graph, batch, result)`` is this function with one result, so the
+checks, their order and their messages exist once. It works on the protocol of
+:class:`dyng._result.ResultBase` and imports no algorithm module.
+"""
 
 from __future__ import annotations
 
-from dyng import _resources
+from dyng import _registry, _resources
 from dyng._batch import EdgeBatch
 from dyng._errors import InvalidArgumentError
 from dyng._graph import Graph
+from dyng._result import ResultBase
 
 __all__ = ["update"]
-
-
-def _result_types():
-    from dyng import sssp
-
-    return (sssp.Result,)
 
 
 def update(graph, batch, *results, resources=None, _function="dyng.update"):
@@ -28,7 +28,7 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     graph : Graph
     batch : EdgeBatch
     *results
-        Current results of `graph` (sssp results in this version), each at most once.
+        Current results of `graph` (of any dyng algorithm), each at most once.
     resources : Resources, optional
         Defaults to each result's own resources (those it was computed with).
 
@@ -40,9 +40,9 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     --------
     >>> import dyng
     >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
-    >>> a, b = dyng.sssp.compute(g, 0), dyng.sssp.compute(g, 1)
+    >>> a, b = dyng.sssp.compute(g, 0), dyng.dynamic_bfs.compute(g, 1)
     >>> stats = dyng.update(g, dyng.EdgeBatch(insert=([2], [0], [1])), a, b)
-    >>> (len(stats), g.version, b.distances.tolist())
+    >>> (len(stats), g.version, b.levels.tolist())
     (2, 1, [2, 0, 1])
     """
     fn = _function
@@ -55,13 +55,12 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
             f"{fn}(): no results given; pass at least one result, or use graph.apply(batch) to "
             f"change the graph alone"
         )
-    supported = _result_types()
     seen = set()
     for position, result in enumerate(results):
-        if not isinstance(result, supported):
+        if not isinstance(result, ResultBase):
             raise TypeError(
-                f"{fn}(): results[{position}] is a {type(result).__name__}; only sssp results "
-                f"can be updated in this version"
+                f"{fn}(): results[{position}] is a {type(result).__name__}, not a result of "
+                f"dyng's algorithms ({', '.join(_registry.ALGORITHM_MODULES)})"
             )
         if id(result) in seen:
             raise InvalidArgumentError(
@@ -81,3 +80,11 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
         result._apply_log(graph, log, execution, summary)
         for result, execution in zip(results, executions)
     )
+
+
+def update_one(module_name, result_type, graph, batch, result, resources):
+    """`<algorithm>.update(graph, batch, result)`: dyng.update with one result of that type."""
+    if not isinstance(result, result_type):
+        raise TypeError(f"{module_name}.update(): result must be a dyng.{module_name}.Result; got "
+                        f"{type(result).__name__}")
+    return update(graph, batch, result, resources=resources, _function=f"{module_name}.update")[0]

@@ -20,24 +20,22 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-import weakref
-from typing import Optional
 
 import numpy as np
 
-from dyng import _backend, _convert, _resources
-from dyng._array import Array, _Epoch
-from dyng._device_array import DeviceData
-from dyng._batch import ApplySummary
-from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
-from dyng._graph import Graph
+from dyng import _backend, _convert, _resources, _update
+from dyng._errors import InvalidArgumentError
+from dyng._registry import Algorithm
+from dyng._result import ResultBase, StatsBase, check_graph_argument, make_options, run_compute
 
 __all__ = ["INFINITE_DISTANCE", "Options", "Stats", "Result", "compute", "update"]
 
 INFINITE_DISTANCE = 2**61 - 1
 _ENGINES = ("automatic", "fused", "operators")
-#: Fields that define what a result means; set_options() must not change them.
-_FIXED_FIELDS = ("objective",)
+
+ALGORITHM = Algorithm(name="sssp", title="Dynamic single-source shortest paths",
+                      family="fixed_point", maturity="stable", determinism="bitwise",
+                      cite=("dynamosp2025", "dynamosptpds2025"))
 
 
 @dataclasses.dataclass
@@ -92,74 +90,18 @@ class Options:
 
 
 @dataclasses.dataclass(frozen=True)
-class Stats:
-    """What one compute or update did.
+class Stats(StatsBase):
+    """What one compute or update did: the common fields (see ``dyng.update``'s Stats) and sssp's
+    own counters (``invalidated``: vertices whose tree path the batch cut; ``pushes``: queue
+    insertions)."""
 
-    ``path`` says which way an update ran: "compute" (a compute), "incremental" (repaired the
-    affected region) or "recompute" (fell back to a full compute; ``fallback_used`` is then
-    True). ``batch`` is the ApplySummary of the update's batch (None after a compute).
-    """
-
-    affected: int = 0
-    iterations: int = 0
-    frontier_visits: int = 0
-    fallback_used: bool = False
-    converged: bool = True
-    engine_used: str = ""
-    batch: Optional[ApplySummary] = None
     invalidated: int = 0
     epochs: int = 0
     pushes: int = 0
     packed_parents: bool = False
-    path: str = "compute"
 
 
-def _make_options(fn, options, fields):
-    if options is None:
-        base = Options()
-    elif isinstance(options, Options):
-        base = options
-    else:
-        raise TypeError(f"{fn}(): options must be a dyng.sssp.Options; got {type(options).__name__}")
-    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(Options)})
-    if unknown:
-        raise TypeError(
-            f"{fn}(): unknown option(s) {', '.join(unknown)}; valid options are delta, "
-            f"objective, cuda_engine, validate_inputs"
-        )
-    return dataclasses.replace(base, **fields)
-
-
-def _check_graph(fn, graph, source, options):
-    if not isinstance(graph, Graph):
-        raise TypeError(f"{fn}(): graph must be a dyng.Graph; got {type(graph).__name__}")
-    n = graph.num_vertices
-    source = _convert.as_int(source, fn, "source")
-    if not 0 <= source < n:
-        raise InvalidArgumentError(
-            f"{fn}(): source={source} is not a vertex of the graph (num_vertices={n}); pass a "
-            f"source in [0, {n})"
-        )
-    k = graph.num_weights
-    if k == 0:
-        raise NotSupportedError(
-            f"{fn}(): sssp needs a weighted graph but this graph is unweighted; build it with "
-            f"weights"
-        )
-    if options.objective >= k:
-        raise InvalidArgumentError(
-            f"{fn}(): objective={options.objective} but the graph has {k} weight column(s); pass "
-            f"an objective in [0, {k})"
-        )
-    if not graph.has_transposed:
-        raise NotSupportedError(
-            f"{fn}(): sssp needs in-edges but the graph was built with store_transposed=False; "
-            f"rebuild it with store_transposed=True"
-        )
-    return source
-
-
-class Result:
+class Result(ResultBase):
     """A shortest-path tree kept current by :func:`update`.
 
     Attributes
@@ -173,23 +115,15 @@ class Result:
         The graph version the result matches.
     """
 
+    _ALGORITHM = ALGORITHM
+    _STATS = Stats
+    _HOST_STATE = "SsspState"
+    _DEVICE_STATE = "SsspDeviceState"
+    _FIXED_FIELDS = ("objective",)
+
     def __init__(self, *args, **kwargs):
         raise TypeError("sssp.Result cannot be created directly; use sssp.compute() or "
                         "sssp.Result.from_arrays()")
-
-    @classmethod
-    def _wrap(cls, graph, state, options, resources, stats):
-        self = object.__new__(cls)
-        self._graph_identity = graph._identity
-        self._state = state
-        self._options = options
-        self._resources = resources
-        self._graph_version = graph.version
-        self._epoch = _Epoch("an sssp result")
-        self._arrays = {}
-        self._exported = weakref.WeakSet()
-        self._stats = stats
-        return self
 
     @classmethod
     def from_arrays(cls, graph, source, distances, parents, *, canonicalize=True, options=None,
@@ -208,9 +142,13 @@ class Result:
         [-1, 0, 0]
         """
         fn = "sssp.Result.from_arrays"
-        opts = _make_options(fn, options, fields)
-        source = _check_graph(fn, graph, source, opts)
+        opts = make_options(fn, Options, options, fields)
+        check_graph_argument(fn, graph)
+        source = _convert.as_int(source, fn, "source")
         res = _resources.resolve(resources, graph.resources, fn)
+        native = _backend.native()
+        # The graph's shape and the source first (and the weights with validate_inputs).
+        native.sssp_validate_graph(graph._native, source, opts._to_native(native))
         n = graph.num_vertices
         dist = _convert.to_numpy(distances, fn, "distances")
         if dist.dtype.kind not in "iu" and not (dist.size == 0 and dist.dtype.kind == "f"):
@@ -241,9 +179,6 @@ class Result:
                 f"{n}); use -1 for 'no parent'"
             )
         par = _convert.cast_ids(par, graph._native.vertex_dtype, fn, "parents")
-        native = _backend.native()
-        if opts.validate_inputs:
-            native.sssp_validate_graph(graph._native, source, opts._to_native(native))
         host_res = res if res.backend != "cuda" else _resources.Resources("sequential")
         state = native.SsspState.from_arrays(graph._native, source, dist, par, bool(canonicalize),
                                              opts._to_native(native), host_res._execution())
@@ -258,110 +193,14 @@ class Result:
         return self._state.source
 
     @property
-    def vertex_dtype(self):
-        """NumPy dtype of the parents (the graph's vertex dtype)."""
-        return np.dtype(self._state.vertex_dtype)
-
-    def _on_device(self):
-        return _is_device_state(self._state)
-
-    def _array(self, name):
-        array = self._arrays.get(name)
-        if array is None:
-            state = self._state
-            if _is_device_state(state):
-                res = self._resources
-                dtype = np.int64 if name == "distances" else np.dtype(state.vertex_dtype)
-                data = DeviceData(getattr(state, name)(), dtype, state.num_vertices, state.device,
-                                  fetch=lambda: getattr(state.to_host(), name)(),
-                                  private_copy=lambda: getattr(state.clone(), name)()[0],
-                                  policy=lambda: res.copy_policy)
-            else:
-                data = getattr(state, name)()
-            array = Array._wrap(data, self._epoch, f"sssp {name}")
-            self._arrays[name] = array
-            self._exported.add(array)
-        return array
-
-    @property
     def distances(self):
         """int64 distances as a read-only Array."""
-        return self._array("distances")
+        return self._array("distances", np.int64, "sssp distances")
 
     @property
     def parents(self):
         """Parents as a read-only Array in the vertex dtype."""
-        return self._array("parents")
-
-    @property
-    def options(self):
-        """A copy of the options this result is kept with."""
-        return dataclasses.replace(self._options)
-
-    def set_options(self, options=None, **fields):
-        """Changes the options used by later updates; ``objective`` is fixed.
-
-        Examples
-        --------
-        >>> import dyng
-        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
-        >>> r.set_options(delta=8); r.options.delta
-        8
-        """
-        fn = "sssp.Result.set_options"
-        new = _make_options(fn, options if options is not None else self._options, fields)
-        for name in _FIXED_FIELDS:
-            if getattr(new, name) != getattr(self._options, name):
-                raise InvalidArgumentError(
-                    f"{fn}(): {name} cannot change from {getattr(self._options, name)!r} to "
-                    f"{getattr(new, name)!r} on an existing result; compute a new result instead"
-                )
-        self._options = new
-
-    @property
-    def graph_version(self):
-        """The graph version this result matches."""
-        return self._graph_version
-
-    @property
-    def space(self):
-        """Where the arrays live: "host" or "device"."""
-        return "device" if self._on_device() else "host"
-
-    @property
-    def stats(self):
-        """Stats of the last compute or update (None for a result made by from_arrays)."""
-        return self._stats
-
-    def clone(self, resources=None):
-        """An independent copy tied to the same graph and version.
-
-        Examples
-        --------
-        >>> import dyng
-        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
-        >>> r.clone().distances.tolist()
-        [0, 1]
-        """
-        res = _resources.resolve(resources, self._resources, "sssp.Result.clone")
-        other = object.__new__(Result)
-        other.__dict__.update(self.__dict__)
-        native = _backend.native()
-        if res.backend == "cuda" and not self._on_device():
-            other._state = native.SsspDeviceState.from_host(self._state, res._execution())
-        elif res.backend != "cuda" and self._on_device():
-            other._state = self._state.to_host()
-        elif self._on_device() and self._state.device != res.device:
-            other._state = native.SsspDeviceState.from_host(self._state.to_host(),
-                                                            res._execution())
-        else:
-            other._state = self._state.clone()
-        other._options = self.options
-        other._resources = res
-        other._epoch = _Epoch("an sssp result")
-        other._arrays = {}
-        other._exported = weakref.WeakSet()
-        return other
+        return self._array("parents", self.vertex_dtype, "sssp parents")
 
     def __reduce_ex__(self, protocol):
         raise TypeError(
@@ -369,49 +208,14 @@ class Result:
             "with sssp.Result.from_arrays()"
         )
 
-    def __repr__(self):
-        return (f"sssp.Result(source={self.source}, num_vertices={self._state.num_vertices}, "
-                f"graph_version={self._graph_version})")
-
-    # The protocol dyng.update() drives; every algorithm's Result offers these three.
-    def _check_current(self, graph, fn):
-        if self._graph_identity is not graph._identity:
-            raise StaleResultError(
-                f"{fn}(): the result belongs to another graph (result at version "
-                f"{self._graph_version}, this graph at version {graph.version}); pass the graph "
-                f"it was computed on"
-            )
-        if self._graph_version != graph.version:
-            raise StaleResultError(
-                f"{fn}(): the result matches graph version {self._graph_version} but the graph is "
-                f"at version {graph.version}; update results with every batch (dyng.update) or "
-                f"compute a new one"
-            )
+    def _repr_fields(self):
+        return (("source", self.source),)
 
     def _validate_batch(self, resolved):
         native = _backend.native()
         native.sssp_validate_batch(resolved.insert_src, resolved.insert_dst,
                                    resolved.insert_weights, resolved.num_weights,
                                    self._options._to_native(native))
-
-    def _apply_log(self, graph, log, execution, summary):
-        native = _backend.native()
-        if self._on_device():
-            graph._ensure_device_for(execution)
-        self._invalidate_arrays()
-        counters = self._state.update(graph._native, log, self._options._to_native(native),
-                                      execution)
-        self._graph_version = graph.version
-        self._stats = Stats(batch=summary, **counters)
-        return self._stats
-
-    def _invalidate_arrays(self):
-        # Stale first, then drop the views, so the native update can work in place.
-        self._epoch.value += 1
-        self._arrays.clear()
-        for array in list(self._exported):
-            array._release()
-        self._exported = weakref.WeakSet()
 
 
 def compute(graph, source, *, options=None, resources=None, **fields):
@@ -440,22 +244,9 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     [0, 1, 2]
     """
     fn = "sssp.compute"
-    opts = _make_options(fn, options, fields)
-    source = _check_graph(fn, graph, source, opts)
-    res = _resources.resolve(resources, graph.resources, fn)
-    native = _backend.native()
-    if res.backend == "cuda":
-        graph._ensure_device(res, fn)
-        state_type = native.SsspDeviceState
-    else:
-        state_type = native.SsspState
-    state, counters = state_type.compute(graph._native, source, opts._to_native(native),
-                                         res._execution())
-    return Result._wrap(graph, state, opts, res, Stats(**counters))
-
-
-def _is_device_state(state):
-    return type(state).__name__ == "SsspDeviceState"
+    opts = make_options(fn, Options, options, fields)
+    check_graph_argument(fn, graph)
+    return run_compute(Result, fn, graph, opts, resources, _convert.as_int(source, fn, "source"))
 
 
 def update(graph, batch, result, *, resources=None):
@@ -478,9 +269,4 @@ def update(graph, batch, result, *, resources=None):
     >>> r.distances.tolist()
     [0, 5, 3]
     """
-    from dyng._update import update as update_all
-
-    if not isinstance(result, Result):
-        raise TypeError(f"sssp.update(): result must be a dyng.sssp.Result; got "
-                        f"{type(result).__name__}")
-    return update_all(graph, batch, result, resources=resources, _function="sssp.update")[0]
+    return _update.update_one("sssp", Result, graph, batch, result, resources)

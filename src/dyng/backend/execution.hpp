@@ -2,6 +2,8 @@
 // value at every call, so the C++ core holds no global state about backends.
 #pragma once
 
+#include <cstdint>
+
 namespace dyng {
 
 enum class backend_t { sequential, openmp, cuda };
@@ -23,5 +25,12 @@ bool openmp_enabled() noexcept;
 
 /// The number of threads an OpenMP region would get for `exec` (1 without OpenMP).
 int resolved_thread_count(const execution_t& exec) noexcept;
+
+/// The team an OpenMP kernel should run with for one call over `work` units (stored edges), or 1
+/// when the sequential kernel should run instead: a host backend other than OpenMP, a team of
+/// one, less work than `min_work` (waking a team costs more than the whole sequential kernel
+/// below it; 0 forces the team, as the tests do), or an oversubscribed machine. Every host
+/// algorithm asks here, so the load guard exists once. Results never depend on the answer.
+int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept;
 
 }  // namespace dyng

@@ -115,9 +115,4 @@ class graph_t {
   int64_t relayouts_ = 0;
 };
 
-/// The compiled id/offset combinations (spec: i32/i32, i32/i64, i64/i64).
-extern template class graph_t<int32_t, int32_t>;
-extern template class graph_t<int32_t, int64_t>;
-extern template class graph_t<int64_t, int64_t>;
-
 }  // namespace dyng

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
-#include "dyng/graph/detail/instantiate.hpp"
+#include "dyng/core/graph_types.hpp"
 #include "dyng/graph/detail/slots.hpp"
 #include "dyng/graph/graph.hpp"
 

@@ -19,7 +19,7 @@
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
 #include "dyng/graph/detail/compose.hpp"
-#include "dyng/graph/detail/instantiate.hpp"
+#include "dyng/core/graph_types.hpp"
 #include "dyng/graph/detail/slots.hpp"
 #include "dyng/graph/graph.hpp"
 

@@ -14,7 +14,7 @@
 #include "dyng/graph/detail/assemble.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/build_rows.hpp"
-#include "dyng/graph/detail/instantiate.hpp"
+#include "dyng/core/graph_types.hpp"
 #include "dyng/graph/detail/properties_check.hpp"
 #include "dyng/graph/detail/transpose_check.hpp"
 #include "dyng/graph/graph.hpp"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
 
@@ -51,25 +52,19 @@ struct state_t {
   std::vector<vid_t> parents;
 };
 
-/// Which way update() produced its answer.
-enum class update_path_t { compute, incremental, recompute };
-
-struct stats_t {
-  int64_t affected = 0;         ///< Vertices whose distance or parent changed.
-  int64_t iterations = 0;       ///< Buckets (sequential) or delta-stepping phases processed.
-  int64_t frontier_visits = 0;  ///< Edge relaxations attempted.
-  bool fallback_used = false;   ///< update() chose a full recompute.
-  bool converged = true;
-  std::string engine_used;      ///< "operators" (sequential) or "fused" (OpenMP), as in 0.2.0.
-  int64_t invalidated = 0;      ///< Vertices whose tree path was cut by the batch.
+/// The common fields (update_stats_t: affected = vertices whose distance or parent changed,
+/// iterations = buckets or delta-stepping phases, frontier_visits = edge relaxations) and sssp's
+/// own counters.
+struct stats_t : update_stats_t {
+  int64_t invalidated = 0;  ///< Vertices whose tree path was cut by the batch.
   int64_t epochs = 0;
-  int64_t pushes = 0;           ///< Queue insertions.
+  int64_t pushes = 0;       ///< Queue insertions.
   bool packed_parents = false;
-  update_path_t path = update_path_t::compute;
 };
 
-/// Throws invalid_argument_error unless `source` is a vertex and the objective column holds only
-/// weights in [1, 2^31-1]; not_supported_error for an unweighted graph or without in-edges.
+/// Throws not_supported_error for an unweighted graph or one without in-edges,
+/// invalid_argument_error for bad options or a source that is not a vertex, and (with
+/// options.validate_inputs) for an objective weight outside [1, 2^31-1], naming the edge.
 template <class vid_t, class eid_t>
 void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options);
 

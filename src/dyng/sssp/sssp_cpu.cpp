@@ -6,8 +6,9 @@
 #include <string>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/core/graph_types.hpp"
+#include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
-#include "dyng/sssp/detail/sssp_driver.hpp"
 
 namespace dyng::sssp {
 namespace {
@@ -36,19 +37,15 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
   check_graph(graph, fn);
   detail::check_options(options, graph.num_weights(), fn);
   detail::check_source(source, graph.num_vertices(), fn);
-  detail::checked_weight_range(graph.out_view(), options.objective, fn);
+  if (options.validate_inputs) detail::checked_weight_range(graph.out_view(), options.objective, fn);
 }
 
 template <class vid_t>
 void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
+  const char* fn = "sssp.update()";
   const int k = batch.num_weights;
-  if (options.objective < 0 || (k > 0 && options.objective >= k)) {
-    throw invalid_argument_error("sssp.update(): objective " + std::to_string(options.objective) +
-                                 " is not a weight column of a batch with " + std::to_string(k) +
-                                 " weights per insertion; pass an objective in [0, " +
-                                 std::to_string(k) + ")");
-  }
   if (k == 0) return;  // no weights at all: the graph's apply() rejects or ignores that batch
+  detail::check_objective(options.objective, k, fn);
   const size_t insertions = batch.insert_weights.size() / static_cast<size_t>(k);
   for (size_t i = 0; i < insertions; ++i) {
     const int32_t w = batch.insert_weights[i * static_cast<size_t>(k) + options.objective];
@@ -58,7 +55,7 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) 
       edge = " (" + std::to_string(batch.insert_src[i]) + ", " +
              std::to_string(batch.insert_dst[i]) + ")";
     }
-    throw invalid_argument_error("sssp.update(): insertion " + std::to_string(i) + edge +
+    throw invalid_argument_error(std::string(fn) + ": insertion " + std::to_string(i) + edge +
                                  " has weight " + std::to_string(w) + " in objective column " +
                                  std::to_string(options.objective) +
                                  "; sssp needs weights in [1, 2^31-1], so fix the batch");
@@ -104,7 +101,7 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
   return detail::reference_dijkstra_view(graph.out_view(), source, objective);
 }
 
-#define DYNG_SSSP_INSTANTIATE(VID, EID)                                                         \
+#define DYNG_INSTANTIATE_SSSP_CPU(VID, EID)                                                     \
   template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&);              \
   template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&,                    \
                            const execution_t&, state_t<VID>&);                                 \
@@ -113,13 +110,12 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
   template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,               \
                                      const execution_t&, state_t<VID>&);                       \
   template state_t<VID> reference_dijkstra(const graph_t<VID, EID>&, VID, int);
+#define DYNG_INSTANTIATE_SSSP_BATCH(VID) \
+  template void validate_batch(const edge_batch_t<VID>&, const options_t&);
 
-DYNG_SSSP_INSTANTIATE(int32_t, int32_t)
-DYNG_SSSP_INSTANTIATE(int32_t, int64_t)
-DYNG_SSSP_INSTANTIATE(int64_t, int64_t)
-#undef DYNG_SSSP_INSTANTIATE
-
-template void validate_batch(const edge_batch_t<int32_t>&, const options_t&);
-template void validate_batch(const edge_batch_t<int64_t>&, const options_t&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CPU)
+DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_SSSP_BATCH)
+#undef DYNG_INSTANTIATE_SSSP_CPU
+#undef DYNG_INSTANTIATE_SSSP_BATCH
 
 }  // namespace dyng::sssp

@@ -1,7 +1,8 @@
 // SSSP on a CUDA device: distances and canonical parents from a graph already in device memory.
 //
 // The host API below has no CUDA types (streams are void*), so CPU code and the bindings can
-// include it; the kernels live in detail/cuda/*.cuh and sssp_cuda.cu. Results are bit-identical
+// include it; the kernels live in detail/cuda/*.cuh, their host sides in sssp_cuda.cu (compute)
+// and sssp_cuda_update.cu (update). Results are bit-identical
 // to the CPU backends: int64 distances (k_infinite_distance when unreachable) and the canonical
 // parent, the lowest-id in-neighbour u != v with dist[u] + w(u, v) == dist[v] (-1 for the source
 // and unreachable vertices). update() repairs them after a batch, with the CPU's scheme (cut the
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 
+#include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -49,73 +51,52 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
              vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
              vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
 
-/// Repairs device distances/parents after a batch. `out`/`in` are device views of the graph
-/// AFTER the batch; `log` (host memory) is what graph_t::apply() recorded. The caller has already
-/// grown d_dist/d_parents to out.num_vertices entries (vertices >= log.num_vertices_before hold
-/// k_infinite_distance / -1), and they hold the result of compute() (or update()) for the graph
-/// before the batch. `repair_budget` is the fraction of stored edges the incremental repair may
-/// relax (seeding scans included) before it gives up and recomputes on the GPU; 0 always
-/// recomputes, negative picks k_default_gpu_repair_budget. Changed edges that lower their head
-/// by more than a bucket width are charged part of the budget up front, so a batch that moves
-/// most of the graph goes straight to the recompute. `delta` is the bucket width of the repair
-/// and the fallback compute; 0 picks compute()'s from a sample of the weights. Fills
-/// stats (path incremental or recompute, fallback_used, affected, invalidated, iterations,
-/// frontier_visits, pushes, engine_used); returns after the work on `stream` has finished.
-/// Results are bit-identical to a fresh compute(). Throws invalid_argument_error for bad
-/// arguments or a changed edge whose weight is below 1 (d_dist/d_parents then unchanged), and
-/// what compute() throws.
+/// Distances and canonical parents of one source, in device memory of `device` (the result that
+/// update() repairs in place; the device-graph layer and the bindings hold it).
+template <class vid_t>
+struct device_state_t {
+  vid_t source = 0;
+  int device = 0;
+  int64_t num_vertices = 0;
+  ::dyng::cuda::device_buffer<int64_t> distances;  ///< At least num_vertices entries.
+  ::dyng::cuda::device_buffer<vid_t> parents;      ///< At least num_vertices entries.
+};
+
+/// Repairs `state` (the result of compute() or update() for the graph before the batch, on the
+/// current device) after a batch, through the shared dynamic-update policy
+/// (core/dynamic_update.hpp): vertices the batch added join as unreached, the GPU repair runs
+/// within its budget, else the state is put back and recomputed on the GPU. `out`/`in` are
+/// device views of the graph AFTER the batch; `log` (host memory) is what graph_t::apply()
+/// recorded. `repair_budget` is the fraction of stored edges the repair may relax (seeding scans
+/// included) before it gives up; 0 always recomputes, negative picks
+/// k_default_gpu_repair_budget. Changed edges that lower their head by more than a bucket width
+/// are charged part of the budget up front, so a batch that moves most of the graph goes straight
+/// to the recompute. `delta` is the bucket width of the repair and the fallback compute; 0 picks
+/// compute()'s from a sample of the weights. Fills stats (path incremental or recompute,
+/// fallback_used, affected, invalidated, iterations, frontier_visits, pushes, engine_used);
+/// returns after the work on `stream` has finished. Results are bit-identical to a fresh
+/// compute(). Throws invalid_argument_error for bad arguments or a changed edge whose weight is
+/// below 1, and what compute() throws; `state` is then as it was.
 template <class vid_t, class eid_t>
 void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-            const change_log_t<vid_t>& log, vid_t source, int objective, int64_t delta,
-            double repair_budget, void* stream, int64_t* d_dist, vid_t* d_parents,
-            stats_t& stats, const tuning_t& tuning = {});
+            const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
+            void* stream, device_state_t<vid_t>& state, stats_t& stats,
+            const tuning_t& tuning = {});
 
 /// update()'s default budget (a fraction of the stored edges): a repair relaxes edges about as
 /// fast as compute() does, so an abandoned one costs a few percent of the recompute that follows
 /// (gpu-sssp.md, "Update").
 inline constexpr double k_default_gpu_repair_budget = 0.1;
 
+/// True when every used slot of `out` holds a weight >= 1 in column `objective` (one pass over
+/// the device weights; the host scan would cost more than the whole GPU search).
+template <class vid_t, class eid_t>
+bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective, void* stream);
+
 /// Canonical parents for given device distances (one pass over the in-edges, as compute() does
 /// after its search).
 template <class vid_t, class eid_t>
 void canonical_parents(const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective,
                        const int64_t* d_dist, void* stream, vid_t* d_parents);
-
-extern template void compute<int32_t, int32_t>(const device_adjacency_t<int32_t, int32_t>&,
-                                               const device_adjacency_t<int32_t, int32_t>&,
-                                               int32_t, int, int64_t, void*, int64_t*, int32_t*,
-                                               stats_t&, const tuning_t&);
-extern template void compute<int32_t, int64_t>(const device_adjacency_t<int32_t, int64_t>&,
-                                               const device_adjacency_t<int32_t, int64_t>&,
-                                               int32_t, int, int64_t, void*, int64_t*, int32_t*,
-                                               stats_t&, const tuning_t&);
-extern template void compute<int64_t, int64_t>(const device_adjacency_t<int64_t, int64_t>&,
-                                               const device_adjacency_t<int64_t, int64_t>&,
-                                               int64_t, int, int64_t, void*, int64_t*, int64_t*,
-                                               stats_t&, const tuning_t&);
-extern template void update<int32_t, int32_t>(const device_adjacency_t<int32_t, int32_t>&,
-                                              const device_adjacency_t<int32_t, int32_t>&,
-                                              const change_log_t<int32_t>&, int32_t, int, int64_t,
-                                              double, void*, int64_t*, int32_t*, stats_t&,
-                                              const tuning_t&);
-extern template void update<int32_t, int64_t>(const device_adjacency_t<int32_t, int64_t>&,
-                                              const device_adjacency_t<int32_t, int64_t>&,
-                                              const change_log_t<int32_t>&, int32_t, int, int64_t,
-                                              double, void*, int64_t*, int32_t*, stats_t&,
-                                              const tuning_t&);
-extern template void update<int64_t, int64_t>(const device_adjacency_t<int64_t, int64_t>&,
-                                              const device_adjacency_t<int64_t, int64_t>&,
-                                              const change_log_t<int64_t>&, int64_t, int, int64_t,
-                                              double, void*, int64_t*, int64_t*, stats_t&,
-                                              const tuning_t&);
-extern template void canonical_parents<int32_t, int32_t>(const device_adjacency_t<int32_t, int32_t>&,
-                                                         int32_t, int, const int64_t*, void*,
-                                                         int32_t*);
-extern template void canonical_parents<int32_t, int64_t>(const device_adjacency_t<int32_t, int64_t>&,
-                                                         int32_t, int, const int64_t*, void*,
-                                                         int32_t*);
-extern template void canonical_parents<int64_t, int64_t>(const device_adjacency_t<int64_t, int64_t>&,
-                                                         int64_t, int, const int64_t*, void*,
-                                                         int64_t*);
 
 }  // namespace dyng::sssp::cuda

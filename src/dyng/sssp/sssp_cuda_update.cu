@@ -1,4 +1,5 @@
-// Host side of the CUDA SSSP update: checks, the repair's workspace and budget, and the fallback.
+// Host side of the CUDA SSSP update: sssp's steps for the shared dynamic-update policy
+// (core/dynamic_update.hpp) on the GPU, the repair's workspace and budget.
 //
 // The repair runs three stages on the caller's stream, with one host synchronisation after each
 // (its counters decide what comes next):
@@ -6,10 +7,10 @@
 //   2. the seeded near-far search (near_far.cuh), stopped past the budget;
 //   3. the parent repair (repair_parents.cuh and the listed parent pass of parents.cuh).
 // A repair that would relax more than `repair_budget` x stored edges, or is predicted to before
-// anything is cut (far-reaching lowerings, repair_cut.cuh), is abandoned for compute() on the same
-// buffers, which overwrites every distance and parent; the snapshot taken in stage 1 then still
-// gives the fallback its `affected` count. docs/developer/gpu-sssp.md has the method
-// and the measurements behind the defaults.
+// anything is cut (far-reaching lowerings, repair_cut.cuh), reports over budget; the policy then
+// undoes it (the snapshot taken in stage 1 is copied back: a few microseconds, next to the
+// recompute that follows) and recomputes on the same buffers, counting what differs from the
+// snapshot. docs/developer/gpu-sssp.md has the method and the measurements behind the defaults.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,7 +20,11 @@
 
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/fill.cuh"
+#include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/core/graph_types.hpp"
 #include "dyng/sssp/detail/cuda/launch.cuh"
 #include "dyng/sssp/detail/cuda/repair_cut.cuh"
 #include "dyng/sssp/detail/cuda/repair_parents.cuh"
@@ -43,8 +48,8 @@ constexpr unsigned long long k_far_lowering_share = 64;
 
 template <class vid_t, class eid_t>
 void check_arguments(const device_adjacency_t<vid_t, eid_t>& out,
-                     const device_adjacency_t<vid_t, eid_t>& in, const change_log_t<vid_t>& log,
-                     vid_t source, int objective, const int64_t* d_dist, const vid_t* d_parents) {
+                     const device_adjacency_t<vid_t, eid_t>& in, int objective,
+                     const device_state_t<vid_t>& state) {
   kernels::check_view(out, k_fn, "out-edge", objective);
   kernels::check_view(in, k_fn, "in-edge", objective);
   const long long n = out.num_vertices;
@@ -53,26 +58,14 @@ void check_arguments(const device_adjacency_t<vid_t, eid_t>& out,
                                  std::to_string(n) + " vertices but the in-edge view " +
                                  std::to_string(in.num_vertices) + "; pass views of one graph");
   }
-  if (log.num_vertices_after != out.num_vertices || log.num_vertices_before < 0 ||
-      log.num_vertices_before > log.num_vertices_after) {
-    throw invalid_argument_error(std::string(k_fn) + ": the change log goes from " +
-                                 std::to_string(log.num_vertices_before) + " to " +
-                                 std::to_string(log.num_vertices_after) +
-                                 " vertices but the graph has " + std::to_string(n) +
-                                 "; pass the views of the graph after the batch and its log");
-  }
-  if (source < 0 || source >= out.num_vertices) {
-    throw invalid_argument_error(std::string(k_fn) + ": source " + std::to_string(source) +
-                                 " is not a vertex of a graph with " + std::to_string(n) +
-                                 " vertices; pass 0 <= source < n");
-  }
+  ::dyng::sssp::detail::check_source(state.source, static_cast<vid_t>(state.num_vertices), k_fn);
   if (static_cast<unsigned long long>(n) > kernels::k_vertex_mask) {
     throw capacity_error(std::string(k_fn) + ": " + std::to_string(n) +
                          " vertices exceed the 2^40 that work items can name; use a smaller graph");
   }
-  if (d_dist == nullptr || d_parents == nullptr) {
-    throw invalid_argument_error(std::string(k_fn) + ": null result pointer; pass device arrays "
-                                 "of n distances and n parents, grown to the graph's size");
+  if (state.num_vertices > 0 && (state.distances.empty() || state.parents.empty())) {
+    throw invalid_argument_error(std::string(k_fn) + ": the result has no device arrays; pass "
+                                 "the result of compute() or update()");
   }
 }
 
@@ -114,7 +107,7 @@ class repair_t {
   /// (with the caller's arrays unchanged) when a changed edge has a weight below 1.
   repair_end_t run(const change_log_t<vid_t>& log, unsigned long long stored_edges,
                    unsigned long long budget, int64_t delta, const tuning_t& tuning,
-                   stats_t& stats) {
+                   stats_t& stats, bool& snapshot_taken) {
     const long long n = out_.num_vertices;
     const double mean_degree = static_cast<double>(stored_edges) / static_cast<double>(n);
     const int group_size =
@@ -163,13 +156,11 @@ class repair_t {
     cut.budget = budget;
     {
       auto* kernel = kernels::repair_cut_kernel<vid_t, eid_t>;
-      const dim3 grid(kernels::cooperative_blocks(kernel, 8, k_fn));
-      void* args[] = {&cut};
-      DYNG_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid,
-                                                  dim3(kernels::k_block_threads), args, 0,
-                                                  as_stream(stream_)));
+      ::dyng::cuda::launch_cooperative(kernel, kernels::cooperative_blocks(kernel, 8, k_fn), cut,
+                                       as_stream(stream_));
     }
     kernels::update_control_t host = read_control();
+    snapshot_taken = true;  // phase 1 of the kernel has run; what follows may be undone
     if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
     check_overflow(host);
     stats.invalidated = static_cast<int64_t>(host.repair.invalidated);
@@ -267,11 +258,8 @@ class repair_t {
     ::dyng::cuda::copy_to_host(&weight, w.change_weight.data() + i, sizeof weight, stream_);
     ::dyng::cuda::synchronize(stream_);
     const edge_change_t<vid_t>& change = log.changes[static_cast<size_t>(i)];
-    throw invalid_argument_error(
-        std::string(k_fn) + ": edge (" + std::to_string(change.src) + ", " +
-        std::to_string(change.dst) + ") has weight " + std::to_string(weight) +
-        " in the objective column; sssp needs weights >= 1, so validate batches with "
-        "sssp.validate_batch before applying");
+    ::dyng::sssp::detail::throw_bad_weight("sssp.update()", change.src, change.dst, weight,
+                                           objective_);
   }
 
   device_adjacency_t<vid_t, eid_t> out_;
@@ -286,88 +274,172 @@ class repair_t {
   device_buffer<kernels::update_control_t>& control_;
 };
 
+/// sssp's steps for run_update() on the GPU (see the file comment).
+template <class vid_t, class eid_t>
+class device_update_steps_t {
+ public:
+  using stats_type = stats_t;
+
+  device_update_steps_t(const device_adjacency_t<vid_t, eid_t>& out,
+                        const device_adjacency_t<vid_t, eid_t>& in, int objective, int64_t delta,
+                        void* stream, device_state_t<vid_t>& state, const tuning_t& tuning)
+      : out_(out),
+        in_(in),
+        objective_(objective),
+        delta_(delta),
+        stream_(stream),
+        state_(state),
+        tuning_(tuning) {
+    device_buffer<kernels::control_t> counts_control(1, stream);
+    counts_control.fill_bytes(0);
+    const kernels::control_t counts =
+        kernels::count_edges(out, objective, delta <= 0, counts_control);
+    stored_edges_ = counts.stored_edges;
+    const double mean_weight =
+        counts.sampled_weight_count > 0
+            ? static_cast<double>(counts.sampled_weight_sum) /
+                  static_cast<double>(counts.sampled_weight_count)
+            : 1.0;
+    // The bucket width compute() would pick.
+    width_ = std::min(k_max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
+  }
+
+  int64_t result_vertices() const { return state_.num_vertices; }
+  int64_t work_scale() const { return static_cast<int64_t>(stored_edges_); }
+  double default_budget() const { return k_default_gpu_repair_budget; }
+
+  /// New vertices start unreached; the repair then finds the ones the batch connected.
+  void grow(int64_t n) {
+    if (n <= state_.num_vertices) return;
+    device_buffer<int64_t> distances(static_cast<size_t>(n));
+    device_buffer<vid_t> parents(static_cast<size_t>(n));
+    const auto old = static_cast<size_t>(state_.num_vertices);
+    ::dyng::cuda::copy_on_device(distances.data(), state_.distances.data(), old * sizeof(int64_t),
+                                 stream_);
+    ::dyng::cuda::copy_on_device(parents.data(), state_.parents.data(), old * sizeof(vid_t),
+                                 stream_);
+    const int64_t first = state_.num_vertices;
+    ::dyng::cuda::fill_range(distances.data(), k_infinite_distance, first, n, stream_);
+    ::dyng::cuda::fill_range(parents.data(), vid_t{-1}, first, n, stream_);
+    state_.distances = std::move(distances);
+    state_.parents = std::move(parents);
+    state_.num_vertices = n;
+  }
+  /// The grown buffers stay: they only need to hold at least num_vertices entries.
+  void shrink(int64_t n) noexcept { state_.num_vertices = n; }
+
+  bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
+    stats.engine_used = k_engine;
+    if (log.changes.empty()) return true;  // new vertices stay unreached; nothing else moves
+    allocate_snapshot();
+    control_ = device_buffer<kernels::update_control_t>(1, stream_);
+    control_.fill_bytes(0);
+    repair_t<vid_t, eid_t> repair(out_, in_, state_.source, objective_, stream_,
+                                  state_.distances.data(), state_.parents.data(),
+                                  old_dist_.data(), old_parents_.data(), control_);
+    return repair.run(log, stored_edges_, static_cast<unsigned long long>(budget), width_,
+                      tuning_, stats, snapshot_taken_) == repair_end_t::done;
+  }
+
+  /// Copies the snapshot back. A CUDA failure here leaves nothing to restore from, so it is
+  /// swallowed: the error that made the policy undo is the one the caller sees.
+  void undo() noexcept {
+    if (!snapshot_taken_) return;
+    try {
+      restore_snapshot();
+    } catch (...) {
+    }
+  }
+
+  /// A full compute on the state's arrays, then what differs from the snapshot.
+  void recompute(stats_t& stats) {
+    if (!snapshot_taken_) {  // no repair ran (budget 0): take the snapshot here
+      allocate_snapshot();
+      const auto n = static_cast<size_t>(state_.num_vertices);
+      ::dyng::cuda::copy_on_device(old_dist_.data(), state_.distances.data(), n * sizeof(int64_t),
+                                   stream_);
+      ::dyng::cuda::copy_on_device(old_parents_.data(), state_.parents.data(), n * sizeof(vid_t),
+                                   stream_);
+      snapshot_taken_ = true;
+    }
+    const int64_t invalidated = stats.invalidated;
+    try {
+      compute(out_, in_, state_.source, objective_, delta_, stream_, state_.distances.data(),
+              state_.parents.data(), stats, tuning_);
+      stats.affected = count_changed();
+    } catch (...) {
+      undo();
+      throw;
+    }
+    stats.invalidated = invalidated;
+  }
+
+ private:
+  static constexpr const char* k_engine = "cuda_near_far";
+
+  void allocate_snapshot() {
+    if (!old_dist_.empty() || state_.num_vertices == 0) return;
+    old_dist_ = device_buffer<int64_t>(static_cast<size_t>(state_.num_vertices), stream_);
+    old_parents_ = device_buffer<vid_t>(static_cast<size_t>(state_.num_vertices), stream_);
+  }
+
+  void restore_snapshot() {
+    const auto n = static_cast<size_t>(state_.num_vertices);
+    ::dyng::cuda::copy_on_device(state_.distances.data(), old_dist_.data(), n * sizeof(int64_t),
+                                 stream_);
+    ::dyng::cuda::copy_on_device(state_.parents.data(), old_parents_.data(), n * sizeof(vid_t),
+                                 stream_);
+    ::dyng::cuda::synchronize(stream_);
+  }
+
+  int64_t count_changed() {
+    const long long n = state_.num_vertices;
+    device_buffer<unsigned long long> differ(1, stream_);
+    differ.fill_bytes(0);
+    kernels::count_differences_kernel<vid_t>
+        <<<kernels::stride_blocks(n, 8), kernels::k_block_threads, 0, as_stream(stream_)>>>(
+            n, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
+            state_.parents.data(), reinterpret_cast<const kernels::dist_t*>(old_dist_.data()),
+            old_parents_.data(), differ.data());
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    unsigned long long affected = 0;
+    differ.copy_to_host(&affected, 1);
+    return static_cast<int64_t>(affected);
+  }
+
+  device_adjacency_t<vid_t, eid_t> out_;
+  device_adjacency_t<vid_t, eid_t> in_;
+  int objective_;
+  int64_t delta_;
+  void* stream_;
+  device_state_t<vid_t>& state_;
+  tuning_t tuning_;
+  unsigned long long stored_edges_ = 0;
+  int64_t width_ = 1;
+  device_buffer<kernels::update_control_t> control_;
+  // The state before the batch (grown), written by the repair's first kernel or by recompute().
+  device_buffer<int64_t> old_dist_;
+  device_buffer<vid_t> old_parents_;
+  bool snapshot_taken_ = false;
+};
+
 }  // namespace
 
 template <class vid_t, class eid_t>
 void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-            const change_log_t<vid_t>& log, vid_t source, int objective, int64_t delta,
-            double repair_budget, void* stream, int64_t* d_dist, vid_t* d_parents,
-            stats_t& stats, const tuning_t& tuning) {
-  check_arguments(out, in, log, source, objective, d_dist, d_parents);
-  stats = stats_t{};
-  stats.engine_used = "cuda_near_far";
-  stats.path = update_path_t::incremental;
-  // No edge changed: new vertices stay unreached. A budget of 0 still recomputes, as on the CPU.
-  if (log.changes.empty() && repair_budget != 0.0) return;
-  const long long n = out.num_vertices;
-
-  device_buffer<kernels::update_control_t> control(1, stream);
-  control.fill_bytes(0);
-  device_buffer<kernels::control_t> counts_control(1, stream);
-  counts_control.fill_bytes(0);
-  const kernels::control_t counts = kernels::count_edges(out, objective, delta <= 0, counts_control);
-  const unsigned long long stored_edges = counts.stored_edges;
-  const double mean_weight =
-      counts.sampled_weight_count > 0
-          ? static_cast<double>(counts.sampled_weight_sum) /
-                static_cast<double>(counts.sampled_weight_count)
-          : 1.0;
-  // The bucket width compute() would pick.
-  const int64_t width = std::min(k_max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
-  const double fraction = repair_budget >= 0.0 ? repair_budget : k_default_gpu_repair_budget;
-  const double budget_edges = fraction * static_cast<double>(stored_edges);
-  const unsigned long long budget =
-      budget_edges >= 0x1p62 ? 1ull << 62 : static_cast<unsigned long long>(budget_edges);
-
-  // The snapshot of the state before the batch: the repair's parent pass and the fallback's
-  // `affected` compare against it.
-  device_buffer<int64_t> old_dist(static_cast<size_t>(n), stream);
-  device_buffer<vid_t> old_parents(static_cast<size_t>(n), stream);
-  int64_t invalidated = 0;
-  if (fraction > 0.0) {
-    repair_t<vid_t, eid_t> repair(out, in, source, objective, stream, d_dist, d_parents,
-                                  old_dist.data(), old_parents.data(), control);
-    stats_t attempt = stats;
-    if (repair.run(log, stored_edges, budget, width, tuning, attempt) == repair_end_t::done) {
-      stats = attempt;
-      return;
-    }
-    invalidated = attempt.invalidated;
-  } else {
-    ::dyng::cuda::copy_on_device(old_dist.data(), d_dist, static_cast<size_t>(n) * sizeof(int64_t),
-                                 stream);
-    ::dyng::cuda::copy_on_device(old_parents.data(), d_parents,
-                                 static_cast<size_t>(n) * sizeof(vid_t), stream);
-  }
-
-  // Fallback: a full compute on the caller's arrays, then what differs from the snapshot.
-  compute(out, in, source, objective, delta, stream, d_dist, d_parents, stats, tuning);
-  device_buffer<unsigned long long> differ(1, stream);
-  differ.fill_bytes(0);
-  kernels::count_differences_kernel<vid_t>
-      <<<kernels::stride_blocks(n, 8), kernels::k_block_threads, 0, as_stream(stream)>>>(
-          n, reinterpret_cast<const kernels::dist_t*>(d_dist), d_parents,
-          reinterpret_cast<const kernels::dist_t*>(old_dist.data()), old_parents.data(),
-          differ.data());
-  DYNG_CUDA_CHECK(cudaGetLastError());
-  unsigned long long affected = 0;
-  differ.copy_to_host(&affected, 1);
-  stats.affected = static_cast<int64_t>(affected);
-  stats.invalidated = invalidated;
-  stats.fallback_used = true;
-  stats.path = update_path_t::recompute;
+            const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
+            void* stream, device_state_t<vid_t>& state, stats_t& stats, const tuning_t& tuning) {
+  check_arguments(out, in, objective, state);
+  device_update_steps_t<vid_t, eid_t> steps(out, in, objective, delta, stream, state, tuning);
+  stats = run_update(steps, log, static_cast<int64_t>(out.num_vertices), repair_budget, k_fn);
 }
 
-#define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                         \
-  template void update<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                  \
-                                     const device_adjacency_t<vid_t, eid_t>&,                  \
-                                     const change_log_t<vid_t>&, vid_t, int, int64_t, double,  \
-                                     void*, int64_t*, vid_t*, stats_t&, const tuning_t&);
-
-DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(int32_t, int32_t)
-DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(int32_t, int64_t)
-DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(int64_t, int64_t)
-
+#define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                        \
+  template void update<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                 \
+                                     const device_adjacency_t<vid_t, eid_t>&,                 \
+                                     const change_log_t<vid_t>&, int, int64_t, double, void*,  \
+                                     device_state_t<vid_t>&, stats_t&, const tuning_t&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA_UPDATE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_UPDATE
 
 }  // namespace dyng::sssp::cuda

@@ -7,9 +7,9 @@
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/sssp/detail/sssp_driver.hpp"
+#include "dyng/core/graph_types.hpp"
+#include "dyng/sssp/detail/sssp_checks.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
-#include "dyng/sssp/sssp_device_kernels.hpp"
 
 namespace dyng::sssp::cuda {
 
@@ -56,8 +56,10 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   device_scope_t scope(graph.device());
   // Weights < 1 could keep the search from settling; find them on the device and let the host
   // scan name the offending edge only when there is one.
-  if (!detail::weights_positive(graph.out_view(), options.objective, stream)) {
-    validate_graph(host, source, options);
+  if (!weights_positive(graph.out_view(), options.objective, stream)) {
+    options_t scan = options;
+    scan.validate_inputs = true;
+    validate_graph(host, source, scan);
     throw internal_error(std::string(fn) +
                          ": the device copy holds a weight < 1 that the host graph does not; "
                          "this is a bug in dyng");
@@ -85,28 +87,9 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                  "; clone the result to the graph's device first");
   }
   device_scope_t scope(graph.device());
-  const int64_t n = host.num_vertices();
-  if (n < state.num_vertices) {
-    throw internal_error(std::string(fn) + ": the graph has fewer vertices (" + std::to_string(n) +
-                         ") than the result (" + std::to_string(state.num_vertices) +
-                         "); vertex deletion is not supported, so this is a bug in dyng");
-  }
-  if (n > state.num_vertices) {
-    // New vertices start unreached; the repair then finds the ones the batch connected.
-    device_state_t<vid_t> grown = allocate(state.source, state.device, n);
-    const auto old = static_cast<size_t>(state.num_vertices);
-    ::dyng::cuda::copy_on_device(grown.distances.data(), state.distances.data(),
-                                 old * sizeof(int64_t), stream);
-    ::dyng::cuda::copy_on_device(grown.parents.data(), state.parents.data(), old * sizeof(vid_t),
-                                 stream);
-    detail::fill_unreached(grown.distances.data(), grown.parents.data(), state.num_vertices, n,
-                           stream);
-    state = std::move(grown);
-  }
   stats_t stats;
-  ::dyng::sssp::cuda::update(graph.out_view(), graph.in_view(), log, state.source,
-                             options.objective, options.delta, options.repair_budget, stream,
-                             state.distances.data(), state.parents.data(), stats, tuning_t{});
+  ::dyng::sssp::cuda::update(graph.out_view(), graph.in_view(), log, options.objective,
+                             options.delta, options.repair_budget, stream, state, stats);
   return stats;
 }
 
@@ -160,7 +143,7 @@ device_state_t<vid_t> to_device(const state_t<vid_t>& state, int device, void* s
   return copy;
 }
 
-#define DYNG_SSSP_DEVICE_INSTANTIATE(VID, EID)                                                  \
+#define DYNG_INSTANTIATE_SSSP_DEVICE(VID, EID)                                                  \
   template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&, VID,     \
                            const options_t&, void*, device_state_t<VID>&);                     \
   template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,           \
@@ -168,17 +151,13 @@ device_state_t<vid_t> to_device(const state_t<vid_t>& state, int device, void* s
                           device_state_t<VID>&);                                               \
   template void canonicalize_parents(const device_graph_t<VID, EID>&, const options_t&, void*, \
                                      device_state_t<VID>&);
-
-DYNG_SSSP_DEVICE_INSTANTIATE(int32_t, int32_t)
-DYNG_SSSP_DEVICE_INSTANTIATE(int32_t, int64_t)
-DYNG_SSSP_DEVICE_INSTANTIATE(int64_t, int64_t)
-#undef DYNG_SSSP_DEVICE_INSTANTIATE
-
-template device_state_t<int32_t> clone(const device_state_t<int32_t>&, void*);
-template device_state_t<int64_t> clone(const device_state_t<int64_t>&, void*);
-template state_t<int32_t> to_host(const device_state_t<int32_t>&, void*);
-template state_t<int64_t> to_host(const device_state_t<int64_t>&, void*);
-template device_state_t<int32_t> to_device(const state_t<int32_t>&, int, void*);
-template device_state_t<int64_t> to_device(const state_t<int64_t>&, int, void*);
+#define DYNG_INSTANTIATE_SSSP_DEVICE_COPIES(VID)                                    \
+  template device_state_t<VID> clone(const device_state_t<VID>&, void*);           \
+  template state_t<VID> to_host(const device_state_t<VID>&, void*);                \
+  template device_state_t<VID> to_device(const state_t<VID>&, int, void*);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_DEVICE)
+DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_SSSP_DEVICE_COPIES)
+#undef DYNG_INSTANTIATE_SSSP_DEVICE
+#undef DYNG_INSTANTIATE_SSSP_DEVICE_COPIES
 
 }  // namespace dyng::sssp::cuda

@@ -1,27 +1,18 @@
 // sssp on a device-resident graph: the result lives in device memory and update() repairs it
-// there. This layer owns the result's buffers, device selection, input checks and vertex
-// growth; the GPU algorithms themselves are in sssp_cuda.hpp (compute, update).
+// there. This layer owns device selection, the input checks against the host graph and the
+// copies between host and device results; the GPU algorithms themselves (and the growth of a
+// result, which the shared update policy does) are in sssp_cuda.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
+#include "dyng/sssp/sssp_cuda.hpp"
 
 namespace dyng::sssp::cuda {
-
-/// Distances and canonical parents of one source, in device memory of `device`.
-template <class vid_t>
-struct device_state_t {
-  vid_t source = 0;
-  int device = 0;
-  int64_t num_vertices = 0;
-  ::dyng::cuda::device_buffer<int64_t> distances;
-  ::dyng::cuda::device_buffer<vid_t> parents;
-};
 
 /// Computes into `state` on the device of `graph`. `host` is the same graph in host memory (it
 /// is the authority the device copy mirrors, and it names the edge in error messages).

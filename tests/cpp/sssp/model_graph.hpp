@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dyng/graph/change_log.hpp"
-#include "dyng/sssp/detail/sssp_driver.hpp"
+#include "dyng/sssp/detail/host_entry.hpp"
 
 namespace sssp_test {
 

@@ -12,6 +12,7 @@
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/core/graph_types.hpp"
 #include "dyng/graph/cuda/row_scatter.cuh"
 
 namespace dyng::cuda {
@@ -300,8 +301,8 @@ int64_t device_graph_t<vid_t, eid_t>::bytes() const noexcept {
   return total;
 }
 
-template class device_graph_t<int32_t, int32_t>;
-template class device_graph_t<int32_t, int64_t>;
-template class device_graph_t<int64_t, int64_t>;
+#define DYNG_INSTANTIATE_DEVICE_GRAPH(V, E) template class device_graph_t<V, E>;
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DEVICE_GRAPH)
+#undef DYNG_INSTANTIATE_DEVICE_GRAPH
 
 }  // namespace dyng::cuda

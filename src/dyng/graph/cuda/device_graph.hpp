@@ -91,8 +91,4 @@ class device_graph_t {
   direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
 };
 
-extern template class device_graph_t<int32_t, int32_t>;
-extern template class device_graph_t<int32_t, int64_t>;
-extern template class device_graph_t<int64_t, int64_t>;
-
 }  // namespace dyng::cuda

@@ -1,5 +1,5 @@
-// Pieces the CUDA SSSP kernels share: the work-item encoding, the device-resident control block,
-// warp-aggregated queue appends and small warp/group reductions.
+// Pieces the CUDA SSSP kernels share: the work-item encoding and the device-resident control
+// block. The warp primitives and launch shapes they use are libdyng's (backend/cuda/).
 //
 // A work item is 16 bytes: the first slot of a row range and, packed, the vertex (low 40 bits)
 // with the range length (high 24 bits, saturated). Carrying the range means the round that takes
@@ -15,7 +15,24 @@
 
 #include <cstdint>
 
+#include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/backend/cuda/warp_primitives.cuh"
+
 namespace dyng::sssp::detail::cuda {
+
+using ::dyng::cuda::as_stream;
+using ::dyng::cuda::cooperative_blocks;
+using ::dyng::cuda::group_min;
+using ::dyng::cuda::k_block_threads;
+using ::dyng::cuda::k_full_mask;
+using ::dyng::cuda::lanes_below;
+using ::dyng::cuda::max_of;
+using ::dyng::cuda::min_of;
+using ::dyng::cuda::multiprocessor_count;
+using ::dyng::cuda::stride_blocks;
+using ::dyng::cuda::warp_append;
+using ::dyng::cuda::warp_reserve;
+using ::dyng::cuda::warp_sum;
 
 using item_t = ulonglong2;          // {first slot, vertex | length << 40}
 using dist_t = unsigned long long;  // distances as the type atomicMin works on (all are >= 0)
@@ -23,8 +40,6 @@ using dist_t = unsigned long long;  // distances as the type atomicMin works on 
 inline constexpr int k_vertex_bits = 40;
 inline constexpr unsigned long long k_vertex_mask = (1ull << k_vertex_bits) - 1;
 inline constexpr long long k_max_length = (1ll << (64 - k_vertex_bits)) - 1;
-inline constexpr unsigned k_full_mask = 0xffffffffu;
-inline constexpr int k_block_threads = 256;
 inline constexpr dist_t k_infinity = (dist_t{1} << 61) - 1;  // == k_infinite_distance
 
 __device__ __forceinline__ item_t make_item(long long first, long long length,
@@ -70,78 +85,5 @@ struct control_t {
   unsigned long long sampled_weight_sum;
   unsigned long long sampled_weight_count;
 };
-
-__device__ __forceinline__ unsigned lanes_below(unsigned lane) { return (1u << lane) - 1u; }
-
-/// Appends `value` for every lane whose `flag` is set, with one atomicAdd per warp. Must be
-/// reached by all 32 lanes. Entries past `capacity` are dropped and flagged as overflow (the
-/// workspace is sized so that this cannot happen; the flag turns a sizing bug into an error).
-template <class T>
-__device__ __forceinline__ void warp_append(bool flag, T value, T* queue,
-                                            unsigned long long* count,
-                                            unsigned long long capacity, int* status) {
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned voters = __ballot_sync(k_full_mask, flag);
-  if (voters == 0) return;
-  const unsigned leader = __ffs(voters) - 1;
-  unsigned long long base = 0;
-  if (lane == leader) base = atomicAdd(count, static_cast<unsigned long long>(__popc(voters)));
-  base = __shfl_sync(k_full_mask, base, leader);
-  if (flag) {
-    const unsigned long long index = base + __popc(voters & lanes_below(lane));
-    if (index < capacity) {
-      queue[index] = value;
-    } else {
-      atomicExch(status, k_status_overflow);
-    }
-  }
-}
-
-/// Minimum over the G lanes of each group (G a power of two <= 32); all 32 lanes must call it.
-template <int G, class T>
-__device__ __forceinline__ T group_min(T value) {
-#pragma unroll
-  for (int offset = G / 2; offset > 0; offset /= 2) {
-    const T other = __shfl_xor_sync(k_full_mask, value, offset);
-    value = other < value ? other : value;
-  }
-  return value;
-}
-
-/// Reserves `count` consecutive entries of a list for each lane with one atomicAdd per warp and
-/// returns the lane's first index. Must be reached by all 32 lanes.
-__device__ __forceinline__ unsigned long long warp_reserve(unsigned long long count,
-                                                           unsigned long long* length) {
-  const unsigned lane = threadIdx.x & 31u;
-  unsigned long long prefix = count;  // inclusive prefix sum over the lanes
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const unsigned long long below = __shfl_up_sync(k_full_mask, prefix, offset);
-    if (lane >= static_cast<unsigned>(offset)) prefix += below;
-  }
-  const unsigned long long total = __shfl_sync(k_full_mask, prefix, 31);
-  unsigned long long base = 0;
-  if (lane == 31 && total > 0) base = atomicAdd(length, total);
-  base = __shfl_sync(k_full_mask, base, 31);
-  return base + prefix - count;
-}
-
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long value) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value += __shfl_xor_sync(k_full_mask, value, offset);
-  }
-  return value;
-}
-
-template <class T>
-__device__ __forceinline__ T min_of(T a, T b) {
-  return a < b ? a : b;
-}
-
-template <class T>
-__device__ __forceinline__ T max_of(T a, T b) {
-  return a < b ? b : a;
-}
 
 }  // namespace dyng::sssp::detail::cuda

@@ -16,36 +16,25 @@
 #include "dyng/sssp/detail/cuda/near_far.cuh"
 #include "dyng/sssp/detail/cuda/parents.cuh"
 #include "dyng/sssp/detail/cuda/prepare.cuh"
+#include "dyng/sssp/detail/sssp_checks.hpp"
 
 namespace dyng::sssp::detail::cuda {
 
-inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
-
-inline int multiprocessor_count() {
-  int device = 0;
-  DYNG_CUDA_CHECK(cudaGetDevice(&device));
-  int count = 0;
-  DYNG_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
-/// Throws unless `view` is a weighted view with column `objective`; `fn` names the caller.
+/// Throws unless `view` is a weighted view with column `objective`; `fn` names the caller. The
+/// raw GPU API's own contract (the device-graph layer has checked the graph with sssp_checks.hpp
+/// before it gets here), worded as those checks are.
 template <class vid_t, class eid_t>
 void check_view(const adjacency_view_t<vid_t, eid_t>& view, const char* fn, const char* name,
                 int objective) {
-  const std::string which(name);
   if (view.num_weights <= 0) {
-    throw not_supported_error(std::string(fn) + ": the graph is unweighted (" + which +
-                              " has K = 0); sssp needs a weight column");
+    throw not_supported_error(std::string(fn) + ": the graph is unweighted (its " + name +
+                              " view has no weight column); sssp needs a weighted graph "
+                              "(num_weights >= 1), so build it with weights");
   }
-  if (objective < 0 || objective >= view.num_weights) {
-    throw invalid_argument_error(std::string(fn) + ": objective " + std::to_string(objective) +
-                                 " is not a weight column of a graph with K = " +
-                                 std::to_string(view.num_weights) + "; pass 0 <= objective < K");
-  }
+  check_objective(objective, view.num_weights, fn);
   if (view.num_vertices > 0 && (view.row_begin == nullptr || view.row_end == nullptr ||
                                 view.weights == nullptr)) {
-    throw invalid_argument_error(std::string(fn) + ": the " + which +
+    throw invalid_argument_error(std::string(fn) + ": the " + name +
                                  " view has null row or weight pointers; upload the graph first");
   }
 }
@@ -65,27 +54,12 @@ inline int64_t pick_delta(double mean_weight) {
   return std::max<int64_t>(1, static_cast<int64_t>(mean_weight * 64.0));
 }
 
-/// Grid size for a cooperative launch of `kernel`: every block must be resident at once.
-template <class kernel_t>
-unsigned cooperative_blocks(kernel_t* kernel, int wanted_per_sm, const char* fn) {
-  int fit = 0;
-  DYNG_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, 0));
-  if (fit < 1) {
-    throw internal_error(std::string(fn) + ": a persistent kernel does not fit on a "
-                         "multiprocessor; this is a bug in libdyng's launch configuration");
-  }
-  return static_cast<unsigned>(multiprocessor_count() * std::min(fit, wanted_per_sm));
-}
-
 template <int G, bool k_seeded, class vid_t, class eid_t>
 void launch_search(const near_far_params_t<vid_t, eid_t>& params, int blocks_per_sm,
                    cudaStream_t stream) {
   auto* kernel = near_far_kernel<G, vid_t, eid_t, k_seeded>;
-  const dim3 grid(cooperative_blocks(kernel, blocks_per_sm, "sssp::cuda"));
-  void* args[] = {const_cast<near_far_params_t<vid_t, eid_t>*>(&params)};
-  DYNG_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid,
-                                              dim3(k_block_threads), args, 0, stream));
+  ::dyng::cuda::launch_cooperative(kernel, cooperative_blocks(kernel, blocks_per_sm, "sssp::cuda"),
+                                   params, stream);
 }
 
 /// The search for a group size chosen at run time; k_seeded picks update's repair mode.
@@ -110,13 +84,6 @@ inline long long chunk_edges_of(int group_size) {
     case 16: return chunk_edges<16>();
     default: return chunk_edges<32>();
   }
-}
-
-/// Blocks for a grid-stride kernel over `items` work items, capped at `per_sm` per multiprocessor.
-inline unsigned stride_blocks(long long items, long long per_sm) {
-  const long long wanted = (items + k_block_threads - 1) / k_block_threads;
-  return static_cast<unsigned>(
-      std::max<long long>(1, std::min<long long>(wanted, multiprocessor_count() * per_sm)));
 }
 
 /// The parent pass: three kernels on `stream`, no wait. Without `list`, every vertex; with it,

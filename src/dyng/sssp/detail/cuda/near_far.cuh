@@ -176,8 +176,10 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
       }
     }
     // (3) Queue.
-    warp_append(near_push, pushed, near_sink.items, near_sink.count, p.capacity, status);
-    warp_append(far_push, pushed, far_sink.items, far_sink.count, p.capacity, status);
+    warp_append(near_push, pushed, near_sink.items, near_sink.count, p.capacity, status,
+                k_status_overflow);
+    warp_append(far_push, pushed, far_sink.items, far_sink.count, p.capacity, status,
+                k_status_overflow);
     if (far_push) atomicMin(far_min, nd);
   }
 }
@@ -211,8 +213,10 @@ __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const ite
         }
       }
     }
-    warp_append(to_near, item, near_sink.items, near_sink.count, p.capacity, status);
-    warp_append(to_far, item, far_sink.items, far_sink.count, p.capacity, status);
+    warp_append(to_near, item, near_sink.items, near_sink.count, p.capacity, status,
+                k_status_overflow);
+    warp_append(to_far, item, far_sink.items, far_sink.count, p.capacity, status,
+                k_status_overflow);
     if (to_far) atomicMin(far_min_next, d);
   }
 }

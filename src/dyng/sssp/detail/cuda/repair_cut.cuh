@@ -1,6 +1,6 @@
 // update()'s first kernel: snapshot, cut and seed, in one cooperative launch.
 //
-// The scheme is the CPU's (dynamic_update.hpp; Ramalingam and Reps, J. Algorithms 1996): a
+// The scheme is the CPU's (incremental_repair.hpp; Ramalingam and Reps, J. Algorithms 1996): a
 // deleted or reweighted tree edge (parents[v] == u) cuts v's subtree loose, whose vertices get
 // distance infinity; what stays finite is realised by an unchanged tree path, so it is an upper
 // bound of the new distance. Seeds are then every vertex that a cut vertex's best in-neighbour
@@ -164,7 +164,7 @@ __device__ void offer_seed(const repair_params_t<vid_t, eid_t>& p, bool flag, lo
     item = make_item(b, e - b, static_cast<unsigned long long>(v));
   }
   warp_append(push, item, p.far_queue, &control->far_count[0], p.queue_capacity,
-              &control->status);
+              &control->status, k_status_overflow);
   lowered = group_min<32>(lowered);
   if ((threadIdx.x & 31u) == 0 && lowered < k_infinity) atomicMin(&control->far_min[0], lowered);
 }

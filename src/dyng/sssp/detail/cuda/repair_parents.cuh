@@ -1,5 +1,5 @@
 // update()'s parent repair: canonical parents redone only where they can have changed, the rule
-// of dynamic_update.hpp's repair_parents on the GPU. After the search, with the snapshot of
+// of incremental_repair.hpp's repair_parents on the GPU. After the search, with the snapshot of
 // repair_cut.cuh:
 //
 // - classify_kernel (one pass over n): a vertex is "full" when its distance changed, it was cut,
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(k_block_threads)
     }
     // Lists hold at most n vertices: no overflow possible, the capacity is n.
     warp_append(full, static_cast<vid_t>(v), full_list, &repair->full_count,
-                static_cast<unsigned long long>(n), &repair->overflow);
+                static_cast<unsigned long long>(n), &repair->overflow, 1);
     const unsigned long long base = warp_reserve(pieces, &repair->merge_pieces);
     for (unsigned long long k = 0; k < pieces; ++k) {
       if (base + k < merge_capacity) {

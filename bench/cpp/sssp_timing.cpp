@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
-#include "dyng/sssp/detail/sssp_driver.hpp"
+#include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace {
@@ -286,7 +286,7 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget, bool 
           const double t0 = now_ms();
           stats = sssp::update(g, log, options, exec, s);
           update_ms.push_back(now_ms() - t0);
-          incremental += stats.path == sssp::update_path_t::incremental ? 1 : 0;
+          incremental += stats.path == dyng::update_path_t::incremental ? 1 : 0;
           // The recompute runs on its own copy, also right after copy + apply, so that neither
           // side finds the other's data warm in the cache (as bench/sssp.py does).
           graph32_t g2 = g0;

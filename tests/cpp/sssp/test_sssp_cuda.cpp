@@ -13,7 +13,7 @@
 #include "dyng/core/errors.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
-#include "gpu/gpu_test_util.hpp"
+#include "gpu_test_util.hpp"
 
 using dyng_test::edges_t;
 

@@ -8,7 +8,7 @@
 
 #include "check.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
-#include "dyng/sssp/detail/sssp_driver.hpp"
+#include "dyng/sssp/detail/host_entry.hpp"
 #include "sssp/model_graph.hpp"
 
 namespace {
@@ -362,7 +362,7 @@ DYNG_TEST("update rejects a state of the wrong size and an inserted weight below
   log.num_vertices_after = 3;
   state_t<int32_t> copy = state;
   CHECK(throws_with([&] { detail::update_views(g.views(), log, options_t{}, {}, copy); },
-                    "3 distances"));
+                    "result covers 3 vertices"));
 
   log.num_vertices_before = 3;
   g.insert(1, 2, {0}, &log);

@@ -11,7 +11,7 @@
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
-#include "gpu/gpu_test_util.hpp"
+#include "gpu_test_util.hpp"
 
 namespace {
 

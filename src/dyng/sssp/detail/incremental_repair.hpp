@@ -13,7 +13,8 @@
 //    vertex whose own distance and parent survived only needs min(old parent, changed tight u),
 //    which the out-row scan of u provides.
 // Steps 1-3 count the edges they examine; past `budget` the repair gives up (undo() restores the
-// state) so that a batch that touches most of the graph costs little more than a recompute.
+// state) so that a batch that touches most of the graph costs little more than a recompute. When
+// to give up and what follows is the shared policy's (core/dynamic_update.hpp).
 // The repair is sequential on every backend: the affected region of a batch that does not fall
 // back is small, where a parallel region would cost more than it saves.
 #pragma once
@@ -26,6 +27,7 @@
 #include "dyng/graph/change_log.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
 #include "dyng/sssp/detail/radix_heap.hpp"
+#include "dyng/sssp/detail/sssp_checks.hpp"
 #include "dyng/sssp/detail/sssp_common.hpp"
 
 namespace dyng::sssp::detail {
@@ -39,6 +41,7 @@ class incremental_repair_t {
       : out_(out),
         in_(in),
         in_sorted_(in_sorted),
+        objective_(objective),
         w_out_(column_of(out, objective)),
         w_in_(column_of(in, objective)),
         state_(state) {}
@@ -173,12 +176,7 @@ class incremental_repair_t {
       work_ += (in_.degree(v) + 7) / 8;
     }
     if (weight == INT64_MAX) return;  // the slot was deleted again later in the same batch
-    if (weight < 1) {
-      throw invalid_argument_error("sssp.update(): edge (" + std::to_string(u) + ", " +
-                                   std::to_string(v) + ") has weight " + std::to_string(weight) +
-                                   " in the objective column; sssp needs weights >= 1, so "
-                                   "validate batches with sssp.validate_batch before applying");
-    }
+    if (weight < 1) throw_bad_weight("sssp.update()", u, v, weight, objective_);
     if (du == k_infinite_distance || du + weight >= dist_[v]) return;
     remember(v);
     dist_[v] = du + weight;
@@ -225,6 +223,7 @@ class incremental_repair_t {
   adjacency_view_t<vid_t, eid_t> out_;
   adjacency_view_t<vid_t, eid_t> in_;
   bool in_sorted_;
+  int objective_;
   weight_column_t w_out_;
   weight_column_t w_in_;
   state_t<vid_t>& state_;

@@ -8,7 +8,7 @@
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/core/errors.hpp"
-#include "gpu/gpu_test_util.hpp"
+#include "gpu_test_util.hpp"
 
 using dyng::cuda::device_buffer;
 

@@ -17,7 +17,7 @@
 #include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
-#include "gpu/gpu_test_util.hpp"
+#include "gpu_test_util.hpp"
 #include "sssp/random_sssp_case.hpp"
 
 namespace {
@@ -32,27 +32,30 @@ struct device_graph_t {
   explicit device_graph_t(const graph_t<vid_t, eid_t>& g) : out(g.out_view()), in(g.in_view()) {}
 };
 
-/// A result in device memory and its host copy.
+/// A result in device memory (what update() repairs) and its host copy.
 template <class vid_t>
 struct device_result_t {
-  device_buffer<int64_t> dist;
-  device_buffer<vid_t> parents;
+  sssp::cuda::device_state_t<vid_t> state;
+  device_buffer<int64_t>& dist = state.distances;
+  device_buffer<vid_t>& parents = state.parents;
 
-  explicit device_result_t(const sssp::state_t<vid_t>& host)
-      : dist(std::max<size_t>(1, host.distances.size())),
-        parents(std::max<size_t>(1, host.parents.size())) {
+  explicit device_result_t(const sssp::state_t<vid_t>& host) {
+    state.source = host.source;
+    state.num_vertices = static_cast<int64_t>(host.distances.size());
+    state.distances = device_buffer<int64_t>(std::max<size_t>(1, host.distances.size()));
+    state.parents = device_buffer<vid_t>(std::max<size_t>(1, host.parents.size()));
     dist.copy_from_host(host.distances.data(), host.distances.size());
     parents.copy_from_host(host.parents.data(), host.parents.size());
   }
 
   sssp::state_t<vid_t> download(vid_t source, size_t n) const {
-    sssp::state_t<vid_t> state;
-    state.source = source;
-    state.distances.resize(n);
-    state.parents.resize(n);
-    dist.copy_to_host(state.distances.data(), n);
-    parents.copy_to_host(state.parents.data(), n);
-    return state;
+    sssp::state_t<vid_t> host;
+    host.source = source;
+    host.distances.resize(n);
+    host.parents.resize(n);
+    state.distances.copy_to_host(host.distances.data(), n);
+    state.parents.copy_to_host(host.parents.data(), n);
+    return host;
   }
 };
 
@@ -153,11 +156,11 @@ sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t,
   sssp::state_t<vid_t> result;
   bool first = true;
   for (const variant_t& v : variants()) {
-    device_result_t<vid_t> r(start);
+    device_result_t<vid_t> r(before);  // update() grows it to the graph's size
     sssp::stats_t stats;
-    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, source, objective, v.delta,
-                                     v.budget, nullptr, r.dist.data(), r.parents.data(), stats,
-                                     v.tuning);
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, objective, v.delta, v.budget,
+                                     nullptr, r.state, stats, v.tuning);
+    CHECK_EQ(r.state.num_vertices, static_cast<int64_t>(n));
     const sssp::state_t<vid_t> got = r.download(source, n);
     const bool ok = same(got, oracle);
     if (!ok) {
@@ -166,18 +169,18 @@ sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t,
                    static_cast<long long>(v.delta), v.tuning.group_size,
                    static_cast<long long>(v.tuning.repair_delta),
                    static_cast<long long>(count_differences(got, oracle)),
-                   stats.path == sssp::update_path_t::incremental ? "incremental" : "recompute");
+                   stats.path == dyng::update_path_t::incremental ? "incremental" : "recompute");
     }
     CHECK(ok);
     CHECK_EQ(stats.affected, affected);
-    CHECK(stats.path != sssp::update_path_t::compute);
-    CHECK_EQ(stats.fallback_used, stats.path == sssp::update_path_t::recompute);
-    if (v.budget == 0.0) CHECK(stats.path == sssp::update_path_t::recompute);
+    CHECK(stats.path != dyng::update_path_t::compute);
+    CHECK_EQ(stats.fallback_used, stats.path == dyng::update_path_t::recompute);
+    if (v.budget == 0.0) CHECK(stats.path == dyng::update_path_t::recompute);
     if (v.budget >= 1e9) {
-      CHECK(stats.path == sssp::update_path_t::incremental);
+      CHECK(stats.path == dyng::update_path_t::incremental);
       CHECK_EQ(stats.invalidated, invalidated);
     }
-    ++paths[stats.path == sssp::update_path_t::incremental ? 0 : 1];
+    ++paths[stats.path == dyng::update_path_t::incremental ? 0 : 1];
     if (first) result = got;
     first = false;
   }
@@ -309,9 +312,9 @@ void structured_graphs() {
     const device_graph_t<vid_t, eid_t> d(g);
     device_result_t<vid_t> r(state);
     sssp::stats_t stats;
-    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, vid_t{0}, 0, 0, -1.0, nullptr,
-                                     r.dist.data(), r.parents.data(), stats);
-    CHECK(stats.path == sssp::update_path_t::recompute);
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, 0, 0, -1.0, nullptr, r.state,
+                                     stats);
+    CHECK(stats.path == dyng::update_path_t::recompute);
     CHECK_EQ(stats.invalidated, 0);
     CHECK(same(r.download(0, static_cast<size_t>(n)), sssp::reference_dijkstra(g, vid_t{0}, 0)));
   }
@@ -394,23 +397,39 @@ void rejects_bad_input() {
   sssp::stats_t stats;
   bool threw = false;
   try {
-    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, vid_t{0}, 0, 0, -1.0, nullptr,
-                                      r.dist.data(), r.parents.data(), stats);
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, 0, 0, -1.0, nullptr, r.state,
+                                     stats);
   } catch (const invalid_argument_error& e) {
     threw = std::string(e.what()).find("edge (0, 2) has weight 0") != std::string::npos;
     if (!threw) std::fprintf(stderr, "  message: %s\n", e.what());
   }
   CHECK(threw);
   CHECK(same(r.download(0, 3), state));  // nothing written
+  CHECK_EQ(r.state.num_vertices, 3);
   // A log that does not describe this graph, and a source outside it.
   change_log_t<vid_t> wrong = log;
   wrong.num_vertices_after = 4;
   auto run = [&](const change_log_t<vid_t>& l, vid_t source) {
-    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, l, source, 0, 0, -1.0, nullptr,
-                                     r.dist.data(), r.parents.data(), stats);
+    r.state.source = source;
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, l, 0, 0, -1.0, nullptr, r.state,
+                                     stats);
   };
   CHECK_THROWS_AS(run(wrong, 0), invalid_argument_error);
   CHECK_THROWS_AS(run(log, 3), invalid_argument_error);
+  // A repair that throws after growing the result puts the old size back.
+  const std::vector<vid_t> gs{2}, gd{5};
+  const std::vector<int32_t> gw{0};
+  change_log_t<vid_t> grow_log;
+  g.apply({gs, gd, gw, 1, {}, {}}, &grow_log);
+  const device_graph_t<vid_t, eid_t> grown_graph(g);
+  device_result_t<vid_t> r2(state);
+  auto grow_and_fail = [&] {
+    sssp::cuda::update<vid_t, eid_t>(grown_graph.out.view, grown_graph.in.view, grow_log, 0, 0,
+                                     -1.0, nullptr, r2.state, stats);
+  };
+  CHECK_THROWS_AS(grow_and_fail(), invalid_argument_error);
+  CHECK_EQ(r2.state.num_vertices, 3);
+  CHECK(same(r2.download(0, 3), state));
 }
 
 }  // namespace

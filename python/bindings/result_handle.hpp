@@ -1,0 +1,171 @@
+// The one native result handle that every algorithm's result classes are made of, host and device
+// states alike (as pylibcugraph's one paths result serves bfs and sssp): the state per compiled
+// vertex type behind a shared_ptr, copy-on-write, clones, the id-type and change-log checks with
+// one wording, and the locking rule.
+//
+// Copy-on-write: every exported view (host or device array) holds a reference to the state, so
+// update() and the other writers work on a private copy while a view still holds it; arrays a
+// user already has keep the values they were read with, and no view ever sees memory change.
+//
+// Locking: writers take the graph's lock shared (the graph does not change under them) and then
+// the state's own mutex; readers of the state take its mutex alone. Nothing that holds a lock
+// needs the GIL (handles.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include "arrays.hpp"
+#include "dyng/core/errors.hpp"
+#include "handles.hpp"
+
+namespace dyng::bindings {
+
+namespace nb = nanobind;
+
+/// How a state is deep-copied (copy-on-write, clone): host states by their copy constructor. A
+/// device state's binding file specialises this for its state before it uses the handle.
+template <class S>
+struct state_copy {
+  static S copy(const S& state, void* /*stream*/) { return state; }
+};
+
+/// The vertex id type of a state held by shared_ptr<state_tpl<vid_t>>.
+template <class P>
+struct held_vertex;
+template <template <class> class state_tpl, class vid_t>
+struct held_vertex<std::shared_ptr<state_tpl<vid_t>>> {
+  using type = vid_t;
+};
+template <class P>
+using held_vertex_t = typename held_vertex<std::decay_t<P>>::type;
+
+template <template <class> class state_tpl>
+struct result_handle_t {
+  template <class vid_t>
+  using ptr_t = std::shared_ptr<state_tpl<vid_t>>;
+
+  std::variant<ptr_t<int32_t>, ptr_t<int64_t>> state;
+  mutable std::mutex mutex;
+
+  template <class vid_t>
+  explicit result_handle_t(ptr_t<vid_t> s) : state(std::move(s)) {}
+
+  template <class vid_t>
+  static std::unique_ptr<result_handle_t> wrap(state_tpl<vid_t>&& s) {
+    return std::make_unique<result_handle_t>(std::make_shared<state_tpl<vid_t>>(std::move(s)));
+  }
+
+  /// f(shared_ptr to the state) under the state's lock: views, properties, copies.
+  template <class F>
+  decltype(auto) read(F&& f) const {
+    std::lock_guard lock(mutex);
+    return std::visit(std::forward<F>(f), state);
+  }
+
+  /// A deep copy (Result.clone). Device copies run without the GIL.
+  std::unique_ptr<result_handle_t> clone(void* stream = nullptr) const {
+    return read([&](const auto& ptr) {
+      using S = std::decay_t<decltype(*ptr)>;
+      nb::gil_scoped_release release;
+      return wrap(state_copy<S>::copy(*ptr, stream));
+    });
+  }
+
+  std::string vertex_dtype() const {
+    return read([](const auto& ptr) {
+      return std::string(dtype_name<held_vertex_t<decltype(ptr)>>());
+    });
+  }
+};
+
+/// Builds a result on `h`'s graph: f(graph) returns the new state (by value) and runs without the
+/// GIL under the graph's shared lock.
+template <class H, class F>
+std::unique_ptr<H> create_result(const graph_handle_t& h, F&& f) {
+  return std::visit(
+      [&](const auto& g) {
+        using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+        auto state = [&] {
+          nb::gil_scoped_release release;
+          std::shared_lock lock(h.mutex);
+          return f(g);
+        }();
+        return H::template wrap<vid_t>(std::move(state));
+      },
+      h.graph);
+}
+
+/// Runs f(graph, state) on a private copy of the state when exported views still share it,
+/// without the GIL, under the graph's shared lock and the state's lock. Refuses a result whose
+/// vertex type is not the graph's.
+template <class H, class F>
+void mutate_result(const char* fn, const graph_handle_t& h, H& result, void* stream, F&& f) {
+  std::visit(
+      [&](const auto& g, auto& ptr) {
+        using gvid_t = typename std::decay_t<decltype(g)>::vertex_type;
+        using vid_t = held_vertex_t<decltype(ptr)>;
+        if constexpr (!std::is_same_v<gvid_t, vid_t>) {
+          throw invalid_argument_error(std::string(fn) + "(): the result has " +
+                                       dtype_name<vid_t>() + " ids but the graph has " +
+                                       dtype_name<gvid_t>() +
+                                       " ids; use a result computed on this graph");
+        } else {
+          using S = std::decay_t<decltype(*ptr)>;
+          nb::gil_scoped_release release;
+          std::shared_lock graph_lock(h.mutex);
+          std::lock_guard state_lock(result.mutex);
+          if (ptr.use_count() > 1) ptr = std::make_shared<S>(state_copy<S>::copy(*ptr, stream));
+          f(g, *ptr);
+        }
+      },
+      h.graph, result.state);
+}
+
+/// The change log of the apply that `g` last went through, refusing a log of another id type or
+/// of an earlier batch (an update must follow the apply that produced its log). Call it with the
+/// graph's lock held, so the version cannot move in between.
+template <class G>
+const change_log_t<typename G::vertex_type>& current_log(const char* fn,
+                                                         const change_log_handle_t& log,
+                                                         const G& g) {
+  const auto* l = std::get_if<change_log_t<typename G::vertex_type>>(&log.log);
+  if (l == nullptr) {
+    throw invalid_argument_error(std::string(fn) +
+                                 "(): the change log has another id type than the graph; pass "
+                                 "the log returned by this graph's apply()");
+  }
+  if (log.graph_version != g.version()) {
+    throw stale_result_error(std::string(fn) + "(): the change log was made at graph version " +
+                             std::to_string(log.graph_version) + " but the graph is at version " +
+                             std::to_string(g.version()) +
+                             "; update right after the apply that produced the log");
+  }
+  return *l;
+}
+
+/// update(): f(graph, log, state) through mutate_result() with the log checked.
+template <class H, class F>
+void update_result(const char* fn, const graph_handle_t& h, const change_log_handle_t& log,
+                   H& result, void* stream, F&& f) {
+  mutate_result(fn, h, result, stream,
+                [&](const auto& g, auto& state) { f(g, current_log(fn, log, g), state); });
+}
+
+/// Adds what every result class offers: clone() and vertex_dtype.
+template <class H>
+void add_result_methods(nb::class_<H>& cls) {
+  cls.def("clone", [](const H& r) { return r.clone(); }, "A deep copy.")
+      .def_prop_ro("vertex_dtype", &H::vertex_dtype, "The id type of the graph: int32 or int64.");
+}
+
+}  // namespace dyng::bindings

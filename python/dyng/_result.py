@@ -1,0 +1,287 @@
+"""What every algorithm's Options, Stats and Result share (spec section 6).
+
+An algorithm module keeps only its specifics: an ``Options`` dataclass (with ``validate`` and
+``_to_native``), a ``Stats`` dataclass deriving from :class:`StatsBase`, a ``Result`` deriving
+from :class:`ResultBase` (its arrays and fixed fields), ``compute`` and ``update``, and its
+``ALGORITHM`` record for the registry. Everything below works the same for all of them: option
+merging, the staleness checks, host and device result states, copy-on-write arrays, clones, and
+the protocol that :func:`dyng.update` drives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from typing import ClassVar, Optional, Tuple
+
+import numpy as np
+
+from dyng import _backend, _resources
+from dyng._array import Array, _Epoch
+from dyng._batch import ApplySummary
+from dyng._device_array import DeviceData
+from dyng._errors import InvalidArgumentError, StaleResultError
+from dyng._graph import Graph
+
+__all__ = ["StatsBase", "ResultBase", "make_options", "run_compute", "check_graph_argument"]
+
+
+@dataclasses.dataclass(frozen=True)
+class StatsBase:
+    """What one compute or update did (the fields every algorithm reports).
+
+    ``path`` says which way an update ran: "compute" (a compute), "incremental" (repaired the
+    affected region) or "recompute" (fell back to a full compute; ``fallback_used`` is then
+    True). ``batch`` is the ApplySummary of the update's batch (None after a compute).
+    """
+
+    affected: int = 0
+    iterations: int = 0
+    frontier_visits: int = 0
+    fallback_used: bool = False
+    converged: bool = True
+    engine_used: str = ""
+    batch: Optional[ApplySummary] = None
+    path: str = "compute"
+
+    @classmethod
+    def _from_native(cls, native, batch=None):
+        # The native stats class (UpdateStats and its algorithm subclass) has a field of the same
+        # name for every field here except `batch`; tests hold the two lists equal.
+        values = {f.name: getattr(native, f.name) for f in dataclasses.fields(cls)
+                  if f.name != "batch"}
+        return cls(batch=batch, **values)
+
+
+def make_options(fn, options_type, options, fields):
+    """`options` (or the defaults) with `fields` replaced, validated."""
+    if options is None:
+        base = options_type()
+    elif isinstance(options, options_type):
+        base = options
+    else:
+        raise TypeError(f"{fn}(): options must be a {_qualified(options_type)}; got "
+                        f"{type(options).__name__}")
+    names = [f.name for f in dataclasses.fields(options_type)]
+    unknown = sorted(set(fields) - set(names))
+    if unknown:
+        raise TypeError(f"{fn}(): unknown option(s) {', '.join(unknown)}; valid options are "
+                        f"{', '.join(names)}")
+    return dataclasses.replace(base, **fields)
+
+
+def _qualified(cls):
+    return f"dyng.{cls.__module__.rsplit('.', 1)[-1]}.{cls.__name__}"
+
+
+def check_graph_argument(fn, graph):
+    if not isinstance(graph, Graph):
+        raise TypeError(f"{fn}(): graph must be a dyng.Graph; got {type(graph).__name__}")
+
+
+def run_compute(result_type, fn, graph, options, resources, *args):
+    """A fresh result: the algorithm's native state class (host or device, by the resources)
+    computes it from `args`; native checks raise before anything is created."""
+    res = _resources.resolve(resources, graph.resources, fn)
+    native = _backend.native()
+    if res.backend == "cuda":
+        graph._ensure_device(res, fn)
+        state_type = getattr(native, result_type._DEVICE_STATE)
+    else:
+        state_type = getattr(native, result_type._HOST_STATE)
+    state, stats = state_type.compute(graph._native, *args, options._to_native(native),
+                                      res._execution())
+    return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
+
+
+class ResultBase:
+    """A result kept current by its algorithm's ``update`` (and :func:`dyng.update`).
+
+    Attributes
+    ----------
+    graph_version : int
+        The graph version the result matches.
+    space : {"host", "device"}
+        Where the arrays live.
+    stats : Stats or None
+        Stats of the last compute or update.
+    """
+
+    #: The algorithm's registry record, Stats class and native state classes (set by subclasses).
+    _ALGORITHM: ClassVar = None
+    _STATS: ClassVar[type] = StatsBase
+    _HOST_STATE: ClassVar[str] = ""
+    _DEVICE_STATE: ClassVar[str] = ""
+    #: Option fields that define what a result means; set_options() must not change them.
+    _FIXED_FIELDS: ClassVar[Tuple[str, ...]] = ()
+
+    def __init__(self, *args, **kwargs):
+        name = self._ALGORITHM.name
+        raise TypeError(f"{name}.Result cannot be created directly; use {name}.compute()")
+
+    @classmethod
+    def _wrap(cls, graph, state, options, resources, stats):
+        self = object.__new__(cls)
+        self._graph_identity = graph._identity
+        self._state = state
+        self._options = options
+        self._resources = resources
+        self._graph_version = graph.version
+        self._epoch = _Epoch(f"a {cls._ALGORITHM.name} result")
+        self._arrays = {}
+        self._exported = weakref.WeakSet()
+        self._stats = stats
+        return self
+
+    @property
+    def vertex_dtype(self):
+        """NumPy dtype of vertex ids (the graph's)."""
+        return np.dtype(self._state.vertex_dtype)
+
+    @property
+    def options(self):
+        """A copy of the options this result is kept with."""
+        return dataclasses.replace(self._options)
+
+    def set_options(self, options=None, **fields):
+        """Changes the options used by later updates; the fixed fields cannot change.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+        >>> r.set_options(delta=8); r.options.delta
+        8
+        """
+        fn = f"{self._ALGORITHM.name}.Result.set_options"
+        new = make_options(fn, type(self._options),
+                           options if options is not None else self._options, fields)
+        for name in self._FIXED_FIELDS:
+            if getattr(new, name) != getattr(self._options, name):
+                raise InvalidArgumentError(
+                    f"{fn}(): {name} cannot change from {getattr(self._options, name)!r} to "
+                    f"{getattr(new, name)!r} on an existing result; compute a new result instead"
+                )
+        self._options = new
+
+    @property
+    def graph_version(self):
+        """The graph version this result matches."""
+        return self._graph_version
+
+    @property
+    def space(self):
+        """Where the arrays live: "host" or "device"."""
+        return "device" if self._on_device() else "host"
+
+    @property
+    def stats(self):
+        """Stats of the last compute or update (None for a result made from arrays)."""
+        return self._stats
+
+    def clone(self, resources=None):
+        """An independent copy tied to the same graph and version, on `resources` (default: this
+        result's own), copying between host and device as needed.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+        >>> r.clone().distances.tolist()
+        [0, 1]
+        """
+        res = _resources.resolve(resources, self._resources,
+                                 f"{self._ALGORITHM.name}.Result.clone")
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._state = self._state_on(res)
+        other._options = self.options
+        other._resources = res
+        other._epoch = _Epoch(f"a {self._ALGORITHM.name} result")
+        other._arrays = {}
+        other._exported = weakref.WeakSet()
+        return other
+
+    def _state_on(self, res):
+        """A private copy of the native state in `res`'s space."""
+        native = _backend.native()
+        state = self._state
+        if res.backend == "cuda":
+            device_type = getattr(native, self._DEVICE_STATE)
+            if not self._on_device():
+                return device_type.from_host(state, res._execution())
+            if state.device != res.device:
+                return device_type.from_host(state.to_host(), res._execution())
+            return state.clone()
+        return state.to_host() if self._on_device() else state.clone()
+
+    def __reduce_ex__(self, protocol):
+        name = self._ALGORITHM.name
+        raise TypeError(f"{name}.Result cannot be pickled; save its arrays (to_numpy()) and "
+                        f"compute or rebuild the result from them")
+
+    def __repr__(self):
+        fields = "".join(f"{name}={value!r}, " for name, value in self._repr_fields())
+        return (f"{self._ALGORITHM.name}.Result({fields}num_vertices={self._state.num_vertices}, "
+                f"graph_version={self._graph_version})")
+
+    def _repr_fields(self):
+        return ()
+
+    def _on_device(self):
+        return type(self._state).__name__ == self._DEVICE_STATE
+
+    def _array(self, name, dtype, what):
+        """The current Array of native view `name` (host view or device tensor)."""
+        array = self._arrays.get(name)
+        if array is None:
+            state = self._state
+            if self._on_device():
+                res = self._resources
+                data = DeviceData(getattr(state, name)(), dtype, state.num_vertices, state.device,
+                                  fetch=lambda: getattr(state.to_host(), name)(),
+                                  private_copy=lambda: getattr(state.clone(), name)()[0],
+                                  policy=lambda: res.copy_policy)
+            else:
+                data = getattr(state, name)()
+            array = Array._wrap(data, self._epoch, what)
+            self._arrays[name] = array
+            self._exported.add(array)
+        return array
+
+    # The protocol dyng.update() drives: checks before the batch, then the repair after it.
+    def _check_current(self, graph, fn):
+        if self._graph_identity is not graph._identity:
+            raise StaleResultError(
+                f"{fn}(): the result belongs to another graph (result at version "
+                f"{self._graph_version}, this graph at version {graph.version}); pass the graph "
+                f"it was computed on"
+            )
+        if self._graph_version != graph.version:
+            raise StaleResultError(
+                f"{fn}(): the result matches graph version {self._graph_version} but the graph is "
+                f"at version {graph.version}; update results with every batch (dyng.update) or "
+                f"compute a new one"
+            )
+
+    def _validate_batch(self, resolved):
+        """Raises for a batch this algorithm cannot take, before the graph changes."""
+
+    def _apply_log(self, graph, log, execution, summary):
+        native = _backend.native()
+        if self._on_device():
+            graph._ensure_device_for(execution)
+        self._invalidate_arrays()
+        stats = self._state.update(graph._native, log, self._options._to_native(native),
+                                   execution)
+        self._graph_version = graph.version
+        self._stats = self._STATS._from_native(stats, summary)
+        return self._stats
+
+    def _invalidate_arrays(self):
+        # Stale first, then drop the views, so the native update can work in place.
+        self._epoch.value += 1
+        self._arrays.clear()
+        for array in list(self._exported):
+            array._release()
+        self._exported = weakref.WeakSet()

@@ -1,0 +1,159 @@
+"""Dynamic breadth-first search levels (the tutorial algorithm, spec section 6).
+
+``compute`` finds the BFS level of every vertex (edges on a shortest path from the source; -1
+when unreachable; weights are ignored); ``update`` applies a batch and repairs the levels to what a
+fresh compute gives. It is also the smallest complete example of a dyng algorithm: see
+docs/developer/adding-an-algorithm.md.
+
+Examples
+--------
+>>> import dyng
+>>> g = dyng.Graph.from_edges([0, 0, 1], [1, 2, 3])
+>>> r = dyng.dynamic_bfs.compute(g, 0)
+>>> r.levels.tolist()
+[0, 1, 1, 2]
+>>> stats = dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([0], [1]), insert=([2], [1])), r)
+>>> r.levels.tolist(), stats.invalidated
+([0, 2, 1, 3], 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from dyng import _convert, _update
+from dyng._registry import Algorithm
+from dyng._result import ResultBase, StatsBase, check_graph_argument, make_options, run_compute
+
+__all__ = ["Options", "Stats", "Result", "compute", "update"]
+
+ALGORITHM = Algorithm(name="dynamic_bfs", title="Dynamic breadth-first search levels (tutorial)",
+                      family="fixed_point", maturity="tutorial", determinism="exact_value")
+
+
+@dataclasses.dataclass
+class Options:
+    """Options of dynamic_bfs.
+
+    Attributes
+    ----------
+    source : int
+        The vertex the levels count from (``compute``'s `source` argument overrides it).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.dynamic_bfs.Options(source=3).source
+    3
+    """
+
+    source: int = 0
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self):
+        """Raises InvalidArgumentError naming the first bad field."""
+        self.source = _convert.as_int(self.source, "dynamic_bfs.Options", "source",
+                                      minimum=-2**63, maximum=2**63 - 1)
+
+    def _to_native(self, native):
+        return native.BfsOptions()
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats(StatsBase):
+    """What one compute or update did: the common fields and the repair's invalidation counters
+    (``invalidated``: vertices whose level a deletion took away; ``invalidation_rounds``: rounds
+    the invalidation needed)."""
+
+    invalidated: int = 0
+    invalidation_rounds: int = 0
+
+
+class Result(ResultBase):
+    """BFS levels kept current by :func:`update`.
+
+    Attributes
+    ----------
+    source : int
+    levels : Array
+        int64 hops from the source, -1 for unreachable vertices.
+    graph_version : int
+    """
+
+    _ALGORITHM = ALGORITHM
+    _STATS = Stats
+    _HOST_STATE = "BfsState"
+    _DEVICE_STATE = "BfsDeviceState"
+    _FIXED_FIELDS = ("source",)
+
+    @property
+    def source(self):
+        """The source vertex."""
+        return self._state.source
+
+    @property
+    def levels(self):
+        """int64 levels as a read-only Array."""
+        return self._array("levels", np.int64, "dynamic_bfs levels")
+
+    def _repr_fields(self):
+        return (("source", self.source),)
+
+
+def compute(graph, source=None, *, options=None, resources=None, **fields):
+    """BFS levels from `source` (default: ``options.source``).
+
+    Parameters
+    ----------
+    graph : Graph
+        Directed graphs need their in-edges (``store_transposed=True``, the default).
+    source : int, optional
+    options : Options, optional
+    resources : Resources, optional
+        Defaults to the graph's resources.
+    **fields
+        Override fields of `options` (source).
+
+    Returns
+    -------
+    Result
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], directed=False)
+    >>> dyng.dynamic_bfs.compute(g, 2).levels.tolist()
+    [2, 1, 0]
+    """
+    fn = "dynamic_bfs.compute"
+    if source is not None:
+        fields = {**fields, "source": source}
+    opts = make_options(fn, Options, options, fields)
+    check_graph_argument(fn, graph)
+    return run_compute(Result, fn, graph, opts, resources, opts.source)
+
+
+def update(graph, batch, result, *, resources=None):
+    """Applies `batch` to `graph` and repairs `result`; equal to a fresh compute afterwards.
+
+    An invalid batch or a stale result raises and changes neither the graph nor the result.
+
+    Returns
+    -------
+    Stats
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2])
+    >>> r = dyng.dynamic_bfs.compute(g, 0)
+    >>> dyng.dynamic_bfs.update(g, dyng.EdgeBatch(insert=([0], [2])), r).affected
+    1
+    >>> r.levels.tolist()
+    [0, 1, 1]
+    """
+    return _update.update_one("dynamic_bfs", Result, graph, batch, result, resources)

@@ -1,0 +1,62 @@
+// Launch shapes for every CUDA kernel of libdyng: the one block size, grid sizes for grid-stride
+// and persistent (cooperative) kernels, and the conversion of the void* streams that libdyng's
+// CUDA-free headers pass around. Included by .cu files only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "dyng/backend/cuda/cuda_check.hpp"
+#include "dyng/core/errors.hpp"
+
+namespace dyng::cuda {
+
+/// Threads per block of every libdyng kernel: 8 warps, enough to hide latency with the register
+/// budgets of the persistent kernels (256 registers per thread would still fit 1 block/SM).
+inline constexpr int k_block_threads = 256;
+
+/// The cudaStream_t behind libdyng's void* streams (nullptr: the legacy default stream).
+inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+/// Multiprocessors of the current device.
+inline int multiprocessor_count() {
+  int device = 0;
+  DYNG_CUDA_CHECK(cudaGetDevice(&device));
+  int count = 0;
+  DYNG_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+/// Blocks for a grid-stride kernel over `items` work items, capped at `per_sm` per multiprocessor.
+inline unsigned stride_blocks(long long items, long long per_sm) {
+  const long long wanted = (items + k_block_threads - 1) / k_block_threads;
+  return static_cast<unsigned>(
+      std::max<long long>(1, std::min<long long>(wanted, multiprocessor_count() * per_sm)));
+}
+
+/// Grid size for a cooperative launch of `kernel`: every block must be resident at once, so at
+/// most what the occupancy calculator allows per multiprocessor, and at most `wanted_per_sm`.
+template <class kernel_t>
+unsigned cooperative_blocks(kernel_t* kernel, int wanted_per_sm, const char* fn) {
+  int fit = 0;
+  DYNG_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, 0));
+  if (fit < 1) {
+    throw internal_error(std::string(fn) + ": a persistent kernel does not fit on a "
+                         "multiprocessor; this is a bug in libdyng's launch configuration");
+  }
+  return static_cast<unsigned>(multiprocessor_count() * std::min(fit, wanted_per_sm));
+}
+
+/// Launches `kernel(params)` cooperatively on `stream` with `blocks` blocks of k_block_threads.
+template <class params_t>
+void launch_cooperative(void (*kernel)(params_t), unsigned blocks, const params_t& params,
+                        cudaStream_t stream) {
+  void* args[] = {const_cast<params_t*>(&params)};
+  DYNG_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks),
+                                              dim3(k_block_threads), args, 0, stream));
+}
+
+}  // namespace dyng::cuda

@@ -1,0 +1,193 @@
+// The host entry points of sssp (sequential and OpenMP backends), written against adjacency views
+// so that the tests can drive them with hand-made views: the choice between the sequential and
+// the OpenMP kernel, compute, and update() as the shared dynamic-update policy
+// (core/dynamic_update.hpp) over sssp's repair, undo and recompute steps.
+//
+// Kernel choice: the OpenMP kernel runs when host_team_size() grants a team (enough stored edges
+// to pay for it, a machine that is not oversubscribed). Both kernels give identical results.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "dyng/backend/execution.hpp"
+#include "dyng/core/dynamic_update.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/sssp/detail/canonical_parents.hpp"
+#include "dyng/sssp/detail/delta_stepping_openmp.hpp"
+#include "dyng/sssp/detail/dijkstra_sequential.hpp"
+#include "dyng/sssp/detail/incremental_repair.hpp"
+#include "dyng/sssp/detail/sssp_checks.hpp"
+#include "dyng/sssp/detail/sssp_common.hpp"
+
+namespace dyng::sssp::detail {
+
+/// update()'s default budget when its fallback would run the parallel kernel (see
+/// k_default_repair_budget for the sequential one).
+inline constexpr double k_default_repair_budget_parallel = 0.012;
+
+/// Out-edges and in-edges of one graph plus its stored edge count.
+template <class vid_t, class eid_t>
+struct graph_views_t {
+  adjacency_view_t<vid_t, eid_t> out;
+  adjacency_view_t<vid_t, eid_t> in;
+  int64_t num_edges = 0;
+  /// Rows sorted by neighbour id (edge order "sorted"): the parent scan may stop early.
+  bool sorted = false;
+};
+
+/// Threads for the OpenMP kernel, or 1 for the sequential one.
+template <class vid_t, class eid_t>
+int kernel_threads(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                   const execution_t& exec) {
+  const int64_t cutoff =
+      options.parallel_min_edges >= 0 ? options.parallel_min_edges : k_default_parallel_min_edges;
+  return host_team_size(exec, g.num_edges, cutoff);
+}
+
+inline const char* engine_name(const execution_t& exec) {
+  return exec.backend == backend_t::openmp ? "fused" : "operators";
+}
+
+/// Full compute into `state`; arguments other than the weights must be checked by the caller.
+/// With `previous` distances (and the previous parents still in state.parents), also counts the
+/// vertices whose distance or parent changed into `changed`.
+template <class vid_t, class eid_t>
+stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
+                    const execution_t& exec, state_t<vid_t>& state, const char* fn,
+                    const int64_t* previous = nullptr, int64_t* changed = nullptr) {
+  const int threads = kernel_threads(g, options, exec);
+  search_counters_t counters;
+  state.source = source;
+  if (threads > 1) {
+    // The parallel kernel scans the weights inside its own region.
+    weight_range_t<vid_t, eid_t> range;
+    if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
+                        state.distances, state.parents, range, counters, previous, changed)) {
+      check_weight_range(range, g.out, options.objective, fn);
+    }
+  } else {
+    const weight_range_t<vid_t, eid_t> range = checked_weight_range(g.out, options.objective, fn);
+    const int64_t n_changed = compute_sequential(
+        g.out, g.in, g.sorted, options.objective, source, std::max<int64_t>(1, range.max_weight),
+        state.distances, state.parents, counters, previous);
+    if (changed) *changed += n_changed;
+  }
+  stats_t stats;
+  stats.engine_used = engine_name(exec);
+  stats.path = update_path_t::compute;
+  stats.iterations = counters.buckets;
+  stats.frontier_visits = counters.relaxations;
+  stats.pushes = counters.pushes;
+  // A compute starts from nothing, so every vertex it reaches counts as affected.
+  int64_t reached = 0;
+  for (const int64_t d : state.distances) reached += d != k_infinite_distance ? 1 : 0;
+  stats.affected = reached;
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t compute_views(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
+                      const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.compute()";
+  check_options(options, g.out.num_weights, fn);
+  check_source(source, g.out.num_vertices, fn);
+  return run_compute(g, source, options, exec, state, fn);
+}
+
+/// sssp's steps for run_update() on the host: the sequential incremental repair
+/// (incremental_repair.hpp) and a compute on the call's backend as the fallback.
+template <class vid_t, class eid_t>
+class host_update_steps_t {
+ public:
+  using stats_type = stats_t;
+
+  host_update_steps_t(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                      const execution_t& exec, state_t<vid_t>& state)
+      : g_(g),
+        options_(options),
+        exec_(exec),
+        state_(state),
+        repair_(g.out, g.in, g.sorted, options.objective, state) {}
+
+  int64_t result_vertices() const {
+    const size_t n = state_.distances.size();
+    return state_.parents.size() == n ? static_cast<int64_t>(n) : -1;
+  }
+  int64_t work_scale() const { return g_.num_edges; }
+  /// A parallel recompute is cheaper, so the repair may spend less before it gives up.
+  double default_budget() const {
+    return kernel_threads(g_, options_, exec_) > 1 ? k_default_repair_budget_parallel
+                                                   : k_default_repair_budget;
+  }
+  void grow(int64_t n) {
+    state_.distances.resize(static_cast<size_t>(n), k_infinite_distance);
+    state_.parents.resize(static_cast<size_t>(n), vid_t{-1});
+  }
+  void shrink(int64_t n) noexcept {
+    state_.distances.resize(static_cast<size_t>(n));
+    state_.parents.resize(static_cast<size_t>(n));
+  }
+  bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
+    stats.engine_used = engine_name(exec_);
+    return repair_.run(log, budget, stats);
+  }
+  void undo() noexcept { repair_.undo(); }
+  /// New distances, the old parent array rewritten in place, and on the way the count of what
+  /// differs from the old (grown) state. Only the weight check throws, before any parent is
+  /// written, so putting the old distances back restores the state.
+  void recompute(stats_t& stats) {
+    const int64_t invalidated = stats.invalidated;
+    std::vector<int64_t> previous = std::move(state_.distances);
+    state_.distances = {};
+    int64_t affected = 0;
+    try {
+      stats = run_compute(g_, state_.source, options_, exec_, state_, "sssp.update()",
+                          previous.data(), &affected);
+    } catch (...) {
+      state_.distances = std::move(previous);
+      throw;
+    }
+    stats.affected = affected;
+    stats.invalidated = invalidated;
+  }
+
+ private:
+  graph_views_t<vid_t, eid_t> g_;
+  options_t options_;
+  execution_t exec_;
+  state_t<vid_t>& state_;
+  incremental_repair_t<vid_t, eid_t> repair_;
+};
+
+template <class vid_t, class eid_t>
+stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vid_t>& log,
+                     const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.update()";
+  check_options(options, g.out.num_weights, fn);
+  check_source(state.source, std::max<vid_t>(g.out.num_vertices, log.num_vertices_before), fn);
+  host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state);
+  return run_update(steps, log, g.out.num_vertices, options.repair_budget, fn);
+}
+
+template <class vid_t, class eid_t>
+void canonicalize_views(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                        const execution_t& exec, state_t<vid_t>& state) {
+  const char* fn = "sssp.canonicalize_parents()";
+  check_options(options, g.in.num_weights, fn);
+  const vid_t n = g.in.num_vertices;
+  check_source(state.source, n, fn);
+  if (state.distances.size() != static_cast<size_t>(n)) {
+    throw invalid_argument_error(std::string(fn) + ": got " +
+                                 std::to_string(state.distances.size()) +
+                                 " distances for a graph with " + std::to_string(n) +
+                                 " vertices; pass one distance per vertex");
+  }
+  state.parents.resize(static_cast<size_t>(n));
+  canonical_parents(g.in, column_of(g.in, options.objective), state.distances.data(),
+                    state.source, g.sorted, state.parents.data(), kernel_threads(g, options, exec));
+}
+
+}  // namespace dyng::sssp::detail

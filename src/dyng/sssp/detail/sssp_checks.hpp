@@ -1,0 +1,87 @@
+// The input checks of sssp, one wording for every backend: the host entry points
+// (host_entry.hpp), the device-graph layer (sssp_device.cpp) and the raw GPU API (sssp_cuda*.cu)
+// all throw from here, and the Python layer leaves these checks to them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dyng/core/argument_checks.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/sssp/detail/sssp_common.hpp"
+#include "dyng/sssp/sssp.hpp"
+
+namespace dyng::sssp::detail {
+
+/// The graph shape sssp needs on any backend: weights and in-edges.
+template <class vid_t, class eid_t>
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+  if (graph.num_weights() == 0) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph is unweighted; sssp needs a weighted graph "
+                              "(num_weights >= 1), so build it with weights");
+  }
+  if (!graph.has_transposed()) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph keeps no in-edges, which sssp needs for its parents; "
+                              "build the graph with store_transposed=True");
+  }
+}
+
+inline void check_objective(int objective, int num_weights, const char* fn) {
+  if (objective < 0 || objective >= num_weights) {
+    throw invalid_argument_error(std::string(fn) + ": objective " + std::to_string(objective) +
+                                 " is not a weight column of this graph, which has " +
+                                 std::to_string(num_weights) + "; pass an objective in [0, " +
+                                 std::to_string(num_weights) + ")");
+  }
+}
+
+inline void check_options(const options_t& options, int num_weights, const char* fn) {
+  if (options.delta < 0) {
+    throw invalid_argument_error(std::string(fn) + ": delta " + std::to_string(options.delta) +
+                                 " is negative; pass 0 to choose it from the weights or a "
+                                 "positive bucket width");
+  }
+  check_objective(options.objective, num_weights, fn);
+}
+
+template <class vid_t>
+void check_source(vid_t source, vid_t n, const char* fn) {
+  check_vertex_id(static_cast<int64_t>(source), static_cast<int64_t>(n), fn, "source");
+}
+
+/// The message for an edge whose objective weight is below 1.
+template <class vid_t>
+[[noreturn]] void throw_bad_weight(const char* fn, vid_t src, vid_t dst, int64_t weight,
+                                   int objective) {
+  throw invalid_argument_error(
+      std::string(fn) + ": edge (" + std::to_string(src) + ", " + std::to_string(dst) +
+      ") has weight " + std::to_string(weight) + " in objective column " +
+      std::to_string(objective) +
+      "; sssp needs weights in [1, 2^31-1], so fix the weights or choose another objective");
+}
+
+/// Throws for a scanned range whose smallest weight is below 1, naming that edge.
+template <class vid_t, class eid_t>
+void check_weight_range(const weight_range_t<vid_t, eid_t>& range,
+                        const adjacency_view_t<vid_t, eid_t>& out, int objective, const char* fn) {
+  if (range.min_slot >= 0 && range.min_weight < 1) {
+    throw_bad_weight(fn, range.min_src, out.neighbour(range.min_slot), range.min_weight,
+                     objective);
+  }
+}
+
+/// Scans the objective column and throws for a weight < 1, naming the edge. Returns the range.
+template <class vid_t, class eid_t>
+weight_range_t<vid_t, eid_t> checked_weight_range(const adjacency_view_t<vid_t, eid_t>& out,
+                                                  int objective, const char* fn) {
+  weight_range_t<vid_t, eid_t> range;
+  scan_weights(out, column_of(out, objective), vid_t{0}, out.num_vertices, range);
+  check_weight_range(range, out, objective, fn);
+  return range;
+}
+
+}  // namespace dyng::sssp::detail
