@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the gpu tests and sssp_gpu_bench invocations on a GPU machine, one bench invocation per
-# argument (each a quoted option string), every step under a time limit so that a hang costs one
-# step, not the session. Logs go to $OUT (the device tool's folder) or ./gpu-logs. With
+# Runs the gpu tests and sssp_gpu_bench invocations of a CUDA build ($BIN, the build folder) on a
+# GPU machine, one bench invocation per argument (each a quoted option string), every step under
+# a time limit so that a hang costs one step, not the session. Logs go to $OUT (the device tool's folder) or ./gpu-logs. With
 # PROFILE="rmat22 grid2048", Nsight Compute also profiles the first search and parent kernels of
 # one default compute on each of those graphs (clocks left alone: --clock-control none).
 #   bench/gpu/run_device.sh "--graphs rmat22 --sweep 'g=8,16 d=50,100'" "--graphs grid2048"
@@ -16,8 +16,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
   --format=csv 2>&1 | tee "$out/device.txt"
 
 echo "== tests"
-for t in test_cuda_memory test_sssp_cuda test_sssp_cuda_update; do
-  timeout 180 "$bin/$t" >"$out/$t.log" 2>&1
+for t in test_backend_cuda_memory test_graph_device test_sssp_cuda test_sssp_cuda_update test_dynamic_bfs_cuda; do
+  timeout 180 "$bin/tests/cpp/$t" >"$out/$t.log" 2>&1
   rc=$?
   echo "$t: exit $rc"
   [ "$rc" -eq 0 ] || failed=1
@@ -30,7 +30,7 @@ for graph in ${PROFILE:-}; do
   timeout 300 "$ncu" --clock-control none --kernel-name regex:"near_far|parents_kernel" \
     --launch-count 3 --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section WarpStateStats --section Occupancy --section SchedulerStats \
-    "$bin/sssp_gpu_bench" --graphs "$graph" --reps 0 >"$out/ncu_$graph.log" 2>&1
+    "$bin/bench/gpu/sssp_gpu_bench" --graphs "$graph" --reps 0 >"$out/ncu_$graph.log" 2>&1
   echo "exit $?"
   grep -E "near_far|parents_kernel|Duration|Throughput|Stall|Achieved Occupancy|Hit Rate" \
     "$out/ncu_$graph.log" | head -40
@@ -40,7 +40,7 @@ step=0
 for args in "$@"; do
   step=$((step + 1))
   echo "== bench $step: $args"
-  eval "timeout ${BENCH_LIMIT:-200} $bin/sssp_gpu_bench $args" >"$out/bench$step.log" 2>&1
+  eval "timeout ${BENCH_LIMIT:-200} $bin/bench/gpu/sssp_gpu_bench $args" >"$out/bench$step.log" 2>&1
   rc=$?
   echo "exit $rc"
   [ "$rc" -eq 0 ] || failed=1

@@ -22,6 +22,8 @@ void bind_dynamic_bfs(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);
+/// `BfsDeviceState`, dynamic_bfs results in device memory (dynamic_bfs_device.cpp).
+void bind_dynamic_bfs_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
 #endif

@@ -17,26 +17,38 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/unique_ptr.h>
 
 #include "arrays.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/core/result_arrays.hpp"
 #include "handles.hpp"
 
 namespace dyng::bindings {
 
 namespace nb = nanobind;
 
-/// How a state is deep-copied (copy-on-write, clone): host states by their copy constructor. A
-/// device state's binding file specialises this for its state before it uses the handle.
+/// How a state is deep-copied (copy-on-write, clone): a device state by its algorithm's
+/// clone(state, stream) next to it (found by argument-dependent lookup), a host state by its copy
+/// constructor.
 template <class S>
 struct state_copy {
-  static S copy(const S& state, void* /*stream*/) { return state; }
+  static S copy(const S& state, void* stream) {
+    if constexpr (requires { clone(state, stream); }) {
+      return clone(state, stream);
+    } else {
+      return state;
+    }
+  }
 };
 
 /// The vertex id type of a state held by shared_ptr<state_tpl<vid_t>>.
@@ -87,6 +99,34 @@ struct result_handle_t {
     });
   }
 };
+
+/// The host state that describes a state's arrays: itself, or a device state's host_type.
+template <class S, bool on_device>
+struct host_state_of {
+  using type = S;
+};
+template <class S>
+struct host_state_of<S, true> {
+  using type = typename S::host_type;
+};
+
+/// Binds `name()` returning a read-only view of array `i` of the state: a NumPy view for host
+/// states, a (DLPack ndarray, address) pair for device states. Views hold the state (copy-on-write).
+template <size_t i, bool on_device, class H>
+void add_array_view(nb::class_<H>& cls, const char* name) {
+  cls.def(name, [](const H& r) {
+    return r.read([](const auto& p) {
+      using S = std::decay_t<decltype(*p)>;
+      if constexpr (on_device) {
+        const auto& buffer = (*p).*std::get<i>(S::device_arrays());
+        return make_device_view(buffer.data(), p->num_vertices, p->device, p);
+      } else {
+        const auto& values = (*p).*(std::get<i>(S::arrays()).member);
+        return make_view(values.data(), values.size(), p);
+      }
+    });
+  }, "A read-only view that keeps this state's values alive.");
+}
 
 /// Builds a result on `h`'s graph: f(graph) returns the new state (by value) and runs without the
 /// GIL under the graph's shared lock.
@@ -161,11 +201,81 @@ void update_result(const char* fn, const graph_handle_t& h, const change_log_han
                 [&](const auto& g, auto& state) { f(g, current_log(fn, log, g), state); });
 }
 
-/// Adds what every result class offers: clone() and vertex_dtype.
-template <class H>
-void add_result_methods(nb::class_<H>& cls) {
+/// Adds what every result class offers: clone(), vertex_dtype, source, num_vertices and one
+/// read-only view per array of the state (its arrays(), core/result_arrays.hpp), host or device.
+template <template <class> class state_tpl>
+void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
+  using H = result_handle_t<state_tpl>;
+  using S32 = state_tpl<int32_t>;
+  constexpr bool on_device = requires { S32::device_arrays(); };
   cls.def("clone", [](const H& r) { return r.clone(); }, "A deep copy.")
-      .def_prop_ro("vertex_dtype", &H::vertex_dtype, "The id type of the graph: int32 or int64.");
+      .def_prop_ro("vertex_dtype", &H::vertex_dtype, "The id type of the graph: int32 or int64.")
+      .def_prop_ro("source",
+                   [](const H& r) {
+                     return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });
+                   })
+      .def_prop_ro("num_vertices", [](const H& r) {
+        return r.read([](const auto& p) {
+          if constexpr (on_device) {
+            return p->num_vertices;
+          } else {
+            return covered_vertices(*p);
+          }
+        });
+      });
+  using host_t = typename host_state_of<S32, on_device>::type;
+  [&]<size_t... i>(std::index_sequence<i...>) {
+    (add_array_view<i, on_device>(cls, std::get<i>(host_t::arrays()).name), ...);
+  }(std::make_index_sequence<std::tuple_size_v<decltype(host_t::arrays())>>{});
+}
+
+/// The stats type of the algorithm behind state template `state_tpl` (what its compute returns).
+template <class options_t, template <class> class state_tpl>
+using stats_of_t = decltype(compute(std::declval<const graph_i32_i32_t&>(), int32_t{},
+                                    std::declval<const options_t&>(),
+                                    std::declval<const execution_t&>(),
+                                    std::declval<state_tpl<int32_t>&>()));
+
+/// Binds compute(graph, source, options, execution) -> (state, stats) and update(graph, log,
+/// options, execution) -> stats on a host result class. The algorithm's C++ compute(graph,
+/// source, options, exec, state) and update(graph, log, options, exec, state) are found next to
+/// its state type (argument-dependent lookup); `algorithm` names its Python module in messages.
+template <class options_t, template <class> class state_tpl>
+void add_host_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
+  using H = result_handle_t<state_tpl>;
+  using stats_t = stats_of_t<options_t, state_tpl>;
+  const std::string compute_fn = std::string(algorithm) + ".compute";
+  const std::string update_fn = std::string(algorithm) + ".update";
+  cls.def_static(
+         "compute",
+         [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
+                      const execution_t& exec) {
+           stats_t stats;
+           auto result = create_result<H>(h, [&](const auto& g) {
+             using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+             state_tpl<vid_t> state;
+             const auto src =
+                 checked_vertex<vid_t>(source, g.num_vertices(), compute_fn.c_str(), "source");
+             stats = compute(g, src, options, exec, state);
+             return state;
+           });
+           return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
+         },
+         nb::arg("graph"), nb::arg("source"), nb::arg("options"), nb::arg("execution"),
+         "Returns (state, stats).")
+      .def(
+          "update",
+          [update_fn](H& r, const graph_handle_t& h, const change_log_handle_t& log,
+                      const options_t& options, const execution_t& exec) {
+            stats_t stats;
+            update_result(update_fn.c_str(), h, log, r, nullptr,
+                          [&](const auto& g, const auto& l, auto& state) {
+                            stats = update(g, l, options, exec, state);
+                          });
+            return stats;
+          },
+          nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
+          "Repairs the state after graph.apply(..., log=True); returns the stats.");
 }
 
 }  // namespace dyng::bindings

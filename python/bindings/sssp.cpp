@@ -20,21 +20,6 @@ namespace {
 
 using sssp_result_t = result_handle_t<sssp::state_t>;
 
-std::pair<std::unique_ptr<sssp_result_t>, sssp::stats_t> compute(const graph_handle_t& h,
-                                                                 int64_t source,
-                                                                 const sssp::options_t& options,
-                                                                 const execution_t& exec) {
-  sssp::stats_t stats;
-  auto result = create_result<sssp_result_t>(h, [&](const auto& g) {
-    using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-    sssp::state_t<vid_t> state;
-    const auto src = checked_vertex<vid_t>(source, g.num_vertices(), "sssp.compute", "source");
-    stats = sssp::compute(g, src, options, exec, state);
-    return state;
-  });
-  return {std::move(result), stats};
-}
-
 std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t source,
                                            const in_array_t& distances, const in_array_t& parents,
                                            bool canonicalize, const sssp::options_t& options,
@@ -134,61 +119,13 @@ void bind_sssp(nb::module_& m) {
       .def_ro("pushes", &sssp::stats_t::pushes)
       .def_ro("packed_parents", &sssp::stats_t::packed_parents);
 
-  nb::class_<sssp_result_t> cls(m, "SsspState",
-                                "Distances and parents of one source, repaired in place by update().");
+  nb::class_<sssp_result_t> cls(m, "SsspState", "sssp distances and parents on the host.");
   add_result_methods(cls);
-  cls.def_static("compute", &compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),
-                 nb::arg("execution"), "Returns (state, stats).")
-      .def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
-                  nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
-                  nb::arg("options"), nb::arg("execution"),
-                  "A state from given arrays (int64 distances, parents in the graph's id type).")
-      .def(
-          "update",
-          [](sssp_result_t& r, const graph_handle_t& h, const change_log_handle_t& log,
-             const sssp::options_t& options, const execution_t& exec) {
-            sssp::stats_t stats;
-            update_result("SsspState.update", h, log, r, nullptr,
-                          [&](const auto& g, const auto& l, auto& state) {
-                            stats = sssp::update(g, l, options, exec, state);
-                          });
-            return stats;
-          },
-          nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
-          "Repairs the state after graph.apply(..., log=True); returns the stats.")
-      .def(
-          "canonicalize",
-          [](sssp_result_t& r, const graph_handle_t& h, const sssp::options_t& options,
-             const execution_t& exec) {
-            mutate_result("SsspState.canonicalize", h, r, nullptr, [&](const auto& g, auto& state) {
-              sssp::canonicalize_parents(g, options, exec, state);
-            });
-          },
-          nb::arg("graph"), nb::arg("options"), nb::arg("execution"),
-          "Rewrites every parent to the lowest-id tight in-neighbour.")
-      .def(
-          "distances",
-          [](const sssp_result_t& r) {
-            return r.read([](const auto& p) {
-              return make_view(p->distances.data(), p->distances.size(), p);
-            });
-          },
-          "Read-only int64 view; it keeps this state alive.")
-      .def(
-          "parents",
-          [](const sssp_result_t& r) {
-            return r.read([](const auto& p) {
-              return make_view(p->parents.data(), p->parents.size(), p);
-            });
-          },
-          "Read-only view in the vertex id type.")
-      .def_prop_ro("source",
-                   [](const sssp_result_t& r) {
-                     return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });
-                   })
-      .def_prop_ro("num_vertices", [](const sssp_result_t& r) {
-        return r.read([](const auto& p) { return static_cast<int64_t>(p->distances.size()); });
-      });
+  add_host_entry_points<sssp::options_t>(cls, "sssp");
+  cls.def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
+                 nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
+                 nb::arg("options"), nb::arg("execution"),
+                 "A state from given arrays (int64 distances, parents in the graph's id type).");
 
   m.def("sssp_validate_batch", &validate_batch, nb::arg("insert_src"), nb::arg("insert_dst"),
         nb::arg("insert_weights"), nb::arg("num_weights"), nb::arg("options"),

@@ -246,7 +246,7 @@ class SsspStats(UpdateStats):
     def packed_parents(self) -> bool: ...
 
 class SsspState:
-    """Distances and parents of one source, repaired in place by update()."""
+    """sssp distances and parents on the host."""
 
     def clone(self) -> SsspState:
         """A deep copy."""
@@ -255,33 +255,30 @@ class SsspState:
     def vertex_dtype(self) -> str:
         """The id type of the graph: int32 or int64."""
 
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    def distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    def parents(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
     @staticmethod
     def compute(graph: GraphHandle, source: int, options: SsspOptions, execution: Execution) -> tuple[SsspState, SsspStats]:
         """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: SsspOptions, execution: Execution) -> SsspStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
 
     @staticmethod
     def from_arrays(graph: GraphHandle, source: int, distances: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], parents: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], canonicalize: bool, options: SsspOptions, execution: Execution) -> SsspState:
         """
         A state from given arrays (int64 distances, parents in the graph's id type).
         """
-
-    def update(self, graph: GraphHandle, log: ChangeLog, options: SsspOptions, execution: Execution) -> SsspStats:
-        """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    def canonicalize(self, graph: GraphHandle, options: SsspOptions, execution: Execution) -> None:
-        """Rewrites every parent to the lowest-id tight in-neighbour."""
-
-    def distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
-        """Read-only int64 view; it keeps this state alive."""
-
-    def parents(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
-        """Read-only view in the vertex id type."""
-
-    @property
-    def source(self) -> int: ...
-
-    @property
-    def num_vertices(self) -> int: ...
 
 def sssp_validate_batch(insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, options: SsspOptions) -> None:
     """
@@ -313,7 +310,7 @@ class BfsStats(UpdateStats):
     def invalidation_rounds(self) -> int: ...
 
 class BfsState:
-    """BFS levels of one source, repaired by update()."""
+    """BFS levels of one source on the host."""
 
     def clone(self) -> BfsState:
         """A deep copy."""
@@ -322,20 +319,21 @@ class BfsState:
     def vertex_dtype(self) -> str:
         """The id type of the graph: int32 or int64."""
 
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
     @staticmethod
     def compute(graph: GraphHandle, source: int, options: BfsOptions, execution: Execution) -> tuple[BfsState, BfsStats]:
         """Returns (state, stats)."""
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: BfsOptions, execution: Execution) -> BfsStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]: ...
-
-    @property
-    def source(self) -> int: ...
-
-    @property
-    def num_vertices(self) -> int: ...
 
 build_config: dict = ...
 

@@ -26,6 +26,7 @@ __all__ = [
     "ModelSummary",
     "GraphModel",
     "dijkstra",
+    "bfs_levels",
     "simple_cycle_histogram",
     "edges_from_arrays",
     "SUMMARY_FIELDS",
@@ -337,6 +338,30 @@ def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[i
         parents[v] = next(u for u, w in ins
                           if u != v and dist[u] != INFINITE_DISTANCE and dist[u] + w[objective] == dist[v])
     return dist, parents
+
+
+def bfs_levels(model: GraphModel, source: int) -> list[int]:
+    """Hops from ``source`` to every vertex along out-edges (weights ignored), -1 if unreachable.
+
+    >>> bfs_levels(GraphModel(4, [0, 1, 0], [1, 2, 2]), 0)
+    [0, 1, 1, -1]
+    """
+    n = model.num_vertices
+    if not 0 <= source < n:
+        raise ModelError(f"bfs_levels: source {source} outside [0, {n})")
+    out = model.out_edges()
+    levels = [-1] * n
+    levels[source] = 0
+    frontier = [source]
+    while frontier:
+        following = []
+        for u in frontier:
+            for v, _ in out[u]:
+                if levels[v] == -1:
+                    levels[v] = levels[u] + 1
+                    following.append(v)
+        frontier = following
+    return levels
 
 
 def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]:

@@ -12,7 +12,10 @@
 //     traversals); the steps count their own work and return false once past the budget.
 //     A fraction of 0 always recomputes; a negative one takes steps.default_budget().
 //  4. Budget exhausted: undo the repair, then recompute from scratch. The recompute counts the
-//     entries that differ from the state before the batch into stats.affected.
+//     entries that differ from the state before the batch into stats.affected. Steps whose
+//     recompute overwrites the whole state without reading it (they keep their own snapshot for
+//     the count, as the GPU steps do) say so with `k_recompute_overwrites = true`, and the undo
+//     before it is skipped.
 //  5. Exception safety: if any step throws, the result is put back as it was before the call
 //     (undo, then shrink back to the old vertex count) and the exception propagates.
 // Stats.path and fallback_used are set here and nowhere else.
@@ -50,6 +53,10 @@ concept update_steps =
       s.undo();
       s.recompute(stats);
     };
+
+/// True when S declares `static constexpr bool k_recompute_overwrites = true`.
+template <class S>
+constexpr bool recompute_overwrites_v = requires { requires S::k_recompute_overwrites; };
 
 namespace update_detail {
 
@@ -98,7 +105,7 @@ typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vert
     steps.shrink(before);
     throw;
   }
-  steps.undo();
+  if constexpr (!recompute_overwrites_v<S>) steps.undo();
   // The recompute starts from what the abandoned repair learnt (its counters that a compute does
   // not produce, such as sssp's `invalidated`) and overwrites the rest.
   stats_t stats = attempt;

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/core/result_arrays.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -35,10 +37,21 @@ struct options_t {
 inline constexpr double k_default_repair_budget = 0.1;
 inline constexpr int64_t k_default_parallel_min_edges = 200000;
 
+/// The in-edges the repair reads: the stored transpose, or the out-edges of an undirected graph
+/// (its own transpose, whether or not it was built with store_transposed).
+template <class graph_like_t>
+auto in_edges_of(const graph_like_t& graph, bool directed) {
+  return directed ? graph.in_view() : graph.out_view();
+}
+
 template <class vid_t>
 struct state_t {
   vid_t source = 0;
   std::vector<int64_t> levels;
+
+  static constexpr auto arrays() {
+    return std::tuple{result_array_t<state_t, int64_t>{"levels", &state_t::levels, k_unreached}};
+  }
 };
 
 /// The common fields (affected = vertices whose level changed, iterations = levels settled,

@@ -8,6 +8,7 @@
 #include "dyng/core/argument_checks.hpp"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/dynamic_bfs/detail/bfs_checks.hpp"
 #include "dyng/dynamic_bfs/detail/bfs_kernels.hpp"
 #include "dyng/dynamic_bfs/detail/level_repair.hpp"
 
@@ -15,16 +16,12 @@ namespace dyng::dynamic_bfs {
 namespace {
 
 template <class vid_t, class eid_t>
-void check_graph(const graph_t<vid_t, eid_t>& graph, const execution_t& exec, const char* fn) {
+void check_host_call(const graph_t<vid_t, eid_t>& graph, const execution_t& exec, const char* fn) {
   if (exec.backend == backend_t::cuda) {
     throw not_supported_error(std::string(fn) + ": this is the host implementation; use the "
                               "sequential or OpenMP backend");
   }
-  if (graph.properties().directed && !graph.has_transposed()) {
-    throw invalid_argument_error(std::string(fn) + ": the graph keeps no in-edges, which "
-                                 "dynamic_bfs reads to repair levels; build it with "
-                                 "store_transposed=True");
-  }
+  detail::check_graph(graph, fn);
 }
 
 template <class vid_t, class eid_t>
@@ -62,13 +59,13 @@ class host_steps_t {
         options_(options),
         exec_(exec),
         state_(state),
-        repair_(graph.out_view(), graph.in_view(), state) {}
+        repair_(graph.out_view(), in_edges_of(graph, graph.properties().directed), state) {}
 
-  int64_t result_vertices() const { return static_cast<int64_t>(state_.levels.size()); }
+  int64_t result_vertices() const { return covered_vertices(state_); }
   int64_t work_scale() const { return static_cast<int64_t>(graph_.num_edges()); }
   double default_budget() const { return k_default_repair_budget; }
-  void grow(int64_t n) { state_.levels.resize(static_cast<size_t>(n), k_unreached); }
-  void shrink(int64_t n) noexcept { state_.levels.resize(static_cast<size_t>(n)); }
+  void grow(int64_t n) { resize_arrays(state_, n); }
+  void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     stats.engine_used = "operators";
     return repair_.run(log, budget, stats);
@@ -100,7 +97,7 @@ template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "dynamic_bfs.compute()";
-  check_graph(graph, exec, fn);
+  check_host_call(graph, exec, fn);
   check_vertex_id(source, graph.num_vertices(), fn, "source");
   state.source = source;
   return run_bfs(graph, source, options, exec, state.levels);
@@ -110,7 +107,7 @@ template <class vid_t, class eid_t>
 stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "dynamic_bfs.update()";
-  check_graph(graph, exec, fn);
+  check_host_call(graph, exec, fn);
   host_steps_t<vid_t, eid_t> steps(graph, options, exec, state);
   return run_update(steps, log, static_cast<int64_t>(graph.num_vertices()), options.repair_budget,
                     fn);

@@ -6,10 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <tuple>
 #include <vector>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/core/result_arrays.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -50,6 +51,12 @@ struct state_t {
   vid_t source = 0;
   std::vector<int64_t> distances;
   std::vector<vid_t> parents;
+
+  static constexpr auto arrays() {
+    return std::tuple{result_array_t<state_t, int64_t>{"distances", &state_t::distances,
+                                                        k_infinite_distance},
+                      result_array_t<state_t, vid_t>{"parents", &state_t::parents, vid_t{-1}}};
+  }
 };
 
 /// The common fields (update_stats_t: affected = vertices whose distance or parent changed,

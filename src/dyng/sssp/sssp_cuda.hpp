@@ -12,8 +12,10 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -54,12 +56,14 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
 /// Distances and canonical parents of one source, in device memory of `device` (the result that
 /// update() repairs in place; the device-graph layer and the bindings hold it).
 template <class vid_t>
-struct device_state_t {
-  vid_t source = 0;
-  int device = 0;
-  int64_t num_vertices = 0;
-  ::dyng::cuda::device_buffer<int64_t> distances;  ///< At least num_vertices entries.
-  ::dyng::cuda::device_buffer<vid_t> parents;      ///< At least num_vertices entries.
+struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
+  using host_type = state_t<vid_t>;
+  ::dyng::cuda::device_buffer<int64_t> distances;
+  ::dyng::cuda::device_buffer<vid_t> parents;
+
+  static constexpr auto device_arrays() {
+    return std::tuple{&device_state_t::distances, &device_state_t::parents};
+  }
 };
 
 /// Repairs `state` (the result of compute() or update() for the graph before the batch, on the

@@ -8,9 +8,8 @@
 //   3. the parent repair (repair_parents.cuh and the listed parent pass of parents.cuh).
 // A repair that would relax more than `repair_budget` x stored edges, or is predicted to before
 // anything is cut (far-reaching lowerings, repair_cut.cuh), reports over budget; the policy then
-// undoes it (the snapshot taken in stage 1 is copied back: a few microseconds, next to the
-// recompute that follows) and recomputes on the same buffers, counting what differs from the
-// snapshot. docs/developer/gpu-sssp.md has the method and the measurements behind the defaults.
+// recomputes on the same buffers (no undo first: the compute overwrites every entry), counting
+// what differs from the snapshot taken in stage 1. If a step throws, the snapshot is copied back. docs/developer/gpu-sssp.md has the method and the measurements behind the defaults.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,7 +19,6 @@
 
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
-#include "dyng/backend/cuda/fill.cuh"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
@@ -279,6 +277,8 @@ template <class vid_t, class eid_t>
 class device_update_steps_t {
  public:
   using stats_type = stats_t;
+  /// recompute() writes every entry and counts against its own snapshot.
+  static constexpr bool k_recompute_overwrites = true;
 
   device_update_steps_t(const device_adjacency_t<vid_t, eid_t>& out,
                         const device_adjacency_t<vid_t, eid_t>& in, int objective, int64_t delta,
@@ -309,22 +309,7 @@ class device_update_steps_t {
   double default_budget() const { return k_default_gpu_repair_budget; }
 
   /// New vertices start unreached; the repair then finds the ones the batch connected.
-  void grow(int64_t n) {
-    if (n <= state_.num_vertices) return;
-    device_buffer<int64_t> distances(static_cast<size_t>(n));
-    device_buffer<vid_t> parents(static_cast<size_t>(n));
-    const auto old = static_cast<size_t>(state_.num_vertices);
-    ::dyng::cuda::copy_on_device(distances.data(), state_.distances.data(), old * sizeof(int64_t),
-                                 stream_);
-    ::dyng::cuda::copy_on_device(parents.data(), state_.parents.data(), old * sizeof(vid_t),
-                                 stream_);
-    const int64_t first = state_.num_vertices;
-    ::dyng::cuda::fill_range(distances.data(), k_infinite_distance, first, n, stream_);
-    ::dyng::cuda::fill_range(parents.data(), vid_t{-1}, first, n, stream_);
-    state_.distances = std::move(distances);
-    state_.parents = std::move(parents);
-    state_.num_vertices = n;
-  }
+  void grow(int64_t n) { ::dyng::cuda::grow(state_, n, stream_); }
   /// The grown buffers stay: they only need to hold at least num_vertices entries.
   void shrink(int64_t n) noexcept { state_.num_vertices = n; }
 

@@ -29,19 +29,4 @@ stats_t update(const graph_t<vid_t, eid_t>& host,
                const change_log_t<vid_t>& log, const options_t& options, void* stream,
                device_state_t<vid_t>& state);
 
-/// Rewrites every parent to the canonical one for the state's distances.
-template <class vid_t, class eid_t>
-void canonicalize_parents(const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
-                          const options_t& options, void* stream, device_state_t<vid_t>& state);
-
-/// A deep copy on the same device.
-template <class vid_t>
-device_state_t<vid_t> clone(const device_state_t<vid_t>& state, void* stream);
-
-/// Copies between host and device results.
-template <class vid_t>
-state_t<vid_t> to_host(const device_state_t<vid_t>& state, void* stream);
-template <class vid_t>
-device_state_t<vid_t> to_device(const state_t<vid_t>& state, int device, void* stream);
-
 }  // namespace dyng::sssp::cuda

@@ -1,2 +1,2 @@
 # backend tests: the CUDA allocator, buffers and error checker.
-dyng_add_gpu_test(test_cuda_memory ${CMAKE_CURRENT_LIST_DIR}/test_cuda_memory.cpp)
+dyng_add_gpu_test(test_backend_cuda_memory ${CMAKE_CURRENT_LIST_DIR}/test_backend_cuda_memory.cpp)

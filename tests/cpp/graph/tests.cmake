@@ -3,5 +3,5 @@ dyng_add_test(test_graph_build cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_build.cp
 dyng_add_test(test_graph_build_model cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_build_model.cpp)
 dyng_add_test(test_graph_apply cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_apply.cpp)
 dyng_add_test(test_graph_relayout cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_relayout.cpp)
-dyng_add_test(test_row_edits cpu ${CMAKE_CURRENT_LIST_DIR}/test_row_edits.cpp)
-dyng_add_gpu_test(test_device_graph ${CMAKE_CURRENT_LIST_DIR}/test_device_graph.cpp)
+dyng_add_test(test_graph_row_edits cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_row_edits.cpp)
+dyng_add_gpu_test(test_graph_device ${CMAKE_CURRENT_LIST_DIR}/test_graph_device.cpp)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dyng/backend/cuda/cuda_check.hpp"
+#include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 
 namespace dyng::cuda {
@@ -16,7 +17,21 @@ namespace {
 
 constexpr int k_max_devices = 64;
 
-cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+template <class T>
+__global__ void __launch_bounds__(k_block_threads) fill_kernel(T* data, T value, int64_t count) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    data[i] = value;
+  }
+}
+
+template <class T>
+void fill_with(T* dst, T value, std::size_t count, void* stream) {
+  if (count == 0) return;
+  const auto n = static_cast<int64_t>(count);
+  fill_kernel<T><<<stride_blocks(n, 8), k_block_threads, 0, as_stream(stream)>>>(dst, value, n);
+  DYNG_CUDA_CHECK(cudaGetLastError());
+}
 
 // Plain handles in function-local statics: trivially destructible, so nothing runs at exit.
 cudaMemPool_t pool_of(int device) {
@@ -99,6 +114,14 @@ void copy_on_device(void* dst, const void* src, std::size_t bytes, void* stream)
 void fill_bytes(void* dst, int value, std::size_t bytes, void* stream) {
   if (bytes == 0) return;
   DYNG_CUDA_CHECK(cudaMemsetAsync(dst, value, bytes, as_stream(stream)));
+}
+
+void fill_values(int32_t* dst, int32_t value, std::size_t count, void* stream) {
+  fill_with(dst, value, count, stream);
+}
+
+void fill_values(int64_t* dst, int64_t value, std::size_t count, void* stream) {
+  fill_with(dst, value, count, stream);
 }
 
 std::size_t pool_reserved_bytes(int device) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace dyng::cuda {
 
@@ -32,6 +33,9 @@ void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream)
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);
 void copy_on_device(void* dst, const void* src, std::size_t bytes, void* stream);
 void fill_bytes(void* dst, int value, std::size_t bytes, void* stream);
+/// Sets `count` elements at `dst` to `value` (the untouched entries of a grown result).
+void fill_values(int32_t* dst, int32_t value, std::size_t count, void* stream);
+void fill_values(int64_t* dst, int64_t value, std::size_t count, void* stream);
 
 /// Bytes the pool of `device` holds from the driver (in use plus cached); 0 before first use.
 std::size_t pool_reserved_bytes(int device);

@@ -15,8 +15,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -90,5 +92,16 @@ class device_graph_t {
   direction_t out_;
   direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
 };
+
+/// Throws internal_error unless `graph` is level with `host` (an algorithm is about to read the
+/// device copy of a graph whose batches the host applied). `fn` names the public call.
+template <class vid_t, class eid_t>
+void check_level(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+                 const char* fn) {
+  if (graph.version() == host.version()) return;
+  throw internal_error(std::string(fn) + ": the device copy of the graph is at version " +
+                       std::to_string(graph.version()) + " but the graph is at " +
+                       std::to_string(host.version()) + "; this is a bug in dyng");
+}
 
 }  // namespace dyng::cuda

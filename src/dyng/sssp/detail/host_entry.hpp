@@ -112,24 +112,15 @@ class host_update_steps_t {
         state_(state),
         repair_(g.out, g.in, g.sorted, options.objective, state) {}
 
-  int64_t result_vertices() const {
-    const size_t n = state_.distances.size();
-    return state_.parents.size() == n ? static_cast<int64_t>(n) : -1;
-  }
+  int64_t result_vertices() const { return covered_vertices(state_); }
   int64_t work_scale() const { return g_.num_edges; }
   /// A parallel recompute is cheaper, so the repair may spend less before it gives up.
   double default_budget() const {
     return kernel_threads(g_, options_, exec_) > 1 ? k_default_repair_budget_parallel
                                                    : k_default_repair_budget;
   }
-  void grow(int64_t n) {
-    state_.distances.resize(static_cast<size_t>(n), k_infinite_distance);
-    state_.parents.resize(static_cast<size_t>(n), vid_t{-1});
-  }
-  void shrink(int64_t n) noexcept {
-    state_.distances.resize(static_cast<size_t>(n));
-    state_.parents.resize(static_cast<size_t>(n));
-  }
+  void grow(int64_t n) { resize_arrays(state_, n); }
+  void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     stats.engine_used = engine_name(exec_);
     return repair_.run(log, budget, stats);

@@ -21,7 +21,7 @@ DYNG_TEST("checker throws cuda_error with the name, call and line") {
     CHECK_EQ(e.code(), 1);
     CHECK(message.find("cudaErrorInvalidValue") != std::string::npos);
     CHECK(message.find("failed at") != std::string::npos);
-    CHECK(message.find("test_cuda_memory.cpp") != std::string::npos);
+    CHECK(message.find("test_backend_cuda_memory.cpp") != std::string::npos);
   }
 }
 
