@@ -20,57 +20,39 @@
 
 namespace dyng::bindings {
 
+/// The CUDA backend's calls: the algorithm's cuda::compute(host, device_graph, source, options,
+/// stream, state) and cuda::update(host, device_graph, log, options, stream, state), found next
+/// to its device state type, on the graph's copy on the call's device.
+struct device_calls_t {
+  static void check(const execution_t& exec, const char* fn) { require_cuda(exec, fn); }
+  static void* stream(const execution_t& exec) { return exec.stream; }
+  template <class G, class V, class O, class S>
+  static auto run_compute(const graph_handle_t& h, const G& g, V source, const O& options,
+                          const execution_t& exec, S& state, const char* fn) {
+    return compute(g, device_graph_for(h, g, exec, fn), source, options, exec.stream, state);
+  }
+  template <class G, class L, class O, class S>
+  static auto run_update(const graph_handle_t& h, const G& g, const L& log, const O& options,
+                         const execution_t& exec, S& state, const char* fn) {
+    return update(g, device_graph_for(h, g, exec, fn), log, options, exec.stream, state);
+  }
+};
+
 template <template <class> class host_tpl, class options_t, template <class> class device_tpl>
 void add_device_result_methods(nb::class_<result_handle_t<device_tpl>>& cls,
                                const char* algorithm) {
   using host_t = result_handle_t<host_tpl>;
   using device_t = result_handle_t<device_tpl>;
-  using stats_t = stats_of_t<options_t, host_tpl>;
-  const std::string compute_fn = std::string(algorithm) + ".compute";
-  const std::string update_fn = std::string(algorithm) + ".update";
-  cls.def_static(
-         "compute",
-         [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
-                      const execution_t& exec) {
-           const char* fn = compute_fn.c_str();
-           require_cuda(exec, fn);
-           stats_t stats;
-           auto result = create_result<device_t>(h, [&](const auto& g) {
-             using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-             device_tpl<vid_t> state;
-             const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
-             stats = compute(g, device_graph_for(h, g, exec, fn), src, options, exec.stream, state);
-             return state;
+  add_entry_points<options_t, device_tpl, device_calls_t>(cls, algorithm);
+  cls.def(
+         "to_host",
+         [](const device_t& r) {
+           return r.read([](const auto& p) {
+             nb::gil_scoped_release release;
+             return host_t::wrap(::dyng::cuda::to_host(*p, nullptr));
            });
-           return std::pair<std::unique_ptr<device_t>, stats_t>(std::move(result), stats);
          },
-         nb::arg("graph"), nb::arg("source"), nb::arg("options"), nb::arg("execution"),
-         "Returns (state, stats).")
-      .def(
-          "update",
-          [update_fn](device_t& r, const graph_handle_t& h, const change_log_handle_t& log,
-                      const options_t& options, const execution_t& exec) {
-            const char* fn = update_fn.c_str();
-            require_cuda(exec, fn);
-            stats_t stats;
-            update_result(fn, h, log, r, exec.stream,
-                          [&](const auto& g, const auto& l, auto& state) {
-                            stats = update(g, device_graph_for(h, g, exec, fn), l, options,
-                                           exec.stream, state);
-                          });
-            return stats;
-          },
-          nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
-          "Repairs the state after graph.apply(..., log=True); returns the stats.")
-      .def(
-          "to_host",
-          [](const device_t& r) {
-            return r.read([](const auto& p) {
-              nb::gil_scoped_release release;
-              return host_t::wrap(::dyng::cuda::to_host(*p, nullptr));
-            });
-          },
-          "A host result with the same values.")
+         "A host result with the same values.")
       .def_static(
           "from_host",
           [](const host_t& r, const execution_t& exec) {

@@ -229,34 +229,33 @@ void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
   }(std::make_index_sequence<std::tuple_size_v<decltype(host_t::arrays())>>{});
 }
 
-/// The stats type of the algorithm behind state template `state_tpl` (what its compute returns).
-template <class options_t, template <class> class state_tpl>
-using stats_of_t = decltype(compute(std::declval<const graph_i32_i32_t&>(), int32_t{},
-                                    std::declval<const options_t&>(),
-                                    std::declval<const execution_t&>(),
-                                    std::declval<state_tpl<int32_t>&>()));
-
 /// Binds compute(graph, source, options, execution) -> (state, stats) and update(graph, log,
-/// options, execution) -> stats on a host result class. The algorithm's C++ compute(graph,
-/// source, options, exec, state) and update(graph, log, options, exec, state) are found next to
-/// its state type (argument-dependent lookup); `algorithm` names its Python module in messages.
-template <class options_t, template <class> class state_tpl>
-void add_host_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
+/// options, execution) -> stats on a result class. `calls_t` adapts them to a backend family:
+/// check(exec, fn) refuses a wrong backend, stream(exec) is what copy-on-write copies on, and
+/// run_compute(h, g, source, options, exec, state, fn) / run_update(h, g, log, options, exec,
+/// state, fn) call the algorithm. `algorithm` names its Python module in messages.
+template <class options_t, template <class> class state_tpl, class calls_t>
+void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
   using H = result_handle_t<state_tpl>;
-  using stats_t = stats_of_t<options_t, state_tpl>;
+  using stats_t = decltype(calls_t::run_compute(std::declval<const graph_handle_t&>(),
+                                                std::declval<const graph_i32_i32_t&>(), 0,
+                                                std::declval<const options_t&>(),
+                                                std::declval<const execution_t&>(),
+                                                std::declval<state_tpl<int32_t>&>(), ""));
   const std::string compute_fn = std::string(algorithm) + ".compute";
   const std::string update_fn = std::string(algorithm) + ".update";
   cls.def_static(
          "compute",
          [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
                       const execution_t& exec) {
+           const char* fn = compute_fn.c_str();
+           calls_t::check(exec, fn);
            stats_t stats;
            auto result = create_result<H>(h, [&](const auto& g) {
              using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
              state_tpl<vid_t> state;
-             const auto src =
-                 checked_vertex<vid_t>(source, g.num_vertices(), compute_fn.c_str(), "source");
-             stats = compute(g, src, options, exec, state);
+             const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
+             stats = calls_t::run_compute(h, g, src, options, exec, state, fn);
              return state;
            });
            return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
@@ -267,15 +266,39 @@ void add_host_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const ch
           "update",
           [update_fn](H& r, const graph_handle_t& h, const change_log_handle_t& log,
                       const options_t& options, const execution_t& exec) {
+            const char* fn = update_fn.c_str();
+            calls_t::check(exec, fn);
             stats_t stats;
-            update_result(update_fn.c_str(), h, log, r, nullptr,
+            update_result(fn, h, log, r, calls_t::stream(exec),
                           [&](const auto& g, const auto& l, auto& state) {
-                            stats = update(g, l, options, exec, state);
+                            stats = calls_t::run_update(h, g, l, options, exec, state, fn);
                           });
             return stats;
           },
           nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
           "Repairs the state after graph.apply(..., log=True); returns the stats.");
+}
+
+/// The host backends' calls: the algorithm's compute(graph, source, options, exec, state) and
+/// update(graph, log, options, exec, state), found next to its state type.
+struct host_calls_t {
+  static void check(const execution_t&, const char*) {}
+  static void* stream(const execution_t&) { return nullptr; }
+  template <class G, class V, class O, class S>
+  static auto run_compute(const graph_handle_t&, const G& g, V source, const O& options,
+                          const execution_t& exec, S& state, const char*) {
+    return compute(g, source, options, exec, state);
+  }
+  template <class G, class L, class O, class S>
+  static auto run_update(const graph_handle_t&, const G& g, const L& log, const O& options,
+                         const execution_t& exec, S& state, const char*) {
+    return update(g, log, options, exec, state);
+  }
+};
+
+template <class options_t, template <class> class state_tpl>
+void add_host_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
+  add_entry_points<options_t, state_tpl, host_calls_t>(cls, algorithm);
 }
 
 }  // namespace dyng::bindings

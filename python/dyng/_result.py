@@ -23,7 +23,19 @@ from dyng._device_array import DeviceData
 from dyng._errors import InvalidArgumentError, StaleResultError
 from dyng._graph import Graph
 
-__all__ = ["StatsBase", "ResultBase", "make_options", "run_compute", "check_graph_argument"]
+__all__ = ["OptionsBase", "StatsBase", "ResultBase", "SingleSourceResult", "make_options",
+           "run_compute", "check_graph_argument"]
+
+
+class OptionsBase:
+    """Base of every algorithm's Options dataclass: fields are checked (and normalised) by the
+    subclass's ``validate()`` at construction and by ``dataclasses.replace``."""
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self):
+        """Raises InvalidArgumentError naming the first bad field."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -285,3 +297,15 @@ class ResultBase:
         for array in list(self._exported):
             array._release()
         self._exported = weakref.WeakSet()
+
+
+class SingleSourceResult(ResultBase):
+    """A result computed from one source vertex (sssp, mosp, dynamic_bfs)."""
+
+    @property
+    def source(self):
+        """The source vertex."""
+        return self._state.source
+
+    def _repr_fields(self):
+        return (("source", self.source),)

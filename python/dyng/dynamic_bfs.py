@@ -13,7 +13,7 @@ Examples
 >>> r.levels.tolist()
 [0, 1, 1, 2]
 >>> stats = dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([0], [1]), insert=([2], [1])), r)
->>> r.levels.tolist(), stats.invalidated
+>>> r.levels.tolist(), stats.affected
 ([0, 2, 1, 3], 2)
 """
 
@@ -25,7 +25,8 @@ import numpy as np
 
 from dyng import _convert, _update
 from dyng._registry import Algorithm
-from dyng._result import ResultBase, StatsBase, check_graph_argument, make_options, run_compute
+from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
+                          make_options, run_compute)
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
@@ -34,7 +35,7 @@ ALGORITHM = Algorithm(name="dynamic_bfs", title="Dynamic breadth-first search le
 
 
 @dataclasses.dataclass
-class Options:
+class Options(OptionsBase):
     """Options of dynamic_bfs.
 
     Attributes
@@ -50,9 +51,6 @@ class Options:
     """
 
     source: int = 0
-
-    def __post_init__(self):
-        self.validate()
 
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
@@ -73,7 +71,7 @@ class Stats(StatsBase):
     invalidation_rounds: int = 0
 
 
-class Result(ResultBase):
+class Result(SingleSourceResult):
     """BFS levels kept current by :func:`update`.
 
     Attributes
@@ -91,17 +89,9 @@ class Result(ResultBase):
     _FIXED_FIELDS = ("source",)
 
     @property
-    def source(self):
-        """The source vertex."""
-        return self._state.source
-
-    @property
     def levels(self):
         """int64 levels as a read-only Array."""
         return self._array("levels", np.int64, "dynamic_bfs levels")
-
-    def _repr_fields(self):
-        return (("source", self.source),)
 
 
 def compute(graph, source=None, *, options=None, resources=None, **fields):

@@ -26,7 +26,8 @@ import numpy as np
 from dyng import _backend, _convert, _resources, _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import ResultBase, StatsBase, check_graph_argument, make_options, run_compute
+from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
+                          make_options, run_compute)
 
 __all__ = ["INFINITE_DISTANCE", "Options", "Stats", "Result", "compute", "update"]
 
@@ -39,7 +40,7 @@ ALGORITHM = Algorithm(name="sssp", title="Dynamic single-source shortest paths",
 
 
 @dataclasses.dataclass
-class Options:
+class Options(OptionsBase):
     """Options of sssp.
 
     Attributes
@@ -64,9 +65,6 @@ class Options:
     objective: int = 0
     cuda_engine: str = "automatic"
     validate_inputs: bool = True
-
-    def __post_init__(self):
-        self.validate()
 
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
@@ -101,7 +99,7 @@ class Stats(StatsBase):
     packed_parents: bool = False
 
 
-class Result(ResultBase):
+class Result(SingleSourceResult):
     """A shortest-path tree kept current by :func:`update`.
 
     Attributes
@@ -188,11 +186,6 @@ class Result(ResultBase):
         return cls._wrap(graph, state, opts, res, None)
 
     @property
-    def source(self):
-        """The source vertex."""
-        return self._state.source
-
-    @property
     def distances(self):
         """int64 distances as a read-only Array."""
         return self._array("distances", np.int64, "sssp distances")
@@ -207,9 +200,6 @@ class Result(ResultBase):
             "sssp.Result cannot be pickled; save distances and parents (to_numpy()) and rebuild "
             "with sssp.Result.from_arrays()"
         )
-
-    def _repr_fields(self):
-        return (("source", self.source),)
 
     def _validate_batch(self, resolved):
         native = _backend.native()

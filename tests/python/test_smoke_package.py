@@ -323,7 +323,8 @@ def test_from_arrays_clone_and_set_options():
 
 @pytest.mark.parametrize("module", [
     "dyng", "dyng._array", "dyng._batch", "dyng._config", "dyng._errors", "dyng._graph",
-    "dyng._properties", "dyng._resources", "dyng._update", "dyng.sssp",
+    "dyng._properties", "dyng._resources", "dyng._result", "dyng._update", "dyng.sssp",
+    "dyng.dynamic_bfs",
 ])
 def test_docstring_examples_run(module):
     import doctest

@@ -1,6 +1,9 @@
 #include "dyng/backend/execution.hpp"
 
 #include <cstdlib>
+#include <string>
+
+#include "dyng/core/errors.hpp"
 
 #if defined(DYNG_HAVE_OPENMP)
 #include <omp.h>
@@ -47,6 +50,13 @@ bool machine_saturated(int threads) noexcept {
 }
 
 }  // namespace
+
+void check_host_backend(const execution_t& exec, const char* fn) {
+  if (exec.backend != backend_t::cuda) return;
+  throw not_supported_error(std::string(fn) +
+                            ": this is the host implementation and cannot run on the CUDA "
+                            "backend; use the sequential or OpenMP backend");
+}
 
 int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept {
   if (exec.backend != backend_t::openmp) return 1;

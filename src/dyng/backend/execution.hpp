@@ -26,6 +26,10 @@ bool openmp_enabled() noexcept;
 /// The number of threads an OpenMP region would get for `exec` (1 without OpenMP).
 int resolved_thread_count(const execution_t& exec) noexcept;
 
+/// Throws not_supported_error when `exec` asks for the CUDA backend: the caller is a host
+/// implementation. `fn` names the public call.
+void check_host_backend(const execution_t& exec, const char* fn);
+
 /// The team an OpenMP kernel should run with for one call over `work` units (stored edges), or 1
 /// when the sequential kernel should run instead: a host backend other than OpenMP, a team of
 /// one, less work than `min_work` (waking a team costs more than the whole sequential kernel

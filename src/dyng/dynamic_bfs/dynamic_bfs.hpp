@@ -28,7 +28,7 @@ struct options_t {
   /// k_default_repair_budget; 0 always recomputes.
   double repair_budget = -1.0;
   /// Tuning knob: the OpenMP kernel runs for graphs with at least this many stored edges; -1
-  /// picks k_default_parallel_min_edges, 0 always runs it (tests).
+  /// picks k_default_parallel_min_edges, 0 always runs it and its team on every frontier (tests).
   int64_t parallel_min_edges = -1;
 };
 
@@ -36,13 +36,6 @@ struct options_t {
 /// giving up after a tenth of m keeps an abandoned repair well under the recompute.
 inline constexpr double k_default_repair_budget = 0.1;
 inline constexpr int64_t k_default_parallel_min_edges = 200000;
-
-/// The in-edges the repair reads: the stored transpose, or the out-edges of an undirected graph
-/// (its own transpose, whether or not it was built with store_transposed).
-template <class graph_like_t>
-auto in_edges_of(const graph_like_t& graph, bool directed) {
-  return directed ? graph.in_view() : graph.out_view();
-}
 
 template <class vid_t>
 struct state_t {

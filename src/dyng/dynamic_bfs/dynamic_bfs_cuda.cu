@@ -1,8 +1,6 @@
-// Host side of dynamic_bfs on the GPU: the entry points and dynamic_bfs's steps for the shared
-// dynamic-update policy. The kernels' launches are in detail/cuda/bfs_launch.cuh. Over budget,
-// the policy recomputes over the partly repaired levels (the compute overwrites them all);
-// `affected` counts the levels that differ from the snapshot either way, and a step that throws
-// puts the snapshot back.
+// Host side of dynamic_bfs on the GPU: the entry points, with update() as the shared policy over
+// the ready-made snapshot steps (backend/cuda/snapshot_steps.hpp) and the kernels' launches of
+// detail/cuda/bfs_launch.cuh.
 #include "dyng/dynamic_bfs/dynamic_bfs_cuda.hpp"
 
 #include <string>
@@ -10,10 +8,10 @@
 
 #include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/snapshot_steps.hpp"
 #include "dyng/core/argument_checks.hpp"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/graph_types.hpp"
-#include "dyng/dynamic_bfs/detail/bfs_checks.hpp"
 #include "dyng/dynamic_bfs/detail/cuda/bfs_launch.cuh"
 
 namespace dyng::dynamic_bfs::cuda {
@@ -27,71 +25,18 @@ using kernels::views_t;
 template <class vid_t, class eid_t>
 void check_call(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
                 const char* fn) {
-  detail::check_graph(host, fn);
+  require_in_edges(host, fn, "dynamic_bfs");
   ::dyng::cuda::check_level(host, graph, fn);
 }
 
-/// dynamic_bfs's steps for run_update() on the GPU (see the file comment).
-template <class vid_t, class eid_t>
-class device_steps_t {
- public:
-  using stats_type = stats_t;
-  /// recompute() writes every entry and counts against its own snapshot.
-  static constexpr bool k_recompute_overwrites = true;
-
-  device_steps_t(const views_t<vid_t, eid_t>& v, void* stream, device_state_t<vid_t>& state)
-      : v_(v), stream_(stream), state_(state) {}
-
-  int64_t result_vertices() const { return state_.num_vertices; }
-  int64_t work_scale() const { return v_.stored_edges; }
-  double default_budget() const { return k_default_gpu_repair_budget; }
-  void grow(int64_t n) { ::dyng::cuda::grow(state_, n, stream_); }
-  void shrink(int64_t n) noexcept { state_.num_vertices = n; }
-
-  bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
-    stats.engine_used = kernels::k_engine;
-    if (log.changes.empty()) return true;
-    take_snapshot();
-    return kernels::repair_levels(v_, levels(), snapshot(), state_.source, log,
-                                  static_cast<unsigned long long>(budget), stats, stream_);
-  }
-
-  /// Puts the snapshot back. A CUDA failure here leaves nothing to restore from, so it is
-  /// swallowed: the error that made the policy undo is the one the caller sees.
-  void undo() noexcept {
-    if (old_.num_vertices == 0) return;
-    try {
-      ::dyng::cuda::copy_values(state_, old_, stream_);
-    } catch (...) {
-    }
-  }
-
-  void recompute(stats_t& stats) {
-    take_snapshot();
-    try {
-      stats_t fresh = kernels::full_bfs(v_, state_.source, state_.levels.data(), stream_);
-      fresh.affected = kernels::count_changed(levels(), snapshot(), state_.num_vertices, stream_);
-      fresh.invalidated = stats.invalidated;
-      fresh.invalidation_rounds = stats.invalidation_rounds;
-      stats = fresh;
-    } catch (...) {
-      undo();
-      throw;
-    }
-  }
-
- private:
-  level_t* levels() { return reinterpret_cast<level_t*>(state_.levels.data()); }
-  const level_t* snapshot() const { return reinterpret_cast<const level_t*>(old_.levels.data()); }
-  void take_snapshot() {
-    if (old_.num_vertices == 0) old_ = ::dyng::cuda::clone(state_, stream_);
-  }
-
-  views_t<vid_t, eid_t> v_;
-  void* stream_;
-  device_state_t<vid_t>& state_;
-  device_state_t<vid_t> old_;  ///< the (grown) state before the batch
-};
+template <class vid_t>
+level_t* levels_of(device_state_t<vid_t>& state) {
+  return reinterpret_cast<level_t*>(state.levels.data());
+}
+template <class vid_t>
+const level_t* levels_of(const device_state_t<vid_t>& state) {
+  return reinterpret_cast<const level_t*>(state.levels.data());
+}
 
 }  // namespace
 
@@ -118,7 +63,25 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   check_call(host, graph, fn);
   ::dyng::cuda::check_on_device(state, graph.device(), fn);
   ::dyng::cuda::device_scope_t scope(graph.device());
-  device_steps_t<vid_t, eid_t> steps(views_t<vid_t, eid_t>(host, graph), stream, state);
+  const views_t<vid_t, eid_t> v(host, graph);
+  auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
+                    const device_state_t<vid_t>& snapshot) {
+    return kernels::repair_levels(v, levels_of(state), levels_of(snapshot), state.source, l,
+                                  static_cast<unsigned long long>(budget), stats, stream);
+  };
+  auto recompute = [&](device_state_t<vid_t>& s, const device_state_t<vid_t>& snapshot,
+                       const stats_t& attempt) {
+    stats_t fresh = kernels::full_bfs(v, s.source, s.levels.data(), stream);
+    fresh.affected =
+        kernels::count_changed(levels_of(s), levels_of(snapshot), s.num_vertices, stream);
+    fresh.invalidated = attempt.invalidated;
+    fresh.invalidation_rounds = attempt.invalidation_rounds;
+    return fresh;
+  };
+  ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
+                                 decltype(recompute)>
+      steps(state, stream, v.stored_edges, k_default_gpu_repair_budget, kernels::k_engine, repair,
+            recompute);
   return run_update(steps, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget,
                     fn);
 }

@@ -12,8 +12,10 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/properties.hpp"
@@ -114,5 +116,22 @@ class graph_t {
   uint64_t version_ = 0;
   int64_t relayouts_ = 0;
 };
+
+/// The in-edges of a graph as an algorithm reads them: the stored transpose, or the out-edges of
+/// an undirected graph (its own transpose, whether or not it was built with store_transposed).
+/// `graph` is a graph_t or its device copy; `directed` is the graph's property.
+template <class graph_like_t>
+auto in_edges_view(const graph_like_t& graph, bool directed) {
+  return directed ? graph.in_view() : graph.out_view();
+}
+
+/// Throws invalid_argument_error when `graph` is directed and keeps no in-edges, which
+/// `algorithm` reads; `fn` names the public call.
+template <class vid_t, class eid_t>
+void require_in_edges(const graph_t<vid_t, eid_t>& graph, const char* fn, const char* algorithm) {
+  if (!graph.properties().directed || graph.has_transposed()) return;
+  throw invalid_argument_error(std::string(fn) + ": the graph keeps no in-edges, which " +
+                               algorithm + " reads; build it with store_transposed=True");
+}
 
 }  // namespace dyng

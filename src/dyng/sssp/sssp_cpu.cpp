@@ -15,14 +15,6 @@ namespace {
 
 using detail::check_graph;
 
-void check_backend(const execution_t& exec, const char* fn) {
-  if (exec.backend == backend_t::cuda) {
-    throw not_supported_error(std::string(fn) +
-                              ": this is the host implementation and cannot run on the CUDA "
-                              "backend; use the sequential or OpenMP backend");
-  }
-}
-
 template <class vid_t, class eid_t>
 detail::graph_views_t<vid_t, eid_t> views_of(const graph_t<vid_t, eid_t>& graph) {
   return {graph.out_view(), graph.in_view(), static_cast<int64_t>(graph.num_edges()),
@@ -65,7 +57,7 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
-  check_backend(exec, "sssp.compute()");
+  check_host_backend(exec, "sssp.compute()");
   check_graph(graph, "sssp.compute()");
   return detail::compute_views(views_of(graph), source, options, exec, state);
 }
@@ -73,7 +65,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
 template <class vid_t, class eid_t>
 stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
-  check_backend(exec, "sssp.update()");
+  check_host_backend(exec, "sssp.update()");
   check_graph(graph, "sssp.update()");
   return detail::update_views(views_of(graph), log, options, exec, state);
 }
@@ -81,7 +73,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
 template <class vid_t, class eid_t>
 void canonicalize_parents(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                           const execution_t& exec, state_t<vid_t>& state) {
-  check_backend(exec, "sssp.canonicalize_parents()");
+  check_host_backend(exec, "sssp.canonicalize_parents()");
   check_graph(graph, "sssp.canonicalize_parents()");
   detail::canonicalize_views(views_of(graph), options, exec, state);
 }

@@ -1,11 +1,13 @@
 // The C++ oracle of the dynamic_bfs suites: levels by relaxing every edge until nothing changes
-// (no queue, no frontier, nothing shared with the kernels), and the set of vertices a batch must
-// invalidate, from the definition (a vertex keeps its level only through a surviving supporter).
+// (no queue, no frontier, nothing shared with the kernels), the set of vertices a batch must
+// invalidate, from the definition (a vertex keeps its level only through a surviving supporter),
+// and the random batches the host and GPU suites both draw.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "dyng/graph/graph.hpp"
@@ -59,6 +61,49 @@ int64_t expected_invalidated(const dyng::graph_t<vid_t, eid_t>& g, const std::ve
     invalid += ok ? 0 : 1;
   }
   return invalid;
+}
+
+/// A batch aimed at the repair: a few insertions (sometimes with a new vertex id, so the graph
+/// grows), deletions of supporting edges (u one level above v, by `levels`) and one random pair.
+template <class vid_t>
+struct bfs_batch_t {
+  std::vector<vid_t> insert_src, insert_dst, delete_src, delete_dst;
+  std::vector<int32_t> insert_weights;  // K per insertion, ignored by BFS
+  int num_weights = 0;
+
+  dyng::edge_batch_t<vid_t> view() const {
+    return {insert_src, insert_dst, insert_weights, num_weights, delete_src, delete_dst};
+  }
+};
+
+template <class vid_t, class eid_t>
+bfs_batch_t<vid_t> random_bfs_batch(std::mt19937_64& rng, const dyng::graph_t<vid_t, eid_t>& g,
+                                    const std::vector<int64_t>& levels) {
+  bfs_batch_t<vid_t> b;
+  b.num_weights = g.num_weights();
+  const auto n = static_cast<uint64_t>(g.num_vertices());
+  for (int i = static_cast<int>(rng() % 5); i > 0; --i) {
+    const uint64_t limit = n + (rng() % 4 == 0 ? 2 : 0);
+    b.insert_src.push_back(static_cast<vid_t>(rng() % limit));
+    b.insert_dst.push_back(static_cast<vid_t>(rng() % limit));
+    for (int c = 0; c < b.num_weights; ++c) {
+      b.insert_weights.push_back(static_cast<int32_t>(1 + rng() % 9));
+    }
+  }
+  const auto in = g.properties().directed ? g.in_view() : g.out_view();
+  for (int i = static_cast<int>(rng() % 8); i > 0; --i) {
+    const auto v = static_cast<vid_t>(rng() % n);
+    for (auto s = in.begin(v); s < in.end(v); ++s) {
+      const vid_t u = in.neighbour(s);
+      if (levels[static_cast<size_t>(u)] + 1 == levels[static_cast<size_t>(v)]) {
+        b.delete_src.push_back(u), b.delete_dst.push_back(v);
+        break;
+      }
+    }
+  }
+  b.delete_src.push_back(static_cast<vid_t>(rng() % n));
+  b.delete_dst.push_back(static_cast<vid_t>(rng() % n));
+  return b;
 }
 
 }  // namespace dyng_test

@@ -57,6 +57,7 @@ bfs::state_t<vid_t> check_updates(const graph_t<vid_t, eid_t>& g, const change_l
     CHECK(state.levels == oracle);
     CHECK_EQ(stats.affected, affected);
     CHECK(stats.path != update_path_t::compute);
+    CHECK(!stats.engine_used.empty());
     CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
     if (v.budget == 0.0) CHECK(stats.path == update_path_t::recompute);
     if (v.budget >= 1e9) {
@@ -76,8 +77,7 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
   for (int trial = 0; trial < trials; ++trial) {
     auto rc = dyng_test::random_sssp_case<vid_t>(rng, 50);
     if (!weighted) rc.props.num_weights = 0, rc.weights.clear();
-    const int k = rc.props.num_weights;
-    vid_t n = rc.n;
+    const vid_t n = rc.n;
     auto g = graph_t<vid_t, eid_t>::from_edges(n, rc.src, rc.dst, rc.weights, rc.props);
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
     bfs::state_t<vid_t> state;
@@ -92,34 +92,9 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
       CHECK(stats.path == update_path_t::compute);
     }
     for (int round = 0; round < 6; ++round) {
-      std::vector<vid_t> is, id, ds, dd;
-      std::vector<int32_t> iw;
-      auto insert = [&](vid_t u, vid_t v) {
-        is.push_back(u), id.push_back(v);
-        for (int c = 0; c < k; ++c) iw.push_back(1 + static_cast<int32_t>(rng() % 9));
-      };
-      for (int i = static_cast<int>(rng() % 5); i > 0; --i) {
-        const vid_t limit = static_cast<vid_t>(n + (rng() % 4 == 0 ? 2 : 0));  // growth
-        insert(static_cast<vid_t>(rng() % static_cast<uint64_t>(limit)),
-               static_cast<vid_t>(rng() % static_cast<uint64_t>(limit)));
-      }
-      // Deletions of supporting edges (u one level above v), where the repair works.
-      const auto in = g.in_view();
-      for (int i = static_cast<int>(rng() % 8); i > 0; --i) {
-        const vid_t v = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
-        for (auto s = in.begin(v); s < in.end(v); ++s) {
-          const vid_t u = in.neighbour(s);
-          if (state.levels[static_cast<size_t>(u)] + 1 == state.levels[static_cast<size_t>(v)]) {
-            ds.push_back(u), dd.push_back(v);
-            break;
-          }
-        }
-      }
-      ds.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
-      dd.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
+      const auto batch = dyng_test::random_bfs_batch(rng, g, state.levels);
       change_log_t<vid_t> log;
-      g.apply({is, id, iw, k, ds, dd}, &log);
-      n = g.num_vertices();
+      g.apply(batch.view(), &log);
       state = check_updates(g, log, state, paths);
     }
   }

@@ -56,6 +56,7 @@ std::vector<int64_t> check_updates(const std::string& name, const graph_t<vid_t,
     }
     CHECK(got == oracle);
     CHECK_EQ(stats.affected, affected);
+    CHECK(stats.engine_used == "cuda_frontier");
     CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
     if (budget == 0.0) CHECK(stats.path == update_path_t::recompute);
     if (budget >= 1e9) {
@@ -75,8 +76,7 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
   for (int trial = 0; trial < trials; ++trial) {
     auto rc = dyng_test::random_sssp_case<vid_t>(rng, 70);
     if (!weighted) rc.props.num_weights = 0, rc.weights.clear();
-    const int k = rc.props.num_weights;
-    vid_t n = rc.n;
+    const vid_t n = rc.n;
     auto g = graph_t<vid_t, eid_t>::from_edges(n, rc.src, rc.dst, rc.weights, rc.props);
     cuda::device_graph_t<vid_t, eid_t> d(g, 0, nullptr);
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
@@ -84,30 +84,10 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
     bfs::cuda::compute(g, d, source, {}, nullptr, state);
     CHECK(levels_of(state) == dyng_test::oracle_levels(g, source));
     for (int round = 0; round < 6; ++round) {
-      const std::vector<int64_t> levels = levels_of(state);
-      std::vector<vid_t> is, id, ds, dd;
-      std::vector<int32_t> iw;
-      for (int i = static_cast<int>(rng() % 5); i > 0; --i) {
-        const vid_t limit = static_cast<vid_t>(n + (rng() % 4 == 0 ? 2 : 0));
-        is.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(limit)));
-        id.push_back(static_cast<vid_t>(rng() % static_cast<uint64_t>(limit)));
-        for (int c = 0; c < k; ++c) iw.push_back(1);
-      }
-      const auto in = g.properties().directed ? g.in_view() : g.out_view();
-      for (int i = static_cast<int>(rng() % 8); i > 0; --i) {
-        const vid_t v = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
-        for (auto s = in.begin(v); s < in.end(v); ++s) {
-          const vid_t u = in.neighbour(s);
-          if (levels[static_cast<size_t>(u)] + 1 == levels[static_cast<size_t>(v)]) {
-            ds.push_back(u), dd.push_back(v);
-            break;
-          }
-        }
-      }
+      const auto batch = dyng_test::random_bfs_batch(rng, g, levels_of(state));
       change_log_t<vid_t> log;
-      g.apply({is, id, iw, k, ds, dd}, &log);
+      g.apply(batch.view(), &log);
       d.sync(g, log);
-      n = g.num_vertices();
       const std::vector<int64_t> want = check_updates(
           "trial " + std::to_string(trial) + " round " + std::to_string(round), g, d, log, state,
           paths);

@@ -43,7 +43,7 @@ struct views_t {
   views_t(const graph_t<vid_t, eid_t>& host,
           const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph)
       : out(graph.out_view()),
-        in(in_edges_of(graph, host.properties().directed)),
+        in(in_edges_view(graph, host.properties().directed)),
         stored_edges(static_cast<int64_t>(host.num_edges())) {
     // Sparse rows waste the lanes of wide groups; dense and skewed ones need them.
     const int64_t n = std::max<int64_t>(1, host.num_vertices());

@@ -1,0 +1,89 @@
+// Ready-made GPU steps for run_update() (core/dynamic_update.hpp), for a device result that
+// describes its arrays (device_result.hpp): growth and shrinking from the arrays, a snapshot (a
+// clone of the grown state) taken before the repair, undo by copying the snapshot back, and a
+// recompute that overwrites the whole state (so the policy skips the undo before it). The
+// algorithm gives two callables:
+//   repair(log, budget, stats, snapshot) -> bool   the GPU repair, false once past `budget`;
+//   recompute(state, snapshot, attempt) -> stats    a full compute into `state`, with
+//                                                   `affected` counted against `snapshot`.
+// An algorithm that takes its snapshot inside its own first kernel (sssp) writes its own steps.
+// No CUDA types here: the callables launch the kernels.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "dyng/backend/cuda/device_result.hpp"
+
+namespace dyng::cuda {
+
+template <class D, class stats_t, class repair_t, class recompute_t>
+class snapshot_steps_t {
+ public:
+  using stats_type = stats_t;
+  static constexpr bool k_recompute_overwrites = true;
+
+  snapshot_steps_t(D& state, void* stream, int64_t work_scale, double default_budget,
+                   const char* engine, repair_t repair, recompute_t recompute)
+      : state_(state),
+        stream_(stream),
+        work_scale_(work_scale),
+        default_budget_(default_budget),
+        engine_(engine),
+        repair_(std::move(repair)),
+        recompute_(std::move(recompute)) {}
+
+  int64_t result_vertices() const { return state_.num_vertices; }
+  int64_t work_scale() const { return work_scale_; }
+  double default_budget() const { return default_budget_; }
+  void grow(int64_t n) { ::dyng::cuda::grow(state_, n, stream_); }
+  /// The grown buffers stay: they only need to hold at least num_vertices entries.
+  void shrink(int64_t n) noexcept { state_.num_vertices = n; }
+
+  template <class log_t>
+  bool repair(const log_t& log, int64_t budget, stats_t& stats) {
+    stats.engine_used = engine_;
+    if (log.changes.empty()) return true;  // new vertices stay untouched; nothing else moves
+    take_snapshot();
+    return repair_(log, budget, stats, snapshot_);
+  }
+
+  /// Puts the snapshot back. A CUDA failure here leaves nothing to restore from, so it is
+  /// swallowed: the error that made the policy undo is the one the caller sees.
+  void undo() noexcept {
+    if (!taken_) return;
+    try {
+      copy_values(state_, snapshot_, stream_);
+    } catch (...) {
+    }
+  }
+
+  void recompute(stats_t& stats) {
+    take_snapshot();
+    try {
+      stats = recompute_(state_, snapshot_, stats);
+    } catch (...) {
+      undo();
+      throw;
+    }
+  }
+
+ private:
+  void take_snapshot() {
+    if (taken_) return;
+    snapshot_ = clone(state_, stream_);
+    taken_ = true;
+  }
+
+  D& state_;
+  void* stream_;
+  int64_t work_scale_;
+  double default_budget_;
+  const char* engine_;
+  repair_t repair_;
+  recompute_t recompute_;
+  D snapshot_;
+  bool taken_ = false;
+};
+
+}  // namespace dyng::cuda
