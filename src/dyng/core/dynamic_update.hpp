@@ -24,6 +24,7 @@
 #include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "dyng/core/errors.hpp"
 #include "dyng/core/update_stats.hpp"
@@ -55,8 +56,11 @@ concept update_steps =
     };
 
 /// True when S declares `static constexpr bool k_recompute_overwrites = true`.
+template <class S, class = void>
+struct recompute_overwrites : std::false_type {};
 template <class S>
-constexpr bool recompute_overwrites_v = requires { requires S::k_recompute_overwrites; };
+struct recompute_overwrites<S, std::void_t<decltype(S::k_recompute_overwrites)>>
+    : std::bool_constant<S::k_recompute_overwrites> {};
 
 namespace update_detail {
 
@@ -105,7 +109,7 @@ typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vert
     steps.shrink(before);
     throw;
   }
-  if constexpr (!recompute_overwrites_v<S>) steps.undo();
+  if constexpr (!recompute_overwrites<S>::value) steps.undo();
   // The recompute starts from what the abandoned repair learnt (its counters that a compute does
   // not produce, such as sssp's `invalidated`) and overwrites the rest.
   stats_t stats = attempt;

@@ -13,7 +13,7 @@
 #include "dyng/dynamic_bfs/dynamic_bfs_cuda.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "gpu_test_util.hpp"
-#include "sssp/random_sssp_case.hpp"
+#include "random_graph_case.hpp"
 
 namespace {
 
@@ -74,7 +74,7 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
   std::mt19937_64 rng(seed);
   int paths[2] = {0, 0};
   for (int trial = 0; trial < trials; ++trial) {
-    auto rc = dyng_test::random_sssp_case<vid_t>(rng, 70);
+    auto rc = dyng_test::random_graph_case<vid_t>(rng, 70);
     if (!weighted) rc.props.num_weights = 0, rc.weights.clear();
     const vid_t n = rc.n;
     auto g = graph_t<vid_t, eid_t>::from_edges(n, rc.src, rc.dst, rc.weights, rc.props);

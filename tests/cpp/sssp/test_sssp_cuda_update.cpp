@@ -18,7 +18,7 @@
 #include "dyng/sssp/sssp.hpp"
 #include "dyng/sssp/sssp_cuda.hpp"
 #include "gpu_test_util.hpp"
-#include "sssp/random_sssp_case.hpp"
+#include "random_graph_case.hpp"
 
 namespace {
 
@@ -193,7 +193,7 @@ void random_rounds(uint64_t seed, int trials) {
   std::mt19937_64 rng(seed);
   int paths[2] = {0, 0};
   for (int trial = 0; trial < trials; ++trial) {
-    auto rc = dyng_test::random_sssp_case<vid_t>(rng, 60);
+    auto rc = dyng_test::random_graph_case<vid_t>(rng, 60);
     const graph_properties_t& props = rc.props;
     const int k = props.num_weights;
     auto& weight = rc.weight;

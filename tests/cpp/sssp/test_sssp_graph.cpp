@@ -10,7 +10,7 @@
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/sssp/sssp.hpp"
-#include "random_sssp_case.hpp"
+#include "random_graph_case.hpp"
 
 namespace {
 
@@ -96,7 +96,7 @@ void random_apply_rounds(uint64_t seed) {
   std::mt19937_64 rng(seed);
   int paths[3] = {0, 0, 0};
   for (int trial = 0; trial < 40; ++trial) {
-    auto rc = dyng_test::random_sssp_case<vid_t>(rng, 40);
+    auto rc = dyng_test::random_graph_case<vid_t>(rng, 40);
     const graph_properties_t& props = rc.props;
     const int k = props.num_weights;
     auto& weight = rc.weight;

@@ -11,14 +11,13 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/graph/cuda/row_scatter.cuh"
 
 namespace dyng::cuda {
 namespace {
-
-constexpr int k_scatter_threads = 256;
 
 /// Appends `count` values to `blob` at an 8-byte aligned offset and returns that offset.
 template <class T>
@@ -121,9 +120,9 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
   pack.weights = k > 0 ? reinterpret_cast<const int32_t*>(base + at_weights) : nullptr;
   const int64_t warps_wanted = pack.count;
   const auto blocks = static_cast<unsigned>(std::min<int64_t>(
-      (warps_wanted * 32 + k_scatter_threads - 1) / k_scatter_threads, 65535));
+      (warps_wanted * 32 + k_block_threads - 1) / k_block_threads, 65535));
   detail::scatter_rows_kernel<vid_t, eid_t>
-      <<<blocks, k_scatter_threads, 0, static_cast<cudaStream_t>(stream_)>>>(
+      <<<blocks, k_block_threads, 0, static_cast<cudaStream_t>(stream_)>>>(
           pack, k, d.row_begin.data(), d.row_end.data(), d.col.data(), d.weights.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   rows_synced_ += pack.count;
@@ -188,7 +187,7 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
                        vid_t* dst_col, int32_t* dst_w) {
     if (count == 0) return;
     const auto blocks = static_cast<unsigned>(std::min<size_t>(count, 65535));
-    detail::copy_runs_kernel<vid_t><<<blocks, k_scatter_threads, 0, s>>>(
+    detail::copy_runs_kernel<vid_t><<<blocks, k_block_threads, 0, s>>>(
         reinterpret_cast<const detail::slot_run_t*>(base + at), static_cast<int64_t>(count),
         src_col, src_w, dst_col, dst_w, k);
     DYNG_CUDA_CHECK(cudaGetLastError());

@@ -1,7 +1,7 @@
-// A random small weighted graph for the sssp update suites (host and GPU), drawn so that one seed
-// always gives the same case: storage choices (directed two times in three, K = 1 or 2, sorted
-// or append order, parallel edges half the time), light (1..5) or heavy (1..100000) weights,
-// and 3n edges on n vertices. Callers keep drawing from the same generator for their batches.
+// A random small weighted graph for the update suites (sssp and dynamic_bfs, host and GPU), drawn
+// so that one seed always gives the same case: storage choices (directed two times in three,
+// K = 1 or 2, sorted or append order, parallel edges half the time), light (1..5) or heavy
+// (1..100000) weights, and 3n edges on n vertices. Callers keep drawing from the same generator for their batches.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 namespace dyng_test {
 
 template <class vid_t>
-struct random_sssp_case_t {
+struct random_graph_case_t {
   dyng::graph_properties_t props;
   vid_t n = 0;
   std::vector<vid_t> src, dst;
@@ -23,8 +23,8 @@ struct random_sssp_case_t {
 
 /// Draws a case with 2 <= n < 2 + vertex_spread.
 template <class vid_t>
-random_sssp_case_t<vid_t> random_sssp_case(std::mt19937_64& rng, uint64_t vertex_spread) {
-  random_sssp_case_t<vid_t> c;
+random_graph_case_t<vid_t> random_graph_case(std::mt19937_64& rng, uint64_t vertex_spread) {
+  random_graph_case_t<vid_t> c;
   c.props.directed = rng() % 3 != 0;
   c.props.num_weights = 1 + static_cast<int>(rng() % 2);
   c.props.order = rng() % 2 ? dyng::edge_order_t::sorted : dyng::edge_order_t::append;
