@@ -1,5 +1,6 @@
 # Sourced by the ci/*.sh scripts: sets DYNG_PYTHON to an interpreter that dyng supports (>= 3.12).
 # Order: $DYNG_PYTHON if set, then python3.13/python3.12 on PATH, then pyenv's installs, then python3.
+# Every candidate is run: a pyenv shim on PATH exits 127 unless its version is selected.
 
 dyng_python_ok() {
   "$1" -c 'import sys; raise SystemExit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null
@@ -27,3 +28,8 @@ dyng_find_python() {
        "install one or set DYNG_PYTHON=/path/to/python3.12" >&2
   return 1
 }
+
+# Run directly (not sourced), it prints the interpreter it found: "$(ci/find_python.sh)" -m pip ...
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  dyng_find_python && echo "$DYNG_PYTHON"
+fi

@@ -12,33 +12,14 @@ DYNG_CPU_ONLY=1.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 from . import log
+from .interpreters import find_python
 
 PROBE = Path(__file__).with_name("install_probe.py")
-
-
-def find_python(version: str) -> str:
-    """An interpreter for ``version`` (3.12, 3.13): PATH first, then pyenv's versions.
-
-    Each candidate is run once, because a pyenv shim exists for every version but works only
-    for the ones selected in the current folder.
-    """
-    pyenv = sorted(Path.home().glob(f".pyenv/versions/{version}.*/bin/python{version}"),
-                   reverse=True)
-    candidates = [shutil.which(f"python{version}"), *map(str, pyenv)]
-    for candidate in filter(None, candidates):
-        probe = "import sys; print(*sys.version_info[:2], sep='.')"
-        done = subprocess.run([candidate, "-c", probe],
-                              capture_output=True, text=True)
-        if done.returncode == 0 and done.stdout.strip() == version:
-            return candidate
-    raise FileNotFoundError(f"no working python{version} on PATH or in pyenv; install it or drop "
-                            f"--python {version}")
 
 
 def judge(report: dict, *, plugins: list[str], expect_gpu: bool, venv: Path) -> list[str]:

@@ -14,10 +14,14 @@ from typing import Tuple
 
 from dyng._errors import InvalidArgumentError
 
-__all__ = ["Algorithm", "ALGORITHM_MODULES", "all_algorithms", "find"]
+__all__ = ["Algorithm", "ALGORITHM_MODULES", "PLANNED", "all_algorithms", "find",
+           "feature_table"]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
 ALGORITHM_MODULES = ("sssp", "dynamic_bfs")
+
+#: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
+PLANNED = ("mosp", "cycle_count", "triangle_delta")
 
 BACKENDS = ("sequential", "openmp", "cuda")
 
@@ -68,3 +72,27 @@ def find(name, function="dyng.algorithms"):
         f"{function}(): {name!r} is not an algorithm of dyng; known algorithms are "
         f"{', '.join(ALGORITHM_MODULES)}"
     )
+
+
+def feature_table():
+    """The README's feature table (Markdown), made from the registry so that it cannot drift:
+    tests/packaging/test_readme_features.py holds the README to it.
+
+    Examples
+    --------
+    >>> print(feature_table().splitlines()[0])
+    | | sequential | OpenMP | CUDA |
+    """
+    names = {"sequential": "sequential", "openmp": "OpenMP", "cuda": "CUDA"}
+    rows = ["| | " + " | ".join(names[b] for b in BACKENDS) + " |",
+            "|---|" + "---|" * len(BACKENDS),
+            "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs; "
+            "batches resolved on the host) |"]
+    for algorithm in all_algorithms():
+        cells = " | ".join("yes" if b in algorithm.backends else "no" for b in BACKENDS)
+        title = algorithm.title[:1].lower() + algorithm.title[1:]
+        rows.append(f"| `{algorithm.name}`: {title} | {cells} |")
+    rows.append("| `dyng.update`: one batch, several results | yes | yes | yes |")
+    planned = ", ".join(f"`{name}`" for name in PLANNED)
+    rows.append(f"| {planned} | " + " | ".join("planned" for _ in BACKENDS) + " |")
+    return "\n".join(rows)

@@ -8,14 +8,13 @@ is what makes a rebuild cheap.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import os
-import shutil
 import sys
 from pathlib import Path
 
 from .. import log
+from ..interpreters import find_python
 from ..toolchain import ToolchainError
 
 REQUIREMENTS_DIR = Path(__file__).resolve().parents[2] / "wheel-requirements"
@@ -25,22 +24,18 @@ _STAMP = ".dyng-lock-sha256"
 def build_python() -> str:
     """A CPython 3.12 interpreter to run the toolchain venv (and so the abi3 build) on.
 
-    ``$DYNG_WHEEL_PYTHON`` wins; then this interpreter when it is 3.12; then python3.12 on PATH
-    or in pyenv.
+    ``$DYNG_WHEEL_PYTHON`` wins; then this interpreter when it is 3.12; then a python3.12 that
+    really runs (interpreters.py: a pyenv shim on PATH does not count).
     """
     chosen = os.environ.get("DYNG_WHEEL_PYTHON")
     if chosen:
         return chosen
     if sys.version_info[:2] == (3, 12):
         return sys.executable
-    found = shutil.which("python3.12")
-    if found:
-        return found
-    pyenv = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12.*/bin/python3.12")))
-    if pyenv:
-        return pyenv[-1]
-    raise ToolchainError("no CPython 3.12 found to build the wheels with; install one or set "
-                         "DYNG_WHEEL_PYTHON to its path")
+    try:
+        return find_python("3.12")
+    except FileNotFoundError as error:
+        raise ToolchainError(f"no CPython 3.12 to build the wheels with: {error}") from None
 
 
 def lock_file(flavour: str) -> Path:
