@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import dyng
-from dyng.testing.oracles import GraphModel, ModelError, ModelSemantics
+from dyng.testing.oracles import SUMMARY_FIELDS, GraphModel, ModelError, ModelSemantics
 from dyng.testing.strategies import batches, graphs
 
 from _helpers import csr_lists, edge_dict, graph_state, summary_dict
@@ -237,6 +237,38 @@ def test_set_insert_delete_absent():
     s = apply(g, insert=([0], [3], [8]), delete=([0], [3]))
     assert (s.inserted_edges, s.ignored_deletions, s.cancelled_pairs, s.deleted_edges) == (1, 1, 0, 0)
     assert edge_dict(g)[(0, 3)] == (8,)
+
+
+# Repeats within a set batch collapse before anything is counted: the counters 0.2.0 gives for
+# each batch on the graph 0->1, 1->2 (issue 11, item 9: repeats were counted as ignored).
+SET_REPEATS = [
+    ("existing_insert_twice", dict(insert=([0, 0], [1, 1], [5, 6])), dict(ignored_insertions=1)),
+    ("new_insert_twice", dict(insert=([0, 0], [2, 2], [5, 6])), dict(inserted_edges=1)),
+    ("new_insert_thrice", dict(insert=([0, 0, 0], [2, 2, 2], [5, 6, 7])), dict(inserted_edges=1)),
+    ("delete_twice", dict(delete=([0, 0], [1, 1])), dict(deleted_edges=1)),
+    ("missing_delete_twice", dict(delete=([0, 0], [2, 2])), dict(ignored_deletions=1)),
+    ("insert_and_delete_twice", dict(insert=([0], [1], [5]), delete=([0, 0], [1, 1])),
+     dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1)),
+    ("new_insert_twice_and_delete", dict(insert=([0, 0], [2, 2], [5, 6]), delete=([0], [2])),
+     dict(inserted_edges=1, ignored_deletions=1)),
+    ("existing_insert_twice_and_delete", dict(insert=([0, 0], [1, 1], [5, 6]), delete=([0], [1])),
+     dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1)),
+    ("self_loop_twice", dict(insert=([1, 1], [1, 1], [5, 6])), dict(dropped_self_loops=2)),
+]
+
+
+@pytest.mark.parametrize("case", SET_REPEATS, ids=[c[0] for c in SET_REPEATS])
+def test_set_repeats_collapse_before_counting(case):
+    _, batch, expected = case
+    g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1], semantics="set")
+    summary = g.apply(dyng.EdgeBatch(**batch))
+    counters = {name: getattr(summary, name) for name in SUMMARY_FIELDS
+                if name != "num_vertices_after" and getattr(summary, name)}
+    assert counters == expected
+    model = GraphModel(None, [0, 1], [1, 2], [1, 1], semantics="set")
+    ins, dels = batch.get("insert", ([], [], [])), batch.get("delete", ([], []))
+    got = model.apply(ins[0], ins[1], ins[2], dels[0], dels[1]).as_dict()
+    assert {k: v for k, v in got.items() if v and k != "num_vertices_after"} == expected
 
 
 # --- other semantics fields and error modes --------------------------------------------------

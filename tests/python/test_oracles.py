@@ -46,13 +46,13 @@ def test_model_upsert_rules_of_spec_section_3():
 def test_model_set_rules_of_spec_section_3():
     m = GraphModel(3, [0, 1], [1, 2], [1, 1], semantics="set")
     s = m.apply([0, 2, 2, 1, 1, 0], [1, 0, 0, 1, 2, 2], [9, 5, 6, 2, 4, 3], [1, 0], [2, 2])
-    # (0,1) exists -> ignored; (2,0) twice -> first weight, one ignored; (1,1) dropped;
-    # (1,2) deleted then inserted -> cancelled pair with the new weight; (0,2) absent: deletion
-    # ignored, insertion performed.
+    # (0,1) exists -> ignored; (2,0) twice -> first weight, the repeat collapses uncounted (as in
+    # 0.2); (1,1) dropped; (1,2) deleted then inserted -> cancelled pair with the new weight;
+    # (0,2) absent: deletion ignored, insertion performed.
     assert s.as_dict() == dict(
         inserted_edges=3, updated_edges=0, deleted_edges=1, ignored_deletions=1,
         dropped_self_loops=1, cancelled_pairs=1, inserted_vertices=0, deleted_vertices=0,
-        num_vertices_after=3, ignored_insertions=2)
+        num_vertices_after=3, ignored_insertions=1)
     assert m.edges == {(0, 1): (1,), (2, 0): (5,), (1, 2): (4,), (0, 2): (3,)}
 
 

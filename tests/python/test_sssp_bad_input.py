@@ -158,10 +158,27 @@ def test_unweighted_graph_not_supported(resources):
         sssp.compute(g, 0, resources=resources)
 
 
-def test_graph_without_in_edges_rejected():
-    g = make(store_transposed=False)
-    with pytest.raises(dyng.Error):
+@pytest.mark.parametrize("directed", [True, False])
+def test_graph_without_in_edges_rejected(directed):
+    # InvalidArgumentError as in 0.2 (it was NotSupportedError), undirected graphs included.
+    g = make(store_transposed=False, directed=directed)
+    with pytest.raises(dyng.InvalidArgumentError, match="store_transposed=True"):
         sssp.compute(g, 0)
+    with pytest.raises(dyng.InvalidArgumentError, match="store_transposed=True"):
+        sssp.Result.from_arrays(g, 0, [0] * g.num_vertices, [-1] * g.num_vertices)
+
+
+def test_growing_int32_ids_past_their_range_is_an_argument_error():
+    # 0.2 raises InvalidArgumentError (this raised CapacityError): id 2**31 - 1 needs 2**31
+    # vertices, which int32 ids cannot number.
+    g = make()
+    before = graph_state(g)
+    big = 2**31 - 1
+    batch = dyng.EdgeBatch(insert=(np.array([0], np.int64), np.array([big], np.int64), [1]))
+    with pytest.raises(dyng.InvalidArgumentError, match=str(big)) as info:
+        g.apply(batch)
+    assert not isinstance(info.value, dyng.CapacityError)
+    assert graph_state(g) == before
 
 
 def test_objective_out_of_range():

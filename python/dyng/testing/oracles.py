@@ -8,7 +8,8 @@ search. Use them on graphs of at most a few hundred edges.
 The batch model follows section 3 of the dyng 0.2 API facts (``BatchSemantics``): deletions run
 first (unless ``deletions_first=False``), a missing deletion is ignored, inserting an existing edge
 updates it (``upsert``) or is ignored, ids beyond the vertex count grow the graph, and with
-``as_sets=True`` repeated insertions keep the first weight and an insertion of an edge that the
+``as_sets=True`` repeats of one insertion or one deletion in a batch collapse into one before
+anything is counted (the first insertion's weight is kept), and an insertion of an edge that the
 same batch deleted counts one cancelled pair. On an undirected graph each batch pair acts on both
 directions and every counter counts both (a self-loop once).
 """
@@ -248,9 +249,14 @@ class GraphModel:
         deleted: set[tuple[int, int]] = set()
         inserted: set[tuple[int, int]] = set()
 
+        seen_deletions: set[tuple[int, int]] = set()
+
         def run_deletions():
             for u, v in zip(del_src, del_dst):
                 keys = self._directions(u, v)
+                if sem.as_sets and keys[0] in seen_deletions:
+                    continue  # repeats collapse before anything is counted
+                seen_deletions.update(keys)
                 if keys[0] in edges:
                     for key in keys:
                         del edges[key]
@@ -267,7 +273,7 @@ class GraphModel:
                 if u == v and sem.on_self_loop == "drop":
                     s.dropped_self_loops += 1
                 elif sem.as_sets and keys[0] in inserted:
-                    s.ignored_insertions += len(keys)
+                    pass  # a repeat: collapsed, not counted
                 elif keys[0] in edges:
                     if sem.on_existing_insert == "error":
                         raise ModelError(f"GraphModel.apply: existing insertion ({u}, {v})")

@@ -72,10 +72,8 @@ struct model_t {
     std::set<std::pair<int64_t, int64_t>> seen_ins, seen_del, erased, inserted;
     auto do_del = [&](int64_t u, int64_t v) {
       const int64_t mult = (!directed && u != v) ? 2 : 1;
-      if (sem.as_sets && !seen_del.insert(key(u, v)).second) {
-        s.ignored_deletions += mult;
-        return;
-      }
+      // Under set semantics repeats collapse before anything is counted (as in 0.2).
+      if (sem.as_sets && !seen_del.insert(key(u, v)).second) return;
       if (!exists(u, v)) {
         s.ignored_deletions += mult;
         return;
@@ -90,10 +88,7 @@ struct model_t {
         ++s.dropped_self_loops;
         return;
       }
-      if (sem.as_sets && !seen_ins.insert(key(u, v)).second) {
-        s.ignored_insertions += mult;
-        return;
-      }
+      if (sem.as_sets && !seen_ins.insert(key(u, v)).second) return;
       if (!exists(u, v)) {
         each_copy(u, v, [&](std::vector<slot_t>& r, int64_t c) { add(r, c, w); });
         s.inserted_edges += mult;

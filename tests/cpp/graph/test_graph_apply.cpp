@@ -178,8 +178,9 @@ DYNG_TEST("set semantics: ignore existing, first weight, drop loops, cancelled p
   CHECK(same_summary(s, expect(0, 0, 0, 0, 4, 1)));
   CHECK((row(g.out_view(), 0) == row_t{{1, {5}}}));
 
+  // Repeats collapse before counting (0.2 counts this batch as one insertion, nothing ignored).
   s = g.apply(batch_t<>().ins(3, 1, {1}).ins(3, 1, {2}).ins(3, 1, {3}).view());
-  CHECK(same_summary(s, expect(1, 0, 0, 0, 4, 2)));
+  CHECK(same_summary(s, expect(1, 0, 0, 0, 4, 0)));
   CHECK((row(g.out_view(), 3) == row_t{{1, {1}}}));
 
   s = g.apply(batch_t<>().ins(2, 2, {1}).view());

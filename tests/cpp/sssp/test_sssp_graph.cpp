@@ -53,8 +53,9 @@ DYNG_TEST("shape errors: unweighted, no in-edges, bad source, objective and weig
   props.num_weights = 2;
   props.store_transposed = false;
   const auto no_in = make_graph<int32_t, int32_t>(3, {0, 1}, {1, 2}, {1, 1, 1, 1}, props);
+  // An argument error, as in 0.2 (issue 11: it was not_supported_error).
   CHECK(throws_containing([&] { compute(no_in, 0, options_t{}, execution_t{}, state); },
-                          "store_transposed=True", k_unsupported));
+                          "store_transposed=True", k_invalid));
 
   props.store_transposed = true;
   const auto g = make_graph<int32_t, int64_t>(3, {0, 1}, {1, 2}, {3, 1, 0, 1}, props);

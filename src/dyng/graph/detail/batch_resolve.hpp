@@ -115,8 +115,13 @@ int64_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_
     max_id = std::max<int64_t>(max_id, std::max<int64_t>(u, v));
   }
   if (max_id >= static_cast<int64_t>(std::numeric_limits<vid_t>::max())) {
-    throw capacity_error(fn + "insertion id " + std::to_string(max_id) +
-                         " would grow the graph beyond the vertex id type; use int64 ids");
+    // 0.2 reports this as a bad argument (the id is one the graph's type cannot grow to).
+    throw invalid_argument_error(fn + "insertion id " + std::to_string(max_id) +
+                                 " would give the graph " + std::to_string(max_id) +
+                                 " + 1 vertices, more than its " +
+                                 std::to_string(sizeof(vid_t) * 8) +
+                                 "-bit vertex ids can number; build the graph with "
+                                 "vertex_dtype='int64' to use such ids");
   }
   return std::max(n, max_id + 1);
 }
@@ -196,10 +201,9 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
       const vid_t u = r.insert ? batch.insert_src[r.index] : batch.delete_src[r.index];
       const vid_t v = r.insert ? batch.insert_dst[r.index] : batch.delete_dst[r.index];
       if (!r.insert) {
-        if (sem.as_sets && seen_delete) {
-          sum.ignored_deletions += mult;
-          continue;
-        }
+        // Under set semantics repeats within the batch collapse before anything is counted
+        // (0.2 counts two insertions of one existing edge as one ignored insertion).
+        if (sem.as_sets && seen_delete) continue;
         seen_delete = true;
         if (count > 0) {
           --count;
@@ -216,10 +220,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
         }
         continue;
       }
-      if (sem.as_sets && seen_insert) {
-        sum.ignored_insertions += mult;
-        continue;
-      }
+      if (sem.as_sets && seen_insert) continue;
       seen_insert = true;
       if (count == 0) {
         ++count;

@@ -15,7 +15,8 @@
 
 namespace dyng::sssp::detail {
 
-/// The graph shape sssp needs on any backend: weights and in-edges.
+/// The graph shape sssp needs on any backend: weights (not_supported_error: the unweighted types
+/// are another compiled type) and in-edges (invalid_argument_error).
 template <class vid_t, class eid_t>
 void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
   if (graph.num_weights() == 0) {
@@ -23,10 +24,10 @@ void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
                               ": the graph is unweighted; sssp needs a weighted graph "
                               "(num_weights >= 1), so build it with weights");
   }
-  if (!graph.has_transposed()) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph keeps no in-edges, which sssp needs for its parents; "
-                              "build the graph with store_transposed=True");
+  if (!graph.has_transposed()) {  // an argument error, as in 0.2 (undirected graphs too)
+    throw invalid_argument_error(std::string(fn) +
+                                 ": the graph keeps no in-edges, which sssp needs for its "
+                                 "parents; build the graph with store_transposed=True");
   }
 }
 
