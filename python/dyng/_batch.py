@@ -106,7 +106,8 @@ class EdgeBatch:
     def _ids(self, part, index, argument):
         if part is None:
             return np.empty(0, dtype=np.int32)
-        return _convert.id_array(part[index], "EdgeBatch", argument)
+        # A batch is for an existing graph: its ids are cast to the graph's type, range-checked.
+        return _convert.id_array(part[index], "EdgeBatch", argument, for_graph=True)
 
     @property
     def insert_src(self):

@@ -229,24 +229,50 @@ def _first_negative(arr, function, argument):
         )
 
 
-def id_array(obj, function, argument, *, allow_minus_one=False):
+def _native_order(arr):
+    """`arr` in this machine's byte order (a big-endian int32 array is still int32 ids)."""
+    if arr.dtype.byteorder in ("=", "|") or arr.dtype.isnative:
+        return arr
+    return arr.astype(arr.dtype.newbyteorder("="))
+
+
+def _uint64_as_int64(arr, function, argument):
+    if arr.size and arr.max() > INT64_MAX:
+        position = int(np.argmax(arr > INT64_MAX))
+        raise InvalidArgumentError(
+            f"{function}(): {argument}[{position}] = {int(arr[position])} does not fit int64; "
+            f"pass smaller values"
+        )
+    return arr.astype(np.int64)
+
+
+def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False):
     """A contiguous 1-d int32/int64 array of vertex ids with the inferred dtype.
 
-    int8/16/32 and uint8/16 become int32; int64 and uint32 become int64; uint64 is not supported;
-    bool and floating point are refused. Negative ids are refused (-1 too unless allowed).
+    int8/16/32 and uint8/16 become int32; int64 and uint32 become int64; bool and floating point
+    are refused; any byte order is read. uint64 is not supported for a graph's own ids; with
+    ``for_graph`` (ids of a batch or result for an existing graph, which are cast to its type
+    with range checks, spec section 1) it is accepted when every value fits int64, and an empty
+    floating-point array (no value to misread) is an empty id array, as in 0.2. Negative ids are
+    refused (-1 too unless allowed).
     """
-    arr = to_numpy(obj, function, argument)
+    arr = _native_order(to_numpy(obj, function, argument))
+    if for_graph and arr.size == 0 and arr.dtype.kind == "f":
+        arr = np.empty(0, dtype=np.int32)
     _refuse_kind(arr, function, argument, "vertex ids")
     if arr.ndim != 1:
         raise InvalidArgumentError(
             f"{function}(): {argument} has shape {arr.shape}; vertex ids must be 1-d"
         )
     if arr.dtype == np.uint64:
-        raise NotSupportedError(
-            f"{function}(): {argument} has dtype uint64, which is not supported for vertex ids; "
-            f"convert to int64 (compiled types as (vertex, edge, weight): {COMPILED_TYPES})"
-        )
-    if arr.dtype.itemsize < 4 or arr.dtype == np.int32:
+        if not for_graph:
+            raise NotSupportedError(
+                f"{function}(): {argument} has dtype uint64, which is not supported for vertex "
+                f"ids; convert to int64 (compiled types as (vertex, edge, weight): "
+                f"{COMPILED_TYPES})"
+            )
+        arr = _uint64_as_int64(arr, function, argument)
+    if arr.dtype.itemsize < 4 or (arr.dtype.kind == "i" and arr.dtype.itemsize == 4):
         target = np.int32
     else:  # int64 and uint32
         target = np.int64
@@ -262,13 +288,34 @@ def id_array(obj, function, argument, *, allow_minus_one=False):
     return np.ascontiguousarray(arr, dtype=target)
 
 
+def offset_array(obj, function, argument):
+    """A contiguous 1-d int32/int64 array of CSR offsets (row_ptr), in the dtype it implies:
+    int64 (or uint64 that fits, or uint32) makes int64 offsets, narrower types int32."""
+    arr = _native_order(to_numpy(obj, function, argument))
+    _refuse_kind(arr, function, argument, "offsets")
+    if arr.ndim != 1:
+        raise InvalidArgumentError(
+            f"{function}(): {argument} has shape {arr.shape}; offsets must be 1-d"
+        )
+    if arr.dtype == np.uint64:
+        arr = _uint64_as_int64(arr, function, argument)
+    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
+        position = int(np.argmax(arr < 0))
+        raise InvalidArgumentError(
+            f"{function}(): {argument}[{position}] = {int(arr[position])} is negative; offsets "
+            f"must be >= 0"
+        )
+    signed32 = arr.dtype.itemsize < 4 or (arr.dtype.kind == "i" and arr.dtype.itemsize == 4)
+    return np.ascontiguousarray(arr, dtype=np.int32 if signed32 else np.int64)
+
+
 def common_id_dtype(*arrays):
     """int64 when any array is int64, else int32: ids are widened together, never narrowed."""
     return "int64" if any(a.dtype == np.int64 for a in arrays) else "int32"
 
 
-def cast_ids(arr, dtype, function, argument):
-    """`arr` (from id_array) as `dtype`, refusing values that do not fit."""
+def cast_ids(arr, dtype, function, argument, *, what="vertex ids"):
+    """`arr` (from id_array or offset_array) as `dtype`, refusing values that do not fit."""
     target = np.dtype(dtype)
     if arr.dtype == target:
         return arr
@@ -276,9 +323,11 @@ def cast_ids(arr, dtype, function, argument):
         too_big = arr > INT32_MAX
         if too_big.any():
             position = int(np.argmax(too_big))
+            hint = ("use int64 ids (vertex_dtype='int64') or smaller ids" if what == "vertex ids"
+                    else "use int64 offsets (edge_dtype='int64')")
             raise InvalidArgumentError(
                 f"{function}(): {argument}[{position}] = {int(arr[position])} does not fit int32 "
-                f"vertex ids; use int64 ids (vertex_dtype='int64') or smaller ids"
+                f"{what}; {hint}"
             )
     return arr.astype(target)
 

@@ -87,6 +87,26 @@ def _check_ids_below(fn, name, ids, n):
             )
 
 
+def _self_loops_by_rule(fn, props, src, dst):
+    """The positions of the self-loops to keep out of a new graph: none under on_self_loop
+    'keep' (the default), all under 'drop'; under 'error' the first one is refused, as 0.2 does
+    at construction (the graph's semantics govern its first edges as they govern its batches)."""
+    rule = props.semantics.on_self_loop
+    if rule == "keep" or src.size == 0:
+        return None
+    loops = src == dst
+    if not loops.any():
+        return None
+    if rule == "error":
+        position = int(np.argmax(loops))
+        raise InvalidArgumentError(
+            f"{fn}(): edge {position} is a self-loop ({int(src[position])}, {int(src[position])}) "
+            f"and the graph's semantics say on_self_loop='error'; remove it or build with "
+            f"on_self_loop='keep' or 'drop'"
+        )
+    return loops
+
+
 class Graph:
     """A directed or undirected graph with K int32 weights per edge, changed in batches.
 
@@ -228,6 +248,12 @@ class Graph:
             raise InvalidArgumentError(
                 f"{fn}(): num_vertices={n} does not fit int32 ids; use vertex_dtype='int64'"
             )
+        dropped = _self_loops_by_rule(fn, props, s, d)
+        if dropped is not None:  # num_vertices still counts their ids, as 0.2 does
+            keep = ~dropped
+            s, d = s[keep], d[keep]
+            if k:
+                flat = flat.reshape(-1, k)[keep].reshape(-1)
         stored = len(s) * (1 if props.directed else 2)
         eid = _edge_dtype(fn, _convert.dtype_name(edge_dtype, fn, "edge_dtype"), vid, stored)
         _check_weighted_type(fn, vid, eid, k)
@@ -257,7 +283,7 @@ class Graph:
         res = _resources.resolve(resources, None, fn) or _resources.get_default_resources()
         props = _resolve_properties(fn, properties, directed, store_transposed, layout,
                                     row_order, multi_edges, semantics)
-        rp = _convert.id_array(row_ptr, fn, "row_ptr")
+        rp = _convert.offset_array(row_ptr, fn, "row_ptr")
         col = _convert.id_array(col_ind, fn, "col_ind")
         if len(rp) == 0:
             raise InvalidArgumentError(
@@ -291,8 +317,17 @@ class Graph:
         if eid is None:
             eid = "int64" if (rp.dtype == np.int64 or vid == "int64") else "int32"
         _check_weighted_type(fn, vid, eid, k)
+        rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(rp).astype(np.int64))
+        dropped = _self_loops_by_rule(fn, props, rows, col)
+        if dropped is not None:
+            keep = ~dropped
+            col = col[keep]
+            if k:
+                flat = flat.reshape(-1, k)[keep].reshape(-1)
+            rp = np.concatenate(([0], np.cumsum(np.bincount(rows[keep], minlength=n))))
+            rp = rp.astype(np.int64 if eid == "int64" else np.int32)
         col = _convert.cast_ids(col, vid, fn, "col_ind")
-        rp = _convert.cast_ids(rp, eid, fn, "row_ptr")
+        rp = _convert.cast_ids(rp, eid, fn, "row_ptr", what="offsets")
         handle = native.GraphHandle.from_csr(rp, col, flat, props._to_native(native, k))
         return cls._wrap(handle, res)
 

@@ -168,7 +168,7 @@ class Result(SingleSourceResult):
                 f"must be >= 0"
             )
         dist[dist >= INFINITE_DISTANCE // 2] = INFINITE_DISTANCE
-        par = _convert.id_array(parents, fn, "parents", allow_minus_one=True)
+        par = _convert.id_array(parents, fn, "parents", allow_minus_one=True, for_graph=True)
         _convert.check_same_length(fn, "distances", dist, "parents", par)
         if par.size and par.max() >= n:
             position = int(np.argmax(par >= n))

@@ -351,3 +351,68 @@ def test_edges_round_trip_matches_model(rg):
 def test_unweighted_round_trip(rg):
     g = rg.to_graph()
     assert edge_dict(g) == GraphModel(rg.num_vertices, rg.src, rg.dst).edges
+
+
+# The graph's semantics govern its first edges too (issue 11, item 10; 0.2.0 observed): under
+# on_self_loop='drop' (and the 'set' preset) construction drops self-loops, under 'error' it
+# refuses them; num_vertices still counts their ids.
+@pytest.mark.parametrize("build", ["edges", "csr", "undirected"])
+@pytest.mark.parametrize("semantics", ["set", "drop"])
+def test_construction_drops_self_loops_when_the_semantics_do(build, semantics):
+    sem = "set" if semantics == "set" else dyng.BatchSemantics(on_self_loop="drop")
+    if build == "csr":
+        g = dyng.Graph.from_csr([0, 1, 3, 3], [1, 1, 2], [1, 2, 3], semantics=sem)
+    else:
+        g = dyng.Graph.from_edges([0, 1, 1], [1, 1, 2], [1, 2, 3], semantics=sem,
+                                  directed=build != "undirected")
+    src, dst, w = g.edges()
+    assert all(u != v for u, v in zip(src.tolist(), dst.tolist()))
+    assert g.num_edges == (2 if build != "undirected" else 4)
+    assert sorted(w.ravel().tolist()) == ([1, 3] if build != "undirected" else [1, 1, 3, 3])
+    assert dyng.Graph.from_edges([0, 5], [1, 5], [1, 2], semantics=sem).num_vertices == 6
+
+
+@pytest.mark.parametrize("build", ["edges", "csr"])
+def test_construction_refuses_self_loops_under_error(build):
+    sem = dyng.BatchSemantics(on_self_loop="error")
+    with pytest.raises(dyng.InvalidArgumentError, match=r"edge 1 is a self-loop \(1, 1\)"):
+        if build == "csr":
+            dyng.Graph.from_csr([0, 1, 3, 3], [1, 1, 2], [1, 2, 3], semantics=sem)
+        else:
+            dyng.Graph.from_edges([0, 1, 1], [1, 1, 2], [1, 2, 3], semantics=sem)
+    kept = dyng.Graph.from_edges([0, 1, 1], [1, 1, 2], [1, 2, 3])
+    assert kept.num_edges == 3  # the default, on_self_loop='keep', keeps them
+
+
+# Unusual id dtypes (issue 11, item 11; 0.2.0 observed): byte order does not change the id type;
+# uint64 batch ids are cast to the graph's type with a range check; uint64 row_ptr and empty
+# float batch arrays (np.array([]) is float64) are accepted.
+@pytest.mark.parametrize("order", [">i4", "<i4", ">i8"])
+def test_byte_order_keeps_the_id_type(order):
+    g = dyng.Graph.from_edges(np.array([0, 1], order), np.array([1, 2], order), [1, 1])
+    assert g.vertex_dtype == np.dtype(order).newbyteorder("=")
+    assert edge_dict(g) == {(0, 1): (1,), (1, 2): (1,)}
+
+
+def test_uint64_batch_ids_are_cast_to_the_graph_type():
+    g = dyng.Graph.from_edges(np.array([0, 1], np.int32), np.array([1, 2], np.int32), [1, 1])
+    summary = g.apply(dyng.EdgeBatch(insert=(np.array([0], np.uint64), np.array([2], np.uint64),
+                                             [4]),
+                                     delete=(np.array([0], np.uint64), np.array([1], np.uint64))))
+    assert (summary.inserted_edges, summary.deleted_edges) == (1, 1)
+    assert edge_dict(g) == {(0, 2): (4,), (1, 2): (1,)}
+    assert g.vertex_dtype == np.int32
+
+
+def test_uint64_row_ptr_is_accepted():
+    g = dyng.Graph.from_csr(np.array([0, 1, 2, 2], np.uint64), np.array([1, 2], np.int32), [3, 4])
+    assert g.edge_dtype == np.int64
+    assert edge_dict(g) == {(0, 1): (3,), (1, 2): (4,)}
+
+
+def test_empty_float_batch_arrays_are_an_empty_batch():
+    g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    empty = np.array([])
+    summary = g.apply(dyng.EdgeBatch(insert=(empty, empty, empty), delete=(empty, empty)))
+    assert summary.inserted_edges == summary.deleted_edges == 0
+    assert g.version == 1 and g.num_edges == 2

@@ -44,8 +44,13 @@ BAD_BATCHES = [
      dyng.InvalidArgumentError, ["float"]),
     ("bool_ids", lambda: dyng.EdgeBatch(insert=(np.array([True]), i32(1), i32(1))),
      dyng.InvalidArgumentError, ["bool"]),
-    ("uint64_ids", lambda: dyng.EdgeBatch(insert=(np.array([0], np.uint64), i32(1), i32(1))),
-     dyng.NotSupportedError, ["uint64"]),
+    # uint64 batch ids are cast to the graph's id type with a range check (0.2.0 does the same).
+    ("uint64_id_beyond_int32", lambda: dyng.EdgeBatch(
+        insert=(np.array([0, 2**31 + 7], np.uint64), i32(1, 2), i32(1, 1))),
+     dyng.InvalidArgumentError, ["2147483655"]),
+    ("uint64_id_beyond_int64", lambda: dyng.EdgeBatch(
+        insert=(i32(0), np.array([2**63 + 1], np.uint64), i32(1))),
+     dyng.InvalidArgumentError, ["9223372036854775809"]),
     ("weight_zero", lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, 0))),
      dyng.InvalidArgumentError, []),
     ("weight_negative", lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, -7))),

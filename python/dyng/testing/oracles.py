@@ -178,7 +178,12 @@ class GraphModel:
                 raise ModelError(f"GraphModel: edge {i} ({u}, {v}) outside [0, {self.num_vertices})")
         #: ``{(u, v): weights}`` in first-insertion order.
         self.edges: dict[tuple[int, int], tuple[int, ...]] = {}
-        for (u, v), w in zip(zip(src, dst), rows):
+        for i, ((u, v), w) in enumerate(zip(zip(src, dst), rows)):
+            # The semantics govern the first edges too: dropped or refused self-loops.
+            if u == v and self.semantics.on_self_loop == "drop":
+                continue
+            if u == v and self.semantics.on_self_loop == "error":
+                raise ModelError(f"GraphModel: edge {i} is a self-loop ({u}, {u})")
             for key in self._directions(u, v):
                 self.edges[key] = w
 
