@@ -67,7 +67,7 @@ std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
                                            const in_array_t& src, const in_array_t& dst,
                                            const in_array_t& weights,
                                            const graph_properties_t& props) {
-  constexpr const char* fn = "GraphHandle.from_edges";
+  constexpr const char* fn = "Graph.from_edges";
   auto g = dispatch_types(fn, vertex_dtype, edge_dtype, props.num_weights > 0, [&](auto tag) {
     using G = typename decltype(tag)::type;
     using vid_t = typename G::vertex_type;
@@ -88,7 +88,7 @@ std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
 std::unique_ptr<graph_handle_t> from_csr(const in_array_t& row_ptr, const in_array_t& col,
                                          const in_array_t& weights,
                                          const graph_properties_t& props) {
-  constexpr const char* fn = "GraphHandle.from_csr";
+  constexpr const char* fn = "Graph.from_csr";
   const std::string vid = has_dtype<int64_t>(col) ? "int64" : "int32";
   const std::string eid = has_dtype<int64_t>(row_ptr) ? "int64" : "int32";
   auto g = dispatch_types(fn, vid, eid, props.num_weights > 0, [&](auto tag) {
@@ -107,7 +107,7 @@ using apply_result_t = std::pair<nb::dict, std::unique_ptr<change_log_handle_t>>
 apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_array_t& ins_dst,
                      const in_array_t& ins_w, int num_weights, const in_array_t& del_src,
                      const in_array_t& del_dst, bool want_log) {
-  constexpr const char* fn = "GraphHandle.apply";
+  constexpr const char* fn = "Graph.apply";
   auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
   apply_summary_t summary;
   {
@@ -265,7 +265,7 @@ void bind_graph(nb::module_& m) {
 #endif
 
   nb::class_<change_log_handle_t>(m, "ChangeLog",
-                                  "The effective edge changes of one GraphHandle.apply().")
+                                  "The effective edge changes of one Graph.apply().")
       .def_ro("graph_version", &change_log_handle_t::graph_version)
       .def_prop_ro("num_changes",
                    [](const change_log_handle_t& l) {

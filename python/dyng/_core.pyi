@@ -165,7 +165,7 @@ class GraphHandle:
     def relayout_count(self) -> int: ...
 
 class ChangeLog:
-    """The effective edge changes of one GraphHandle.apply()."""
+    """The effective edge changes of one Graph.apply()."""
 
     @property
     def graph_version(self) -> int: ...

@@ -11,7 +11,7 @@ import numpy as np
 from dyng import _backend, _convert, _resources
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._errors import InvalidArgumentError, NotSupportedError
-from dyng._properties import GraphProperties
+from dyng._properties import BatchSemantics, GraphProperties, check_properties
 
 __all__ = ["CSR", "Graph"]
 
@@ -31,7 +31,7 @@ def _resolve_properties(fn, properties, directed, store_transposed, layout, row_
     elif isinstance(properties, str):
         props = GraphProperties.preset(properties)
     elif isinstance(properties, GraphProperties):
-        properties.validate()
+        check_properties(properties, fn, _PROPERTIES_FIELD_NAMES)
         props = dataclasses.replace(properties, semantics=dataclasses.replace(properties.semantics))
     else:
         raise InvalidArgumentError(
@@ -44,13 +44,20 @@ def _resolve_properties(fn, properties, directed, store_transposed, layout, row_
         "layout": layout,
         "order": row_order,
         "parallel_edges": multi_edges,
-        "semantics": semantics,
+        "semantics": None if semantics is None else BatchSemantics.coerce(semantics, fn),
     }
     for field, value in overrides.items():
         if value is not None:
             setattr(props, field, value)
-    props.validate()
+    check_properties(props, fn, _KEYWORD_NAMES)
     return props
+
+
+# What a message calls a field: the keyword argument of from_edges/from_csr that sets it, or the
+# field of the `properties` object the caller passed.
+_KEYWORD_NAMES = {"order": "row_order", "parallel_edges": "multi_edges"}
+_PROPERTIES_FIELD_NAMES = {f.name: "properties." + f.name
+                           for f in dataclasses.fields(GraphProperties)}
 
 
 def _edge_dtype(fn, requested, vertex_dtype, stored_edges):

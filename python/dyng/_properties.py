@@ -171,34 +171,7 @@ class GraphProperties:
 
     def validate(self):
         """Raises InvalidArgumentError (or NotSupportedError for a planned layout)."""
-        owner = "GraphProperties"
-        _flag(owner, "directed", self.directed)
-        _flag(owner, "store_transposed", self.store_transposed)
-        if isinstance(self.num_weights, bool) or not isinstance(self.num_weights, int) or not (
-            0 <= self.num_weights <= 64
-        ):
-            raise InvalidArgumentError(
-                f"{owner}(): num_weights={self.num_weights!r} is not valid; use an int in [0, 64]"
-            )
-        if self.layout in _LAYOUTS_PLANNED:
-            raise NotSupportedError(
-                f"{owner}(): layout={self.layout!r} is not implemented; use layout='compact'"
-            )
-        _choice(owner, "layout", self.layout, ("compact",))
-        if (
-            isinstance(self.headroom, bool)
-            or not isinstance(self.headroom, (int, float))
-            or not math.isfinite(self.headroom)
-            or self.headroom < 0
-        ):
-            raise InvalidArgumentError(
-                f"{owner}(): headroom={self.headroom!r} is not valid; use a finite number >= 0"
-            )
-        _choice(owner, "order", self.order, _ORDERS)
-        _choice(owner, "parallel_edges", self.parallel_edges, _PARALLEL)
-        if not isinstance(self.semantics, BatchSemantics):
-            self.semantics = BatchSemantics.coerce(self.semantics, owner)
-        self.semantics.validate()
+        check_properties(self, "GraphProperties")
 
     @classmethod
     def default(cls):
@@ -290,3 +263,36 @@ class GraphProperties:
             parallel_edges="allow" if p.allow_parallel_edges else "forbid",
             semantics=semantics,
         )
+
+
+def check_properties(props, owner, names=None):
+    """Validates `props` in the words of the call that made them: `owner` is the public function
+    and `names` maps a field to the argument that set it (Graph.from_edges takes multi_edges for
+    parallel_edges), so a message names what the caller actually wrote."""
+    names = names or {}
+
+    def name(field):
+        return names.get(field, field)
+
+    _flag(owner, name("directed"), props.directed)
+    _flag(owner, name("store_transposed"), props.store_transposed)
+    k = props.num_weights
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 64:
+        raise InvalidArgumentError(
+            f"{owner}(): {name('num_weights')}={k!r} is not valid; use an int in [0, 64]"
+        )
+    if props.layout in _LAYOUTS_PLANNED:
+        raise NotSupportedError(
+            f"{owner}(): {name('layout')}={props.layout!r} is not implemented; use layout='compact'"
+        )
+    _choice(owner, name("layout"), props.layout, ("compact",))
+    h = props.headroom
+    if isinstance(h, bool) or not isinstance(h, (int, float)) or not math.isfinite(h) or h < 0:
+        raise InvalidArgumentError(
+            f"{owner}(): {name('headroom')}={h!r} is not valid; use a finite number >= 0"
+        )
+    _choice(owner, name("order"), props.order, _ORDERS)
+    _choice(owner, name("parallel_edges"), props.parallel_edges, _PARALLEL)
+    if not isinstance(props.semantics, BatchSemantics):
+        props.semantics = BatchSemantics.coerce(props.semantics, owner)
+    props.semantics.validate()

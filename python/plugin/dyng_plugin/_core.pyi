@@ -192,7 +192,7 @@ class GraphHandle:
         """
 
 class ChangeLog:
-    """The effective edge changes of one GraphHandle.apply()."""
+    """The effective edge changes of one Graph.apply()."""
 
     @property
     def graph_version(self) -> int: ...
