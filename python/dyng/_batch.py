@@ -62,7 +62,8 @@ class EdgeBatch:
     """Edge insertions and deletions applied together by :meth:`Graph.apply` or an update.
 
     The arrays are held by reference and converted at every use, so changing them between uses
-    changes the batch.
+    changes the batch. Each use converts and checks a private copy, so a change made while a call
+    runs (from another thread) reaches at most the next use, never a batch half-checked.
 
     Parameters
     ----------

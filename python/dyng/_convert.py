@@ -5,6 +5,11 @@ place: ids are inferred as int32 or int64 and never narrowed silently, weights a
 anything that would wrap, truncate or reinterpret a value is refused with an error that names the
 value and its position. Inputs may be NumPy arrays, DLPack producers (device memory is copied to
 the host), buffer-protocol objects or Python sequences; non-contiguous and read-only inputs work.
+
+Every array these functions return is dyng's own: where a conversion would hand back the caller's
+memory, it is copied first, and the checks run on that copy. The native calls read their inputs
+more than once with the GIL released, so an array that another thread can still write would let
+a change made after the checks reach the graph (issue 11, item 3).
 """
 
 from __future__ import annotations
@@ -236,6 +241,14 @@ def _native_order(arr):
     return arr.astype(arr.dtype.newbyteorder("="))
 
 
+def _private(out, source, obj):
+    """`out` if no one else can reach its memory, else a copy: `source` is what to_numpy made of
+    the caller's `obj` (the caller's own array or a view of its buffer, except for a list)."""
+    if isinstance(obj, _SEQUENCES) or not np.may_share_memory(out, source):
+        return out
+    return out.copy()
+
+
 def _uint64_as_int64(arr, function, argument):
     if arr.size and arr.max() > INT64_MAX:
         position = int(np.argmax(arr > INT64_MAX))
@@ -256,7 +269,8 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
     floating-point array (no value to misread) is an empty id array, as in 0.2. Negative ids are
     refused (-1 too unless allowed).
     """
-    arr = _native_order(to_numpy(obj, function, argument))
+    source = to_numpy(obj, function, argument)
+    arr = _native_order(source)
     if for_graph and arr.size == 0 and arr.dtype.kind == "f":
         arr = np.empty(0, dtype=np.int32)
     _refuse_kind(arr, function, argument, "vertex ids")
@@ -276,22 +290,24 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
         target = np.int32
     else:  # int64 and uint32
         target = np.int64
+    out = _private(np.ascontiguousarray(arr, dtype=target), source, obj)
     if allow_minus_one:
-        if arr.size and arr.dtype.kind == "i" and arr.min() < -1:
-            position = int(np.argmax(arr < -1))
+        if out.size and out.min() < -1:
+            position = int(np.argmax(out < -1))
             raise InvalidArgumentError(
-                f"{function}(): {argument}[{position}] = {int(arr[position])} is negative; use -1 "
+                f"{function}(): {argument}[{position}] = {int(out[position])} is negative; use -1 "
                 f"for 'none' and ids >= 0 otherwise"
             )
     else:
-        _first_negative(arr, function, argument)
-    return np.ascontiguousarray(arr, dtype=target)
+        _first_negative(out, function, argument)
+    return out
 
 
 def offset_array(obj, function, argument):
     """A contiguous 1-d int32/int64 array of CSR offsets (row_ptr), in the dtype it implies:
     int64 (or uint64 that fits, or uint32) makes int64 offsets, narrower types int32."""
-    arr = _native_order(to_numpy(obj, function, argument))
+    source = to_numpy(obj, function, argument)
+    arr = _native_order(source)
     _refuse_kind(arr, function, argument, "offsets")
     if arr.ndim != 1:
         raise InvalidArgumentError(
@@ -299,14 +315,16 @@ def offset_array(obj, function, argument):
         )
     if arr.dtype == np.uint64:
         arr = _uint64_as_int64(arr, function, argument)
-    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
-        position = int(np.argmax(arr < 0))
+    signed32 = arr.dtype.itemsize < 4 or (arr.dtype.kind == "i" and arr.dtype.itemsize == 4)
+    out = _private(np.ascontiguousarray(arr, dtype=np.int32 if signed32 else np.int64), source,
+                   obj)
+    if out.size and out.min() < 0:
+        position = int(np.argmax(out < 0))
         raise InvalidArgumentError(
-            f"{function}(): {argument}[{position}] = {int(arr[position])} is negative; offsets "
+            f"{function}(): {argument}[{position}] = {int(out[position])} is negative; offsets "
             f"must be >= 0"
         )
-    signed32 = arr.dtype.itemsize < 4 or (arr.dtype.kind == "i" and arr.dtype.itemsize == 4)
-    return np.ascontiguousarray(arr, dtype=np.int32 if signed32 else np.int64)
+    return out
 
 
 def common_id_dtype(*arrays):
@@ -334,7 +352,8 @@ def cast_ids(arr, dtype, function, argument, *, what="vertex ids"):
 
 def weight_matrix(obj, num_rows, function, argument):
     """(flat int32 array, K) from weights of shape (m,) (K = 1) or (m, K)."""
-    arr = to_numpy(obj, function, argument)
+    source = to_numpy(obj, function, argument)
+    arr = source
     if arr.size == 0 and arr.dtype.kind == "f":
         arr = arr.astype(np.int32)  # An empty float array carries no value to misread.
     _refuse_kind(arr, function, argument, "weights")
@@ -355,16 +374,19 @@ def weight_matrix(obj, num_rows, function, argument):
             f"{function}(): {argument} has {k} columns but at most {MAX_WEIGHTS} weights per edge "
             f"are supported; pass fewer weight columns"
         )
-    if arr.size:
-        low, high = int(arr.min()), int(arr.max())
+    if arr.dtype == np.int32:  # every value fits: nothing to check
+        return _private(np.ascontiguousarray(arr), source, obj).reshape(-1), k
+    wide = _private(np.ascontiguousarray(arr), source, obj)  # checked, then narrowed: one copy
+    if wide.size:
+        low, high = int(wide.min()), int(wide.max())
         if low < -(2**31) or high > INT32_MAX:
-            bad = (arr < -(2**31)) | (arr > INT32_MAX)
-            row, col = np.unravel_index(int(np.argmax(bad)), arr.shape)
+            bad = (wide < -(2**31)) | (wide > INT32_MAX)
+            row, col = np.unravel_index(int(np.argmax(bad)), wide.shape)
             raise InvalidArgumentError(
-                f"{function}(): {argument}[{row}, {col}] = {int(arr[row, col])} does not fit int32; "
-                f"weights must lie in [-2^31, 2^31-1]"
+                f"{function}(): {argument}[{row}, {col}] = {int(wide[row, col])} does not fit "
+                f"int32; weights must lie in [-2^31, 2^31-1]"
             )
-    return np.ascontiguousarray(arr, dtype=np.int32).reshape(-1), k
+    return wide.astype(np.int32).reshape(-1), k
 
 
 def check_same_length(function, first_name, first, second_name, second):
