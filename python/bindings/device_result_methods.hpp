@@ -47,9 +47,9 @@ void add_device_result_methods(nb::class_<result_handle_t<device_tpl>>& cls,
   cls.def(
          "to_host",
          [](const device_t& r) {
-           return r.read([](const auto& p) {
+           return r.read([&r](const auto& p) {
              nb::gil_scoped_release release;
-             return host_t::wrap(::dyng::cuda::to_host(*p, nullptr));
+             return host_t::wrap(::dyng::cuda::to_host(*p, nullptr), r.graph_version);
            });
          },
          "A host result with the same values.")
@@ -60,7 +60,8 @@ void add_device_result_methods(nb::class_<result_handle_t<device_tpl>>& cls,
             return r.read([&](const auto& p) {
               using D = device_tpl<held_vertex_t<decltype(p)>>;
               nb::gil_scoped_release release;
-              return device_t::wrap(::dyng::cuda::to_device<D>(*p, exec.device, exec.stream));
+              return device_t::wrap(::dyng::cuda::to_device<D>(*p, exec.device, exec.stream),
+                                   r.graph_version);
             });
           },
           nb::arg("state"), nb::arg("execution"), "A device copy of a host result.")

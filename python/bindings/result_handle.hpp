@@ -68,13 +68,18 @@ struct result_handle_t {
 
   std::variant<ptr_t<int32_t>, ptr_t<int64_t>> state;
   mutable std::mutex mutex;
+  /// The graph version the state matches, stamped where the graph's lock was held (compute,
+  /// from_arrays, update): a version read later could already belong to the next batch.
+  uint64_t graph_version = 0;
 
   template <class vid_t>
-  explicit result_handle_t(ptr_t<vid_t> s) : state(std::move(s)) {}
+  result_handle_t(ptr_t<vid_t> s, uint64_t version)
+      : state(std::move(s)), graph_version(version) {}
 
   template <class vid_t>
-  static std::unique_ptr<result_handle_t> wrap(state_tpl<vid_t>&& s) {
-    return std::make_unique<result_handle_t>(std::make_shared<state_tpl<vid_t>>(std::move(s)));
+  static std::unique_ptr<result_handle_t> wrap(state_tpl<vid_t>&& s, uint64_t graph_version) {
+    return std::make_unique<result_handle_t>(std::make_shared<state_tpl<vid_t>>(std::move(s)),
+                                             graph_version);
   }
 
   /// f(shared_ptr to the state) under the state's lock: views, properties, copies.
@@ -89,7 +94,7 @@ struct result_handle_t {
     return read([&](const auto& ptr) {
       using S = std::decay_t<decltype(*ptr)>;
       nb::gil_scoped_release release;
-      return wrap(state_copy<S>::copy(*ptr, stream));
+      return wrap(state_copy<S>::copy(*ptr, stream), graph_version);
     });
   }
 
@@ -129,18 +134,20 @@ void add_array_view(nb::class_<H>& cls, const char* name) {
 }
 
 /// Builds a result on `h`'s graph: f(graph) returns the new state (by value) and runs without the
-/// GIL under the graph's shared lock.
+/// GIL under the graph's shared lock, which also stamps the version the state matches.
 template <class H, class F>
 std::unique_ptr<H> create_result(const graph_handle_t& h, F&& f) {
   return std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+        uint64_t version = 0;
         auto state = [&] {
           nb::gil_scoped_release release;
           std::shared_lock lock(h.mutex);
+          version = g.version();
           return f(g);
         }();
-        return H::template wrap<vid_t>(std::move(state));
+        return H::template wrap<vid_t>(std::move(state), version);
       },
       h.graph);
 }
@@ -197,8 +204,10 @@ const change_log_t<typename G::vertex_type>& current_log(const char* fn,
 template <class H, class F>
 void update_result(const char* fn, const graph_handle_t& h, const change_log_handle_t& log,
                    H& result, void* stream, F&& f) {
-  mutate_result(fn, h, result, stream,
-                [&](const auto& g, auto& state) { f(g, current_log(fn, log, g), state); });
+  mutate_result(fn, h, result, stream, [&](const auto& g, auto& state) {
+    f(g, current_log(fn, log, g), state);
+    result.graph_version = log.graph_version;  // under the state's lock, as mutate_result holds it
+  });
 }
 
 /// Adds what every result class offers: clone(), vertex_dtype, source, num_vertices and one
@@ -210,6 +219,12 @@ void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
   constexpr bool on_device = requires { S32::device_arrays(); };
   cls.def("clone", [](const H& r) { return r.clone(); }, "A deep copy.")
       .def_prop_ro("vertex_dtype", &H::vertex_dtype, "The id type of the graph: int32 or int64.")
+      .def_prop_ro("graph_version",
+                   [](const H& r) {
+                     std::lock_guard lock(r.mutex);
+                     return r.graph_version;
+                   },
+                   "The graph version the state matches.")
       .def_prop_ro("source",
                    [](const H& r) {
                      return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });

@@ -29,6 +29,7 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
         sssp::state_t<vid_t> state;
+        uint64_t version = 0;
         const auto dist = as_span<int64_t>(distances, fn, "distances");
         const auto par = as_span<vid_t>(parents, fn, "parents");
         state.distances.assign(dist.begin(), dist.end());
@@ -36,6 +37,7 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
         {
           nb::gil_scoped_release release;
           std::shared_lock lock(h.mutex);
+          version = g.version();
           state.source = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
           const auto n = static_cast<size_t>(g.num_vertices());
           if (state.distances.size() != n || state.parents.size() != n) {
@@ -46,7 +48,7 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
           }
           if (canonicalize) sssp::canonicalize_parents(g, options, exec, state);
         }
-        return sssp_result_t::wrap(std::move(state));
+        return sssp_result_t::wrap(std::move(state), version);
       },
       h.graph);
 }

@@ -256,6 +256,10 @@ class SsspState:
         """The id type of the graph: int32 or int64."""
 
     @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
     def source(self) -> int: ...
 
     @property
@@ -318,6 +322,10 @@ class BfsState:
     @property
     def vertex_dtype(self) -> str:
         """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
 
     @property
     def source(self) -> int: ...

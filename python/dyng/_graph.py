@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import warnings
 from typing import NamedTuple, Optional
 
@@ -145,6 +146,8 @@ class Graph:
         self._resources = resources
         # Results remember this token, not the graph, so they do not keep a graph alive.
         self._identity = object()
+        # Held by every call that changes the graph (apply, dyng.update) for its whole length.
+        self._write_lock = threading.RLock()
         if resources is not None and resources.backend == "cuda":
             # A device graph: the upload is what the caller asked for, not an implicit copy.
             native_graph.to_device(resources.device, resources.stream)
@@ -425,7 +428,8 @@ class Graph:
         (1, 1)
         """
         _resources.resolve(resources, self._resources, "Graph.apply")
-        summary, _ = self._apply(batch, "Graph.apply", log=False)
+        with self._write_lock:
+            summary, _ = self._apply(batch, "Graph.apply", log=False)
         return summary
 
     def _apply(self, batch, fn, *, log, resolved=None):

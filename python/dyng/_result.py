@@ -138,7 +138,6 @@ class ResultBase:
         self._state = state
         self._options = options
         self._resources = resources
-        self._graph_version = graph.version
         self._epoch = _Epoch(f"a {cls._ALGORITHM.name} result")
         self._arrays = {}
         self._exported = weakref.WeakSet()
@@ -179,7 +178,8 @@ class ResultBase:
     @property
     def graph_version(self):
         """The graph version this result matches."""
-        return self._graph_version
+        # Stamped natively, under the graph's lock, by compute, from_arrays and update.
+        return self._state.graph_version
 
     @property
     def space(self):
@@ -235,7 +235,7 @@ class ResultBase:
     def __repr__(self):
         fields = "".join(f"{name}={value!r}, " for name, value in self._repr_fields())
         return (f"{self._ALGORITHM.name}.Result({fields}num_vertices={self._state.num_vertices}, "
-                f"graph_version={self._graph_version})")
+                f"graph_version={self.graph_version})")
 
     def _repr_fields(self):
         return ()
@@ -263,15 +263,16 @@ class ResultBase:
 
     # The protocol dyng.update() drives: checks before the batch, then the repair after it.
     def _check_current(self, graph, fn):
+        version = self.graph_version
         if self._graph_identity is not graph._identity:
             raise StaleResultError(
                 f"{fn}(): the result belongs to another graph (result at version "
-                f"{self._graph_version}, this graph at version {graph.version}); pass the graph "
+                f"{version}, this graph at version {graph.version}); pass the graph "
                 f"it was computed on"
             )
-        if self._graph_version != graph.version:
+        if version != graph.version:
             raise StaleResultError(
-                f"{fn}(): the result matches graph version {self._graph_version} but the graph is "
+                f"{fn}(): the result matches graph version {version} but the graph is "
                 f"at version {graph.version}; update results with every batch (dyng.update) or "
                 f"compute a new one"
             )
@@ -286,7 +287,6 @@ class ResultBase:
         self._invalidate_arrays()
         stats = self._state.update(graph._native, log, self._options._to_native(native),
                                    execution)
-        self._graph_version = graph.version
         self._stats = self._STATS._from_native(stats, summary)
         return self._stats
 

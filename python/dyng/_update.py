@@ -11,6 +11,7 @@ from dyng import _registry, _resources
 from dyng._batch import EdgeBatch
 from dyng._errors import InvalidArgumentError
 from dyng._graph import Graph
+from dyng._interrupts import deferred_interrupts
 from dyng._result import ResultBase
 
 __all__ = ["update"]
@@ -21,7 +22,8 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
 
     Everything is checked before the graph changes (batch conversion, each algorithm's batch
     rules, staleness), so a bad batch or a stale result leaves the graph and all results as they
-    were.
+    were. Calls that change one graph (this, ``<algorithm>.update``, ``Graph.apply``) run one at a
+    time, and Ctrl-C during the call is raised only once every result is repaired.
 
     Parameters
     ----------
@@ -67,19 +69,24 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
                 f"{fn}(): results[{position}] is passed more than once; pass each result once"
             )
         seen.add(id(result))
-    for result in results:
-        result._check_current(graph, fn)
     # Each result keeps the resources it was computed with, unless the call names others.
     explicit = _resources.resolve(resources, None, fn)
     executions = [(explicit or result._resources)._execution() for result in results]
-    resolved = graph._resolve_batch(batch, fn)
-    for result in results:
-        result._validate_batch(resolved)
-    summary, log = graph._apply(batch, fn, log=True, resolved=resolved)
-    return tuple(
-        result._apply_log(graph, log, execution, summary)
-        for result, execution in zip(results, executions)
-    )
+    # One writer of this graph at a time, from the staleness check to the last repair: another
+    # thread's batch cannot land between this call's check and its apply, or its apply and its
+    # repairs. Ctrl-C is held from the apply to the last repair (dyng/_interrupts.py).
+    with graph._write_lock:
+        for result in results:
+            result._check_current(graph, fn)
+        resolved = graph._resolve_batch(batch, fn)
+        for result in results:
+            result._validate_batch(resolved)
+        with deferred_interrupts():
+            summary, log = graph._apply(batch, fn, log=True, resolved=resolved)
+            return tuple(
+                result._apply_log(graph, log, execution, summary)
+                for result, execution in zip(results, executions)
+            )
 
 
 def update_one(module_name, result_type, graph, batch, result, resources):

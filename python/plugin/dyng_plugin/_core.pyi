@@ -283,6 +283,10 @@ class SsspState:
         """The id type of the graph: int32 or int64."""
 
     @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
     def source(self) -> int: ...
 
     @property
@@ -347,6 +351,10 @@ class BfsState:
         """The id type of the graph: int32 or int64."""
 
     @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
     def source(self) -> int: ...
 
     @property
@@ -371,6 +379,10 @@ class SsspDeviceState:
     @property
     def vertex_dtype(self) -> str:
         """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
 
     @property
     def source(self) -> int: ...
@@ -410,6 +422,10 @@ class BfsDeviceState:
     @property
     def vertex_dtype(self) -> str:
         """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
 
     @property
     def source(self) -> int: ...
