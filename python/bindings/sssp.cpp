@@ -47,6 +47,9 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
                 " but the graph has " + std::to_string(n) + " vertices; pass one per vertex");
           }
           if (canonicalize) sssp::canonicalize_parents(g, options, exec, state);
+          if (options.validate_inputs) {
+            sssp::check_result(g, options, state, canonicalize, "sssp.Result.from_arrays()");
+          }
         }
         return sssp_result_t::wrap(std::move(state), version);
       },
@@ -71,6 +74,7 @@ void validate_batch(const in_array_t& ins_src, const in_array_t& ins_dst, const 
   else run(int32_t{});
 }
 
+/// The graph checks of sssp.Result.from_arrays (those of compute, in its name).
 void validate_graph(const graph_handle_t& h, int64_t source, const sssp::options_t& options) {
   std::visit(
       [&](const auto& g) {
@@ -78,7 +82,8 @@ void validate_graph(const graph_handle_t& h, int64_t source, const sssp::options
         nb::gil_scoped_release release;
         std::shared_lock lock(h.mutex);
         sssp::validate_graph(
-            g, checked_vertex<vid_t>(source, g.num_vertices(), "sssp.compute", "source"), options);
+            g, checked_vertex<vid_t>(source, g.num_vertices(), "sssp.Result.from_arrays", "source"),
+            options, "sssp.Result.from_arrays()");
       },
       h.graph);
 }

@@ -129,7 +129,12 @@ class Result(SingleSourceResult):
         """A result from given distances and parents (e.g. read from files).
 
         Distances >= INFINITE_DISTANCE / 2 mean unreachable. With ``canonicalize`` every parent
-        is rewritten to the canonical one for the given distances.
+        is rewritten to the canonical one for the given distances; without it the parents are
+        kept. With ``validate_inputs`` (the default) one pass over the in-edges checks that the
+        distances are exactly the shortest ones from `source` and every parent is a tight
+        in-neighbour (-1 for the source and unreachable vertices), and raises
+        InvalidArgumentError naming the first vertex that is not: later updates could not match
+        a fresh compute otherwise.
 
         Examples
         --------

@@ -2,6 +2,7 @@
 Result / Stats / Options API of spec section 6."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -278,3 +279,51 @@ def test_large_vertex_growth(resources):
     assert d[99999] == 5 and d[5] == INF and d[70000] == INF
     assert np.asarray(r.parents)[99999] == 2
     assert result_state(r) == result_state(sssp.compute(g, 0, resources=resources))
+
+
+# With validate_inputs (the default), from_arrays accepts exactly the shortest distances and tight
+# parents (issue 11, item 5): anything else would make every later update differ from a fresh
+# compute. 0.2.0 refuses the first two cases too; the checks are one pass over the in-edges.
+PATH = ([0, 1, 2], [1, 2, 3], [1, 1, 1])
+FROM_ARRAYS_REFUSED = [
+    ("source_not_at_zero", [1, 1, 2, 3], [-1, 0, 1, 2], {}, "distances[0] = 1"),
+    ("longer_than_shortest", [0, 1, 5, 3], [-1, 0, 1, 2], {}, "distances[2] = 5 is not the shortest"),
+    ("shorter_than_any_path", [0, 1, 1, 3], [-1, 0, 1, 2], {}, "distances[2] = 1 is not the length"),
+    ("reachable_marked_unreachable", [0, 1, 2, INF], [-1, 0, 1, -1], {},
+     "distances[3] = unreachable"),
+    ("parent_not_tight", [0, 1, 2, 3], [-1, 0, 0, 2], {"canonicalize": False}, "parents[2] = 0"),
+    ("source_with_parent", [0, 1, 2, 3], [1, 0, 1, 2], {"canonicalize": False}, "parents[0] = 1"),
+    ("reachable_without_parent", [0, 1, 2, 3], [-1, 0, -1, 2], {"canonicalize": False},
+     "parents[2] = -1"),
+]
+
+
+@pytest.mark.parametrize("case", FROM_ARRAYS_REFUSED, ids=[c[0] for c in FROM_ARRAYS_REFUSED])
+def test_from_arrays_refuses_what_is_not_a_shortest_path_result(case, resources):
+    _, dist, parents, kw, needle = case
+    g = build(*PATH)
+    with pytest.raises(dyng.InvalidArgumentError, match=re.escape(needle)):
+        sssp.Result.from_arrays(g, 0, dist, parents, resources=resources, **kw)
+    # The same arrays are taken as they are when the caller turns the check off.
+    r = sssp.Result.from_arrays(g, 0, dist, parents, resources=resources, validate_inputs=False,
+                                **kw)
+    assert r.graph_version == g.version
+
+
+def test_from_arrays_accepts_any_tight_parents_without_canonicalize():
+    g = build([0, 0, 1], [1, 2, 2], [1, 2, 1])  # 2 is reached tightly from 0 and from 1
+    r = sssp.Result.from_arrays(g, 0, [0, 1, 2], [-1, 0, 1], canonicalize=False)
+    assert np.asarray(r.parents).tolist() == [-1, 0, 1]
+
+
+def test_from_arrays_accepts_every_computed_result(resources):
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = int(rng.integers(2, 40))
+        m = int(rng.integers(0, 4 * n))
+        g = build(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist(),
+                  rng.integers(1, 6, m).tolist(), num_vertices=n)
+        r = sssp.compute(g, 0, resources=resources)
+        again = sssp.Result.from_arrays(g, 0, r.distances.to_numpy(), r.parents.to_numpy(),
+                                        canonicalize=False, resources=resources)
+        assert result_state(again) == result_state(r)

@@ -73,7 +73,8 @@ struct stats_t : update_stats_t {
 /// invalid_argument_error for bad options or a source that is not a vertex, and (with
 /// options.validate_inputs) for an objective weight outside [1, 2^31-1], naming the edge.
 template <class vid_t, class eid_t>
-void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options);
+void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+                    const char* fn = "sssp.compute()");
 
 /// Throws invalid_argument_error when a batch would insert a weight < 1 into the objective
 /// column. Called before the batch is applied so that a rejected batch changes nothing.
@@ -94,6 +95,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
 template <class vid_t, class eid_t>
 void canonicalize_parents(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                           const execution_t& exec, state_t<vid_t>& state);
+
+/// Throws invalid_argument_error unless `state` holds exactly the shortest distances from its
+/// source and tight parents (-1 for the source and unreachable vertices), naming the first
+/// vertex that breaks it (Result.from_arrays with options.validate_inputs; `canonicalized` says
+/// the parents came from canonicalize_parents, for the wording).
+template <class vid_t, class eid_t>
+void check_result(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                  const state_t<vid_t>& state, bool canonicalized, const char* fn);
 
 /// Serial Dijkstra with a binary heap: the oracle the tests compare against.
 template <class vid_t, class eid_t>

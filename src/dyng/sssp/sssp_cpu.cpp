@@ -9,6 +9,7 @@
 #include "dyng/core/graph_types.hpp"
 #include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
+#include "dyng/sssp/detail/result_certificate.hpp"
 
 namespace dyng::sssp {
 namespace {
@@ -24,8 +25,8 @@ detail::graph_views_t<vid_t, eid_t> views_of(const graph_t<vid_t, eid_t>& graph)
 }  // namespace
 
 template <class vid_t, class eid_t>
-void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options) {
-  const char* fn = "sssp.compute()";
+void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+                    const char* fn) {
   check_graph(graph, fn);
   detail::check_options(options, graph.num_weights(), fn);
   detail::check_source(source, graph.num_vertices(), fn);
@@ -79,6 +80,16 @@ void canonicalize_parents(const graph_t<vid_t, eid_t>& graph, const options_t& o
 }
 
 template <class vid_t, class eid_t>
+void check_result(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                  const state_t<vid_t>& state, bool canonicalized, const char* fn) {
+  check_graph(graph, fn);
+  const auto in = views_of(graph).in;
+  detail::check_result_certificate(in, detail::column_of(in, options.objective),
+                                   state.distances.data(), state.parents.data(), state.source,
+                                   canonicalized, fn);
+}
+
+template <class vid_t, class eid_t>
 state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t source,
                                   int objective) {
   const char* fn = "testing.dijkstra()";
@@ -94,13 +105,15 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
 }
 
 #define DYNG_INSTANTIATE_SSSP_CPU(VID, EID)                                                     \
-  template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&);              \
+  template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&, const char*); \
   template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&,                    \
                            const execution_t&, state_t<VID>&);                                 \
   template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
                           const execution_t&, state_t<VID>&);                                  \
   template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,               \
                                      const execution_t&, state_t<VID>&);                       \
+  template void check_result(const graph_t<VID, EID>&, const options_t&, const state_t<VID>&,   \
+                             bool, const char*);                                              \
   template state_t<VID> reference_dijkstra(const graph_t<VID, EID>&, VID, int);
 #define DYNG_INSTANTIATE_SSSP_BATCH(VID) \
   template void validate_batch(const edge_batch_t<VID>&, const options_t&);
