@@ -1,4 +1,4 @@
-"""Command line: ``python -m bench sssp [options]``; exits 0 whatever the bars say."""
+"""Command line: ``python -m bench sssp|load [options]``; exits 0 whatever the bars say."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import generators, report, sssp
+from bench import generators, load, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -45,11 +45,23 @@ def parser() -> argparse.ArgumentParser:
                    help="comma list of change modes (default: all)")
     p.add_argument("--no-scipy", action="store_true",
                    help="leave SciPy out (backends are then checked against each other)")
+    q = sub.add_parser("load", help="Resources() against sequential beside busy neighbours")
+    q.add_argument("--graphs", type=_csv(str), default=load.DEFAULT_GRAPHS,
+                   help=f"comma list of graphs (default {','.join(load.DEFAULT_GRAPHS)})")
+    q.add_argument("--conditions", type=_csv(str), default=load.CONDITIONS,
+                   help=f"comma list of {', '.join(load.CONDITIONS)} (default: all)")
+    q.add_argument("--repeats", type=int, default=7,
+                   help="timed rounds per measurement after one warm-up (default 7)")
+    q.add_argument("--seed", type=int, default=1, help="graph seed (default 1)")
+    q.add_argument("--json", default=None, metavar="PATH",
+                   help="where to write the JSON (default bench/results/load-<timestamp>.json)")
     return top
 
 
 def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "load":
+        return _main_load(args, argv, dyng_module)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
@@ -98,6 +110,45 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     document["bars"] = report.bars(document["rows"])
     path = report.write_json(document, args.json or report.default_json_path(started))
     print(report.text(document))
+    print(f"\nJSON: {path}")
+    return 0
+
+
+def _main_load(args, argv, dyng_module) -> int:
+    unknown = [c for c in args.conditions if c not in load.CONDITIONS]
+    if unknown or args.repeats < 1:
+        print(f"bench load: error: conditions must be among {','.join(load.CONDITIONS)} (got "
+              f"{unknown}) and --repeats >= 1", file=sys.stderr)
+        return 2
+    try:
+        for name in args.graphs:
+            generators.parse_name(name)
+    except ValueError as error:
+        print(f"bench load: error: {error}", file=sys.stderr)
+        return 2
+    dyng = dyng_module if dyng_module is not None else _import_dyng()
+    if dyng is None:
+        return 1
+    settings = load.Settings(graphs=args.graphs, conditions=args.conditions,
+                             repeats=args.repeats, seed=args.seed)
+    progress = Progress()
+    started = time.localtime()
+    document = {"benchmark": "load", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+                "argv": sys.argv if argv is None else ["python -m bench", *argv],
+                "settings": {"graphs": list(settings.graphs),
+                             "conditions": list(settings.conditions),
+                             "repeats": settings.repeats, "warmup": 1, "seed": settings.seed},
+                "machine": report.machine(dyng)}
+    document["machine"]["loadavg_start"] = os.getloadavg()
+    try:
+        document["graphs"], document["rows"] = load.run(dyng, settings, progress)
+    except VerificationError as error:
+        print(f"bench load: error: wrong answer, benchmark stopped: {error}", file=sys.stderr)
+        return 1
+    document["machine"]["loadavg_end"] = os.getloadavg()
+    document["bars"] = load.bars(document["rows"], settings.graphs)
+    path = report.write_json(document, args.json or report.default_json_path(started, "load"))
+    print(load.text(document))
     print(f"\nJSON: {path}")
     return 0
 

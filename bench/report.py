@@ -156,9 +156,9 @@ def _load(values) -> str:
     return "/".join(f"{v:.2f}" for v in values)
 
 
-def default_json_path(started: time.struct_time) -> Path:
-    """``bench/results/sssp-<start time>.json``, named like the report's header says."""
-    return RESULTS_DIR / f"sssp-{time.strftime('%Y%m%d-%H%M%S', started)}.json"
+def default_json_path(started: time.struct_time, benchmark: str = "sssp") -> Path:
+    """``bench/results/<benchmark>-<start time>.json``, named like the report's header says."""
+    return RESULTS_DIR / f"{benchmark}-{time.strftime('%Y%m%d-%H%M%S', started)}.json"
 
 
 def write_json(document: dict, path: Path) -> Path:

@@ -17,7 +17,7 @@ INFINITE_DISTANCE = 2**61 - 1
 
 
 class Resources:
-    def __init__(self, backend, num_threads=1):
+    def __init__(self, backend="openmp", num_threads=0):
         self.backend, self.num_threads = backend, num_threads
 
     @classmethod
@@ -97,8 +97,9 @@ def _dijkstra(graph, source):
 
 
 class Result:
-    def __init__(self, dist, parents):
+    def __init__(self, dist, parents, method="dijkstra"):
         self.distances, self.parents = Array(dist), Array(parents)
+        self.stats = types.SimpleNamespace(method=method)
 
 
 def make(broken: str | None = None):
@@ -110,7 +111,7 @@ def make(broken: str | None = None):
         if broken == "parents" or (broken == "omp" and backend == "openmp"):
             reached = np.flatnonzero(parents >= 0)
             parents[reached[-1]] = source if parents[reached[-1]] != source else source + 1
-        return Result(dist, parents)
+        return Result(dist, parents, "delta_stepping" if backend == "openmp" else "dijkstra")
 
     def update(graph, batch, result, *, resources=None):
         graph.apply(batch)

@@ -79,3 +79,26 @@ def test_cuda_bars_use_milliseconds_and_strict_recompute():
     assert bars["update 1,000 uniform cuda <= 5 ms on rmat22"]["status"] == "PASS"
     # "below recompute" is strict: equal time is not below.
     assert bars["update 1,000 uniform cuda below recompute on rmat22"]["status"] == "FAIL"
+
+
+def test_load_run_reports_ratios_and_bars(tmp_path, capsys):
+    out = tmp_path / "load.json"
+    argv = ["load", "--graphs", "grid8", "--conditions", "quiet,spin", "--repeats", "2",
+            "--json", str(out)]
+    assert cli.main(argv, dyng_module=fake_dyng.make()) == 0
+    doc = json.loads(out.read_text())
+    assert [(r["graph"], r["condition"]) for r in doc["rows"]] == [("grid8", "quiet"),
+                                                                    ("grid8", "spin")]
+    row = doc["rows"][1]
+    assert row["ratio"] == pytest.approx(row["default_ms"] / row["sequential_ms"])
+    assert row["methods"]["default"] == ["delta_stepping"] * 3
+    bars = {b["bar"]: b["status"] for b in doc["bars"]}
+    assert bars["Resources() compute <= 1.1x sequential on grid8, spin neighbour"] in ("PASS",
+                                                                                     "FAIL")
+    assert bars["Resources() compute <= 1.1x sequential on grid8, memory neighbour"] == "SKIP"
+    assert "grid8      spin" in capsys.readouterr().out
+
+
+def test_load_refuses_an_unknown_condition(capsys):
+    assert cli.main(["load", "--conditions", "busy"], dyng_module=fake_dyng.make()) == 2
+    assert "conditions must be among" in capsys.readouterr().err

@@ -18,6 +18,7 @@ void bind_update_stats(nb::module_& m) {
       .def_ro("fallback_used", &update_stats_t::fallback_used)
       .def_ro("converged", &update_stats_t::converged)
       .def_ro("engine_used", &update_stats_t::engine_used)
+      .def_ro("method", &update_stats_t::method)
       .def_prop_ro(
           "path", [](const update_stats_t& s) { return std::string(path_name(s.path)); },
           "'compute', 'incremental' or 'recompute'.");

@@ -204,6 +204,9 @@ class UpdateStats:
     def engine_used(self) -> str: ...
 
     @property
+    def method(self) -> str: ...
+
+    @property
     def path(self) -> str:
         """'compute', 'incremental' or 'recompute'."""
 

@@ -45,6 +45,9 @@ class StatsBase:
     ``path`` says which way an update ran: "compute" (a compute), "incremental" (repaired the
     affected region) or "recompute" (fell back to a full compute; ``fallback_used`` is then
     True). ``batch`` is the ApplySummary of the update's batch (None after a compute).
+    ``engine_used`` is "operators" (sequential steps) or "fused" (one parallel pass: an OpenMP
+    team, one persistent GPU kernel), as in 0.2; ``method`` names the kernel that ran (sssp:
+    "dijkstra", "delta_stepping", "near_far"; dynamic_bfs: "queue", "frontier").
     """
 
     affected: int = 0
@@ -53,6 +56,7 @@ class StatsBase:
     fallback_used: bool = False
     converged: bool = True
     engine_used: str = ""
+    method: str = ""
     batch: Optional[ApplySummary] = None
     path: str = "compute"
 

@@ -50,7 +50,8 @@ class Options(OptionsBase):
     objective : int
         The weight column used as the edge length.
     cuda_engine : {"automatic", "fused", "operators"}
-        CUDA kernel strategy (ignored on the host backends).
+        Accepted as in 0.2, and checked. The CUDA backend has one method, the persistent near-far
+        kernel, so every value runs it and Stats report engine_used "fused", method "near_far".
     validate_inputs : bool
         Check weights (>= 1) and the source before running.
 

@@ -55,7 +55,7 @@ def test_device_results_move_between_spaces():
     cuda = dyng.Resources.cuda()
     g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 3], resources=cuda)
     r = dynamic_bfs.compute(g, 0)
-    assert r.stats.engine_used == "cuda_frontier" and r.stats.affected == 4
+    assert (r.stats.engine_used, r.stats.method, r.stats.affected) == ("fused", "frontier", 4)
     host = r.clone(resources="sequential")
     assert host.space == "host" and host.levels.tolist() == [0, 1, 2, 3]
     back = host.clone(resources=cuda)

@@ -120,6 +120,7 @@ def test_update_returns_stats(resources):
     assert (stats.batch.inserted_edges, stats.batch.deleted_edges) == (1, 1)
     expected_engine = "operators" if resources.backend == "sequential" else "fused"
     assert stats.engine_used == expected_engine
+    assert stats.method == "dijkstra"  # the incremental repair is sequential on every host backend
     assert stats.path in ("compute", "incremental", "recompute")
     for field in ("affected", "iterations", "frontier_visits", "invalidated", "epochs", "pushes"):
         assert getattr(stats, field) >= 0, field
@@ -327,3 +328,28 @@ def test_from_arrays_accepts_every_computed_result(resources):
         again = sssp.Result.from_arrays(g, 0, r.distances.to_numpy(), r.parents.to_numpy(),
                                         canonicalize=False, resources=resources)
         assert result_state(again) == result_state(r)
+
+
+# engine_used keeps 0.2's two words; method names the kernel (issue 11, item 13).
+@pytest.mark.parametrize("backend, engine", [("sequential", "operators"), ("openmp", "fused")])
+def test_compute_reports_engine_and_method(backend, engine):
+    rng = np.random.default_rng(4)
+    n, m = 4000, 40_000
+    g = build(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist(),
+              rng.integers(1, 9, m).tolist(), num_vertices=n)
+    res = dyng.Resources.sequential() if backend == "sequential" else dyng.Resources.openmp(2)
+    stats = sssp.compute(g, 0, resources=res).stats
+    assert stats.engine_used == engine
+    # OpenMP runs its team only where it pays (a large enough graph, a free core).
+    assert stats.method == "dijkstra" if backend == "sequential" else stats.method in (
+        "delta_stepping", "dijkstra")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cuda_engine", ["automatic", "fused", "operators"])
+def test_cuda_reports_the_fused_near_far_kernel(cuda_engine):
+    g = build([0, 0, 1, 2, 3], [1, 2, 3, 3, 4], [1, 1, 1, 1, 2]).to_backend(dyng.Resources.cuda())
+    r = sssp.compute(g, 0, cuda_engine=cuda_engine)
+    assert (r.stats.engine_used, r.stats.method) == ("fused", "near_far")
+    stats = sssp.update(g, dyng.EdgeBatch(insert=([4], [0], [1])), r)
+    assert (stats.engine_used, stats.method) == ("fused", "near_far")

@@ -1,5 +1,7 @@
 #include "dyng/backend/execution.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -7,6 +9,9 @@
 
 #if defined(DYNG_HAVE_OPENMP)
 #include <omp.h>
+#endif
+#if defined(__linux__)
+#include <sched.h>
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -34,19 +39,58 @@ int resolved_thread_count(const execution_t& exec) noexcept {
 
 namespace {
 
-/// True when the 1-minute load average exceeds the online CPUs plus the threads we would add. A
-/// barrier then waits for a descheduled thread (a scheduler time slice, milliseconds), and the
-/// parallel kernels have a barrier per phase: on the shared 2-core development machine at load
-/// 4-8 the 2-thread sssp kernel ran 3-10x slower than the sequential one.
-bool machine_saturated(int threads) noexcept {
+/// The CPUs this process may run on (its affinity mask, which containers and taskset narrow),
+/// or the online CPUs where the mask cannot be read.
+long usable_cpus() noexcept {
+#if defined(__linux__)
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return CPU_COUNT(&mask);
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+  return sysconf(_SC_NPROCESSORS_ONLN);
+#else
+  return 0;
+#endif
+}
+
+/// Threads runnable on the whole machine right now, this one included (the fourth field of
+/// /proc/loadavg, "running/total"), or -1 where it cannot be read.
+long runnable_now() noexcept {
+#if defined(__linux__)
+  FILE* f = std::fopen("/proc/loadavg", "r");
+  if (f == nullptr) return -1;
+  double one = 0, five = 0, fifteen = 0;
+  long running = -1, total = 0;
+  const int got = std::fscanf(f, "%lf %lf %lf %ld/%ld", &one, &five, &fifteen, &running, &total);
+  std::fclose(f);
+  return got == 5 ? running : -1;
+#else
+  return -1;
+#endif
+}
+
+/// How many of `threads` the machine can run at once now: the usable CPUs that no other
+/// runnable thread holds. A team larger than that waits a scheduler time slice (milliseconds)
+/// at every barrier for a descheduled member, and the parallel kernels have a barrier per
+/// phase: on the 2-core development machine one busy neighbour made the 2-thread sssp kernel
+/// 1.7-15x slower than the sequential one. The instantaneous runnable count sees a neighbour at
+/// once (the 1-minute load average this replaces lagged by a minute); where it is missing, the
+/// load average still guards against a machine that stays oversubscribed.
+int free_team(int threads) noexcept {
+  const long cpus = usable_cpus();
+  if (cpus <= 0) return threads;
+  const long running = runnable_now();
+  if (running >= 1) {
+    // Runnable threads on CPUs outside our mask do not compete with us; without per-CPU counts
+    // all of them are assumed to, which errs toward the sequential kernel.
+    const long others = running - 1;
+    return static_cast<int>(std::clamp<long>(cpus - others, 1, threads));
+  }
 #if defined(__unix__) || defined(__APPLE__)
   double load = 0.0;
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus > 0 && getloadavg(&load, 1) == 1 && load > static_cast<double>(cpus + threads);
-#else
-  (void)threads;
-  return false;
+  if (getloadavg(&load, 1) == 1 && load > static_cast<double>(cpus + threads)) return 1;
 #endif
+  return threads;
 }
 
 }  // namespace
@@ -63,7 +107,9 @@ int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noex
   const int threads = resolved_thread_count(exec);
   if (threads <= 1) return 1;
   if (min_work == 0) return threads;
-  return (work >= min_work && !machine_saturated(threads)) ? threads : 1;
+  if (work < min_work) return 1;
+  const int team = free_team(threads);
+  return team >= 2 ? team : 1;
 }
 
 }  // namespace dyng

@@ -33,8 +33,9 @@ void check_host_backend(const execution_t& exec, const char* fn);
 /// The team an OpenMP kernel should run with for one call over `work` units (stored edges), or 1
 /// when the sequential kernel should run instead: a host backend other than OpenMP, a team of
 /// one, less work than `min_work` (waking a team costs more than the whole sequential kernel
-/// below it; 0 forces the team, as the tests do), or an oversubscribed machine. Every host
-/// algorithm asks here, so the load guard exists once. Results never depend on the answer.
+/// below it; 0 forces the full team, as the tests do), or fewer than two CPUs free right now
+/// (the team is cut to the CPUs that no other runnable thread holds). Every host algorithm asks
+/// here, so the load guard exists once. Results never depend on the answer.
 int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept;
 
 }  // namespace dyng

@@ -29,7 +29,7 @@ int64_t count_differences(const S& a, const S& b) {
 }
 
 /// `repair_t` has run(log, budget, stats) -> bool and undo(); `engine` is what a repair reports
-/// in Stats.engine_used; `compute_t` is called as
+/// in Stats.engine_used and Stats.method; `compute_t` is called as
 /// compute(fresh_state, attempt_stats) -> stats: a compute into `fresh_state` (its source set),
 /// which may copy counters a compute does not produce from the abandoned attempt.
 template <class S, class stats_t, class repair_t, class compute_t>
@@ -38,7 +38,7 @@ class host_steps_t {
   using stats_type = stats_t;
 
   host_steps_t(S& state, repair_t& repair, compute_t compute, int64_t work_scale,
-               double default_budget, const char* engine)
+               double default_budget, engine_t engine)
       : state_(state),
         repair_(repair),
         compute_(std::move(compute)),
@@ -53,7 +53,7 @@ class host_steps_t {
   void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   template <class log_t>
   bool repair(const log_t& log, int64_t budget, stats_t& stats) {
-    stats.engine_used = engine_;
+    stats.record(engine_);
     return repair_.run(log, budget, stats);
   }
   void undo() noexcept { repair_.undo(); }
@@ -72,7 +72,7 @@ class host_steps_t {
   compute_t compute_;
   int64_t work_scale_;
   double default_budget_;
-  const char* engine_;
+  engine_t engine_;
 };
 
 }  // namespace dyng

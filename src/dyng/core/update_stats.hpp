@@ -26,6 +26,15 @@ constexpr const char* path_name(update_path_t path) noexcept {
   return "unknown";
 }
 
+/// What ran, in two words. `engine_used` is 0.2's vocabulary for the execution style, "operators"
+/// (one step after another: the sequential kernels) or "fused" (the steps merged into one parallel
+/// pass: the OpenMP team, one persistent GPU kernel); `method` names the kernel itself (per
+/// algorithm: sssp "dijkstra", "delta_stepping", "near_far"; dynamic_bfs "queue", "frontier").
+struct engine_t {
+  const char* engine_used;
+  const char* method;
+};
+
 struct update_stats_t {
   /// Result entries that changed (vertices for traversals, lengths for histograms); a compute
   /// counts the entries it produced (reached vertices, non-zero lengths).
@@ -34,8 +43,14 @@ struct update_stats_t {
   int64_t frontier_visits = 0;  ///< Edges examined.
   bool fallback_used = false;   ///< update() recomputed (path == recompute).
   bool converged = true;
-  std::string engine_used;      ///< "operators" (sequential) or "fused" (parallel), as in 0.2.0.
+  std::string engine_used;      ///< "operators" or "fused" (engine_t), as in 0.2.0.
+  std::string method;           ///< The kernel that did the search (engine_t).
   update_path_t path = update_path_t::compute;
+
+  void record(engine_t engine) {
+    engine_used = engine.engine_used;
+    method = engine.method;
+  }
 };
 
 }  // namespace dyng

@@ -42,7 +42,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   };
   host_steps_t<state_t<vid_t>, stats_t, decltype(repair), decltype(recompute)> steps(
       state, repair, recompute, static_cast<int64_t>(graph.num_edges()), k_default_repair_budget,
-      "operators");
+      engine_t{"operators", "queue"});  // the level repair is sequential, queue-driven
   return run_update(steps, log, static_cast<int64_t>(graph.num_vertices()), options.repair_budget,
                     fn);
 }

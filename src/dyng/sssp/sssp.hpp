@@ -28,8 +28,8 @@ struct options_t {
   /// pick its queue, so it rejects weights < 1 either way: a search over them might not finish.
   bool validate_inputs = true;
   /// Tuning knob, not part of the Python API: on the OpenMP backend, graphs with fewer stored
-  /// edges than this take the sequential kernel, and so does an oversubscribed machine (load
-  /// average above CPUs + threads). -1 picks k_default_parallel_min_edges; 0 always runs the
+  /// edges than this take the sequential kernel, and so does a machine with fewer than two CPUs
+  /// free (host_team_size). -1 picks k_default_parallel_min_edges; 0 always runs the
   /// parallel kernel (the tests use it on small graphs). Results are identical either way.
   int64_t parallel_min_edges = -1;
   /// Tuning knob, not part of the Python API: update() abandons its incremental repair for a

@@ -68,7 +68,7 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
                                  "of n distances and n parents");
   }
   stats = stats_t{};
-  stats.engine_used = "cuda_near_far";
+  stats.record({"fused", "near_far"});  // one persistent kernel does the search
   const cudaStream_t s = as_stream(stream);
 
   // (1) Stored edges (queue sizes, mean degree) and, when delta is ours to pick, a weight sample.

@@ -314,7 +314,7 @@ class device_update_steps_t {
   void shrink(int64_t n) noexcept { state_.num_vertices = n; }
 
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
-    stats.engine_used = k_engine;
+    stats.record(k_engine);
     if (log.changes.empty()) return true;  // new vertices stay unreached; nothing else moves
     allocate_snapshot();
     control_ = device_buffer<kernels::update_control_t>(1, stream_);
@@ -360,7 +360,7 @@ class device_update_steps_t {
   }
 
  private:
-  static constexpr const char* k_engine = "cuda_near_far";
+  static constexpr engine_t k_engine{"fused", "near_far"};
 
   void allocate_snapshot() {
     if (!old_dist_.empty() || state_.num_vertices == 0) return;

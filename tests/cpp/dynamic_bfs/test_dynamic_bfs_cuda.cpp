@@ -56,7 +56,8 @@ std::vector<int64_t> check_updates(const std::string& name, const graph_t<vid_t,
     }
     CHECK(got == oracle);
     CHECK_EQ(stats.affected, affected);
-    CHECK(stats.engine_used == "cuda_frontier");
+    CHECK(stats.engine_used == "fused");
+    CHECK(stats.method == "frontier");
     CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
     if (budget == 0.0) CHECK(stats.path == update_path_t::recompute);
     if (budget >= 1e9) {

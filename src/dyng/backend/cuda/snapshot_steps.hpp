@@ -24,7 +24,7 @@ class snapshot_steps_t {
   static constexpr bool k_recompute_overwrites = true;
 
   snapshot_steps_t(D& state, void* stream, int64_t work_scale, double default_budget,
-                   const char* engine, repair_t repair, recompute_t recompute)
+                   engine_t engine, repair_t repair, recompute_t recompute)
       : state_(state),
         stream_(stream),
         work_scale_(work_scale),
@@ -42,7 +42,7 @@ class snapshot_steps_t {
 
   template <class log_t>
   bool repair(const log_t& log, int64_t budget, stats_t& stats) {
-    stats.engine_used = engine_;
+    stats.record(engine_);
     if (log.changes.empty()) return true;  // new vertices stay untouched; nothing else moves
     take_snapshot();
     return repair_(log, budget, stats, snapshot_);
@@ -79,7 +79,7 @@ class snapshot_steps_t {
   void* stream_;
   int64_t work_scale_;
   double default_budget_;
-  const char* engine_;
+  engine_t engine_;
   repair_t repair_;
   recompute_t recompute_;
   D snapshot_;

@@ -132,7 +132,7 @@ stats_t full_bfs(const graph_t<vid_t, eid_t>& graph, vid_t source, const options
                                forced ? size_t{0} : k_parallel_frontier, levels)
                   : bfs_sequential(graph.out_view(), source, levels);
   stats_t stats;
-  stats.engine_used = threads > 1 ? "fused" : "operators";
+  stats.record(threads > 1 ? engine_t{"fused", "frontier"} : engine_t{"operators", "queue"});
   stats.iterations = counters.levels;
   stats.frontier_visits = counters.edges;
   for (const int64_t level : levels) stats.affected += level != k_unreached ? 1 : 0;

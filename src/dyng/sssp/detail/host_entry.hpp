@@ -47,8 +47,11 @@ int kernel_threads(const graph_views_t<vid_t, eid_t>& g, const options_t& option
   return host_team_size(exec, g.num_edges, cutoff);
 }
 
-inline const char* engine_name(const execution_t& exec) {
-  return exec.backend == backend_t::openmp ? "fused" : "operators";
+/// engine_used follows the backend, as 0.2 reports it ("fused" on OpenMP even when a small graph
+/// runs the sequential kernel); method names the kernel that ran.
+inline engine_t engine_of(const execution_t& exec, int threads) {
+  return {exec.backend == backend_t::openmp ? "fused" : "operators",
+          threads > 1 ? "delta_stepping" : "dijkstra"};
 }
 
 /// Full compute into `state`; arguments other than the weights must be checked by the caller.
@@ -76,7 +79,7 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
     if (changed) *changed += n_changed;
   }
   stats_t stats;
-  stats.engine_used = engine_name(exec);
+  stats.record(engine_of(exec, threads));
   stats.path = update_path_t::compute;
   stats.iterations = counters.buckets;
   stats.frontier_visits = counters.relaxations;
@@ -122,7 +125,7 @@ class host_update_steps_t {
   void grow(int64_t n) { resize_arrays(state_, n); }
   void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
-    stats.engine_used = engine_name(exec_);
+    stats.record(engine_of(exec_, 1));  // the repair is sequential (incremental_repair.hpp)
     return repair_.run(log, budget, stats);
   }
   void undo() noexcept { repair_.undo(); }

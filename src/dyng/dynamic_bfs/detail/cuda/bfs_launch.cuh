@@ -29,7 +29,8 @@ using ::dyng::cuda::device_buffer;
 using ::dyng::cuda::k_block_threads;
 using ::dyng::cuda::stride_blocks;
 
-inline constexpr const char* k_engine = "cuda_frontier";
+/// One cooperative (persistent) kernel per search: fused, as 0.2 names it.
+inline constexpr engine_t k_engine{"fused", "frontier"};
 inline constexpr unsigned long long k_no_budget = 1ull << 62;
 
 /// The graph as the kernels see it, with the lane-group width for its mean degree.
@@ -139,7 +140,7 @@ stats_t full_bfs(const views_t<vid_t, eid_t>& v, vid_t source, int64_t* levels, 
   launch_loop<frontier_of>(v, space.params, stream);
   const loop_control_t done = space.read();
   stats_t stats;
-  stats.engine_used = k_engine;
+  stats.record(k_engine);
   stats.iterations = done.rounds;
   stats.frontier_visits = static_cast<int64_t>(done.total_work);
   stats.affected = count_changed(l, nullptr, n, stream);  // the reached vertices

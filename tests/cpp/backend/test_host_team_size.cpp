@@ -1,0 +1,75 @@
+// host_team_size(): the OpenMP team a call gets. The load guard must see busy CPUs at once (issue
+// 11, item 6: the 1-minute load average it replaced lagged by a minute, and a 2-thread team
+// beside one busy process ran up to 1.2x slower than the sequential kernel). Spinning threads of
+// this process are runnable threads like any neighbour's, so the test makes the machine busy
+// itself: with every usable CPU but one taken, no team of two fits.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+#include "check.hpp"
+#include "dyng/backend/execution.hpp"
+
+namespace {
+
+dyng::execution_t openmp(int threads) {
+  dyng::execution_t exec;
+  exec.backend = dyng::backend_t::openmp;
+  exec.num_threads = threads;
+  return exec;
+}
+
+int usable_cpus() {
+#if defined(__linux__)
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) return CPU_COUNT(&mask);
+#endif
+  return static_cast<int>(std::thread::hardware_concurrency());
+}
+
+bool runnable_count_readable() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (f == nullptr) return false;
+  std::fclose(f);
+  return true;
+}
+
+DYNG_TEST("only OpenMP with enough work gets a team") {
+  dyng::execution_t sequential;
+  CHECK_EQ(dyng::host_team_size(sequential, 1 << 30, 1), 1);
+  CHECK_EQ(dyng::host_team_size(openmp(1), 1 << 30, 1), 1);
+  CHECK_EQ(dyng::host_team_size(openmp(4), 10, 1000), 1);
+  CHECK_EQ(dyng::host_team_size(openmp(4), 10, 0), 4);  // min_work 0 forces the whole team
+}
+
+DYNG_TEST("busy CPUs shrink the team at once") {
+  if (!dyng::openmp_enabled() || !runnable_count_readable()) {
+    std::printf("  skipped: needs OpenMP and /proc/loadavg\n");
+    return;
+  }
+  const int cpus = usable_cpus();
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  for (int i = 0; i < cpus - 1; ++i) {
+    spinners.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  // Every spinner is runnable from the moment it exists; give the scheduler a moment to list it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int team = dyng::host_team_size(openmp(2), int64_t{1} << 30, 1);
+  stop = true;
+  for (auto& t : spinners) t.join();
+  CHECK_EQ(team, 1);
+}
+
+}  // namespace
+
+DYNG_TEST_MAIN()
