@@ -17,6 +17,7 @@
 
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/core/zeroed_array.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/properties.hpp"
 
@@ -97,10 +98,12 @@ class graph_t {
   int64_t relayout_count() const noexcept;
 
  private:
+  /// A row that never had edges keeps offsets (0, 0, 0), on pages nobody writes
+  /// (core/zeroed_array.hpp): isolated vertices cost no memory.
   struct direction_t {
-    std::vector<eid_t> row_begin;
-    std::vector<eid_t> row_end;
-    std::vector<eid_t> row_capacity_end;
+    zeroed_array<eid_t> row_begin;
+    zeroed_array<eid_t> row_end;
+    zeroed_array<eid_t> row_capacity_end;
     std::vector<vid_t> col;
     std::vector<int32_t> weights;
     eid_t tail = 0;  ///< First never-used slot; rows that outgrow their range move here.

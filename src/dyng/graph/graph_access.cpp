@@ -101,13 +101,25 @@ csr_t<vid_t, eid_t> graph_t<vid_t, eid_t>::to_csr() const {
 template <class vid_t, class eid_t>
 void graph_t<vid_t, eid_t>::edges(std::vector<vid_t>& src, std::vector<vid_t>& dst,
                                   std::vector<int32_t>& weights) const {
-  auto csr = to_csr();
-  src.resize(csr.col.size());
+  // Straight from the rows, in CSR order: no row_ptr, so the memory is O(edges) however many
+  // isolated vertices the graph has.
+  const int64_t k = props_.num_weights;
+  const auto m = static_cast<size_t>(num_edges_);
+  src.resize(m);
+  dst.resize(m);
+  weights.resize(m * static_cast<size_t>(k));
+  int64_t pos = 0;
   for (int64_t v = 0; v < static_cast<int64_t>(num_vertices_); ++v) {
-    std::fill(src.begin() + csr.row_ptr[v], src.begin() + csr.row_ptr[v + 1], static_cast<vid_t>(v));
+    const int64_t b = out_.row_begin[v];
+    const int64_t s = detail::row_size(out_, v);
+    if (s == 0) continue;
+    std::fill(src.begin() + pos, src.begin() + pos + s, static_cast<vid_t>(v));
+    std::memcpy(dst.data() + pos, out_.col.data() + b, sizeof(vid_t) * s);
+    if (k > 0) {
+      std::memcpy(weights.data() + pos * k, out_.weights.data() + b * k, sizeof(int32_t) * s * k);
+    }
+    pos += s;
   }
-  dst = std::move(csr.col);
-  weights = std::move(csr.weights);
 }
 
 template <class vid_t, class eid_t>

@@ -169,9 +169,16 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   const int64_t mult = props_.directed ? 1 : 2;
   detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
                                   "Graph.apply()");
-  detail::check_vertex_memory<eid_t>(resolved.num_vertices_after,
-                                     props_.directed && props_.store_transposed ? 2 : 1,
-                                     "Graph.apply()");
+  if (resolved.num_vertices_after > n_before) {
+    detail::check_memory(
+        detail::growth_bytes<eid_t>(n_before, resolved.num_vertices_after,
+                                    static_cast<int64_t>(resolved.ops.size()),
+                                    props_.directed && props_.store_transposed ? 2 : 1),
+        detail::growth_largest_block<eid_t>(resolved.num_vertices_after),
+        "growing the graph from " + std::to_string(n_before) + " to " +
+            std::to_string(resolved.num_vertices_after) + " vertices",
+        "Graph.apply()");
+  }
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {

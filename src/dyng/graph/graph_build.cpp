@@ -71,25 +71,25 @@ void check_weight_count(size_t got, int64_t m, int k, const char* function) {
 /// and returns the stored entry count. With K == 1 the weights travel with the columns; otherwise
 /// the input index does and the weights are gathered once at the end.
 template <class D, class vid_t, class check_fn>
-int64_t build_edge_direction(D& d, int64_t n, std::span<const vid_t> src,
-                             std::span<const vid_t> dst, std::span<const int32_t> weights, int k,
-                             bool both_ways, bool sorted, bool merge, double headroom,
-                             check_fn&& check) {
+int64_t build_edge_direction(D& d, int64_t n, const detail::row_walk_t& rows,
+                             std::span<const vid_t> src, std::span<const vid_t> dst,
+                             std::span<const int32_t> weights, int k, bool both_ways, bool sorted,
+                             bool merge, double headroom, check_fn&& check) {
   if (k == 1) {
     const int32_t* w = weights.data();
-    return detail::build_rows(d, d.weights, n, src, dst, [w](int64_t i) { return w[i]; },
+    return detail::build_rows(d, d.weights, n, rows, src, dst, [w](int64_t i) { return w[i]; },
                               both_ways, sorted, merge, headroom, check);
   }
   std::vector<int64_t> index;
-  const int64_t m = detail::build_rows(d, index, n, src, dst, [](int64_t i) { return i; },
+  const int64_t m = detail::build_rows(d, index, n, rows, src, dst, [](int64_t i) { return i; },
                                        both_ways, sorted, merge, headroom, check);
   d.weights.assign(d.col.size() * static_cast<size_t>(k), 0);
   if (k > 0) {
-    for (int64_t v = 0; v < n; ++v) {
+    rows.each([&](int64_t v) {
       for (int64_t e = d.row_begin[v]; e < static_cast<int64_t>(d.row_end[v]); ++e) {
         detail::copy_weights(d.weights.data() + e * k, weights.data() + index[e] * k, k);
       }
-    }
+    });
   }
   return m;
 }
@@ -116,8 +116,14 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   const int64_t n = num_vertices;
   const int64_t m = static_cast<int64_t>(src.size());
   const int k = props.num_weights;
-  detail::check_vertex_memory<eid_t>(n, props.directed && props.store_transposed ? 2 : 1, fn);
   check_weight_count(weights.size(), m, k, fn);
+  {
+    const int64_t entries = props.directed ? m : 2 * m;
+    detail::check_memory(
+        detail::from_edges_bytes<vid_t, eid_t>(n, entries, k, props.headroom,
+                                               props.directed && props.store_transposed),
+        detail::from_edges_largest_block(n, entries, props.headroom), "a graph of " + std::to_string(n) + " vertices and " + std::to_string(m) + " edges", fn);
+  }
   check_ids(src, n, fn, "edge");
   check_ids(dst, n, fn, "edge");
 
@@ -129,16 +135,18 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   // so merging them per row is the same as merging them per pair.
   const bool merge = !props.allow_parallel_edges;
   auto check = [&](int64_t count) { detail::check_slot_count<eid_t>(count, fn); };
-  g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, src, dst, weights, k,
-                                                         !props.directed, sorted, merge,
+  const auto out_rows = detail::rows_of_entries(n, src, dst, !props.directed);
+  g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, out_rows, src, dst, weights,
+                                                         k, !props.directed, sorted, merge,
                                                          props.headroom, check));
   if (props.directed && props.store_transposed) {
+    const auto in_rows = detail::rows_of_entries(n, dst, src, false);
     if (sorted) {
-      detail::transpose_rows(g.in_, g.out_, n, k, props.headroom);
+      detail::transpose_rows(g.in_, g.out_, n, k, props.headroom, out_rows, in_rows);
     } else {
       // Append order lists in-edges in input order, which the transpose of the out-rows loses.
-      build_edge_direction(g.in_, n, dst, src, weights, k, false, false, merge, props.headroom,
-                           check);
+      build_edge_direction(g.in_, n, in_rows, dst, src, weights, k, false, false, merge,
+                           props.headroom, check);
     }
   }
   return g;

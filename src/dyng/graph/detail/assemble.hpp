@@ -66,14 +66,18 @@ void assemble_direction(D& d, int64_t n, std::span<const vid_t> rows, std::span<
   const bool padded = total <= static_cast<int64_t>(std::numeric_limits<eid_t>::max());
   if (!padded) total = m;
 
-  d.row_begin.assign(static_cast<size_t>(n), 0);
-  d.row_end.assign(static_cast<size_t>(n), 0);
-  d.row_capacity_end.assign(static_cast<size_t>(n), 0);
+  d.row_begin = {};
+  d.row_end = {};
+  d.row_capacity_end = {};
+  d.row_begin.resize(static_cast<size_t>(n));
+  d.row_end.resize(static_cast<size_t>(n));
+  d.row_capacity_end.resize(static_cast<size_t>(n));
   d.col.assign(static_cast<size_t>(total), 0);
   d.weights.assign(static_cast<size_t>(total * k), 0);
   int64_t pos = 0;
   for (int64_t v = 0; v < n; ++v) {
     const int64_t s = start[v + 1] - start[v];
+    if (s == 0) continue;  // offsets (0, 0, 0): an empty row has no capacity
     d.row_begin[v] = static_cast<eid_t>(pos);
     d.row_end[v] = static_cast<eid_t>(pos + s);
     for (int64_t j = 0; j < s; ++j) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <span>
@@ -27,19 +28,61 @@
 #include <sys/mman.h>
 #endif
 
+#include "dyng/core/zeroed_array.hpp"
 #include "dyng/graph/detail/slots.hpp"
 
 namespace dyng::detail {
 
+/// The rows a pass over a direction visits, ascending: all n, or, when the entries are few
+/// against n, only the rows that have any. Ids are not renumbered, so `num_vertices=10**8` with a
+/// handful of edges is a valid graph; with the sparse walk it builds in time proportional to its
+/// edges, and the per-row arrays of the other rows are never read or written.
+class row_walk_t {
+ public:
+  /// Sparse below one entry per k_sparse_factor rows: sorting the entries' rows then costs less
+  /// than a pass over all of them.
+  static constexpr int64_t k_sparse_factor = 16;
+
+  /// The walk over the rows named by row_of(i) for i < count (an entry's row).
+  template <class row_fn>
+  static row_walk_t of(int64_t n, int64_t count, row_fn&& row_of) {
+    row_walk_t walk;
+    walk.n_ = n;
+    if (count >= n / k_sparse_factor) return walk;
+    walk.sparse_ = true;
+    walk.rows_.resize(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) walk.rows_[i] = static_cast<int64_t>(row_of(i));
+    std::sort(walk.rows_.begin(), walk.rows_.end());
+    walk.rows_.erase(std::unique(walk.rows_.begin(), walk.rows_.end()), walk.rows_.end());
+    return walk;
+  }
+
+  bool sparse() const noexcept { return sparse_; }
+  /// Rows visited; row(j) is the j-th, ascending.
+  int64_t size() const noexcept { return sparse_ ? static_cast<int64_t>(rows_.size()) : n_; }
+  int64_t row(int64_t j) const noexcept { return sparse_ ? rows_[j] : j; }
+  template <class F>
+  void each(F&& f) const {
+    for (int64_t j = 0, count = size(); j < count; ++j) f(row(j));
+  }
+
+ private:
+  int64_t n_ = 0;
+  bool sparse_ = false;
+  std::vector<int64_t> rows_;
+};
+
 /// Total slots of a layout of rows with sizes size(v) holding m entries: padded (headroom per row
 /// plus a free tail) when the offsets type can address it, else compact (sets `padded` false).
+/// Rows outside `rows` are empty.
 template <class eid_t, class size_fn>
-int64_t layout_total(int64_t n, int64_t m, size_fn&& size, double headroom, bool& padded) {
+int64_t layout_total(const row_walk_t& rows, int64_t m, size_fn&& size, double headroom,
+                     bool& padded) {
   int64_t total = tail_slots(m, headroom);
-  for (int64_t v = 0; v < n; ++v) {
+  rows.each([&](int64_t v) {
     const int64_t s = size(v);
     total += s + spare_slots(s, headroom);
-  }
+  });
   padded = total <= static_cast<int64_t>(std::numeric_limits<eid_t>::max());
   return padded ? total : m;
 }
@@ -82,12 +125,13 @@ struct scatter_rec_t {
 /// misses the cache and the TLB; large row counts therefore go through a staging array bucketed
 /// by a coarse digit (at most 1024 fronts), whose buckets then each fill a small, cached part of
 /// the destination (the same idea as bucket_order.hpp).
-template <class rec_t, class emit_fn, class place_fn>
-void staged_scatter(int64_t n, const std::vector<int64_t>& count, bool rows_ascending,
+template <class rec_t, class counts_t, class emit_fn, class place_fn>
+void staged_scatter(int64_t n, const counts_t& count, bool rows_ascending, bool few_rows,
                     emit_fn&& emit, place_fn&& place) {
   constexpr int64_t k_direct_limit = int64_t{1} << 16;
-  // Records that arrive by ascending row are written sequentially anyway.
-  if (n <= k_direct_limit || rows_ascending) {
+  // Records that arrive by ascending row are written sequentially anyway, and a sparse walk's
+  // few rows keep few write fronts.
+  if (n <= k_direct_limit || rows_ascending || few_rows) {
     emit([&](const rec_t& r) { place(r); });
     return;
   }
@@ -199,23 +243,36 @@ int64_t merge_append_row(vid_t* c, pay_t* p, int64_t s,
   return w;
 }
 
+/// The rows that entries (src[i] -> dst[i]), plus (dst[i] -> src[i]) when `both_ways`, occupy.
+template <class vid_t>
+row_walk_t rows_of_entries(int64_t n, std::span<const vid_t> src, std::span<const vid_t> dst,
+                           bool both_ways) {
+  const int64_t m = static_cast<int64_t>(src.size());
+  return row_walk_t::of(n, both_ways ? 2 * m : m,
+                        [&](int64_t i) { return i < m ? src[i] : dst[i - m]; });
+}
+
 /// Fills direction `d` (col, row offsets; not its weights) and `pay` (one payload per slot, same
 /// layout) with n rows from entries (src[i] -> dst[i], payload(i)), plus (dst[i] -> src[i]) for
-/// non-loops when `both_ways`. Rows keep input order, or are sorted stably by column when
-/// `sorted`; `merge` merges repeated columns. Returns the stored entry count; `check(count)` is
-/// called with it before the final layout (it throws when the offsets type cannot hold it).
+/// non-loops when `both_ways`; `rows` holds every row they occupy. Rows keep input order, or are
+/// sorted stably by column when `sorted`; `merge` merges repeated columns. Returns the stored
+/// entry count; `check(count)` is called with it before the final layout (it throws when the
+/// offsets type cannot hold it).
 template <class D, class vid_t, class pay_t, class payload_fn, class check_fn>
-int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid_t> src,
-                   std::span<const vid_t> dst, payload_fn&& payload, bool both_ways, bool sorted,
-                   bool merge, double headroom, check_fn&& check) {
+int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
+                   std::span<const vid_t> src, std::span<const vid_t> dst, payload_fn&& payload,
+                   bool both_ways, bool sorted, bool merge, double headroom, check_fn&& check) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const int64_t m_in = static_cast<int64_t>(src.size());
 
   // Pass 1: raw row sizes, and a layout padded for them (int64 offsets: the raw count may exceed
-  // the offsets type even when the merged one does not). The per-row arrays are hit at random,
-  // where huge pages spare the TLB misses.
-  std::vector<int64_t> size, begin, fill;
-  assign_zeroed(size, static_cast<size_t>(n));
+  // the offsets type even when the merged one does not). Every per-row array is written only for
+  // rows with entries, so the rows of isolated vertices cost no memory (core/zeroed_array.hpp).
+  zeroed_array<int64_t> size(static_cast<size_t>(n)), begin(static_cast<size_t>(n)),
+      fill(static_cast<size_t>(n));
+  if (!rows.sparse()) {
+    for (auto* a : {&size, &begin, &fill}) a->prefer_huge_pages();
+  }
   bool ascending = !both_ways;
   for (int64_t i = 0; i < m_in; ++i) {
     ascending = ascending && (i == 0 || src[i - 1] <= src[i]);
@@ -223,15 +280,15 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid
     if (both_ways && src[i] != dst[i]) ++size[static_cast<size_t>(dst[i])];
   }
   int64_t m_raw = 0;
-  assign_zeroed(begin, static_cast<size_t>(n));
-  assign_zeroed(fill, static_cast<size_t>(n));
   int64_t raw_total = 0;
-  for (int64_t v = 0; v < n; ++v) {
+  rows.each([&](int64_t v) {
+    const int64_t s = size[v];
+    if (s == 0) return;
     begin[v] = raw_total;
     fill[v] = raw_total;
-    m_raw += size[v];
-    raw_total += size[v] + spare_slots(size[v], headroom);
-  }
+    m_raw += s;
+    raw_total += s + spare_slots(s, headroom);
+  });
   raw_total += tail_slots(m_raw, headroom);
   assign_zeroed(d.col, static_cast<size_t>(raw_total));
   assign_zeroed(pay, static_cast<size_t>(raw_total));
@@ -241,7 +298,7 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid
   pay_t* pl = pay.data();
   using rec_t = scatter_rec_t<vid_t, pay_t>;
   staged_scatter<rec_t>(
-      n, size, ascending,
+      n, size, ascending, rows.sparse(),
       [&](auto&& push) {
         for (int64_t i = 0; i < m_in; ++i) {
           const vid_t u = src[i];
@@ -270,16 +327,22 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid
       sort_scratch_t<vid_t, pay_t> sort_scratch;
       std::vector<std::pair<vid_t, int64_t>> merge_scratch;
       std::vector<char> dead;
+      const int64_t visited = rows.size();
 #if defined(DYNG_HAVE_OPENMP)
 #pragma omp for schedule(dynamic, 1024)
 #endif
-      for (int64_t v = 0; v < n; ++v) {
+      for (int64_t j = 0; j < visited; ++j) {
+        const int64_t v = rows.row(j);
+        int64_t s = size[v];
+        if (s < 2) {  // nothing to order or merge (and an empty row is not written)
+          m += s;
+          continue;
+        }
         vid_t* c = col + begin[v];
         pay_t* p = pl + begin[v];
-        int64_t s = size[v];
         if (sorted) {
           sort_row(c, p, s, n, sort_scratch);
-          if (merge && s > 1) {
+          if (merge) {
             int64_t w = 1;
             for (int64_t i = 1; i < s; ++i) {
               if (c[i] == c[w - 1]) {
@@ -304,14 +367,20 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid
 
   // Pass 4: slide rows left into the final layout; zero what they leave behind.
   bool padded = true;
-  const int64_t total = layout_total<eid_t>(n, m, [&](int64_t v) { return size[v]; }, headroom,
-                                            padded);
-  d.row_begin.resize(static_cast<size_t>(n));
-  d.row_end.resize(static_cast<size_t>(n));
-  d.row_capacity_end.resize(static_cast<size_t>(n));
+  const int64_t total = layout_total<eid_t>(rows, m, [&](int64_t v) { return size[v]; },
+                                            headroom, padded);
+  d.row_begin = {};
+  d.row_end = {};
+  d.row_capacity_end = {};
+  for (auto* a : {&d.row_begin, &d.row_end, &d.row_capacity_end}) {
+    a->resize(static_cast<size_t>(n));
+    if (!rows.sparse()) a->prefer_huge_pages();
+  }
   int64_t pos = 0;
-  for (int64_t v = 0; v < n; ++v) {
+  for (int64_t j = 0, visited = rows.size(); j < visited; ++j) {
+    const int64_t v = rows.row(j);
     const int64_t s = size[v];
+    if (s == 0) continue;  // an empty row has no capacity: offsets (0, 0, 0), never written
     const int64_t cap = padded ? s + spare_slots(s, headroom) : s;
     if (pos != begin[v] && s > 0) {
       std::memmove(col + pos, col + begin[v], sizeof(vid_t) * static_cast<size_t>(s));
@@ -336,32 +405,41 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, std::span<const vid
 
 /// Fills direction `in` with the transpose of the finished direction `out` (n rows, K weights per
 /// slot): in-row v lists the sources u of out-edges (u, v) ascending, copies in out-row order.
+/// `out_rows` and `in_rows` hold every row each direction occupies.
 template <class D>
-void transpose_rows(D& in, const D& out, int64_t n, int num_weights, double headroom) {
+void transpose_rows(D& in, const D& out, int64_t n, int num_weights, double headroom,
+                    const row_walk_t& out_rows, const row_walk_t& in_rows) {
   using eid_t = typename decltype(in.row_begin)::value_type;
   using vid_t = typename decltype(in.col)::value_type;
   const int64_t k = num_weights;
-  std::vector<int64_t> count, fill;
-  assign_zeroed(count, static_cast<size_t>(n));
+  zeroed_array<int64_t> count(static_cast<size_t>(n)), fill(static_cast<size_t>(n));
+  if (!in_rows.sparse()) {
+    for (auto* a : {&count, &fill}) a->prefer_huge_pages();
+  }
   int64_t m = 0;
-  for (int64_t u = 0; u < n; ++u) {
+  out_rows.each([&](int64_t u) {
     for (int64_t e = out.row_begin[u]; e < static_cast<int64_t>(out.row_end[u]); ++e) {
       ++count[static_cast<size_t>(out.col[e])];
     }
     m += static_cast<int64_t>(out.row_end[u]) - static_cast<int64_t>(out.row_begin[u]);
-  }
+  });
   bool padded = true;
-  const int64_t total = layout_total<eid_t>(n, m, [&](int64_t v) { return count[v]; }, headroom,
-                                            padded);
-  assign_zeroed(fill, static_cast<size_t>(n));
-  in.row_begin.resize(static_cast<size_t>(n));
-  in.row_end.resize(static_cast<size_t>(n));
-  in.row_capacity_end.resize(static_cast<size_t>(n));
+  const int64_t total = layout_total<eid_t>(in_rows, m, [&](int64_t v) { return count[v]; },
+                                            headroom, padded);
+  in.row_begin = {};
+  in.row_end = {};
+  in.row_capacity_end = {};
+  for (auto* a : {&in.row_begin, &in.row_end, &in.row_capacity_end}) {
+    a->resize(static_cast<size_t>(n));
+    if (!in_rows.sparse()) a->prefer_huge_pages();
+  }
   assign_zeroed(in.col, static_cast<size_t>(total));
   assign_zeroed(in.weights, static_cast<size_t>(total * k));
   int64_t pos = 0;
-  for (int64_t v = 0; v < n; ++v) {
+  for (int64_t j = 0, visited = in_rows.size(); j < visited; ++j) {
+    const int64_t v = in_rows.row(j);
     const int64_t s = count[v];
+    if (s == 0) continue;  // offsets (0, 0, 0), as in build_rows
     in.row_begin[v] = static_cast<eid_t>(pos);
     in.row_end[v] = static_cast<eid_t>(pos + s);
     fill[v] = pos;
@@ -374,14 +452,14 @@ void transpose_rows(D& in, const D& out, int64_t n, int num_weights, double head
     using pay_t = decltype(payload_tag);
     using rec_t = scatter_rec_t<vid_t, pay_t>;
     staged_scatter<rec_t>(
-        n, count, false,
+        n, count, false, in_rows.sparse(),
         [&](auto&& push) {
-          for (int64_t u = 0; u < n; ++u) {
+          out_rows.each([&](int64_t u) {
             for (int64_t e = out.row_begin[u]; e < static_cast<int64_t>(out.row_end[u]); ++e) {
               const pay_t x = k == 1 ? static_cast<pay_t>(out.weights[e]) : static_cast<pay_t>(e);
               push(rec_t{out.col[e], static_cast<vid_t>(u), x});
             }
-          }
+          });
         },
         [&](const rec_t& r) {
           const int64_t p = fill[static_cast<size_t>(r.row)]++;

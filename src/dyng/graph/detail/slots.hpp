@@ -114,6 +114,11 @@ void layout_rows(D& d, int num_weights, source_fn&& source, double headroom, int
                     sizeof(int32_t) * static_cast<size_t>(row.size * k));
       }
     }
+    if (row.capacity == 0) {
+      // An empty row without room keeps (or gets) offsets (0, 0, 0); its pages stay untouched.
+      if (d.row_capacity_end[v] != 0) d.row_begin[v] = d.row_end[v] = d.row_capacity_end[v] = 0;
+      continue;
+    }
     d.row_begin[v] = static_cast<eid_t>(pos);
     d.row_end[v] = static_cast<eid_t>(pos + row.size);
     pos += row.capacity;
@@ -184,12 +189,13 @@ bool store_row(D& d, int64_t v, const vid_t* cols, const int32_t* weights, int64
   return relaid;
 }
 
-/// Adds empty rows (no capacity) up to `n` rows; used when a batch grows the vertex set.
+/// Adds empty rows (no capacity, offsets (0, 0, 0) on untouched pages) up to `n` rows; used when
+/// a batch grows the vertex set.
 template <class D>
 void grow_rows(D& d, int64_t n) {
-  d.row_begin.resize(static_cast<size_t>(n), d.tail);
-  d.row_end.resize(static_cast<size_t>(n), d.tail);
-  d.row_capacity_end.resize(static_cast<size_t>(n), d.tail);
+  d.row_begin.resize(static_cast<size_t>(n));
+  d.row_end.resize(static_cast<size_t>(n));
+  d.row_capacity_end.resize(static_cast<size_t>(n));
 }
 
 }  // namespace dyng::detail
