@@ -1,4 +1,4 @@
-"""Command line: ``python -m bench sssp|load [options]``; exits 0 whatever the bars say."""
+"""Command line: ``python -m bench sssp|load|apply [options]``; exits 0 whatever the bars say."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import generators, load, report, sssp
+from bench import apply, generators, load, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -55,6 +55,16 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=1, help="graph seed (default 1)")
     q.add_argument("--json", default=None, metavar="PATH",
                    help="where to write the JSON (default bench/results/load-<timestamp>.json)")
+    a = sub.add_parser("apply", help="Graph.apply of a 10M-edge batch, against a reference dyng")
+    a.add_argument("--reference-python", default=None, metavar="PYTHON",
+                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
+    a.add_argument("--rounds", type=int, default=2,
+                   help="alternating rounds of this dyng and the reference (default 2)")
+    a.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
+    a.add_argument("--scale", type=float, default=1.0,
+                   help="graph and batch size factor (default 1: 1M vertices, 10M insertions)")
+    a.add_argument("--json", default=None, metavar="PATH",
+                   help="where to write the JSON (default bench/results/apply-<timestamp>.json)")
     return top
 
 
@@ -62,6 +72,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
     if args.command == "load":
         return _main_load(args, argv, dyng_module)
+    if args.command == "apply":
+        return _main_apply(args, argv)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
@@ -149,6 +161,32 @@ def _main_load(args, argv, dyng_module) -> int:
     document["bars"] = load.bars(document["rows"], settings.graphs)
     path = report.write_json(document, args.json or report.default_json_path(started, "load"))
     print(load.text(document))
+    print(f"\nJSON: {path}")
+    return 0
+
+
+def _main_apply(args, argv) -> int:
+    if args.rounds < 1 or args.repeats < 1 or not args.scale > 0:
+        print("bench apply: error: --rounds and --repeats must be >= 1 and --scale > 0",
+              file=sys.stderr)
+        return 2
+    progress = Progress()
+    started = time.localtime()
+    document = {"benchmark": "apply", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+                "argv": sys.argv if argv is None else ["python -m bench", *argv],
+                "settings": {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
+                             "reference_python": args.reference_python},
+                "loadavg_start": os.getloadavg()}
+    try:
+        document["rows"] = apply.run(args.reference_python, args.rounds, args.repeats,
+                                     args.scale, progress)
+    except RuntimeError as error:
+        print(f"bench apply: error: {error}", file=sys.stderr)
+        return 1
+    document["loadavg_end"] = os.getloadavg()
+    document["bars"] = apply.bars(document["rows"])
+    path = report.write_json(document, args.json or report.default_json_path(started, "apply"))
+    print(apply.text(document))
     print(f"\nJSON: {path}")
     return 0
 

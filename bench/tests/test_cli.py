@@ -1,9 +1,11 @@
 """End-to-end runs of `python -m bench sssp` on tiny graphs against the fake dyng."""
 
 import json
+import sys
 
 import pytest
 
+from bench import apply as apply_bench
 from bench import cli, report
 from bench.tests import fake_dyng
 
@@ -102,3 +104,18 @@ def test_load_run_reports_ratios_and_bars(tmp_path, capsys):
 def test_load_refuses_an_unknown_condition(capsys):
     assert cli.main(["load", "--conditions", "busy"], dyng_module=fake_dyng.make()) == 2
     assert "conditions must be among" in capsys.readouterr().err
+
+
+def test_apply_run_at_a_small_scale(tmp_path, capsys):
+    # The real dyng in this interpreter, and the same interpreter as the "reference".
+    pytest.importorskip("dyng._core")
+    out = tmp_path / "apply.json"
+    argv = ["apply", "--scale", "0.002", "--rounds", "1", "--repeats", "1",
+            "--reference-python", sys.executable, "--json", str(out)]
+    assert cli.main(argv) == 0
+    doc = json.loads(out.read_text())
+    assert [r["operation"] for r in doc["rows"]] == list(apply_bench.OPERATIONS)
+    assert all(r["seconds"] > 0 and r["ratio"] > 0 for r in doc["rows"])
+    assert {b["status"] for b in doc["bars"]} <= {"PASS", "FAIL"}
+    assert "reject: negative id, last" in capsys.readouterr().out
+    assert len(doc["bars"]) == len(apply_bench.OPERATIONS)

@@ -18,6 +18,7 @@
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
+#include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/graph/detail/slots.hpp"
@@ -49,8 +50,9 @@ int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
 /// many operations on one row are cheaper recomposed in one pass.
 constexpr size_t k_edit_in_place_max_ops = 16;
 
-/// Writes a direction's row operations (sorted by row, then seq) into a direction holding
-/// `stored` edges. Returns the number of full relayouts it performed.
+/// Writes a direction's row operations into a direction holding `stored` edges: grouped by row,
+/// and within a row by (column, seq) when the rows are sorted, by seq when they keep append
+/// order (row_ops_in_write_order). Returns the number of full relayouts it performed.
 /// With `edits`, records how each touched row changed (row_edits_t) for device copies.
 template <class D, class vid_t>
 int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
@@ -58,17 +60,24 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                         row_edits_t<vid_t>* edits) {
   const int64_t k = num_weights;
   compose_scratch_t<vid_t> scratch;
+  std::vector<const int32_t*> queue;
   std::vector<vid_t> cols;
   std::vector<int32_t> weights;
   // Appends the new content of the row whose operations start at ops[first]; returns the end.
+  // A sorted row merges its operations ordered by (column, seq); an append row needs compose_row.
   auto compose_next = [&](size_t first) {
     size_t last = first;
     while (last < ops.size() && ops[last].row == ops[first].row) ++last;
     const int64_t v = ops[first].row;
     const int64_t b = d.row_begin[v];
-    compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v),
-                       ops.subspan(first, last - first), batch_weights, num_weights, sorted,
-                       scratch, cols, weights);
+    const auto row_ops = ops.subspan(first, last - first);
+    if (sorted) {
+      compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v),
+                                row_ops, batch_weights, num_weights, queue, cols, weights);
+    } else {
+      compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v), row_ops,
+                         batch_weights, num_weights, sorted, scratch, cols, weights);
+    }
     return last;
   };
 
@@ -125,6 +134,9 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   // device copy uploads the whole direction after this, so nothing is recorded.
   if (edits != nullptr) edits->clear();
   const int64_t n = static_cast<int64_t>(d.row_begin.size());
+  // At most every stored slot plus one per insertion: reserved, so the arena never regrows.
+  cols.reserve(static_cast<size_t>(stored) + ops.size());
+  weights.reserve((static_cast<size_t>(stored) + ops.size()) * static_cast<size_t>(k));
   std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
   std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
   for (size_t first = 0; first < ops.size();) {
@@ -147,11 +159,51 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   return 1;
 }
 
+/// Puts one direction's row operations, made from the resolved operations in key order, into
+/// the order write_direction takes. A stable sort by row keeps, within each row, the order of
+/// the keys, which is (column, seq): for out-rows of a directed graph trivially (row = key's
+/// first id); for in-rows because keys ascend by source; for an undirected row x because the
+/// keys (a, x) with a < x come before the keys (x, b), each group by ascending column. Append
+/// rows then take their operations in seq order.
 template <class vid_t>
-void sort_by_row(std::vector<row_op_t<vid_t>>& ops) {
-  // Ops arrive in seq order; a stable sort by row keeps that order within each row.
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) { return x.row < y.row; });
+void row_ops_in_write_order(std::vector<row_op_t<vid_t>>& ops, int64_t n, bool sorted) {
+  const auto by_row = [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) {
+    return x.row < y.row;
+  };
+  if (!std::is_sorted(ops.begin(), ops.end(), by_row)) {
+    stable_sort_by_key(ops, n, [](const row_op_t<vid_t>& op) { return op.row; });
+  }
+  if (sorted) return;
+  for (size_t g = 0; g < ops.size();) {
+    size_t h = g + 1;
+    while (h < ops.size() && ops[h].row == ops[g].row) ++h;
+    stable_sort_small(ops.begin() + g, ops.begin() + h,
+                      [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) {
+                        return x.seq < y.seq;
+                      });
+    g = h;
+  }
+}
+
+/// The change log's entries in processing order: each resolved operation has its own seq below
+/// `seqs`, so it is placed, not sorted. An undirected change is logged in both directions.
+template <class vid_t>
+void fill_change_log(const std::vector<row_op_t<vid_t>>& ops, int64_t seqs, bool directed,
+                     std::vector<edge_change_t<vid_t>>& changes) {
+  const auto kind_of = [](op_kind_t kind) {
+    return kind == op_kind_t::insert  ? edge_change_kind_t::inserted
+           : kind == op_kind_t::erase ? edge_change_kind_t::deleted
+                                      : edge_change_kind_t::reweighted;
+  };
+  std::vector<int64_t> at_seq(static_cast<size_t>(seqs), -1);
+  for (size_t j = 0; j < ops.size(); ++j) at_seq[static_cast<size_t>(ops[j].seq)] = j;
+  changes.reserve(ops.size() * (directed ? 1 : 2));
+  for (const int64_t j : at_seq) {
+    if (j < 0) continue;
+    const auto& op = ops[static_cast<size_t>(j)];
+    changes.push_back({op.row, op.col, kind_of(op.kind)});
+    if (!directed && op.row != op.col) changes.push_back({op.col, op.row, kind_of(op.kind)});
+  }
 }
 
 }  // namespace
@@ -185,14 +237,10 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     log->clear();
     log->num_vertices_before = num_vertices_;
     log->num_vertices_after = static_cast<vid_t>(resolved.num_vertices_after);
-    log->changes.reserve(resolved.ops.size() * static_cast<size_t>(mult));
-    for (const auto& op : resolved.ops) {
-      const auto kind = op.kind == detail::op_kind_t::insert  ? edge_change_kind_t::inserted
-                        : op.kind == detail::op_kind_t::erase ? edge_change_kind_t::deleted
-                                                              : edge_change_kind_t::reweighted;
-      log->changes.push_back({op.src, op.dst, kind});
-      if (!props_.directed && op.src != op.dst) log->changes.push_back({op.dst, op.src, kind});
-    }
+    detail::fill_change_log(
+        resolved.ops,
+        static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
+        props_.directed, log->changes);
   }
 
   const bool transposed = props_.directed && props_.store_transposed;
@@ -201,23 +249,28 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     detail::grow_rows(out_, n_after);
     if (transposed) detail::grow_rows(in_, n_after);
   }
+  // The out-rows of a directed graph take the resolved operations as they are (the order stays
+  // fit for the in-rows below, row_ops_in_write_order); an undirected row takes both directions.
   std::vector<detail::row_op_t<vid_t>> row_ops;
-  row_ops.reserve(resolved.ops.size() * static_cast<size_t>(mult));
-  for (const auto& op : resolved.ops) {
-    row_ops.push_back({op.src, op.dst, op.seq, op.widx, op.kind});
-    if (!props_.directed && op.src != op.dst) {
-      row_ops.push_back({op.dst, op.src, op.seq, op.widx, op.kind});
+  if (!props_.directed) {
+    row_ops.reserve(resolved.ops.size() * 2);
+    for (const auto& op : resolved.ops) {
+      row_ops.push_back(op);
+      if (op.row != op.col) row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
     }
   }
-  detail::sort_by_row(row_ops);
+  auto& out_ops = props_.directed ? resolved.ops : row_ops;
+  detail::row_ops_in_write_order(out_ops, n_after, sorted);
   const int32_t* batch_weights = batch.insert_weights.data();
-  relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(row_ops),
+  relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
                                         batch_weights, props_.num_weights, sorted, props_.headroom,
                                         num_edges_, log != nullptr ? &log->out_edits : nullptr);
   if (transposed) {
-    row_ops.clear();
-    for (const auto& op : resolved.ops) row_ops.push_back({op.dst, op.src, op.seq, op.widx, op.kind});
-    detail::sort_by_row(row_ops);
+    row_ops.reserve(resolved.ops.size());
+    for (const auto& op : resolved.ops) {
+      row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+    }
+    detail::row_ops_in_write_order(row_ops, n_after, sorted);
     relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
                                           batch_weights, props_.num_weights, sorted,
                                           props_.headroom, num_edges_,

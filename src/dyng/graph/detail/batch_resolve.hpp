@@ -2,7 +2,8 @@
 // entry, then replays the batch's deletions and insertions per edge in processing order, only
 // counting copies, to decide which operations take effect and what the summary says. The result
 // is a list of effective operations that Graph.apply() then writes; an error found here leaves
-// the graph untouched.
+// the graph untouched. An 'error' mode's rejection is looked for first in a prefix of the batch
+// (error_probe.hpp), so that refusing a bad batch rarely costs the sort.
 #pragma once
 
 #include <algorithm>
@@ -14,24 +15,21 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
+#include "dyng/graph/detail/edge_replay.hpp"
+#include "dyng/graph/detail/error_probe.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng::detail {
 
-/// An effective edge operation; (src, dst) as the batch gave it.
-template <class vid_t>
-struct edge_op_t {
-  vid_t src;
-  vid_t dst;
-  int64_t seq;   ///< Processing order within the batch.
-  int64_t widx;  ///< Insertion index whose weights an insert/reweight writes.
-  op_kind_t kind;
-};
-
 template <class vid_t>
 struct resolved_batch_t {
-  std::vector<edge_op_t<vid_t>> ops;  ///< In processing order.
+  /// The effective edge operations, as row operations of the out-rows: row = the source and
+  /// col = the destination as the batch gave them. In key order: by (src, dst), or (min, max)
+  /// for an undirected graph, then by seq. That is the order every stored direction's rows want
+  /// (graph_apply.cpp), and a stable sort by seq gives processing order back.
+  std::vector<row_op_t<vid_t>> ops;
   apply_summary_t summary;
   int64_t num_vertices_after = 0;
   int64_t insert_ops = 0;
@@ -128,63 +126,88 @@ int64_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_
 
 /// Replays the batch per edge key. `copies(u, v)` counts the stored copies of (u, v) (only
 /// called for existing vertices). Throws invalid_argument_error for the first operation (in
-/// processing order) that an 'error' mode rejects.
+/// processing order) that an 'error' mode rejects, looked for first among the first
+/// `probe_ops` operations (tests pass 0 to exercise the sorted path alone).
 template <class vid_t, class copies_fn>
 resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
                                       const graph_properties_t& props, int64_t n,
-                                      copies_fn&& copies) {
+                                      copies_fn&& copies,
+                                      int64_t probe_ops = k_error_probe_ops) {
   const auto& sem = props.semantics;
   resolved_batch_t<vid_t> out;
   out.num_vertices_after = validate_batch(batch, props, n);
+  probe_batch_errors(batch, props, n, probe_ops, copies);
   auto& sum = out.summary;
   sum.num_vertices_after = out.num_vertices_after;
   sum.inserted_vertices = out.num_vertices_after - n;
 
   struct rec_t {
     vid_t a, b;     // key: (u, v), or (min, max) for an undirected graph
-    int64_t seq;
-    int64_t index;  // position in its list
+    int64_t seq;    // its list's base + its position in the list (index())
     bool insert;
+    bool swapped;   // (u, v) = (b, a): an undirected edge given high end first
+    int32_t weight;  // an insertion's weight when K == 1, carried along the sorts
   };
   const int64_t nd = static_cast<int64_t>(batch.delete_src.size());
   const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
   const int64_t del_base = sem.deletions_first ? 0 : ni;
   const int64_t ins_base = sem.deletions_first ? nd : 0;
-  auto key = [&](vid_t u, vid_t v) {
-    return (!props.directed && v < u) ? std::pair{v, u} : std::pair{u, v};
+  const bool carry_weight = props.num_weights == 1;
+  auto record = [&](vid_t u, vid_t v, int64_t seq, int64_t index, bool insert) {
+    const bool swapped = !props.directed && v < u;
+    const int32_t w = insert && carry_weight ? batch.insert_weights[index] : 0;
+    return rec_t{swapped ? v : u, swapped ? u : v, seq, insert, swapped, w};
   };
+  auto index = [&](const rec_t& r) { return r.seq - (r.insert ? ins_base : del_base); };
+  // Records in processing (seq) order, so that a stable sort by key keeps seq order per key.
   std::vector<rec_t> recs;
   recs.reserve(static_cast<size_t>(nd + ni));
-  for (int64_t i = 0; i < nd; ++i) {
-    const auto [a, b] = key(batch.delete_src[i], batch.delete_dst[i]);
-    recs.push_back({a, b, del_base + i, i, false});
-  }
-  for (int64_t i = 0; i < ni; ++i) {
-    const vid_t u = batch.insert_src[i];
-    const vid_t v = batch.insert_dst[i];
-    if (u == v && sem.on_self_loop == on_self_loop_t::drop) {
-      ++sum.dropped_self_loops;
-      continue;
-    }
-    const auto [a, b] = key(u, v);
-    recs.push_back({a, b, ins_base + i, i, true});
-  }
-  std::sort(recs.begin(), recs.end(), [](const rec_t& x, const rec_t& y) {
-    return x.a != y.a ? x.a < y.a : x.b != y.b ? x.b < y.b : x.seq < y.seq;
-  });
-
-  int64_t error_seq = std::numeric_limits<int64_t>::max();
-  std::string error_text;
-  auto reject = [&](const rec_t& r, const std::string& text) {
-    if (r.seq < error_seq) {
-      error_seq = r.seq;
-      error_text = text;
+  auto add_deletions = [&] {
+    for (int64_t i = 0; i < nd; ++i) {
+      recs.push_back(record(batch.delete_src[i], batch.delete_dst[i], del_base + i, i, false));
     }
   };
-  auto edge_text = [&](const rec_t& r) {
-    const vid_t u = r.insert ? batch.insert_src[r.index] : batch.delete_src[r.index];
-    const vid_t v = r.insert ? batch.insert_dst[r.index] : batch.delete_dst[r.index];
-    return "(" + std::to_string(u) + ", " + std::to_string(v) + ")";
+  auto add_insertions = [&] {
+    for (int64_t i = 0; i < ni; ++i) {
+      const vid_t u = batch.insert_src[i];
+      const vid_t v = batch.insert_dst[i];
+      if (u == v && sem.on_self_loop == on_self_loop_t::drop) {
+        ++sum.dropped_self_loops;
+        continue;
+      }
+      recs.push_back(record(u, v, ins_base + i, i, true));
+    }
+  };
+  if (sem.deletions_first) {
+    add_deletions();
+    add_insertions();
+  } else {
+    add_insertions();
+    add_deletions();
+  }
+  // Ordered by (a, b, seq): stably by a (a counting sort for a large batch), then each a-group
+  // stably by b; the groups are small (a row's share of the batch).
+  stable_sort_by_key(recs, out.num_vertices_after, [](const rec_t& r) { return r.a; });
+  for (size_t g = 0; g < recs.size();) {
+    size_t h = g + 1;
+    while (h < recs.size() && recs[h].a == recs[g].a) ++h;
+    if (h - g > 1) {
+      stable_sort_small(recs.begin() + g, recs.begin() + h,
+                        [](const rec_t& x, const rec_t& y) { return x.b < y.b; });
+    }
+    g = h;
+  }
+
+  out.ops.reserve(recs.size());
+  int64_t error_seq = std::numeric_limits<int64_t>::max();
+  std::string error_text;
+  // Keeps the earliest rejection in processing order; its text is built only when it is the
+  // earliest so far (a batch can hold millions of rejected operations).
+  auto reject = [&](const rec_t& r, auto&& text) {
+    if (r.seq < error_seq) {
+      error_seq = r.seq;
+      error_text = text();
+    }
   };
 
   for (size_t g = 0; g < recs.size();) {
@@ -194,63 +217,52 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
     const vid_t b = recs[g].b;
     // An undirected edge is two stored copies unless it is a self-loop: counters count both.
     const int64_t mult = (!props.directed && a != b) ? 2 : 1;
-    int64_t count = (a < n && b < n) ? copies(a, b) : 0;
-    bool seen_insert = false, seen_delete = false, erased = false, inserted = false;
+    edge_replay_t replay;
+    replay.count = (a < n && b < n) ? copies(a, b) : 0;
     for (size_t j = g; j < h; ++j) {
       const rec_t& r = recs[j];
-      const vid_t u = r.insert ? batch.insert_src[r.index] : batch.delete_src[r.index];
-      const vid_t v = r.insert ? batch.insert_dst[r.index] : batch.delete_dst[r.index];
-      if (!r.insert) {
-        // Under set semantics repeats within the batch collapse before anything is counted
-        // (0.2 counts two insertions of one existing edge as one ignored insertion).
-        if (sem.as_sets && seen_delete) continue;
-        seen_delete = true;
-        if (count > 0) {
-          --count;
-          erased = true;
+      const vid_t u = r.swapped ? r.b : r.a;
+      const vid_t v = r.swapped ? r.a : r.b;
+      const replay_step_t step =
+          r.insert ? replay.insert_step(sem.as_sets) : replay.delete_step(sem.as_sets);
+      switch (step) {
+        case replay_step_t::repeat:
+          break;
+        case replay_step_t::erase:
           sum.deleted_edges += mult;
-          out.ops.push_back({u, v, r.seq, -1, op_kind_t::erase});
-        } else {
+          out.ops.push_back({u, v, r.seq, -1, op_kind_t::erase, 0});
+          break;
+        case replay_step_t::missing_delete:
           if (sem.on_missing_delete == on_missing_delete_t::error) {
-            reject(r, "deletion " + std::to_string(r.index) + " removes edge " + edge_text(r) +
-                          ", which does not exist at that point of the batch; remove it or use "
-                          "on_missing_delete='ignore'");
+            reject(r, [&] { return missing_delete_text(index(r), u, v); });
           }
           sum.ignored_deletions += mult;
-        }
-        continue;
-      }
-      if (sem.as_sets && seen_insert) continue;
-      seen_insert = true;
-      if (count == 0) {
-        ++count;
-        inserted = true;
-        sum.inserted_edges += mult;
-        out.ops.push_back({u, v, r.seq, r.index, op_kind_t::insert});
-        continue;
-      }
-      switch (sem.on_existing_insert) {
-        case on_existing_insert_t::upsert:
-          sum.updated_edges += mult;
-          out.ops.push_back({u, v, r.seq, r.index, op_kind_t::reweight});
           break;
-        case on_existing_insert_t::ignore:
-          sum.ignored_insertions += mult;
+        case replay_step_t::insert:
+          sum.inserted_edges += mult;
+          out.ops.push_back({u, v, r.seq, index(r), op_kind_t::insert, r.weight});
           break;
-        case on_existing_insert_t::error:
-          reject(r, "insertion " + std::to_string(r.index) + " adds edge " + edge_text(r) +
-                        ", which already exists at that point of the batch; remove it or use "
-                        "on_existing_insert='upsert' or 'ignore'");
+        case replay_step_t::existing_insert:
+          switch (sem.on_existing_insert) {
+            case on_existing_insert_t::upsert:
+              sum.updated_edges += mult;
+              out.ops.push_back({u, v, r.seq, index(r), op_kind_t::reweight, r.weight});
+              break;
+            case on_existing_insert_t::ignore:
+              sum.ignored_insertions += mult;
+              break;
+            case on_existing_insert_t::error:
+              reject(r, [&] { return existing_insert_text(index(r), u, v); });
+              break;
+          }
           break;
       }
     }
-    if (sem.as_sets && erased && inserted) sum.cancelled_pairs += mult;
+    if (sem.as_sets && replay.erased && replay.inserted) sum.cancelled_pairs += mult;
     g = h;
   }
-  if (!error_text.empty()) throw invalid_argument_error("Graph.apply(): " + error_text);
+  if (!error_text.empty()) throw invalid_argument_error(error_text);
 
-  std::sort(out.ops.begin(), out.ops.end(),
-            [](const edge_op_t<vid_t>& x, const edge_op_t<vid_t>& y) { return x.seq < y.seq; });
   for (const auto& op : out.ops) {
     out.insert_ops += op.kind == op_kind_t::insert ? 1 : 0;
     out.erase_ops += op.kind == op_kind_t::erase ? 1 : 0;

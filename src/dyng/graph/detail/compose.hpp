@@ -1,7 +1,8 @@
 // Rewrites one row under a sequence of resolved edge operations, producing the row's new content.
 //
-// Every write path of apply() goes through compose_row (in-place edits, rows moved to the tail,
-// the full rebuild of a large batch), so they agree slot for slot by construction. Semantics per
+// Every recomposing write path of apply() (rows moved to the tail, the full rebuild of a large
+// batch) goes through compose_row, or compose_sorted_row for sorted rows (the same slots by one
+// merge), and edit_row_in_place produces the same slots again; the tests compare the paths. Semantics per
 // column c, matching what the batch resolution assumed: erase removes the FIRST remaining copy of
 // c, reweight rewrites the first copy, insert adds a copy after all existing copies of c. A
 // sorted row stays sorted (copies of one column in arrival order); an append row keeps its
@@ -29,7 +30,17 @@ struct row_op_t {
   int64_t seq;
   int64_t widx;
   op_kind_t kind;
+  int32_t weight;  ///< The insertion's weight when K == 1 (see op_weights).
 };
+
+/// The weights an insert or reweight writes: carried in the operation when K == 1, so that
+/// composing the rows of a large batch reads no batch array at random positions; else the
+/// batch's weight row widx. Null when the graph is unweighted.
+template <class vid_t>
+const int32_t* op_weights(const row_op_t<vid_t>& op, const int32_t* batch_weights, int64_t k) {
+  if (k == 0) return nullptr;
+  return k == 1 ? &op.weight : batch_weights + op.widx * k;
+}
 
 /// Reusable buffers, so composing many small rows does not allocate per row.
 template <class vid_t>
@@ -59,9 +70,7 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
     for (int64_t i = 0; i < k; ++i) out_weights.push_back(w[i]);
   };
   auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
-  auto op_weights = [&](const row_op_t<vid_t>& op) {
-    return k > 0 ? batch_weights + op.widx * k : nullptr;
-  };
+  auto weights_of = [&](const row_op_t<vid_t>& op) { return op_weights(op, batch_weights, k); };
 
   s.touched.clear();
   for (const auto& op : ops) s.touched.push_back(op.col);
@@ -101,9 +110,9 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
     const int64_t c = index_of(op.col);
     switch (op.kind) {
       case op_kind_t::erase: ++s.head[c]; break;
-      case op_kind_t::reweight: s.items[s.head[c]].weights = op_weights(op); break;
+      case op_kind_t::reweight: s.items[s.head[c]].weights = weights_of(op); break;
       case op_kind_t::insert:
-        s.items[s.tail_pos[c]++] = {-1, static_cast<int64_t>(j), op_weights(op)};
+        s.items[s.tail_pos[c]++] = {-1, static_cast<int64_t>(j), weights_of(op)};
         break;
     }
   }
@@ -146,6 +155,44 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
   for (const int64_t q : s.fresh) emit(ops[s.items[q].order].col, s.items[q].weights);
 }
 
+/// compose_row for a sorted row, as one merge: the row's operations must come ordered by
+/// (column, seq) (`ops`), so each touched column's copy queue (old copies, then insertions) is
+/// replayed where the merge meets it. Same slots as compose_row, without its per-row index.
+template <class vid_t>
+void compose_sorted_row(const vid_t* cols, const int32_t* weights, int64_t size,
+                        std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                        int num_weights, std::vector<const int32_t*>& queue,
+                        std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights) {
+  const int64_t k = num_weights;
+  auto emit = [&](vid_t c, const int32_t* w) {
+    out_cols.push_back(c);
+    for (int64_t i = 0; i < k; ++i) out_weights.push_back(w[i]);
+  };
+  auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
+  int64_t i = 0;
+  for (size_t j = 0; j < ops.size();) {
+    const vid_t c = ops[j].col;
+    while (i < size && cols[i] < c) {  // untouched columns before c
+      emit(cols[i], slot_weights(i));
+      ++i;
+    }
+    queue.clear();  // column c's copies: the old ones in row order, then insertions
+    while (i < size && cols[i] == c) queue.push_back(slot_weights(i++));
+    size_t head = 0;
+    for (; j < ops.size() && ops[j].col == c; ++j) {
+      const auto& op = ops[j];
+      const int32_t* w = op_weights(op, batch_weights, k);
+      switch (op.kind) {
+        case op_kind_t::erase: ++head; break;  // the resolution guarantees a copy is left
+        case op_kind_t::reweight: queue[head] = w; break;
+        case op_kind_t::insert: queue.push_back(w); break;
+      }
+    }
+    for (size_t q = head; q < queue.size(); ++q) emit(c, queue[q]);
+  }
+  for (; i < size; ++i) emit(cols[i], slot_weights(i));
+}
+
 /// Applies a row's operations (seq order) to the row in place, one at a time, leaving exactly the
 /// slots compose_row would produce: erase / reweight act on the first remaining copy of their
 /// column, an insertion goes after the column's copies (sorted) or at the row's end (append).
@@ -169,8 +216,9 @@ int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
       const int64_t pos = sorted ? std::upper_bound(cols, cols + size, op.col) - cols : size;
       shift(pos, pos + 1);
       cols[pos] = op.col;
-      if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
-      if (recorder != nullptr) recorder->insert(pos, op.col, batch_weights + op.widx * k);
+      const int32_t* w = op_weights(op, batch_weights, k);
+      if (k > 0) std::memcpy(weights + pos * k, w, sizeof(int32_t) * k);
+      if (recorder != nullptr) recorder->insert(pos, op.col, w);
       ++size;
       continue;
     }
@@ -178,8 +226,9 @@ int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
     const int64_t pos = sorted ? std::lower_bound(cols, cols + size, op.col) - cols
                                : std::find(cols, cols + size, op.col) - cols;
     if (op.kind == op_kind_t::reweight) {
-      if (k > 0) std::memcpy(weights + pos * k, batch_weights + op.widx * k, sizeof(int32_t) * k);
-      if (recorder != nullptr) recorder->reweight(pos, cols[pos], batch_weights + op.widx * k);
+      const int32_t* w = op_weights(op, batch_weights, k);
+      if (k > 0) std::memcpy(weights + pos * k, w, sizeof(int32_t) * k);
+      if (recorder != nullptr) recorder->reweight(pos, cols[pos], w);
       continue;
     }
     if (recorder != nullptr) recorder->erase(pos);
