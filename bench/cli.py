@@ -1,4 +1,5 @@
-"""Command line: ``python -m bench sssp|load|apply [options]``; exits 0 whatever the bars say."""
+"""Command line: ``python -m bench sssp|load|apply|mosp [options]``; exits 0 whatever the bars
+say."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import os
 import sys
 import time
 
-from bench import apply, generators, load, report, sssp
+from bench import apply, generators, load, mosp, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -65,6 +66,19 @@ def parser() -> argparse.ArgumentParser:
                    help="graph and batch size factor (default 1: 1M vertices, 10M insertions)")
     a.add_argument("--json", default=None, metavar="PATH",
                    help="where to write the JSON (default bench/results/apply-<timestamp>.json)")
+    o = sub.add_parser("mosp", help="mosp compute and update on R-MAT, against a reference dyng")
+    o.add_argument("--reference-python", default=None, metavar="PYTHON",
+                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
+    o.add_argument("--scale", type=int, default=20, help="R-MAT scale (default 20)")
+    o.add_argument("--backends", default="sequential,openmp",
+                   help="comma-separated host backends (default sequential,openmp)")
+    o.add_argument("--changes", default="1000,100000",
+                   help="comma-separated batch sizes (default 1000,100000)")
+    o.add_argument("--rounds", type=int, default=1,
+                   help="alternating rounds of this dyng and the reference (default 1)")
+    o.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
+    o.add_argument("--json", default=None, metavar="PATH",
+                   help="where to write the JSON (default bench/results/mosp-<timestamp>.json)")
     return top
 
 
@@ -74,6 +88,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
         return _main_load(args, argv, dyng_module)
     if args.command == "apply":
         return _main_apply(args, argv)
+    if args.command == "mosp":
+        return _main_mosp(args, argv)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
@@ -187,6 +203,40 @@ def _main_apply(args, argv) -> int:
     document["bars"] = apply.bars(document["rows"])
     path = report.write_json(document, args.json or report.default_json_path(started, "apply"))
     print(apply.text(document))
+    print(f"\nJSON: {path}")
+    return 0
+
+
+def _main_mosp(args, argv) -> int:
+    backends = [b for b in args.backends.split(",") if b]
+    try:
+        counts = [int(c) for c in args.changes.split(",") if c]
+    except ValueError:
+        counts = []
+    if (args.rounds < 1 or args.repeats < 1 or not 4 <= args.scale <= 26 or not counts
+            or any(c < 2 for c in counts)
+            or not backends or any(b not in ("sequential", "openmp") for b in backends)):
+        print("bench mosp: error: --rounds and --repeats must be >= 1, --scale in [4, 26], "
+              "--changes integers >= 2 and --backends among sequential,openmp", file=sys.stderr)
+        return 2
+    progress = Progress()
+    started = time.localtime()
+    document = {"benchmark": "mosp", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+                "argv": sys.argv if argv is None else ["python -m bench", *argv],
+                "settings": {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
+                             "backends": backends, "changes": counts,
+                             "reference_python": args.reference_python},
+                "loadavg_start": os.getloadavg()}
+    try:
+        document.update(mosp.run(args.reference_python, args.rounds, args.repeats, args.scale,
+                                 backends, counts, progress))
+    except RuntimeError as error:
+        print(f"bench mosp: error: {error}", file=sys.stderr)
+        return 1
+    document["loadavg_end"] = os.getloadavg()
+    document["bars"] = mosp.bars(document)
+    path = report.write_json(document, args.json or report.default_json_path(started, "mosp"))
+    print(mosp.text(document))
     print(f"\nJSON: {path}")
     return 0
 

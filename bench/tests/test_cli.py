@@ -119,3 +119,25 @@ def test_apply_run_at_a_small_scale(tmp_path, capsys):
     assert {b["status"] for b in doc["bars"]} <= {"PASS", "FAIL"}
     assert "reject: negative id, last" in capsys.readouterr().out
     assert len(doc["bars"]) == len(apply_bench.OPERATIONS)
+
+
+def test_mosp_run_at_a_small_scale(tmp_path, capsys):
+    # The real dyng in this interpreter, and the same interpreter as the "reference".
+    pytest.importorskip("dyng._core")
+    out = tmp_path / "mosp.json"
+    argv = ["mosp", "--scale", "8", "--changes", "10,40", "--repeats", "1",
+            "--reference-python", sys.executable, "--json", str(out)]
+    assert cli.main(argv) == 0
+    doc = json.loads(out.read_text())
+    operations = [r["operation"] for r in doc["rows"]]
+    assert operations[:3] == ["sequential compute", "sequential update 10",
+                              "sequential apply+recompute 10"]
+    assert doc["same_answers_as_reference"] is True and doc["update_mismatches"] == []
+    statuses = {b["bar"]: b["status"] for b in doc["bars"]}
+    assert statuses["update == fresh compute, every run"] == "PASS"
+    assert "mosp on rmat8" in capsys.readouterr().out
+
+
+def test_mosp_refuses_bad_arguments(capsys):
+    assert cli.main(["mosp", "--backends", "cuda"]) == 2
+    assert "--backends among sequential,openmp" in capsys.readouterr().err

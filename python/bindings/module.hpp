@@ -19,6 +19,8 @@ void bind_update_stats(nanobind::module_& m);
 void bind_sssp(nanobind::module_& m);
 /// `BfsOptions`, `BfsStats`, `BfsState` (dynamic_bfs.cpp).
 void bind_dynamic_bfs(nanobind::module_& m);
+/// `MospOptions`, `MospStats`, `MospState` and the mosp oracles (mosp.cpp).
+void bind_mosp(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);

@@ -19,7 +19,7 @@ Examples
 
 from __future__ import annotations
 
-from dyng import dynamic_bfs, sssp
+from dyng import dynamic_bfs, mosp, sssp
 from dyng._array import Array
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._config import config, get_log_level, set_log_level, show_config, use_cpu_only
@@ -54,6 +54,7 @@ __all__ = [
     "Array",
     "update",
     "sssp",
+    "mosp",
     "dynamic_bfs",
     "testing",
     "config",

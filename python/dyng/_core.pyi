@@ -1,5 +1,6 @@
 """Native layer of dyng (private: use the dyng package, not this module)."""
 
+from collections.abc import Sequence
 from typing import Annotated
 
 from numpy.typing import NDArray
@@ -345,6 +346,149 @@ class BfsState:
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: BfsOptions, execution: Execution) -> BfsStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+class MospOptions:
+    """Native mosp options."""
+
+    def __init__(self, preferences: Sequence[int] = [], delta: int = 0, compute_path_costs: bool = True, validate_inputs: bool = True, num_objectives: int = 0) -> None: ...
+
+    @property
+    def preferences(self) -> list[int]: ...
+
+    @preferences.setter
+    def preferences(self, arg: Sequence[int], /) -> None: ...
+
+    @property
+    def delta(self) -> int: ...
+
+    @delta.setter
+    def delta(self, arg: int, /) -> None: ...
+
+    @property
+    def compute_path_costs(self) -> bool: ...
+
+    @compute_path_costs.setter
+    def compute_path_costs(self, arg: bool, /) -> None: ...
+
+    @property
+    def validate_inputs(self) -> bool: ...
+
+    @validate_inputs.setter
+    def validate_inputs(self, arg: bool, /) -> None: ...
+
+    @property
+    def num_objectives(self) -> int: ...
+
+    @num_objectives.setter
+    def num_objectives(self, arg: int, /) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """
+        Tuning knob for tests: the sub-updates' work budget (0 always recomputes).
+        """
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP kernels on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class MospStats(UpdateStats):
+    """mosp's counters."""
+
+    @property
+    def objectives(self) -> list[SsspStats]: ...
+
+    @property
+    def combined_edges(self) -> int: ...
+
+    @property
+    def preference_scale(self) -> int: ...
+
+class MospState:
+    """mosp trees, MOSP tree and path costs on the host."""
+
+    def clone(self) -> MospState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def source(self) -> int: ...
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    def combined_distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    def combined_parents(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, source: int, options: MospOptions, execution: Execution) -> tuple[MospState, MospStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: MospOptions, execution: Execution) -> MospStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @property
+    def num_objectives(self) -> int: ...
+
+    @property
+    def preference_scale(self) -> int: ...
+
+    @property
+    def has_path_costs(self) -> bool: ...
+
+    @property
+    def consistent(self) -> bool:
+        """False after an update that failed part-way: compute the result again."""
+
+    def distances(self, objective: int) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view of objective k's distances."""
+
+    def parents(self, objective: int) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view of objective k's parents."""
+
+    def path_costs(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """
+        A read-only view of the n x K path costs, row-major (empty when not computed).
+        """
+
+    @staticmethod
+    def from_arrays(graph: GraphHandle, source: int, distances: Sequence[Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]], parents: Sequence[Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]], canonicalize: bool, options: MospOptions, execution: Execution) -> MospState:
+        """
+        A state from per-objective trees (int64 distances, parents in the graph's id type).
+        """
+
+def mosp_validate_batch(insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, options: MospOptions) -> None:
+    """
+    Raises InvalidArgumentError when the insertions carry an objective weight < 1.
+    """
+
+def mosp_combined_graph(parents: Sequence[Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]], source: int, preferences: Sequence[int]) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
+    """
+    The combined graph of K parent arrays: (row_ptr int64, col, weights int32).
+    """
+
+def mosp_path_costs(graph: GraphHandle, parents: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], source: int, num_objectives: int = 0) -> tuple[Annotated[NDArray, dict(shape=(None,))], int]:
+    """The path costs along `parents`: (n*K int64 row-major, K)."""
+
+MOSP_MAX_OBJECTIVES: int = 64
+
+MOSP_MAX_PREFERENCE_SCALE: int = 1048576
 
 build_config: dict = ...
 

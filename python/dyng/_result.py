@@ -247,8 +247,9 @@ class ResultBase:
     def _on_device(self):
         return type(self._state).__name__ == self._DEVICE_STATE
 
-    def _array(self, name, dtype, what):
-        """The current Array of native view `name` (host view or device tensor)."""
+    def _array(self, name, dtype, what, view=None):
+        """The current Array of native view `name` (host view or device tensor); `view(state)`
+        makes a host view that is not a plain method of the state (mosp's per-objective ones)."""
         array = self._arrays.get(name)
         if array is None:
             state = self._state
@@ -259,7 +260,7 @@ class ResultBase:
                                   private_copy=lambda: getattr(state.clone(), name)()[0],
                                   policy=lambda: res.copy_policy)
             else:
-                data = getattr(state, name)()
+                data = view(state) if view is not None else getattr(state, name)()
             array = Array._wrap(data, self._epoch, what)
             self._arrays[name] = array
             self._exported.add(array)

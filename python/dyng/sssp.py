@@ -153,36 +153,7 @@ class Result(SingleSourceResult):
         native = _backend.native()
         # The graph's shape and the source first (and the weights with validate_inputs).
         native.sssp_validate_graph(graph._native, source, opts._to_native(native))
-        n = graph.num_vertices
-        dist = _convert.to_numpy(distances, fn, "distances")
-        if dist.dtype.kind not in "iu" and not (dist.size == 0 and dist.dtype.kind == "f"):
-            raise InvalidArgumentError(
-                f"{fn}(): distances has dtype {dist.dtype}; distances must be integers"
-            )
-        if dist.ndim != 1 or len(dist) != n:
-            raise InvalidArgumentError(
-                f"{fn}(): distances has shape {dist.shape} but the graph has {n} vertices; pass "
-                f"one distance per vertex"
-            )
-        if dist.dtype == np.uint64:
-            dist = np.minimum(dist, np.uint64(INFINITE_DISTANCE))
-        dist = np.array(dist, dtype=np.int64)
-        if dist.size and dist.min() < 0:
-            position = int(np.argmax(dist < 0))
-            raise InvalidArgumentError(
-                f"{fn}(): distances[{position}] = {int(dist[position])} is negative; distances "
-                f"must be >= 0"
-            )
-        dist[dist >= INFINITE_DISTANCE // 2] = INFINITE_DISTANCE
-        par = _convert.id_array(parents, fn, "parents", allow_minus_one=True, for_graph=True)
-        _convert.check_same_length(fn, "distances", dist, "parents", par)
-        if par.size and par.max() >= n:
-            position = int(np.argmax(par >= n))
-            raise InvalidArgumentError(
-                f"{fn}(): parents[{position}] = {int(par[position])} is not a vertex (num_vertices="
-                f"{n}); use -1 for 'no parent'"
-            )
-        par = _convert.cast_ids(par, graph._native.vertex_dtype, fn, "parents")
+        dist, par = _tree_arrays(fn, graph, distances, parents)
         host_res = res if res.backend != "cuda" else _resources.Resources("sequential")
         state = native.SsspState.from_arrays(graph._native, source, dist, par, bool(canonicalize),
                                              opts._to_native(native), host_res._execution())
@@ -212,6 +183,43 @@ class Result(SingleSourceResult):
         native.sssp_validate_batch(resolved.insert_src, resolved.insert_dst,
                                    resolved.insert_weights, resolved.num_weights,
                                    self._options._to_native(native))
+
+
+def _tree_arrays(fn, graph, distances, parents, which=""):
+    """One shortest-path tree given as arrays, checked and converted for `graph`: int64 distances
+    (>= INFINITE_DISTANCE / 2 read as unreachable) and parents in the graph's id type. `which`
+    names the tree in messages (mosp's objectives)."""
+    n = graph.num_vertices
+    dist = _convert.to_numpy(distances, fn, "distances")
+    if dist.dtype.kind not in "iu" and not (dist.size == 0 and dist.dtype.kind == "f"):
+        raise InvalidArgumentError(
+            f"{fn}(): {which}distances has dtype {dist.dtype}; distances must be integers"
+        )
+    if dist.ndim != 1 or len(dist) != n:
+        raise InvalidArgumentError(
+            f"{fn}(): {which}distances has shape {dist.shape} but the graph has {n} vertices; "
+            f"pass one distance per vertex"
+        )
+    if dist.dtype == np.uint64:
+        dist = np.minimum(dist, np.uint64(INFINITE_DISTANCE))
+    dist = np.array(dist, dtype=np.int64)
+    if dist.size and dist.min() < 0:
+        position = int(np.argmax(dist < 0))
+        raise InvalidArgumentError(
+            f"{fn}(): {which}distances[{position}] = {int(dist[position])} is negative; "
+            f"distances must be >= 0"
+        )
+    dist[dist >= INFINITE_DISTANCE // 2] = INFINITE_DISTANCE
+    par = _convert.id_array(parents, fn, "parents", allow_minus_one=True, for_graph=True)
+    _convert.check_same_length(fn, "distances", dist, "parents", par)
+    if par.size and par.max() >= n:
+        position = int(np.argmax(par >= n))
+        raise InvalidArgumentError(
+            f"{fn}(): {which}parents[{position}] = {int(par[position])} is not a vertex "
+            f"(num_vertices={n}); use -1 for 'no parent'"
+        )
+    par = _convert.cast_ids(par, graph._native.vertex_dtype, fn, "parents")
+    return dist, par
 
 
 def compute(graph, source, *, options=None, resources=None, **fields):

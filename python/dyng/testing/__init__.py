@@ -5,6 +5,8 @@
 * :mod:`dyng.testing.strategies`: Hypothesis strategies for random graphs and adversarial
   batches (imported on first use, because Hypothesis is a test dependency only).
 * :func:`dijkstra` and :func:`check_sssp_tree`: oracles for sssp results on real graphs.
+* :func:`combined_graph` and :func:`mosp_path_costs`: mosp's combined graph and path costs, built
+  natively; :mod:`dyng.testing.mosp_oracle` is the pure-Python mosp oracle.
 
 Importing this package loads neither the native module nor Hypothesis.
 """
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import importlib
 
-from dyng.testing import oracles
+from dyng.testing import mosp_oracle, oracles
+from dyng.testing.mosp_check import combined_graph, mosp_path_costs
 from dyng.testing.sssp_check import SsspTreeCheck, check_sssp_tree, dijkstra
 
-__all__ = ["oracles", "strategies", "dijkstra", "check_sssp_tree", "SsspTreeCheck"]
+__all__ = ["oracles", "mosp_oracle", "strategies", "dijkstra", "check_sssp_tree",
+           "SsspTreeCheck", "combined_graph", "mosp_path_costs"]
 
 
 def __getattr__(name):

@@ -83,6 +83,10 @@ class graph_t {
   csr_t<vid_t, eid_t> to_csr() const;
   /// Edge list in CSR order: (src, dst, weights K per edge).
   void edges(std::vector<vid_t>& src, std::vector<vid_t>& dst, std::vector<int32_t>& weights) const;
+  /// Adds isolated vertices up to `n` (no-op when the graph has as many); +1 version. For graphs
+  /// that follow another graph's vertex set (mosp's combined graph), where a batch would only
+  /// grow the vertex set as far as its largest id.
+  void grow_vertices(vid_t n);
   /// Makes room for `edge_capacity` stored edges per direction without relayout later.
   void reserve(int64_t edge_capacity);
   /// Verifies every storage invariant; throws internal_error naming the first violation.

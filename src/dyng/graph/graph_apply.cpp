@@ -210,6 +210,15 @@ void fill_change_log(const std::vector<row_op_t<vid_t>>& ops, int64_t seqs, bool
 }  // namespace detail
 
 template <class vid_t, class eid_t>
+void graph_t<vid_t, eid_t>::grow_vertices(vid_t n) {
+  if (n <= num_vertices_) return;
+  detail::grow_rows(out_, n);
+  if (props_.directed && props_.store_transposed) detail::grow_rows(in_, n);
+  num_vertices_ = n;
+  ++version_;
+}
+
+template <class vid_t, class eid_t>
 apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                              change_log_t<vid_t>* log) {
   const bool sorted = props_.order == edge_order_t::sorted;
@@ -284,8 +293,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   return resolved.summary;
 }
 
-#define DYNG_INSTANTIATE_APPLY(V, E) \
-  template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*);
+#define DYNG_INSTANTIATE_APPLY(V, E)                                                       \
+  template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*); \
+  template void graph_t<V, E>::grow_vertices(V);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
 
 }  // namespace dyng

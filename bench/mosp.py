@@ -1,0 +1,183 @@
+"""The mosp benchmark: compute and update on an R-MAT graph, against a reference dyng.
+
+Scenario (issue 12): the bench's R-MAT recipe (``bench.generators.rmat``, scale 20, edge factor
+16, seed 1), 3 objectives with weights uniform in 1..100 (seeded), preferences (2, 1, 3), source
+0. Per backend: ``mosp.compute``; ``mosp.update`` with 1,000 and 100,000 changes (half
+insertions of random edges with random weights, half deletions of existing ones:
+``bench.changes``, mode uniform),
+each on a fresh clone, beside "apply + recompute" (``Graph.apply`` then ``mosp.compute``) on
+another clone. Every update is checked against that fresh compute (combined distances and
+parents, path costs, each tree), and the answers of this dyng and the reference must agree
+(digests of every array of the compute).
+
+The peer is the dyng of ``--reference-python`` (for example a venv with ``dyng==0.2.0``), run in
+alternating fresh processes; the report keeps the best of ``--repeats`` runs per operation.
+``ratio = this dyng / reference``. Bars (issue 12, this machine's part): compute at least 3x
+faster than the reference on each host backend (ratio <= 1/3), and every update at most 1.1x
+this dyng's own apply + recompute.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PREFERENCES = (2, 1, 3)
+COMPUTE_BAR = 1 / 3
+UPDATE_BAR = 1.1
+
+# Runs in the measured interpreter, with the repository root on sys.path for bench.generators and
+# bench.changes (NumPy only) and the dyng found there.
+WORKER = r"""
+import hashlib, json, sys, time
+import numpy as np
+import dyng
+from dyng import mosp
+from bench import changes, generators
+
+scale, repeats = int(sys.argv[1]), int(sys.argv[2])
+backends = sys.argv[3].split(",")
+counts = [int(c) for c in sys.argv[4].split(",")]
+prefs = [int(p) for p in sys.argv[5].split(",")]
+edges = generators.rmat(scale, 16, seed=1)
+rng = np.random.default_rng(12)
+weights = rng.integers(1, 101, size=(edges.num_edges, len(prefs)), dtype=np.int32)
+resources = {"sequential": dyng.Resources.sequential(), "openmp": dyng.Resources.openmp()}
+
+def graph(res):
+    return dyng.Graph.from_edges(edges.src, edges.dst, weights, num_vertices=edges.num_vertices,
+                                 resources=res)
+
+def arrays(r):
+    out = [r.combined_distances.to_numpy(), r.combined_parents.to_numpy().astype(np.int64),
+           r.path_costs.to_numpy()]
+    for k in range(r.num_objectives):
+        out += [r.distances(k).to_numpy(), r.parents(k).to_numpy().astype(np.int64)]
+    return out
+
+def digest(r):
+    h = hashlib.sha256()
+    for a in arrays(r):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+def timed(run):
+    t = time.perf_counter(); value = run(); return time.perf_counter() - t, value
+
+out = {"dyng": dyng.__version__, "rows": {}, "digests": {}, "mismatches": []}
+for name in backends:
+    res = resources[name]
+    g0 = graph(res)
+    best = None
+    for _ in range(repeats):
+        seconds, base = timed(lambda: mosp.compute(g0, 0, preferences=prefs, resources=res))
+        best = seconds if best is None else min(best, seconds)
+    out["rows"][f"{name} compute"] = best
+    out["digests"][name] = digest(base)
+    for count in counts:
+        batch_rng = np.random.default_rng(1000 + count)
+        cb = changes.make_changes(edges, count, "uniform", batch_rng)
+        inserted = batch_rng.integers(1, 101, size=(cb.insert_src.size, len(prefs)),
+                                      dtype=np.int32)
+        batch = dyng.EdgeBatch(insert=(cb.insert_src, cb.insert_dst, inserted),
+                               delete=(cb.delete_src, cb.delete_dst))
+        upd, ref = [], []
+        for _ in range(repeats):
+            g = g0.clone()  # a result belongs to its graph: computed afresh on each clone
+            r = mosp.compute(g, 0, preferences=prefs, resources=res)
+            seconds, stats = timed(lambda: mosp.update(g, batch, r))
+            upd.append(seconds)
+            h = g0.clone()
+            def apply_and_compute():
+                h.apply(batch)
+                return mosp.compute(h, 0, preferences=prefs, resources=res)
+            seconds, fresh = timed(apply_and_compute)
+            ref.append(seconds)
+            if any(not np.array_equal(a, b) for a, b in zip(arrays(r), arrays(fresh))):
+                out["mismatches"].append(f"{name} update {count}")
+        out["rows"][f"{name} update {count}"] = min(upd)
+        out["rows"][f"{name} apply+recompute {count}"] = min(ref)
+print(json.dumps(out))
+"""
+
+
+def measure(python: str, scale: int, repeats: int, backends, counts) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = [python, "-c", WORKER, str(scale), str(repeats), ",".join(backends),
+            ",".join(str(c) for c in counts), ",".join(str(p) for p in PREFERENCES)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=7200, env=env, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"{python}: the mosp worker failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run(reference, rounds, repeats, scale, backends, counts, progress) -> dict:
+    """Alternates this interpreter and the reference `rounds` times; best time per operation."""
+    mine, theirs = [], []
+    for r in range(rounds):
+        progress(f"round {r + 1}/{rounds}: this dyng")
+        mine.append(measure(sys.executable, scale, repeats, backends, counts))
+        if reference:
+            progress(f"round {r + 1}/{rounds}: reference {reference}")
+            theirs.append(measure(reference, scale, repeats, backends, counts))
+    rows = []
+    for op in mine[0]["rows"]:
+        row = {"operation": op, "seconds": min(m["rows"][op] for m in mine)}
+        if theirs:
+            row["reference_seconds"] = min(t["rows"][op] for t in theirs)
+            row["ratio"] = row["seconds"] / row["reference_seconds"]
+        rows.append(row)
+    same = None
+    if theirs:
+        same = all(m["digests"] == theirs[0]["digests"] for m in mine)
+    mismatches = sorted({x for m in mine for x in m["mismatches"]})
+    return {"rows": rows, "dyng": mine[0]["dyng"],
+            "reference_dyng": theirs[0]["dyng"] if theirs else None,
+            "same_answers_as_reference": same, "update_mismatches": mismatches}
+
+
+def bars(document: dict) -> list[dict]:
+    rows = {row["operation"]: row for row in document["rows"]}
+    out = []
+    for op, row in rows.items():
+        backend, kind = op.split(" ", 1)
+        if kind == "compute":
+            ratio = row.get("ratio")
+            out.append({"bar": f"{op}: at least 3x faster than the reference",
+                        "status": "SKIP" if ratio is None else
+                        ("PASS" if ratio <= COMPUTE_BAR else "FAIL"),
+                        "value": None if ratio is None else round(ratio, 3)})
+        elif kind.startswith("update"):
+            count = kind.split()[-1]
+            own = row["seconds"] / rows[f"{backend} apply+recompute {count}"]["seconds"]
+            out.append({"bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
+                        "status": "PASS" if own <= UPDATE_BAR else "FAIL",
+                        "value": round(own, 3)})
+    out.append({"bar": "update == fresh compute, every run", "value": None,
+                "status": "FAIL" if document["update_mismatches"] else "PASS"})
+    if document["same_answers_as_reference"] is not None:
+        out.append({"bar": "same answers as the reference", "value": None,
+                    "status": "PASS" if document["same_answers_as_reference"] else "FAIL"})
+    return out
+
+
+def text(document: dict) -> str:
+    s = document["settings"]
+    lines = [f"mosp on rmat{s['scale']} (edge factor 16), K = 3, preferences {PREFERENCES}, best "
+             f"of {s['repeats']} x {s['rounds']} rounds", "",
+             f"{'operation':<34} {'this ms':>10} {'reference ms':>13} {'ratio':>7}"]
+    for row in document["rows"]:
+        ref = row.get("reference_seconds")
+        ref_text = "-" if ref is None else f"{ref * 1e3:.1f}"
+        ratio_text = f"{row['ratio']:.3f}" if "ratio" in row else "-"
+        lines.append(f"{row['operation']:<34} {row['seconds'] * 1e3:>10.1f} {ref_text:>13} "
+                     f"{ratio_text:>7}")
+    lines += ["", "Bars"]
+    for bar in document["bars"]:
+        value = "" if bar["value"] is None else f" ({bar['value']})"
+        lines.append(f"  {bar['status']:<4} {bar['bar']}{value}")
+    return "\n".join(lines)

@@ -1,0 +1,469 @@
+// Host entry points of dynamic MOSP (sequential and OpenMP backends): the per-objective trees are
+// sssp's, searched and repaired by sssp itself; the combined graph is a dyng graph that receives
+// the in-edge changes of the vertices whose parent tuple moved, and sssp's update repairs the
+// MOSP tree on it; the path costs are repaired below the vertices whose MOSP path changed.
+#include "dyng/mosp/mosp.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/core/graph_types.hpp"
+#include "dyng/mosp/detail/combined_edges.hpp"
+#include "dyng/mosp/detail/path_costs.hpp"
+#include "dyng/sssp/detail/sssp_checks.hpp"
+
+namespace dyng::mosp {
+namespace {
+
+/// The sssp options of objective i (and, with objective 0 and delta 0, of the MOSP tree).
+sssp::options_t objective_options(const options_t& options, int objective) {
+  sssp::options_t o;
+  o.delta = options.delta;
+  o.objective = objective;
+  o.validate_inputs = options.validate_inputs;
+  o.parallel_min_edges = options.parallel_min_edges;
+  o.repair_budget = options.repair_budget;
+  return o;
+}
+
+sssp::options_t combined_options(const options_t& options) {
+  sssp::options_t o = objective_options(options, 0);
+  o.delta = 0;  // the combined weights have a scale of their own
+  o.validate_inputs = false;  // built here, >= L >= 1 by construction
+  return o;
+}
+
+template <class vid_t, class eid_t>
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+  if (graph.num_weights() == 0) {
+    throw not_supported_error(std::string(fn) +
+                              ": the graph is unweighted; mosp needs one weight column per "
+                              "objective, so build the graph with weights of shape (m, K)");
+  }
+  if (!graph.has_transposed()) {
+    throw invalid_argument_error(std::string(fn) +
+                                 ": the graph keeps no in-edges, which mosp needs for its "
+                                 "parents; build the graph with store_transposed=True");
+  }
+}
+
+/// The checks of compute and from_trees; fills the state's objective count and scale.
+template <class vid_t, class eid_t>
+void prepare(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+             const char* fn, state_t<vid_t>& state) {
+  check_graph(graph, fn);
+  const int k = check_options(options, graph.num_weights(), fn);
+  sssp::detail::check_source(source, graph.num_vertices(), fn);
+  if (options.validate_inputs) {
+    for (int i = 0; i < k; ++i) sssp::detail::checked_weight_range(graph.out_view(), i, fn);
+  }
+  state.source = source;
+  state.num_objectives = k;
+  state.preference_scale = detail::preference_scale_of(options.preferences);
+  state.tree_weights = detail::tree_weights_of(options.preferences, k, state.preference_scale);
+  state.consistent = true;
+}
+
+template <class vid_t>
+std::vector<const vid_t*> tree_parents(const state_t<vid_t>& state) {
+  std::vector<const vid_t*> parents;
+  for (const auto& tree : state.trees) parents.push_back(tree.parents.data());
+  return parents;
+}
+
+void add_counters(stats_t& stats, const sssp::stats_t& part) {
+  stats.iterations += part.iterations;
+  stats.frontier_visits += part.frontier_visits;
+  stats.converged = stats.converged && part.converged;
+}
+
+/// The combined graph, MOSP tree and path costs of the state's trees, from scratch.
+template <class vid_t, class eid_t>
+void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+             const execution_t& exec, state_t<vid_t>& state, stats_t& stats) {
+  const int64_t n = graph.num_vertices();
+  state.combined_graph = detail::build_combined_graph(tree_parents(state), n, state.tree_weights,
+                                                      state.preference_scale);
+  sssp::state_t<vid_t> combined;
+  const sssp::stats_t c = sssp::compute(state.combined_graph, state.source,
+                                        combined_options(options), exec, combined);
+  state.combined_distances = std::move(combined.distances);
+  state.combined_parents = std::move(combined.parents);
+  add_counters(stats, c);
+  stats.affected = c.affected;
+  stats.engine_used = c.engine_used;
+  stats.method = c.method;
+  state.has_path_costs = options.compute_path_costs;
+  state.path_costs.clear();
+  if (state.has_path_costs) {
+    detail::compute_path_costs(graph.out_view(), state.num_objectives,
+                               state.combined_parents.data(), state.source, state.path_costs);
+  }
+  stats.combined_edges = static_cast<int64_t>(state.combined_graph.num_edges());
+  stats.preference_scale = state.preference_scale;
+}
+
+/// Marks a state whose update failed part-way unusable (state_t::consistent) and rethrows.
+template <class vid_t, class F>
+auto all_or_poisoned(state_t<vid_t>& state, F&& f) {
+  try {
+    return f();
+  } catch (...) {
+    state.consistent = false;
+    throw;
+  }
+}
+
+/// After the costs were propagated from the source, the vertices left unreached that have a
+/// parent show what is wrong with `parents` as a tree of the graph (testing.mosp_path_costs): a
+/// reached parent without the edge to its child, or a cycle; a chain that ends at an unreachable
+/// vertex is fine (its costs stay infinite, as in 0.2).
+template <class vid_t, class eid_t>
+void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vector<vid_t>& parents,
+                      vid_t source, const std::vector<int64_t>& costs, int k, const char* fn) {
+  const int64_t n = out.num_vertices;
+  auto reached = [&](int64_t v) {
+    return v == source || costs[static_cast<size_t>(v * k)] != sssp::k_infinite_distance;
+  };
+  std::vector<int64_t> walk_of(static_cast<size_t>(n), -1);  // the walk that visited v
+  for (int64_t start = 0; start < n; ++start) {
+    for (int64_t v = start; v != source && parents[v] >= 0 && !reached(v); v = parents[v]) {
+      if (walk_of[v] == start) {
+        throw invalid_argument_error(std::string(fn) + ": the parents form a cycle through vertex " +
+                                     std::to_string(v) + "; pass a tree rooted at the source");
+      }
+      if (walk_of[v] >= 0) break;  // an earlier walk went on from here
+      walk_of[v] = start;
+      if (reached(parents[v])) {
+        throw invalid_argument_error(std::string(fn) + ": parents[" + std::to_string(v) + "] = " +
+                                     std::to_string(parents[v]) + " but the graph has no edge (" +
+                                     std::to_string(parents[v]) + ", " + std::to_string(v) +
+                                     "); pass parents whose tree edges are graph edges");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int check_options(const options_t& options, int graph_weights, const char* fn) {
+  const std::string f = fn;
+  if (options.num_objectives < 0 || options.num_objectives > graph_weights) {
+    throw invalid_argument_error(f + ": num_objectives " + std::to_string(options.num_objectives) +
+                                 " is out of range [0, " + std::to_string(graph_weights) +
+                                 "] (the graph has " + std::to_string(graph_weights) +
+                                 " weight columns; 0 uses them all)");
+  }
+  const int k = options.num_objectives == 0 ? graph_weights : options.num_objectives;
+  if (k > k_max_objectives) {
+    throw invalid_argument_error(f + ": " + std::to_string(k) + " objectives exceed the " +
+                                 std::to_string(k_max_objectives) +
+                                 " mosp supports; pass num_objectives <= " +
+                                 std::to_string(k_max_objectives));
+  }
+  const auto& prefs = options.preferences;
+  if (!prefs.empty() && static_cast<int>(prefs.size()) != k) {
+    throw invalid_argument_error(f + ": preferences has " + std::to_string(prefs.size()) +
+                                 " values for " + std::to_string(k) +
+                                 " objectives; pass one per objective, or none for all 1");
+  }
+  for (size_t i = 0; i < prefs.size(); ++i) {
+    if (prefs[i] < 1 || prefs[i] > int64_t{2147483647}) {
+      throw invalid_argument_error(f + ": preferences[" + std::to_string(i) + "] = " +
+                                   std::to_string(prefs[i]) +
+                                   " is out of range; preferences must be in [1, 2^31-1]");
+    }
+  }
+  if (detail::preference_scale_of(prefs) < 0) {
+    throw invalid_argument_error(f + ": lcm(preferences) exceeds 2^20 = " +
+                                 std::to_string(k_max_preference_scale) +
+                                 " (the combined weights are scaled by it); pass preferences "
+                                 "with a smaller least common multiple");
+  }
+  if (options.delta < 0) {
+    throw invalid_argument_error(f + ": delta " + std::to_string(options.delta) +
+                                 " is negative; pass 0 to choose it from the weights or a "
+                                 "positive bucket width");
+  }
+  return k;
+}
+
+template <class vid_t>
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
+  const int k = batch.num_weights;
+  if (k == 0) return;  // the graph's apply() decides about a batch without weights
+  const int objectives = options.num_objectives == 0 ? k : std::min(options.num_objectives, k);
+  for (int i = 0; i < objectives; ++i) {
+    sssp::validate_batch(batch, objective_options(options, i));
+  }
+}
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
+                const execution_t& exec, state_t<vid_t>& state) {
+  constexpr const char* fn = "mosp.compute()";
+  check_host_backend(exec, fn);
+  prepare(graph, source, options, fn, state);
+  stats_t stats;
+  state.trees.assign(static_cast<size_t>(state.num_objectives), {});
+  for (int i = 0; i < state.num_objectives; ++i) {
+    stats.objectives.push_back(
+        sssp::compute(graph, source, objective_options(options, i), exec, state.trees[i]));
+    add_counters(stats, stats.objectives.back());
+  }
+  combine(graph, options, exec, state, stats);
+  stats.path = update_path_t::compute;
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+state_t<vid_t> from_trees(const graph_t<vid_t, eid_t>& graph, vid_t source,
+                          std::vector<sssp::state_t<vid_t>> trees, bool canonicalize,
+                          const options_t& options, const execution_t& exec) {
+  constexpr const char* fn = "mosp.Result.from_arrays()";
+  check_host_backend(exec, fn);
+  state_t<vid_t> state;
+  prepare(graph, source, options, fn, state);
+  if (static_cast<int>(trees.size()) != state.num_objectives) {
+    throw invalid_argument_error(std::string(fn) + ": got " + std::to_string(trees.size()) +
+                                 " distance and parent arrays for " +
+                                 std::to_string(state.num_objectives) +
+                                 " objectives; pass one of each per objective");
+  }
+  for (int i = 0; i < state.num_objectives; ++i) {
+    trees[i].source = source;
+    const sssp::options_t o = objective_options(options, i);
+    if (canonicalize) sssp::canonicalize_parents(graph, o, exec, trees[i]);
+    if (options.validate_inputs) sssp::check_result(graph, o, trees[i], canonicalize, fn);
+  }
+  state.trees = std::move(trees);
+  stats_t unused;
+  combine(graph, options, exec, state, unused);
+  return state;
+}
+
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  constexpr const char* fn = "mosp.update()";
+  check_host_backend(exec, fn);
+  check_graph(graph, fn);
+  if (!state.consistent) {
+    throw invalid_argument_error(std::string(fn) +
+                                 ": an earlier update of this result failed part-way, so it "
+                                 "holds no consistent answer; compute it again");
+  }
+  const int k = check_options(options, graph.num_weights(), fn);
+  if (k != state.num_objectives ||
+      detail::preference_scale_of(options.preferences) != state.preference_scale) {
+    throw invalid_argument_error(std::string(fn) +
+                                 ": the options name other objectives or preferences than the "
+                                 "result was computed with; compute a new result instead");
+  }
+  const int64_t n_before = static_cast<int64_t>(log.num_vertices_before);
+  const int64_t n_after = static_cast<int64_t>(log.num_vertices_after);
+  return all_or_poisoned(state, [&] {
+    stats_t stats;
+    // 1. The trees, each by sssp's own update (its budget and fallback); the old parents are
+    //    kept to find the vertices whose parent tuple moved.
+    std::vector<std::vector<vid_t>> old_parents;
+    old_parents.reserve(static_cast<size_t>(k));
+    bool recomputed = false;
+    for (int i = 0; i < k; ++i) {
+      old_parents.push_back(state.trees[i].parents);
+      stats.objectives.push_back(
+          sssp::update(graph, log, objective_options(options, i), exec, state.trees[i]));
+      add_counters(stats, stats.objectives.back());
+      recomputed = recomputed || stats.objectives.back().fallback_used;
+    }
+    auto old_parent = [&](int i, vid_t v) {
+      return v < n_before ? old_parents[i][v] : vid_t{-1};
+    };
+    auto new_parent = [&](int i, vid_t v) { return state.trees[i].parents[v]; };
+    std::vector<vid_t> moved;
+    for (int64_t v = 0; v < n_after; ++v) {
+      for (int i = 0; i < k; ++i) {
+        if (old_parent(i, static_cast<vid_t>(v)) != new_parent(i, static_cast<vid_t>(v))) {
+          moved.push_back(static_cast<vid_t>(v));
+          break;
+        }
+      }
+    }
+    old_parents.clear();
+    // 2. The combined graph: the in-edges of the moved vertices, as one batch with its log.
+    std::vector<vid_t> ins_src, ins_dst, del_src, del_dst;
+    std::vector<int32_t> ins_w;
+    // The stored combined in-edges of v are those of its old parents (combined_edges.hpp), so
+    // they are what the new ones are diffed against.
+    auto& cg = state.combined_graph;
+    const auto cin = cg.in_view();
+    std::vector<detail::combined_in_edge_t<vid_t>> before, after;
+    for (const vid_t v : moved) {
+      before.clear();
+      if (v < cg.num_vertices()) {
+        for (auto j = cin.begin(v); j < cin.end(v); ++j) {
+          before.push_back({cin.neighbour(j), cin.weight(j, 0)});
+        }
+      }
+      detail::combined_in_edges<vid_t>([&](int i) { return new_parent(i, v); }, k,
+                                       state.tree_weights, state.preference_scale, after);
+      for (const auto& e : before) {
+        if (std::none_of(after.begin(), after.end(),
+                         [&](const auto& a) { return a.from == e.from; })) {
+          del_src.push_back(e.from);
+          del_dst.push_back(v);
+        }
+      }
+      for (const auto& e : after) {
+        if (std::find(before.begin(), before.end(), e) != before.end()) continue;
+        ins_src.push_back(e.from);
+        ins_dst.push_back(v);
+        ins_w.push_back(e.weight);
+      }
+    }
+    cg.grow_vertices(static_cast<vid_t>(n_after));
+    change_log_t<vid_t> clog;
+    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog);
+    clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
+    // 3. The MOSP tree, by sssp's update on the combined graph.
+    const std::vector<vid_t> old_combined_parents = state.combined_parents;
+    sssp::state_t<vid_t> combined;
+    combined.source = state.source;
+    combined.distances.swap(state.combined_distances);
+    combined.parents.swap(state.combined_parents);
+    sssp::stats_t c;
+    try {
+      c = sssp::update(cg, clog, combined_options(options), exec, combined);
+    } catch (...) {
+      combined.distances.swap(state.combined_distances);
+      combined.parents.swap(state.combined_parents);
+      throw;
+    }
+    combined.distances.swap(state.combined_distances);
+    combined.parents.swap(state.combined_parents);
+    add_counters(stats, c);
+    recomputed = recomputed || c.fallback_used;
+    stats.affected = c.affected;
+    stats.engine_used = c.engine_used;
+    stats.method = c.method;
+    // 4. Path costs below the vertices whose MOSP parent moved or whose parent edge changed.
+    if (!options.compute_path_costs) {
+      state.path_costs.clear();
+      state.has_path_costs = false;
+    } else if (!state.has_path_costs || recomputed) {
+      detail::compute_path_costs(graph.out_view(), k, state.combined_parents.data(), state.source,
+                                 state.path_costs);
+      state.has_path_costs = true;
+    } else {
+      state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);
+      std::vector<vid_t> roots;
+      for (int64_t v = 0; v < n_after; ++v) {
+        const vid_t old = v < n_before ? old_combined_parents[v] : vid_t{-1};
+        if (old != state.combined_parents[v]) roots.push_back(static_cast<vid_t>(v));
+      }
+      for (const auto& change : log.changes) {
+        if (state.combined_parents[change.dst] == change.src) roots.push_back(change.dst);
+      }
+      stats.frontier_visits += detail::repair_path_costs(
+          graph.out_view(), k, state.combined_parents.data(), state.combined_distances.data(),
+          state.source, roots, state.path_costs);
+    }
+    stats.combined_edges = static_cast<int64_t>(cg.num_edges());
+    stats.preference_scale = state.preference_scale;
+    stats.path = recomputed ? update_path_t::recompute : update_path_t::incremental;
+    stats.fallback_used = recomputed;
+    return stats;
+  });
+}
+
+template <class vid_t>
+csr_t<vid_t, int64_t> combined_graph_of(const std::vector<std::vector<vid_t>>& parents,
+                                        vid_t source, const std::vector<int64_t>& preferences) {
+  constexpr const char* fn = "testing.combined_graph()";
+  const int k = static_cast<int>(parents.size());
+  if (k == 0 || k > k_max_objectives) {
+    throw invalid_argument_error(std::string(fn) + ": got " + std::to_string(k) +
+                                 " parent arrays; pass between 1 and " +
+                                 std::to_string(k_max_objectives));
+  }
+  options_t options;
+  options.preferences = preferences;
+  check_options(options, k, fn);
+  const int64_t n = static_cast<int64_t>(parents[0].size());
+  std::vector<const vid_t*> views;
+  for (const auto& p : parents) {
+    if (static_cast<int64_t>(p.size()) != n) {
+      throw invalid_argument_error(std::string(fn) +
+                                   ": the parent arrays differ in length; pass one entry per "
+                                   "vertex in each");
+    }
+    for (int64_t v = 0; v < n; ++v) {
+      if (p[v] < -1 || p[v] >= n) {
+        throw invalid_argument_error(std::string(fn) + ": parent " + std::to_string(p[v]) +
+                                     " of vertex " + std::to_string(v) +
+                                     " is not a vertex; parents must be -1 or in [0, n)");
+      }
+    }
+    views.push_back(p.data());
+  }
+  sssp::detail::check_source(source, static_cast<vid_t>(n), fn);
+  const int64_t scale = detail::preference_scale_of(preferences);
+  const auto graph = detail::build_combined_graph(views, n, detail::tree_weights_of(preferences, k, scale),
+                                                  scale);
+  return graph.to_csr();
+}
+
+template <class vid_t, class eid_t>
+std::vector<int64_t> path_costs_of(const graph_t<vid_t, eid_t>& graph,
+                                   const std::vector<vid_t>& parents, vid_t source,
+                                   int num_objectives) {
+  constexpr const char* fn = "testing.mosp_path_costs()";
+  options_t options;
+  options.num_objectives = num_objectives;
+  check_graph(graph, fn);
+  const int k = check_options(options, graph.num_weights(), fn);
+  const int64_t n = graph.num_vertices();
+  sssp::detail::check_source(source, graph.num_vertices(), fn);
+  if (static_cast<int64_t>(parents.size()) != n) {
+    throw invalid_argument_error(std::string(fn) + ": parents has " +
+                                 std::to_string(parents.size()) + " entries but the graph has " +
+                                 std::to_string(n) + " vertices; pass one per vertex");
+  }
+  for (int64_t v = 0; v < n; ++v) {
+    if (parents[v] < -1 || parents[v] >= n) {
+      throw invalid_argument_error(std::string(fn) + ": parents[" + std::to_string(v) + "] = " +
+                                   std::to_string(parents[v]) +
+                                   " is not a vertex; parents must be -1 or in [0, n)");
+    }
+  }
+  std::vector<int64_t> costs;
+  detail::compute_path_costs(graph.out_view(), k, parents.data(), source, costs);
+  check_tree_shape(graph.out_view(), parents, source, costs, k, fn);
+  return costs;
+}
+
+#define DYNG_INSTANTIATE_MOSP_CPU(VID, EID)                                                      \
+  template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&, const execution_t&, \
+                           state_t<VID>&);                                                      \
+  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
+                          const execution_t&, state_t<VID>&);                                   \
+  template state_t<VID> from_trees(const graph_t<VID, EID>&, VID,                                \
+                                   std::vector<sssp::state_t<VID>>, bool, const options_t&,      \
+                                   const execution_t&);                                         \
+  template std::vector<int64_t> path_costs_of(const graph_t<VID, EID>&, const std::vector<VID>&, \
+                                              VID, int);
+#define DYNG_INSTANTIATE_MOSP_VERTEX(VID)                                                   \
+  template void validate_batch(const edge_batch_t<VID>&, const options_t&);                \
+  template csr_t<VID, int64_t> combined_graph_of(const std::vector<std::vector<VID>>&, VID, \
+                                                 const std::vector<int64_t>&);
+
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_MOSP_CPU)
+DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_MOSP_VERTEX)
+#undef DYNG_INSTANTIATE_MOSP_CPU
+#undef DYNG_INSTANTIATE_MOSP_VERTEX
+
+}  // namespace dyng::mosp

@@ -1,0 +1,2 @@
+# mosp sources
+target_sources(dyng PRIVATE ${CMAKE_CURRENT_LIST_DIR}/mosp_cpu.cpp)

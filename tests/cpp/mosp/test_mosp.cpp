@@ -1,0 +1,245 @@
+// mosp on the host backends: after random adversarial batches (deleted tree edges, parallel
+// edges, reweights, missing deletions, vertex growth, undirected graphs) every variant of update
+// (sequential and forced OpenMP kernels, each budget path) equals a fresh compute bit for bit:
+// trees, combined graph, MOSP tree and path costs; the combined graph and the path costs also
+// equal direct constructions from their definitions; bad options are refused.
+#include <cstdint>
+#include <map>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "check.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/mosp/mosp.hpp"
+#include "random_graph_case.hpp"
+
+namespace {
+
+using namespace dyng;
+
+struct variant_t {
+  backend_t backend;
+  double budget;
+};
+
+const variant_t k_variants[] = {{backend_t::sequential, -1.0}, {backend_t::sequential, 0.0},
+                                {backend_t::sequential, 1e9},  {backend_t::openmp, -1.0},
+                                {backend_t::openmp, 1e9}};
+
+execution_t exec_of(backend_t backend) {
+  execution_t exec;
+  exec.backend = backend;
+  exec.num_threads = 2;
+  return exec;
+}
+
+/// The combined edges straight from the definition: (u, v) -> L*(K+1) - sum L/pref_i.
+template <class vid_t>
+std::map<std::pair<int64_t, int64_t>, int64_t> expected_combined(const mosp::state_t<vid_t>& s,
+                                                                 const std::vector<int64_t>& prefs) {
+  const int k = s.num_objectives;
+  const int64_t scale = s.preference_scale;
+  std::map<std::pair<int64_t, int64_t>, int64_t> edges;
+  for (int i = 0; i < k; ++i) {
+    const int64_t take = prefs.empty() ? scale : scale / prefs[i];
+    for (size_t v = 0; v < s.trees[i].parents.size(); ++v) {
+      const int64_t u = s.trees[i].parents[v];
+      if (u < 0) continue;
+      auto [it, fresh] = edges.try_emplace({u, static_cast<int64_t>(v)}, scale * (k + 1));
+      it->second -= take;
+    }
+  }
+  return edges;
+}
+
+/// Path costs by walking every vertex up its MOSP path, the weights of the first (p, v) slot.
+template <class vid_t, class eid_t>
+std::vector<int64_t> expected_costs(const graph_t<vid_t, eid_t>& g, const mosp::state_t<vid_t>& s) {
+  const int k = s.num_objectives;
+  const auto out = g.out_view();
+  const int64_t n = g.num_vertices();
+  std::vector<int64_t> costs(static_cast<size_t>(n * k), sssp::k_infinite_distance);
+  for (int64_t v = 0; v < n; ++v) {
+    if (v != s.source && s.combined_parents[v] < 0) continue;
+    std::vector<int64_t> sum(static_cast<size_t>(k), 0);
+    for (int64_t x = v; x != s.source; x = s.combined_parents[x]) {
+      const vid_t p = s.combined_parents[x];
+      eid_t slot = out.begin(p);
+      while (out.neighbour(slot) != x) ++slot;
+      for (int i = 0; i < k; ++i) sum[i] += out.weight(slot, i);
+    }
+    for (int i = 0; i < k; ++i) costs[v * k + i] = sum[i];
+  }
+  return costs;
+}
+
+template <class vid_t>
+void check_same(const mosp::state_t<vid_t>& a, const mosp::state_t<vid_t>& b) {
+  CHECK_EQ(a.trees.size(), b.trees.size());
+  for (size_t i = 0; i < a.trees.size() && i < b.trees.size(); ++i) {
+    CHECK(a.trees[i].distances == b.trees[i].distances);
+    CHECK(a.trees[i].parents == b.trees[i].parents);
+  }
+  CHECK(a.combined_distances == b.combined_distances);
+  CHECK(a.combined_parents == b.combined_parents);
+  CHECK(a.path_costs == b.path_costs);
+  const auto ca = a.combined_graph.to_csr(), cb = b.combined_graph.to_csr();
+  CHECK(ca.row_ptr == cb.row_ptr);
+  CHECK(ca.col == cb.col);
+  CHECK(ca.weights == cb.weights);
+}
+
+template <class vid_t, class eid_t>
+void check_definitions(const graph_t<vid_t, eid_t>& g, const mosp::state_t<vid_t>& s,
+                       const std::vector<int64_t>& prefs) {
+  const auto csr = s.combined_graph.to_csr();
+  std::map<std::pair<int64_t, int64_t>, int64_t> got;
+  for (size_t u = 0; u + 1 < csr.row_ptr.size(); ++u) {
+    for (int64_t j = csr.row_ptr[u]; j < csr.row_ptr[u + 1]; ++j) {
+      got[{static_cast<int64_t>(u), csr.col[j]}] = csr.weights[j];
+    }
+  }
+  CHECK(got == expected_combined(s, prefs));
+  CHECK(s.path_costs == expected_costs(g, s));
+}
+
+/// A batch of insertions (new edges, parallel copies, reweights, new vertices), deletions of
+/// stored edges (tree edges among them) and deletions of missing edges.
+template <class vid_t, class eid_t>
+void random_batch(std::mt19937_64& rng, const graph_t<vid_t, eid_t>& g,
+                  dyng_test::random_graph_case_t<vid_t>& rc, std::vector<vid_t>& is,
+                  std::vector<vid_t>& id, std::vector<int32_t>& iw, std::vector<vid_t>& ds,
+                  std::vector<vid_t>& dd) {
+  std::vector<vid_t> src, dst;
+  std::vector<int32_t> w;
+  g.edges(src, dst, w);
+  const uint64_t n = static_cast<uint64_t>(g.num_vertices());
+  const int k = g.num_weights();
+  const int inserts = static_cast<int>(rng() % 6), deletes = static_cast<int>(rng() % 6);
+  for (int i = 0; i < inserts; ++i) {
+    const bool reuse = !src.empty() && rng() % 3 == 0;  // an existing pair: upsert or parallel
+    const size_t e = reuse ? rng() % src.size() : 0;
+    is.push_back(reuse ? src[e] : static_cast<vid_t>(rng() % (n + 2)));
+    id.push_back(reuse ? dst[e] : static_cast<vid_t>(rng() % (n + 2)));
+    for (int j = 0; j < k; ++j) iw.push_back(rc.weight(rng));
+  }
+  for (int i = 0; i < deletes; ++i) {
+    if (!src.empty() && rng() % 4 != 0) {
+      const size_t e = rng() % src.size();
+      ds.push_back(src[e]);
+      dd.push_back(dst[e]);
+    } else {
+      ds.push_back(static_cast<vid_t>(rng() % n));
+      dd.push_back(static_cast<vid_t>(rng() % n));
+    }
+  }
+}
+
+template <class vid_t, class eid_t>
+void random_rounds(uint64_t seed, int trials) {
+  std::mt19937_64 rng(seed);
+  int paths[2] = {0, 0};
+  for (int trial = 0; trial < trials; ++trial) {
+    auto rc = dyng_test::random_graph_case<vid_t>(rng, 40);
+    const int k = 1 + static_cast<int>(rng() % 4);
+    rc.props.num_weights = k;
+    rc.weights.clear();
+    for (size_t e = 0; e < rc.src.size() * static_cast<size_t>(k); ++e) {
+      rc.weights.push_back(rc.weight(rng));
+    }
+    auto g = graph_t<vid_t, eid_t>::from_edges(rc.n, rc.src, rc.dst, rc.weights, rc.props);
+    mosp::options_t options;
+    if (rng() % 2) {
+      for (int i = 0; i < k; ++i) options.preferences.push_back(1 + static_cast<int64_t>(rng() % 5));
+    }
+    options.parallel_min_edges = 0;
+    const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(rc.n));
+    mosp::state_t<vid_t> state;
+    mosp::compute(g, source, options, exec_of(backend_t::sequential), state);
+    check_definitions(g, state, options.preferences);
+    for (int round = 0; round < 5; ++round) {
+      std::vector<vid_t> is, id, ds, dd;
+      std::vector<int32_t> iw;
+      random_batch(rng, g, rc, is, id, iw, ds, dd);
+      change_log_t<vid_t> log;
+      g.apply({is, id, iw, k, ds, dd}, &log);
+      mosp::state_t<vid_t> fresh;
+      mosp::compute(g, source, options, exec_of(backend_t::sequential), fresh);
+      check_definitions(g, fresh, options.preferences);
+      for (const variant_t& v : k_variants) {
+        mosp::state_t<vid_t> updated = state;
+        mosp::options_t o = options;
+        o.repair_budget = v.budget;
+        const mosp::stats_t stats = mosp::update(g, log, o, exec_of(v.backend), updated);
+        check_same(updated, fresh);
+        CHECK_EQ(static_cast<int>(stats.objectives.size()), k);
+        CHECK_EQ(stats.combined_edges, static_cast<int64_t>(fresh.combined_graph.num_edges()));
+        CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
+        if (v.budget == 0.0) CHECK(stats.path == update_path_t::recompute);
+        if (v.budget >= 1e9) CHECK(stats.path == update_path_t::incremental);
+        ++paths[stats.path == update_path_t::incremental ? 0 : 1];
+      }
+      state = fresh;
+    }
+  }
+  CHECK(paths[0] > 0);
+  CHECK(paths[1] > 0);
+}
+
+DYNG_TEST("update equals a fresh compute on random batches, i32/i32") {
+  random_rounds<int32_t, int32_t>(21, 40);
+}
+DYNG_TEST("update equals a fresh compute on random batches, i32/i64") {
+  random_rounds<int32_t, int64_t>(22, 25);
+}
+DYNG_TEST("update equals a fresh compute on random batches, i64/i64") {
+  random_rounds<int64_t, int64_t>(23, 25);
+}
+
+DYNG_TEST("path costs follow the first stored copy of a parallel edge") {
+  graph_properties_t props;
+  props.num_weights = 3;
+  props.order = edge_order_t::append;
+  props.allow_parallel_edges = true;
+  const std::vector<int32_t> src{0, 0, 0, 1, 2, 1, 3}, dst{1, 1, 2, 3, 3, 2, 4};
+  const std::vector<int32_t> w{5, 1, 9, 2, 7, 3, 4, 4, 4, 1, 1, 1, 1, 2, 3, 1, 1, 1, 2, 2, 2};
+  auto g = graph_t<int32_t, int32_t>::from_edges(5, src, dst, w, props);
+  mosp::options_t options;
+  options.preferences = {1, 2, 3};
+  mosp::state_t<int32_t> s;
+  mosp::compute(g, 0, options, {}, s);
+  CHECK_EQ(s.preference_scale, 6);
+  CHECK((s.combined_distances == std::vector<int64_t>{0, 13, 22, 26, 39}));
+  CHECK((s.combined_parents == std::vector<int32_t>{-1, 0, 0, 1, 3}));
+  CHECK((s.path_costs ==
+         std::vector<int64_t>{0, 0, 0, 5, 1, 9, 4, 4, 4, 6, 2, 10, 8, 4, 12}));
+}
+
+DYNG_TEST("bad options are refused") {
+  const std::vector<int32_t> src{0, 1}, dst{1, 2}, w{1, 1, 1, 1};
+  graph_properties_t props;
+  props.num_weights = 2;
+  auto g = graph_t<int32_t, int32_t>::from_edges(3, src, dst, w, props);
+  mosp::state_t<int32_t> s;
+  mosp::options_t o;
+  o.num_objectives = 3;
+  CHECK_THROWS_AS(mosp::compute(g, 0, o, {}, s), invalid_argument_error);
+  o = {};
+  o.preferences = {1};
+  CHECK_THROWS_AS(mosp::compute(g, 0, o, {}, s), invalid_argument_error);
+  o.preferences = {1021, 1031};  // lcm past 2^20
+  CHECK_THROWS_AS(mosp::compute(g, 0, o, {}, s), invalid_argument_error);
+  o = {};
+  o.delta = -1;
+  CHECK_THROWS_AS(mosp::compute(g, 0, o, {}, s), invalid_argument_error);
+  CHECK_THROWS_AS(mosp::compute(g, 3, {}, {}, s), invalid_argument_error);
+  props.num_weights = 0;
+  auto unweighted = graph_t<int32_t, int32_t>::from_edges(3, src, dst, {}, props);
+  CHECK_THROWS_AS(mosp::compute(unweighted, 0, {}, {}, s), not_supported_error);
+}
+
+}  // namespace
+
+DYNG_TEST_MAIN()
