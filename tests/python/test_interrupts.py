@@ -18,7 +18,10 @@ import time
 import pytest
 
 CHILD = textwrap.dedent("""
-    import json, sys, time
+    import json, signal, sys, time
+    # A shell that starts the tests in the background leaves SIGINT ignored, and Python keeps an
+    # ignored SIGINT ignored: give the child Python's own handler whatever it inherited.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import numpy as np
     import dyng
     from dyng import dynamic_bfs, sssp

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,11 +69,45 @@ void prepare(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& 
   state.consistent = true;
 }
 
+template <class vid_t, class eid_t>
+detail::cost_rows_t<vid_t, eid_t> cost_rows(const graph_t<vid_t, eid_t>& graph, int k) {
+  return {graph.out_view(), graph.properties().order == edge_order_t::sorted, k};
+}
+
 template <class vid_t>
 std::vector<const vid_t*> tree_parents(const state_t<vid_t>& state) {
   std::vector<const vid_t*> parents;
   for (const auto& tree : state.trees) parents.push_back(tree.parents.data());
   return parents;
+}
+
+/// Runs f(i, exec_i) for every objective i < k. With an OpenMP team no larger than k, the
+/// objectives run side by side, each on the sequential kernel: K searches scale across a few
+/// cores better than one search does (and an update's repairs are sequential anyway); a larger
+/// team goes to one objective after another. The first exception (by objective) is rethrown
+/// once all have stopped.
+template <class F>
+void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t min_work, F&& f) {
+  const int team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
+                                                           : min_work);
+  if (team < 2 || team > k) {
+    for (int i = 0; i < k; ++i) f(i, exec);
+    return;
+  }
+  execution_t sequential = exec;
+  sequential.backend = backend_t::sequential;
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(k));
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
+  for (int i = 0; i < k; ++i) {
+    try {
+      f(i, sequential);
+    } catch (...) {
+      failures[i] = std::current_exception();
+    }
+  }
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
 }
 
 void add_counters(stats_t& stats, const sssp::stats_t& part) {
@@ -100,7 +135,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   state.has_path_costs = options.compute_path_costs;
   state.path_costs.clear();
   if (state.has_path_costs) {
-    detail::compute_path_costs(graph.out_view(), state.num_objectives,
+    detail::compute_path_costs(cost_rows(graph, state.num_objectives),
                                state.combined_parents.data(), state.source, state.path_costs);
   }
   stats.combined_edges = static_cast<int64_t>(state.combined_graph.num_edges());
@@ -209,12 +244,16 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
   check_host_backend(exec, fn);
   prepare(graph, source, options, fn, state);
   stats_t stats;
-  state.trees.assign(static_cast<size_t>(state.num_objectives), {});
-  for (int i = 0; i < state.num_objectives; ++i) {
-    stats.objectives.push_back(
-        sssp::compute(graph, source, objective_options(options, i), exec, state.trees[i]));
-    add_counters(stats, stats.objectives.back());
-  }
+  const int k = state.num_objectives;
+  state.trees.assign(static_cast<size_t>(k), {});
+  stats.objectives.resize(static_cast<size_t>(k));
+  for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
+                     [&](int i, const execution_t& e) {
+                       stats.objectives[i] = sssp::compute(graph, source,
+                                                           objective_options(options, i), e,
+                                                           state.trees[i]);
+                     });
+  for (const auto& part : stats.objectives) add_counters(stats, part);
   combine(graph, options, exec, state, stats);
   stats.path = update_path_t::compute;
   return stats;
@@ -270,15 +309,18 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     stats_t stats;
     // 1. The trees, each by sssp's own update (its budget and fallback); the old parents are
     //    kept to find the vertices whose parent tuple moved.
-    std::vector<std::vector<vid_t>> old_parents;
-    old_parents.reserve(static_cast<size_t>(k));
+    std::vector<std::vector<vid_t>> old_parents(static_cast<size_t>(k));
+    stats.objectives.resize(static_cast<size_t>(k));
+    for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
+                       [&](int i, const execution_t& e) {
+                         old_parents[i] = state.trees[i].parents;
+                         stats.objectives[i] = sssp::update(
+                             graph, log, objective_options(options, i), e, state.trees[i]);
+                       });
     bool recomputed = false;
-    for (int i = 0; i < k; ++i) {
-      old_parents.push_back(state.trees[i].parents);
-      stats.objectives.push_back(
-          sssp::update(graph, log, objective_options(options, i), exec, state.trees[i]));
-      add_counters(stats, stats.objectives.back());
-      recomputed = recomputed || stats.objectives.back().fallback_used;
+    for (const auto& part : stats.objectives) {
+      add_counters(stats, part);
+      recomputed = recomputed || part.fallback_used;
     }
     auto old_parent = [&](int i, vid_t v) {
       return v < n_before ? old_parents[i][v] : vid_t{-1};
@@ -355,8 +397,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
       state.path_costs.clear();
       state.has_path_costs = false;
     } else if (!state.has_path_costs || recomputed) {
-      detail::compute_path_costs(graph.out_view(), k, state.combined_parents.data(), state.source,
-                                 state.path_costs);
+      detail::compute_path_costs(cost_rows(graph, k), state.combined_parents.data(),
+                                 state.source, state.path_costs);
       state.has_path_costs = true;
     } else {
       state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);
@@ -369,8 +411,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
         if (state.combined_parents[change.dst] == change.src) roots.push_back(change.dst);
       }
       stats.frontier_visits += detail::repair_path_costs(
-          graph.out_view(), k, state.combined_parents.data(), state.combined_distances.data(),
-          state.source, roots, state.path_costs);
+          cost_rows(graph, k), cg.out_view(), state.combined_parents.data(),
+          state.combined_distances.data(), state.source, roots, state.path_costs);
     }
     stats.combined_edges = static_cast<int64_t>(cg.num_edges());
     stats.preference_scale = state.preference_scale;
@@ -441,7 +483,7 @@ std::vector<int64_t> path_costs_of(const graph_t<vid_t, eid_t>& graph,
     }
   }
   std::vector<int64_t> costs;
-  detail::compute_path_costs(graph.out_view(), k, parents.data(), source, costs);
+  detail::compute_path_costs(cost_rows(graph, k), parents.data(), source, costs);
   check_tree_shape(graph.out_view(), parents, source, costs, k, fn);
   return costs;
 }
