@@ -168,7 +168,8 @@ void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vect
   for (int64_t start = 0; start < n; ++start) {
     for (int64_t v = start; v != source && parents[v] >= 0 && !reached(v); v = parents[v]) {
       if (walk_of[v] == start) {
-        throw invalid_argument_error(std::string(fn) + ": the parents form a cycle through vertex " +
+        throw invalid_argument_error(std::string(fn) +
+                                     ": the parents form a cycle through vertex " +
                                      std::to_string(v) + "; pass a tree rooted at the source");
       }
       if (walk_of[v] >= 0) break;  // an earlier walk went on from here
@@ -454,8 +455,8 @@ csr_t<vid_t, int64_t> combined_graph_of(const std::vector<std::vector<vid_t>>& p
   }
   sssp::detail::check_source(source, static_cast<vid_t>(n), fn);
   const int64_t scale = detail::preference_scale_of(preferences);
-  const auto graph = detail::build_combined_graph(views, n, detail::tree_weights_of(preferences, k, scale),
-                                                  scale);
+  const auto graph = detail::build_combined_graph(
+      views, n, detail::tree_weights_of(preferences, k, scale), scale);
   return graph.to_csr();
 }
 

@@ -32,7 +32,7 @@ inline int64_t preference_scale_of(const std::vector<int64_t>& preferences) {
 inline std::vector<int64_t> tree_weights_of(const std::vector<int64_t>& preferences, int k,
                                             int64_t scale) {
   std::vector<int64_t> weights(static_cast<size_t>(k), scale);
-  for (int i = 0; i < static_cast<int>(preferences.size()); ++i) weights[i] = scale / preferences[i];
+  for (size_t i = 0; i < preferences.size(); ++i) weights[i] = scale / preferences[i];
   return weights;
 }
 

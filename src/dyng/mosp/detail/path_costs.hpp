@@ -47,8 +47,9 @@ struct cost_rows_t {
 /// whose costs changed. `slot_of` (n entries, -1 on entry and on return) is scratch for the
 /// scan of a row with many children.
 template <class vid_t, class eid_t, class changed_fn>
-void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p, const std::vector<vid_t>& kids,
-                       std::vector<eid_t>& slot_of, int64_t* costs, changed_fn&& on_changed) {
+void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
+                       const std::vector<vid_t>& kids, std::vector<eid_t>& slot_of, int64_t* costs,
+                       changed_fn&& on_changed) {
   const int k = rows.k;
   const bool scan = !rows.sorted && kids.size() > k_scan_children_separately;
   if (scan) {

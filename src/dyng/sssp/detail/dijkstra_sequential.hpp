@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "dyng/sssp/detail/canonical_parents.hpp"
@@ -34,14 +35,14 @@ inline constexpr int64_t k_dial_max_weight = (int64_t{1} << 16) - 1;
 /// Relaxes the out-row of `u`, settled at distance `d`: every neighbour v whose distance drops
 /// gets improve(v, candidate) while dist[v] still holds the old value, then dist[v] = candidate.
 /// Shared by both queues so that the hot loop exists once. Returns the slots scanned.
-template <class vid_t, class eid_t, class improve_t>
+template <class vid_t, class eid_t, class dist_t, class improve_t>
 inline int64_t relax_out_row(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
-                             vid_t u, int64_t d, int64_t* dist, improve_t&& improve) {
+                             vid_t u, int64_t d, dist_t* dist, improve_t&& improve) {
   const eid_t end = out.end(u);
   const eid_t begin = out.begin(u);
   for (eid_t slot = begin; slot < end; ++slot) {
     const vid_t v = out.neighbour(slot);
-    const int64_t candidate = d + w(slot);
+    const dist_t candidate = static_cast<dist_t>(d + w(slot));
     if (candidate < dist[v]) {
       improve(v, candidate);
       dist[v] = candidate;
@@ -50,10 +51,11 @@ inline int64_t relax_out_row(const adjacency_view_t<vid_t, eid_t>& out, weight_c
   return static_cast<int64_t>(end - begin);
 }
 
-/// Dijkstra from `source` with Dial's buckets; dist must hold k_infinite_distance everywhere.
-template <class vid_t, class eid_t>
+/// Dijkstra from `source` with Dial's buckets; dist must hold its type's "unreached" value
+/// (k_infinite_distance, or INT32_MAX for the narrow search) everywhere.
+template <class vid_t, class eid_t, class dist_t>
 void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w, vid_t source,
-                   int64_t max_weight, int64_t* dist, search_counters_t& counters) {
+                   int64_t max_weight, dist_t* dist, search_counters_t& counters) {
   dial_queue_t<vid_t> queue(max_weight);
   dist[source] = 0;
   queue.push(source, 0);
@@ -64,7 +66,7 @@ void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
     for (size_t i = 0; i < bucket.size(); ++i) {
       const vid_t u = bucket[i];
       if (dist[u] != d) continue;
-      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, int64_t candidate) {
+      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, dist_t candidate) {
         queue.push(v, candidate);
         ++pushes;
       });
@@ -112,6 +114,16 @@ bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w
   return within_budget;
 }
 
+/// "Unreached" in a search with 4-byte distances.
+inline constexpr int32_t k_narrow_unreached = std::numeric_limits<int32_t>::max();
+
+/// Whether every tentative distance of a search on n vertices with weights <= max_weight fits a
+/// 4-byte distance below k_narrow_unreached: a settled distance spans at most n - 1 edges, and a
+/// candidate adds one more, so max_weight * n must stay below it.
+inline bool narrow_distances_fit(int64_t max_weight, int64_t n) {
+  return n <= 1 || max_weight <= (int64_t{k_narrow_unreached} - 1) / n;
+}
+
 /// Full sequential compute: distances from `source`, then canonical parents.
 /// `max_weight` (from scan_weights) picks the queue. With `previous` distances (and the previous
 /// parents in `parents`), returns how many vertices changed distance or parent.
@@ -125,7 +137,16 @@ int64_t compute_sequential(const adjacency_view_t<vid_t, eid_t>& out,
   dist.assign(static_cast<size_t>(n), k_infinite_distance);
   parents.resize(static_cast<size_t>(n));
   const weight_column_t w_out = column_of(out, objective);
-  if (max_weight <= k_dial_max_weight) {
+  if (max_weight <= k_dial_max_weight && narrow_distances_fit(max_weight, n)) {
+    // Every candidate is below max_weight * n < 2^31: the search keeps 4-byte distances, so
+    // twice as many fit in the cache its random reads hit (three R-MAT 20 searches took
+    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine).
+    std::vector<int32_t> narrow(static_cast<size_t>(n), k_narrow_unreached);
+    dijkstra_dial(out, w_out, source, max_weight, narrow.data(), counters);
+    for (vid_t v = 0; v < n; ++v) {
+      dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
+    }
+  } else if (max_weight <= k_dial_max_weight) {
     dijkstra_dial(out, w_out, source, max_weight, dist.data(), counters);
   } else {
     radix_heap_t<vid_t> heap;
