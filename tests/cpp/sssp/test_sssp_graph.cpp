@@ -183,4 +183,28 @@ DYNG_TEST("a small graph on the OpenMP backend takes the sequential kernel, same
 
 }  // namespace
 
+// The sequential kernel keeps 4-byte distances while max weight x n stays below 2^31: paths of
+// the heaviest Dial weight just inside and just past that bound, with shortcuts that candidates
+// near the limit must not overflow past, equal the reference on either side (a kernel that
+// always took 4-byte distances fails it).
+DYNG_TEST("distances near 2^31 on both sides of the 4-byte search's bound") {
+  const int32_t heavy = 65535;  // k_dial_max_weight: the largest weight Dial's ring takes
+  for (const int32_t n : {32767, 40000}) {
+    std::vector<int32_t> src, dst, w;
+    for (int32_t v = 0; v + 1 < n; ++v) {
+      src.push_back(v), dst.push_back(v + 1), w.push_back(heavy);
+      if (v % 1000 == 0) src.push_back(v), dst.push_back(n - 1), w.push_back(heavy);
+    }
+    src.push_back(n - 2), dst.push_back(0), w.push_back(heavy);  // back to the source
+    graph_properties_t props;
+    auto g = make_graph<int32_t, int32_t>(n, src, dst, w, props);
+    state_t<int32_t> state;
+    compute(g, 0, {}, {}, state);
+    const auto expected = reference_dijkstra(g, 0, 0);
+    CHECK(state.distances == expected.distances);
+    CHECK(state.parents == expected.parents);
+    CHECK_EQ(state.distances[n - 2], int64_t{heavy} * (n - 2));
+  }
+}
+
 DYNG_TEST_MAIN()
