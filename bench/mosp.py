@@ -106,7 +106,9 @@ print(json.dumps(out))
 
 
 def measure(python: str, scale: int, repeats: int, backends, counts) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # The repository root for bench.*, in front of whatever path finds the measured dyng.
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path)
     args = [python, "-c", WORKER, str(scale), str(repeats), ",".join(backends),
             ",".join(str(c) for c in counts), ",".join(str(p) for p in PREFERENCES)]
     done = subprocess.run(args, capture_output=True, text=True, timeout=7200, env=env, cwd=ROOT)
