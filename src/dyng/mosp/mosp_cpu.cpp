@@ -74,6 +74,15 @@ detail::cost_rows_t<vid_t, eid_t> cost_rows(const graph_t<vid_t, eid_t>& graph, 
   return {graph.out_view(), graph.properties().order == edge_order_t::sorted, k};
 }
 
+/// The team for a full path-cost pass: one per vertex of the tree, so sized by the vertices.
+template <class vid_t, class eid_t>
+int cost_threads(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
+                 const options_t& options) {
+  return host_team_size(exec, graph.num_vertices(),
+                        options.parallel_min_edges < 0 ? sssp::k_default_parallel_min_edges
+                                                       : options.parallel_min_edges);
+}
+
 template <class vid_t>
 std::vector<const vid_t*> tree_parents(const state_t<vid_t>& state) {
   std::vector<const vid_t*> parents;
@@ -136,7 +145,8 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   state.path_costs.clear();
   if (state.has_path_costs) {
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
-                               state.combined_parents.data(), state.source, state.path_costs);
+                               state.combined_parents.data(), state.source, state.path_costs,
+                               cost_threads(exec, graph, options));
   }
   stats.combined_edges = static_cast<int64_t>(state.combined_graph.num_edges());
   stats.preference_scale = state.preference_scale;
@@ -399,7 +409,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
       state.has_path_costs = false;
     } else if (!state.has_path_costs || recomputed) {
       detail::compute_path_costs(cost_rows(graph, k), state.combined_parents.data(),
-                                 state.source, state.path_costs);
+                                 state.source, state.path_costs,
+                                 cost_threads(exec, graph, options));
       state.has_path_costs = true;
     } else {
       state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);

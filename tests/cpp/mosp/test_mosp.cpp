@@ -3,6 +3,7 @@
 // (sequential and forced OpenMP kernels, each budget path) equals a fresh compute bit for bit:
 // trees, combined graph, MOSP tree and path costs; the combined graph and the path costs also
 // equal direct constructions from their definitions; bad options are refused.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -12,6 +13,7 @@
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/mosp/detail/path_costs.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "random_graph_case.hpp"
 
@@ -215,6 +217,44 @@ DYNG_TEST("path costs follow the first stored copy of a parallel edge") {
   CHECK((s.combined_parents == std::vector<int32_t>{-1, 0, 0, 1, 3}));
   CHECK((s.path_costs ==
          std::vector<int64_t>{0, 0, 0, 5, 1, 9, 4, 4, 4, 6, 2, 10, 8, 4, 12}));
+}
+
+DYNG_TEST("path costs level by level in parallel equal the sequential pass") {
+  // A random tree wide enough (thousands of vertices per level) for the shared-out levels, on
+  // a graph with the tree's edges and as many others, in both row orders with parallel edges.
+  std::mt19937_64 rng(31);
+  const int32_t n = 60000;
+  std::vector<int32_t> parents(n, -1), src, dst, w;
+  for (int32_t v = 1; v < n; ++v) {
+    parents[v] = static_cast<int32_t>(rng() % static_cast<uint64_t>(std::min(v, 3000 + v / 4)));
+  }
+  for (int32_t v = 1; v < n; ++v) {
+    for (int copy = 0; copy < 2; ++copy) {  // the tree edge twice: the first copy counts
+      src.push_back(parents[v]), dst.push_back(v);
+      for (int i = 0; i < 3; ++i) w.push_back(1 + static_cast<int32_t>(rng() % 50));
+    }
+    src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(v);
+    for (int i = 0; i < 3; ++i) w.push_back(1 + static_cast<int32_t>(rng() % 50));
+  }
+  for (const auto order : {edge_order_t::sorted, edge_order_t::append}) {
+    graph_properties_t props;
+    props.num_weights = 3;
+    props.order = order;
+    props.allow_parallel_edges = true;
+    auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, w, props);
+    const mosp::detail::cost_rows_t<int32_t, int32_t> rows{g.out_view(),
+                                                           order == edge_order_t::sorted, 3};
+    std::vector<int64_t> one, two;
+    mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, one, 1);
+    mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, two, 2);
+    CHECK(one == two);
+    mosp::state_t<int32_t> s;
+    s.source = 0;
+    s.num_objectives = 3;
+    s.combined_parents = parents;
+    s.path_costs = two;
+    CHECK(expected_costs(g, s) == two);
+  }
 }
 
 DYNG_TEST("bad options are refused") {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <queue>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -48,7 +49,7 @@ struct cost_rows_t {
 /// scan of a row with many children.
 template <class vid_t, class eid_t, class changed_fn>
 void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
-                       const std::vector<vid_t>& kids, std::vector<eid_t>& slot_of, int64_t* costs,
+                       std::span<const vid_t> kids, std::vector<eid_t>& slot_of, int64_t* costs,
                        changed_fn&& on_changed) {
   const int k = rows.k;
   const bool scan = !rows.sorted && kids.size() > k_scan_children_separately;
@@ -77,11 +78,12 @@ void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
   }
 }
 
-/// Every vertex's costs from scratch, breadth-first down the tree from the source; the child
-/// lists come from the parents (one counting pass).
+/// Every vertex's costs from scratch, level by level down the tree from the source; the child
+/// lists come from the parents (one counting pass). With `threads` > 1 each level's parents are
+/// shared out: they write disjoint children and read costs the level before finished.
 template <class vid_t, class eid_t>
 void compute_path_costs(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents, vid_t source,
-                        std::vector<int64_t>& costs) {
+                        std::vector<int64_t>& costs, int threads = 1) {
   const int64_t n = rows.out.num_vertices;
   const int k = rows.k;
   costs.assign(static_cast<size_t>(n * k), sssp::k_infinite_distance);
@@ -99,11 +101,33 @@ void compute_path_costs(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* pare
     }
   }
   std::vector<eid_t> slot_of(static_cast<size_t>(n), -1);
-  std::vector<vid_t> queue{source}, kids;
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const vid_t p = queue[head];
-    kids.assign(children.begin() + start[p], children.begin() + start[p + 1]);
-    costs_of_children(rows, p, kids, slot_of, costs.data(), [&](vid_t w) { queue.push_back(w); });
+  auto kids_of = [&](vid_t p) {
+    return std::span<const vid_t>(children.data() + start[p],
+                                  static_cast<size_t>(start[p + 1] - start[p]));
+  };
+  std::vector<vid_t> level{source}, next;
+  while (!level.empty()) {
+    next.clear();
+    const int64_t width = static_cast<int64_t>(level.size());
+    if (threads <= 1 || width < 1024) {
+      for (const vid_t p : level) {
+        costs_of_children(rows, p, kids_of(p), slot_of, costs.data(),
+                          [&](vid_t w) { next.push_back(w); });
+      }
+    } else {
+#pragma omp parallel num_threads(threads)
+      {
+        std::vector<vid_t> mine;
+#pragma omp for schedule(dynamic, 256) nowait
+        for (int64_t i = 0; i < width; ++i) {
+          costs_of_children(rows, level[i], kids_of(level[i]), slot_of, costs.data(),
+                            [&](vid_t w) { mine.push_back(w); });
+        }
+#pragma omp critical
+        next.insert(next.end(), mine.begin(), mine.end());
+      }
+    }
+    level.swap(next);
   }
 }
 
@@ -152,7 +176,7 @@ int64_t repair_path_costs(const cost_rows_t<vid_t, eid_t>& rows,
       const vid_t w = tree_out.neighbour(j);
       if (parents[w] == p && (dirty[p] == 2 || dirty[w] != 0)) kids.push_back(w);
     }
-    costs_of_children(rows, p, kids, slot_of, costs.data(), [&](vid_t w) {
+    costs_of_children(rows, p, std::span<const vid_t>(kids), slot_of, costs.data(), [&](vid_t w) {
       dirty[w] = 2;
       schedule(w);
     });
