@@ -23,9 +23,7 @@ Without a reference the times are reported alone.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+from bench import peer, report
 
 BAR_RATIO = 1.1
 OPERATIONS = ("apply 10M+1M", "reject: negative id, last", "reject: existing insert at 2%",
@@ -108,31 +106,17 @@ print(json.dumps(out))
 """
 
 
-def measure(python: str, repeats: int, scale: float) -> dict:
-    done = subprocess.run([python, "-c", WORKER, str(repeats), str(scale)], capture_output=True,
-                          text=True, timeout=3600)
-    if done.returncode != 0:
-        raise RuntimeError(f"{python}: the apply worker failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def run(reference: str | None, rounds: int, repeats: int, scale: float, progress) -> list[dict]:
     """Alternates this interpreter and the reference `rounds` times; best time per operation."""
-    mine, theirs = [], []
-    for r in range(rounds):
-        progress(f"round {r + 1}/{rounds}: this dyng")
-        mine.append(measure(sys.executable, repeats, scale))
-        if reference:
-            progress(f"round {r + 1}/{rounds}: reference {reference}")
-            theirs.append(measure(reference, repeats, scale))
-    rows = []
-    for op in OPERATIONS:
-        row = {"operation": op, "seconds": min(m[op] for m in mine), "dyng": mine[0]["dyng"]}
+    def measure(python):
+        return peer.run_worker(python, WORKER, (repeats, scale), "apply")
+
+    mine, theirs = peer.alternate(reference, rounds, measure, progress)
+    rows = peer.best_rows(OPERATIONS, mine, theirs)
+    for row in rows:
+        row["dyng"] = mine[0]["dyng"]
         if theirs:
-            row["reference_seconds"] = min(t[op] for t in theirs)
             row["reference_dyng"] = theirs[0]["dyng"]
-            row["ratio"] = row["seconds"] / row["reference_seconds"]
-        rows.append(row)
     return rows
 
 
@@ -149,16 +133,8 @@ def bars(rows: list[dict]) -> list[dict]:
 
 
 def text(document: dict) -> str:
-    lines = [f"Graph.apply on 1M vertices / 5M edges (scale {document['settings']['scale']}), "
-             f"best of {document['settings']['repeats']} x {document['settings']['rounds']} "
-             f"rounds", "", f"{'operation':<32} {'this s':>8} {'reference s':>12} {'ratio':>7}"]
-    for row in document["rows"]:
-        ref = row.get("reference_seconds")
-        ref_text = "-" if ref is None else f"{ref:.3f}"
-        ratio_text = f"{row['ratio']:.3f}" if "ratio" in row else "-"
-        lines.append(f"{row['operation']:<32} {row['seconds']:>8.3f} {ref_text:>12} "
-                     f"{ratio_text:>7}")
-    lines += ["", "Bars"]
-    for bar in document["bars"]:
-        lines.append(f"  {bar['status']:<4} {bar['bar']} (ratio {bar['value']})")
-    return "\n".join(lines)
+    s = document["settings"]
+    lines = [f"Graph.apply on 1M vertices / 5M edges (scale {s['scale']}), best of "
+             f"{s['repeats']} x {s['rounds']} rounds", ""]
+    return "\n".join(lines + peer.rows_text(document["rows"], "s") + [""]
+                     + report.bars_lines(document["bars"]))

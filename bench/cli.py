@@ -186,25 +186,13 @@ def _main_apply(args, argv) -> int:
         print("bench apply: error: --rounds and --repeats must be >= 1 and --scale > 0",
               file=sys.stderr)
         return 2
-    progress = Progress()
-    started = time.localtime()
-    document = {"benchmark": "apply", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
-                "argv": sys.argv if argv is None else ["python -m bench", *argv],
-                "settings": {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
-                             "reference_python": args.reference_python},
-                "loadavg_start": os.getloadavg()}
-    try:
-        document["rows"] = apply.run(args.reference_python, args.rounds, args.repeats,
-                                     args.scale, progress)
-    except RuntimeError as error:
-        print(f"bench apply: error: {error}", file=sys.stderr)
-        return 1
-    document["loadavg_end"] = os.getloadavg()
-    document["bars"] = apply.bars(document["rows"])
-    path = report.write_json(document, args.json or report.default_json_path(started, "apply"))
-    print(apply.text(document))
-    print(f"\nJSON: {path}")
-    return 0
+    settings = {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
+                "reference_python": args.reference_python}
+    return _run_peer_benchmark(
+        "apply", args, argv, settings,
+        lambda progress: {"rows": apply.run(args.reference_python, args.rounds, args.repeats,
+                                            args.scale, progress)},
+        lambda document: apply.bars(document["rows"]), apply.text)
 
 
 def _main_mosp(args, argv) -> int:
@@ -219,24 +207,32 @@ def _main_mosp(args, argv) -> int:
         print("bench mosp: error: --rounds and --repeats must be >= 1, --scale in [4, 26], "
               "--changes integers >= 2 and --backends among sequential,openmp", file=sys.stderr)
         return 2
+    settings = {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
+                "backends": backends, "changes": counts, "reference_python": args.reference_python}
+    return _run_peer_benchmark(
+        "mosp", args, argv, settings,
+        lambda progress: mosp.run(args.reference_python, args.rounds, args.repeats, args.scale,
+                                  backends, counts, progress),
+        mosp.bars, mosp.text)
+
+
+def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:
+    """The document of a benchmark against a peer interpreter (bench/peer.py): run(progress)
+    gives its results, bars(document) and text(document) judge and print them."""
     progress = Progress()
     started = time.localtime()
-    document = {"benchmark": "mosp", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+    document = {"benchmark": name, "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
                 "argv": sys.argv if argv is None else ["python -m bench", *argv],
-                "settings": {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
-                             "backends": backends, "changes": counts,
-                             "reference_python": args.reference_python},
-                "loadavg_start": os.getloadavg()}
+                "settings": settings, "loadavg_start": os.getloadavg()}
     try:
-        document.update(mosp.run(args.reference_python, args.rounds, args.repeats, args.scale,
-                                 backends, counts, progress))
+        document.update(run(progress))
     except RuntimeError as error:
-        print(f"bench mosp: error: {error}", file=sys.stderr)
+        print(f"bench {name}: error: {error}", file=sys.stderr)
         return 1
     document["loadavg_end"] = os.getloadavg()
-    document["bars"] = mosp.bars(document)
-    path = report.write_json(document, args.json or report.default_json_path(started, "mosp"))
-    print(mosp.text(document))
+    document["bars"] = bars(document)
+    path = report.write_json(document, args.json or report.default_json_path(started, name))
+    print(text(document))
     print(f"\nJSON: {path}")
     return 0
 

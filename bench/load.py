@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from bench import generators, verify
+from bench import generators, report, verify
 from bench.timing import Peer, run_interleaved
 
 SOURCE = 0
@@ -136,8 +136,5 @@ def text(document: dict) -> str:
         kernels = ",".join(sorted(set(row["methods"]["default"])))
         lines.append(f"{row['graph']:<10} {row['condition']:<8} {row['default_ms']:>11.1f} "
                      f"{row['sequential_ms']:>14.1f} {row['ratio']:>7.3f}  {kernels}")
-    lines += ["", "Bars"]
-    for bar in document["bars"]:
-        lines.append(f"  {bar['status']:<4} {bar['bar']} (ratio {bar['value']})")
-    return "\n".join(lines)
+    return "\n".join(lines + [""] + report.bars_lines(document["bars"]))
 

@@ -19,13 +19,8 @@ this dyng's own apply + recompute.
 
 from __future__ import annotations
 
-import json
-import os
-import pathlib
-import subprocess
-import sys
+from bench import peer, report
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 PREFERENCES = (2, 1, 3)
 COMPUTE_BAR = 1 / 3
 UPDATE_BAR = 1.1
@@ -105,34 +100,14 @@ print(json.dumps(out))
 """
 
 
-def measure(python: str, scale: int, repeats: int, backends, counts) -> dict:
-    # The repository root for bench.*, in front of whatever path finds the measured dyng.
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, PYTHONPATH=path)
-    args = [python, "-c", WORKER, str(scale), str(repeats), ",".join(backends),
-            ",".join(str(c) for c in counts), ",".join(str(p) for p in PREFERENCES)]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=7200, env=env, cwd=ROOT)
-    if done.returncode != 0:
-        raise RuntimeError(f"{python}: the mosp worker failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def run(reference, rounds, repeats, scale, backends, counts, progress) -> dict:
     """Alternates this interpreter and the reference `rounds` times; best time per operation."""
-    mine, theirs = [], []
-    for r in range(rounds):
-        progress(f"round {r + 1}/{rounds}: this dyng")
-        mine.append(measure(sys.executable, scale, repeats, backends, counts))
-        if reference:
-            progress(f"round {r + 1}/{rounds}: reference {reference}")
-            theirs.append(measure(reference, scale, repeats, backends, counts))
-    rows = []
-    for op in mine[0]["rows"]:
-        row = {"operation": op, "seconds": min(m["rows"][op] for m in mine)}
-        if theirs:
-            row["reference_seconds"] = min(t["rows"][op] for t in theirs)
-            row["ratio"] = row["seconds"] / row["reference_seconds"]
-        rows.append(row)
+    args = (scale, repeats, ",".join(backends), ",".join(str(c) for c in counts),
+            ",".join(str(p) for p in PREFERENCES))
+    mine, theirs = peer.alternate(
+        reference, rounds, lambda python: peer.run_worker(python, WORKER, args, "mosp"), progress)
+    rows = peer.best_rows(list(mine[0]["rows"]), [m["rows"] for m in mine],
+                          [t["rows"] for t in theirs])
     same = None
     if theirs:
         same = all(m["digests"] == theirs[0]["digests"] for m in mine)
@@ -170,16 +145,6 @@ def bars(document: dict) -> list[dict]:
 def text(document: dict) -> str:
     s = document["settings"]
     lines = [f"mosp on rmat{s['scale']} (edge factor 16), K = 3, preferences {PREFERENCES}, best "
-             f"of {s['repeats']} x {s['rounds']} rounds", "",
-             f"{'operation':<34} {'this ms':>10} {'reference ms':>13} {'ratio':>7}"]
-    for row in document["rows"]:
-        ref = row.get("reference_seconds")
-        ref_text = "-" if ref is None else f"{ref * 1e3:.1f}"
-        ratio_text = f"{row['ratio']:.3f}" if "ratio" in row else "-"
-        lines.append(f"{row['operation']:<34} {row['seconds'] * 1e3:>10.1f} {ref_text:>13} "
-                     f"{ratio_text:>7}")
-    lines += ["", "Bars"]
-    for bar in document["bars"]:
-        value = "" if bar["value"] is None else f" ({bar['value']})"
-        lines.append(f"  {bar['status']:<4} {bar['bar']}{value}")
-    return "\n".join(lines)
+             f"of {s['repeats']} x {s['rounds']} rounds", ""]
+    return "\n".join(lines + peer.rows_text(document["rows"], "ms") + [""]
+                     + report.bars_lines(document["bars"]))

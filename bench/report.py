@@ -152,6 +152,15 @@ def text(document: dict) -> str:
     return "\n".join(lines)
 
 
+def bars_lines(bars: list[dict]) -> list[str]:
+    """Bars of the {status, bar, value} kind (bench load, apply, mosp), one line each."""
+    lines = ["Bars"]
+    for bar in bars:
+        value = "" if bar["value"] is None else f" ({bar['value']})"
+        lines.append(f"  {bar['status']:<4} {bar['bar']}{value}")
+    return lines
+
+
 def _load(values) -> str:
     return "/".join(f"{v:.2f}" for v in values)
 

@@ -16,6 +16,7 @@
 #include "arrays.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "handles.hpp"
+#include "insertion_batch.hpp"
 #include "module.hpp"
 #include "result_handle.hpp"
 
@@ -83,20 +84,8 @@ std::unique_ptr<mosp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
 
 void validate_batch(const in_array_t& ins_src, const in_array_t& ins_dst, const in_array_t& ins_w,
                     int num_weights, const mosp::options_t& options) {
-  constexpr const char* fn = "mosp_validate_batch";
-  auto run = [&](auto tag) {
-    using vid_t = decltype(tag);
-    edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),
-                              as_span<vid_t>(ins_dst, fn, "insert_dst"),
-                              as_span<int32_t>(ins_w, fn, "insert_weights"),
-                              num_weights,
-                              {},
-                              {}};
-    nb::gil_scoped_release release;
-    mosp::validate_batch(batch, options);
-  };
-  if (has_dtype<int64_t>(ins_src)) run(int64_t{});
-  else run(int32_t{});
+  check_insertions(ins_src, ins_dst, ins_w, num_weights, "mosp_validate_batch",
+                   [&](const auto& batch) { mosp::validate_batch(batch, options); });
 }
 
 /// testing.combined_graph: (row_ptr int64, col, weights int32) of K parent arrays.

@@ -12,6 +12,7 @@
 #include "arrays.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "handles.hpp"
+#include "insertion_batch.hpp"
 #include "module.hpp"
 #include "result_handle.hpp"
 
@@ -58,20 +59,8 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
 
 void validate_batch(const in_array_t& ins_src, const in_array_t& ins_dst, const in_array_t& ins_w,
                     int num_weights, const sssp::options_t& options) {
-  constexpr const char* fn = "sssp_validate_batch";
-  auto run = [&](auto tag) {
-    using vid_t = decltype(tag);
-    edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),
-                              as_span<vid_t>(ins_dst, fn, "insert_dst"),
-                              as_span<int32_t>(ins_w, fn, "insert_weights"),
-                              num_weights,
-                              {},
-                              {}};
-    nb::gil_scoped_release release;
-    sssp::validate_batch(batch, options);
-  };
-  if (has_dtype<int64_t>(ins_src)) run(int64_t{});
-  else run(int32_t{});
+  check_insertions(ins_src, ins_dst, ins_w, num_weights, "sssp_validate_batch",
+                   [&](const auto& batch) { sssp::validate_batch(batch, options); });
 }
 
 /// The graph checks of sssp.Result.from_arrays (those of compute, in its name).

@@ -40,16 +40,8 @@ sssp::options_t combined_options(const options_t& options) {
 
 template <class vid_t, class eid_t>
 void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
-  if (graph.num_weights() == 0) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph is unweighted; mosp needs one weight column per "
-                              "objective, so build the graph with weights of shape (m, K)");
-  }
-  if (!graph.has_transposed()) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": the graph keeps no in-edges, which mosp needs for its "
-                                 "parents; build the graph with store_transposed=True");
-  }
+  sssp::detail::check_graph(graph, fn, "mosp",
+                            "one weight column per objective (weights of shape (m, K))");
 }
 
 /// The checks of compute and from_trees; fills the state's objective count and scale.

@@ -15,19 +15,22 @@
 
 namespace dyng::sssp::detail {
 
-/// The graph shape sssp needs on any backend: weights (not_supported_error: the unweighted types
-/// are another compiled type) and in-edges (invalid_argument_error).
+/// The graph shape sssp needs on any backend, and the algorithms built on its trees (mosp):
+/// weights (not_supported_error: the unweighted types are another compiled type) and in-edges
+/// (invalid_argument_error). `algorithm` and `weights` word the messages.
 template <class vid_t, class eid_t>
-void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn,
+                 const char* algorithm = "sssp",
+                 const char* weights = "a weighted graph (num_weights >= 1)") {
   if (graph.num_weights() == 0) {
-    throw not_supported_error(std::string(fn) +
-                              ": the graph is unweighted; sssp needs a weighted graph "
-                              "(num_weights >= 1), so build it with weights");
+    throw not_supported_error(std::string(fn) + ": the graph is unweighted; " + algorithm +
+                              " needs " + weights + ", so build it with weights");
   }
   if (!graph.has_transposed()) {  // an argument error, as in 0.2 (undirected graphs too)
-    throw invalid_argument_error(std::string(fn) +
-                                 ": the graph keeps no in-edges, which sssp needs for its "
-                                 "parents; build the graph with store_transposed=True");
+    throw invalid_argument_error(std::string(fn) + ": the graph keeps no in-edges, which " +
+                                 algorithm +
+                                 " needs for its parents; build the graph with "
+                                 "store_transposed=True");
   }
 }
 
