@@ -71,7 +71,8 @@ def parser() -> argparse.ArgumentParser:
                    help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
     o.add_argument("--scale", type=int, default=20, help="R-MAT scale (default 20)")
     o.add_argument("--backends", default="sequential,openmp",
-                   help="comma-separated host backends (default sequential,openmp)")
+                   help="comma-separated backends among sequential, openmp, cuda "
+                        "(default sequential,openmp)")
     o.add_argument("--changes", default="1000,100000",
                    help="comma-separated batch sizes (default 1000,100000)")
     o.add_argument("--rounds", type=int, default=1,
@@ -203,9 +204,10 @@ def _main_mosp(args, argv) -> int:
         counts = []
     if (args.rounds < 1 or args.repeats < 1 or not 4 <= args.scale <= 26 or not counts
             or any(c < 2 for c in counts)
-            or not backends or any(b not in ("sequential", "openmp") for b in backends)):
+            or not backends or any(b not in ("sequential", "openmp", "cuda") for b in backends)):
         print("bench mosp: error: --rounds and --repeats must be >= 1, --scale in [4, 26], "
-              "--changes integers >= 2 and --backends among sequential,openmp", file=sys.stderr)
+              "--changes integers >= 2 and --backends among sequential,openmp,cuda",
+              file=sys.stderr)
         return 2
     settings = {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
                 "backends": backends, "changes": counts, "reference_python": args.reference_python}

@@ -12,9 +12,11 @@ parents, path costs, each tree), and the answers of this dyng and the reference 
 
 The peer is the dyng of ``--reference-python`` (for example a venv with ``dyng==0.2.0``), run in
 alternating fresh processes; the report keeps the best of ``--repeats`` runs per operation.
-``ratio = this dyng / reference``. Bars (issue 12, this machine's part): compute at least 3x
-faster than the reference on each host backend (ratio <= 1/3), and every update at most 1.1x
-this dyng's own apply + recompute.
+``ratio = this dyng / reference``. Bars (issue 12): compute at least 3x faster than the
+reference on each host backend (ratio <= 1/3; the 2-core machine's bar), every update at most
+1.1x this dyng's own apply + recompute, and where the run has a CUDA backend (the H200) CUDA
+compute <= 40 ms, CUDA update with 1,000 changes <= 10 ms and below apply + recompute, OpenMP
+compute <= 150 ms. CUDA calls return once the device work is done, so wall time is device time.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from bench import peer, report
 PREFERENCES = (2, 1, 3)
 COMPUTE_BAR = 1 / 3
 UPDATE_BAR = 1.1
+# Absolute bars of the H200 run, in seconds: (operation, limit).
+GPU_MACHINE_BARS = (("cuda compute", 0.040), ("cuda update 1000", 0.010),
+                    ("openmp compute", 0.150))
 
 # Runs in the measured interpreter, with the repository root on sys.path for bench.generators and
 # bench.changes (NumPy only) and the dyng found there.
@@ -41,7 +46,8 @@ prefs = [int(p) for p in sys.argv[5].split(",")]
 edges = generators.rmat(scale, 16, seed=1)
 rng = np.random.default_rng(12)
 weights = rng.integers(1, 101, size=(edges.num_edges, len(prefs)), dtype=np.int32)
-resources = {"sequential": dyng.Resources.sequential(), "openmp": dyng.Resources.openmp()}
+resources = {"sequential": dyng.Resources.sequential, "openmp": dyng.Resources.openmp,
+             "cuda": dyng.Resources.cuda}
 
 def graph(res):
     return dyng.Graph.from_edges(edges.src, edges.dst, weights, num_vertices=edges.num_vertices,
@@ -65,7 +71,7 @@ def timed(run):
 
 out = {"dyng": dyng.__version__, "rows": {}, "digests": {}, "mismatches": []}
 for name in backends:
-    res = resources[name]
+    res = resources[name]()
     g0 = graph(res)
     best = None
     for _ in range(repeats):
@@ -134,6 +140,17 @@ def bars(document: dict) -> list[dict]:
             out.append({"bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
                         "status": "PASS" if own <= UPDATE_BAR else "FAIL",
                         "value": round(own, 3)})
+    if any(op.startswith("cuda ") for op in rows):
+        for op, limit in GPU_MACHINE_BARS:
+            if op in rows:
+                ms = rows[op]["seconds"] * 1e3
+                out.append({"bar": f"{op} <= {limit * 1e3:g} ms (H200)",
+                            "status": "PASS" if ms <= limit * 1e3 else "FAIL",
+                            "value": round(ms, 2)})
+        if "cuda update 1000" in rows and "cuda apply+recompute 1000" in rows:
+            below = rows["cuda update 1000"]["seconds"] < rows["cuda apply+recompute 1000"]["seconds"]
+            out.append({"bar": "cuda update 1000 below apply + recompute", "value": None,
+                        "status": "PASS" if below else "FAIL"})
     out.append({"bar": "update == fresh compute, every run", "value": None,
                 "status": "FAIL" if document["update_mismatches"] else "PASS"})
     if document["same_answers_as_reference"] is not None:

@@ -139,5 +139,5 @@ def test_mosp_run_at_a_small_scale(tmp_path, capsys):
 
 
 def test_mosp_refuses_bad_arguments(capsys):
-    assert cli.main(["mosp", "--backends", "cuda"]) == 2
-    assert "--backends among sequential,openmp" in capsys.readouterr().err
+    assert cli.main(["mosp", "--backends", "gpu"]) == 2
+    assert "--backends among sequential,openmp,cuda" in capsys.readouterr().err

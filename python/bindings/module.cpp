@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
 #if defined(DYNG_HAVE_CUDA)
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_dynamic_bfs_device(m);
+  dyng::bindings::bind_mosp_device(m);
   dyng::bindings::bind_cuda_runtime(m);
 #endif
   dyng::bindings::bind_build_config(m);

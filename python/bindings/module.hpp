@@ -26,6 +26,8 @@ void bind_mosp(nanobind::module_& m);
 void bind_sssp_device(nanobind::module_& m);
 /// `BfsDeviceState`, dynamic_bfs results in device memory (dynamic_bfs_device.cpp).
 void bind_dynamic_bfs_device(nanobind::module_& m);
+/// `MospDeviceState`, mosp results in device memory (mosp_device.cpp).
+void bind_mosp_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
 #endif

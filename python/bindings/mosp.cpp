@@ -1,6 +1,7 @@
 // dyng._core.MospOptions, MospStats, MospState (a host mosp result) and the mosp oracles. The
 // result handle, copy-on-write, the log checks, compute and update are the shared ones
-// (result_handle.hpp); this file adds the per-objective views and from_arrays.
+// (result_handle.hpp), the per-objective views those of mosp_views.hpp; this file adds
+// from_arrays and the oracles.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,23 +19,13 @@
 #include "handles.hpp"
 #include "insertion_batch.hpp"
 #include "module.hpp"
+#include "mosp_views.hpp"
 #include "result_handle.hpp"
 
 namespace dyng::bindings {
 namespace {
 
 using mosp_result_t = result_handle_t<mosp::state_t>;
-
-/// Objective k of the state, checked against its objective count (Result.distances(k)).
-template <class S>
-int checked_objective(const S& state, int64_t k, const char* fn) {
-  if (k < 0 || k >= state.num_objectives) {
-    throw invalid_argument_error(std::string(fn) + "(): the objective " + std::to_string(k) +
-                                 " is out of range [0, " + std::to_string(state.num_objectives) +
-                                 "); pass an objective below num_objectives");
-  }
-  return static_cast<int>(k);
-}
 
 std::unique_ptr<mosp_result_t> from_arrays(const graph_handle_t& h, int64_t source,
                                            const std::vector<in_array_t>& distances,
@@ -173,54 +164,14 @@ void bind_mosp(nb::module_& m) {
   nb::class_<mosp_result_t> cls(m, "MospState", "mosp trees, MOSP tree and path costs on the host.");
   add_result_methods(cls);
   add_host_entry_points<mosp::options_t>(cls, "mosp");
-  cls.def_prop_ro("num_objectives",
-                  [](const mosp_result_t& r) {
-                    return r.read([](const auto& p) { return p->num_objectives; });
-                  })
-      .def_prop_ro("preference_scale",
-                   [](const mosp_result_t& r) {
-                     return r.read([](const auto& p) { return p->preference_scale; });
-                   })
-      .def_prop_ro("has_path_costs",
-                   [](const mosp_result_t& r) {
-                     return r.read([](const auto& p) { return p->has_path_costs; });
-                   })
-      .def_prop_ro("consistent",
-                   [](const mosp_result_t& r) {
-                     return r.read([](const auto& p) { return p->consistent; });
-                   },
-                   "False after an update that failed part-way: compute the result again.")
-      .def(
-          "distances",
-          [](const mosp_result_t& r, int64_t k) {
-            return r.read([&](const auto& p) {
-              const auto& tree = p->trees[checked_objective(*p, k, "mosp.Result.distances")];
-              return make_view(tree.distances.data(), tree.distances.size(), p);
-            });
-          },
-          nb::arg("objective"), "A read-only view of objective k's distances.")
-      .def(
-          "parents",
-          [](const mosp_result_t& r, int64_t k) {
-            return r.read([&](const auto& p) {
-              const auto& tree = p->trees[checked_objective(*p, k, "mosp.Result.parents")];
-              return make_view(tree.parents.data(), tree.parents.size(), p);
-            });
-          },
-          nb::arg("objective"), "A read-only view of objective k's parents.")
-      .def(
-          "path_costs",
-          [](const mosp_result_t& r) {
-            return r.read([&](const auto& p) {
-              return make_view(p->path_costs.data(), p->path_costs.size(), p);
-            });
-          },
-          "A read-only view of the n x K path costs, row-major (empty when not computed).")
-      .def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
-                  nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
-                  nb::arg("options"), nb::arg("execution"),
-                  "A state from per-objective trees (int64 distances, parents in the graph's id "
-                  "type).");
+  add_mosp_views(cls, [](const auto& p) {
+    return make_view(p->path_costs.data(), p->path_costs.size(), p);
+  });
+  cls.def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
+                 nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
+                 nb::arg("options"), nb::arg("execution"),
+                 "A state from per-objective trees (int64 distances, parents in the graph's id "
+                 "type).");
 
   m.def("mosp_validate_batch", &validate_batch, nb::arg("insert_src"), nb::arg("insert_dst"),
         nb::arg("insert_weights"), nb::arg("num_weights"), nb::arg("options"),

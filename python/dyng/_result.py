@@ -247,20 +247,24 @@ class ResultBase:
     def _on_device(self):
         return type(self._state).__name__ == self._DEVICE_STATE
 
-    def _array(self, name, dtype, what, view=None):
-        """The current Array of native view `name` (host view or device tensor); `view(state)`
-        makes a host view that is not a plain method of the state (mosp's per-objective ones)."""
+    def _array(self, name, dtype, what, view=None, host_only=False):
+        """The current Array of native view `name` (host view or device tensor). `view(state)`
+        makes the view when it is not a plain method of the state (mosp's per-objective ones),
+        from a host or a device state alike; `host_only` views are host memory in either space
+        (mosp's path costs)."""
         array = self._arrays.get(name)
         if array is None:
             state = self._state
-            if self._on_device():
+            if view is None:
+                view = lambda s: getattr(s, name)()  # noqa: E731
+            if self._on_device() and not host_only:
                 res = self._resources
-                data = DeviceData(getattr(state, name)(), dtype, state.num_vertices, state.device,
-                                  fetch=lambda: getattr(state.to_host(), name)(),
-                                  private_copy=lambda: getattr(state.clone(), name)()[0],
+                data = DeviceData(view(state), dtype, state.num_vertices, state.device,
+                                  fetch=lambda: view(state.to_host()),
+                                  private_copy=lambda: view(state.clone())[0],
                                   policy=lambda: res.copy_policy)
             else:
-                data = view(state) if view is not None else getattr(state, name)()
+                data = view(state)
             array = Array._wrap(data, self._epoch, what)
             self._arrays[name] = array
             self._exported.add(array)

@@ -32,7 +32,7 @@ from typing import List, Tuple
 import numpy as np
 
 from dyng import _backend, _convert, _resources, _update, sssp
-from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
+from dyng._errors import InvalidArgumentError, StaleResultError
 from dyng._registry import Algorithm
 from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
                           make_options, run_compute)
@@ -47,7 +47,7 @@ _ENGINES = ("automatic", "fused", "operators")
 
 ALGORITHM = Algorithm(name="mosp", title="Dynamic multi-objective shortest paths",
                       family="fixed_point", maturity="stable", determinism="bitwise",
-                      backends=("sequential", "openmp"),
+                      backends=("sequential", "openmp", "cuda"),
                       cite=("dynamosp2025", "dynamosptpds2025"))
 
 
@@ -63,7 +63,7 @@ class Options(OptionsBase):
     delta : int
         Bucket width of the per-objective searches; 0 picks one from the weights.
     cuda_engine : {"automatic", "fused", "operators"}
-        Accepted and checked as in 0.2 (mosp runs on the host backends in this release).
+        Accepted and checked as in 0.2 (every engine runs the same kernels).
     compute_path_costs : bool
         Whether compute and update keep ``Result.path_costs``.
     validate_inputs : bool
@@ -166,6 +166,7 @@ class Result(SingleSourceResult):
     _ALGORITHM = ALGORITHM
     _STATS = Stats
     _HOST_STATE = "MospState"
+    _DEVICE_STATE = "MospDeviceState"
     _FIXED_FIELDS = ("preferences", "num_objectives")
 
     def __init__(self, *args, **kwargs):
@@ -194,7 +195,6 @@ class Result(SingleSourceResult):
         check_graph_argument(fn, graph)
         source = _convert.as_int(source, fn, "source")
         res = _resources.resolve(resources, graph.resources, fn)
-        _check_host(res, fn)
         distances, parents = list(distances), list(parents)
         if len(distances) != len(parents):
             raise InvalidArgumentError(
@@ -204,9 +204,14 @@ class Result(SingleSourceResult):
         trees = [sssp._tree_arrays(fn, graph, d, p, which=f"objective {i}: ")
                  for i, (d, p) in enumerate(zip(distances, parents))]
         native = _backend.native()
+        # The trees are checked and combined on the host; a CUDA result then moves there.
+        host = res if res.backend != "cuda" else _resources.Resources.sequential()
         state = native.MospState.from_arrays(
             graph._native, source, [d for d, _ in trees], [p for _, p in trees],
-            bool(canonicalize), opts._to_native(native), res._execution())
+            bool(canonicalize), opts._to_native(native), host._execution())
+        if res.backend == "cuda":
+            graph._ensure_device(res, fn)
+            state = native.MospDeviceState.from_host(state, res._execution())
         return cls._wrap(graph, state, opts, res, None)
 
     @property
@@ -252,7 +257,7 @@ class Result(SingleSourceResult):
             )
         k = self.num_objectives
         return self._array("path_costs", np.int64, "mosp path_costs",
-                           view=lambda state: state.path_costs().reshape(-1, k))
+                           view=lambda state: state.path_costs().reshape(-1, k), host_only=True)
 
     def __reduce_ex__(self, protocol):
         raise TypeError(
@@ -269,28 +274,20 @@ class Result(SingleSourceResult):
             )
         return k
 
-    def _array(self, name, dtype, what, view=None):
+    def _array(self, name, dtype, what, view=None, host_only=False):
         if not self._state.consistent:
             raise StaleResultError(
                 f"mosp.Result: {what} cannot be read: an update of this result failed part-way "
                 f"(the exception it raised says why), so it holds no consistent answer; compute "
                 f"it again"
             )
-        return super()._array(name, dtype, what, view)
+        return super()._array(name, dtype, what, view, host_only)
 
     def _validate_batch(self, resolved):
         native = _backend.native()
         native.mosp_validate_batch(resolved.insert_src, resolved.insert_dst,
                                    resolved.insert_weights, resolved.num_weights,
                                    self._options._to_native(native))
-
-
-def _check_host(res, fn):
-    if res.backend == "cuda":
-        raise NotSupportedError(
-            f"{fn}(): mosp runs on the sequential and OpenMP backends in this release (CUDA is "
-            f"planned); pass resources=dyng.Resources.openmp() or a host graph"
-        )
 
 
 def compute(graph, source, *, options=None, resources=None, **fields):
@@ -324,7 +321,6 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     fn = "mosp.compute"
     opts = make_options(fn, Options, options, fields)
     check_graph_argument(fn, graph)
-    _check_host(_resources.resolve(resources, graph.resources, fn), fn)
     return run_compute(Result, fn, graph, opts, resources, _convert.as_int(source, fn, "source"))
 
 
@@ -348,6 +344,4 @@ def update(graph, batch, result, *, resources=None):
     >>> r.path_costs.tolist()
     [[0, 0], [5, 5], [3, 3]]
     """
-    if resources is not None:
-        _check_host(_resources.resolve(resources, graph.resources, "mosp.update"), "mosp.update")
     return _update.update_one("mosp", Result, graph, batch, result, resources)

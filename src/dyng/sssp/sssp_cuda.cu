@@ -49,9 +49,24 @@ template <class vid_t, class eid_t>
 void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
              vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
              vid_t* d_parents, stats_t& stats, const tuning_t& tuning) {
+  compute_joint(out, in, source, objective, 1, delta, stream, d_dist, d_parents, stats, tuning);
+}
+
+template <class vid_t, class eid_t>
+void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
+                   const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
+                   int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning) {
   constexpr const char* fn = "sssp::cuda::compute()";
+  const int objective = first_objective;
+  if (num_objectives < 1 || num_objectives > (1 << kernels::k_objective_bits)) {
+    throw invalid_argument_error(std::string(fn) + ": " + std::to_string(num_objectives) +
+                                 " joint searches; pass between 1 and " +
+                                 std::to_string(1 << kernels::k_objective_bits));
+  }
   kernels::check_view(out, fn, "out-edge", objective);
   kernels::check_view(in, fn, "in-edge", objective);
+  kernels::check_view(out, fn, "out-edge", objective + num_objectives - 1);
   const long long n = out.num_vertices;
   if (in.num_vertices != out.num_vertices) {
     throw invalid_argument_error(std::string(fn) + ": the out-edge view has " +
@@ -88,21 +103,26 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
   const int64_t max_delta = int64_t{1} << 61;
   const int64_t width = std::min(max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
 
-  // (2) Workspace: each queue holds every vertex once plus the chunk items of long rows.
-  const unsigned long long capacity = static_cast<unsigned long long>(n) +
-                                      host.stored_edges / kernels::chunk_edges_of(group_size) + 64;
-  device_buffer<int> stamps(2 * static_cast<size_t>(n), stream);
+  // (2) Workspace: each queue holds every vertex once plus the chunk items of long rows, per
+  // search.
+  const auto searches = static_cast<unsigned long long>(num_objectives);
+  const unsigned long long capacity =
+      searches * (static_cast<unsigned long long>(n) +
+                  host.stored_edges / kernels::chunk_edges_of(group_size)) +
+      64;
+  device_buffer<int> stamps(2 * searches * static_cast<size_t>(n), stream);
   device_buffer<kernels::item_t> queues(4 * capacity, stream);
 
   kernels::near_far_params_t<vid_t, eid_t> params;
   params.out = out;
   params.objective = objective;
+  params.num_objectives = num_objectives;
   params.source = source;
   params.delta = static_cast<kernels::dist_t>(width);
   params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
   params.dist = reinterpret_cast<kernels::dist_t*>(d_dist);
   params.near_stamp = stamps.data();
-  params.far_stamp = stamps.data() + n;
+  params.far_stamp = stamps.data() + searches * n;
   for (int q = 0; q < 2; ++q) {
     params.near_queue[q] = queues.data() + q * capacity;
     params.far_queue[q] = queues.data() + (2 + q) * capacity;
@@ -113,10 +133,20 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
   // (3) The search, then (4) parents from the final distances.
   // The in-edges of a consistent graph number the same as the out-edges; a mismatch can only
   // overflow the piece list, which is flagged and thrown below.
-  kernels::dispatch_search<false>(group_size, params, blocks_per_sm, s);
+  if (num_objectives == 1) {
+    kernels::dispatch_search<false>(group_size, params, blocks_per_sm, s);
+  } else {
+    kernels::dispatch_search<false, true>(group_size, params, blocks_per_sm, s);
+  }
   device_buffer<unsigned long long> pieces;
-  kernels::launch_parents(in, source, objective, d_dist, s, d_parents, host.stored_edges,
-                          control.data(), pieces);
+  for (int o = 0; o < num_objectives; ++o) {
+    if (o > 0) {  // each pass appends its pieces to a list that starts empty
+      DYNG_CUDA_CHECK(cudaMemsetAsync(&control.data()->piece_count, 0,
+                                      sizeof(unsigned long long), s));
+    }
+    kernels::launch_parents(in, source, objective + o, d_dist + o * n, s, d_parents + o * n,
+                            host.stored_edges, control.data(), pieces);
+  }
   control.copy_to_host(&host, 1);
 
   stats.iterations = host.rounds;
@@ -174,6 +204,10 @@ bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective
                                       const device_adjacency_t<vid_t, eid_t>&, vid_t, int,       \
                                       int64_t, void*, int64_t*, vid_t*, stats_t&,                \
                                       const tuning_t&);                                          \
+  template void compute_joint<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,            \
+                                            const device_adjacency_t<vid_t, eid_t>&, vid_t, int, \
+                                            int, int64_t, void*, int64_t*, vid_t*, stats_t&,     \
+                                            const tuning_t&);                                    \
   template void canonical_parents<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, vid_t, \
                                                 int, const int64_t*, void*, vid_t*);             \
   template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int,    \

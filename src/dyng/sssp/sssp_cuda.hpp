@@ -53,6 +53,17 @@ void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency
              vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
              vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
 
+/// compute() for `num_objectives` weight columns at once (mosp's trees): column first_objective
+/// + o gets its n distances at d_dist + o*n and its parents at d_parents + o*n. One joint search
+/// over vertex-objective items (near_far.cuh), so the K searches share rounds and barriers
+/// instead of running one after another; then one parent pass per column. `stats` holds the
+/// joint search's counters. Each column's results equal a compute() of that column alone.
+template <class vid_t, class eid_t>
+void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
+                   const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
+                   int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
+
 /// Distances and canonical parents of one source, in device memory of `device` (the result that
 /// update() repairs in place; the device-graph layer and the bindings hold it).
 template <class vid_t>

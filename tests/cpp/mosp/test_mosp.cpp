@@ -15,11 +15,16 @@
 #include "dyng/graph/graph.hpp"
 #include "dyng/mosp/detail/path_costs.hpp"
 #include "dyng/mosp/mosp.hpp"
+#include "mosp/mosp_test_util.hpp"
 #include "random_graph_case.hpp"
 
 namespace {
 
 using namespace dyng;
+using dyng_test::check_definitions;
+using dyng_test::check_same;
+using dyng_test::expected_costs;
+using dyng_test::random_batch;
 
 struct variant_t {
   backend_t backend;
@@ -35,108 +40,6 @@ execution_t exec_of(backend_t backend) {
   exec.backend = backend;
   exec.num_threads = 2;
   return exec;
-}
-
-/// The combined edges straight from the definition: (u, v) -> L*(K+1) - sum L/pref_i.
-template <class vid_t>
-std::map<std::pair<int64_t, int64_t>, int64_t> expected_combined(const mosp::state_t<vid_t>& s,
-                                                                 const std::vector<int64_t>& prefs) {
-  const int k = s.num_objectives;
-  const int64_t scale = s.preference_scale;
-  std::map<std::pair<int64_t, int64_t>, int64_t> edges;
-  for (int i = 0; i < k; ++i) {
-    const int64_t take = prefs.empty() ? scale : scale / prefs[i];
-    for (size_t v = 0; v < s.trees[i].parents.size(); ++v) {
-      const int64_t u = s.trees[i].parents[v];
-      if (u < 0) continue;
-      auto [it, fresh] = edges.try_emplace({u, static_cast<int64_t>(v)}, scale * (k + 1));
-      it->second -= take;
-    }
-  }
-  return edges;
-}
-
-/// Path costs by walking every vertex up its MOSP path, the weights of the first (p, v) slot.
-template <class vid_t, class eid_t>
-std::vector<int64_t> expected_costs(const graph_t<vid_t, eid_t>& g, const mosp::state_t<vid_t>& s) {
-  const int k = s.num_objectives;
-  const auto out = g.out_view();
-  const int64_t n = g.num_vertices();
-  std::vector<int64_t> costs(static_cast<size_t>(n * k), sssp::k_infinite_distance);
-  for (int64_t v = 0; v < n; ++v) {
-    if (v != s.source && s.combined_parents[v] < 0) continue;
-    std::vector<int64_t> sum(static_cast<size_t>(k), 0);
-    for (int64_t x = v; x != s.source; x = s.combined_parents[x]) {
-      const vid_t p = s.combined_parents[x];
-      eid_t slot = out.begin(p);
-      while (out.neighbour(slot) != x) ++slot;
-      for (int i = 0; i < k; ++i) sum[i] += out.weight(slot, i);
-    }
-    for (int i = 0; i < k; ++i) costs[v * k + i] = sum[i];
-  }
-  return costs;
-}
-
-template <class vid_t>
-void check_same(const mosp::state_t<vid_t>& a, const mosp::state_t<vid_t>& b) {
-  CHECK_EQ(a.trees.size(), b.trees.size());
-  for (size_t i = 0; i < a.trees.size() && i < b.trees.size(); ++i) {
-    CHECK(a.trees[i].distances == b.trees[i].distances);
-    CHECK(a.trees[i].parents == b.trees[i].parents);
-  }
-  CHECK(a.combined_distances == b.combined_distances);
-  CHECK(a.combined_parents == b.combined_parents);
-  CHECK(a.path_costs == b.path_costs);
-  const auto ca = a.combined_graph.to_csr(), cb = b.combined_graph.to_csr();
-  CHECK(ca.row_ptr == cb.row_ptr);
-  CHECK(ca.col == cb.col);
-  CHECK(ca.weights == cb.weights);
-}
-
-template <class vid_t, class eid_t>
-void check_definitions(const graph_t<vid_t, eid_t>& g, const mosp::state_t<vid_t>& s,
-                       const std::vector<int64_t>& prefs) {
-  const auto csr = s.combined_graph.to_csr();
-  std::map<std::pair<int64_t, int64_t>, int64_t> got;
-  for (size_t u = 0; u + 1 < csr.row_ptr.size(); ++u) {
-    for (int64_t j = csr.row_ptr[u]; j < csr.row_ptr[u + 1]; ++j) {
-      got[{static_cast<int64_t>(u), csr.col[j]}] = csr.weights[j];
-    }
-  }
-  CHECK(got == expected_combined(s, prefs));
-  CHECK(s.path_costs == expected_costs(g, s));
-}
-
-/// A batch of insertions (new edges, parallel copies, reweights, new vertices), deletions of
-/// stored edges (tree edges among them) and deletions of missing edges.
-template <class vid_t, class eid_t>
-void random_batch(std::mt19937_64& rng, const graph_t<vid_t, eid_t>& g,
-                  dyng_test::random_graph_case_t<vid_t>& rc, std::vector<vid_t>& is,
-                  std::vector<vid_t>& id, std::vector<int32_t>& iw, std::vector<vid_t>& ds,
-                  std::vector<vid_t>& dd) {
-  std::vector<vid_t> src, dst;
-  std::vector<int32_t> w;
-  g.edges(src, dst, w);
-  const uint64_t n = static_cast<uint64_t>(g.num_vertices());
-  const int k = g.num_weights();
-  const int inserts = static_cast<int>(rng() % 6), deletes = static_cast<int>(rng() % 6);
-  for (int i = 0; i < inserts; ++i) {
-    const bool reuse = !src.empty() && rng() % 3 == 0;  // an existing pair: upsert or parallel
-    const size_t e = reuse ? rng() % src.size() : 0;
-    is.push_back(reuse ? src[e] : static_cast<vid_t>(rng() % (n + 2)));
-    id.push_back(reuse ? dst[e] : static_cast<vid_t>(rng() % (n + 2)));
-    for (int j = 0; j < k; ++j) iw.push_back(rc.weight(rng));
-  }
-  for (int i = 0; i < deletes; ++i) {
-    if (!src.empty() && rng() % 4 != 0) {
-      const size_t e = rng() % src.size();
-      ds.push_back(src[e]);
-      dd.push_back(dst[e]);
-    } else {
-      ds.push_back(static_cast<vid_t>(rng() % n));
-      dd.push_back(static_cast<vid_t>(rng() % n));
-    }
-  }
 }
 
 template <class vid_t, class eid_t>

@@ -7,9 +7,14 @@
 // lists its arrays, core/result_arrays.hpp) and lists its device buffers in
 // `static constexpr auto device_arrays()`, in the same order. Being derived from
 // device_result_t also makes the functions below reachable by argument-dependent lookup.
+//
+// A state that holds more than vertex-indexed arrays (mosp: K trees and a combined graph) copies
+// itself instead (self_copying_result): clone, to_host and to_device then call its members, so
+// the result handle and the bindings reach every device state the same way.
 #pragma once
 
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -39,6 +44,29 @@ void check_on_device(const device_result_t<vid_t>& state, int device, const char
                                std::to_string(state.device) + " but the graph on device " +
                                std::to_string(device) +
                                "; clone the result to the graph's device first");
+}
+
+/// A device state that makes its own deep copies and host/device copies.
+template <class D>
+concept self_copying_result = requires(const D& state, const typename D::host_type& host,
+                                       void* stream) {
+  { state.deep_copy(stream) } -> std::same_as<D>;
+  { state.copy_to_host(stream) } -> std::same_as<typename D::host_type>;
+  { D::copy_from_host(host, 0, stream) } -> std::same_as<D>;
+};
+
+/// The copies of a self-copying state (see above).
+template <self_copying_result D>
+D clone(const D& state, void* stream) {
+  return state.deep_copy(stream);
+}
+template <self_copying_result D>
+typename D::host_type to_host(const D& state, void* stream) {
+  return state.copy_to_host(stream);
+}
+template <self_copying_result D>
+D to_device(const typename D::host_type& host, int device, void* stream) {
+  return D::copy_from_host(host, device, stream);
 }
 
 namespace result_detail {
@@ -72,7 +100,7 @@ D allocate_result(decltype(D::source) source, int device, int64_t n) {
 
 /// A deep copy on the same device, ready when it returns.
 template <class D>
-  requires requires { D::device_arrays(); }
+  requires(requires { D::device_arrays(); } && !self_copying_result<D>)
 D clone(const D& state, void* stream) {
   device_scope_t scope(state.device);
   D copy = allocate_result<D>(state.source, state.device, state.num_vertices);
@@ -87,7 +115,7 @@ D clone(const D& state, void* stream) {
 
 /// The host result with the same values.
 template <class D>
-  requires requires { D::device_arrays(); }
+  requires(requires { D::device_arrays(); } && !self_copying_result<D>)
 typename D::host_type to_host(const D& state, void* stream) {
   device_scope_t scope(state.device);
   typename D::host_type host;
@@ -103,6 +131,7 @@ typename D::host_type to_host(const D& state, void* stream) {
 
 /// A device copy of a host result on `device`.
 template <class D>
+  requires(!self_copying_result<D>)
 D to_device(const typename D::host_type& host, int device, void* stream) {
   device_scope_t scope(device);
   D copy = allocate_result<D>(host.source, device, covered_vertices(host));

@@ -9,6 +9,9 @@
 // parallel with its other atomics. A row longer than one chunk is queued whole; the item that
 // takes it relaxes the first chunk and queues the rest as chunk-sized items, so one hub (R-MAT's
 // have ~10^5 edges) is spread over many groups instead of serialising a round on one group.
+//
+// A joint search (mosp's K objectives in one search over vertex-objective items) also names the
+// objective, in the top k_objective_bits of the first slot; slots stay below 2^58.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -41,19 +44,26 @@ inline constexpr int k_vertex_bits = 40;
 inline constexpr unsigned long long k_vertex_mask = (1ull << k_vertex_bits) - 1;
 inline constexpr long long k_max_length = (1ll << (64 - k_vertex_bits)) - 1;
 inline constexpr dist_t k_infinity = (dist_t{1} << 61) - 1;  // == k_infinite_distance
+inline constexpr int k_objective_bits = 6;  // 64 objectives (mosp::k_max_objectives)
+inline constexpr int k_slot_bits = 64 - k_objective_bits;
+inline constexpr unsigned long long k_slot_mask = (1ull << k_slot_bits) - 1;
 
 __device__ __forceinline__ item_t make_item(long long first, long long length,
-                                            unsigned long long vertex) {
+                                            unsigned long long vertex, int objective = 0) {
   const unsigned long long saturated =
       static_cast<unsigned long long>(length < k_max_length ? length : k_max_length);
-  return make_ulonglong2(static_cast<unsigned long long>(first),
+  return make_ulonglong2(static_cast<unsigned long long>(first) |
+                             (static_cast<unsigned long long>(objective) << k_slot_bits),
                          vertex | (saturated << k_vertex_bits));
 }
 __device__ __forceinline__ unsigned long long item_vertex(item_t item) {
   return item.y & k_vertex_mask;
 }
 __device__ __forceinline__ long long item_first(item_t item) {
-  return static_cast<long long>(item.x);
+  return static_cast<long long>(item.x & k_slot_mask);
+}
+__device__ __forceinline__ int item_objective(item_t item) {
+  return static_cast<int>(item.x >> k_slot_bits);
 }
 __device__ __forceinline__ long long item_length(item_t item) {
   return static_cast<long long>(item.y >> k_vertex_bits);

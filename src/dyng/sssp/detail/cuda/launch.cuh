@@ -54,23 +54,24 @@ inline int64_t pick_delta(double mean_weight) {
   return std::max<int64_t>(1, static_cast<int64_t>(mean_weight * 64.0));
 }
 
-template <int G, bool k_seeded, class vid_t, class eid_t>
+template <int G, bool k_seeded, bool k_joint, class vid_t, class eid_t>
 void launch_search(const near_far_params_t<vid_t, eid_t>& params, int blocks_per_sm,
                    cudaStream_t stream) {
-  auto* kernel = near_far_kernel<G, vid_t, eid_t, k_seeded>;
+  auto* kernel = near_far_kernel<G, vid_t, eid_t, k_seeded, k_joint>;
   ::dyng::cuda::launch_cooperative(kernel, cooperative_blocks(kernel, blocks_per_sm, "sssp::cuda"),
                                    params, stream);
 }
 
-/// The search for a group size chosen at run time; k_seeded picks update's repair mode.
-template <bool k_seeded, class vid_t, class eid_t>
+/// The search for a group size chosen at run time; k_seeded picks update's repair mode, k_joint
+/// the joint search over params.num_objectives objectives (near_far.cuh).
+template <bool k_seeded, bool k_joint = false, class vid_t, class eid_t>
 void dispatch_search(int group_size, const near_far_params_t<vid_t, eid_t>& params,
                      int blocks_per_sm, cudaStream_t stream) {
   switch (group_size) {
-    case 4: return launch_search<4, k_seeded>(params, blocks_per_sm, stream);
-    case 8: return launch_search<8, k_seeded>(params, blocks_per_sm, stream);
-    case 16: return launch_search<16, k_seeded>(params, blocks_per_sm, stream);
-    case 32: return launch_search<32, k_seeded>(params, blocks_per_sm, stream);
+    case 4: return launch_search<4, k_seeded, k_joint>(params, blocks_per_sm, stream);
+    case 8: return launch_search<8, k_seeded, k_joint>(params, blocks_per_sm, stream);
+    case 16: return launch_search<16, k_seeded, k_joint>(params, blocks_per_sm, stream);
+    case 32: return launch_search<32, k_seeded, k_joint>(params, blocks_per_sm, stream);
     default:
       throw invalid_argument_error("sssp::cuda: group size " + std::to_string(group_size) +
                                    " is not supported; use 0 (auto), 4, 8, 16 or 32");

@@ -33,6 +33,11 @@
 // count into control->work now and then, thread 0 compares the total with the budget and writes
 // its decision into stop[(round + 1) & 1], a slot nobody reads during this round, and every
 // thread reads stop[round & 1] after the barrier, so all of them leave in the same round.
+//
+// Joint mode (k_joint = true, mosp) runs num_objectives searches from the same source as one:
+// an item is a (vertex, objective) pair (device_common.cuh), objective o reads weight column
+// objective + o and owns entries [o*n, (o+1)*n) of dist and of both stamp arrays. The searches
+// share the rounds and the bound, so K trees cost one kernel's barriers instead of K kernels'.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -46,6 +51,8 @@ template <class vid_t, class eid_t>
 struct near_far_params_t {
   adjacency_view_t<vid_t, eid_t> out;
   int objective = 0;
+  /// Joint mode: the searches run together (columns objective .. objective + num_objectives-1).
+  int num_objectives = 1;
   vid_t source = 0;
   dist_t delta = 1;
   long long max_rounds = 0;
@@ -76,7 +83,7 @@ __host__ __device__ constexpr long long chunk_edges() {
 /// lanes of a warp stay in the loop until every group of the warp is done, so the warp-wide
 /// ballots inside are always reached by the whole warp. `first_item` is the group's item at
 /// its first index, loaded by the caller ahead of `in_count`.
-template <int G, class vid_t, class eid_t>
+template <int G, bool k_joint, class vid_t, class eid_t>
 __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item_t* in_queue,
                             item_t first_item, unsigned long long in_count, sink_t near_sink,
                             sink_t far_sink, dist_t* far_min, dist_t bound, int near_tag,
@@ -92,9 +99,14 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
   const long long stride = p.out.num_weights;
   const int32_t* weights = p.out.weights + p.objective;
   int* status = &p.control->status;
+  const long long n = p.out.num_vertices;
 
   // Group-uniform state: the slot range [base, end) of vertex v being relaxed, in the offset
   // type (32-bit slots need half the registers, and registers bound this kernel's occupancy).
+  // Joint mode adds the item's objective and where its distances start; otherwise both stay 0,
+  // and the compiler folds them away.
+  int obj = 0;
+  long long ofs = 0;
   bool have = false;
   bool prefetched = true;
   item_t item = first_item;
@@ -115,7 +127,11 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
       v = item_vertex(item);
       base = static_cast<eid_t>(item_first(item));
       const long long length = item_length(item);
-      du = __ldcg(p.dist + v);
+      if constexpr (k_joint) {
+        obj = item_objective(item);
+        ofs = static_cast<long long>(obj) * n;
+      }
+      du = __ldcg(p.dist + ofs + v);
       end = static_cast<eid_t>(base + (length < chunk ? length : chunk));
       if (length > chunk) {
         rest = end;
@@ -136,7 +152,7 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
         const long long from = rest + j * chunk;
         const long long to = from + chunk < rest_end ? from + chunk : rest_end;
         if (index < p.capacity) {
-          near_sink.items[index] = make_item(from, to - from, v);
+          near_sink.items[index] = make_item(from, to - from, v, obj);
         } else {
           atomicExch(status, k_status_overflow);
         }
@@ -151,21 +167,21 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
     if (have && end - base > static_cast<eid_t>(glane)) {
       const eid_t slot = base + static_cast<eid_t>(glane);
       const vid_t u = __ldg(p.out.col + slot);
-      const int32_t w = __ldg(weights + static_cast<long long>(slot) * stride);
+      const int32_t w = __ldg(weights + obj + static_cast<long long>(slot) * stride);
       nd = du + static_cast<dist_t>(static_cast<long long>(w));
       ++relaxations;
-      if (nd < __ldcg(p.dist + u)) {
-        atomicMin(p.dist + u, nd);  // result unused: compiled to a reduction nobody waits for
+      if (nd < __ldcg(p.dist + ofs + u)) {
+        atomicMin(p.dist + ofs + u, nd);  // result unused: compiled to a reduction nobody waits for
         const bool is_near = nd < bound;
         const int tag = is_near ? near_tag : far_tag;
-        const int previous = atomicExch((is_near ? p.near_stamp : p.far_stamp) + u, tag);
+        const int previous = atomicExch((is_near ? p.near_stamp : p.far_stamp) + ofs + u, tag);
         const long long ub = __ldg(p.out.row_begin + u);
         const long long ue = __ldg(p.out.row_end + u);
         // A vertex without out-edges has nothing to relax: claimed, never queued.
         const bool queue = previous != tag && ue > ub;
         near_push = queue && is_near;
         far_push = queue && !is_near;
-        pushed = make_item(ub, ue - ub, static_cast<unsigned long long>(u));
+        pushed = make_item(ub, ue - ub, static_cast<unsigned long long>(u), obj);
       }
     }
     if (have) {
@@ -185,7 +201,7 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
 }
 
 /// Splits the far pile against [old_bound, new_bound): one thread per item.
-template <class vid_t, class eid_t>
+template <bool k_joint, class vid_t, class eid_t>
 __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const item_t* far_in,
                              unsigned long long far_count, sink_t near_sink, sink_t far_sink,
                              dist_t* far_min_next, dist_t old_bound, dist_t new_bound,
@@ -203,7 +219,10 @@ __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const ite
     dist_t d = 0;
     if (i < far_count) {
       item = __ldcg(far_in + i);
-      const unsigned long long w = item_vertex(item);
+      const unsigned long long w =
+          item_vertex(item) +
+          (k_joint ? static_cast<unsigned long long>(item_objective(item)) * p.out.num_vertices
+                   : 0ull);
       d = __ldcg(p.dist + w);
       if (d >= old_bound) {
         if (d < new_bound) {
@@ -223,7 +242,7 @@ __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const ite
 
 /// The whole search. Launch cooperatively with blocks of k_block_threads threads. Four blocks
 /// per multiprocessor (64 registers) is what R-MAT needs to keep enough loads in flight.
-template <int G, class vid_t, class eid_t, bool k_seeded = false>
+template <int G, class vid_t, class eid_t, bool k_seeded = false, bool k_joint = false>
 __global__ void __launch_bounds__(k_block_threads, 4)
     near_far_kernel(const near_far_params_t<vid_t, eid_t> p) {
   namespace cg = cooperative_groups;
@@ -236,8 +255,10 @@ __global__ void __launch_bounds__(k_block_threads, 4)
   const long long n = p.out.num_vertices;
 
   if constexpr (!k_seeded) {
-    for (long long i = static_cast<long long>(thread); i < n; i += static_cast<long long>(threads)) {
-      p.dist[i] = i == static_cast<long long>(p.source) ? 0 : k_infinity;
+    const long long searches = k_joint ? p.num_objectives : 1;
+    for (long long i = static_cast<long long>(thread); i < n * searches;
+         i += static_cast<long long>(threads)) {
+      p.dist[i] = (k_joint ? i % n : i) == static_cast<long long>(p.source) ? 0 : k_infinity;
       p.near_stamp[i] = -1;
       p.far_stamp[i] = -1;
     }
@@ -249,10 +270,12 @@ __global__ void __launch_bounds__(k_block_threads, 4)
       }
       const long long b = p.out.row_begin[p.source];
       const long long e = p.out.row_end[p.source];
-      control->near_count[0] = e > b ? 1 : 0;
+      control->near_count[0] = e > b ? static_cast<unsigned long long>(searches) : 0;
       control->relaxations = 0;
       control->status = k_status_ok;
-      p.near_queue[0][0] = make_item(b, e - b, static_cast<unsigned long long>(p.source));
+      for (int o = 0; o < searches; ++o) {
+        p.near_queue[0][o] = make_item(b, e - b, static_cast<unsigned long long>(p.source), o);
+      }
     }
     grid.sync();
   } else {
@@ -298,7 +321,7 @@ __global__ void __launch_bounds__(k_block_threads, 4)
     const unsigned long long in_count = min_of(__ldcg(&control->near_count[now]), p.capacity);
     if (in_count > 0) {
       const sink_t far_sink{far_queue(epoch), &control->far_count[epoch % 3]};
-      relax_round<G>(p, in_queue, first_item, in_count, near_sink, far_sink,
+      relax_round<G, k_joint>(p, in_queue, first_item, in_count, near_sink, far_sink,
                      &control->far_min[epoch % 3], bound, static_cast<int>(round), epoch,
                      relaxations);
       pushes += in_count;
@@ -317,7 +340,7 @@ __global__ void __launch_bounds__(k_block_threads, 4)
       const dist_t far_min = __ldcg(&control->far_min[epoch % 3]);
       const dist_t new_bound = max_of(bound, far_min) + p.delta;
       const sink_t far_sink{far_queue(epoch + 1), &control->far_count[(epoch + 1) % 3]};
-      filter_round(p, far_queue(epoch), far_count, near_sink, far_sink,
+      filter_round<k_joint>(p, far_queue(epoch), far_count, near_sink, far_sink,
                    &control->far_min[(epoch + 1) % 3], bound, new_bound, static_cast<int>(round),
                    epoch + 1);
       pushes += far_count;

@@ -1,0 +1,90 @@
+// Path costs along the MOSP tree on the device (path_costs.hpp is the host's, with the rules):
+// each vertex first takes the K weights of its tree edge, the first (p, v) slot of its parent
+// p's out-row (a pass over every slot keeps the lowest matching one), then pointer jumping adds
+// the costs of ever longer ancestor chains until every chain has reached the source: log2(depth)
+// passes over n*K entries, with no per-level bookkeeping. Included by mosp_cuda.cu only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/graph/adjacency_view.hpp"
+#include "dyng/sssp/sssp.hpp"
+
+namespace dyng::mosp::detail::cuda {
+
+inline constexpr unsigned long long k_no_slot = ~0ull;
+
+/// first_slot[v] (k_no_slot on entry) = the lowest slot of (parents[v], v) in the out-rows. One
+/// warp per row, so hub rows are read coalesced.
+template <class vid_t, class eid_t>
+__global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
+    tree_edge_slots_kernel(adjacency_view_t<vid_t, eid_t> out, const vid_t* parents,
+                           unsigned long long* first_slot) {
+  const int64_t n = out.num_vertices;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+  for (int64_t u = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; u < n;
+       u += warps) {
+    const int64_t end = out.row_end[u];
+    for (int64_t s = out.row_begin[u] + lane; s < end; s += 32) {
+      const vid_t v = out.col[s];
+      if (parents[v] == static_cast<vid_t>(u)) {
+        atomicMin(first_slot + v, static_cast<unsigned long long>(s));
+      }
+    }
+  }
+}
+
+/// Each vertex's own tree-edge weights (0 at the source, infinite where unreachable) and the
+/// ancestor its chain continues from (-1 once it has reached the source).
+template <class vid_t, class eid_t>
+__global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
+    edge_costs_kernel(adjacency_view_t<vid_t, eid_t> out, int k, vid_t source,
+                      const vid_t* parents, const unsigned long long* first_slot, int64_t* costs,
+                      vid_t* ancestor) {
+  const int64_t n = out.num_vertices;
+  for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const unsigned long long slot = first_slot[v];
+    const bool reached = v == source || (parents[v] >= 0 && slot != k_no_slot);
+    for (int i = 0; i < k; ++i) {
+      costs[v * k + i] = v == source ? 0
+                         : reached   ? out.weights[static_cast<int64_t>(slot) * out.num_weights + i]
+                                     : sssp::k_infinite_distance;
+    }
+    ancestor[v] = v == source || !reached ? vid_t{-1} : parents[v];
+  }
+}
+
+/// One doubling step: v adds its ancestor's chain cost and jumps to that ancestor's ancestor.
+/// Sets *more when some chain is still open.
+template <class vid_t>
+__global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
+    jump_kernel(int64_t n, int k, const int64_t* costs_in, const vid_t* ancestor_in,
+                int64_t* costs_out, vid_t* ancestor_out, int* more) {
+  bool open = false;
+  for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const vid_t a = ancestor_in[v];
+    if (a < 0) {
+      for (int i = 0; i < k; ++i) costs_out[v * k + i] = costs_in[v * k + i];
+      ancestor_out[v] = a;
+      continue;
+    }
+    // An unreachable ancestor (a chain that does not end at the source) leaves v unreachable.
+    const bool dead = costs_in[static_cast<int64_t>(a) * k] == sssp::k_infinite_distance;
+    for (int i = 0; i < k; ++i) {
+      costs_out[v * k + i] = dead ? sssp::k_infinite_distance
+                                  : costs_in[v * k + i] + costs_in[static_cast<int64_t>(a) * k + i];
+    }
+    const vid_t next = dead ? vid_t{-1} : ancestor_in[a];
+    ancestor_out[v] = next;
+    open = open || next >= 0;
+  }
+  if (open) *more = 1;
+}
+
+}  // namespace dyng::mosp::detail::cuda
