@@ -15,12 +15,7 @@ namespace dyng::sssp {
 namespace {
 
 using detail::check_graph;
-
-template <class vid_t, class eid_t>
-detail::graph_views_t<vid_t, eid_t> views_of(const graph_t<vid_t, eid_t>& graph) {
-  return {graph.out_view(), graph.in_view(), static_cast<int64_t>(graph.num_edges()),
-          graph.properties().order == edge_order_t::sorted};
-}
+using detail::views_of;
 
 }  // namespace
 

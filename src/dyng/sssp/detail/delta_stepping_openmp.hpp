@@ -31,6 +31,7 @@
 #include <omp.h>
 #endif
 
+#include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
 #include "dyng/sssp/detail/sssp_common.hpp"
@@ -85,8 +86,12 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
                     search_counters_t& counters, const int64_t* previous = nullptr,
                     int64_t* changed = nullptr) {
   const vid_t n = out.num_vertices;
-  dist.assign(static_cast<size_t>(n), k_infinite_distance);
-  parents.resize(static_cast<size_t>(n));
+  assign_big(dist, static_cast<size_t>(n), k_infinite_distance);
+  if (previous) {
+    parents.resize(static_cast<size_t>(n));  // the old parents are read by the changed count
+  } else {
+    resize_big(parents, static_cast<size_t>(n));
+  }
   dist[source] = 0;
   const weight_column_t w_out = column_of(out, objective);
   const weight_column_t w_in = column_of(in, objective);

@@ -6,18 +6,24 @@
 // heap (radix_heap.hpp). There is no decrease-key and no visited array: an improved vertex is
 // pushed again and a popped entry is stale exactly when its key differs from dist[v], which also
 // keeps the hot loop to the distance array and the out-rows (a settled-vertex bitmap checked
-// before each relaxation was measured 10-60% slower on R-MAT and grids). The radix-heap search also serves
-// update(): it starts from arbitrary seeds, reports every improvement, and gives up once its edge
-// work passes a budget so that a hopeless repair can fall back to a full compute cheaply.
+// before each relaxation was measured 10-60% slower on R-MAT and grids). A full compute with
+// Dial's queue records the canonical parents as it relaxes (dial_search() says why that is
+// exact), which spares the pass over the in-rows that the radix-heap search and the parallel
+// kernel need. The radix-heap search also serves update(): it starts from arbitrary seeds,
+// reports every improvement, and gives up once its edge work passes a budget so that a hopeless
+// repair can fall back to a full compute cheaply.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/dial_queue.hpp"
 #include "dyng/sssp/detail/radix_heap.hpp"
+#include "dyng/sssp/detail/search_rows.hpp"
 #include "dyng/sssp/detail/sssp_common.hpp"
 
 namespace dyng::sssp::detail {
@@ -32,44 +38,85 @@ struct search_counters_t {
 /// Largest weight for which Dial's queue is used (its ring then has at most 2^16 buckets).
 inline constexpr int64_t k_dial_max_weight = (int64_t{1} << 16) - 1;
 
-/// Relaxes the out-row of `u`, settled at distance `d`: every neighbour v whose distance drops
-/// gets improve(v, candidate) while dist[v] still holds the old value, then dist[v] = candidate.
-/// Shared by both queues so that the hot loop exists once. Returns the slots scanned.
-template <class vid_t, class eid_t, class dist_t, class improve_t>
-inline int64_t relax_out_row(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
-                             vid_t u, int64_t d, dist_t* dist, improve_t&& improve) {
-  const eid_t end = out.end(u);
-  const eid_t begin = out.begin(u);
-  for (eid_t slot = begin; slot < end; ++slot) {
-    const vid_t v = out.neighbour(slot);
-    const dist_t candidate = static_cast<dist_t>(d + w(slot));
+/// How far ahead the relax loops prefetch: the distance of the neighbour this many slots on, the
+/// row of the bucket entry this many entries on, and the offsets and distance of the entry twice
+/// as far. Random reads of dist and of the rows are what a search waits for (R-MAT 20, one
+/// objective: 16M relaxations over 546k rows); the hints cut the Dial search by about a quarter.
+inline constexpr int64_t k_prefetch_slots = 8;
+inline constexpr size_t k_prefetch_entries = 4;
+
+/// Relaxes the row of `u`, settled at distance `d`: every neighbour v whose distance drops gets
+/// improve(v, candidate) while dist[v] still holds the old value, then dist[v] = candidate; a
+/// candidate equal to dist[v] gets tie(v). Shared by both queues so that the hot loop exists
+/// once. Returns the slots scanned.
+template <class rows_t, class vid_t, class dist_t, class improve_t, class tie_t>
+inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
+                         improve_t&& improve, tie_t&& tie) {
+  const auto end = rows.end(u);
+  const auto begin = rows.begin(u);
+  for (auto slot = begin; slot < end; ++slot) {
+    if (slot + k_prefetch_slots < end) prefetch(dist + rows.neighbour(slot + k_prefetch_slots));
+    const vid_t v = rows.neighbour(slot);
+    const dist_t candidate = static_cast<dist_t>(d + rows.weight(slot));
     if (candidate < dist[v]) {
       improve(v, candidate);
       dist[v] = candidate;
+    } else if (candidate == dist[v]) {
+      tie(v);
     }
   }
   return static_cast<int64_t>(end - begin);
 }
 
-/// Dijkstra from `source` with Dial's buckets; dist must hold its type's "unreached" value
-/// (k_infinite_distance, or INT32_MAX for the narrow search) everywhere.
-template <class vid_t, class eid_t, class dist_t>
-void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w, vid_t source,
-                   int64_t max_weight, dist_t* dist, search_counters_t& counters) {
+/// Prefetches for a bucket whose entry i is about to be relaxed (vertex(j): the j-th entry).
+template <class rows_t, class vertex_fn, class dist_t>
+inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn&& vertex,
+                            const dist_t* dist) {
+  if (i + 2 * k_prefetch_entries < size) {
+    const auto x = vertex(i + 2 * k_prefetch_entries);
+    rows.prefetch_offsets(x);
+    prefetch(dist + x);
+  }
+  if (i + k_prefetch_entries < size) rows.prefetch_row(vertex(i + k_prefetch_entries));
+}
+
+/// Dijkstra from `source` with Dial's buckets, recording canonical parents on the way. dist must
+/// hold its type's "unreached" value (k_infinite_distance, or INT32_MAX for the narrow search)
+/// and parent -1 everywhere.
+///
+/// The recorded parent is the canonical one (the lowest-id in-neighbour u != v with dist[u] +
+/// w(u, v) == dist[v]), not whichever relaxation won: every such u has dist[u] < dist[v] (w >= 1),
+/// so it is settled, and relaxes (u, v) with the candidate dist[v], before v's bucket is read;
+/// each reached vertex relaxes its row exactly once (it is pushed only on a strict improvement,
+/// so it sits in the bucket of its final distance once). Each of those relaxations either lowers
+/// dist[v] to its final value (parent = u, replacing what any larger candidate had set) or ties it
+/// (parent = min), and no later relaxation can tie. A self-loop never ties. The answer is thus
+/// the one canonical_parents_sequential() derives from the in-rows, without reading them.
+template <class rows_t, class vid_t, class dist_t>
+void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist,
+                 vid_t* parent, search_counters_t& counters) {
   dial_queue_t<vid_t> queue(max_weight);
   dist[source] = 0;
   queue.push(source, 0);
   int64_t relaxations = 0, pushes = 1, buckets = 0;
   while (!queue.empty()) {
     const int64_t d = queue.advance();
-    std::vector<vid_t>& bucket = queue.bucket();
-    for (size_t i = 0; i < bucket.size(); ++i) {
+    const std::vector<vid_t>& bucket = queue.bucket();
+    const size_t size = bucket.size();  // pushes while reading land in other buckets
+    for (size_t i = 0; i < size; ++i) {
+      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j]; }, dist);
       const vid_t u = bucket[i];
       if (dist[u] != d) continue;
-      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, dist_t candidate) {
-        queue.push(v, candidate);
-        ++pushes;
-      });
+      relaxations += relax_row(
+          rows, u, d, dist,
+          [&](vid_t v, dist_t candidate) {
+            queue.push(v, candidate);
+            parent[v] = u;
+            ++pushes;
+          },
+          [&](vid_t v) {
+            if (u < parent[v]) parent[v] = u;
+          });
     }
     queue.pop_bucket();
     ++buckets;
@@ -79,27 +126,40 @@ void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
   counters.buckets += buckets;
 }
 
+/// dial_search() on the graph's own rows, parents discarded (bench/cpp/sssp_timing.cpp).
+template <class vid_t, class eid_t, class dist_t>
+void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w, vid_t source,
+                   int64_t max_weight, dist_t* dist, search_counters_t& counters) {
+  std::vector<vid_t> parents(static_cast<size_t>(out.num_vertices), vid_t{-1});
+  dial_search(column_rows_t<vid_t, eid_t>{out, w}, source, max_weight, dist, parents.data(),
+              counters);
+}
+
 /// Dijkstra from whatever `heap` holds, with dist holding the matching tentative distances.
 /// Calls on_improve(v, old_distance) before lowering dist[v]. Returns false, leaving dist
 /// partially updated, as soon as the relaxations exceed `budget`.
-template <class vid_t, class eid_t, class on_improve_t>
-bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
-                    radix_heap_t<vid_t>& heap, int64_t* dist, int64_t budget,
-                    on_improve_t&& on_improve, search_counters_t& counters) {
+template <class rows_t, class vid_t, class on_improve_t>
+bool radix_search(const rows_t& rows, radix_heap_t<vid_t>& heap, int64_t* dist, int64_t budget,
+                  on_improve_t&& on_improve, search_counters_t& counters) {
   using entry_t = typename radix_heap_t<vid_t>::entry_t;
   int64_t relaxations = 0, pushes = 0, buckets = 0;
   bool within_budget = true;
   while (!heap.empty() && within_budget) {
     const int64_t d = heap.advance();
     std::vector<entry_t>& bucket = heap.minimum_bucket();
-    for (size_t i = 0; i < bucket.size(); ++i) {
+    const size_t size = bucket.size();
+    for (size_t i = 0; i < size; ++i) {
+      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j].vertex; }, dist);
       const vid_t u = bucket[i].vertex;
       if (dist[u] != d) continue;
-      relaxations += relax_out_row(out, w, u, d, dist, [&](vid_t v, int64_t candidate) {
-        on_improve(v, dist[v]);
-        heap.push(v, candidate);
-        ++pushes;
-      });
+      relaxations += relax_row(
+          rows, u, d, dist,
+          [&](vid_t v, int64_t candidate) {
+            on_improve(v, dist[v]);
+            heap.push(v, candidate);
+            ++pushes;
+          },
+          [](vid_t) {});
       if (relaxations > budget) {
         within_budget = false;
         break;
@@ -114,6 +174,15 @@ bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w
   return within_budget;
 }
 
+/// radix_search() on the graph's own rows (update()'s repair).
+template <class vid_t, class eid_t, class on_improve_t>
+bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
+                    radix_heap_t<vid_t>& heap, int64_t* dist, int64_t budget,
+                    on_improve_t&& on_improve, search_counters_t& counters) {
+  return radix_search(column_rows_t<vid_t, eid_t>{out, w}, heap, dist, budget,
+                      std::forward<on_improve_t>(on_improve), counters);
+}
+
 /// "Unreached" in a search with 4-byte distances.
 inline constexpr int32_t k_narrow_unreached = std::numeric_limits<int32_t>::max();
 
@@ -124,39 +193,58 @@ inline bool narrow_distances_fit(int64_t max_weight, int64_t n) {
   return n <= 1 || max_weight <= (int64_t{k_narrow_unreached} - 1) / n;
 }
 
-/// Full sequential compute: distances from `source`, then canonical parents.
-/// `max_weight` (from scan_weights) picks the queue. With `previous` distances (and the previous
-/// parents in `parents`), returns how many vertices changed distance or parent.
-template <class vid_t, class eid_t>
-int64_t compute_sequential(const adjacency_view_t<vid_t, eid_t>& out,
-                        const adjacency_view_t<vid_t, eid_t>& in, bool in_sorted, int objective,
-                        vid_t source, int64_t max_weight, std::vector<int64_t>& dist,
-                        std::vector<vid_t>& parents, search_counters_t& counters,
-                        const int64_t* previous = nullptr) {
-  const vid_t n = out.num_vertices;
-  dist.assign(static_cast<size_t>(n), k_infinite_distance);
-  parents.resize(static_cast<size_t>(n));
-  const weight_column_t w_out = column_of(out, objective);
-  if (max_weight <= k_dial_max_weight && narrow_distances_fit(max_weight, n)) {
-    // Every candidate is below max_weight * n < 2^31: the search keeps 4-byte distances, so
-    // twice as many fit in the cache its random reads hit (three R-MAT 20 searches took
-    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine).
-    std::vector<int32_t> narrow(static_cast<size_t>(n), k_narrow_unreached);
-    dijkstra_dial(out, w_out, source, max_weight, narrow.data(), counters);
-    for (vid_t v = 0; v < n; ++v) {
-      dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
-    }
-  } else if (max_weight <= k_dial_max_weight) {
-    dijkstra_dial(out, w_out, source, max_weight, dist.data(), counters);
-  } else {
+/// Full sequential compute on `rows` (search_rows.hpp; weights checked, max_weight their
+/// largest): distances from `source` and canonical parents, fused into Dial's search, or for
+/// weights beyond Dial's ring a radix-heap search and then the in-row pass. With `previous`
+/// distances (and the previous parents in `parents`), returns how many vertices changed distance
+/// or parent.
+template <class rows_t, class vid_t, class eid_t>
+int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid_t>& in,
+                           bool in_sorted, int objective, vid_t source, int64_t max_weight,
+                           std::vector<int64_t>& dist, std::vector<vid_t>& parents,
+                           search_counters_t& counters, const int64_t* previous = nullptr) {
+  const vid_t n = in.num_vertices;
+  const auto count = static_cast<size_t>(n);
+  if (max_weight > k_dial_max_weight) {
+    assign_big(dist, count, k_infinite_distance);
+    parents.resize(count);  // the old parents, if any, are read by the count below
     radix_heap_t<vid_t> heap;
     dist[source] = 0;
     heap.push(source, 0);
     ++counters.pushes;
-    dijkstra_radix(out, w_out, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
+    radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
+    return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
+                                        in_sorted, parents.data(), previous);
   }
-  return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
-                                      in_sorted, parents.data(), previous);
+  // The old parents are needed for the count until the end, so the search then writes elsewhere.
+  std::vector<vid_t> fresh;
+  std::vector<vid_t>& found = previous ? fresh : parents;
+  assign_big(found, count, vid_t{-1});
+  int64_t changed = 0;
+  auto count_changes = [&] {
+    if (!previous) return;
+    for (vid_t v = 0; v < n; ++v) {
+      changed += (found[v] != parents[v] || dist[v] != previous[v]) ? 1 : 0;
+    }
+    parents.swap(fresh);
+  };
+  if (narrow_distances_fit(max_weight, n)) {
+    // Every candidate is below max_weight * n < 2^31: the search keeps 4-byte distances, so
+    // twice as many fit in the cache its random reads hit (three R-MAT 20 searches took
+    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine).
+    std::vector<int32_t> narrow;
+    assign_big(narrow, count, k_narrow_unreached);
+    dial_search(rows, source, max_weight, narrow.data(), found.data(), counters);
+    resize_big(dist, count);
+    for (vid_t v = 0; v < n; ++v) {
+      dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
+    }
+  } else {
+    assign_big(dist, count, k_infinite_distance);
+    dial_search(rows, source, max_weight, dist.data(), found.data(), counters);
+  }
+  count_changes();
+  return changed;
 }
 
 }  // namespace dyng::sssp::detail

@@ -15,10 +15,12 @@
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/graph/change_log.hpp"
+#include "dyng/graph/graph.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/delta_stepping_openmp.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
 #include "dyng/sssp/detail/incremental_repair.hpp"
+#include "dyng/sssp/detail/search_rows.hpp"
 #include "dyng/sssp/detail/sssp_checks.hpp"
 #include "dyng/sssp/detail/sssp_common.hpp"
 
@@ -38,6 +40,12 @@ struct graph_views_t {
   bool sorted = false;
 };
 
+template <class vid_t, class eid_t>
+graph_views_t<vid_t, eid_t> views_of(const graph_t<vid_t, eid_t>& graph) {
+  return {graph.out_view(), graph.in_view(), static_cast<int64_t>(graph.num_edges()),
+          graph.properties().order == edge_order_t::sorted};
+}
+
 /// Threads for the OpenMP kernel, or 1 for the sequential one.
 template <class vid_t, class eid_t>
 int kernel_threads(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
@@ -54,7 +62,32 @@ inline engine_t engine_of(const execution_t& exec, int threads) {
           threads > 1 ? "delta_stepping" : "dijkstra"};
 }
 
-/// Full compute into `state`; arguments other than the weights must be checked by the caller.
+/// The sequential kernel: the objective's rows, packed when the graph keeps several weights per
+/// slot (search_rows.hpp), their weights checked on the way (`fn` words the message), then
+/// compute_sequential(). Only the check throws, before anything in `state` is written.
+template <class vid_t, class eid_t>
+int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int objective,
+                       state_t<vid_t>& state, search_counters_t& counters, const char* fn,
+                       const int64_t* previous) {
+  const weight_column_t w = column_of(g.out, objective);
+  auto run = [&](const auto& rows, const weight_range_t<vid_t, eid_t>& range) {
+    check_weight_range(range, g.out, objective, fn);
+    return compute_sequential(rows, g.in, g.sorted, objective, source,
+                              std::max<int64_t>(1, range.max_weight), state.distances,
+                              state.parents, counters, previous);
+  };
+  weight_range_t<vid_t, eid_t> range;
+  if (g.out.num_weights > 1) {
+    packed_rows_t<vid_t, eid_t> rows;
+    pack_rows(g.out, w, rows, range);
+    return run(rows, range);
+  }
+  scan_weights(g.out, w, vid_t{0}, g.out.num_vertices, range);
+  return run(column_rows_t<vid_t, eid_t>{g.out, w}, range);
+}
+
+/// Full compute into `state`; arguments other than the weights must be checked by the caller
+/// (mosp's searches call it with their own `fn`).
 /// With `previous` distances (and the previous parents still in state.parents), also counts the
 /// vertices whose distance or parent changed into `changed`.
 template <class vid_t, class eid_t>
@@ -72,10 +105,8 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
       check_weight_range(range, g.out, options.objective, fn);
     }
   } else {
-    const weight_range_t<vid_t, eid_t> range = checked_weight_range(g.out, options.objective, fn);
-    const int64_t n_changed = compute_sequential(
-        g.out, g.in, g.sorted, options.objective, source, std::max<int64_t>(1, range.max_weight),
-        state.distances, state.parents, counters, previous);
+    const int64_t n_changed =
+        run_sequential(g, source, options.objective, state, counters, fn, previous);
     if (changed) *changed += n_changed;
   }
   stats_t stats;

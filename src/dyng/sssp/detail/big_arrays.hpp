@@ -1,0 +1,60 @@
+// Sizing the per-vertex arrays of a compute (distances, parents, path costs, scratch) without
+// paying for fresh memory twice.
+//
+// A compute on a million vertices fills a few dozen MiB of arrays, and a fresh 4 KiB page costs
+// a fault on first write: on the 2-core dev VM that was about 1 ms per MiB (a fresh 128 MiB took
+// 125 ms, 18-28 ms with huge pages, and a memset of it 7 ms afterwards), which made the faults a
+// large part of mosp's compute. So a vector keeps its block when it is large enough, and a new
+// block is asked for huge pages before anything is written to it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace dyng::sssp::detail {
+
+/// Asks for huge pages on [data, data + bytes) before it is first touched; only a hint. The same
+/// as graph/detail/build_rows.hpp's, which sits in the graph module's dyng::detail namespace:
+/// including it here would make `detail::` ambiguous wherever both dyng and dyng::sssp are used.
+inline void advise_huge_pages(void* data, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t k_huge = uintptr_t{2} << 20;
+  const auto first = (reinterpret_cast<uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
+  const auto last = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(k_huge - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+/// Makes room for `count` elements: the current block when it is large enough, else a new one
+/// (the old one is released first) with huge pages asked for. Contents are unspecified.
+template <class T>
+void reserve_fresh(std::vector<T>& v, size_t count) {
+  if (v.capacity() >= count) return;
+  std::vector<T>().swap(v);
+  v.reserve(count);
+  advise_huge_pages(v.data(), count * sizeof(T));
+}
+
+/// `count` copies of `value` in `v`, its block reused or new as reserve_fresh() decides.
+template <class T>
+void assign_big(std::vector<T>& v, size_t count, const T& value) {
+  reserve_fresh(v, count);
+  v.assign(count, value);
+}
+
+/// `count` elements whose values the caller overwrites (those kept from before, or zeros).
+template <class T>
+void resize_big(std::vector<T>& v, size_t count) {
+  reserve_fresh(v, count);
+  v.resize(count);
+}
+
+}  // namespace dyng::sssp::detail
