@@ -61,6 +61,15 @@ class graph_t {
   static graph_t from_csr(std::span<const eid_t> row_ptr, std::span<const vid_t> col,
                           std::span<const int32_t> weights, const graph_properties_t& props);
 
+  /// Internal, for graphs an algorithm derives (mosp's combined graph): a directed graph with
+  /// in-edges from both directions as compact CSRs, `in` exactly the transpose of `out` and every
+  /// row sorted by neighbour without repeats, so nothing is left to sort or merge. Rows are laid
+  /// out as from_edges() lays them out (headroom, free tail, empty rows without slots). Only the
+  /// shapes and properties are checked (internal_error); check_integrity() verifies the rest.
+  static graph_t from_transposed_csrs(const csr_t<vid_t, eid_t>& out,
+                                      const csr_t<vid_t, eid_t>& in,
+                                      const graph_properties_t& props);
+
   /// Applies a batch atomically and returns its counters. When `log` is given it receives the
   /// effective edge changes. Throws invalid_argument_error / not_supported_error and changes
   /// nothing if the batch is invalid under the graph's semantics.

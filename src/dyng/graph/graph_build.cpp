@@ -1,8 +1,10 @@
-// Graph construction: from_edges() and from_csr(). from_edges() scatters the edge list straight
-// into rows and sorts / merges each row in place (detail/build_rows.hpp). from_csr() reduces its
-// input to a list of entries in CSR order, merges repeated pairs unless parallel edges are
-// allowed, and hands each direction to assemble_direction().
+// Graph construction: from_edges() and from_csr(), and the internal from_transposed_csrs().
+// from_edges() scatters the edge list straight into rows and sorts / merges each row in place
+// (detail/build_rows.hpp). from_csr() reduces its input to a list of entries in CSR order, merges
+// repeated pairs unless parallel edges are allowed, and hands each direction to
+// assemble_direction(). from_transposed_csrs() only lays out rows that are already final.
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string>
@@ -94,7 +96,77 @@ int64_t build_edge_direction(D& d, int64_t n, const detail::row_walk_t& rows,
   return m;
 }
 
+/// Lays direction `d` out from a compact CSR whose rows need no sorting or merging, as
+/// build_rows() lays out its finished rows: in row order, spare_slots() after each non-empty row
+/// (zeroed), offsets (0, 0, 0) for an empty one, then the free tail; compact when the offsets type
+/// cannot address the padding.
+template <class D, class vid_t, class eid_t>
+void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k,
+                          double headroom) {
+  const int64_t m = static_cast<int64_t>(csr.col.size());
+  int64_t total = detail::tail_slots(m, headroom);
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1] - csr.row_ptr[v]);
+    total += s + detail::spare_slots(s, headroom);
+  }
+  const bool padded = total <= static_cast<int64_t>(std::numeric_limits<eid_t>::max());
+  if (!padded) total = m;
+  for (auto* a : {&d.row_begin, &d.row_end, &d.row_capacity_end}) {
+    *a = {};
+    a->resize(static_cast<size_t>(n));
+    a->prefer_huge_pages();
+  }
+  detail::assign_zeroed(d.col, static_cast<size_t>(total));
+  detail::assign_zeroed(d.weights, static_cast<size_t>(total * k));
+  int64_t pos = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t first = static_cast<int64_t>(csr.row_ptr[v]);
+    const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1]) - first;
+    if (s == 0) continue;
+    std::memcpy(d.col.data() + pos, csr.col.data() + first, sizeof(vid_t) * static_cast<size_t>(s));
+    if (k > 0) {
+      std::memcpy(d.weights.data() + pos * k, csr.weights.data() + first * k,
+                  sizeof(int32_t) * static_cast<size_t>(s * k));
+    }
+    d.row_begin[v] = static_cast<eid_t>(pos);
+    d.row_end[v] = static_cast<eid_t>(pos + s);
+    pos += padded ? s + detail::spare_slots(s, headroom) : s;
+    d.row_capacity_end[v] = static_cast<eid_t>(pos);
+  }
+  d.tail = static_cast<eid_t>(pos);
+}
+
 }  // namespace
+
+template <class vid_t, class eid_t>
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(
+    const csr_t<vid_t, eid_t>& out, const csr_t<vid_t, eid_t>& in,
+    const graph_properties_t& props) {
+  constexpr const char* fn = "Graph.from_transposed_csrs()";
+  detail::check_properties(props, fn);
+  const int k = props.num_weights;
+  const int64_t n = static_cast<int64_t>(out.row_ptr.size()) - 1;
+  const int64_t m = static_cast<int64_t>(out.col.size());
+  const bool shapes_agree =
+      n >= 0 && static_cast<int64_t>(in.row_ptr.size()) == n + 1 &&
+      static_cast<int64_t>(in.col.size()) == m && out.num_weights == k && in.num_weights == k &&
+      static_cast<int64_t>(out.weights.size()) == m * k &&
+      static_cast<int64_t>(in.weights.size()) == m * k &&
+      static_cast<int64_t>(out.row_ptr[n]) == m && static_cast<int64_t>(in.row_ptr[n]) == m;
+  if (!props.directed || !props.store_transposed || !shapes_agree) {
+    throw internal_error(std::string(fn) +
+                         ": the two CSRs do not describe one directed graph with in-edges; this "
+                         "is a bug in libdyng, please report it");
+  }
+  detail::check_slot_count<eid_t>(m, fn);
+  graph_t g;
+  g.props_ = props;
+  g.num_vertices_ = static_cast<vid_t>(n);
+  g.num_edges_ = static_cast<eid_t>(m);
+  layout_csr_direction(g.out_, out, n, k, props.headroom);
+  layout_csr_direction(g.in_, in, n, k, props.headroom);
+  return g;
+}
 
 template <class vid_t, class eid_t>
 graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
@@ -247,7 +319,9 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
                                                    const graph_properties_t&);                \
   template graph_t<V, E> graph_t<V, E>::from_csr(std::span<const E>, std::span<const V>,      \
                                                  std::span<const int32_t>,                    \
-                                                 const graph_properties_t&);
+                                                 const graph_properties_t&);                  \
+  template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                 \
+      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_BUILD)
 
 }  // namespace dyng

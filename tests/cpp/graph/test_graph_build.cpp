@@ -1,5 +1,6 @@
 // Construction: from_edges / from_csr for both orders, directed and undirected, duplicates,
-// self-loops, K = 0/1/3, in-edges, to_csr / edges, and input validation.
+// self-loops, K = 0/1/3, in-edges, to_csr / edges, input validation, and the internal
+// from_transposed_csrs against from_edges.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -208,6 +209,44 @@ DYNG_TEST("rows get spare slots: capacity exceeds the edge count") {
   auto g = make(3, {{0, 1, {1}}, {0, 2, {1}}, {1, 2, {1}}}, props());
   CHECK(g.slot_capacity() > static_cast<int64_t>(g.num_edges()));
   CHECK_EQ(g.relayout_count(), 0);
+}
+
+DYNG_TEST("from_transposed_csrs lays out what from_edges builds from the same edges") {
+  // Rows of every size, isolated vertices, K = 2; the edge list is in CSR order without repeats.
+  const std::vector<lit_edge_t> edges{{0, 1, {3, 1}}, {0, 4, {2, 2}}, {0, 6, {1, 9}},
+                                      {2, 0, {5, 5}}, {2, 6, {4, 4}}, {4, 4, {7, 1}},
+                                      {6, 0, {8, 8}}, {6, 2, {6, 3}}, {6, 4, {2, 2}}};
+  auto expected = make(8, edges, props(true, 2));
+  const auto out = expected.to_csr();
+  dyng::csr_t<int32_t, int32_t> in;
+  in.num_weights = 2;
+  in.row_ptr.push_back(0);
+  for (int32_t v = 0; v < 8; ++v) {
+    for (const auto& [u, w] : row(expected.in_view(), v)) {
+      in.col.push_back(u);
+      in.weights.insert(in.weights.end(), w.begin(), w.end());
+    }
+    in.row_ptr.push_back(static_cast<int32_t>(in.col.size()));
+  }
+  auto g = g32_t::from_transposed_csrs(out, in, props(true, 2));
+  g.check_integrity();
+  CHECK_EQ(g.num_vertices(), 8);
+  CHECK_EQ(g.num_edges(), expected.num_edges());
+  CHECK_EQ(g.slot_capacity(), expected.slot_capacity());
+  CHECK_EQ(g.in_slot_capacity(), expected.in_slot_capacity());
+  for (int32_t v = 0; v < 8; ++v) {
+    CHECK((row(g.out_view(), v) == row(expected.out_view(), v)));
+    CHECK((row(g.in_view(), v) == row(expected.in_view(), v)));
+  }
+  // An edit afterwards finds the headroom from_edges would have left.
+  const std::vector<int32_t> src{1}, dst{3}, w{1, 1};
+  g.apply({src, dst, w, 2, {}, {}});
+  g.check_integrity();
+  CHECK_EQ(g.relayout_count(), 0);
+  auto short_in = in;
+  short_in.col.pop_back();
+  CHECK_THROWS_AS(g32_t::from_transposed_csrs(out, short_in, props(true, 2)), dyng::internal_error);
+  CHECK_THROWS_AS(g32_t::from_transposed_csrs(out, in, props(false, 2)), dyng::internal_error);
 }
 
 DYNG_TEST_MAIN()
