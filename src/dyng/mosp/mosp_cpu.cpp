@@ -15,6 +15,7 @@
 #include "dyng/core/graph_types.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/path_costs.hpp"
+#include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/detail/sssp_checks.hpp"
 
 namespace dyng::mosp {
@@ -44,14 +45,16 @@ void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
                             "one weight column per objective (weights of shape (m, K))");
 }
 
-/// The checks of compute and from_trees; fills the state's objective count and scale.
+/// The checks of compute and from_trees; fills the state's objective count and scale. The
+/// weights are checked here only when `check_weights`: compute's searches check each column as
+/// they read it (sssp's run_compute), so a second scan would only repeat that.
 template <class vid_t, class eid_t>
 void prepare(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
-             const char* fn, state_t<vid_t>& state) {
+             const char* fn, bool check_weights, state_t<vid_t>& state) {
   check_graph(graph, fn);
   const int k = check_options(options, graph.num_weights(), fn);
   sssp::detail::check_source(source, graph.num_vertices(), fn);
-  if (options.validate_inputs) {
+  if (check_weights && options.validate_inputs) {
     for (int i = 0; i < k; ++i) sssp::detail::checked_weight_range(graph.out_view(), i, fn);
   }
   state.source = source;
@@ -66,7 +69,8 @@ detail::cost_rows_t<vid_t, eid_t> cost_rows(const graph_t<vid_t, eid_t>& graph, 
   return {graph.out_view(), graph.properties().order == edge_order_t::sorted, k};
 }
 
-/// The team for a full path-cost pass: one per vertex of the tree, so sized by the vertices.
+/// The team for a full pass over the vertices (the combined graph's build, the path costs): sized
+/// by the vertices.
 template <class vid_t, class eid_t>
 int cost_threads(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
                  const options_t& options) {
@@ -122,8 +126,9 @@ template <class vid_t, class eid_t>
 void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
              const execution_t& exec, state_t<vid_t>& state, stats_t& stats) {
   const int64_t n = graph.num_vertices();
+  const int team = cost_threads(exec, graph, options);
   state.combined_graph = detail::build_combined_graph(tree_parents(state), n, state.tree_weights,
-                                                      state.preference_scale);
+                                                      state.preference_scale, team);
   sssp::state_t<vid_t> combined;
   const sssp::stats_t c = sssp::compute(state.combined_graph, state.source,
                                         combined_options(options), exec, combined);
@@ -138,7 +143,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   if (state.has_path_costs) {
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
                                state.combined_parents.data(), state.source, state.path_costs,
-                               cost_threads(exec, graph, options));
+                               team);
   }
   stats.combined_edges = static_cast<int64_t>(state.combined_graph.num_edges());
   stats.preference_scale = state.preference_scale;
@@ -245,16 +250,20 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
                 const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "mosp.compute()";
   check_host_backend(exec, fn);
-  prepare(graph, source, options, fn, state);
+  prepare(graph, source, options, fn, false, state);
   stats_t stats;
   const int k = state.num_objectives;
   state.trees.assign(static_cast<size_t>(k), {});
   stats.objectives.resize(static_cast<size_t>(k));
+  // The first bad weight, by objective, is reported as prepare() would with validate_inputs, and
+  // as sssp.compute() words it without: the messages are those of the separate scans.
+  const char* search_fn = options.validate_inputs ? fn : "sssp.compute()";
+  const auto views = sssp::detail::views_of(graph);
   for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
                      [&](int i, const execution_t& e) {
-                       stats.objectives[i] = sssp::compute(graph, source,
-                                                           objective_options(options, i), e,
-                                                           state.trees[i]);
+                       stats.objectives[i] = sssp::detail::run_compute(
+                           views, source, objective_options(options, i), e, state.trees[i],
+                           search_fn);
                      });
   for (const auto& part : stats.objectives) add_counters(stats, part);
   combine(graph, options, exec, state, stats);
@@ -269,7 +278,7 @@ state_t<vid_t> from_trees(const graph_t<vid_t, eid_t>& graph, vid_t source,
   constexpr const char* fn = "mosp.Result.from_arrays()";
   check_host_backend(exec, fn);
   state_t<vid_t> state;
-  prepare(graph, source, options, fn, state);
+  prepare(graph, source, options, fn, true, state);
   if (static_cast<int>(trees.size()) != state.num_objectives) {
     throw invalid_argument_error(std::string(fn) + ": got " + std::to_string(trees.size()) +
                                  " distance and parent arrays for " +

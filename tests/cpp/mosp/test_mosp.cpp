@@ -13,6 +13,7 @@
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/path_costs.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "mosp/mosp_test_util.hpp"
@@ -157,6 +158,57 @@ DYNG_TEST("path costs level by level in parallel equal the sequential pass") {
     s.combined_parents = parents;
     s.path_costs = two;
     CHECK(expected_costs(g, s) == two);
+  }
+}
+
+DYNG_TEST("the combined graph's CSRs, built by one thread or several, are its definition") {
+  // Wide enough for the shared-out passes: trees that agree, differ and leave vertices out.
+  std::mt19937_64 rng(41);
+  const int64_t n = 50000;
+  const int k = 3;
+  std::vector<std::vector<int32_t>> parents(k, std::vector<int32_t>(n, -1));
+  for (int64_t v = 1; v < n; ++v) {
+    const int32_t common = static_cast<int32_t>(rng() % static_cast<uint64_t>(v));
+    for (int i = 0; i < k; ++i) {
+      const uint64_t pick = rng() % 8;
+      parents[i][v] = pick == 0 ? -1 : pick < 5 ? common : static_cast<int32_t>(rng() % 300);
+    }
+  }
+  std::vector<const int32_t*> views;
+  for (const auto& p : parents) views.push_back(p.data());
+  const std::vector<int64_t> tree_weights{3, 6, 2};
+  auto one = mosp::detail::build_combined_graph(views, n, tree_weights, 6, 1);
+  auto two = mosp::detail::build_combined_graph(views, n, tree_weights, 6, 2);
+  one.check_integrity();
+  two.check_integrity();
+  std::vector<int32_t> src, dst, w;
+  std::vector<mosp::detail::combined_in_edge_t<int32_t>> in;
+  for (int64_t v = 0; v < n; ++v) {
+    mosp::detail::combined_in_edges<int32_t>([&](int i) { return parents[i][v]; }, k,
+                                             tree_weights, 6, in);
+    for (const auto& e : in) {
+      src.push_back(e.from), dst.push_back(static_cast<int32_t>(v)), w.push_back(e.weight);
+    }
+  }
+  const auto expected = mosp::combined_graph_t<int32_t>::from_edges(
+      static_cast<int32_t>(n), src, dst, w, mosp::detail::combined_graph_properties());
+  const auto want = expected.to_csr();
+  for (const auto* g : {&one, &two}) {
+    const auto got = g->to_csr();
+    CHECK(got.row_ptr == want.row_ptr);
+    CHECK(got.col == want.col);
+    CHECK(got.weights == want.weights);
+    CHECK_EQ(g->slot_capacity(), expected.slot_capacity());
+    const auto a = g->in_view(), b = expected.in_view();
+    bool same_in = true;
+    for (int32_t v = 0; v < static_cast<int32_t>(n); ++v) {
+      same_in = same_in && a.degree(v) == b.degree(v);
+      for (int64_t j = 0; same_in && j < a.degree(v); ++j) {
+        same_in = a.neighbour(a.begin(v) + j) == b.neighbour(b.begin(v) + j) &&
+                  a.weight(a.begin(v) + j, 0) == b.weight(b.begin(v) + j, 0);
+      }
+    }
+    CHECK(same_in);
   }
 }
 

@@ -63,24 +63,6 @@ void combined_in_edges(parent_fn&& parent, int k, const std::vector<int64_t>& tr
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
 }
 
-/// The combined graph's edge list, vertex by vertex (v ascending, sources ascending).
-template <class vid_t>
-void combined_edge_list(const std::vector<const vid_t*>& parents, int64_t n,
-                        const std::vector<int64_t>& tree_weights, int64_t scale,
-                        std::vector<vid_t>& src, std::vector<vid_t>& dst,
-                        std::vector<int32_t>& weights) {
-  const int k = static_cast<int>(parents.size());
-  std::vector<combined_in_edge_t<vid_t>> in;
-  for (int64_t v = 0; v < n; ++v) {
-    combined_in_edges<vid_t>([&](int i) { return parents[i][v]; }, k, tree_weights, scale, in);
-    for (const auto& e : in) {
-      src.push_back(e.from);
-      dst.push_back(static_cast<vid_t>(v));
-      weights.push_back(e.weight);
-    }
-  }
-}
-
 /// The properties of every combined graph.
 inline graph_properties_t combined_graph_properties() {
   graph_properties_t props;
@@ -91,16 +73,107 @@ inline graph_properties_t combined_graph_properties() {
   return props;
 }
 
-/// The combined graph of the trees (their parents, n entries each).
+/// How many distinct parents (>= 0) v has among parent(i), i < k: its combined in-degree.
+template <class parent_fn>
+int distinct_parents(parent_fn&& parent, int k) {
+  int count = 0;
+  for (int i = 0; i < k; ++i) {
+    const auto u = parent(i);
+    bool seen = u < 0;
+    for (int j = 0; j < i && !seen; ++j) seen = parent(j) == u;
+    count += seen ? 0 : 1;
+  }
+  return count;
+}
+
+/// The combined graph of the trees (their parents, n entries each), built as its two CSRs and
+/// handed to graph_t::from_transposed_csrs(), not as an edge list that from_edges() would have to
+/// scatter, sort and transpose: the in-rows come out final vertex by vertex (combined_in_edges()
+/// sorts each), and the out-rows are their counting-sort transpose, whose scatter in ascending v
+/// leaves every out-row sorted. With `threads` > 1 the vertices are shared out; the scatter then
+/// claims slots in no fixed order, so each out-row is sorted afterwards (distinct destinations:
+/// the same rows whatever the schedule).
 template <class vid_t>
 combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& parents, int64_t n,
                                              const std::vector<int64_t>& tree_weights,
-                                             int64_t scale) {
-  std::vector<vid_t> src, dst;
-  std::vector<int32_t> weights;
-  combined_edge_list(parents, n, tree_weights, scale, src, dst, weights);
-  return combined_graph_t<vid_t>::from_edges(static_cast<vid_t>(n), src, dst, weights,
-                                             combined_graph_properties());
+                                             int64_t scale, int threads = 1) {
+  const int k = static_cast<int>(parents.size());
+  const bool parallel = threads > 1;
+  csr_t<vid_t, int64_t> in, out;
+  in.num_weights = out.num_weights = 1;
+  in.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
+  out.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
+  int64_t* in_ptr = in.row_ptr.data();
+  int64_t* out_ptr = out.row_ptr.data();
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+  for (int64_t v = 0; v < n; ++v) {
+    in_ptr[v + 1] = distinct_parents([&](int i) { return parents[i][v]; }, k);
+  }
+  for (int64_t v = 0; v < n; ++v) in_ptr[v + 1] += in_ptr[v];
+  const int64_t m = in_ptr[n];
+  in.col.resize(static_cast<size_t>(m));
+  in.weights.resize(static_cast<size_t>(m));
+  out.col.resize(static_cast<size_t>(m));
+  out.weights.resize(static_cast<size_t>(m));
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    std::vector<combined_in_edge_t<vid_t>> edges;
+#pragma omp for schedule(static)
+    for (int64_t v = 0; v < n; ++v) {
+      combined_in_edges<vid_t>([&](int i) { return parents[i][v]; }, k, tree_weights, scale,
+                               edges);
+      int64_t at = in_ptr[v];
+      for (const auto& e : edges) {
+        in.col[static_cast<size_t>(at)] = e.from;
+        in.weights[static_cast<size_t>(at)] = e.weight;
+        ++at;
+        if (parallel) {
+#pragma omp atomic
+          ++out_ptr[e.from + 1];
+        } else {
+          ++out_ptr[e.from + 1];
+        }
+      }
+    }
+  }
+  for (int64_t u = 0; u < n; ++u) out_ptr[u + 1] += out_ptr[u];
+  std::vector<int64_t> fill(out.row_ptr.begin(), out.row_ptr.end() - 1);
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+  for (int64_t v = 0; v < n; ++v) {
+    for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
+      const vid_t u = in.col[static_cast<size_t>(j)];
+      int64_t at;
+      if (parallel) {
+#pragma omp atomic capture
+        at = fill[u]++;
+      } else {
+        at = fill[u]++;
+      }
+      out.col[static_cast<size_t>(at)] = static_cast<vid_t>(v);
+      out.weights[static_cast<size_t>(at)] = in.weights[static_cast<size_t>(j)];
+    }
+  }
+  if (parallel) {
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<std::pair<vid_t, int32_t>> row;
+#pragma omp for schedule(dynamic, 4096)
+      for (int64_t u = 0; u < n; ++u) {
+        const auto first = static_cast<size_t>(out_ptr[u]), last = static_cast<size_t>(out_ptr[u + 1]);
+        if (last - first < 2 || std::is_sorted(out.col.begin() + first, out.col.begin() + last)) {
+          continue;
+        }
+        row.clear();
+        for (size_t j = first; j < last; ++j) row.push_back({out.col[j], out.weights[j]});
+        std::sort(row.begin(), row.end());
+        for (size_t j = first; j < last; ++j) {
+          out.col[j] = row[j - first].first;
+          out.weights[j] = row[j - first].second;
+        }
+      }
+    }
+  }
+  return combined_graph_t<vid_t>::from_transposed_csrs(out, in, combined_graph_properties());
 }
 
 }  // namespace dyng::mosp::detail

@@ -5,7 +5,9 @@
 // (the edge an upsert rewrites, as in 0.2). The walk goes down the tree's child lists, not the
 // graph's rows, so a leaf's row is never read; a child's slot is found by binary search in a
 // sorted row, and in an append-order row by a scan, which a parent with many children does once
-// for all of them (a hub's children would otherwise cost a scan each).
+// for all of them (a hub's children would otherwise cost a scan each). The full pass finds every
+// slot of a level before it adds any weight (compute_path_costs() says why); the repair below the
+// moved vertices goes parent by parent (costs_of_children()).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/sssp/detail/big_arrays.hpp"
+#include "dyng/sssp/detail/search_rows.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace dyng::mosp::detail {
@@ -78,56 +82,187 @@ void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
   }
 }
 
-/// Every vertex's costs from scratch, level by level down the tree from the source; the child
-/// lists come from the parents (one counting pass). With `threads` > 1 each level's parents are
-/// shared out: they write disjoint children and read costs the level before finished.
+/// The tree of `parents` as compute_path_costs() walks it: its vertices level by level from the
+/// source, each parent's children together and ascending, so that a level's children, and a
+/// parent's, are contiguous ranges; order[first[q]], ... order[first[q + 1] - 1] are the children
+/// of order[q]. A vertex lists as a child only with a parent in [0, n) other than itself; the
+/// source is never a child (its costs are 0 whatever its entry says), so the walk ends.
+template <class vid_t>
+struct tree_order_t {
+  std::vector<vid_t> order;
+  std::vector<int64_t> first;  ///< order.size() + 1 entries
+
+  tree_order_t(const vid_t* parents, int64_t n, vid_t source) {
+    auto parent_of = [&](int64_t v) {
+      const vid_t p = parents[v];
+      return v != source && p >= 0 && p < n && p != v ? p : vid_t{-1};
+    };
+    std::vector<int64_t> start;  // children of p: children[start[p], start[p + 1])
+    sssp::detail::assign_big(start, static_cast<size_t>(n) + 1, int64_t{0});
+    for (int64_t v = 0; v < n; ++v) {
+      if (parent_of(v) >= 0) ++start[parent_of(v) + 1];
+    }
+    for (int64_t v = 0; v < n; ++v) start[v + 1] += start[v];
+    std::vector<vid_t> children;
+    sssp::detail::resize_big(children, static_cast<size_t>(start[n]));
+    for (int64_t v = 0; v < n; ++v) {
+      if (parent_of(v) >= 0) children[start[parent_of(v)]++] = static_cast<vid_t>(v);
+    }
+    // start[p] is now where p's children end, start[p - 1] (or 0) where they begin.
+    sssp::detail::resize_big(order, static_cast<size_t>(start[n]) + 1);
+    sssp::detail::resize_big(first, static_cast<size_t>(start[n]) + 2);
+    order[0] = source;
+    size_t size = 1;
+    for (size_t q = 0; q < size; ++q) {
+      first[q] = static_cast<int64_t>(size);
+      const vid_t p = order[q];
+      for (int64_t c = p > 0 ? start[p - 1] : 0; c < start[p]; ++c) order[size++] = children[c];
+    }
+    first[size] = static_cast<int64_t>(size);
+    order.resize(size);
+    first.resize(size + 1);
+  }
+};
+
+/// How far ahead the cost passes prefetch (rows and weights of later children, their costs).
+inline constexpr size_t k_cost_prefetch = 8;
+
+/// The slot of each child's parent edge (cost_rows_t::first_slot()) for the parents at positions
+/// [a, b) of `tree`: slot[i] and owner[i] (the parent) for every child position i. In a sorted
+/// row the children, ascending, are searched for one after another in what is left of the row;
+/// an append-order row with many children is scanned once for all of them, marking them in
+/// `slot_of` (n entries, -1 on entry and on return). Only p's thread touches the marks of p's
+/// children, and the scan reads a neighbour's mark only once its parent says it is p's child.
+template <class vid_t, class eid_t>
+void parent_slots(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents,
+                  const tree_order_t<vid_t>& tree, int64_t q, std::vector<eid_t>& slot_of,
+                  eid_t* slot, vid_t* owner) {
+  const auto& out = rows.out;
+  const vid_t p = tree.order[q];
+  const int64_t first = tree.first[q], last = tree.first[q + 1];
+  if (first == last) return;  // most vertices are leaves: leave their rows unread
+  const eid_t row_first = out.begin(p), row_last = out.end(p);
+  if (rows.sorted) {
+    const vid_t* at = out.col + row_first;
+    const vid_t* const end = out.col + row_last;
+    for (int64_t i = first; i < last; ++i) {
+      const vid_t w = tree.order[i];
+      // Galloping from the last match: a hub's children lie close together in its row, so the
+      // search reads lines next to the ones the last search read.
+      size_t step = 1;
+      while (static_cast<size_t>(end - at) > step && at[step] < w) step *= 2;
+      at = std::lower_bound(at + step / 2, at + std::min(step + 1, static_cast<size_t>(end - at)), w);
+      const bool found = at != end && *at == w;
+      slot[i] = found ? static_cast<eid_t>(at - out.col) : eid_t{-1};
+      owner[i] = p;
+    }
+    return;
+  }
+  if (static_cast<size_t>(last - first) <= k_scan_children_separately) {
+    for (int64_t i = first; i < last; ++i) {
+      slot[i] = rows.first_slot(p, tree.order[i]);
+      owner[i] = p;
+    }
+    return;
+  }
+  for (int64_t i = first; i < last; ++i) slot_of[tree.order[i]] = -2;  // wanted, not found yet
+  for (eid_t j = row_first; j < row_last; ++j) {
+    const vid_t w = out.neighbour(j);
+    if (parents[w] == p && slot_of[w] == -2) slot_of[w] = j;
+  }
+  for (int64_t i = first; i < last; ++i) {
+    const vid_t w = tree.order[i];
+    slot[i] = slot_of[w] == -2 ? eid_t{-1} : slot_of[w];
+    slot_of[w] = -1;
+    owner[i] = p;
+  }
+}
+
+/// Prefetches the row offsets of the parent k_cost_prefetch positions after q (of those before
+/// `b`), and the start of the row of the one half as far, where its first search begins; leaves
+/// have no row to read.
+template <class vid_t, class eid_t>
+void prefetch_row(const cost_rows_t<vid_t, eid_t>& rows, const tree_order_t<vid_t>& tree,
+                  int64_t q, int64_t b) {
+  const auto& out = rows.out;
+  auto has_children = [&](int64_t r) { return tree.first[r] != tree.first[r + 1]; };
+  const int64_t far = q + static_cast<int64_t>(k_cost_prefetch);
+  if (far < b && has_children(far)) {
+    sssp::detail::prefetch(out.row_begin + tree.order[far]);
+    sssp::detail::prefetch(out.row_end + tree.order[far]);
+  }
+  const int64_t near = q + static_cast<int64_t>(k_cost_prefetch / 2);
+  if (near < b && has_children(near)) sssp::detail::prefetch(out.col + out.begin(tree.order[near]));
+}
+
+/// The costs of the children at positions [c, d) from their parents' (already final).
+template <class vid_t, class eid_t>
+void child_costs(const cost_rows_t<vid_t, eid_t>& rows, const tree_order_t<vid_t>& tree,
+                 const eid_t* slot, const vid_t* owner, int64_t c, int64_t d, int64_t* costs) {
+  const int k = rows.k;
+  const int stride = rows.out.num_weights;
+  for (int64_t i = c; i < d; ++i) {
+    if (i + static_cast<int64_t>(k_cost_prefetch) < d) {
+      const int64_t ahead = i + static_cast<int64_t>(k_cost_prefetch);
+      if (slot[ahead] >= 0) {
+        sssp::detail::prefetch(rows.out.weights + static_cast<int64_t>(slot[ahead]) * stride);
+      }
+      sssp::detail::prefetch(costs + static_cast<int64_t>(tree.order[ahead]) * k);
+    }
+    const eid_t j = slot[i];
+    const int64_t* from = costs + static_cast<int64_t>(owner[i]) * k;
+    int64_t* to = costs + static_cast<int64_t>(tree.order[i]) * k;
+    // A tree edge that is no graph edge (testing.mosp_path_costs checks for it), or a parent
+    // without a path, leaves the child unreachable.
+    const bool reached = j >= 0 && from[0] != sssp::k_infinite_distance;
+    for (int i_k = 0; i_k < k; ++i_k) {
+      to[i_k] = reached ? from[i_k] + rows.out.weight(j, i_k) : sssp::k_infinite_distance;
+    }
+  }
+}
+
+/// Every vertex's costs from scratch, level by level down the tree from the source
+/// (tree_order_t). Each level takes two passes whose iterations are independent, the parent-edge
+/// slots and then the costs, so that their random reads overlap (with prefetching in the second;
+/// the first reads each parent's row once for all its children). Was one pass per parent,
+/// search, weights and costs in a chain of dependent misses: 340 ns a vertex on R-MAT 20. With
+/// `threads` > 1 both passes of a wide level are shared out: children are written by one thread
+/// each and read only costs of the level before.
 template <class vid_t, class eid_t>
 void compute_path_costs(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents, vid_t source,
                         std::vector<int64_t>& costs, int threads = 1) {
   const int64_t n = rows.out.num_vertices;
   const int k = rows.k;
-  costs.assign(static_cast<size_t>(n * k), sssp::k_infinite_distance);
+  sssp::detail::assign_big(costs, static_cast<size_t>(n * k), sssp::k_infinite_distance);
   for (int i = 0; i < k; ++i) costs[static_cast<int64_t>(source) * k + i] = 0;
-  std::vector<int64_t> start(static_cast<size_t>(n) + 1, 0);
-  for (int64_t v = 0; v < n; ++v) {
-    if (parents[v] >= 0 && parents[v] < n && parents[v] != v) ++start[parents[v] + 1];
-  }
-  for (int64_t v = 0; v < n; ++v) start[v + 1] += start[v];
-  std::vector<vid_t> children(static_cast<size_t>(start[n]));
-  std::vector<int64_t> fill(start.begin(), start.end() - 1);
-  for (int64_t v = 0; v < n; ++v) {
-    if (parents[v] >= 0 && parents[v] < n && parents[v] != v) {
-      children[fill[parents[v]]++] = static_cast<vid_t>(v);
-    }
-  }
-  std::vector<eid_t> slot_of(static_cast<size_t>(n), -1);
-  auto kids_of = [&](vid_t p) {
-    return std::span<const vid_t>(children.data() + start[p],
-                                  static_cast<size_t>(start[p + 1] - start[p]));
-  };
-  std::vector<vid_t> level{source}, next;
-  while (!level.empty()) {
-    next.clear();
-    const int64_t width = static_cast<int64_t>(level.size());
-    if (threads <= 1 || width < 1024) {
-      for (const vid_t p : level) {
-        costs_of_children(rows, p, kids_of(p), slot_of, costs.data(),
-                          [&](vid_t w) { next.push_back(w); });
+  const tree_order_t<vid_t> tree(parents, n, source);
+  const int64_t size = static_cast<int64_t>(tree.order.size());
+  std::vector<eid_t> slot;
+  std::vector<vid_t> owner;
+  sssp::detail::resize_big(slot, static_cast<size_t>(size));
+  sssp::detail::resize_big(owner, static_cast<size_t>(size));
+  std::vector<eid_t> slot_of;
+  if (!rows.sorted) sssp::detail::assign_big(slot_of, static_cast<size_t>(n), eid_t{-1});
+  for (int64_t a = 0, b = 1; a < b;) {
+    const int64_t c = tree.first[a], d = tree.first[b];
+    // Below a few thousand children a team costs more than it saves.
+    const bool parallel = threads > 1 && d - c >= 4096;
+#pragma omp parallel num_threads(threads) if (parallel)
+    {
+#pragma omp for schedule(dynamic, 64)
+      for (int64_t q = a; q < b; ++q) {
+        prefetch_row(rows, tree, q, b);
+        parent_slots(rows, parents, tree, q, slot_of, slot.data(), owner.data());
       }
-    } else {
-#pragma omp parallel num_threads(threads)
-      {
-        std::vector<vid_t> mine;
-#pragma omp for schedule(dynamic, 256) nowait
-        for (int64_t i = 0; i < width; ++i) {
-          costs_of_children(rows, level[i], kids_of(level[i]), slot_of, costs.data(),
-                            [&](vid_t w) { mine.push_back(w); });
-        }
-#pragma omp critical
-        next.insert(next.end(), mine.begin(), mine.end());
+      const int64_t chunk = 4096;
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t from = c; from < d; from += chunk) {
+        child_costs(rows, tree, slot.data(), owner.data(), from, std::min(d, from + chunk),
+                    costs.data());
       }
     }
-    level.swap(next);
+    a = c;
+    b = d;
   }
 }
 
