@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
@@ -86,7 +90,8 @@ std::vector<const vid_t*> tree_parents(const state_t<vid_t>& state) {
   return parents;
 }
 
-/// Runs f(i, exec_i) for every objective i < k. With an OpenMP team no larger than k, the
+/// Runs f(i, exec_i, worker) for every objective i < k, `worker` < workers() numbering the
+/// thread that runs it (for per-thread scratch). With an OpenMP team no larger than k, the
 /// objectives run side by side, each on the sequential kernel: K searches scale across a few
 /// cores better than one search does (and an update's repairs are sequential anyway); a larger
 /// team goes to one objective after another. The first exception (by objective) is rethrown
@@ -96,7 +101,7 @@ void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t mi
   const int team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
                                                            : min_work);
   if (team < 2 || team > k) {
-    for (int i = 0; i < k; ++i) f(i, exec);
+    for (int i = 0; i < k; ++i) f(i, exec, 0);
     return;
   }
   execution_t sequential = exec;
@@ -105,7 +110,11 @@ void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t mi
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1)
   for (int i = 0; i < k; ++i) {
     try {
-      f(i, sequential);
+      int worker = 0;
+#if defined(_OPENMP)
+      worker = omp_get_thread_num();
+#endif
+      f(i, sequential, worker);
     } catch (...) {
       failures[i] = std::current_exception();
     }
@@ -259,12 +268,16 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
   // as sssp.compute() words it without: the messages are those of the separate scans.
   const char* search_fn = options.validate_inputs ? fn : "sssp.compute()";
   const auto views = sssp::detail::views_of(graph);
+  // One packed copy of the rows per thread, reused by its searches: a fresh copy costs its page
+  // faults (8 bytes an edge) every time.
+  std::vector<sssp::detail::packed_rows_t<vid_t, eid_t>> packed(static_cast<size_t>(k));
   for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
-                     [&](int i, const execution_t& e) {
+                     [&](int i, const execution_t& e, int worker) {
                        stats.objectives[i] = sssp::detail::run_compute(
                            views, source, objective_options(options, i), e, state.trees[i],
-                           search_fn);
+                           search_fn, nullptr, nullptr, &packed[static_cast<size_t>(worker)]);
                      });
+  packed.clear();
   for (const auto& part : stats.objectives) add_counters(stats, part);
   combine(graph, options, exec, state, stats);
   stats.path = update_path_t::compute;
@@ -324,7 +337,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     std::vector<std::vector<vid_t>> old_parents(static_cast<size_t>(k));
     stats.objectives.resize(static_cast<size_t>(k));
     for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
-                       [&](int i, const execution_t& e) {
+                       [&](int i, const execution_t& e, int) {
                          old_parents[i] = state.trees[i].parents;
                          stats.objectives[i] = sssp::update(
                              graph, log, objective_options(options, i), e, state.trees[i]);

@@ -13,8 +13,13 @@
 #include <utility>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "dyng/core/errors.hpp"
 #include "dyng/mosp/mosp.hpp"
+#include "dyng/sssp/detail/big_arrays.hpp"
 
 namespace dyng::mosp::detail {
 
@@ -90,9 +95,9 @@ int distinct_parents(parent_fn&& parent, int k) {
 /// handed to graph_t::from_transposed_csrs(), not as an edge list that from_edges() would have to
 /// scatter, sort and transpose: the in-rows come out final vertex by vertex (combined_in_edges()
 /// sorts each), and the out-rows are their counting-sort transpose, whose scatter in ascending v
-/// leaves every out-row sorted. With `threads` > 1 the vertices are shared out; the scatter then
-/// claims slots in no fixed order, so each out-row is sorted afterwards (distinct destinations:
-/// the same rows whatever the schedule).
+/// leaves every out-row sorted. With `threads` > 1 the vertices are shared out for the in-rows,
+/// and for the out-rows each thread owns a range of sources: it reads every in-row but counts and
+/// places only its own sources' edges, so nothing is contended and every row comes out sorted.
 template <class vid_t>
 combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& parents, int64_t n,
                                              const std::vector<int64_t>& tree_weights,
@@ -101,8 +106,8 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
   const bool parallel = threads > 1;
   csr_t<vid_t, int64_t> in, out;
   in.num_weights = out.num_weights = 1;
-  in.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
-  out.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
+  sssp::detail::assign_big(in.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
+  sssp::detail::assign_big(out.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
   int64_t* in_ptr = in.row_ptr.data();
   int64_t* out_ptr = out.row_ptr.data();
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
@@ -111,10 +116,10 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
   }
   for (int64_t v = 0; v < n; ++v) in_ptr[v + 1] += in_ptr[v];
   const int64_t m = in_ptr[n];
-  in.col.resize(static_cast<size_t>(m));
-  in.weights.resize(static_cast<size_t>(m));
-  out.col.resize(static_cast<size_t>(m));
-  out.weights.resize(static_cast<size_t>(m));
+  for (auto* col : {&in.col, &out.col}) sssp::detail::resize_big(*col, static_cast<size_t>(m));
+  for (auto* w : {&in.weights, &out.weights}) sssp::detail::resize_big(*w, static_cast<size_t>(m));
+  vid_t* in_col = in.col.data();
+  int32_t* in_w = in.weights.data();
 #pragma omp parallel num_threads(threads) if (parallel)
   {
     std::vector<combined_in_edge_t<vid_t>> edges;
@@ -124,52 +129,39 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
                                edges);
       int64_t at = in_ptr[v];
       for (const auto& e : edges) {
-        in.col[static_cast<size_t>(at)] = e.from;
-        in.weights[static_cast<size_t>(at)] = e.weight;
+        in_col[at] = e.from;
+        in_w[at] = e.weight;
         ++at;
-        if (parallel) {
-#pragma omp atomic
-          ++out_ptr[e.from + 1];
-        } else {
-          ++out_ptr[e.from + 1];
-        }
       }
     }
   }
-  for (int64_t u = 0; u < n; ++u) out_ptr[u + 1] += out_ptr[u];
-  std::vector<int64_t> fill(out.row_ptr.begin(), out.row_ptr.end() - 1);
-#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
-  for (int64_t v = 0; v < n; ++v) {
-    for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
-      const vid_t u = in.col[static_cast<size_t>(j)];
-      int64_t at;
-      if (parallel) {
-#pragma omp atomic capture
-        at = fill[u]++;
-      } else {
-        at = fill[u]++;
-      }
-      out.col[static_cast<size_t>(at)] = static_cast<vid_t>(v);
-      out.weights[static_cast<size_t>(at)] = in.weights[static_cast<size_t>(j)];
+  std::vector<int64_t> fill;
+  sssp::detail::resize_big(fill, static_cast<size_t>(n));
+  vid_t* out_col = out.col.data();
+  int32_t* out_w = out.weights.data();
+  const int owners = parallel ? threads : 1;
+#pragma omp parallel num_threads(owners) if (parallel)
+  {
+    int t = 0;
+#if defined(_OPENMP)
+    t = omp_get_thread_num();
+#endif
+    const int64_t lo = n * t / owners, hi = n * (t + 1) / owners;
+    auto mine = [&](vid_t u) { return u >= lo && u < hi; };
+    for (int64_t j = 0; j < m; ++j) {
+      if (mine(in_col[j])) ++out_ptr[in_col[j] + 1];
     }
-  }
-  if (parallel) {
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<std::pair<vid_t, int32_t>> row;
-#pragma omp for schedule(dynamic, 4096)
-      for (int64_t u = 0; u < n; ++u) {
-        const auto first = static_cast<size_t>(out_ptr[u]), last = static_cast<size_t>(out_ptr[u + 1]);
-        if (last - first < 2 || std::is_sorted(out.col.begin() + first, out.col.begin() + last)) {
-          continue;
-        }
-        row.clear();
-        for (size_t j = first; j < last; ++j) row.push_back({out.col[j], out.weights[j]});
-        std::sort(row.begin(), row.end());
-        for (size_t j = first; j < last; ++j) {
-          out.col[j] = row[j - first].first;
-          out.weights[j] = row[j - first].second;
-        }
+#pragma omp barrier
+#pragma omp single
+    for (int64_t u = 0; u < n; ++u) out_ptr[u + 1] += out_ptr[u];
+    for (int64_t u = lo; u < hi; ++u) fill[u] = out_ptr[u];
+    for (int64_t v = 0; v < n; ++v) {
+      for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
+        const vid_t u = in_col[j];
+        if (!mine(u)) continue;
+        const int64_t at = fill[u]++;
+        out_col[at] = static_cast<vid_t>(v);
+        out_w[at] = in_w[j];
       }
     }
   }

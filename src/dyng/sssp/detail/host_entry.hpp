@@ -63,12 +63,13 @@ inline engine_t engine_of(const execution_t& exec, int threads) {
 }
 
 /// The sequential kernel: the objective's rows, packed when the graph keeps several weights per
-/// slot (search_rows.hpp), their weights checked on the way (`fn` words the message), then
+/// slot (search_rows.hpp; into `packed` when given, whose blocks a caller running several
+/// searches reuses), their weights checked on the way (`fn` words the message), then
 /// compute_sequential(). Only the check throws, before anything in `state` is written.
 template <class vid_t, class eid_t>
 int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int objective,
                        state_t<vid_t>& state, search_counters_t& counters, const char* fn,
-                       const int64_t* previous) {
+                       const int64_t* previous, packed_rows_t<vid_t, eid_t>* packed = nullptr) {
   const weight_column_t w = column_of(g.out, objective);
   auto run = [&](const auto& rows, const weight_range_t<vid_t, eid_t>& range) {
     check_weight_range(range, g.out, objective, fn);
@@ -78,7 +79,8 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
   };
   weight_range_t<vid_t, eid_t> range;
   if (g.out.num_weights > 1) {
-    packed_rows_t<vid_t, eid_t> rows;
+    packed_rows_t<vid_t, eid_t> own;
+    packed_rows_t<vid_t, eid_t>& rows = packed ? *packed : own;
     pack_rows(g.out, w, rows, range);
     return run(rows, range);
   }
@@ -87,13 +89,14 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
 }
 
 /// Full compute into `state`; arguments other than the weights must be checked by the caller
-/// (mosp's searches call it with their own `fn`).
+/// (mosp's searches call it with their own `fn` and a `packed` scratch for run_sequential()).
 /// With `previous` distances (and the previous parents still in state.parents), also counts the
 /// vertices whose distance or parent changed into `changed`.
 template <class vid_t, class eid_t>
 stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
                     const execution_t& exec, state_t<vid_t>& state, const char* fn,
-                    const int64_t* previous = nullptr, int64_t* changed = nullptr) {
+                    const int64_t* previous = nullptr, int64_t* changed = nullptr,
+                    packed_rows_t<vid_t, eid_t>* packed = nullptr) {
   const int threads = kernel_threads(g, options, exec);
   search_counters_t counters;
   state.source = source;
@@ -106,7 +109,7 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
     }
   } else {
     const int64_t n_changed =
-        run_sequential(g, source, options.objective, state, counters, fn, previous);
+        run_sequential(g, source, options.objective, state, counters, fn, previous, packed);
     if (changed) *changed += n_changed;
   }
   stats_t stats;

@@ -79,13 +79,16 @@ void pack_rows(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
   const vid_t n = out.num_vertices;
   int64_t m = 0;
   for (vid_t u = 0; u < n; ++u) m += out.degree(u);
-  rows.offsets = {};
-  rows.arcs = {};
-  rows.offsets.resize(static_cast<size_t>(n) + 1);
-  rows.arcs.resize(static_cast<size_t>(m));
-  // Every page is written, and the search reads the arcs at random.
-  rows.offsets.prefer_huge_pages();
-  rows.arcs.prefer_huge_pages();
+  // Blocks from an earlier pack of as many rows are reused as they are (every slot is written
+  // below); new ones get huge pages: every page is written, and the search reads them at random.
+  auto fit = [](auto& array, size_t count) {
+    if (array.size() == count) return;
+    array = {};
+    array.resize(count);
+    array.prefer_huge_pages();
+  };
+  fit(rows.offsets, static_cast<size_t>(n) + 1);
+  fit(rows.arcs, static_cast<size_t>(m));
   eid_t* offsets = rows.offsets.data();
   packed_arc_t<vid_t>* arcs = rows.arcs.data();
   eid_t at = 0;
