@@ -26,10 +26,10 @@ namespace dyng::bindings {
 struct device_calls_t {
   static void check(const execution_t& exec, const char* fn) { require_cuda(exec, fn); }
   static void* stream(const execution_t& exec) { return exec.stream; }
-  template <class G, class V, class O, class S>
-  static auto run_compute(const graph_handle_t& h, const G& g, V source, const O& options,
-                          const execution_t& exec, S& state, const char* fn) {
-    return compute(g, device_graph_for(h, g, exec, fn), source, options, exec.stream, state);
+  template <class G, class O, class S, class... source_t>
+  static auto run_compute(const graph_handle_t& h, const G& g, const O& options,
+                          const execution_t& exec, S& state, const char* fn, source_t... source) {
+    return compute(g, device_graph_for(h, g, exec, fn), source..., options, exec.stream, state);
   }
   template <class G, class L, class O, class S>
   static auto run_update(const graph_handle_t& h, const G& g, const L& log, const O& options,

@@ -21,6 +21,9 @@ void bind_sssp(nanobind::module_& m);
 void bind_dynamic_bfs(nanobind::module_& m);
 /// `MospOptions`, `MospStats`, `MospState` and the mosp oracles (mosp.cpp).
 void bind_mosp(nanobind::module_& m);
+/// `CycleCountOptions`, `CycleCountStats`, `CycleCountState` and the enumeration oracle
+/// (cycle_count.cpp).
+void bind_cycle_count(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);

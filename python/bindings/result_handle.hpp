@@ -105,6 +105,22 @@ struct result_handle_t {
   }
 };
 
+/// A state of a single-source algorithm (sssp, mosp, dynamic_bfs) rather than of the whole graph
+/// (cycle_count): its compute takes a source and the result reports it.
+template <class S>
+concept has_source = requires(const S& state) { state.source; };
+
+/// The vertices a state covers: its own count where it keeps one (device states, histograms),
+/// else the common length of its per-vertex arrays.
+template <class S>
+int64_t state_vertices(const S& state) {
+  if constexpr (requires { state.num_vertices; }) {
+    return static_cast<int64_t>(state.num_vertices);
+  } else {
+    return covered_vertices(state);
+  }
+}
+
 /// The host state that describes a state's arrays: itself, or a device state's host_type.
 template <class S, bool on_device>
 struct host_state_of {
@@ -225,84 +241,106 @@ void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
                      return r.graph_version;
                    },
                    "The graph version the state matches.")
-      .def_prop_ro("source",
-                   [](const H& r) {
-                     return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });
-                   })
       .def_prop_ro("num_vertices", [](const H& r) {
-        return r.read([](const auto& p) {
-          if constexpr (on_device) {
-            return p->num_vertices;
-          } else {
-            return covered_vertices(*p);
-          }
-        });
+        return r.read([](const auto& p) { return state_vertices(*p); });
       });
+  if constexpr (has_source<S32>) {
+    cls.def_prop_ro("source", [](const H& r) {
+      return r.read([](const auto& p) { return static_cast<int64_t>(p->source); });
+    });
+  }
   using host_t = typename host_state_of<S32, on_device>::type;
   [&]<size_t... i>(std::index_sequence<i...>) {
     (add_array_view<i, on_device>(cls, std::get<i>(host_t::arrays()).name), ...);
   }(std::make_index_sequence<std::tuple_size_v<decltype(host_t::arrays())>>{});
 }
 
-/// Binds compute(graph, source, options, execution) -> (state, stats) and update(graph, log,
-/// options, execution) -> stats on a result class. `calls_t` adapts them to a backend family:
-/// check(exec, fn) refuses a wrong backend, stream(exec) is what copy-on-write copies on, and
-/// run_compute(h, g, source, options, exec, state, fn) / run_update(h, g, log, options, exec,
-/// state, fn) call the algorithm. `algorithm` names its Python module in messages.
+/// The stats type of calls_t::run_compute for a state (with a source or without).
+template <class calls_t, class options_t, class S, bool sourced>
+struct compute_stats {
+  using type = decltype(calls_t::run_compute(
+      std::declval<const graph_handle_t&>(), std::declval<const graph_i32_i32_t&>(),
+      std::declval<const options_t&>(), std::declval<const execution_t&>(), std::declval<S&>(),
+      ""));
+};
+template <class calls_t, class options_t, class S>
+struct compute_stats<calls_t, options_t, S, true> {
+  using type = decltype(calls_t::run_compute(
+      std::declval<const graph_handle_t&>(), std::declval<const graph_i32_i32_t&>(),
+      std::declval<const options_t&>(), std::declval<const execution_t&>(), std::declval<S&>(),
+      "", int32_t{0}));
+};
+
+/// Binds compute(graph, source, options, execution) -> (state, stats) (without `source` for a
+/// whole-graph state) and update(graph, log, options, execution) -> stats on a result class.
+/// `calls_t` adapts them to a backend family: check(exec, fn) refuses a wrong backend,
+/// stream(exec) is what copy-on-write copies on, and run_compute(h, g, options, exec, state, fn,
+/// [source]) / run_update(h, g, log, options, exec, state, fn) call the algorithm. `algorithm`
+/// names its Python module in messages.
 template <class options_t, template <class> class state_tpl, class calls_t>
 void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
   using H = result_handle_t<state_tpl>;
-  using stats_t = decltype(calls_t::run_compute(std::declval<const graph_handle_t&>(),
-                                                std::declval<const graph_i32_i32_t&>(), 0,
-                                                std::declval<const options_t&>(),
-                                                std::declval<const execution_t&>(),
-                                                std::declval<state_tpl<int32_t>&>(), ""));
+  constexpr bool sourced = has_source<state_tpl<int32_t>>;
+  using stats_t = typename compute_stats<calls_t, options_t, state_tpl<int32_t>, sourced>::type;
   const std::string compute_fn = std::string(algorithm) + ".compute";
   const std::string update_fn = std::string(algorithm) + ".update";
-  cls.def_static(
-         "compute",
-         [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
-                      const execution_t& exec) {
-           const char* fn = compute_fn.c_str();
-           calls_t::check(exec, fn);
-           stats_t stats;
-           auto result = create_result<H>(h, [&](const auto& g) {
-             using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-             state_tpl<vid_t> state;
-             const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
-             stats = calls_t::run_compute(h, g, src, options, exec, state, fn);
-             return state;
-           });
-           return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
-         },
-         nb::arg("graph"), nb::arg("source"), nb::arg("options"), nb::arg("execution"),
-         "Returns (state, stats).")
-      .def(
-          "update",
-          [update_fn](H& r, const graph_handle_t& h, const change_log_handle_t& log,
-                      const options_t& options, const execution_t& exec) {
-            const char* fn = update_fn.c_str();
-            calls_t::check(exec, fn);
-            stats_t stats;
-            update_result(fn, h, log, r, calls_t::stream(exec),
-                          [&](const auto& g, const auto& l, auto& state) {
-                            stats = calls_t::run_update(h, g, l, options, exec, state, fn);
-                          });
-            return stats;
-          },
-          nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
-          "Repairs the state after graph.apply(..., log=True); returns the stats.");
+  // One body for both forms: `source` is checked against the graph and passed on when the
+  // state has one.
+  auto compute = [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
+                              const execution_t& exec) {
+    const char* fn = compute_fn.c_str();
+    calls_t::check(exec, fn);
+    stats_t stats;
+    auto result = create_result<H>(h, [&](const auto& g) {
+      using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+      state_tpl<vid_t> state;
+      if constexpr (sourced) {
+        const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
+        stats = calls_t::run_compute(h, g, options, exec, state, fn, src);
+      } else {
+        stats = calls_t::run_compute(h, g, options, exec, state, fn);
+      }
+      return state;
+    });
+    return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
+  };
+  if constexpr (sourced) {
+    cls.def_static("compute", compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),
+                   nb::arg("execution"), "Returns (state, stats).");
+  } else {
+    cls.def_static(
+        "compute",
+        [compute](const graph_handle_t& h, const options_t& options, const execution_t& exec) {
+          return compute(h, 0, options, exec);
+        },
+        nb::arg("graph"), nb::arg("options"), nb::arg("execution"), "Returns (state, stats).");
+  }
+  cls.def(
+      "update",
+      [update_fn](H& r, const graph_handle_t& h, const change_log_handle_t& log,
+                  const options_t& options, const execution_t& exec) {
+        const char* fn = update_fn.c_str();
+        calls_t::check(exec, fn);
+        stats_t stats;
+        update_result(fn, h, log, r, calls_t::stream(exec),
+                      [&](const auto& g, const auto& l, auto& state) {
+                        stats = calls_t::run_update(h, g, l, options, exec, state, fn);
+                      });
+        return stats;
+      },
+      nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
+      "Repairs the state after graph.apply(..., log=True); returns the stats.");
 }
 
-/// The host backends' calls: the algorithm's compute(graph, source, options, exec, state) and
+/// The host backends' calls: the algorithm's compute(graph, [source,] options, exec, state) and
 /// update(graph, log, options, exec, state), found next to its state type.
 struct host_calls_t {
   static void check(const execution_t&, const char*) {}
   static void* stream(const execution_t&) { return nullptr; }
-  template <class G, class V, class O, class S>
-  static auto run_compute(const graph_handle_t&, const G& g, V source, const O& options,
-                          const execution_t& exec, S& state, const char*) {
-    return compute(g, source, options, exec, state);
+  template <class G, class O, class S, class... source_t>
+  static auto run_compute(const graph_handle_t&, const G& g, const O& options,
+                          const execution_t& exec, S& state, const char*, source_t... source) {
+    return compute(g, source..., options, exec, state);
   }
   template <class G, class L, class O, class S>
   static auto run_update(const graph_handle_t&, const G& g, const L& log, const O& options,

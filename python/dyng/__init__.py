@@ -19,7 +19,7 @@ Examples
 
 from __future__ import annotations
 
-from dyng import dynamic_bfs, mosp, sssp
+from dyng import cycle_count, dynamic_bfs, mosp, sssp
 from dyng._array import Array
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._config import config, get_log_level, set_log_level, show_config, use_cpu_only
@@ -55,6 +55,7 @@ __all__ = [
     "update",
     "sssp",
     "mosp",
+    "cycle_count",
     "dynamic_bfs",
     "testing",
     "config",

@@ -18,10 +18,10 @@ __all__ = ["Algorithm", "ALGORITHM_MODULES", "PLANNED", "all_algorithms", "find"
            "feature_table"]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
-ALGORITHM_MODULES = ("sssp", "mosp", "dynamic_bfs")
+ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs")
 
 #: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
-PLANNED = ("cycle_count", "triangle_delta")
+PLANNED = ("triangle_delta",)
 
 BACKENDS = ("sequential", "openmp", "cuda")
 

@@ -9,6 +9,7 @@ import pytest
 
 import dyng
 from dyng import _registry
+from dyng._result import SingleSourceResult
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 BEGIN = "<!-- feature table:"
@@ -44,6 +45,8 @@ def test_host_yes_means_it_runs_there(name, backend):
     assert backend in algorithm.backends
     g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 2, 3])
     module = algorithm.module()
-    result = module.compute(g, 0, resources=backend)
+    # Single-source algorithms take the source; whole-graph ones (cycle_count) take none.
+    sourced = issubclass(module.Result, SingleSourceResult)
+    result = module.compute(g, *((0,) if sourced else ()), resources=backend)
     stats = module.update(g, dyng.EdgeBatch(delete=([1], [2])), result)
     assert stats.batch.deleted_edges == 1 and result.graph_version == 1

@@ -13,7 +13,8 @@ from dyng import _registry
 from dyng._result import ResultBase, StatsBase
 
 PACKAGE = pathlib.Path(dyng.__file__).parent
-NATIVE_STATS = {"sssp": "SsspStats", "mosp": "MospStats", "dynamic_bfs": "BfsStats"}
+NATIVE_STATS = {"sssp": "SsspStats", "cycle_count": "CycleCountStats", "mosp": "MospStats",
+                "dynamic_bfs": "BfsStats"}
 
 
 @pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)
@@ -42,7 +43,7 @@ def test_stats_fields_are_the_native_ones(name):
 def test_registry_order_and_unknown_names():
     names = [a.name for a in _registry.all_algorithms()]
     assert names == list(_registry.ALGORITHM_MODULES) and len(set(names)) == len(names)
-    with pytest.raises(dyng.InvalidArgumentError, match="sssp, mosp, dynamic_bfs"):
+    with pytest.raises(dyng.InvalidArgumentError, match="sssp, cycle_count, mosp, dynamic_bfs"):
         _registry.find("pagerank")
 
 

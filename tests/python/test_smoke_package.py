@@ -325,7 +325,7 @@ def test_from_arrays_clone_and_set_options():
 @pytest.mark.parametrize("module", [
     "dyng", "dyng._array", "dyng._batch", "dyng._config", "dyng._errors", "dyng._graph",
     "dyng._properties", "dyng._resources", "dyng._result", "dyng._update", "dyng.sssp",
-    "dyng.dynamic_bfs",
+    "dyng.dynamic_bfs", "dyng.mosp", "dyng.cycle_count", "dyng.testing.cycle_check",
 ])
 def test_docstring_examples_run(module):
     import doctest

@@ -291,10 +291,10 @@ class SsspState:
         """The graph version the state matches."""
 
     @property
-    def source(self) -> int: ...
+    def num_vertices(self) -> int: ...
 
     @property
-    def num_vertices(self) -> int: ...
+    def source(self) -> int: ...
 
     def distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
@@ -359,10 +359,10 @@ class BfsState:
         """The graph version the state matches."""
 
     @property
-    def source(self) -> int: ...
+    def num_vertices(self) -> int: ...
 
     @property
-    def num_vertices(self) -> int: ...
+    def source(self) -> int: ...
 
     def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
@@ -452,10 +452,10 @@ class MospState:
         """The graph version the state matches."""
 
     @property
-    def source(self) -> int: ...
+    def num_vertices(self) -> int: ...
 
     @property
-    def num_vertices(self) -> int: ...
+    def source(self) -> int: ...
 
     def combined_distances(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
@@ -491,7 +491,7 @@ class MospState:
 
     def path_costs(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """
-        A read-only view of the n x K path costs, row-major (empty when not computed).
+        The n x K path costs, row-major, in host memory (empty when not computed).
         """
 
     @staticmethod
@@ -517,6 +517,81 @@ MOSP_MAX_OBJECTIVES: int = 64
 
 MOSP_MAX_PREFERENCE_SCALE: int = 1048576
 
+class CycleCountOptions:
+    """Native cycle_count options."""
+
+    def __init__(self, max_length: int = -1) -> None: ...
+
+    @property
+    def max_length(self) -> int: ...
+
+    @max_length.setter
+    def max_length(self, arg: int, /) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class CycleCountStats(UpdateStats):
+    """cycle_count's counters."""
+
+    @property
+    def deletions(self) -> int: ...
+
+    @property
+    def insertions(self) -> int: ...
+
+    @property
+    def cycles_removed(self) -> int: ...
+
+    @property
+    def cycles_added(self) -> int: ...
+
+class CycleCountState:
+    """A histogram of simple cycles by length, on the host."""
+
+    def clone(self) -> CycleCountState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: CycleCountOptions, execution: Execution) -> tuple[CycleCountState, CycleCountStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @property
+    def max_length(self) -> int: ...
+
+def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated[NDArray, dict(shape=(None,))]:
+    """
+    The untrimmed histogram of simple cycles by plain enumeration (an oracle).
+    """
+
 class SsspDeviceState:
     """An sssp result in CUDA device memory."""
 
@@ -532,10 +607,10 @@ class SsspDeviceState:
         """The graph version the state matches."""
 
     @property
-    def source(self) -> int: ...
+    def num_vertices(self) -> int: ...
 
     @property
-    def num_vertices(self) -> int: ...
+    def source(self) -> int: ...
 
     def distances(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
         """A read-only view that keeps this state's values alive."""
@@ -575,10 +650,10 @@ class BfsDeviceState:
         """The graph version the state matches."""
 
     @property
-    def source(self) -> int: ...
+    def num_vertices(self) -> int: ...
 
     @property
-    def num_vertices(self) -> int: ...
+    def source(self) -> int: ...
 
     def levels(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
         """A read-only view that keeps this state's values alive."""
@@ -599,6 +674,73 @@ class BfsDeviceState:
 
     @property
     def device(self) -> int: ...
+
+class MospDeviceState:
+    """mosp trees, MOSP tree and path costs in CUDA device memory."""
+
+    def clone(self) -> MospDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @property
+    def source(self) -> int: ...
+
+    def combined_distances(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view that keeps this state's values alive."""
+
+    def combined_parents(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, source: int, options: MospOptions, execution: Execution) -> tuple[MospDeviceState, MospStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: MospOptions, execution: Execution) -> MospStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> MospState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: MospState, execution: Execution) -> MospDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
+    @property
+    def num_objectives(self) -> int: ...
+
+    @property
+    def preference_scale(self) -> int: ...
+
+    @property
+    def has_path_costs(self) -> bool: ...
+
+    @property
+    def consistent(self) -> bool:
+        """False after an update that failed part-way: compute the result again."""
+
+    def distances(self, objective: int) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view of objective k's distances."""
+
+    def parents(self, objective: int) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view of objective k's parents."""
+
+    def path_costs(self) -> Annotated[NDArray, dict(shape=(None,))]:
+        """
+        The n x K path costs, row-major, in host memory (empty when not computed).
+        """
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""

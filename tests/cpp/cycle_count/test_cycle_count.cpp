@@ -1,0 +1,256 @@
+// cycle_count on the host backends: compute (sequential and a forced OpenMP team) equals plain
+// enumeration (enumerate_cycles, no shortcuts) and a brute force over vertex sequences on tiny
+// graphs, for bounds 2..8 and unbounded; after random batches (deletions of cycle edges, both
+// directions of a pair, insert and delete of one edge, self-loops, vertex growth, directed and
+// undirected) every update variant equals a fresh compute; bad input is refused; counts never
+// wrap.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "check.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/cycle_count/cycle_count.hpp"
+#include "dyng/cycle_count/detail/histogram.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace {
+
+using namespace dyng;
+namespace cc = dyng::cycle_count;
+
+execution_t exec_of(backend_t backend) {
+  execution_t exec;
+  exec.backend = backend;
+  exec.num_threads = 2;
+  return exec;
+}
+
+/// Cycles by trying every sequence of distinct vertices that starts at its smallest one.
+std::vector<uint64_t> brute_force(int64_t n, const std::set<std::pair<int64_t, int64_t>>& edges,
+                                  int64_t bound) {
+  std::vector<uint64_t> hist(static_cast<size_t>(bound) + 1, 0);
+  std::vector<int64_t> seq;
+  std::vector<bool> used(static_cast<size_t>(n), false);
+  auto edge = [&](int64_t u, int64_t v) { return u != v && edges.count({u, v}) > 0; };
+  auto extend = [&](auto&& self) -> void {
+    const int64_t len = static_cast<int64_t>(seq.size());
+    if (len >= 2 && edge(seq.back(), seq.front())) ++hist[static_cast<size_t>(len)];
+    if (len == bound) return;
+    for (int64_t w = seq.front() + 1; w < n; ++w) {
+      if (used[w] || !edge(seq.back(), w)) continue;
+      used[w] = true;
+      seq.push_back(w);
+      self(self);
+      seq.pop_back();
+      used[w] = false;
+    }
+  };
+  for (int64_t r = 0; r < n; ++r) {
+    seq.assign(1, r);
+    used[r] = true;
+    extend(extend);
+    used[r] = false;
+  }
+  return hist;
+}
+
+graph_properties_t props_of(bool directed, bool transposed) {
+  graph_properties_t props;
+  props.directed = directed;
+  props.store_transposed = transposed;
+  props.num_weights = 0;
+  props.order = edge_order_t::sorted;
+  props.allow_parallel_edges = false;
+  return props;
+}
+
+template <class eid_t>
+graph_t<int32_t, eid_t> random_graph(std::mt19937_64& rng, int32_t n, int64_t m, bool directed,
+                                     bool transposed) {
+  std::vector<int32_t> src, dst;
+  for (int64_t e = 0; e < m; ++e) {
+    src.push_back(static_cast<int32_t>(rng() % n));
+    dst.push_back(static_cast<int32_t>(rng() % n));
+  }
+  return graph_t<int32_t, eid_t>::from_edges(n, src, dst, {}, props_of(directed, transposed));
+}
+
+template <class eid_t>
+std::set<std::pair<int64_t, int64_t>> edge_set(const graph_t<int32_t, eid_t>& g) {
+  std::vector<int32_t> src, dst;
+  std::vector<int32_t> w;
+  g.edges(src, dst, w);
+  std::set<std::pair<int64_t, int64_t>> out;
+  for (size_t e = 0; e < src.size(); ++e) out.insert({src[e], dst[e]});
+  return out;
+}
+
+const int64_t k_bounds[] = {cc::k_unbounded, 2, 3, 4, 5, 8};
+
+DYNG_TEST("compute equals enumeration and the brute force") {
+  std::mt19937_64 rng(1);
+  for (int trial = 0; trial < 120; ++trial) {
+    const int32_t n = static_cast<int32_t>(2 + rng() % 7);
+    const bool directed = rng() % 4 != 0;
+    auto g = random_graph<int32_t>(rng, n, static_cast<int64_t>(rng() % (3 * n + 1)), directed,
+                                   rng() % 2 == 0);
+    for (const int64_t max_length : k_bounds) {
+      cc::options_t options;
+      options.max_length = max_length;
+      options.parallel_min_edges = 0;
+      const auto want = brute_force(n, edge_set(g), cc::bound_of(max_length, n));
+      CHECK(cc::enumerate_cycles(g, max_length) == want);
+      for (const backend_t backend : {backend_t::sequential, backend_t::openmp}) {
+        cc::state_t<int32_t> state;
+        const cc::stats_t stats = cc::compute(g, options, exec_of(backend), state);
+        CHECK(state.counts == want);
+        CHECK_EQ(stats.affected, static_cast<int64_t>(std::count_if(
+                                     want.begin(), want.end(), [](uint64_t c) { return c > 0; })));
+      }
+    }
+  }
+}
+
+DYNG_TEST("compute on a denser graph equals enumeration, both backends") {
+  std::mt19937_64 rng(2);
+  auto g = random_graph<int64_t>(rng, 60, 400, true, true);
+  for (const int64_t max_length : {3, 5, 7}) {
+    cc::options_t options;
+    options.max_length = max_length;
+    options.parallel_min_edges = 0;
+    const auto want = cc::enumerate_cycles(g, max_length);
+    for (const backend_t backend : {backend_t::sequential, backend_t::openmp}) {
+      cc::state_t<int32_t> state;
+      cc::compute(g, options, exec_of(backend), state);
+      CHECK(state.counts == want);
+    }
+  }
+}
+
+/// Random batch: deletions of stored edges (cycle edges often), both directions of a pair,
+/// insert and delete of one edge, self-loops, new vertices, missing deletions.
+template <class eid_t>
+void random_batch(std::mt19937_64& rng, const graph_t<int32_t, eid_t>& g, std::vector<int32_t>& is,
+                  std::vector<int32_t>& id, std::vector<int32_t>& ds, std::vector<int32_t>& dd) {
+  std::vector<int32_t> src, dst, w;
+  g.edges(src, dst, w);
+  const uint64_t n = static_cast<uint64_t>(g.num_vertices());
+  const int inserts = static_cast<int>(rng() % 6), deletes = static_cast<int>(rng() % 5);
+  for (int i = 0; i < inserts; ++i) {
+    const int32_t u = static_cast<int32_t>(rng() % (n + 2)), v = static_cast<int32_t>(rng() % (n + 2));
+    is.push_back(u);
+    id.push_back(rng() % 8 == 0 ? u : v);  // a self-loop now and then
+    if (rng() % 3 == 0) is.push_back(v), id.push_back(u);  // both directions
+  }
+  for (int i = 0; i < deletes; ++i) {
+    if (!src.empty() && rng() % 4 != 0) {
+      const size_t e = rng() % src.size();
+      ds.push_back(src[e]);
+      dd.push_back(dst[e]);
+    } else if (!is.empty() && rng() % 2 == 0) {
+      ds.push_back(is.back());  // insert and delete of one edge
+      dd.push_back(id.back());
+    } else {
+      ds.push_back(static_cast<int32_t>(rng() % n));
+      dd.push_back(static_cast<int32_t>(rng() % n));
+    }
+  }
+}
+
+template <class eid_t>
+void random_updates(uint64_t seed, int trials) {
+  std::mt19937_64 rng(seed);
+  int paths[2] = {0, 0};
+  for (int trial = 0; trial < trials; ++trial) {
+    const int32_t n = static_cast<int32_t>(3 + rng() % 30);
+    const bool directed = rng() % 4 != 0;
+    auto g = random_graph<eid_t>(rng, n, static_cast<int64_t>(rng() % (3 * n)), directed,
+                                 rng() % 3 != 0);
+    cc::options_t options;
+    options.max_length = k_bounds[rng() % std::size(k_bounds)];
+    if (options.max_length == cc::k_unbounded && n > 14) options.max_length = 9;
+    options.parallel_min_edges = 0;
+    cc::state_t<int32_t> state;
+    cc::compute(g, options, exec_of(backend_t::sequential), state);
+    for (int round = 0; round < 5; ++round) {
+      std::vector<int32_t> is, id, ds, dd;
+      random_batch(rng, g, is, id, ds, dd);
+      change_log_t<int32_t> log;
+      g.apply({is, id, {}, 0, ds, dd}, &log);
+      cc::state_t<int32_t> fresh;
+      cc::compute(g, options, exec_of(backend_t::sequential), fresh);
+      CHECK(fresh.counts == cc::enumerate_cycles(g, options.max_length));
+      for (const backend_t backend : {backend_t::sequential, backend_t::openmp}) {
+        for (const double budget : {-1.0, 0.0, 1e9}) {
+          cc::state_t<int32_t> updated = state;
+          cc::options_t o = options;
+          o.repair_budget = budget;
+          const cc::stats_t stats = cc::update(g, log, o, exec_of(backend), updated);
+          CHECK(updated.counts == fresh.counts);
+          CHECK_EQ(updated.num_vertices, static_cast<int64_t>(g.num_vertices()));
+          CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
+          if (budget == 0.0) CHECK(stats.path == update_path_t::recompute);
+          if (budget >= 1e9) {
+            CHECK(stats.path == update_path_t::incremental);
+            int64_t changed = 0;
+            for (size_t l = 0; l < fresh.counts.size(); ++l) {
+              changed += (l < state.counts.size() ? state.counts[l] : 0) != fresh.counts[l];
+            }
+            CHECK_EQ(stats.affected, changed);
+          }
+          ++paths[stats.path == update_path_t::incremental ? 0 : 1];
+        }
+      }
+      state = fresh;
+    }
+  }
+  CHECK(paths[0] > 0);
+  CHECK(paths[1] > 0);
+}
+
+DYNG_TEST("update equals a fresh compute on random batches, i32/i32") { random_updates<int32_t>(3, 80); }
+DYNG_TEST("update equals a fresh compute on random batches, i32/i64") { random_updates<int64_t>(4, 40); }
+
+DYNG_TEST("bad input is refused") {
+  std::vector<int32_t> src{0, 1}, dst{1, 0};
+  graph_properties_t append = props_of(true, true);
+  append.order = edge_order_t::append;
+  auto unsorted = graph_t<int32_t, int32_t>::from_edges(2, src, dst, {}, append);
+  cc::state_t<int32_t> state;
+  CHECK_THROWS_AS(cc::compute(unsorted, {}, exec_of(backend_t::sequential), state),
+                  invalid_argument_error);
+  std::vector<int64_t> src64{0, 1}, dst64{1, 0};
+  auto wide = graph_t<int64_t, int64_t>::from_edges(2, src64, dst64, {}, props_of(true, true));
+  cc::state_t<int64_t> wide_state;
+  CHECK_THROWS_AS(cc::compute(wide, {}, exec_of(backend_t::sequential), wide_state),
+                  not_supported_error);
+  auto g = graph_t<int32_t, int32_t>::from_edges(2, src, dst, {}, props_of(true, true));
+  for (const int64_t bad : {0, 1, -2}) {
+    cc::options_t options;
+    options.max_length = bad;
+    CHECK_THROWS_AS(cc::compute(g, options, exec_of(backend_t::sequential), state),
+                    invalid_argument_error);
+  }
+  cc::compute(g, {}, exec_of(backend_t::sequential), state);
+  CHECK(state.counts == std::vector<uint64_t>({0, 0, 1}));
+}
+
+DYNG_TEST("counts never wrap past 2^64 - 1") {
+  std::vector<uint64_t> hist(4, 0);
+  hist[3] = UINT64_MAX - 1;
+  cc::detail::add_count(hist, 3, 1);
+  CHECK_EQ(hist[3], UINT64_MAX);
+  CHECK_THROWS_AS(cc::detail::add_count(hist, 3, 1), capacity_error);
+  std::vector<uint64_t> more(4, 0);
+  more[3] = 2;
+  hist[3] = UINT64_MAX - 1;
+  CHECK_THROWS_AS(cc::detail::add_histogram(hist, more), capacity_error);
+}
+
+}  // namespace
+
+DYNG_TEST_MAIN()
