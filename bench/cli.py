@@ -1,4 +1,4 @@
-"""Command line: ``python -m bench sssp|load|apply|mosp [options]``; exits 0 whatever the bars
+"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count [options]``; exits 0 whatever the bars
 say."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from bench import apply, generators, load, mosp, report, sssp
+from bench import apply, cycle_count, generators, load, mosp, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -80,6 +80,20 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
     o.add_argument("--json", default=None, metavar="PATH",
                    help="where to write the JSON (default bench/results/mosp-<timestamp>.json)")
+    c = sub.add_parser("cycle_count", help="cycle_count compute and update, against a reference "
+                                           "dyng, NetworkX and igraph")
+    c.add_argument("--reference-python", default=None, metavar="PYTHON",
+                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
+    c.add_argument("--backends", default="sequential,openmp",
+                   help="comma-separated host backends (default sequential,openmp)")
+    c.add_argument("--rounds", type=int, default=1,
+                   help="alternating rounds of this dyng and the reference (default 1)")
+    c.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
+    c.add_argument("--no-peers", action="store_true", help="leave NetworkX and igraph out")
+    c.add_argument("--quick", action="store_true", help="small graphs (the bench's own tests)")
+    c.add_argument("--json", default=None, metavar="PATH",
+                   help="where to write the JSON (default bench/results/cycle_count-<timestamp>"
+                        ".json)")
     return top
 
 
@@ -91,6 +105,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
         return _main_apply(args, argv)
     if args.command == "mosp":
         return _main_mosp(args, argv)
+    if args.command == "cycle_count":
+        return _main_cycle_count(args, argv)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
@@ -216,6 +232,24 @@ def _main_mosp(args, argv) -> int:
         lambda progress: mosp.run(args.reference_python, args.rounds, args.repeats, args.scale,
                                   backends, counts, progress),
         mosp.bars, mosp.text)
+
+
+def _main_cycle_count(args, argv) -> int:
+    backends = [b for b in args.backends.split(",") if b]
+    if (args.rounds < 1 or args.repeats < 1 or not backends
+            or any(b not in ("sequential", "openmp") for b in backends)):
+        print("bench cycle_count: error: --rounds and --repeats must be >= 1 and --backends "
+              "among sequential,openmp", file=sys.stderr)
+        return 2
+    size = "quick" if args.quick else "full"
+    settings = {"rounds": args.rounds, "repeats": args.repeats, "backends": backends,
+                "peers": not args.no_peers, "size": size,
+                "reference_python": args.reference_python}
+    return _run_peer_benchmark(
+        "cycle_count", args, argv, settings,
+        lambda progress: cycle_count.run(args.reference_python, args.rounds, args.repeats,
+                                         backends, not args.no_peers, size, progress),
+        cycle_count.bars, cycle_count.text)
 
 
 def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:

@@ -141,3 +141,27 @@ def test_mosp_run_at_a_small_scale(tmp_path, capsys):
 def test_mosp_refuses_bad_arguments(capsys):
     assert cli.main(["mosp", "--backends", "gpu"]) == 2
     assert "--backends among sequential,openmp,cuda" in capsys.readouterr().err
+
+
+def test_cycle_count_quick_run(tmp_path, capsys):
+    # The real dyng in this interpreter, and the same interpreter as the "reference"; peers only
+    # where they are installed.
+    pytest.importorskip("dyng._core")
+    out = tmp_path / "cc.json"
+    argv = ["cycle_count", "--quick", "--repeats", "1", "--reference-python", sys.executable,
+            "--json", str(out)]
+    assert cli.main(argv) == 0
+    doc = json.loads(out.read_text())
+    operations = [r["operation"] for r in doc["rows"]]
+    assert operations[:3] == ["rmat7-L4 sequential compute", "rmat7-L4 sequential update 10",
+                              "rmat7-L4 sequential apply+recompute 10"]
+    assert doc["same_answers_as_reference"] is True and doc["update_mismatches"] == []
+    statuses = {b["bar"]: b["status"] for b in doc["bars"]}
+    assert statuses["update == fresh compute, every run"] == "PASS"
+    assert all(p["same_counts"] for p in doc["peers"])
+    assert "cycle_count, best of 1 x 1 rounds" in capsys.readouterr().out
+
+
+def test_cycle_count_refuses_bad_arguments(capsys):
+    assert cli.main(["cycle_count", "--backends", "cuda"]) == 2
+    assert "--backends among sequential,openmp" in capsys.readouterr().err
