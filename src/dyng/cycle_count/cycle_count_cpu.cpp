@@ -91,8 +91,9 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
 #endif
     try {
       counter_t<vid_t, eid_t> counter(n);
-      // Roots (or edges) one at a time: R-MAT's low ids are hubs whose searches dwarf the rest.
-#pragma omp for schedule(dynamic, 1)
+      // Small chunks: a work item can be a hub's whole search; consecutive items mostly share a
+      // root, which a counter then prepares once.
+#pragma omp for schedule(dynamic, 4)
       for (int64_t i = 0; i < count; ++i) {
         if (!failures[me]) {
           try {
@@ -120,21 +121,44 @@ int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
                                                        : options.parallel_min_edges);
 }
 
-/// Every cycle, from its root: the simple paths root -> ... -> root through larger vertices.
+/// Every cycle, from its root: the simple paths root -> ... -> root through larger vertices. A
+/// team shares the roots out by their first edges (path_counter_t's work items): R-MAT's low ids
+/// are hubs whose searches alone would outlast everything else.
 template <class vid_t, class eid_t>
 std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t bound, int threads,
                                 int64_t& work) {
   const in_rows_t<vid_t, eid_t> in(graph);
-  const graph_view_t<vid_t, eid_t> g(graph.out_view(), in.view);
+  const auto out = graph.out_view();
+  const graph_view_t<vid_t, eid_t> g(out, in.view);
   const int64_t n = graph.num_vertices();
   std::vector<uint64_t> hist(static_cast<size_t>(bound) + 1, 0);
   int64_t total = 0;
+  if (threads <= 1) {
+    counter_t<vid_t, eid_t> counter(n);
+    for (vid_t root = 0; root < n; ++root) {
+      counter.count(g, root, root, bound, 0, [root](vid_t w) { return w > root; },
+                    [](vid_t, vid_t) { return true; }, hist, k_no_limit);
+      total += counter.work();
+    }
+    work = total;
+    return hist;
+  }
+  // Items of root r: one for the paths through r alone, then one per slot of its out-row.
+  std::vector<int64_t> first_item(static_cast<size_t>(n) + 1, 0);
+  for (vid_t r = 0; r < n; ++r) first_item[r + 1] = first_item[r] + 1 + out.degree(r);
   for_each_search<vid_t, eid_t>(
-      threads, n, n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
-        const vid_t root = static_cast<vid_t>(i);
-        counter.count(g, root, root, bound, 0, [root](vid_t w) { return w > root; },
-                      [](vid_t, vid_t) { return true; }, into, k_no_limit);
-        const int64_t spent = counter.work();
+      threads, first_item[n], n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
+        const auto at = std::upper_bound(first_item.begin(), first_item.end(), i) - 1;
+        const vid_t root = static_cast<vid_t>(at - first_item.begin());
+        const int64_t before = counter.work();
+        counter.begin_root(g, root, bound);
+        if (i == *at) {
+          counter.root_item(g, into);
+        } else {
+          counter.child_item(g, out.neighbour(out.begin(root) + static_cast<eid_t>(i - *at - 1)),
+                             into);
+        }
+        const int64_t spent = counter.work() - before;
 #pragma omp atomic
         total += spent;
       });

@@ -53,6 +53,52 @@ class path_counter_t {
 
   int64_t work() const { return work_; }
 
+  /// count() for a cycle's root split into work items, so that a hub root's search is shared
+  /// out instead of keeping one thread busy after the others are done: begin_root(root) once per
+  /// root and thread, root_item() for the cycles through the root and one other vertex, and
+  /// child_item(y) for those whose first edge is (root, y); the counter stays prepared for its
+  /// root until begin_root() moves it on or finish() clears it.
+  void begin_root(const G& g, vid_t root, int64_t bound) {
+    if (prepared_ && root_ == root) return;
+    finish();
+    root_ = root;
+    bound_ = bound;
+    prepared_ = true;
+    limit_ = std::numeric_limits<int64_t>::max();
+    auto is_inner = [root](vid_t w) { return w > root; };
+    auto any_edge = [](vid_t, vid_t) { return true; };
+    prepare(g, root, bound, is_inner, any_edge);
+  }
+
+  void root_item(const G& g, std::vector<uint64_t>& hist) {
+    auto is_inner = [root = root_](vid_t w) { return w > root; };
+    auto any_edge = [](vid_t, vid_t) { return true; };
+    path_.assign(1, root_);
+    on_path_[root_] = 1;
+    visit(g, root_, 0, bound_, 0, is_inner, any_edge, hist, false);
+    on_path_[root_] = 0;
+    path_.clear();
+  }
+
+  void child_item(const G& g, vid_t y, std::vector<uint64_t>& hist) {
+    auto is_inner = [root = root_](vid_t w) { return w > root; };
+    auto any_edge = [](vid_t, vid_t) { return true; };
+    // The filter visit() applies to the root's children.
+    if (bound_ < 3 || y == root_ || !is_inner(y) || dist_[y] > bound_ - 1) return;
+    path_.assign({root_, y});
+    on_path_[root_] = on_path_[y] = 1;
+    if (visit(g, y, 1, bound_, 0, is_inner, any_edge, hist)) {
+      descend(g, 2, bound_, 0, is_inner, any_edge, hist);
+    }
+    on_path_[root_] = on_path_[y] = 0;
+    path_.clear();
+  }
+
+  void finish() {
+    if (prepared_) reset();
+    prepared_ = false;
+  }
+
  private:
   static constexpr int32_t k_far = std::numeric_limits<int32_t>::max();
 
@@ -96,10 +142,19 @@ class path_counter_t {
     path_.assign(1, s);
     on_path_[s] = 1;
     if (!visit(g, s, 0, max_edges, offset, is_inner, edge_ok, hist)) return false;
-    while (!path_.empty()) {
+    return descend(g, 1, max_edges, offset, is_inner, edge_ok, hist);
+  }
+
+  /// The depth-first loop over the children visit() collected, until the path is back to
+  /// `floor` vertices (which stay on it). False once past the work limit.
+  template <class inner_t, class edge_ok_t>
+  bool descend(const G& g, size_t floor, int64_t max_edges, int offset, inner_t& is_inner,
+               edge_ok_t& edge_ok, std::vector<uint64_t>& hist) {
+    while (path_.size() >= floor) {
       const size_t d = path_.size() - 1;
       std::vector<vid_t>& kids = children_[d];
       if (kids.empty()) {
+        if (path_.size() == floor) break;
         on_path_[path_.back()] = 0;
         path_.pop_back();
         continue;
@@ -116,10 +171,11 @@ class path_counter_t {
   }
 
   /// At path vertex x (path_.back(), d edges from s): the paths of d + 2 edges through it, then
-  /// its children worth entering. False once past the work limit.
+  /// (with `collect`) its children worth entering. False once past the work limit.
   template <class inner_t, class edge_ok_t>
   bool visit(const G& g, vid_t x, int64_t d, int64_t max_edges, int offset,
-             inner_t& is_inner, edge_ok_t& edge_ok, std::vector<uint64_t>& hist) {
+             inner_t& is_inner, edge_ok_t& edge_ok, std::vector<uint64_t>& hist,
+             bool collect = true) {
     if (children_.size() <= static_cast<size_t>(d)) children_.resize(static_cast<size_t>(d) + 1);
     children_[d].clear();
     if (++work_ > limit_) return false;
@@ -133,7 +189,7 @@ class path_counter_t {
       }
       if (paths > 0) add_count(hist, d + 2 + offset, static_cast<uint64_t>(paths));
     }
-    if (d + 3 > max_edges) return true;
+    if (d + 3 > max_edges || !collect) return true;
     std::vector<vid_t>& kids = children_[d];
     work_ += g.for_each_out(x, [&](vid_t y) {
       if (on_path_[y] || !is_inner(y) || dist_[y] > max_edges - d - 1 || !edge_ok(x, y)) return;
@@ -161,6 +217,10 @@ class path_counter_t {
   std::vector<std::vector<vid_t>> children_;
   int64_t work_ = 0;
   int64_t limit_ = 0;
+  // The root begin_root() prepared for.
+  bool prepared_ = false;
+  vid_t root_ = 0;
+  int64_t bound_ = 0;
 };
 
 }  // namespace dyng::cycle_count::detail
