@@ -59,7 +59,7 @@ void prepare(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& 
   const int k = check_options(options, graph.num_weights(), fn);
   sssp::detail::check_source(source, graph.num_vertices(), fn);
   if (check_weights && options.validate_inputs) {
-    for (int i = 0; i < k; ++i) sssp::detail::checked_weight_range(graph.out_view(), i, fn);
+    sssp::detail::check_weight_columns(graph.out_view(), k, fn);
   }
   state.source = source;
   state.num_objectives = k;

@@ -2,9 +2,11 @@
 // (search_rows.hpp) hold the graph's rows and give scan_weights()'s range; the parents recorded
 // by Dial's search equal the canonical in-row pass, with ties, parallel edges of different
 // weights, self-loops and unreachable vertices, on 4- and 8-byte distances; and the changed count
-// that update()'s fallback reads equals a direct count.
+// that update()'s fallback reads equals a direct count; the one-pass check of all weight columns
+// throws what the per-column scans throw.
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "check.hpp"
@@ -155,6 +157,35 @@ DYNG_TEST("compute_sequential counts what changed against the previous state") {
     CHECK_EQ(changed, differ);
     CHECK(state.distances == expected.distances);
     CHECK(state.parents == expected.parents);
+  }
+}
+
+DYNG_TEST("one pass over all columns reports what the per-column scans report") {
+  std::mt19937_64 rng(6);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int k = 1 + static_cast<int>(rng() % 4);
+    model_graph_t<int32_t, int64_t> g(static_cast<int32_t>(1 + rng() % 30), k, true, rng());
+    const int32_t n = g.num_vertices();
+    for (int e = 0; e < 3 * n; ++e) {
+      std::vector<int32_t> w(static_cast<size_t>(k));
+      for (int32_t& x : w) x = rng() % 12 == 0 ? -static_cast<int32_t>(rng() % 3) : 1;
+      g.insert(static_cast<int32_t>(rng() % static_cast<uint64_t>(n)),
+               static_cast<int32_t>(rng() % static_cast<uint64_t>(n)), w, nullptr);
+    }
+    g.build(rng() % 2 == 0, rng() % 2 == 0);
+    const auto out = g.views().out;
+    auto message = [](auto&& check) -> std::string {
+      try {
+        check();
+      } catch (const invalid_argument_error& e) {
+        return e.what();
+      }
+      return "";
+    };
+    const std::string each = message([&] {
+      for (int i = 0; i < k; ++i) detail::checked_weight_range(out, i, "f()");
+    });
+    CHECK_EQ(message([&] { detail::check_weight_columns(out, k, "f()"); }), each);
   }
 }
 

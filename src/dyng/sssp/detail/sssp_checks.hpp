@@ -3,8 +3,11 @@
 // all throw from here, and the Python layer leaves these checks to them.
 #pragma once
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dyng/core/argument_checks.hpp"
 #include "dyng/core/errors.hpp"
@@ -86,6 +89,33 @@ weight_range_t<vid_t, eid_t> checked_weight_range(const adjacency_view_t<vid_t, 
   scan_weights(out, column_of(out, objective), vid_t{0}, out.num_vertices, range);
   check_weight_range(range, out, objective, fn);
   return range;
+}
+
+/// The first `k` columns checked in one pass over the slot-major weights (mosp's from_trees):
+/// the same ranges, and the same error for the lowest bad column, as checked_weight_range() on
+/// each column in turn, which would read every weight k times.
+template <class vid_t, class eid_t>
+void check_weight_columns(const adjacency_view_t<vid_t, eid_t>& out, int k, const char* fn) {
+  std::vector<weight_range_t<vid_t, eid_t>> ranges(static_cast<size_t>(k));
+  std::vector<int32_t> row_min(static_cast<size_t>(k));
+  for (vid_t u = 0; u < out.num_vertices; ++u) {
+    const eid_t begin = out.begin(u), end = out.end(u);
+    if (begin == end) continue;
+    std::fill(row_min.begin(), row_min.end(), INT32_MAX);
+    for (eid_t slot = begin; slot < end; ++slot) {
+      const int32_t* w = out.weights + static_cast<int64_t>(slot) * out.num_weights;
+      for (int i = 0; i < k; ++i) row_min[i] = w[i] < row_min[i] ? w[i] : row_min[i];
+    }
+    for (int i = 0; i < k; ++i) {
+      auto& range = ranges[static_cast<size_t>(i)];
+      if (row_min[i] >= range.min_weight) continue;
+      range.min_weight = row_min[i];
+      range.min_src = u;
+      range.min_slot = begin;
+      while (out.weight(range.min_slot, i) != row_min[i]) ++range.min_slot;
+    }
+  }
+  for (int i = 0; i < k; ++i) check_weight_range(ranges[static_cast<size_t>(i)], out, i, fn);
 }
 
 }  // namespace dyng::sssp::detail
