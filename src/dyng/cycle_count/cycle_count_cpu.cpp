@@ -23,6 +23,7 @@
 #include "dyng/cycle_count/detail/cycle_graph.hpp"
 #include "dyng/cycle_count/detail/cycle_paths.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
+#include "dyng/cycle_count/detail/johnson.hpp"
 
 namespace dyng::cycle_count {
 namespace {
@@ -69,13 +70,13 @@ template <class vid_t, class eid_t>
 using counter_t = detail::path_counter_t<graph_view_t<vid_t, eid_t>>;
 
 /// Runs body(i, counter, hist) for i < count on a team (or alone), each thread with its own
-/// counter and histogram, and sums the histograms into `total`. The first exception is rethrown
-/// once every thread has stopped.
-template <class vid_t, class eid_t, class F>
+/// counter (a counter_type on n vertices) and histogram, and sums the histograms into `total`.
+/// The first exception is rethrown once every thread has stopped.
+template <class counter_type, class F>
 void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
                      std::vector<uint64_t>& total, F&& body) {
   if (threads <= 1) {
-    counter_t<vid_t, eid_t> counter(n);
+    counter_type counter(n);
     for (int64_t i = 0; i < count; ++i) body(i, counter, total);
     return;
   }
@@ -90,7 +91,7 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
     const int me = 0;
 #endif
     try {
-      counter_t<vid_t, eid_t> counter(n);
+      counter_type counter(n);
       // Small chunks: a work item can be a hub's whole search; consecutive items mostly share a
       // root, which a counter then prepares once.
 #pragma omp for schedule(dynamic, 4)
@@ -133,6 +134,18 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   const int64_t n = graph.num_vertices();
   std::vector<uint64_t> hist(static_cast<size_t>(bound) + 1, 0);
   int64_t total = 0;
+  if (bound >= n) {
+    // Every length counts: Johnson's blocking is exact, and output-sensitive where the bounded
+    // search would walk the same dead ends again and again.
+    for_each_search<detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>>(
+        threads, n, n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
+          const int64_t spent = counter.count(g, static_cast<vid_t>(i), into);
+#pragma omp atomic
+          total += spent;
+        });
+    work = total;
+    return hist;
+  }
   if (threads <= 1) {
     counter_t<vid_t, eid_t> counter(n);
     for (vid_t root = 0; root < n; ++root) {
@@ -146,7 +159,7 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   // Items of root r: one for the paths through r alone, then one per slot of its out-row.
   std::vector<int64_t> first_item(static_cast<size_t>(n) + 1, 0);
   for (vid_t r = 0; r < n; ++r) first_item[r + 1] = first_item[r] + 1 + out.degree(r);
-  for_each_search<vid_t, eid_t>(
+  for_each_search<counter_t<vid_t, eid_t>>(
       threads, first_item[n], n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
         const auto at = std::upper_bound(first_item.begin(), first_item.end(), i) - 1;
         const vid_t root = static_cast<vid_t>(at - first_item.begin());
@@ -215,7 +228,7 @@ bool count_through(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
   bool within = true;
   int64_t done = 0;
   const int64_t n = g.num_vertices();
-  for_each_search<vid_t, eid_t>(
+  for_each_search<counter_t<vid_t, eid_t>>(
       threads, static_cast<int64_t>(edges.size()), n, hist.size(), hist,
       [&](int64_t i, auto& counter, auto& into) {
         const auto [u, v] = edges[static_cast<size_t>(i)];
