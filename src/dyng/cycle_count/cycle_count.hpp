@@ -5,7 +5,8 @@
 // ignored, weights too. bound = min(max_length, max(n, 2)), or max(n, 2) without a limit.
 //
 // compute: every cycle is counted from its smallest vertex (its root) as a simple path from the
-// root back to it through larger vertices (detail/cycle_paths.hpp). update: the cycles a batch
+// root back to it through larger vertices (detail/cycle_paths.hpp; detail/johnson.hpp when the
+// bound covers every length). update: the cycles a batch
 // removed all pass through a deleted edge and are counted on the graph before the batch, the ones
 // it added pass through an inserted edge and are counted on the graph after it; a cycle through
 // several changed edges is counted once, at the first of them (the searches through e_i avoid
