@@ -24,10 +24,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "dyng/core/huge_pages.hpp"
 #include "dyng/core/zeroed_array.hpp"
 #include "dyng/graph/detail/slots.hpp"
 
@@ -87,22 +84,7 @@ int64_t layout_total(const row_walk_t& rows, int64_t m, size_fn&& size, double h
   return padded ? total : m;
 }
 
-/// Asks the kernel to back [data, data + bytes) with huge pages before it is first touched: the
-/// build streams through hundreds of MiB of fresh memory, where 4 KiB pages cost a fault (and a
-/// TLB miss) every few hundred entries. Only a hint; a no-op where unsupported.
-inline void advise_huge_pages(void* data, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t k_huge = uintptr_t{2} << 20;
-  const auto first = (reinterpret_cast<uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
-  const auto last = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(k_huge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
-
-/// Sizes `v` to `count` zeroed elements, huge-page backed where possible (see above).
+/// Sizes `v` to `count` zeroed elements, huge-page backed where possible (core/huge_pages.hpp).
 template <class T>
 void assign_zeroed(std::vector<T>& v, size_t count) {
   std::vector<T>().swap(v);

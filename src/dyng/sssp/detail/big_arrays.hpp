@@ -12,26 +12,9 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "dyng/core/huge_pages.hpp"
 
 namespace dyng::sssp::detail {
-
-/// Asks for huge pages on [data, data + bytes) before it is first touched; only a hint. The same
-/// as graph/detail/build_rows.hpp's, which sits in the graph module's dyng::detail namespace:
-/// including it here would make `detail::` ambiguous wherever both dyng and dyng::sssp are used.
-inline void advise_huge_pages(void* data, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t k_huge = uintptr_t{2} << 20;
-  const auto first = (reinterpret_cast<uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
-  const auto last = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(k_huge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
 
 /// Makes room for `count` elements: the current block when it is large enough, else a new one
 /// (the old one is released first) with huge pages asked for. Contents are unspecified.
