@@ -124,6 +124,30 @@ void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t mi
   }
 }
 
+/// The team of one mosp call, decided once at entry. host_team_size() counts the machine's
+/// runnable threads, and right after a parallel part this call's own OpenMP workers are still
+/// spinning and count as busy: checked before every part, the later trees went to the
+/// sequential kernel (on the H200's 16 cores two of three trees ran Dijkstra, and 8 threads
+/// beat 16). The parts then take the decided team as it is (parallel_min_edges = 0), or run
+/// sequentially with num_threads = 1 (still reported as the OpenMP backend, as 0.2 does).
+struct team_decision_t {
+  execution_t exec;
+  options_t options;
+};
+
+template <class vid_t, class eid_t>
+team_decision_t decide_team(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                            const execution_t& exec) {
+  team_decision_t d{exec, options};
+  if (exec.backend != backend_t::openmp) return d;
+  const int64_t min_work = options.parallel_min_edges < 0 ? sssp::k_default_parallel_min_edges
+                                                          : options.parallel_min_edges;
+  const int team = host_team_size(exec, static_cast<int64_t>(graph.num_edges()), min_work);
+  d.exec.num_threads = team;
+  if (team >= 2) d.options.parallel_min_edges = 0;
+  return d;
+}
+
 void add_counters(stats_t& stats, const sssp::stats_t& part) {
   stats.iterations += part.iterations;
   stats.frontier_visits += part.frontier_visits;
@@ -255,10 +279,13 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) 
 }
 
 template <class vid_t, class eid_t>
-stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
-                const execution_t& exec, state_t<vid_t>& state) {
+stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options_in,
+                const execution_t& exec_in, state_t<vid_t>& state) {
   constexpr const char* fn = "mosp.compute()";
-  check_host_backend(exec, fn);
+  check_host_backend(exec_in, fn);
+  const team_decision_t decided = decide_team(graph, options_in, exec_in);
+  const execution_t& exec = decided.exec;
+  const options_t& options = decided.options;
   prepare(graph, source, options, fn, false, state);
   stats_t stats;
   const int k = state.num_objectives;
@@ -287,9 +314,12 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
 template <class vid_t, class eid_t>
 state_t<vid_t> from_trees(const graph_t<vid_t, eid_t>& graph, vid_t source,
                           std::vector<sssp::state_t<vid_t>> trees, bool canonicalize,
-                          const options_t& options, const execution_t& exec) {
+                          const options_t& options_in, const execution_t& exec_in) {
   constexpr const char* fn = "mosp.Result.from_arrays()";
-  check_host_backend(exec, fn);
+  check_host_backend(exec_in, fn);
+  const team_decision_t decided = decide_team(graph, options_in, exec_in);
+  const execution_t& exec = decided.exec;
+  const options_t& options = decided.options;
   state_t<vid_t> state;
   prepare(graph, source, options, fn, true, state);
   if (static_cast<int>(trees.size()) != state.num_objectives) {
@@ -312,9 +342,12 @@ state_t<vid_t> from_trees(const graph_t<vid_t, eid_t>& graph, vid_t source,
 
 template <class vid_t, class eid_t>
 stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
-               const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+               const options_t& options_in, const execution_t& exec_in, state_t<vid_t>& state) {
   constexpr const char* fn = "mosp.update()";
-  check_host_backend(exec, fn);
+  check_host_backend(exec_in, fn);
+  const team_decision_t decided = decide_team(graph, options_in, exec_in);
+  const execution_t& exec = decided.exec;
+  const options_t& options = decided.options;
   check_graph(graph, fn);
   if (!state.consistent) {
     throw invalid_argument_error(std::string(fn) +
