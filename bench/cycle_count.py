@@ -213,12 +213,7 @@ def bars(document: dict) -> list[dict]:
     for p in document["peers"]:
         out.append({"bar": f"{p['operation']}: same counts as dyng", "value": None,
                     "status": "PASS" if p["same_counts"] else "FAIL"})
-    out.append({"bar": "update == fresh compute, every run", "value": None,
-                "status": "FAIL" if document["update_mismatches"] else "PASS"})
-    if document["same_answers_as_reference"] is not None:
-        out.append({"bar": "same answers as the reference", "value": None,
-                    "status": "PASS" if document["same_answers_as_reference"] else "FAIL"})
-    return out
+    return out + peer.correctness_bars(document)
 
 
 def text(document: dict) -> str:

@@ -65,3 +65,13 @@ def rows_text(rows: list[dict], unit: str) -> list[str]:
                      f"{ref_text:>13} {ratio_text:>7}")
     return lines
 
+
+def correctness_bars(document: dict) -> list[dict]:
+    """The bars every peer benchmark ends with: update == fresh compute in every run, and (with a
+    reference) the same answers as the reference."""
+    out = [{"bar": "update == fresh compute, every run", "value": None,
+            "status": "FAIL" if document["update_mismatches"] else "PASS"}]
+    if document["same_answers_as_reference"] is not None:
+        out.append({"bar": "same answers as the reference", "value": None,
+                    "status": "PASS" if document["same_answers_as_reference"] else "FAIL"})
+    return out

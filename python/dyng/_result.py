@@ -20,7 +20,7 @@ from dyng import _backend, _resources
 from dyng._array import Array, _Epoch
 from dyng._batch import ApplySummary
 from dyng._device_array import DeviceData
-from dyng._errors import InvalidArgumentError, StaleResultError
+from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._graph import Graph
 
 __all__ = ["OptionsBase", "StatsBase", "ResultBase", "SingleSourceResult", "make_options",
@@ -99,6 +99,7 @@ def run_compute(result_type, fn, graph, options, resources, *args):
     """A fresh result: the algorithm's native state class (host or device, by the resources)
     computes it from `args`; native checks raise before anything is created."""
     res = _resources.resolve(resources, graph.resources, fn)
+    _check_backend(result_type, res, fn)
     native = _backend.native()
     if res.backend == "cuda":
         graph._ensure_device(res, fn)
@@ -108,6 +109,17 @@ def run_compute(result_type, fn, graph, options, resources, *args):
     state, stats = state_type.compute(graph._native, *args, options._to_native(native),
                                       res._execution())
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
+
+
+def _check_backend(result_type, res, fn):
+    """Refuses a backend the algorithm does not have yet (its registry record says which)."""
+    backends = result_type._ALGORITHM.backends
+    if res.backend not in backends:
+        raise NotSupportedError(
+            f"{fn}(): {result_type._ALGORITHM.name} runs on the {', '.join(backends)} backends "
+            f"in this release, not on {res.backend}; pass resources=dyng.Resources.openmp() or "
+            f"a host graph"
+        )
 
 
 class ResultBase:
@@ -134,6 +146,19 @@ class ResultBase:
     def __init__(self, *args, **kwargs):
         name = self._ALGORITHM.name
         raise TypeError(f"{name}.Result cannot be created directly; use {name}.compute()")
+
+    @classmethod
+    def _wrap_built_on_host(cls, graph, build, options, res, fn):
+        """A result whose native state ``build(execution)`` makes on the host (from_arrays): on
+        the requested host backend, or sequentially and then copied to the device for CUDA."""
+        _check_backend(cls, res, fn)
+        if res.backend != "cuda":
+            return cls._wrap(graph, build(res._execution()), options, res, None)
+        state = build(_resources.Resources.sequential()._execution())
+        graph._ensure_device(res, fn)
+        native = _backend.native()
+        state = getattr(native, cls._DEVICE_STATE).from_host(state, res._execution())
+        return cls._wrap(graph, state, options, res, None)
 
     @classmethod
     def _wrap(cls, graph, state, options, resources, stats):
@@ -206,8 +231,9 @@ class ResultBase:
         >>> r.clone().distances.tolist()
         [0, 1]
         """
-        res = _resources.resolve(resources, self._resources,
-                                 f"{self._ALGORITHM.name}.Result.clone")
+        fn = f"{self._ALGORITHM.name}.Result.clone"
+        res = _resources.resolve(resources, self._resources, fn)
+        _check_backend(type(self), res, fn)
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other._state = self._state_on(res)

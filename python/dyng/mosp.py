@@ -205,14 +205,10 @@ class Result(SingleSourceResult):
                  for i, (d, p) in enumerate(zip(distances, parents))]
         native = _backend.native()
         # The trees are checked and combined on the host; a CUDA result then moves there.
-        host = res if res.backend != "cuda" else _resources.Resources.sequential()
-        state = native.MospState.from_arrays(
-            graph._native, source, [d for d, _ in trees], [p for _, p in trees],
-            bool(canonicalize), opts._to_native(native), host._execution())
-        if res.backend == "cuda":
-            graph._ensure_device(res, fn)
-            state = native.MospDeviceState.from_host(state, res._execution())
-        return cls._wrap(graph, state, opts, res, None)
+        return cls._wrap_built_on_host(
+            graph, lambda execution: native.MospState.from_arrays(
+                graph._native, source, [d for d, _ in trees], [p for _, p in trees],
+                bool(canonicalize), opts._to_native(native), execution), opts, res, fn)
 
     @property
     def num_objectives(self):

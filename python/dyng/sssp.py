@@ -154,13 +154,10 @@ class Result(SingleSourceResult):
         # The graph's shape and the source first (and the weights with validate_inputs).
         native.sssp_validate_graph(graph._native, source, opts._to_native(native))
         dist, par = _tree_arrays(fn, graph, distances, parents)
-        host_res = res if res.backend != "cuda" else _resources.Resources("sequential")
-        state = native.SsspState.from_arrays(graph._native, source, dist, par, bool(canonicalize),
-                                             opts._to_native(native), host_res._execution())
-        if res.backend == "cuda":
-            graph._ensure_device(res, fn)
-            state = native.SsspDeviceState.from_host(state, res._execution())
-        return cls._wrap(graph, state, opts, res, None)
+        return cls._wrap_built_on_host(
+            graph, lambda execution: native.SsspState.from_arrays(
+                graph._native, source, dist, par, bool(canonicalize), opts._to_native(native),
+                execution), opts, res, fn)
 
     @property
     def distances(self):

@@ -95,3 +95,16 @@ def test_stale_results_and_fixed_fields():
     with pytest.raises(TypeError):
         import pickle
         pickle.dumps(copy)
+
+
+def test_a_backend_it_lacks_is_refused_clearly():
+    # cycle_count has no CUDA backend yet; the check runs before any native state is chosen
+    # (on a GPU machine Resources.cuda() itself succeeds, so the refusal must come from here).
+    import types
+
+    from dyng._result import _check_backend
+
+    with pytest.raises(dyng.NotSupportedError, match="sequential, openmp backends"):
+        _check_backend(cycle_count.Result, types.SimpleNamespace(backend="cuda"),
+                       "cycle_count.compute")
+    _check_backend(cycle_count.Result, types.SimpleNamespace(backend="openmp"), "x")
