@@ -24,6 +24,7 @@
 #include "dyng/cycle_count/detail/cycle_paths.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
 #include "dyng/cycle_count/detail/johnson.hpp"
+#include "dyng/cycle_count/detail/update_steps.hpp"
 
 namespace dyng::cycle_count {
 namespace {
@@ -31,7 +32,6 @@ namespace {
 using detail::edge_pair_t;
 
 constexpr int64_t k_no_limit = std::numeric_limits<int64_t>::max();
-constexpr int64_t k_work_floor = 1024;
 
 /// The stored transpose, or a built one for a directed graph stored without in-edges.
 template <class vid_t, class eid_t>
@@ -179,50 +179,10 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   return hist;
 }
 
-int64_t changed_lengths(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
-  const size_t n = std::max(a.size(), b.size());
-  int64_t changed = 0;
-  for (size_t l = 0; l < n; ++l) {
-    changed += (l < a.size() ? a[l] : 0) != (l < b.size() ? b[l] : 0) ? 1 : 0;
-  }
-  return changed;
-}
-
-int64_t nonzero_lengths(const std::vector<uint64_t>& counts) {
-  return std::count_if(counts.begin(), counts.end(), [](uint64_t c) { return c != 0; });
-}
-
-/// The batch's effective edge changes: deleted and inserted (u, v), u != v, each sorted, with
-/// an edge both deleted and inserted (it exists before and after) dropped from both.
-template <class vid_t>
-void changed_edges(const change_log_t<vid_t>& log, std::vector<edge_pair_t<vid_t>>& deleted,
-                   std::vector<edge_pair_t<vid_t>>& inserted) {
-  for (const auto& c : log.changes) {
-    if (c.src == c.dst) continue;
-    if (c.kind == edge_change_kind_t::deleted) deleted.push_back({c.src, c.dst});
-    if (c.kind == edge_change_kind_t::inserted) inserted.push_back({c.src, c.dst});
-  }
-  for (auto* list : {&deleted, &inserted}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-  std::vector<edge_pair_t<vid_t>> both;
-  std::set_intersection(deleted.begin(), deleted.end(), inserted.begin(), inserted.end(),
-                        std::back_inserter(both));
-  auto drop = [&](std::vector<edge_pair_t<vid_t>>& list) {
-    std::vector<edge_pair_t<vid_t>> kept;
-    std::set_difference(list.begin(), list.end(), both.begin(), both.end(),
-                        std::back_inserter(kept));
-    list.swap(kept);
-  };
-  drop(deleted);
-  drop(inserted);
-}
-
 /// The cycles through each of `edges` on `g`, the one through edges[i] avoiding edges[0..i):
 /// each cycle with several of them is counted once. False once the work passes `limit`.
 template <class vid_t, class eid_t>
-bool count_through(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
+bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
                    int64_t bound, int threads, int64_t limit, std::vector<uint64_t>& hist,
                    int64_t& work) {
   bool within = true;
@@ -251,97 +211,33 @@ bool count_through(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
   return within && work <= limit;
 }
 
-/// The policy's steps (core/dynamic_update.hpp) for a histogram: growth resizes it to the new
-/// bound, the repair adds what the batch added and takes away what it removed, undo restores
-/// the copy kept before the first change.
+/// The host backends' counting for the shared update steps (detail/update_steps.hpp).
 template <class vid_t, class eid_t>
-class update_steps_t {
+class host_engine_t {
  public:
-  using stats_type = stats_t;
+  host_engine_t(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                const execution_t& exec)
+      : graph_(graph), options_(options), exec_(exec), in_(graph) {}
 
-  update_steps_t(const graph_t<vid_t, eid_t>& graph, const options_t& options,
-                 const execution_t& exec, state_t<vid_t>& state)
-      : graph_(graph), options_(options), exec_(exec), state_(state), saved_(state.counts) {}
-
-  int64_t result_vertices() const { return state_.num_vertices; }
-  /// The last full count's work, with a floor so that a tiny graph's repair is not given up at
-  /// once.
-  int64_t work_scale() const { return std::max(state_.compute_work, k_work_floor); }
-  double default_budget() const { return k_default_repair_budget; }
-  void grow(int64_t n) {
-    state_.num_vertices = n;
-    state_.counts.resize(static_cast<size_t>(bound_of(state_.max_length, n)) + 1, 0);
-  }
-  void shrink(int64_t n) noexcept {
-    state_.num_vertices = n;
-    state_.counts = saved_;
-  }
-
-  bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
-    stats.record({"operators", "edge_paths"});
-    std::vector<edge_pair_t<vid_t>> deleted, inserted;
-    changed_edges(log, deleted, inserted);
-    stats.deletions = static_cast<int64_t>(deleted.size());
-    stats.insertions = static_cast<int64_t>(inserted.size());
-    stats.frontier_visits = stats.deletions + stats.insertions;
-    const int64_t bound = bound_of(state_.max_length, state_.num_vertices);
-    const in_rows_t<vid_t, eid_t> in(graph_);
+  bool count_through(const std::vector<edge_pair_t<vid_t>>& edges,
+                     const detail::before_overlay_t<vid_t>* before, int64_t bound, int64_t limit,
+                     std::vector<uint64_t>& hist, int64_t& work) {
+    graph_view_t<vid_t, eid_t> g(graph_.out_view(), in_.view);
+    if (before != nullptr) g.set_overlay(before->hidden, before->extra);
     const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
-    std::vector<uint64_t> removed(static_cast<size_t>(bound) + 1, 0), added = removed;
-    int64_t work = 0;
-    // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
-    graph_view_t<vid_t, eid_t> before(graph_.out_view(), in.view);
-    before.set_overlay(inserted, deleted);
-    if (!count_through(before, deleted, bound, threads, budget, removed, work)) return false;
-    const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in.view);
-    if (!count_through(after, inserted, bound, threads, budget, added, work)) return false;
-    std::vector<uint64_t> counts = state_.counts;
-    for (size_t l = 0; l < counts.size(); ++l) {
-      if (counts[l] < removed[l]) {
-        throw internal_error("cycle_count.update(): more cycles of length " + std::to_string(l) +
-                             " removed than there were; this is a bug in dyng");
-      }
-      counts[l] -= removed[l];
-    }
-    detail::add_histogram(counts, added);
-    for (size_t l = 0; l < counts.size(); ++l) {
-      stats.cycles_removed += removed[l];
-      stats.cycles_added += added[l];
-    }
-    stats.affected = changed_lengths(counts, saved_);
-    state_.counts.swap(counts);
-    return true;
+                                      static_cast<int>(std::max<size_t>(edges.size(), 1)));
+    return through_edges(g, edges, bound, threads, limit, hist, work);
   }
 
-  void undo() noexcept {
-    state_.counts.resize(saved_.size());
-    std::copy(saved_.begin(), saved_.end(), state_.counts.begin());
-    state_.counts.resize(static_cast<size_t>(bound_of(state_.max_length, state_.num_vertices)) + 1,
-                         0);
-  }
-
-  void recompute(stats_t& stats) {
-    stats_t fresh = compute(graph_, options_, exec_, state_);
-    fresh.deletions = stats.deletions;
-    fresh.insertions = stats.insertions;
-    fresh.frontier_visits = stats.frontier_visits;
-    fresh.affected = changed_lengths(state_.counts, saved_);
-    // A recompute does not see which cycles went and came: it reports the net change per length.
-    for (size_t l = 0; l < state_.counts.size(); ++l) {
-      const uint64_t before = l < saved_.size() ? saved_[l] : 0, now = state_.counts[l];
-      (now > before ? fresh.cycles_added : fresh.cycles_removed) +=
-          now > before ? now - before : before - now;
-    }
-    stats = fresh;
+  stats_t compute(state_t<vid_t>& state) {
+    return ::dyng::cycle_count::compute(graph_, options_, exec_, state);
   }
 
  private:
   const graph_t<vid_t, eid_t>& graph_;
   options_t options_;
   execution_t exec_;
-  state_t<vid_t>& state_;
-  std::vector<uint64_t> saved_;
+  in_rows_t<vid_t, eid_t> in_;
 };
 
 }  // namespace
@@ -383,11 +279,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   fresh.num_vertices = n;
   fresh.max_length = options.max_length;
   fresh.counts = count_all(graph, bound, team_size(exec, graph, options), fresh.compute_work);
-  stats_t stats;
-  stats.record({"operators", "rooted_paths"});
-  stats.path = update_path_t::compute;
-  stats.affected = nonzero_lengths(fresh.counts);
-  stats.frontier_visits = n;
+  const stats_t stats = detail::compute_stats(fresh);
   state = std::move(fresh);
   return stats;
 }
@@ -399,13 +291,9 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   check_host_backend(exec, fn);
   check_graph(graph, fn);
   check_options(options, fn);
-  if (options.max_length != state.max_length) {
-    throw invalid_argument_error(std::string(fn) + ": max_length " +
-                                 std::to_string(options.max_length) + " differs from the " +
-                                 std::to_string(state.max_length) +
-                                 " the result was computed with; compute a new result instead");
-  }
-  update_steps_t<vid_t, eid_t> steps(graph, options, exec, state);
+  detail::check_same_length(options, state.max_length, fn);
+  host_engine_t<vid_t, eid_t> engine(graph, options, exec);
+  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, state);
   return run_update(steps, log, graph.num_vertices(), options.repair_budget, fn);
 }
 
