@@ -85,7 +85,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--reference-python", default=None, metavar="PYTHON",
                    help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
     c.add_argument("--backends", default="sequential,openmp",
-                   help="comma-separated host backends (default sequential,openmp)")
+                   help="comma-separated backends among sequential,openmp,cuda (default "
+                        "sequential,openmp)")
     c.add_argument("--rounds", type=int, default=1,
                    help="alternating rounds of this dyng and the reference (default 1)")
     c.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
@@ -237,9 +238,9 @@ def _main_mosp(args, argv) -> int:
 def _main_cycle_count(args, argv) -> int:
     backends = [b for b in args.backends.split(",") if b]
     if (args.rounds < 1 or args.repeats < 1 or not backends
-            or any(b not in ("sequential", "openmp") for b in backends)):
+            or any(b not in ("sequential", "openmp", "cuda") for b in backends)):
         print("bench cycle_count: error: --rounds and --repeats must be >= 1 and --backends "
-              "among sequential,openmp", file=sys.stderr)
+              "among sequential,openmp,cuda", file=sys.stderr)
         return 2
     size = "quick" if args.quick else "full"
     settings = {"rounds": args.rounds, "repeats": args.repeats, "backends": backends,

@@ -163,5 +163,5 @@ def test_cycle_count_quick_run(tmp_path, capsys):
 
 
 def test_cycle_count_refuses_bad_arguments(capsys):
-    assert cli.main(["cycle_count", "--backends", "cuda"]) == 2
+    assert cli.main(["cycle_count", "--backends", "gpu"]) == 2
     assert "--backends among sequential,openmp" in capsys.readouterr().err

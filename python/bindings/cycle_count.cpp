@@ -45,7 +45,11 @@ void bind_cycle_count(nb::module_& m) {
       .def_rw("repair_budget", &cycle_count::options_t::repair_budget,
               "Tuning knob for tests: the update's work budget (0 always recomputes).")
       .def_rw("parallel_min_edges", &cycle_count::options_t::parallel_min_edges,
-              "Tuning knob for tests: 0 runs the OpenMP team on any graph.");
+              "Tuning knob for tests: 0 runs the OpenMP team on any graph.")
+      .def_rw("gpu_wave_slots", &cycle_count::options_t::gpu_wave_slots,
+              "Tuning knob for tests: at most this many CUDA search slots per wave.")
+      .def_rw("gpu_depth_first_paths", &cycle_count::options_t::gpu_depth_first_paths,
+              "Tuning knob for tests: paths a CUDA level list holds before depth-first.");
   nb::class_<cycle_count::stats_t, update_stats_t>(m, "CycleCountStats", "cycle_count's counters.")
       .def_ro("deletions", &cycle_count::stats_t::deletions)
       .def_ro("insertions", &cycle_count::stats_t::insertions)

@@ -20,6 +20,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_dynamic_bfs_device(m);
   dyng::bindings::bind_mosp_device(m);
+  dyng::bindings::bind_cycle_count_device(m);
   dyng::bindings::bind_cuda_runtime(m);
 #endif
   dyng::bindings::bind_build_config(m);

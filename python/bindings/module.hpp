@@ -31,6 +31,8 @@ void bind_sssp_device(nanobind::module_& m);
 void bind_dynamic_bfs_device(nanobind::module_& m);
 /// `MospDeviceState`, mosp results in device memory (mosp_device.cpp).
 void bind_mosp_device(nanobind::module_& m);
+/// `CycleCountDeviceState`, cycle histograms counted on the GPU (cycle_count_device.cpp).
+void bind_cycle_count_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
 #endif

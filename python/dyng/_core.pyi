@@ -515,6 +515,22 @@ class CycleCountOptions:
     @parallel_min_edges.setter
     def parallel_min_edges(self, arg: int, /) -> None: ...
 
+    @property
+    def gpu_wave_slots(self) -> int:
+        """Tuning knob for tests: at most this many CUDA search slots per wave."""
+
+    @gpu_wave_slots.setter
+    def gpu_wave_slots(self, arg: int, /) -> None: ...
+
+    @property
+    def gpu_depth_first_paths(self) -> int:
+        """
+        Tuning knob for tests: paths a CUDA level list holds before depth-first.
+        """
+
+    @gpu_depth_first_paths.setter
+    def gpu_depth_first_paths(self, arg: int, /) -> None: ...
+
 class CycleCountStats(UpdateStats):
     """cycle_count's counters."""
 

@@ -37,7 +37,7 @@ UNBOUNDED = -1
 
 ALGORITHM = Algorithm(name="cycle_count", title="Dynamic simple-cycle histograms",
                       family="aggregate_delta", maturity="stable", determinism="exact_value",
-                      backends=("sequential", "openmp"), cite=("trucy2026",))
+                      backends=("sequential", "openmp", "cuda"), cite=("trucy2026",))
 
 _CHOICES = {"method": ("johnson",), "mode": ("simple",),
             "cuda_engine": ("automatic", "fused", "operators"),
@@ -58,8 +58,10 @@ class Options(OptionsBase):
     cuda_engine : {"automatic", "fused", "operators"}
     scheduler : {"work_queue", "naive"}
     work_items : {"automatic", "roots", "edges", "two_hop"}
-        Accepted and checked as in 0.2; the host backends count every cycle from its smallest
-        vertex, one root per work item, whatever they say.
+        Accepted and checked as in 0.2; every backend counts each cycle from its smallest vertex
+        and balances the work its own way (the host backends by roots and their first edges, the
+        CUDA backend by paths of two edges and a shared work queue), whatever they say. The CUDA
+        backend counts cycles of up to 64 edges (NotSupportedError beyond).
 
     Examples
     --------
@@ -127,12 +129,14 @@ class Result(ResultBase):
     _ALGORITHM = ALGORITHM
     _STATS = Stats
     _HOST_STATE = "CycleCountState"
+    _DEVICE_STATE = "CycleCountDeviceState"
     _FIXED_FIELDS = ("max_length",)
 
     @property
     def counts(self):
-        """The uint64 histogram as a read-only Array."""
-        return self._array("counts", np.uint64, "cycle_count counts")
+        """The uint64 histogram as a read-only Array (in host memory for every backend: it is
+        bound + 1 numbers, which every reader wants on the host)."""
+        return self._array("counts", np.uint64, "cycle_count counts", host_only=True)
 
     @property
     def bound(self):

@@ -97,14 +97,16 @@ def test_stale_results_and_fixed_fields():
         pickle.dumps(copy)
 
 
-def test_a_backend_it_lacks_is_refused_clearly():
-    # cycle_count has no CUDA backend yet; the check runs before any native state is chosen
-    # (on a GPU machine Resources.cuda() itself succeeds, so the refusal must come from here).
+def test_a_backend_an_algorithm_lacks_is_refused_clearly():
+    # The check runs before any native state is chosen (on a GPU machine Resources.cuda() itself
+    # succeeds, so the refusal must come from here); an algorithm whose record lacks a backend.
     import types
 
     from dyng._result import _check_backend
 
+    host_only = types.SimpleNamespace(
+        _ALGORITHM=types.SimpleNamespace(name="host_only", backends=("sequential", "openmp")))
     with pytest.raises(dyng.NotSupportedError, match="sequential, openmp backends"):
-        _check_backend(cycle_count.Result, types.SimpleNamespace(backend="cuda"),
-                       "cycle_count.compute")
-    _check_backend(cycle_count.Result, types.SimpleNamespace(backend="openmp"), "x")
+        _check_backend(host_only, types.SimpleNamespace(backend="cuda"), "host_only.compute")
+    _check_backend(host_only, types.SimpleNamespace(backend="openmp"), "x")
+    assert cycle_count.ALGORITHM.backends == ("sequential", "openmp", "cuda")

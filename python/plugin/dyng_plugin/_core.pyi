@@ -542,6 +542,22 @@ class CycleCountOptions:
     @parallel_min_edges.setter
     def parallel_min_edges(self, arg: int, /) -> None: ...
 
+    @property
+    def gpu_wave_slots(self) -> int:
+        """Tuning knob for tests: at most this many CUDA search slots per wave."""
+
+    @gpu_wave_slots.setter
+    def gpu_wave_slots(self, arg: int, /) -> None: ...
+
+    @property
+    def gpu_depth_first_paths(self) -> int:
+        """
+        Tuning knob for tests: paths a CUDA level list holds before depth-first.
+        """
+
+    @gpu_depth_first_paths.setter
+    def gpu_depth_first_paths(self, arg: int, /) -> None: ...
+
 class CycleCountStats(UpdateStats):
     """cycle_count's counters."""
 
@@ -741,6 +757,46 @@ class MospDeviceState:
         """
         The n x K path costs, row-major, in host memory (empty when not computed).
         """
+
+class CycleCountDeviceState:
+    """A histogram of simple cycles by length, counted on a CUDA device."""
+
+    def clone(self) -> CycleCountDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: CycleCountOptions, execution: Execution) -> tuple[CycleCountDeviceState, CycleCountStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> CycleCountState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: CycleCountState, execution: Execution) -> CycleCountDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
+    @property
+    def max_length(self) -> int: ...
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""

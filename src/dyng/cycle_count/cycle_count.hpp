@@ -38,6 +38,12 @@ struct options_t {
   /// Tuning knob: the OpenMP team runs for graphs with at least this many stored edges; -1
   /// picks k_default_parallel_min_edges, 0 always runs it (tests).
   int64_t parallel_min_edges = -1;
+  /// Tuning knobs of the CUDA backend (tests): at most this many search slots per wave (-1:
+  /// as many as k_slot_budget_bytes of device memory hold), and the paths a level list must
+  /// hold before the lane groups finish them depth-first (-1: enough to fill the GPU; 0: as
+  /// soon as a list can go deeper).
+  int64_t gpu_wave_slots = -1;
+  int64_t gpu_depth_first_paths = -1;
 };
 
 /// An update's searches cost about what the same paths cost a compute, so a repair past half a

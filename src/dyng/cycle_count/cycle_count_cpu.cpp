@@ -219,14 +219,17 @@ class host_engine_t {
                 const execution_t& exec)
       : graph_(graph), options_(options), exec_(exec), in_(graph) {}
 
-  bool count_through(const std::vector<edge_pair_t<vid_t>>& edges,
-                     const detail::before_overlay_t<vid_t>* before, int64_t bound, int64_t limit,
-                     std::vector<uint64_t>& hist, int64_t& work) {
-    graph_view_t<vid_t, eid_t> g(graph_.out_view(), in_.view);
-    if (before != nullptr) g.set_overlay(before->hidden, before->extra);
+  bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
+                   const std::vector<edge_pair_t<vid_t>>& inserted, int64_t bound, int64_t limit,
+                   std::vector<uint64_t>& removed, std::vector<uint64_t>& added, int64_t& work) {
     const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max<size_t>(edges.size(), 1)));
-    return through_edges(g, edges, bound, threads, limit, hist, work);
+                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
+    graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
+    before.set_overlay(inserted, deleted);
+    if (!through_edges(before, deleted, bound, threads, limit, removed, work)) return false;
+    const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in_.view);
+    return through_edges(after, inserted, bound, threads, limit, added, work);
   }
 
   stats_t compute(state_t<vid_t>& state) {
@@ -293,7 +296,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   check_options(options, fn);
   detail::check_same_length(options, state.max_length, fn);
   host_engine_t<vid_t, eid_t> engine(graph, options, exec);
-  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, state);
+  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, log, state);
   return run_update(steps, log, graph.num_vertices(), options.repair_budget, fn);
 }
 

@@ -1,2 +1,3 @@
 # cycle_count tests: host backends against plain enumeration, update against a fresh compute.
 dyng_add_test(test_cycle_count cpu ${CMAKE_CURRENT_LIST_DIR}/test_cycle_count.cpp)
+dyng_add_gpu_test(test_cycle_count_cuda ${CMAKE_CURRENT_LIST_DIR}/test_cycle_count_cuda.cpp)

@@ -3,13 +3,13 @@
 // that takes away the cycles through the deleted edges (counted on the graph before the batch)
 // and adds those through the inserted edges (on the graph after it). The counting itself is the
 // backend's `engine`:
-//   bool count_through(const std::vector<edge_pair_t<vid_t>>& edges,
-//                      const before_overlay_t<vid_t>* before, int64_t bound, int64_t limit,
-//                      std::vector<uint64_t>& hist, int64_t& work)
-//       the cycles of at most `bound` edges through each of `edges`, the one through edges[i]
-//       avoiding edges[0..i), added into hist; on the graph before the batch when `before` is
-//       given (its insertions hidden, its deletions shown). Adds its work to `work`; false once
-//       `work` passes `limit`.
+//   bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
+//                    const std::vector<edge_pair_t<vid_t>>& inserted, int64_t bound, int64_t limit,
+//                    std::vector<uint64_t>& removed, std::vector<uint64_t>& added, int64_t& work)
+//       the cycles of at most `bound` edges through each deleted edge on the graph before the
+//       batch (its insertions hidden, its deletions shown) into `removed`, and through each
+//       inserted edge on the graph after it into `added`; within each list the cycles through
+//       edge i avoid edges 0..i-1. Adds its work to `work`; false once `work` passes `limit`.
 //   stats_t compute(state_t<vid_t>& state)   a full count into `state`.
 #pragma once
 
@@ -30,14 +30,6 @@ namespace dyng::cycle_count::detail {
 /// A repair's work below this many units is never given up, so a tiny graph's repair is not
 /// abandoned at once.
 inline constexpr int64_t k_work_floor = 1024;
-
-/// The graph before a batch as an overlay of the graph after it: `hidden` (the insertions) and
-/// `extra` (the deletions), both sorted.
-template <class vid_t>
-struct before_overlay_t {
-  const std::vector<edge_pair_t<vid_t>>& hidden;
-  const std::vector<edge_pair_t<vid_t>>& extra;
-};
 
 inline int64_t changed_lengths(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
   const size_t n = std::max(a.size(), b.size());
@@ -99,8 +91,10 @@ class update_steps_t {
  public:
   using stats_type = stats_t;
 
-  update_steps_t(engine_t& engine, state_t<vid_t>& state)
-      : engine_(engine), state_(state), saved_(state.counts) {}
+  update_steps_t(engine_t& engine, const change_log_t<vid_t>& log, state_t<vid_t>& state)
+      : engine_(engine), state_(state), saved_(state.counts) {
+    changed_edges(log, deleted_, inserted_);
+  }
 
   int64_t result_vertices() const { return state_.num_vertices; }
   /// The last full count's work: an update's searches cost about what the same paths cost it.
@@ -115,19 +109,22 @@ class update_steps_t {
     state_.counts = saved_;
   }
 
-  bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
-    stats.record({"operators", "edge_paths"});
-    std::vector<edge_pair_t<vid_t>> deleted, inserted;
-    changed_edges(log, deleted, inserted);
-    stats.deletions = static_cast<int64_t>(deleted.size());
-    stats.insertions = static_cast<int64_t>(inserted.size());
+  /// The batch's counters, whichever path the update takes.
+  void count_changes(stats_t& stats) const {
+    stats.deletions = static_cast<int64_t>(deleted_.size());
+    stats.insertions = static_cast<int64_t>(inserted_.size());
     stats.frontier_visits = stats.deletions + stats.insertions;
+  }
+
+  bool repair(const change_log_t<vid_t>&, int64_t budget, stats_t& stats) {
+    stats.record({"operators", "edge_paths"});
+    count_changes(stats);
     const int64_t bound = bound_of(state_.max_length, state_.num_vertices);
     std::vector<uint64_t> removed(static_cast<size_t>(bound) + 1, 0), added = removed;
     int64_t work = 0;
-    const before_overlay_t<vid_t> before{inserted, deleted};
-    if (!engine_.count_through(deleted, &before, bound, budget, removed, work)) return false;
-    if (!engine_.count_through(inserted, nullptr, bound, budget, added, work)) return false;
+    if (!engine_.count_batch(deleted_, inserted_, bound, budget, removed, added, work)) {
+      return false;
+    }
     std::vector<uint64_t> counts = state_.counts;
     for (size_t l = 0; l < counts.size(); ++l) {
       if (counts[l] < removed[l]) {
@@ -155,9 +152,7 @@ class update_steps_t {
 
   void recompute(stats_t& stats) {
     stats_t fresh = engine_.compute(state_);
-    fresh.deletions = stats.deletions;
-    fresh.insertions = stats.insertions;
-    fresh.frontier_visits = stats.frontier_visits;
+    count_changes(fresh);
     fresh.affected = changed_lengths(state_.counts, saved_);
     // A recompute does not see which cycles went and came: it reports the net change per length.
     for (size_t l = 0; l < state_.counts.size(); ++l) {
@@ -172,6 +167,7 @@ class update_steps_t {
   engine_t& engine_;
   state_t<vid_t>& state_;
   std::vector<uint64_t> saved_;
+  std::vector<edge_pair_t<vid_t>> deleted_, inserted_;
 };
 
 /// The checks every update makes before its steps run. `fn` names the public call.
