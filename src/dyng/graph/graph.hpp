@@ -66,9 +66,10 @@ class graph_t {
   /// row sorted by neighbour without repeats, so nothing is left to sort or merge. Rows are laid
   /// out as from_edges() lays them out (headroom, free tail, empty rows without slots). Only the
   /// shapes and properties are checked (internal_error); check_integrity() verifies the rest.
+  /// `threads` > 1 lays the rows out on an OpenMP team.
   static graph_t from_transposed_csrs(const csr_t<vid_t, eid_t>& out,
                                       const csr_t<vid_t, eid_t>& in,
-                                      const graph_properties_t& props);
+                                      const graph_properties_t& props, int threads = 1);
 
   /// Applies a batch atomically and returns its counters. When `log` is given it receives the
   /// effective edge changes. Throws invalid_argument_error / not_supported_error and changes

@@ -102,9 +102,11 @@ int64_t build_edge_direction(D& d, int64_t n, const detail::row_walk_t& rows,
 /// cannot address the padding.
 template <class D, class vid_t, class eid_t>
 void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k,
-                          double headroom) {
+                          double headroom, int threads) {
   const int64_t m = static_cast<int64_t>(csr.col.size());
+  const int team = threads > 1 ? threads : 1;
   int64_t total = detail::tail_slots(m, headroom);
+#pragma omp parallel for num_threads(team) schedule(static) reduction(+ : total) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
     const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1] - csr.row_ptr[v]);
     total += s + detail::spare_slots(s, headroom);
@@ -118,22 +120,29 @@ void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k
   }
   detail::assign_zeroed(d.col, static_cast<size_t>(total));
   detail::assign_zeroed(d.weights, static_cast<size_t>(total * k));
+  // The offsets in one pass (a running sum), then the rows copied in parallel.
   int64_t pos = 0;
   for (int64_t v = 0; v < n; ++v) {
-    const int64_t first = static_cast<int64_t>(csr.row_ptr[v]);
-    const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1]) - first;
-    if (s == 0) continue;
-    std::memcpy(d.col.data() + pos, csr.col.data() + first, sizeof(vid_t) * static_cast<size_t>(s));
-    if (k > 0) {
-      std::memcpy(d.weights.data() + pos * k, csr.weights.data() + first * k,
-                  sizeof(int32_t) * static_cast<size_t>(s * k));
-    }
+    const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1] - csr.row_ptr[v]);
+    if (s == 0) continue;  // (0, 0, 0), as resize() left it
     d.row_begin[v] = static_cast<eid_t>(pos);
     d.row_end[v] = static_cast<eid_t>(pos + s);
     pos += padded ? s + detail::spare_slots(s, headroom) : s;
     d.row_capacity_end[v] = static_cast<eid_t>(pos);
   }
   d.tail = static_cast<eid_t>(pos);
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    const int64_t first = static_cast<int64_t>(csr.row_ptr[v]);
+    const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1]) - first;
+    if (s == 0) continue;
+    const int64_t at = static_cast<int64_t>(d.row_begin[v]);
+    std::memcpy(d.col.data() + at, csr.col.data() + first, sizeof(vid_t) * static_cast<size_t>(s));
+    if (k > 0) {
+      std::memcpy(d.weights.data() + at * k, csr.weights.data() + first * k,
+                  sizeof(int32_t) * static_cast<size_t>(s * k));
+    }
+  }
 }
 
 }  // namespace
@@ -141,7 +150,7 @@ void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k
 template <class vid_t, class eid_t>
 graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(
     const csr_t<vid_t, eid_t>& out, const csr_t<vid_t, eid_t>& in,
-    const graph_properties_t& props) {
+    const graph_properties_t& props, int threads) {
   constexpr const char* fn = "Graph.from_transposed_csrs()";
   detail::check_properties(props, fn);
   const int k = props.num_weights;
@@ -163,8 +172,8 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(
   g.props_ = props;
   g.num_vertices_ = static_cast<vid_t>(n);
   g.num_edges_ = static_cast<eid_t>(m);
-  layout_csr_direction(g.out_, out, n, k, props.headroom);
-  layout_csr_direction(g.in_, in, n, k, props.headroom);
+  layout_csr_direction(g.out_, out, n, k, props.headroom, threads);
+  layout_csr_direction(g.in_, in, n, k, props.headroom, threads);
   return g;
 }
 
@@ -321,7 +330,7 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
                                                  std::span<const int32_t>,                    \
                                                  const graph_properties_t&);                  \
   template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                 \
-      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&);
+      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_BUILD)
 
 }  // namespace dyng

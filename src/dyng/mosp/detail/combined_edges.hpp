@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -18,6 +19,7 @@
 #endif
 
 #include "dyng/core/errors.hpp"
+#include "dyng/core/huge_pages.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 
@@ -91,13 +93,95 @@ int distinct_parents(parent_fn&& parent, int k) {
   return count;
 }
 
+/// An in-edge (u, v) with its weight, as the transpose moves it.
+template <class vid_t>
+struct moved_edge_t {
+  vid_t from;
+  vid_t to;
+  int32_t weight;
+};
+
+/// The out-rows of a graph from its in-rows (n + 1 offsets, the rows in ascending v): the edges
+/// sorted stably by source with a least-significant-digit radix sort (11-bit digits, each thread
+/// counting and then placing its own contiguous share of the edges), so every out-row comes out
+/// in ascending v. Streams and 2048 buckets instead of a counting sort's two random accesses per
+/// edge into n-entry arrays, which cost more than the sort on this kind of graph (1M vertices),
+/// and no counter that the trees' hubs would contend.
+template <class vid_t>
+void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* in_w, int64_t n,
+                    int64_t* out_ptr, vid_t* out_col, int32_t* out_w, int threads) {
+  constexpr int k_digit_bits = 11;
+  constexpr int64_t k_digits = int64_t{1} << k_digit_bits;
+  const int64_t m = in_ptr[n];
+  const int team = std::max(1, threads);
+  // Left uninitialised (new[] of a trivial type): the team's first writes fault their pages in
+  // parallel instead of one thread zeroing both buffers first.
+  const size_t count = static_cast<size_t>(std::max<int64_t>(m, 1));
+  std::unique_ptr<moved_edge_t<vid_t>[]> a(new moved_edge_t<vid_t>[count]);
+  std::unique_ptr<moved_edge_t<vid_t>[]> b(new moved_edge_t<vid_t>[count]);
+  advise_huge_pages(a.get(), count * sizeof(moved_edge_t<vid_t>));
+  advise_huge_pages(b.get(), count * sizeof(moved_edge_t<vid_t>));
+  moved_edge_t<vid_t>* from = a.get();
+  moved_edge_t<vid_t>* into = b.get();
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+  for (int64_t v = 0; v < n; ++v) {
+    for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
+      from[j] = {in_col[j], static_cast<vid_t>(v), in_w[j]};
+    }
+  }
+  int bits = 1;
+  while (bits < 63 && (int64_t{1} << bits) < n) ++bits;
+  std::vector<int64_t> counts(static_cast<size_t>(team * k_digits));
+  for (int shift = 0; shift < bits; shift += k_digit_bits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    auto digit = [shift](vid_t u) {
+      return static_cast<int64_t>((static_cast<uint64_t>(u) >> shift) & (k_digits - 1));
+    };
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+      int t = 0;
+#if defined(_OPENMP)
+      t = omp_get_thread_num();
+#endif
+      const int64_t lo = m * t / team, hi = m * (t + 1) / team;
+      int64_t* mine = counts.data() + t * k_digits;
+      for (int64_t j = lo; j < hi; ++j) ++mine[digit(from[j].from)];
+#pragma omp barrier
+#pragma omp single
+      {
+        int64_t at = 0;
+        for (int64_t d = 0; d < k_digits; ++d) {
+          for (int u = 0; u < team; ++u) {
+            int64_t& c = counts[static_cast<size_t>(u * k_digits + d)];
+            const int64_t here = c;
+            c = at;
+            at += here;
+          }
+        }
+      }
+      for (int64_t j = lo; j < hi; ++j) into[mine[digit(from[j].from)]++] = from[j];
+    }
+    std::swap(from, into);
+  }
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+  for (int64_t j = 0; j < m; ++j) {
+    out_col[j] = from[j].to;
+    out_w[j] = from[j].weight;
+    const int64_t u = from[j].from;
+    for (int64_t x = j == 0 ? 0 : static_cast<int64_t>(from[j - 1].from) + 1; x <= u; ++x) {
+      out_ptr[x] = j;
+    }
+  }
+  for (int64_t x = m == 0 ? 0 : static_cast<int64_t>(from[m - 1].from) + 1; x <= n; ++x) {
+    out_ptr[x] = m;
+  }
+}
+
 /// The combined graph of the trees (their parents, n entries each), built as its two CSRs and
 /// handed to graph_t::from_transposed_csrs(), not as an edge list that from_edges() would have to
 /// scatter, sort and transpose: the in-rows come out final vertex by vertex (combined_in_edges()
-/// sorts each), and the out-rows are their counting-sort transpose, whose scatter in ascending v
-/// leaves every out-row sorted. With `threads` > 1 the vertices are shared out for the in-rows,
-/// and for the out-rows each thread owns a range of sources: it reads every in-row but counts and
-/// places only its own sources' edges, so nothing is contended and every row comes out sorted.
+/// sorts each), and the out-rows are their radix-sort transpose (transpose_rows()), every row
+/// sorted. With `threads` > 1 the vertices and edges are shared out for every pass.
 template <class vid_t>
 combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& parents, int64_t n,
                                              const std::vector<int64_t>& tree_weights,
@@ -135,37 +219,10 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
       }
     }
   }
-  std::vector<int64_t> fill;
-  sssp::detail::resize_big(fill, static_cast<size_t>(n));
-  vid_t* out_col = out.col.data();
-  int32_t* out_w = out.weights.data();
-  const int owners = parallel ? threads : 1;
-#pragma omp parallel num_threads(owners) if (parallel)
-  {
-    int t = 0;
-#if defined(_OPENMP)
-    t = omp_get_thread_num();
-#endif
-    const int64_t lo = n * t / owners, hi = n * (t + 1) / owners;
-    auto mine = [&](vid_t u) { return u >= lo && u < hi; };
-    for (int64_t j = 0; j < m; ++j) {
-      if (mine(in_col[j])) ++out_ptr[in_col[j] + 1];
-    }
-#pragma omp barrier
-#pragma omp single
-    for (int64_t u = 0; u < n; ++u) out_ptr[u + 1] += out_ptr[u];
-    for (int64_t u = lo; u < hi; ++u) fill[u] = out_ptr[u];
-    for (int64_t v = 0; v < n; ++v) {
-      for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
-        const vid_t u = in_col[j];
-        if (!mine(u)) continue;
-        const int64_t at = fill[u]++;
-        out_col[at] = static_cast<vid_t>(v);
-        out_w[at] = in_w[j];
-      }
-    }
-  }
-  return combined_graph_t<vid_t>::from_transposed_csrs(out, in, combined_graph_properties());
+  transpose_rows(in_ptr, in_col, in_w, n, out_ptr, out.col.data(), out.weights.data(),
+                 parallel ? threads : 1);
+  return combined_graph_t<vid_t>::from_transposed_csrs(out, in, combined_graph_properties(),
+                                                       parallel ? threads : 1);
 }
 
 }  // namespace dyng::mosp::detail

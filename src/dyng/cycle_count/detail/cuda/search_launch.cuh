@@ -355,7 +355,10 @@ class path_searches_t {
       // The paths now end at depth d; their children can go deeper when d + 4 <= max_edges.
       const auto next_capacity = k_list_bytes / sizeof(int32_t) / static_cast<size_t>(d + 2);
       const bool deeper = d + 4 <= p.max_edges;
-      if (deeper && (count >= target || seen.next_reads > next_capacity)) {
+      // Depth-first once the list keeps the GPU busy, or the next would not fit, or all that is
+      // left is small (then one kernel beats a read-back per level).
+      if (deeper && (count >= target || seen.next_reads > next_capacity ||
+                     seen.next_reads < static_cast<unsigned long long>(target))) {
         descend(p, list, d);  // the list's length is still in next_count
         return read_control();
       }
