@@ -1,6 +1,8 @@
 # Where an OpenMP mosp compute spends its time (R-MAT 20, K = 3), through the public API: the
-# three trees alone (sssp.compute per objective), then mosp without and with path costs. Run from
-# the repository root: PYTHONPATH=<dyng>:. python3 bench/gpu/mosp_steps.py
+# three trees alone (sssp.compute per objective), then mosp without and with path costs, then the
+# combined graph's parts (its build, the MOSP tree, the path costs). BACKEND=sequential|openmp picks
+# the backend (default openmp). Run from the repository root:
+#   PYTHONPATH=<dyng>:. python3 bench/gpu/mosp_steps.py
 import time, os
 import numpy as np
 import dyng
