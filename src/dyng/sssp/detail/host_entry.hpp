@@ -63,8 +63,8 @@ inline engine_t engine_of(const execution_t& exec, int threads) {
 }
 
 /// The sequential kernel: the objective's rows, packed when the graph keeps several weights per
-/// slot (search_rows.hpp; into `packed` when given, whose blocks a caller running several
-/// searches reuses), their weights checked on the way (`fn` words the message), then
+/// slot or the caller gives `packed` (search_rows.hpp; a caller running several searches reuses
+/// its blocks), their weights checked on the way (`fn` words the message), then
 /// compute_sequential(). Only the check throws, before anything in `state` is written.
 template <class vid_t, class eid_t>
 int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int objective,
@@ -78,7 +78,7 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
                               state.parents, counters, previous);
   };
   weight_range_t<vid_t, eid_t> range;
-  if (g.out.num_weights > 1) {
+  if (g.out.num_weights > 1 || packed != nullptr) {
     packed_rows_t<vid_t, eid_t> own;
     packed_rows_t<vid_t, eid_t>& rows = packed ? *packed : own;
     pack_rows(g.out, w, rows, range);
