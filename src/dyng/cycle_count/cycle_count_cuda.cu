@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
@@ -126,12 +127,7 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   constexpr const char* fn = "cycle_count.update()";
   check_call(host, graph, options, fn);
   detail::check_same_length(options, state.max_length, fn);
-  if (state.device != graph.device()) {
-    throw invalid_argument_error(std::string(fn) + ": the result lives on CUDA device " +
-                                 std::to_string(state.device) + " but the graph on device " +
-                                 std::to_string(graph.device()) +
-                                 "; clone the result to the graph's device first");
-  }
+  ::dyng::cuda::check_on_device(state, graph.device(), fn);
   if constexpr (sizeof(vid_t) != 4) {
     throw internal_error(std::string(fn) + ": 64-bit ids passed the check; this is a bug in dyng");
   } else {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "cycle_count/cycle_test_graphs.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/cycle_count/cycle_count_cuda.hpp"
@@ -23,27 +24,9 @@ namespace {
 
 using namespace dyng;
 namespace cc = dyng::cycle_count;
-
-graph_properties_t props_of(bool directed, bool transposed) {
-  graph_properties_t props;
-  props.directed = directed;
-  props.store_transposed = transposed;
-  props.num_weights = 0;
-  props.order = edge_order_t::sorted;
-  props.allow_parallel_edges = false;
-  return props;
-}
-
-template <class eid_t>
-graph_t<int32_t, eid_t> random_graph(std::mt19937_64& rng, int32_t n, int64_t m, bool directed,
-                                     bool transposed) {
-  std::vector<int32_t> src, dst;
-  for (int64_t e = 0; e < m; ++e) {
-    src.push_back(static_cast<int32_t>(rng() % n));
-    dst.push_back(static_cast<int32_t>(rng() % n));
-  }
-  return graph_t<int32_t, eid_t>::from_edges(n, src, dst, {}, props_of(directed, transposed));
-}
+using dyng_test::props_of;
+using dyng_test::random_batch;
+using dyng_test::random_graph;
 
 /// The knob settings every search runs under: automatic, tiny waves (the reset between waves),
 /// depth-first from the first list on (the lane-group kernel on small graphs).
@@ -147,36 +130,6 @@ DYNG_TEST("GPU compute on denser graphs: both lane-group widths, long bounds, th
   }
 }
 
-/// Random batch: deletions of stored edges, both directions of a pair, insert and delete of one
-/// edge, self-loops, new vertices, missing deletions.
-template <class eid_t>
-void random_batch(std::mt19937_64& rng, const graph_t<int32_t, eid_t>& g, std::vector<int32_t>& is,
-                  std::vector<int32_t>& id, std::vector<int32_t>& ds, std::vector<int32_t>& dd) {
-  std::vector<int32_t> src, dst, w;
-  g.edges(src, dst, w);
-  const uint64_t n = static_cast<uint64_t>(g.num_vertices());
-  const int inserts = static_cast<int>(rng() % 7), deletes = static_cast<int>(rng() % 6);
-  for (int i = 0; i < inserts; ++i) {
-    const int32_t u = static_cast<int32_t>(rng() % (n + 2)), v = static_cast<int32_t>(rng() % (n + 2));
-    is.push_back(u);
-    id.push_back(rng() % 8 == 0 ? u : v);
-    if (rng() % 3 == 0) is.push_back(v), id.push_back(u);
-  }
-  for (int i = 0; i < deletes; ++i) {
-    if (!src.empty() && rng() % 4 != 0) {
-      const size_t e = rng() % src.size();
-      ds.push_back(src[e]);
-      dd.push_back(dst[e]);
-    } else if (!is.empty() && rng() % 2 == 0) {
-      ds.push_back(is.back());
-      dd.push_back(id.back());
-    } else {
-      ds.push_back(static_cast<int32_t>(rng() % n));
-      dd.push_back(static_cast<int32_t>(rng() % n));
-    }
-  }
-}
-
 template <class eid_t>
 void random_updates(uint64_t seed, int trials) {
   std::mt19937_64 rng(seed);
@@ -201,7 +154,7 @@ void random_updates(uint64_t seed, int trials) {
     CHECK(state.counts == host_state.counts);
     for (int round = 0; round < 5; ++round) {
       std::vector<int32_t> is, id, ds, dd;
-      random_batch(rng, g, is, id, ds, dd);
+      random_batch(rng, g, is, id, ds, dd, 7, 6);
       change_log_t<int32_t> log;
       g.apply({is, id, {}, 0, ds, dd}, &log);
       d.sync(g, log);

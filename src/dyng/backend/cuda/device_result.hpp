@@ -35,10 +35,12 @@ struct device_result_t {
   int64_t num_vertices = 0;  ///< entries in use; each buffer holds at least this many
 };
 
-/// Throws invalid_argument_error unless `state` lives on `device` (the device of the graph an
-/// update is about to read). `fn` names the public call.
-template <class vid_t>
-void check_on_device(const device_result_t<vid_t>& state, int device, const char* fn) {
+/// Throws invalid_argument_error unless `state` (any device state: it records its `device`)
+/// lives on `device`, the device of the graph an update is about to read. `fn` names the public
+/// call.
+template <class S>
+  requires requires(const S& s) { { s.device } -> std::convertible_to<int>; }
+void check_on_device(const S& state, int device, const char* fn) {
   if (state.device == device) return;
   throw invalid_argument_error(std::string(fn) + ": the result lives on CUDA device " +
                                std::to_string(state.device) + " but the graph on device " +
