@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "dyng/core/errors.hpp"
@@ -11,6 +12,7 @@
 #include <omp.h>
 #endif
 #if defined(__linux__)
+#include <dirent.h>
 #include <sched.h>
 #endif
 #if defined(__unix__) || defined(__APPLE__)
@@ -69,6 +71,40 @@ long runnable_now() noexcept {
 #endif
 }
 
+/// This process's threads that are runnable right now, the caller included (state R in
+/// /proc/self/task/*/stat), or -1 where that cannot be read. OpenMP's idle workers spin for a
+/// while after each parallel region (libgomp's default, milliseconds), and the machine-wide count
+/// sees them as runnable: counted as neighbours, a mosp compute right after another one got a
+/// team of one on the H200's 16 cores and took 700-1100 ms instead of 130-150.
+long own_runnable_now() noexcept {
+#if defined(__linux__)
+  long count = 0;
+  bool read_any = false;
+  // The task ids of this process, from its directory listing.
+  if (DIR* dir = opendir("/proc/self/task")) {
+    while (const dirent* entry = readdir(dir)) {
+      if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+      const std::string path = std::string("/proc/self/task/") + entry->d_name + "/stat";
+      std::FILE* f = std::fopen(path.c_str(), "r");
+      if (f == nullptr) continue;  // the thread has just exited
+      char line[512];
+      const size_t got = std::fread(line, 1, sizeof line - 1, f);
+      std::fclose(f);
+      line[got] = '\0';
+      // "pid (comm) S ...": the state follows the last ')', as comm may hold one itself.
+      const char* close = std::strrchr(line, ')');
+      if (close == nullptr || close[1] != ' ') continue;
+      read_any = true;
+      count += close[2] == 'R' ? 1 : 0;
+    }
+    closedir(dir);
+  }
+  return read_any ? std::max<long>(count, 1) : -1;
+#else
+  return -1;
+#endif
+}
+
 /// How many of `threads` the machine can run at once now: the usable CPUs that no other
 /// runnable thread holds. A team larger than that waits a scheduler time slice (milliseconds)
 /// at every barrier for a descheduled member, and the parallel kernels have a barrier per
@@ -82,8 +118,10 @@ int free_team(int threads) noexcept {
   const long running = runnable_now();
   if (running >= 1) {
     // Runnable threads on CPUs outside our mask do not compete with us; without per-CPU counts
-    // all of them are assumed to, which errs toward the sequential kernel.
-    const long others = running - 1;
+    // all of them are assumed to, which errs toward the sequential kernel. This process's own
+    // runnable threads (the caller, spinning OpenMP workers) are not neighbours.
+    const long own = own_runnable_now();
+    const long others = std::max<long>(0, running - (own >= 1 ? own : 1));
     return static_cast<int>(std::clamp<long>(cpus - others, 1, threads));
   }
 #if defined(__unix__) || defined(__APPLE__)

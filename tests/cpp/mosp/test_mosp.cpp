@@ -30,16 +30,20 @@ using dyng_test::random_batch;
 struct variant_t {
   backend_t backend;
   double budget;
+  int threads = 2;
 };
 
+// Teams of 5 and 7 exceed every K drawn (1..4): the objectives then run side by side in nested
+// teams, repairs and fallback computes alike.
 const variant_t k_variants[] = {{backend_t::sequential, -1.0}, {backend_t::sequential, 0.0},
                                 {backend_t::sequential, 1e9},  {backend_t::openmp, -1.0},
-                                {backend_t::openmp, 1e9}};
+                                {backend_t::openmp, 1e9},      {backend_t::openmp, -1.0, 5},
+                                {backend_t::openmp, 0.0, 7}};
 
-execution_t exec_of(backend_t backend) {
+execution_t exec_of(backend_t backend, int threads = 2) {
   execution_t exec;
   exec.backend = backend;
-  exec.num_threads = 2;
+  exec.num_threads = threads;
   return exec;
 }
 
@@ -74,11 +78,15 @@ void random_rounds(uint64_t seed, int trials) {
       mosp::state_t<vid_t> fresh;
       mosp::compute(g, source, options, exec_of(backend_t::sequential), fresh);
       check_definitions(g, fresh, options.preferences);
+      mosp::state_t<vid_t> wide;
+      mosp::compute(g, source, options, exec_of(backend_t::openmp, 6), wide);
+      check_same(wide, fresh);
       for (const variant_t& v : k_variants) {
         mosp::state_t<vid_t> updated = state;
         mosp::options_t o = options;
         o.repair_budget = v.budget;
-        const mosp::stats_t stats = mosp::update(g, log, o, exec_of(v.backend), updated);
+        const mosp::stats_t stats =
+            mosp::update(g, log, o, exec_of(v.backend, v.threads), updated);
         check_same(updated, fresh);
         CHECK_EQ(static_cast<int>(stats.objectives.size()), k);
         CHECK_EQ(stats.combined_edges, static_cast<int64_t>(fresh.combined_graph.num_edges()));

@@ -101,7 +101,8 @@ struct moved_edge_t {
   int32_t weight;
 };
 
-/// The out-rows of a graph from its in-rows (n + 1 offsets, the rows in ascending v): the edges
+/// The out-rows of a graph from its in-rows (n + 1 offsets, the rows in ascending v; without
+/// weights when in_w and out_w are null): the edges
 /// sorted stably by source with a least-significant-digit radix sort (11-bit digits, each thread
 /// counting and then placing its own contiguous share of the edges), so every out-row comes out
 /// in ascending v. Streams and 2048 buckets instead of a counting sort's two random accesses per
@@ -126,7 +127,7 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
 #pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (int64_t v = 0; v < n; ++v) {
     for (int64_t j = in_ptr[v]; j < in_ptr[v + 1]; ++j) {
-      from[j] = {in_col[j], static_cast<vid_t>(v), in_w[j]};
+      from[j] = {in_col[j], static_cast<vid_t>(v), in_w ? in_w[j] : 0};
     }
   }
   int bits = 1;
@@ -166,7 +167,7 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
 #pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (int64_t j = 0; j < m; ++j) {
     out_col[j] = from[j].to;
-    out_w[j] = from[j].weight;
+    if (out_w) out_w[j] = from[j].weight;
     const int64_t u = from[j].from;
     for (int64_t x = j == 0 ? 0 : static_cast<int64_t>(from[j - 1].from) + 1; x <= u; ++x) {
       out_ptr[x] = j;

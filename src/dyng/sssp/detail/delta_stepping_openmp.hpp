@@ -154,6 +154,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
       const eid_t begin = out.begin(u);
       relaxations += end - begin;
       for (eid_t slot = begin; slot < end; ++slot) {
+        if (slot + k_prefetch_slots < end) prefetch(d + out.neighbour(slot + k_prefetch_slots));
         const vid_t v = out.neighbour(slot);
         const int64_t candidate = du + w_out(slot);
         std::atomic_ref<int64_t> dv(d[v]);
@@ -164,6 +165,24 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
             ++pushes;
             break;
           }
+        }
+      }
+    };
+
+    // The sequential search's hints (prefetch_bucket()) for the item i of a chunk ending at
+    // `last`: offsets and distance two steps ahead, the row one step ahead unless stale.
+    const column_rows_t<vid_t, eid_t> rows{out, w_out};
+    auto prefetch_frontier = [&](const std::vector<vid_t>& items, size_t i, size_t last,
+                                 int64_t threshold) {
+      if (i + 2 * k_prefetch_entries < last) {
+        const vid_t x = items[i + 2 * k_prefetch_entries];
+        rows.prefetch_offsets(x);
+        prefetch(d + x);
+      }
+      if (i + k_prefetch_entries < last) {
+        const vid_t x = items[i + k_prefetch_entries];
+        if (std::atomic_ref<int64_t>(d[x]).load(std::memory_order_relaxed) >= threshold) {
+          rows.prefetch_row(x);
         }
       }
     };
@@ -184,7 +203,10 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
              first < items.size();
              first = next.fetch_add(k_frontier_chunk, std::memory_order_relaxed)) {
           const size_t last = std::min(items.size(), first + k_frontier_chunk);
-          for (size_t i = first; i < last; ++i) relax(items[i], threshold);
+          for (size_t i = first; i < last; ++i) {
+            prefetch_frontier(items, i, last, threshold);
+            relax(items[i], threshold);
+          }
         }
       }
 

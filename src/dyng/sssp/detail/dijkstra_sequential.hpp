@@ -68,16 +68,22 @@ inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
   return static_cast<int64_t>(end - begin);
 }
 
-/// Prefetches for a bucket whose entry i is about to be relaxed (vertex(j): the j-th entry).
+/// Prefetches for a bucket of distance d whose entry i is about to be relaxed (vertex(j): the
+/// j-th entry). The row of a stale entry (its vertex has since improved, about half the entries
+/// on R-MAT) is not fetched: its distance, prefetched earlier, says so, and the row would only
+/// take the place of one that is read.
 template <class rows_t, class vertex_fn, class dist_t>
 inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn&& vertex,
-                            const dist_t* dist) {
+                            const dist_t* dist, int64_t d) {
   if (i + 2 * k_prefetch_entries < size) {
     const auto x = vertex(i + 2 * k_prefetch_entries);
     rows.prefetch_offsets(x);
     prefetch(dist + x);
   }
-  if (i + k_prefetch_entries < size) rows.prefetch_row(vertex(i + k_prefetch_entries));
+  if (i + k_prefetch_entries < size) {
+    const auto x = vertex(i + k_prefetch_entries);
+    if (dist[x] == d) rows.prefetch_row(x);
+  }
 }
 
 /// Dijkstra from `source` with Dial's buckets, recording canonical parents on the way. dist must
@@ -104,7 +110,7 @@ void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* d
     const std::vector<vid_t>& bucket = queue.bucket();
     const size_t size = bucket.size();  // pushes while reading land in other buckets
     for (size_t i = 0; i < size; ++i) {
-      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j]; }, dist);
+      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j]; }, dist, d);
       const vid_t u = bucket[i];
       if (dist[u] != d) continue;
       relaxations += relax_row(
@@ -149,7 +155,7 @@ bool radix_search(const rows_t& rows, radix_heap_t<vid_t>& heap, int64_t* dist, 
     std::vector<entry_t>& bucket = heap.minimum_bucket();
     const size_t size = bucket.size();
     for (size_t i = 0; i < size; ++i) {
-      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j].vertex; }, dist);
+      prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j].vertex; }, dist, d);
       const vid_t u = bucket[i].vertex;
       if (dist[u] != d) continue;
       relaxations += relax_row(
