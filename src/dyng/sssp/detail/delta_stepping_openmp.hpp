@@ -169,22 +169,15 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
       }
     };
 
-    // The sequential search's hints (prefetch_bucket()) for the item i of a chunk ending at
-    // `last`: offsets and distance two steps ahead, the row one step ahead unless stale.
+    // The sequential search's hints (prefetch_entries()); an item is stale once its vertex
+    // improved below the bin (relax() skips it).
     const column_rows_t<vid_t, eid_t> rows{out, w_out};
     auto prefetch_frontier = [&](const std::vector<vid_t>& items, size_t i, size_t last,
                                  int64_t threshold) {
-      if (i + 2 * k_prefetch_entries < last) {
-        const vid_t x = items[i + 2 * k_prefetch_entries];
-        rows.prefetch_offsets(x);
-        prefetch(d + x);
-      }
-      if (i + k_prefetch_entries < last) {
-        const vid_t x = items[i + k_prefetch_entries];
-        if (std::atomic_ref<int64_t>(d[x]).load(std::memory_order_relaxed) >= threshold) {
-          rows.prefetch_row(x);
-        }
-      }
+      prefetch_entries(
+          rows, i, last, [&](size_t j) { return items[j]; }, d, [&](vid_t x) {
+            return std::atomic_ref<int64_t>(d[x]).load(std::memory_order_relaxed) >= threshold;
+          });
     };
 
     while (valid) {

@@ -68,13 +68,14 @@ inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
   return static_cast<int64_t>(end - begin);
 }
 
-/// Prefetches for a bucket of distance d whose entry i is about to be relaxed (vertex(j): the
-/// j-th entry). The row of a stale entry (its vertex has since improved, about half the entries
-/// on R-MAT) is not fetched: its distance, prefetched earlier, says so, and the row would only
-/// take the place of one that is read.
-template <class rows_t, class vertex_fn, class dist_t>
-inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn&& vertex,
-                            const dist_t* dist, int64_t d) {
+/// Prefetches for a list of vertices (a bucket, a frontier chunk) whose entry i is about to be
+/// relaxed (vertex(j): the j-th entry): offsets and distance two steps ahead, the row one step
+/// ahead. The row of a stale entry (its vertex has since improved, about half the entries on
+/// R-MAT) is not fetched: live(x) says, from the distance prefetched the step before, and the
+/// row would only take the place of one that is read.
+template <class rows_t, class vertex_fn, class dist_t, class live_fn>
+inline void prefetch_entries(const rows_t& rows, size_t i, size_t size, vertex_fn&& vertex,
+                             const dist_t* dist, live_fn&& live) {
   if (i + 2 * k_prefetch_entries < size) {
     const auto x = vertex(i + 2 * k_prefetch_entries);
     rows.prefetch_offsets(x);
@@ -82,8 +83,15 @@ inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn
   }
   if (i + k_prefetch_entries < size) {
     const auto x = vertex(i + k_prefetch_entries);
-    if (dist[x] == d) rows.prefetch_row(x);
+    if (live(x)) rows.prefetch_row(x);
   }
+}
+
+/// prefetch_entries() for a bucket of distance d: an entry is live while dist still holds d.
+template <class rows_t, class vertex_fn, class dist_t>
+inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn&& vertex,
+                            const dist_t* dist, int64_t d) {
+  prefetch_entries(rows, i, size, vertex, dist, [&](auto x) { return dist[x] == d; });
 }
 
 /// Dijkstra from `source` with Dial's buckets, recording canonical parents on the way. dist must
