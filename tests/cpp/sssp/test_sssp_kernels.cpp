@@ -255,7 +255,8 @@ void updates_match_compute(uint64_t seed) {
       const state_t<vid_t> expected =
           detail::reference_dijkstra_view(g.views().out, source, objective);
       std::vector<config_t> cs = configs(objective);
-      for (const double budget : {1e9, 0.0}) {
+      // 0.05 to 2: repairs that give up part-way (or before starting) and are undone.
+      for (const double budget : {1e9, 0.0, 0.05, 0.5, 2.0}) {
         for (config_t c : {cs[0], cs[2]}) {
           c.options.repair_budget = budget;
           cs.push_back(c);
@@ -309,6 +310,39 @@ DYNG_TEST("an empty batch changes nothing") {
   CHECK(same_state(state, before));
   CHECK(stats.path == update_path_t::incremental);
   CHECK_EQ(stats.affected, 0);
+}
+
+DYNG_TEST("a batch whose changes alone exceed the budget is refused before the state is touched") {
+  std::mt19937_64 rng(4);
+  auto g = random_graph<int32_t, int32_t>(rng, 30, true, 1, {1, 10}, 3.0);
+  state_t<int32_t> state;
+  detail::compute_views(g.views(), 0, options_t{}, {}, state);
+  const state_t<int32_t> before = state;
+  // Deleting every tree edge: a tree test each, and each cuts a subtree.
+  change_log_t<int32_t> log;
+  log.num_vertices_before = log.num_vertices_after = 30;
+  for (int32_t v = 1; v < 30; ++v) {
+    if (state.parents[v] >= 0) log.changes.push_back({state.parents[v], v, edge_change_kind_t::deleted});
+  }
+  const int64_t deletions = static_cast<int64_t>(log.changes.size());
+  CHECK(deletions > 2);
+  const auto views = g.views();
+  for (const int64_t budget : {int64_t{0}, deletions - 1}) {
+    detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0, state);
+    stats_t stats;
+    CHECK(!repair.run(log, budget, stats));
+    CHECK(same_state(state, before));  // nothing written, so nothing to undo
+    CHECK_EQ(repair.invalidated(), 0);
+    repair.undo();
+    CHECK(same_state(state, before));
+  }
+  // With the tree tests paid for, the repair starts: it cuts before it runs out.
+  detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0, state);
+  stats_t stats;
+  CHECK(!repair.run(log, deletions, stats));
+  CHECK(repair.invalidated() > 0);
+  repair.undo();
+  CHECK(same_state(state, before));
 }
 
 template <class fn_t>

@@ -150,7 +150,9 @@ class host_update_steps_t {
         repair_(g.out, g.in, g.sorted, options.objective, state) {}
 
   int64_t result_vertices() const { return covered_vertices(state_); }
-  int64_t work_scale() const { return g_.num_edges; }
+  /// Stored edges, at least one: a large fraction must stay a large budget on an edgeless graph
+  /// (its batch still costs the repair a tree test per deletion).
+  int64_t work_scale() const { return std::max<int64_t>(g_.num_edges, 1); }
   /// A parallel recompute is cheaper, so the repair may spend less before it gives up.
   double default_budget() const {
     return kernel_threads(g_, options_, exec_) > 1 ? k_default_repair_budget_parallel
