@@ -116,13 +116,53 @@ class nested_teams_t {
   int restore_ = -1;
 };
 
-/// Runs f(i, exec_i, worker) for every objective i < k, `worker` < k numbering the thread that
-/// runs it (for per-thread scratch), the objectives side by side whenever a team is granted: K
-/// searches share a machine better than one search uses it all (delta-stepping scales far from
-/// linearly, and an update's repairs are sequential). A team no larger than k runs one
-/// objective per thread on the sequential kernel; a larger one is dealt out (team / k threads
-/// each, the first team % k one more) and each objective opens its own nested team. The first
-/// exception (by objective) is rethrown once all have stopped.
+/// Runs f(i, exec_i, worker) for the objectives first .. first + count - 1 side by side on a team
+/// of `team` threads, `worker` < count numbering the thread that runs one (for per-thread
+/// scratch). A team no larger than count runs one objective per thread on the sequential kernel;
+/// a larger one is dealt out (team / count threads each, the first team % count one more), each
+/// objective opening its own nested team. The first exception (by objective) is rethrown once
+/// all have stopped.
+template <class F>
+void run_side_by_side(const execution_t& exec, int first, int count, int team, F& f) {
+  auto share_of = [&](int j) {
+    execution_t e = exec;
+    const int threads = team <= count ? 1 : team / count + (j < team % count ? 1 : 0);
+    if (threads < 2) {
+      e.backend = backend_t::sequential;
+    } else {
+      e.num_threads = threads;
+    }
+    return e;
+  };
+  if (count == 1) {
+    f(first, share_of(0), 0);
+    return;
+  }
+  const nested_teams_t nested(team > count);
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(count));
+#pragma omp parallel for num_threads(std::min(team, count)) schedule(dynamic, 1)
+  for (int j = 0; j < count; ++j) {
+    try {
+      int worker = 0;
+#if defined(_OPENMP)
+      worker = omp_get_thread_num();
+#endif
+      f(first + j, share_of(j), worker);
+    } catch (...) {
+      failures[j] = std::current_exception();
+    }
+  }
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+/// Runs f(i, exec_i, worker) for every objective i < k (worker < k, see run_side_by_side), the
+/// objectives side by side whenever a team is granted: K searches share a machine better than
+/// one search uses it all (delta-stepping scales far from linearly, and an update's repairs are
+/// sequential). While at least a team's worth of objectives is left they go in rounds of one per
+/// thread; the rest then share the whole team, so that no thread idles through a last round (on
+/// 2 threads and 3 objectives, the third tree gets both threads instead of one).
 template <class F>
 void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t min_work, F&& f) {
   const int team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
@@ -131,33 +171,9 @@ void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t mi
     for (int i = 0; i < k; ++i) f(i, exec, 0);
     return;
   }
-  auto share_of = [&](int i) {
-    execution_t e = exec;
-    const int threads = team <= k ? 1 : team / k + (i < team % k ? 1 : 0);
-    if (threads < 2) {
-      e.backend = backend_t::sequential;
-    } else {
-      e.num_threads = threads;
-    }
-    return e;
-  };
-  const nested_teams_t nested(team > k);
-  std::vector<std::exception_ptr> failures(static_cast<size_t>(k));
-#pragma omp parallel for num_threads(std::min(team, k)) schedule(dynamic, 1)
-  for (int i = 0; i < k; ++i) {
-    try {
-      int worker = 0;
-#if defined(_OPENMP)
-      worker = omp_get_thread_num();
-#endif
-      f(i, share_of(i), worker);
-    } catch (...) {
-      failures[i] = std::current_exception();
-    }
-  }
-  for (const auto& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+  const int in_rounds = team <= k ? k - k % team : 0;
+  if (in_rounds > 0) run_side_by_side(exec, 0, in_rounds, team, f);
+  if (in_rounds < k) run_side_by_side(exec, in_rounds, k - in_rounds, team, f);
 }
 
 /// The team of one mosp call, decided once at entry. host_team_size() counts the machine's
