@@ -106,7 +106,11 @@ using apply_result_t = std::pair<nb::dict, std::unique_ptr<change_log_handle_t>>
 
 apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_array_t& ins_dst,
                      const in_array_t& ins_w, int num_weights, const in_array_t& del_src,
-                     const in_array_t& del_dst, bool want_log) {
+                     const in_array_t& del_dst, bool want_log, const execution_t& exec) {
+  // The host storage is written on the host whatever the call's backend: a CUDA call (a graph
+  // with a device copy) lets the OpenMP team of the machine write the host copy.
+  execution_t host = exec;
+  if (host.backend == backend_t::cuda) host = execution_t{backend_t::openmp, 0, 0, nullptr};
   constexpr const char* fn = "Graph.apply";
   auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
   apply_summary_t summary;
@@ -127,7 +131,7 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
           std::unique_lock lock(h.mutex);
           const bool mirrored = has_device_copy(h);
           if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
-          summary = g.apply(batch, log_ptr);
+          summary = g.apply(batch, log_ptr, host);
           if (log) log->graph_version = g.version();
           if (mirrored) sync_device_copy(h, g, *log_ptr);
         },
@@ -215,8 +219,9 @@ void bind_graph(nb::module_& m) {
                   "Builds from a CSR; the dtypes of row_ptr and col_ind pick the types.")
       .def("apply", &apply, nb::arg("insert_src"), nb::arg("insert_dst"),
            nb::arg("insert_weights"), nb::arg("num_weights"), nb::arg("delete_src"),
-           nb::arg("delete_dst"), nb::arg("log") = false,
-           "Applies a batch atomically; returns (summary dict, ChangeLog or None).")
+           nb::arg("delete_dst"), nb::arg("log") = false, nb::arg("execution") = execution_t{},
+           "Applies a batch atomically (a large one on the execution's OpenMP team); returns "
+           "(summary dict, ChangeLog or None).")
       .def("to_csr", &to_csr, "(row_ptr, col_ind, weights flat K per edge) as fresh arrays.")
       .def("edges", &edges, "(src, dst, weights flat K per edge) in CSR order.")
       .def("clone", &clone, "A deep copy.")

@@ -413,7 +413,9 @@ class Graph:
         ----------
         batch : EdgeBatch
         resources : Resources, optional
-            Accepted like every dyng call; a host graph applies batches on the host either way.
+            Defaults to the graph's own. A large batch is written by the OpenMP team of an
+            ``openmp`` (or, for the host copy of a device graph, ``cuda``) resources; the result
+            does not depend on it.
 
         Returns
         -------
@@ -427,15 +429,17 @@ class Graph:
         >>> (s.updated_edges, s.ignored_deletions)
         (1, 1)
         """
-        _resources.resolve(resources, self._resources, "Graph.apply")
+        chosen = _resources.resolve(resources, self._resources, "Graph.apply")
         with self._write_lock:
-            summary, _ = self._apply(batch, "Graph.apply", log=False)
+            summary, _ = self._apply(batch, "Graph.apply", log=False, resources=chosen)
         return summary
 
-    def _apply(self, batch, fn, *, log, resolved=None):
+    def _apply(self, batch, fn, *, log, resolved=None, resources=None):
         if resolved is None:
             resolved = self._resolve_batch(batch, fn)
-        counters, change_log = self._native.apply(*resolved.native_args(), log=log)
+        execution = (resources or self._resources)._execution()
+        counters, change_log = self._native.apply(*resolved.native_args(), log=log,
+                                                  execution=execution)
         return ApplySummary(**counters), change_log
 
     def _resolve_batch(self, batch, fn):

@@ -82,7 +82,8 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
         for result in results:
             result._validate_batch(resolved)
         with deferred_interrupts():
-            summary, log = graph._apply(batch, fn, log=True, resolved=resolved)
+            summary, log = graph._apply(batch, fn, log=True, resolved=resolved,
+                                        resources=explicit)
             return tuple(
                 result._apply_log(graph, log, execution, summary)
                 for result, execution in zip(results, executions)

@@ -425,3 +425,33 @@ def test_large_batch_matches_the_model(directed, order, semantics):
         fresh = dyng.sssp.compute(g, 0)
         assert np.array_equal(r.distances.to_numpy(), fresh.distances.to_numpy())
         assert np.array_equal(r.parents.to_numpy(), fresh.parents.to_numpy())
+
+
+# --- Large batches on a team ----------------------------------------------------------------
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_large_batch_same_on_every_backend(directed):
+    """A batch past the parallel threshold (4096 entries) gives the same graph, summary and
+    update on the OpenMP team as sequentially. (Whether a team is granted depends on the
+    machine's load; test_graph_apply_team forces it and compares the slots.)"""
+    rng = np.random.default_rng(7)
+    n, m = 3000, 30000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 50, m)
+    ins = (rng.integers(0, n + 10, 6000), rng.integers(0, 200, 6000), rng.integers(1, 50, 6000))
+    pick = rng.integers(0, m, 6000)
+    batch = dyng.EdgeBatch(insert=ins, delete=(src[pick], dst[pick]))
+    outcomes = []
+    for resources in (dyng.Resources.sequential(), dyng.Resources.openmp(2),
+                      dyng.Resources.openmp(3)):
+        g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed,
+                                  resources=resources)
+        r = dyng.sssp.compute(g, 0)
+        dyng.update(g, batch, r)
+        h = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed)
+        summary = h.apply(batch, resources=resources)
+        assert csr_lists(h) == csr_lists(g)
+        outcomes.append((summary_dict(summary), csr_lists(g), r.distances.to_numpy().tolist(),
+                         r.parents.to_numpy().tolist()))
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[2] == outcomes[0]

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/core/zeroed_array.hpp"
@@ -73,8 +74,11 @@ class graph_t {
 
   /// Applies a batch atomically and returns its counters. When `log` is given it receives the
   /// effective edge changes. Throws invalid_argument_error / not_supported_error and changes
-  /// nothing if the batch is invalid under the graph's semantics.
-  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr);
+  /// nothing if the batch is invalid under the graph's semantics. With an OpenMP `exec`, a large
+  /// batch (apply_tuning_t::parallel_min_changes entries) is resolved and written on the team
+  /// that host_team_size() grants; graph, summary and log are the same for every team.
+  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr,
+                        const execution_t& exec = {});
 
   vid_t num_vertices() const noexcept;
   /// Stored directed edges (an undirected edge counts twice, a self-loop once).

@@ -8,19 +8,26 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "dyng/core/errors.hpp"
+#include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/detail/slots.hpp"
 #include "dyng/graph/graph.hpp"
 
@@ -50,14 +57,162 @@ int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
 /// many operations on one row are cheaper recomposed in one pass.
 constexpr size_t k_edit_in_place_max_ops = 16;
 
+/// True when row v takes its `count` operations (`inserts` of them insertions) by an in-place
+/// edit: few enough, and room for every insertion in the row's range.
+template <class D>
+bool edits_in_place(const D& d, int64_t v, size_t count, int64_t inserts) {
+  return count <= k_edit_in_place_max_ops &&
+         static_cast<int64_t>(d.row_begin[v]) + row_size(d, v) + inserts <=
+             static_cast<int64_t>(d.row_capacity_end[v]);
+}
+
+/// One touched row of a batch as write_rows_on_team() plans it.
+struct row_plan_t {
+  size_t first = 0;  ///< Its operations: ops[first, last).
+  size_t last = 0;
+  int64_t inserts = 0;
+  int64_t new_size = 0;
+  bool in_place_edit = false;
+  int64_t tail_slots = 0;  ///< Slots it takes at the free tail when it moves there, else 0.
+};
+
+/// write_direction's per-row loop on an OpenMP team, for a batch that needs no relayout: each row
+/// is planned first (in-place edit, recomposed in its range, or moved to the tail with
+/// moved_capacity() slots, exactly as store_row decides), the moved rows get their tail ranges
+/// in row order as the sequential loop would hand them out, and then the rows, being disjoint,
+/// are written side by side, each thread recording its own row edits, joined in row order.
+/// Returns false, having written nothing, when the moved rows would not fit the tail (the
+/// sequential loop then re-lays out at the same row as always).
+template <class D, class vid_t>
+bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                        int num_weights, bool sorted, double headroom, row_edits_t<vid_t>* edits,
+                        int team) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  const int64_t k = num_weights;
+  std::vector<row_plan_t> rows;
+  for (size_t first = 0; first < ops.size();) {
+    row_plan_t r;
+    r.first = first;
+    r.last = first;
+    int64_t erases = 0;
+    while (r.last < ops.size() && ops[r.last].row == ops[first].row) {
+      r.inserts += ops[r.last].kind == op_kind_t::insert ? 1 : 0;
+      erases += ops[r.last].kind == op_kind_t::erase ? 1 : 0;
+      ++r.last;
+    }
+    // Resolved operations are effective: each insertion adds a slot, each erase removes one.
+    r.new_size = row_size(d, ops[first].row) + r.inserts - erases;
+    rows.push_back(r);
+    first = r.last;
+  }
+  const int64_t count = static_cast<int64_t>(rows.size());
+#pragma omp parallel for num_threads(team) schedule(static)
+  for (int64_t i = 0; i < count; ++i) {
+    row_plan_t& r = rows[i];
+    const int64_t v = ops[r.first].row;
+    r.in_place_edit = edits_in_place(d, v, r.last - r.first, r.inserts);
+    if (!r.in_place_edit &&
+        static_cast<int64_t>(d.row_begin[v]) + r.new_size >
+            static_cast<int64_t>(d.row_capacity_end[v])) {
+      r.tail_slots = moved_capacity(r.new_size, headroom);
+    }
+  }
+  std::vector<int64_t> tail_at(static_cast<size_t>(count));
+  int64_t tail = static_cast<int64_t>(d.tail);
+  for (int64_t i = 0; i < count; ++i) {
+    tail_at[i] = tail;
+    tail += rows[i].tail_slots;
+  }
+  if (tail > static_cast<int64_t>(d.col.size())) return false;
+
+  // Runs of rows with about equal operation counts, one per thread.
+  std::vector<int64_t> run_start(static_cast<size_t>(team) + 1, count);
+  run_start[0] = 0;
+  for (int t = 1, i = 0; t < team; ++t) {
+    const size_t op_goal = ops.size() * static_cast<size_t>(t) / static_cast<size_t>(team);
+    while (i < count && rows[i].first < op_goal) ++i;
+    run_start[t] = i;
+  }
+  std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(team) : 0);
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(team));
+#pragma omp parallel num_threads(team)
+  {
+    int t = 0;
+#if defined(_OPENMP)
+    t = omp_get_thread_num();
+#endif
+    try {
+      compose_scratch_t<vid_t> scratch;
+      std::vector<const int32_t*> queue;
+      std::vector<vid_t> cols;
+      std::vector<int32_t> weights;
+      std::optional<row_piece_recorder_t<vid_t>> recorder;
+      if (edits != nullptr) {
+        part_edits[t].clear();
+        recorder.emplace(part_edits[t], num_weights);
+      }
+      for (int64_t i = run_start[t]; i < run_start[t + 1]; ++i) {
+        const row_plan_t& r = rows[i];
+        const auto row_ops = ops.subspan(r.first, r.last - r.first);
+        const int64_t v = ops[r.first].row;
+        const int64_t b = d.row_begin[v];
+        const int64_t size = row_size(d, v);
+        if (r.in_place_edit) {
+          if (recorder) recorder->begin_row(size);
+          const int64_t new_size = edit_row_in_place<vid_t>(
+              d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
+              batch_weights, num_weights, sorted, recorder ? &*recorder : nullptr);
+          d.row_end[v] = static_cast<eid_t>(b + new_size);
+          if (recorder) recorder->end_row(static_cast<vid_t>(v), new_size);
+          continue;
+        }
+        if (edits != nullptr) part_edits[t].rewritten.push_back(static_cast<vid_t>(v));
+        cols.clear();
+        weights.clear();
+        if (sorted) {
+          compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
+                                    batch_weights, num_weights, queue, cols, weights);
+        } else {
+          compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
+                             batch_weights, num_weights, sorted, scratch, cols, weights);
+        }
+        if (static_cast<int64_t>(cols.size()) != r.new_size) {
+          throw internal_error("Graph.apply(): row " + std::to_string(v) + " was planned with " +
+                               std::to_string(r.new_size) + " slots but holds " +
+                               std::to_string(cols.size()));
+        }
+        if (r.tail_slots > 0) {
+          d.row_begin[v] = static_cast<eid_t>(tail_at[i]);
+          d.row_capacity_end[v] = static_cast<eid_t>(tail_at[i] + r.tail_slots);
+        }
+        write_row_content(d, v, cols.data(), weights.data(), r.new_size, num_weights);
+      }
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  }
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  d.tail = static_cast<eid_t>(tail);
+  if (edits != nullptr) {
+    edits->clear();
+    edits->recorded = true;
+    for (const auto& part : part_edits) append_row_edits(*edits, part);
+  }
+  return true;
+}
+
 /// Writes a direction's row operations into a direction holding `stored` edges: grouped by row,
 /// and within a row by (column, seq) when the rows are sorted, by seq when they keep append
 /// order (row_ops_in_write_order). Returns the number of full relayouts it performed.
-/// With `edits`, records how each touched row changed (row_edits_t) for device copies.
+/// With `edits`, records how each touched row changed (row_edits_t) for device copies. With
+/// `team` > 1, a batch whose moved rows fit the free tail is written on the team
+/// (write_rows_on_team); the slots come out the same.
 template <class D, class vid_t>
 int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                         int num_weights, bool sorted, double headroom, int64_t stored,
-                        row_edits_t<vid_t>* edits) {
+                        row_edits_t<vid_t>* edits, int team) {
   const int64_t k = num_weights;
   compose_scratch_t<vid_t> scratch;
   std::vector<const int32_t*> queue;
@@ -85,6 +240,10 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   const auto count = static_cast<double>(ops.size());
   const bool rebuild = static_cast<int64_t>(ops.size()) >= tuning.rebuild_min_ops &&
                        count > tuning.rebuild_fraction * static_cast<double>(stored);
+  if (!rebuild && team > 1 &&
+      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team)) {
+    return 0;
+  }
   if (!rebuild) {
     int64_t relayouts = 0;
     std::optional<row_piece_recorder_t<vid_t>> recorder;
@@ -105,8 +264,7 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       // A row with room for all its insertions and few operations is edited in place (only the
       // suffixes behind the changes move); otherwise it is recomposed, and stored in place or
       // moved by store_row exactly as before, so the layout does not depend on the path taken.
-      if (last - first <= k_edit_in_place_max_ops &&
-          b + row_size(d, v) + inserts <= static_cast<int64_t>(d.row_capacity_end[v])) {
+      if (edits_in_place(d, v, last - first, inserts)) {
         if (recorder) recorder->begin_row(row_size(d, v));
         const int64_t size = edit_row_in_place<vid_t>(
             d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, row_size(d, v),
@@ -166,12 +324,18 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
 /// keys (a, x) with a < x come before the keys (x, b), each group by ascending column. Append
 /// rows then take their operations in seq order.
 template <class vid_t>
-void row_ops_in_write_order(std::vector<row_op_t<vid_t>>& ops, int64_t n, bool sorted) {
+void row_ops_in_write_order(std::vector<row_op_t<vid_t>>& ops, int64_t n, bool sorted, int team) {
   const auto by_row = [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) {
     return x.row < y.row;
   };
   if (!std::is_sorted(ops.begin(), ops.end(), by_row)) {
-    stable_sort_by_key(ops, n, [](const row_op_t<vid_t>& op) { return op.row; });
+    const auto row_of = [](const row_op_t<vid_t>& op) { return op.row; };
+    if (team > 1) {
+      std::vector<row_op_t<vid_t>> scratch;
+      radix_sort_vector(ops, scratch, key_bits_below(n), row_of, team);
+    } else {
+      stable_sort_by_key(ops, n, row_of);
+    }
   }
   if (sorted) return;
   for (size_t g = 0; g < ops.size();) {
@@ -220,12 +384,16 @@ void graph_t<vid_t, eid_t>::grow_vertices(vid_t n) {
 
 template <class vid_t, class eid_t>
 apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
-                                             change_log_t<vid_t>* log) {
+                                             change_log_t<vid_t>* log, const execution_t& exec) {
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
-  auto resolved = detail::resolve_batch(batch, props_, n_before, [&](vid_t u, vid_t v) {
-    return detail::count_copies(out_, u, v, sorted);
-  });
+  const int team = host_team_size(
+      exec, static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
+      detail::apply_tuning().parallel_min_changes);
+  auto resolved = detail::resolve_batch(
+      batch, props_, n_before,
+      [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
+      detail::k_error_probe_ops, team);
   // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
   const int64_t mult = props_.directed ? 1 : 2;
   detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
@@ -269,21 +437,22 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     }
   }
   auto& out_ops = props_.directed ? resolved.ops : row_ops;
-  detail::row_ops_in_write_order(out_ops, n_after, sorted);
+  detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
   const int32_t* batch_weights = batch.insert_weights.data();
   relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
                                         batch_weights, props_.num_weights, sorted, props_.headroom,
-                                        num_edges_, log != nullptr ? &log->out_edits : nullptr);
+                                        num_edges_, log != nullptr ? &log->out_edits : nullptr,
+                                        team);
   if (transposed) {
     row_ops.reserve(resolved.ops.size());
     for (const auto& op : resolved.ops) {
       row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
     }
-    detail::row_ops_in_write_order(row_ops, n_after, sorted);
+    detail::row_ops_in_write_order(row_ops, n_after, sorted, team);
     relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
                                           batch_weights, props_.num_weights, sorted,
                                           props_.headroom, num_edges_,
-                                          log != nullptr ? &log->in_edits : nullptr);
+                                          log != nullptr ? &log->in_edits : nullptr, team);
   }
   // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
   num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +
@@ -293,8 +462,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   return resolved.summary;
 }
 
-#define DYNG_INSTANTIATE_APPLY(V, E)                                                       \
-  template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*); \
+#define DYNG_INSTANTIATE_APPLY(V, E)                                                    \
+  template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*, \
+                                                const execution_t&);                      \
   template void graph_t<V, E>::grow_vertices(V);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
 

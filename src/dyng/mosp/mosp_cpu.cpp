@@ -500,7 +500,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     }
     cg.grow_vertices(static_cast<vid_t>(n_after));
     change_log_t<vid_t> clog;
-    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog);
+    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec);
     clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
     // 3. The MOSP tree, by sssp's update on the combined graph.
     const std::vector<vid_t> old_combined_parents = state.combined_parents;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <span>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/graph/detail/edge_replay.hpp"
@@ -124,15 +126,65 @@ int64_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_
   return std::max(n, max_id + 1);
 }
 
+/// Adds the counters a replay owns (not the vertex counts or dropped self-loops).
+inline void add_replay_counts(apply_summary_t& into, const apply_summary_t& part) {
+  into.inserted_edges += part.inserted_edges;
+  into.updated_edges += part.updated_edges;
+  into.deleted_edges += part.deleted_edges;
+  into.ignored_deletions += part.ignored_deletions;
+  into.ignored_insertions += part.ignored_insertions;
+  into.cancelled_pairs += part.cancelled_pairs;
+}
+
+/// One batch entry as resolve_batch() orders and replays it.
+template <class vid_t>
+struct batch_record_t {
+  vid_t a, b;      // key: (u, v), or (min, max) for an undirected graph
+  int64_t seq;     // its list's base + its position in the list
+  bool insert;
+  bool swapped;    // (u, v) = (b, a): an undirected edge given high end first
+  int32_t weight;  // an insertion's weight when K == 1, carried along the sorts
+};
+
+/// What the replay of a run of whole key groups found: the effective operations in key order,
+/// the counters it owns, and the earliest rejection in processing order (seq, message).
+template <class vid_t>
+struct replay_part_t {
+  std::vector<row_op_t<vid_t>> ops;
+  apply_summary_t counts;
+  int64_t error_seq = std::numeric_limits<int64_t>::max();
+  std::string error_text;
+};
+
+/// Starts of `parts` runs of records[0, m) that split only between key groups (a run may be
+/// empty): parts + 1 offsets.
+template <class vid_t>
+std::vector<size_t> group_aligned_runs(const std::vector<batch_record_t<vid_t>>& recs,
+                                       int parts) {
+  std::vector<size_t> start(static_cast<size_t>(parts) + 1, recs.size());
+  start[0] = 0;
+  for (int t = 1; t < parts; ++t) {
+    size_t at = std::max(start[t - 1], recs.size() * static_cast<size_t>(t) / parts);
+    while (at > 0 && at < recs.size() && recs[at].a == recs[at - 1].a &&
+           recs[at].b == recs[at - 1].b) {
+      ++at;
+    }
+    start[t] = at;
+  }
+  return start;
+}
+
 /// Replays the batch per edge key. `copies(u, v)` counts the stored copies of (u, v) (only
 /// called for existing vertices). Throws invalid_argument_error for the first operation (in
 /// processing order) that an 'error' mode rejects, looked for first among the first
-/// `probe_ops` operations (tests pass 0 to exercise the sorted path alone).
+/// `probe_ops` operations (tests pass 0 to exercise the sorted path alone). With `team` > 1 the
+/// records are ordered by a radix sort and the key groups replayed in runs on an OpenMP team
+/// (copies() must then be safe to call concurrently); the result is the same for every team.
 template <class vid_t, class copies_fn>
 resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
                                       const graph_properties_t& props, int64_t n,
                                       copies_fn&& copies,
-                                      int64_t probe_ops = k_error_probe_ops) {
+                                      int64_t probe_ops = k_error_probe_ops, int team = 1) {
   const auto& sem = props.semantics;
   resolved_batch_t<vid_t> out;
   out.num_vertices_after = validate_batch(batch, props, n);
@@ -141,13 +193,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
   sum.num_vertices_after = out.num_vertices_after;
   sum.inserted_vertices = out.num_vertices_after - n;
 
-  struct rec_t {
-    vid_t a, b;     // key: (u, v), or (min, max) for an undirected graph
-    int64_t seq;    // its list's base + its position in the list (index())
-    bool insert;
-    bool swapped;   // (u, v) = (b, a): an undirected edge given high end first
-    int32_t weight;  // an insertion's weight when K == 1, carried along the sorts
-  };
+  using rec_t = batch_record_t<vid_t>;
   const int64_t nd = static_cast<int64_t>(batch.delete_src.size());
   const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
   const int64_t del_base = sem.deletions_first ? 0 : ni;
@@ -185,83 +231,133 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
     add_insertions();
     add_deletions();
   }
-  // Ordered by (a, b, seq): stably by a (a counting sort for a large batch), then each a-group
-  // stably by b; the groups are small (a row's share of the batch).
-  stable_sort_by_key(recs, out.num_vertices_after, [](const rec_t& r) { return r.a; });
-  for (size_t g = 0; g < recs.size();) {
-    size_t h = g + 1;
-    while (h < recs.size() && recs[h].a == recs[g].a) ++h;
-    if (h - g > 1) {
-      stable_sort_small(recs.begin() + g, recs.begin() + h,
-                        [](const rec_t& x, const rec_t& y) { return x.b < y.b; });
+  // Ordered by (a, b, seq). Sequentially: stably by a (a counting sort for a large batch), then
+  // each a-group stably by b; the groups are small (a row's share of the batch). On a team: two
+  // stable radix sorts, by b and then by a.
+  if (team > 1) {
+    std::vector<rec_t> scratch;
+    const int bits = key_bits_below(out.num_vertices_after);
+    radix_sort_vector(recs, scratch, bits, [](const rec_t& r) { return r.b; }, team);
+    radix_sort_vector(recs, scratch, bits, [](const rec_t& r) { return r.a; }, team);
+  } else {
+    stable_sort_by_key(recs, out.num_vertices_after, [](const rec_t& r) { return r.a; });
+    for (size_t g = 0; g < recs.size();) {
+      size_t h = g + 1;
+      while (h < recs.size() && recs[h].a == recs[g].a) ++h;
+      if (h - g > 1) {
+        stable_sort_small(recs.begin() + g, recs.begin() + h,
+                          [](const rec_t& x, const rec_t& y) { return x.b < y.b; });
+      }
+      g = h;
     }
-    g = h;
   }
 
-  out.ops.reserve(recs.size());
-  int64_t error_seq = std::numeric_limits<int64_t>::max();
-  std::string error_text;
-  // Keeps the earliest rejection in processing order; its text is built only when it is the
-  // earliest so far (a batch can hold millions of rejected operations).
-  auto reject = [&](const rec_t& r, auto&& text) {
-    if (r.seq < error_seq) {
-      error_seq = r.seq;
-      error_text = text();
+  // Replays the key groups of recs[first, last) (whole groups) into `part`.
+  auto replay_run = [&](size_t first, size_t last, replay_part_t<vid_t>& part) {
+    auto& counts = part.counts;
+    part.ops.reserve(last - first);
+    // Keeps the earliest rejection in processing order; its text is built only when it is the
+    // earliest so far (a batch can hold millions of rejected operations).
+    auto reject = [&](const rec_t& r, auto&& text) {
+      if (r.seq < part.error_seq) {
+        part.error_seq = r.seq;
+        part.error_text = text();
+      }
+    };
+    auto& ops = part.ops;
+
+    for (size_t g = first; g < last;) {
+      size_t h = g;
+      while (h < last && recs[h].a == recs[g].a && recs[h].b == recs[g].b) ++h;
+      const vid_t a = recs[g].a;
+      const vid_t b = recs[g].b;
+      // An undirected edge is two stored copies unless it is a self-loop: counters count both.
+      const int64_t mult = (!props.directed && a != b) ? 2 : 1;
+      edge_replay_t replay;
+      replay.count = (a < n && b < n) ? copies(a, b) : 0;
+      for (size_t j = g; j < h; ++j) {
+        const rec_t& r = recs[j];
+        const vid_t u = r.swapped ? r.b : r.a;
+        const vid_t v = r.swapped ? r.a : r.b;
+        const replay_step_t step =
+            r.insert ? replay.insert_step(sem.as_sets) : replay.delete_step(sem.as_sets);
+        switch (step) {
+          case replay_step_t::repeat:
+            break;
+          case replay_step_t::erase:
+            counts.deleted_edges += mult;
+            ops.push_back({u, v, r.seq, -1, op_kind_t::erase, 0});
+            break;
+          case replay_step_t::missing_delete:
+            if (sem.on_missing_delete == on_missing_delete_t::error) {
+              reject(r, [&] { return missing_delete_text(index(r), u, v); });
+            }
+            counts.ignored_deletions += mult;
+            break;
+          case replay_step_t::insert:
+            counts.inserted_edges += mult;
+            ops.push_back({u, v, r.seq, index(r), op_kind_t::insert, r.weight});
+            break;
+          case replay_step_t::existing_insert:
+            switch (sem.on_existing_insert) {
+              case on_existing_insert_t::upsert:
+                counts.updated_edges += mult;
+                ops.push_back({u, v, r.seq, index(r), op_kind_t::reweight, r.weight});
+                break;
+              case on_existing_insert_t::ignore:
+                counts.ignored_insertions += mult;
+                break;
+              case on_existing_insert_t::error:
+                reject(r, [&] { return existing_insert_text(index(r), u, v); });
+                break;
+            }
+            break;
+        }
+      }
+      if (sem.as_sets && replay.erased && replay.inserted) counts.cancelled_pairs += mult;
+      g = h;
     }
   };
 
-  for (size_t g = 0; g < recs.size();) {
-    size_t h = g;
-    while (h < recs.size() && recs[h].a == recs[g].a && recs[h].b == recs[g].b) ++h;
-    const vid_t a = recs[g].a;
-    const vid_t b = recs[g].b;
-    // An undirected edge is two stored copies unless it is a self-loop: counters count both.
-    const int64_t mult = (!props.directed && a != b) ? 2 : 1;
-    edge_replay_t replay;
-    replay.count = (a < n && b < n) ? copies(a, b) : 0;
-    for (size_t j = g; j < h; ++j) {
-      const rec_t& r = recs[j];
-      const vid_t u = r.swapped ? r.b : r.a;
-      const vid_t v = r.swapped ? r.a : r.b;
-      const replay_step_t step =
-          r.insert ? replay.insert_step(sem.as_sets) : replay.delete_step(sem.as_sets);
-      switch (step) {
-        case replay_step_t::repeat:
-          break;
-        case replay_step_t::erase:
-          sum.deleted_edges += mult;
-          out.ops.push_back({u, v, r.seq, -1, op_kind_t::erase, 0});
-          break;
-        case replay_step_t::missing_delete:
-          if (sem.on_missing_delete == on_missing_delete_t::error) {
-            reject(r, [&] { return missing_delete_text(index(r), u, v); });
-          }
-          sum.ignored_deletions += mult;
-          break;
-        case replay_step_t::insert:
-          sum.inserted_edges += mult;
-          out.ops.push_back({u, v, r.seq, index(r), op_kind_t::insert, r.weight});
-          break;
-        case replay_step_t::existing_insert:
-          switch (sem.on_existing_insert) {
-            case on_existing_insert_t::upsert:
-              sum.updated_edges += mult;
-              out.ops.push_back({u, v, r.seq, index(r), op_kind_t::reweight, r.weight});
-              break;
-            case on_existing_insert_t::ignore:
-              sum.ignored_insertions += mult;
-              break;
-            case on_existing_insert_t::error:
-              reject(r, [&] { return existing_insert_text(index(r), u, v); });
-              break;
-          }
-          break;
+  if (team <= 1 || recs.size() < 2) {
+    replay_part_t<vid_t> part;
+    replay_run(0, recs.size(), part);
+    if (!part.error_text.empty()) throw invalid_argument_error(part.error_text);
+    out.ops = std::move(part.ops);
+    add_replay_counts(sum, part.counts);
+  } else {
+    const std::vector<size_t> start = group_aligned_runs(recs, team);
+    std::vector<replay_part_t<vid_t>> parts(static_cast<size_t>(team));
+    std::vector<std::exception_ptr> failures(static_cast<size_t>(team));
+#pragma omp parallel for num_threads(team) schedule(static, 1)
+    for (int t = 0; t < team; ++t) {
+      try {
+        replay_run(start[t], start[t + 1], parts[t]);
+      } catch (...) {
+        failures[t] = std::current_exception();  // std::bad_alloc, rethrown below
       }
     }
-    if (sem.as_sets && replay.erased && replay.inserted) sum.cancelled_pairs += mult;
-    g = h;
+    for (const auto& failure : failures) {
+      if (failure) std::rethrow_exception(failure);
+    }
+    const replay_part_t<vid_t>* first_error = nullptr;
+    size_t total = 0;
+    for (const auto& part : parts) {
+      if (!part.error_text.empty() && (!first_error || part.error_seq < first_error->error_seq)) {
+        first_error = &part;
+      }
+      total += part.ops.size();
+    }
+    if (first_error) throw invalid_argument_error(first_error->error_text);
+    out.ops.resize(total);
+    std::vector<size_t> at(parts.size() + 1, 0);
+    for (size_t t = 0; t < parts.size(); ++t) at[t + 1] = at[t] + parts[t].ops.size();
+#pragma omp parallel for num_threads(team) schedule(static, 1)
+    for (int t = 0; t < team; ++t) {
+      std::copy(parts[t].ops.begin(), parts[t].ops.end(), out.ops.begin() + at[t]);
+    }
+    for (const auto& part : parts) add_replay_counts(sum, part.counts);
   }
-  if (!error_text.empty()) throw invalid_argument_error(error_text);
 
   for (const auto& op : out.ops) {
     out.insert_ops += op.kind == op_kind_t::insert ? 1 : 0;

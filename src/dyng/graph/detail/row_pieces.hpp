@@ -119,4 +119,26 @@ class row_piece_recorder_t {
   std::vector<piece_t> pieces_;
 };
 
+/// Appends the row edits of `part`, whose rows all follow those of `into`, to `into` (literal
+/// indices renumbered): the record of one batch written in runs of rows.
+template <class vid_t>
+void append_row_edits(row_edits_t<vid_t>& into, const row_edits_t<vid_t>& part) {
+  const int64_t literal_base = static_cast<int64_t>(into.literal_cols.size());
+  const int64_t piece_base = static_cast<int64_t>(into.pieces.size());
+  into.rows.insert(into.rows.end(), part.rows.begin(), part.rows.end());
+  into.new_size.insert(into.new_size.end(), part.new_size.begin(), part.new_size.end());
+  for (size_t i = 1; i < part.piece_begin.size(); ++i) {
+    into.piece_begin.push_back(piece_base + part.piece_begin[i]);
+  }
+  for (auto piece : part.pieces) {
+    if (piece.source < 0) piece.source -= literal_base;  // -(index + 1) with the index shifted
+    into.pieces.push_back(piece);
+  }
+  into.literal_cols.insert(into.literal_cols.end(), part.literal_cols.begin(),
+                           part.literal_cols.end());
+  into.literal_weights.insert(into.literal_weights.end(), part.literal_weights.begin(),
+                              part.literal_weights.end());
+  into.rewritten.insert(into.rewritten.end(), part.rewritten.begin(), part.rewritten.end());
+}
+
 }  // namespace dyng::detail

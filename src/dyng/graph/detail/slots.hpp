@@ -148,6 +148,23 @@ void relayout(D& d, int num_weights, spare_fn&& spare, double headroom, int64_t 
       headroom, min_tail);
 }
 
+/// Copies `size` slots (columns + K weights each) to the start of row v's range, which must hold
+/// them, and ends the row there.
+template <class D, class vid_t>
+void write_row_content(D& d, int64_t v, const vid_t* cols, const int32_t* weights, int64_t size,
+                       int num_weights) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  const int64_t k = num_weights;
+  const int64_t b = d.row_begin[v];
+  if (size > 0) {
+    std::memmove(d.col.data() + b, cols, sizeof(vid_t) * static_cast<size_t>(size));
+    if (k > 0) {
+      std::memmove(d.weights.data() + b * k, weights, sizeof(int32_t) * static_cast<size_t>(size * k));
+    }
+  }
+  d.row_end[v] = static_cast<eid_t>(b + size);
+}
+
 /// Writes `size` slots (columns + K weights each) as the new content of row v: in place when the
 /// row's range is large enough, else in a fresh range at the tail (re-laying out the direction
 /// first when the tail is exhausted). Returns true when it had to re-lay out.
@@ -178,14 +195,7 @@ bool store_row(D& d, int64_t v, const vid_t* cols, const int32_t* weights, int64
       d.tail = d.row_capacity_end[v];
     }
   }
-  const int64_t b = d.row_begin[v];
-  if (size > 0) {
-    std::memmove(d.col.data() + b, cols, sizeof(vid_t) * static_cast<size_t>(size));
-    if (k > 0) {
-      std::memmove(d.weights.data() + b * k, weights, sizeof(int32_t) * static_cast<size_t>(size * k));
-    }
-  }
-  d.row_end[v] = static_cast<eid_t>(b + size);
+  write_row_content(d, v, cols, weights, size, num_weights);
   return relaid;
 }
 

@@ -14,12 +14,9 @@
 #include <utility>
 #include <vector>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include "dyng/core/errors.hpp"
 #include "dyng/core/huge_pages.hpp"
+#include "dyng/core/radix_sort.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 
@@ -102,17 +99,13 @@ struct moved_edge_t {
 };
 
 /// The out-rows of a graph from its in-rows (n + 1 offsets, the rows in ascending v; without
-/// weights when in_w and out_w are null): the edges
-/// sorted stably by source with a least-significant-digit radix sort (11-bit digits, each thread
-/// counting and then placing its own contiguous share of the edges), so every out-row comes out
-/// in ascending v. Streams and 2048 buckets instead of a counting sort's two random accesses per
-/// edge into n-entry arrays, which cost more than the sort on this kind of graph (1M vertices),
-/// and no counter that the trees' hubs would contend.
+/// weights when in_w and out_w are null): the edges sorted stably by source with
+/// radix_sort_by_key() (core/radix_sort.hpp), so every out-row comes out in ascending v. A
+/// counting sort's two random accesses per edge into n-entry arrays cost more than the sort on
+/// this kind of graph (1M vertices), and its counters would be contended at the trees' hubs.
 template <class vid_t>
 void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* in_w, int64_t n,
                     int64_t* out_ptr, vid_t* out_col, int32_t* out_w, int threads) {
-  constexpr int k_digit_bits = 11;
-  constexpr int64_t k_digits = int64_t{1} << k_digit_bits;
   const int64_t m = in_ptr[n];
   const int team = std::max(1, threads);
   // Left uninitialised (new[] of a trivial type): the team's first writes fault their pages in
@@ -130,40 +123,8 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
       from[j] = {in_col[j], static_cast<vid_t>(v), in_w ? in_w[j] : 0};
     }
   }
-  int bits = 1;
-  while (bits < 63 && (int64_t{1} << bits) < n) ++bits;
-  std::vector<int64_t> counts(static_cast<size_t>(team * k_digits));
-  for (int shift = 0; shift < bits; shift += k_digit_bits) {
-    std::fill(counts.begin(), counts.end(), 0);
-    auto digit = [shift](vid_t u) {
-      return static_cast<int64_t>((static_cast<uint64_t>(u) >> shift) & (k_digits - 1));
-    };
-#pragma omp parallel num_threads(team) if (team > 1)
-    {
-      int t = 0;
-#if defined(_OPENMP)
-      t = omp_get_thread_num();
-#endif
-      const int64_t lo = m * t / team, hi = m * (t + 1) / team;
-      int64_t* mine = counts.data() + t * k_digits;
-      for (int64_t j = lo; j < hi; ++j) ++mine[digit(from[j].from)];
-#pragma omp barrier
-#pragma omp single
-      {
-        int64_t at = 0;
-        for (int64_t d = 0; d < k_digits; ++d) {
-          for (int u = 0; u < team; ++u) {
-            int64_t& c = counts[static_cast<size_t>(u * k_digits + d)];
-            const int64_t here = c;
-            c = at;
-            at += here;
-          }
-        }
-      }
-      for (int64_t j = lo; j < hi; ++j) into[mine[digit(from[j].from)]++] = from[j];
-    }
-    std::swap(from, into);
-  }
+  from = radix_sort_by_key(from, into, m, key_bits_below(n),
+                           [](const moved_edge_t<vid_t>& e) { return e.from; }, team);
 #pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (int64_t j = 0; j < m; ++j) {
     out_col[j] = from[j].to;
