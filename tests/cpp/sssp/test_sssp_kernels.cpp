@@ -1,6 +1,7 @@
 // SSSP kernels and entry points on hand-made views (model_graph.hpp), against the binary-heap
 // oracle: compute on both backends, canonicalize, and update() over random adversarial batches,
 // forcing the incremental path, the fallback and the parallel kernel.
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -343,6 +344,17 @@ DYNG_TEST("a batch whose changes alone exceed the budget is refused before the s
   CHECK(repair.invalidated() > 0);
   repair.undo();
   CHECK(same_state(state, before));
+}
+
+DYNG_TEST("the default budget shrinks with the team the fallback would use") {
+  CHECK(detail::default_repair_budget(1) == k_default_repair_budget);
+  double previous = k_default_repair_budget;
+  for (const int threads : {2, 4, 8, 16, 64}) {
+    const double budget = detail::default_repair_budget(threads);
+    CHECK(budget < previous);
+    CHECK(std::abs(budget * detail::parallel_compute_speedup(threads) - k_default_repair_budget) < 1e-12);
+    previous = budget;
+  }
 }
 
 template <class fn_t>

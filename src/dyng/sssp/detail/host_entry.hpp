@@ -26,9 +26,19 @@
 
 namespace dyng::sssp::detail {
 
-/// update()'s default budget when its fallback would run the parallel kernel (see
-/// k_default_repair_budget for the sequential one).
-inline constexpr double k_default_repair_budget_parallel = 0.012;
+/// About how many times faster the OpenMP kernel computes than the sequential one on `threads`
+/// threads, the line through two measurements: R-MAT 20 on 2 cores, 1.5x (296-342 against
+/// 202-219 ms); R-MAT 22 on the H200's 16 cores, 10.8x (1048 against 97 ms, python -m bench sssp).
+inline double parallel_compute_speedup(int threads) { return 0.2 + 0.65 * threads; }
+
+/// update()'s default budget when its fallback would run the OpenMP kernel on `threads`
+/// threads: the sequential budget (k_default_repair_budget) over the speedup of that
+/// recompute, so that a repair that gives up wastes about the same share of a recompute on any
+/// team (a fixed fraction wasted a third of a 16-thread recompute on 100,000 changes).
+inline double default_repair_budget(int threads) {
+  return threads > 1 ? k_default_repair_budget / parallel_compute_speedup(threads)
+                     : k_default_repair_budget;
+}
 
 /// Out-edges and in-edges of one graph plus its stored edge count.
 template <class vid_t, class eid_t>
@@ -154,10 +164,7 @@ class host_update_steps_t {
   /// (its batch still costs the repair a tree test per deletion).
   int64_t work_scale() const { return std::max<int64_t>(g_.num_edges, 1); }
   /// A parallel recompute is cheaper, so the repair may spend less before it gives up.
-  double default_budget() const {
-    return kernel_threads(g_, options_, exec_) > 1 ? k_default_repair_budget_parallel
-                                                   : k_default_repair_budget;
-  }
+  double default_budget() const { return default_repair_budget(kernel_threads(g_, options_, exec_)); }
   void grow(int64_t n) { resize_arrays(state_, n); }
   void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
