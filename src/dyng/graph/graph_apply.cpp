@@ -89,19 +89,13 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                         int team) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const int64_t k = num_weights;
+  // The rows' operation ranges (a scan of the sorted operations, no row is read yet).
   std::vector<row_plan_t> rows;
   for (size_t first = 0; first < ops.size();) {
     row_plan_t r;
     r.first = first;
-    r.last = first;
-    int64_t erases = 0;
-    while (r.last < ops.size() && ops[r.last].row == ops[first].row) {
-      r.inserts += ops[r.last].kind == op_kind_t::insert ? 1 : 0;
-      erases += ops[r.last].kind == op_kind_t::erase ? 1 : 0;
-      ++r.last;
-    }
-    // Resolved operations are effective: each insertion adds a slot, each erase removes one.
-    r.new_size = row_size(d, ops[first].row) + r.inserts - erases;
+    r.last = first + 1;
+    while (r.last < ops.size() && ops[r.last].row == ops[first].row) ++r.last;
     rows.push_back(r);
     first = r.last;
   }
@@ -110,6 +104,13 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   for (int64_t i = 0; i < count; ++i) {
     row_plan_t& r = rows[i];
     const int64_t v = ops[r.first].row;
+    int64_t erases = 0;
+    for (size_t j = r.first; j < r.last; ++j) {
+      r.inserts += ops[j].kind == op_kind_t::insert ? 1 : 0;
+      erases += ops[j].kind == op_kind_t::erase ? 1 : 0;
+    }
+    // Resolved operations are effective: each insertion adds a slot, each erase removes one.
+    r.new_size = row_size(d, v) + r.inserts - erases;
     r.in_place_edit = edits_in_place(d, v, r.last - r.first, r.inserts);
     if (!r.in_place_edit &&
         static_cast<int64_t>(d.row_begin[v]) + r.new_size >
@@ -195,11 +196,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     if (failure) std::rethrow_exception(failure);
   }
   d.tail = static_cast<eid_t>(tail);
-  if (edits != nullptr) {
-    edits->clear();
-    edits->recorded = true;
-    for (const auto& part : part_edits) append_row_edits(*edits, part);
-  }
+  if (edits != nullptr) join_row_edits(*edits, part_edits, team);
   return true;
 }
 

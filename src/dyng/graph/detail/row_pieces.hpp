@@ -6,6 +6,7 @@
 // linear walks below cost nothing next to the memmoves of the edit itself.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -119,26 +120,54 @@ class row_piece_recorder_t {
   std::vector<piece_t> pieces_;
 };
 
-/// Appends the row edits of `part`, whose rows all follow those of `into`, to `into` (literal
-/// indices renumbered): the record of one batch written in runs of rows.
+/// The row edits of a batch written in runs of rows, one record per run in row order, joined
+/// into `into` (literal indices renumbered), each run copied by its own thread of `team`.
 template <class vid_t>
-void append_row_edits(row_edits_t<vid_t>& into, const row_edits_t<vid_t>& part) {
-  const int64_t literal_base = static_cast<int64_t>(into.literal_cols.size());
-  const int64_t piece_base = static_cast<int64_t>(into.pieces.size());
-  into.rows.insert(into.rows.end(), part.rows.begin(), part.rows.end());
-  into.new_size.insert(into.new_size.end(), part.new_size.begin(), part.new_size.end());
-  for (size_t i = 1; i < part.piece_begin.size(); ++i) {
-    into.piece_begin.push_back(piece_base + part.piece_begin[i]);
+void join_row_edits(row_edits_t<vid_t>& into, const std::vector<row_edits_t<vid_t>>& parts,
+                    int team) {
+  struct offsets_t {
+    size_t rows = 0, pieces = 0, literals = 0, weights = 0, rewritten = 0;
+  };
+  std::vector<offsets_t> at(parts.size() + 1);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    at[p + 1].rows = at[p].rows + parts[p].rows.size();
+    at[p + 1].pieces = at[p].pieces + parts[p].pieces.size();
+    at[p + 1].literals = at[p].literals + parts[p].literal_cols.size();
+    at[p + 1].weights = at[p].weights + parts[p].literal_weights.size();
+    at[p + 1].rewritten = at[p].rewritten + parts[p].rewritten.size();
   }
-  for (auto piece : part.pieces) {
-    if (piece.source < 0) piece.source -= literal_base;  // -(index + 1) with the index shifted
-    into.pieces.push_back(piece);
+  const offsets_t& total = at.back();
+  into.clear();
+  into.recorded = true;
+  into.rows.resize(total.rows);
+  into.new_size.resize(total.rows);
+  into.piece_begin.resize(total.rows + 1);
+  into.pieces.resize(total.pieces);
+  into.literal_cols.resize(total.literals);
+  into.literal_weights.resize(total.weights);
+  into.rewritten.resize(total.rewritten);
+  const int64_t count = static_cast<int64_t>(parts.size());
+#pragma omp parallel for num_threads(team) schedule(static, 1) if (team > 1)
+  for (int64_t p = 0; p < count; ++p) {
+    const row_edits_t<vid_t>& part = parts[p];
+    const offsets_t& o = at[p];
+    std::copy(part.rows.begin(), part.rows.end(), into.rows.begin() + o.rows);
+    std::copy(part.new_size.begin(), part.new_size.end(), into.new_size.begin() + o.rows);
+    for (size_t r = 1; r < part.piece_begin.size(); ++r) {
+      into.piece_begin[o.rows + r] = static_cast<int64_t>(o.pieces) + part.piece_begin[r];
+    }
+    for (size_t i = 0; i < part.pieces.size(); ++i) {
+      auto piece = part.pieces[i];
+      // A literal's source is -(index + 1): shift the index past the earlier runs' literals.
+      if (piece.source < 0) piece.source -= static_cast<int64_t>(o.literals);
+      into.pieces[o.pieces + i] = piece;
+    }
+    std::copy(part.literal_cols.begin(), part.literal_cols.end(),
+              into.literal_cols.begin() + o.literals);
+    std::copy(part.literal_weights.begin(), part.literal_weights.end(),
+              into.literal_weights.begin() + o.weights);
+    std::copy(part.rewritten.begin(), part.rewritten.end(), into.rewritten.begin() + o.rewritten);
   }
-  into.literal_cols.insert(into.literal_cols.end(), part.literal_cols.begin(),
-                           part.literal_cols.end());
-  into.literal_weights.insert(into.literal_weights.end(), part.literal_weights.begin(),
-                              part.literal_weights.end());
-  into.rewritten.insert(into.rewritten.end(), part.rewritten.begin(), part.rewritten.end());
 }
 
 }  // namespace dyng::detail
