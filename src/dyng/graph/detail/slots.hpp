@@ -172,7 +172,6 @@ template <class D, class vid_t>
 bool store_row(D& d, int64_t v, const vid_t* cols, const int32_t* weights, int64_t size,
                int num_weights, double headroom) {
   using eid_t = typename decltype(d.row_begin)::value_type;
-  const int64_t k = num_weights;
   bool relaid = false;
   if (static_cast<int64_t>(d.row_begin[v]) + size > static_cast<int64_t>(d.row_capacity_end[v])) {
     const int64_t cap = moved_capacity(size, headroom);
