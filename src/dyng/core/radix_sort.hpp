@@ -24,8 +24,8 @@ inline int key_bits_below(int64_t bound) {
 }
 
 /// Sorts the m records at `from` stably by key(record), every key below 2^bits, using `into`
-/// (room for m records) as the other buffer of each pass, with `threads` threads (1: no parallel
-/// region). Returns the buffer that holds the sorted records (`from` or `into`).
+/// (room for m records) as the other buffer of each pass, with up to `threads` threads (1: no
+/// parallel region). Returns the buffer that holds the sorted records (`from` or `into`).
 template <class T, class key_fn>
 T* radix_sort_by_key(T* from, T* into, int64_t m, int bits, key_fn&& key, int threads) {
   constexpr int k_digit_bits = 11;
@@ -39,11 +39,14 @@ T* radix_sort_by_key(T* from, T* into, int64_t m, int bits, key_fn&& key, int th
     };
 #pragma omp parallel num_threads(team) if (team > 1)
     {
-      int t = 0;
+      // The shares follow the team OpenMP grants (fewer threads inside a parallel region that
+      // allows no nesting), not `threads` itself.
+      int t = 0, size = 1;
 #if defined(_OPENMP)
       t = omp_get_thread_num();
+      size = omp_get_num_threads();
 #endif
-      const int64_t lo = m * t / team, hi = m * (t + 1) / team;
+      const int64_t lo = m * t / size, hi = m * (t + 1) / size;
       int64_t* mine = counts.data() + t * k_digits;
       for (int64_t j = lo; j < hi; ++j) ++mine[digit(from[j])];
 #pragma omp barrier
@@ -53,7 +56,7 @@ T* radix_sort_by_key(T* from, T* into, int64_t m, int bits, key_fn&& key, int th
         // threads before it, which keeps the pass stable.
         int64_t at = 0;
         for (int64_t d = 0; d < k_digits; ++d) {
-          for (int u = 0; u < team; ++u) {
+          for (int u = 0; u < size; ++u) {
             int64_t& c = counts[static_cast<size_t>(u * k_digits + d)];
             const int64_t here = c;
             c = at;

@@ -138,55 +138,60 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   std::vector<std::exception_ptr> failures(static_cast<size_t>(team));
 #pragma omp parallel num_threads(team)
   {
-    int t = 0;
+    // Each thread takes runs t, t + granted, ...: all runs are written even when OpenMP grants
+    // fewer threads than asked (inside a parallel region that allows no nesting).
+    int t = 0, granted = 1;
 #if defined(_OPENMP)
     t = omp_get_thread_num();
+    granted = omp_get_num_threads();
 #endif
     try {
       compose_scratch_t<vid_t> scratch;
       std::vector<const int32_t*> queue;
       std::vector<vid_t> cols;
       std::vector<int32_t> weights;
-      std::optional<row_piece_recorder_t<vid_t>> recorder;
-      if (edits != nullptr) {
-        part_edits[t].clear();
-        recorder.emplace(part_edits[t], num_weights);
-      }
-      for (int64_t i = run_start[t]; i < run_start[t + 1]; ++i) {
-        const row_plan_t& r = rows[i];
-        const auto row_ops = ops.subspan(r.first, r.last - r.first);
-        const int64_t v = ops[r.first].row;
-        const int64_t b = d.row_begin[v];
-        const int64_t size = row_size(d, v);
-        if (r.in_place_edit) {
-          if (recorder) recorder->begin_row(size);
-          const int64_t new_size = edit_row_in_place<vid_t>(
-              d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
-              batch_weights, num_weights, sorted, recorder ? &*recorder : nullptr);
-          d.row_end[v] = static_cast<eid_t>(b + new_size);
-          if (recorder) recorder->end_row(static_cast<vid_t>(v), new_size);
-          continue;
+      for (int run = t; run < team; run += granted) {
+        std::optional<row_piece_recorder_t<vid_t>> recorder;
+        if (edits != nullptr) {
+          part_edits[run].clear();
+          recorder.emplace(part_edits[run], num_weights);
         }
-        if (edits != nullptr) part_edits[t].rewritten.push_back(static_cast<vid_t>(v));
-        cols.clear();
-        weights.clear();
-        if (sorted) {
-          compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
-                                    batch_weights, num_weights, queue, cols, weights);
-        } else {
-          compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
-                             batch_weights, num_weights, sorted, scratch, cols, weights);
+        for (int64_t i = run_start[run]; i < run_start[run + 1]; ++i) {
+          const row_plan_t& r = rows[i];
+          const auto row_ops = ops.subspan(r.first, r.last - r.first);
+          const int64_t v = ops[r.first].row;
+          const int64_t b = d.row_begin[v];
+          const int64_t size = row_size(d, v);
+          if (r.in_place_edit) {
+            if (recorder) recorder->begin_row(size);
+            const int64_t new_size = edit_row_in_place<vid_t>(
+                d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
+                batch_weights, num_weights, sorted, recorder ? &*recorder : nullptr);
+            d.row_end[v] = static_cast<eid_t>(b + new_size);
+            if (recorder) recorder->end_row(static_cast<vid_t>(v), new_size);
+            continue;
+          }
+          if (edits != nullptr) part_edits[run].rewritten.push_back(static_cast<vid_t>(v));
+          cols.clear();
+          weights.clear();
+          if (sorted) {
+            compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
+                                      batch_weights, num_weights, queue, cols, weights);
+          } else {
+            compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
+                               batch_weights, num_weights, sorted, scratch, cols, weights);
+          }
+          if (static_cast<int64_t>(cols.size()) != r.new_size) {
+            throw internal_error("Graph.apply(): row " + std::to_string(v) + " was planned with " +
+                                 std::to_string(r.new_size) + " slots but holds " +
+                                 std::to_string(cols.size()));
+          }
+          if (r.tail_slots > 0) {
+            d.row_begin[v] = static_cast<eid_t>(tail_at[i]);
+            d.row_capacity_end[v] = static_cast<eid_t>(tail_at[i] + r.tail_slots);
+          }
+          write_row_content(d, v, cols.data(), weights.data(), r.new_size, num_weights);
         }
-        if (static_cast<int64_t>(cols.size()) != r.new_size) {
-          throw internal_error("Graph.apply(): row " + std::to_string(v) + " was planned with " +
-                               std::to_string(r.new_size) + " slots but holds " +
-                               std::to_string(cols.size()));
-        }
-        if (r.tail_slots > 0) {
-          d.row_begin[v] = static_cast<eid_t>(tail_at[i]);
-          d.row_capacity_end[v] = static_cast<eid_t>(tail_at[i] + r.tail_slots);
-        }
-        write_row_content(d, v, cols.data(), weights.data(), r.new_size, num_weights);
       }
     } catch (...) {
       failures[t] = std::current_exception();

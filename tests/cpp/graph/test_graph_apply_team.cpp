@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "check.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/graph.hpp"
@@ -217,6 +221,52 @@ DYNG_TEST("apply on a team equals the sequential apply, i32/i32") {
 }
 DYNG_TEST("apply on a team equals the sequential apply, i64/i64") {
   teams_match_sequential<int64_t, int64_t>(32, 30);
+}
+
+// Inside a parallel region that allows no nesting, OpenMP grants the inner team one thread: every
+// run of rows and every share of the sorts must still be done (by that thread).
+DYNG_TEST("apply asking for a team inside a parallel region gets one thread and the same result") {
+  const forced_team_t forced;
+  std::mt19937_64 rng(33);
+  graph_properties_t p;
+  p.num_weights = 1;
+  const int32_t n = 300;
+  std::vector<int32_t> src, dst, w;
+  for (int e = 0; e < 3000; ++e) {
+    src.push_back(static_cast<int32_t>(rng() % n));
+    dst.push_back(static_cast<int32_t>(rng() % n));
+    w.push_back(static_cast<int32_t>(1 + rng() % 9));
+  }
+  const auto base = graph_t<int32_t, int32_t>::from_edges(n, src, dst, w, p);
+  std::vector<int32_t> is, id, iw, ds, dd;
+  for (int i = 0; i < 2000; ++i) {
+    is.push_back(static_cast<int32_t>(rng() % n));
+    id.push_back(static_cast<int32_t>(rng() % 7));  // hub columns: rows that move
+    iw.push_back(static_cast<int32_t>(1 + rng() % 9));
+    ds.push_back(src[rng() % src.size()]);
+    dd.push_back(dst[rng() % dst.size()]);
+  }
+  const edge_batch_t<int32_t> batch{is, id, iw, 1, ds, dd};
+  auto expected = base;
+  change_log_t<int32_t> expected_log;
+  expected.apply(batch, &expected_log);
+  auto g = base;
+  change_log_t<int32_t> log;
+#if defined(_OPENMP)
+  const int levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(1);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    g.apply(batch, &log, execution_t{backend_t::openmp, 4, 0});
+  }
+  omp_set_max_active_levels(levels);
+#else
+  g.apply(batch, &log, execution_t{backend_t::openmp, 4, 0});
+#endif
+  CHECK(same_graph(g, expected));
+  CHECK(same_log(log, expected_log));
+  g.check_integrity();
 }
 
 DYNG_TEST_MAIN()
