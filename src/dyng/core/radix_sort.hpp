@@ -10,9 +10,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
+#include "dyng/core/thread_share.hpp"
 
 namespace dyng {
 
@@ -39,14 +37,10 @@ T* radix_sort_by_key(T* from, T* into, int64_t m, int bits, key_fn&& key, int th
     };
 #pragma omp parallel num_threads(team) if (team > 1)
     {
-      // The shares follow the team OpenMP grants (fewer threads inside a parallel region that
-      // allows no nesting), not `threads` itself.
-      int t = 0, size = 1;
-#if defined(_OPENMP)
-      t = omp_get_thread_num();
-      size = omp_get_num_threads();
-#endif
-      const int64_t lo = m * t / size, hi = m * (t + 1) / size;
+      // The shares follow the team OpenMP grants, not `threads` itself (thread_share.hpp).
+      const thread_share_t me = thread_share(m);
+      const int t = me.thread, size = me.threads;
+      const int64_t lo = me.lo, hi = me.hi;
       int64_t* mine = counts.data() + t * k_digits;
       for (int64_t j = lo; j < hi; ++j) ++mine[digit(from[j])];
 #pragma omp barrier

@@ -7,9 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
+#include "dyng/core/thread_share.hpp"
 
 namespace dyng {
 
@@ -24,12 +22,9 @@ int64_t scan_shares(int64_t n, int threads, count_fn&& count, emit_fn&& emit) {
   int64_t total = 0;
 #pragma omp parallel num_threads(team) if (team > 1)
   {
-    int t = 0, size = 1;
-#if defined(_OPENMP)
-    t = omp_get_thread_num();
-    size = omp_get_num_threads();
-#endif
-    const int64_t lo = n * t / size, hi = n * (t + 1) / size;
+    const thread_share_t me = thread_share(n);
+    const int t = me.thread, size = me.threads;
+    const int64_t lo = me.lo, hi = me.hi;
     share_end[static_cast<size_t>(t) + 1] = count(lo, hi);
 #pragma omp barrier
 #pragma omp single

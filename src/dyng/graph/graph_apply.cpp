@@ -15,12 +15,9 @@
 #include <string>
 #include <vector>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
+#include "dyng/core/thread_share.hpp"
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
@@ -129,7 +126,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   // Runs of rows with about equal operation counts, one per thread.
   std::vector<int64_t> run_start(static_cast<size_t>(team) + 1, count);
   run_start[0] = 0;
-  for (int t = 1, i = 0; t < team; ++t) {
+  for (int64_t t = 1, i = 0; t < team; ++t) {
     const size_t op_goal = ops.size() * static_cast<size_t>(t) / static_cast<size_t>(team);
     while (i < count && rows[i].first < op_goal) ++i;
     run_start[t] = i;
@@ -139,12 +136,9 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
 #pragma omp parallel num_threads(team)
   {
     // Each thread takes runs t, t + granted, ...: all runs are written even when OpenMP grants
-    // fewer threads than asked (inside a parallel region that allows no nesting).
-    int t = 0, granted = 1;
-#if defined(_OPENMP)
-    t = omp_get_thread_num();
-    granted = omp_get_num_threads();
-#endif
+    // fewer threads than asked (thread_share.hpp).
+    const thread_share_t me = thread_share(0);
+    const int t = me.thread, granted = me.threads;
     try {
       compose_scratch_t<vid_t> scratch;
       std::vector<const int32_t*> queue;

@@ -299,14 +299,25 @@ DYNG_TEST("update equals compute over random batches, i32/i32") { updates_match_
 DYNG_TEST("update equals compute over random batches, i32/i64") { updates_match_compute<int32_t, int64_t>(22); }
 DYNG_TEST("update equals compute over random batches, i64/i64") { updates_match_compute<int64_t, int64_t>(23); }
 
-DYNG_TEST("an empty batch changes nothing") {
-  std::mt19937_64 rng(3);
-  auto g = random_graph<int32_t, int32_t>(rng, 30, true, 1, {1, 10}, 3.0);
+/// A seeded random directed graph of 30 vertices, the tree from vertex 0 computed on it, and an
+/// empty change log of the graph's size, for the tests that build a batch by hand.
+struct computed_case_t {
+  model_graph_t<int32_t, int32_t> g;
   state_t<int32_t> state;
-  detail::compute_views(g.views(), 0, options_t{}, {}, state);
-  const state_t<int32_t> before = state;
   change_log_t<int32_t> log;
-  log.num_vertices_before = log.num_vertices_after = 30;
+};
+
+computed_case_t computed_case(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  computed_case_t c{random_graph<int32_t, int32_t>(rng, 30, true, 1, {1, 10}, 3.0), {}, {}};
+  detail::compute_views(c.g.views(), 0, options_t{}, {}, c.state);
+  c.log.num_vertices_before = c.log.num_vertices_after = 30;
+  return c;
+}
+
+DYNG_TEST("an empty batch changes nothing") {
+  auto [g, state, log] = computed_case(3);
+  const state_t<int32_t> before = state;
   const stats_t stats = detail::update_views(g.views(), log, options_t{}, {}, state);
   CHECK(same_state(state, before));
   CHECK(stats.path == update_path_t::incremental);
@@ -314,14 +325,9 @@ DYNG_TEST("an empty batch changes nothing") {
 }
 
 DYNG_TEST("a batch whose changes alone exceed the budget is refused before the state is touched") {
-  std::mt19937_64 rng(4);
-  auto g = random_graph<int32_t, int32_t>(rng, 30, true, 1, {1, 10}, 3.0);
-  state_t<int32_t> state;
-  detail::compute_views(g.views(), 0, options_t{}, {}, state);
+  auto [g, state, log] = computed_case(4);
   const state_t<int32_t> before = state;
   // Deleting every tree edge: a tree test each, and each cuts a subtree.
-  change_log_t<int32_t> log;
-  log.num_vertices_before = log.num_vertices_after = 30;
   for (int32_t v = 1; v < 30; ++v) {
     if (state.parents[v] >= 0) log.changes.push_back({state.parents[v], v, edge_change_kind_t::deleted});
   }
