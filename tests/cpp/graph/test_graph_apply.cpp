@@ -353,3 +353,30 @@ DYNG_TEST("error probe and sorted resolve agree on every rejection") {
 }
 
 DYNG_TEST_MAIN()
+
+DYNG_TEST("deletions may name ids past the vertex count in a batch the counting sort orders") {
+  // Such deletions are ignored and grow nothing, yet their ids are sort keys: the resolve's
+  // counting sort (batches of >= 4096 entries) and radix sort must size for them. It wrote past
+  // its bucket array before (found by the device-apply parity test).
+  for (const bool directed : {true, false}) {
+    for (const int team : {1, 2}) {
+      dyng::graph_properties_t p;
+      p.directed = directed;
+      g32_t g = base(p);
+      batch_t<> b;
+      int64_t ignored = 0;  // an undirected deletion counts both directions, a self-loop one
+      for (int i = 0; i < 6000; ++i) {
+        b.del(4 + i % 7, i % 5);
+        ignored += directed || 4 + i % 7 == i % 5 ? 1 : 2;
+      }
+      b.del(0, 1);
+      dyng::execution_t exec;
+      if (team > 1) exec = dyng::execution_t{dyng::backend_t::openmp, team, 0, nullptr};
+      const auto s = g.apply(b.view(), nullptr, exec);
+      CHECK_EQ(s.deleted_edges, directed ? 1 : 2);
+      CHECK_EQ(s.ignored_deletions, ignored);
+      CHECK_EQ(g.num_vertices(), 4);
+      g.check_integrity();
+    }
+  }
+}

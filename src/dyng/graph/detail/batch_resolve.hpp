@@ -17,6 +17,7 @@
 
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
+#include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/graph/detail/edge_replay.hpp"
@@ -37,94 +38,6 @@ struct resolved_batch_t {
   int64_t insert_ops = 0;
   int64_t erase_ops = 0;
 };
-
-/// Checks shapes, weights and ids; throws invalid_argument_error / capacity_error naming the
-/// first offending entry. Returns the vertex count after growth.
-template <class vid_t>
-int64_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_t& props,
-                       int64_t n) {
-  const std::string fn = "Graph.apply(): ";
-  const auto& sem = props.semantics;
-  if (batch.insert_src.size() != batch.insert_dst.size()) {
-    throw invalid_argument_error(fn + "insert_src has " + std::to_string(batch.insert_src.size()) +
-                                 " ids but insert_dst has " +
-                                 std::to_string(batch.insert_dst.size()) +
-                                 "; pass one destination per source");
-  }
-  if (batch.delete_src.size() != batch.delete_dst.size()) {
-    throw invalid_argument_error(fn + "delete_src has " + std::to_string(batch.delete_src.size()) +
-                                 " ids but delete_dst has " +
-                                 std::to_string(batch.delete_dst.size()) +
-                                 "; pass one destination per source");
-  }
-  const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
-  const int k = props.num_weights;
-  if (ni > 0) {
-    if (batch.num_weights != k) {
-      throw invalid_argument_error(fn + "the insertions carry " +
-                                   std::to_string(batch.num_weights) +
-                                   " weights per edge but the graph has " + std::to_string(k) +
-                                   "; pass exactly num_weights weights per insertion");
-    }
-  }
-  if (static_cast<int64_t>(batch.insert_weights.size()) != ni * k &&
-      !(ni == 0 && batch.insert_weights.empty())) {
-    throw invalid_argument_error(fn + "got " + std::to_string(batch.insert_weights.size()) +
-                                 " insertion weights for " + std::to_string(ni) +
-                                 " insertions with num_weights " + std::to_string(k) +
-                                 "; pass insertions * num_weights values");
-  }
-  if (ni == 0 && !batch.insert_weights.empty()) {
-    throw invalid_argument_error(fn + "got " + std::to_string(batch.insert_weights.size()) +
-                                 " insertion weights but no insertions; pass no weights");
-  }
-
-  int64_t max_id = -1;
-  auto check = [&](std::span<const vid_t> ids, const char* what, const char* end) {
-    for (size_t i = 0; i < ids.size(); ++i) {
-      const int64_t id = ids[i];
-      if (id < 0) {
-        throw invalid_argument_error(fn + what + " " + std::to_string(i) + " has " + end +
-                                     " id " + std::to_string(id) + "; vertex ids must be >= 0");
-      }
-      if (id >= n && !sem.allow_vertex_growth) {
-        throw invalid_argument_error(fn + what + " " + std::to_string(i) + " has " + end +
-                                     " id " + std::to_string(id) + " but the graph has " +
-                                     std::to_string(n) +
-                                     " vertices and allow_vertex_growth is off; use ids below " +
-                                     std::to_string(n) + " or allow vertex growth");
-      }
-    }
-  };
-  check(batch.delete_src, "deletion", "source");
-  check(batch.delete_dst, "deletion", "destination");
-  check(batch.insert_src, "insertion", "source");
-  check(batch.insert_dst, "insertion", "destination");
-  for (int64_t i = 0; i < ni; ++i) {
-    const vid_t u = batch.insert_src[i];
-    const vid_t v = batch.insert_dst[i];
-    if (u == v) {
-      if (sem.on_self_loop == on_self_loop_t::error) {
-        throw invalid_argument_error(fn + "insertion " + std::to_string(i) + " is a self-loop (" +
-                                     std::to_string(u) + ", " + std::to_string(u) +
-                                     ") and on_self_loop is 'error'; remove it or use "
-                                     "on_self_loop='keep' or 'drop'");
-      }
-      if (sem.on_self_loop == on_self_loop_t::drop) continue;  // dropped: does not grow n
-    }
-    max_id = std::max<int64_t>(max_id, std::max<int64_t>(u, v));
-  }
-  if (max_id >= static_cast<int64_t>(std::numeric_limits<vid_t>::max())) {
-    // 0.2 reports this as a bad argument (the id is one the graph's type cannot grow to).
-    throw invalid_argument_error(fn + "insertion id " + std::to_string(max_id) +
-                                 " would give the graph " + std::to_string(max_id) +
-                                 " + 1 vertices, more than its " +
-                                 std::to_string(sizeof(vid_t) * 8) +
-                                 "-bit vertex ids can number; build the graph with "
-                                 "vertex_dtype='int64' to use such ids");
-  }
-  return std::max(n, max_id + 1);
-}
 
 /// Adds the counters a replay owns (not the vertex counts or dropped self-loops).
 inline void add_replay_counts(apply_summary_t& into, const apply_summary_t& part) {
@@ -234,13 +147,14 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
   // Ordered by (a, b, seq). Sequentially: stably by a (a counting sort for a large batch), then
   // each a-group stably by b; the groups are small (a row's share of the batch). On a team: two
   // stable radix sorts, by b and then by a.
+  const int64_t key_bound = batch_id_bound(batch, out.num_vertices_after);
   if (team > 1) {
     std::vector<rec_t> scratch;
-    const int bits = key_bits_below(out.num_vertices_after);
+    const int bits = key_bits_below(key_bound);
     radix_sort_vector(recs, scratch, bits, [](const rec_t& r) { return r.b; }, team);
     radix_sort_vector(recs, scratch, bits, [](const rec_t& r) { return r.a; }, team);
   } else {
-    stable_sort_by_key(recs, out.num_vertices_after, [](const rec_t& r) { return r.a; });
+    stable_sort_by_key(recs, key_bound, [](const rec_t& r) { return r.a; });
     for (size_t g = 0; g < recs.size();) {
       size_t h = g + 1;
       while (h < recs.size() && recs[h].a == recs[g].a) ++h;
