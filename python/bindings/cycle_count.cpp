@@ -22,7 +22,7 @@ out_array_t enumerate(const graph_handle_t& h, int64_t max_length) {
         std::vector<uint64_t> counts;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           counts = cycle_count::enumerate_cycles(g, max_length);
         }
         return to_numpy(std::move(counts));

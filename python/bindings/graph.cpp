@@ -107,8 +107,8 @@ using apply_result_t = std::pair<nb::dict, std::unique_ptr<change_log_handle_t>>
 apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_array_t& ins_dst,
                      const in_array_t& ins_w, int num_weights, const in_array_t& del_src,
                      const in_array_t& del_dst, bool want_log, const execution_t& exec) {
-  // The host storage is written on the host whatever the call's backend: a CUDA call (a graph
-  // with a device copy) lets the OpenMP team of the machine write the host copy.
+  // A graph with a device copy applies the batch there (its host graph becomes a shell, see
+  // handles.hpp); any other writes its host storage, on the machine's OpenMP team for a CUDA call.
   execution_t host = exec;
   if (host.backend == backend_t::cuda) host = execution_t{backend_t::openmp, 0, 0, nullptr};
   constexpr const char* fn = "Graph.apply";
@@ -126,14 +126,18 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
                                     as_span<vid_t>(del_dst, fn, "delete_dst")};
           change_log_t<vid_t>* log_ptr = nullptr;
           if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
-          change_log_t<vid_t> device_log;  // the device copy needs a log even if Python does not
           nb::gil_scoped_release release;
           std::unique_lock lock(h.mutex);
-          const bool mirrored = has_device_copy(h);
-          if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
-          summary = g.apply(batch, log_ptr, host);
+          if (device_applies(h)) {
+            summary = apply_on_device(h, g, batch, log_ptr);
+          } else {
+            change_log_t<vid_t> device_log;  // a following device copy needs a log
+            const bool mirrored = has_device_copy(h);
+            if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
+            summary = g.apply(batch, log_ptr, host);
+            if (mirrored) sync_device_copy(h, g, *log_ptr);
+          }
           if (log) log->graph_version = g.version();
-          if (mirrored) sync_device_copy(h, g, *log_ptr);
         },
         h.graph);
   }
@@ -150,7 +154,7 @@ array_triple_t to_csr(const graph_handle_t& h) {
         csr_t<typename G::vertex_type, typename G::edge_type> csr;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           csr = g.to_csr();
         }
         return array_triple_t(to_numpy(std::move(csr.row_ptr)), to_numpy(std::move(csr.col)),
@@ -167,7 +171,7 @@ array_triple_t edges(const graph_handle_t& h) {
         std::vector<int32_t> weights;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           g.edges(src, dst, weights);
         }
         return array_triple_t(to_numpy(std::move(src)), to_numpy(std::move(dst)),
@@ -176,14 +180,26 @@ array_triple_t edges(const graph_handle_t& h) {
       h.graph);
 }
 
-std::unique_ptr<graph_handle_t> clone(const graph_handle_t& h) {
+std::unique_ptr<graph_handle_t> clone(const graph_handle_t& h, bool keep_device) {
   nb::gil_scoped_release release;
-  std::shared_lock lock(h.mutex);
+  if (keep_device) {
+    // A device graph's copy stays on its device: copied there, with a shell on the host.
+    const auto lock = h.lock_counts();
+    if (auto copy = clone_on_device(h)) return copy;
+  }
+  const auto lock = h.lock_host_rows();
   return std::make_unique<graph_handle_t>(graph_variant_t(h.graph));
 }
 
+/// A property reader that needs properties, counts or the version only (a shell has them).
 template <class F>
 auto reader(F f) {
+  return [f](const graph_handle_t& h) { return h.read_counts(f); };
+}
+
+/// A property reader of the host rows' layout.
+template <class F>
+auto layout_reader(F f) {
   return [f](const graph_handle_t& h) { return h.read(f); };
 }
 
@@ -224,18 +240,17 @@ void bind_graph(nb::module_& m) {
            "(summary dict, ChangeLog or None).")
       .def("to_csr", &to_csr, "(row_ptr, col_ind, weights flat K per edge) as fresh arrays.")
       .def("edges", &edges, "(src, dst, weights flat K per edge) in CSR order.")
-      .def("clone", &clone, "A deep copy.")
+      .def("clone", &clone, nb::arg("keep_device") = false,
+           "A deep copy; with keep_device, a graph whose device copy applies its batches is "
+           "copied on that device (the copy's host rows are then off too).")
       .def(
           "reserve",
           [](graph_handle_t& h, int64_t capacity) {
             nb::gil_scoped_release release;
-            std::unique_lock lock(h.mutex);
-            std::visit(
-                [&](auto& g) {
-                  g.reserve(capacity);
-                  reload_device_copy(h, g);
-                },
-                h.graph);
+            h.write([&](auto& g) {
+              g.reserve(capacity);
+              reload_device_copy(h, g);
+            });
           },
           nb::arg("edge_capacity"))
       .def(
@@ -263,8 +278,27 @@ void bind_graph(nb::module_& m) {
                    }))
       .def_prop_ro("properties", reader([](const auto& g) { return g.properties(); }),
                    "A copy of the storage properties.")
-      .def_prop_ro("slot_capacity", reader([](const auto& g) { return g.slot_capacity(); }))
-      .def_prop_ro("relayout_count", reader([](const auto& g) { return g.relayout_count(); }));
+      .def_prop_ro(
+          "host_bytes",
+          [](const graph_handle_t& h) {
+            return h.read_counts([&](const auto& g) -> int64_t {
+              if (host_is_shell(h)) return 0;  // its row offsets are untouched zero pages
+              int64_t total = 0;
+              for (const auto* d : {&g.out_storage(), &g.in_storage()}) {
+                total += static_cast<int64_t>(d->row_begin.size() + d->row_end.size() +
+                                              d->row_capacity_end.size()) *
+                             static_cast<int64_t>(sizeof(d->row_begin[0])) +
+                         static_cast<int64_t>(d->col.size() * sizeof(d->col[0]) +
+                                              d->weights.size() * sizeof(int32_t));
+              }
+              return total;
+            });
+          },
+          "Host memory of the graph's storage in bytes (0 for the shell of a device graph).")
+      .def_prop_ro("slot_capacity",
+                   layout_reader([](const auto& g) { return g.slot_capacity(); }))
+      .def_prop_ro("relayout_count",
+                   layout_reader([](const auto& g) { return g.relayout_count(); }));
 #if defined(DYNG_HAVE_CUDA)
   add_device_methods(graph_cls);
 #endif

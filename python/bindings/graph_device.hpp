@@ -1,8 +1,9 @@
-// The device copy of a GraphHandle (CUDA builds): creating it, keeping it in step with apply()
-// and reserve(), and the GraphHandle methods that expose it. CPU builds get no-op stand-ins, so
-// graph.cpp calls the same functions either way.
+// The device copy of a GraphHandle (CUDA builds): creating it, applying batches on it, the host
+// shell it leaves behind (handles.hpp), reloading it after reserve(), and the GraphHandle methods
+// that expose it. CPU builds get stand-ins, so graph.cpp calls the same functions either way.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <nanobind/nanobind.h>
@@ -17,9 +18,26 @@ namespace dyng::bindings {
 /// True when the graph has a device copy. Caller holds the graph's lock.
 bool has_device_copy(const graph_handle_t& h);
 
-/// After `g.apply(batch, &log)` under the exclusive lock: brings the device copy level. The
-/// batch has been applied by then, so a failed sync must not report the apply as failed: it
-/// drops the copy instead, and the next CUDA use uploads the graph again (and reports then).
+/// True while the host graph is a shell of the device copy (handles.hpp). Caller holds the lock.
+bool host_is_shell(const graph_handle_t& h);
+
+/// A copy of a graph whose device copy applies its batches, made on that device (the new
+/// handle's host graph is a shell); null for any other graph. Caller holds the lock.
+std::unique_ptr<graph_handle_t> clone_on_device(const graph_handle_t& h);
+
+/// True when the graph's batches are applied by its device copy (a graph built on CUDA
+/// resources); false without a copy, or for the copy a host graph gets on first CUDA use, which
+/// follows the host's batches instead. Caller holds the graph's lock.
+bool device_applies(const graph_handle_t& h);
+
+/// Under the exclusive lock, when device_applies(h): the device copy applies the batch
+/// (atomically, as graph_t::apply would) and `g` becomes its shell.
+template <class G, class B, class L>
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log);
+
+/// After `g.apply(batch, &log)` under the exclusive lock, for a copy that follows the host:
+/// brings it level. The batch has been applied by then, so a failed sync must not report the
+/// apply as failed: it drops the copy instead, and the next CUDA use uploads the graph again.
 template <class G, class L>
 void sync_device_copy(graph_handle_t& h, const G& g, const L& log);
 
@@ -52,11 +70,36 @@ const auto& device_graph_for(const graph_handle_t& h, const G&, const execution_
 
 #if !defined(DYNG_HAVE_CUDA)
 inline bool has_device_copy(const graph_handle_t&) { return false; }
+inline bool device_applies(const graph_handle_t&) { return false; }
+inline bool host_is_shell(const graph_handle_t&) { return false; }
+inline std::unique_ptr<graph_handle_t> clone_on_device(const graph_handle_t&) { return nullptr; }
 template <class G, class L>
 void sync_device_copy(graph_handle_t&, const G&, const L&) {}
+template <class G, class B, class L>
+apply_summary_t apply_on_device(graph_handle_t&, G&, const B&, L*) {
+  throw internal_error("Graph.apply(): a CPU build has no device copies; this is a bug in dyng");
+}
 template <class G>
 void reload_device_copy(graph_handle_t&, const G&) {}
 #else
+/// A graph with the properties, counts and version of the device copy `d` and no slots: its row
+/// offsets are zero pages that cost no memory (core/zeroed_array.hpp), so a stray read of its
+/// rows sees empty rows, never memory out of bounds.
+template <class G, class D>
+G host_shell(const D& d) {
+  typename G::direction_t out, in;
+  const auto n = static_cast<size_t>(d.num_vertices());
+  const bool in_rows = d.properties().directed && d.has_transposed();
+  for (auto* direction : {&out, &in}) {
+    if (direction == &in && !in_rows) continue;
+    direction->row_begin.resize(n);
+    direction->row_end.resize(n);
+    direction->row_capacity_end.resize(n);
+  }
+  return G::from_storage(std::move(out), std::move(in), d.num_vertices(), d.num_edges(),
+                         d.properties(), d.version(), d.relayout_count());
+}
+
 template <class G, class L>
 void sync_device_copy(graph_handle_t& h, const G& g, const L& log) {
   auto* d = h.device_copy<G>();
@@ -66,6 +109,15 @@ void sync_device_copy(graph_handle_t& h, const G& g, const L& log) {
   } catch (...) {
     h.device = std::monostate{};
   }
+}
+
+template <class G, class B, class L>
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log) {
+  auto* d = h.device_copy<G>();
+  const apply_summary_t summary = d->apply(batch, log);
+  g = host_shell<G>(*d);
+  h.host_behind = true;
+  return summary;
 }
 
 template <class G>

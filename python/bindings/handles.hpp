@@ -5,6 +5,13 @@
 // calls; readers (compute, to_csr, accessors) share it, apply() and reserve() take it alone. Any
 // code that holds the lock must not need the GIL, so results are converted to Python objects only
 // after the lock is released.
+//
+// Host rows of a device graph: once a graph built on CUDA resources applies a batch, its device
+// copy applies it alone (device_graph_t::apply) and the host graph becomes a shell: the right
+// properties, counts and version, but rows without slots and no host memory for them
+// (graph_device.hpp). So host memory does not double and a batch costs no host work. Whatever
+// reads host rows takes lock_host_rows(), which downloads them first; the CUDA entry points,
+// which read only the device copy and the shell's counts, take lock_counts().
 #pragma once
 
 #include <cstdint>
@@ -43,6 +50,11 @@ struct graph_handle_t {
 #if defined(DYNG_HAVE_CUDA)
   /// Guarded by `mutex` like the graph: created and synced under the exclusive lock.
   device_mirror_t device;
+  /// The device copy applies the batches (a graph built on CUDA resources), rather than
+  /// following the host's (the copy a host graph gets on first CUDA use).
+  bool device_primary = false;
+  /// True while `graph` is a shell of the device copy (see the header comment).
+  bool host_behind = false;
 
   /// The device copy for the graph type of `G`, or null when there is none.
   template <class G>
@@ -55,19 +67,63 @@ struct graph_handle_t {
 
   explicit graph_handle_t(graph_variant_t g) : graph(std::move(g)) {}
 
-  /// Runs `f(graph)` under a shared lock.
+  /// The shared lock for reading host rows: taken after the rows are brought level.
+  std::shared_lock<std::shared_mutex> lock_host_rows() const;
+  /// The exclusive lock for writing the host graph, after its rows are brought level.
+  std::unique_lock<std::shared_mutex> lock_host_rows_exclusive();
+  /// The shared lock for reading properties, counts and the version only (a shell has them).
+  std::shared_lock<std::shared_mutex> lock_counts() const {
+    return std::shared_lock<std::shared_mutex>(mutex);
+  }
+
+  /// Runs `f(graph)` under a shared lock, host rows level.
   template <class F>
   decltype(auto) read(F&& f) const {
-    std::shared_lock lock(mutex);
+    const auto lock = lock_host_rows();
     return std::visit(std::forward<F>(f), graph);
   }
-  /// Runs `f(graph)` under an exclusive lock.
+  /// Runs `f(graph)` under a shared lock; f may read properties, counts and the version only.
+  template <class F>
+  decltype(auto) read_counts(F&& f) const {
+    const auto lock = lock_counts();
+    return std::visit(std::forward<F>(f), graph);
+  }
+  /// Runs `f(graph)` under an exclusive lock, host rows level.
   template <class F>
   decltype(auto) write(F&& f) {
-    std::unique_lock lock(mutex);
+    const auto lock = lock_host_rows_exclusive();
     return std::visit(std::forward<F>(f), graph);
   }
 };
+
+#if defined(DYNG_HAVE_CUDA)
+/// Replaces a shell by the device copy's rows (graph_device.cpp). Caller holds the exclusive lock.
+void bring_host_level(graph_handle_t& h);
+
+inline std::shared_lock<std::shared_mutex> graph_handle_t::lock_host_rows() const {
+  for (;;) {
+    std::shared_lock<std::shared_mutex> shared(mutex);
+    if (!host_behind) return shared;
+    shared.unlock();
+    std::unique_lock<std::shared_mutex> exclusive(mutex);
+    // The host rows are a cache of the device copy: filling them changes no observable state.
+    bring_host_level(const_cast<graph_handle_t&>(*this));
+  }
+}
+
+inline std::unique_lock<std::shared_mutex> graph_handle_t::lock_host_rows_exclusive() {
+  std::unique_lock<std::shared_mutex> exclusive(mutex);
+  bring_host_level(*this);
+  return exclusive;
+}
+#else
+inline std::shared_lock<std::shared_mutex> graph_handle_t::lock_host_rows() const {
+  return std::shared_lock<std::shared_mutex>(mutex);
+}
+inline std::unique_lock<std::shared_mutex> graph_handle_t::lock_host_rows_exclusive() {
+  return std::unique_lock<std::shared_mutex>(mutex);
+}
+#endif
 
 /// The effective edge changes of one apply(), consumed by the algorithms' update().
 struct change_log_handle_t {

@@ -53,7 +53,7 @@ std::unique_ptr<mosp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
         uint64_t version = 0;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           version = g.version();
           const vid_t src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
           const auto n = static_cast<size_t>(g.num_vertices());
@@ -117,7 +117,7 @@ std::pair<out_array_t, int> path_costs(const graph_handle_t& h, const in_array_t
         int k = 0;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           costs = mosp::path_costs_of(
               g, copy, checked_vertex<vid_t>(source, g.num_vertices(), fn, "source"),
               num_objectives);

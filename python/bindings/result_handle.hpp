@@ -150,16 +150,17 @@ void add_array_view(nb::class_<H>& cls, const char* name) {
 }
 
 /// Builds a result on `h`'s graph: f(graph) returns the new state (by value) and runs without the
-/// GIL under the graph's shared lock, which also stamps the version the state matches.
+/// GIL under the graph's shared lock, which also stamps the version the state matches. With
+/// `host_rows` false, f reads only the device copy and the host graph's counts (handles.hpp).
 template <class H, class F>
-std::unique_ptr<H> create_result(const graph_handle_t& h, F&& f) {
+std::unique_ptr<H> create_result(const graph_handle_t& h, bool host_rows, F&& f) {
   return std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
         uint64_t version = 0;
         auto state = [&] {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = host_rows ? h.lock_host_rows() : h.lock_counts();
           version = g.version();
           return f(g);
         }();
@@ -169,10 +170,11 @@ std::unique_ptr<H> create_result(const graph_handle_t& h, F&& f) {
 }
 
 /// Runs f(graph, state) on a private copy of the state when exported views still share it,
-/// without the GIL, under the graph's shared lock and the state's lock. Refuses a result whose
-/// vertex type is not the graph's.
+/// without the GIL, under the graph's shared lock and the state's lock (`host_rows` as for
+/// create_result). Refuses a result whose vertex type is not the graph's.
 template <class H, class F>
-void mutate_result(const char* fn, const graph_handle_t& h, H& result, void* stream, F&& f) {
+void mutate_result(const char* fn, const graph_handle_t& h, bool host_rows, H& result,
+                   void* stream, F&& f) {
   std::visit(
       [&](const auto& g, auto& ptr) {
         using gvid_t = typename std::decay_t<decltype(g)>::vertex_type;
@@ -185,7 +187,7 @@ void mutate_result(const char* fn, const graph_handle_t& h, H& result, void* str
         } else {
           using S = std::decay_t<decltype(*ptr)>;
           nb::gil_scoped_release release;
-          std::shared_lock graph_lock(h.mutex);
+          const auto graph_lock = host_rows ? h.lock_host_rows() : h.lock_counts();
           std::lock_guard state_lock(result.mutex);
           if (ptr.use_count() > 1) ptr = std::make_shared<S>(state_copy<S>::copy(*ptr, stream));
           f(g, *ptr);
@@ -218,9 +220,9 @@ const change_log_t<typename G::vertex_type>& current_log(const char* fn,
 
 /// update(): f(graph, log, state) through mutate_result() with the log checked.
 template <class H, class F>
-void update_result(const char* fn, const graph_handle_t& h, const change_log_handle_t& log,
-                   H& result, void* stream, F&& f) {
-  mutate_result(fn, h, result, stream, [&](const auto& g, auto& state) {
+void update_result(const char* fn, const graph_handle_t& h, bool host_rows,
+                   const change_log_handle_t& log, H& result, void* stream, F&& f) {
+  mutate_result(fn, h, host_rows, result, stream, [&](const auto& g, auto& state) {
     f(g, current_log(fn, log, g), state);
     result.graph_version = log.graph_version;  // under the state's lock, as mutate_result holds it
   });
@@ -273,7 +275,8 @@ struct compute_stats<calls_t, options_t, S, true> {
 
 /// Binds compute(graph, source, options, execution) -> (state, stats) (without `source` for a
 /// whole-graph state) and update(graph, log, options, execution) -> stats on a result class.
-/// `calls_t` adapts them to a backend family: check(exec, fn) refuses a wrong backend,
+/// `calls_t` adapts them to a backend family: host_rows says whether they read host rows (see
+/// create_result), check(exec, fn) refuses a wrong backend,
 /// stream(exec) is what copy-on-write copies on, and run_compute(h, g, options, exec, state, fn,
 /// [source]) / run_update(h, g, log, options, exec, state, fn) call the algorithm. `algorithm`
 /// names its Python module in messages.
@@ -291,7 +294,7 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
     const char* fn = compute_fn.c_str();
     calls_t::check(exec, fn);
     stats_t stats;
-    auto result = create_result<H>(h, [&](const auto& g) {
+    auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
       using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
       state_tpl<vid_t> state;
       if constexpr (sourced) {
@@ -322,7 +325,7 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
         const char* fn = update_fn.c_str();
         calls_t::check(exec, fn);
         stats_t stats;
-        update_result(fn, h, log, r, calls_t::stream(exec),
+        update_result(fn, h, calls_t::host_rows, log, r, calls_t::stream(exec),
                       [&](const auto& g, const auto& l, auto& state) {
                         stats = calls_t::run_update(h, g, l, options, exec, state, fn);
                       });
@@ -335,6 +338,7 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
 /// The host backends' calls: the algorithm's compute(graph, [source,] options, exec, state) and
 /// update(graph, log, options, exec, state), found next to its state type.
 struct host_calls_t {
+  static constexpr bool host_rows = true;
   static void check(const execution_t&, const char*) {}
   static void* stream(const execution_t&) { return nullptr; }
   template <class G, class O, class S, class... source_t>

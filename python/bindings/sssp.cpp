@@ -37,7 +37,7 @@ std::unique_ptr<sssp_result_t> from_arrays(const graph_handle_t& h, int64_t sour
         state.parents.assign(par.begin(), par.end());
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           version = g.version();
           state.source = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
           const auto n = static_cast<size_t>(g.num_vertices());
@@ -69,7 +69,7 @@ void validate_graph(const graph_handle_t& h, int64_t source, const sssp::options
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
         nb::gil_scoped_release release;
-        std::shared_lock lock(h.mutex);
+        const auto lock = h.lock_host_rows();
         sssp::validate_graph(
             g, checked_vertex<vid_t>(source, g.num_vertices(), "sssp.Result.from_arrays", "source"),
             options, "sssp.Result.from_arrays()");
@@ -86,7 +86,7 @@ std::pair<out_array_t, out_array_t> reference_dijkstra(const graph_handle_t& h, 
         sssp::state_t<vid_t> state;
         {
           nb::gil_scoped_release release;
-          std::shared_lock lock(h.mutex);
+          const auto lock = h.lock_host_rows();
           state = sssp::reference_dijkstra(g, src, objective);
         }
         return std::pair<out_array_t, out_array_t>(to_numpy(std::move(state.distances)),

@@ -128,8 +128,10 @@ class GraphHandle:
     def edges(self) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
         """(src, dst, weights flat K per edge) in CSR order."""
 
-    def clone(self) -> GraphHandle:
-        """A deep copy."""
+    def clone(self, keep_device: bool = False) -> GraphHandle:
+        """
+        A deep copy; with keep_device, a graph whose device copy applies its batches is copied on that device (the copy's host rows are then off too).
+        """
 
     def reserve(self, edge_capacity: int) -> None: ...
 
@@ -160,6 +162,12 @@ class GraphHandle:
     @property
     def properties(self) -> Properties:
         """A copy of the storage properties."""
+
+    @property
+    def host_bytes(self) -> int:
+        """
+        Host memory of the graph's storage in bytes (0 for the shell of a device graph).
+        """
 
     @property
     def slot_capacity(self) -> int: ...

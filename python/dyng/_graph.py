@@ -149,8 +149,9 @@ class Graph:
         # Held by every call that changes the graph (apply, dyng.update) for its whole length.
         self._write_lock = threading.RLock()
         if resources is not None and resources.backend == "cuda":
-            # A device graph: the upload is what the caller asked for, not an implicit copy.
-            native_graph.to_device(resources.device, resources.stream)
+            # A device graph: the upload is what the caller asked for, not an implicit copy, and
+            # the device copy applies the graph's batches itself.
+            native_graph.to_device(resources.device, resources.stream, primary=True)
         return self
 
     def _ensure_device(self, resources, fn):
@@ -179,7 +180,8 @@ class Graph:
     def _ensure_device_for(self, execution):
         """Restores the device copy for an update on `execution` if a failed sync dropped it."""
         if self._native.device != execution.device:
-            self._native.to_device(execution.device, execution.stream)
+            self._native.to_device(execution.device, execution.stream,
+                                   primary=self.space == "device")
 
     @classmethod
     def from_edges(cls, src, dst, weights=None, *, num_vertices=None, properties=None,
@@ -377,8 +379,12 @@ class Graph:
 
     @property
     def space(self):
-        """Where the graph lives: "device" on CUDA resources (a host copy is kept for batch
-        resolution), else "host"."""
+        """Where the graph lives: "device" on CUDA resources, else "host".
+
+        A device graph resolves and applies its batches on the device and keeps no host copy of
+        its rows; ``edges()``, ``to_csr()``, ``clone()`` and host algorithms copy them back when
+        they need them. A host graph used with CUDA resources gets a device copy that follows
+        its batches."""
         if self._resources is not None and self._resources.backend == "cuda":
             return "device"
         return "host"
@@ -413,9 +419,9 @@ class Graph:
         ----------
         batch : EdgeBatch
         resources : Resources, optional
-            Defaults to the graph's own. A large batch is written by the OpenMP team of an
-            ``openmp`` (or, for the host copy of a device graph, ``cuda``) resources; the result
-            does not depend on it.
+            Defaults to the graph's own. A device graph applies every batch on its device. A
+            host graph writes a large batch on the OpenMP team of ``openmp`` (or ``cuda``)
+            resources; the result does not depend on it.
 
         Returns
         -------
@@ -489,7 +495,10 @@ class Graph:
         (1, 0)
         """
         res = _resources.resolve(resources, self._resources, "Graph.clone")
-        return Graph._wrap(self._native.clone(), res)
+        # A device graph cloned onto its own device is copied there, not through the host.
+        keep = (self.space == "device" and res is not None and res.backend == "cuda"
+                and res.device == self._native.device)
+        return Graph._wrap(self._native.clone(keep_device=keep), res)
 
     def to_backend(self, resources):
         """A copy of this graph that uses `resources` (a Resources or backend name).

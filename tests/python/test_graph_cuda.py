@@ -95,17 +95,32 @@ def test_device_graph_space_and_moves():
     assert c.space == "device" and c.version == g.version
 
 
-def test_apply_syncs_only_touched_rows():
+def test_device_graph_applies_on_the_device():
     src, dst, w = grid_edges(32)
     g = dyng.Graph.from_edges(src, dst, w, resources=dyng.Resources.cuda())
     uploads = g._native.device_full_uploads
     r = sssp.compute(g, 0)
     stats = sssp.update(g, dyng.EdgeBatch(insert=([0], [1000], [1]), delete=([1], [2])), r)
+    assert g._native.device_full_uploads == uploads, "a batch must not re-upload the graph"
+    assert not g._native.host_rows_current, "the device applied the batch alone"
+    host = g.to_backend(dyng.Resources.sequential())
+    assert g._native.host_rows_current, "a copy to the host brings the rows back"
+    assert lists(r) == lists(sssp.compute(host, 0)), stats
+
+
+def test_host_graph_copy_follows_host_batches_row_by_row():
+    src, dst, w = grid_edges(32)
+    g = dyng.Graph.from_edges(src, dst, w, resources=dyng.Resources.sequential())
+    res = dyng.Resources.cuda()
+    r = sssp.compute(g, 0, resources=res)
+    uploads = g._native.device_full_uploads
+    sssp.update(g, dyng.EdgeBatch(insert=([0], [1000], [1]), delete=([1], [2])), r,
+                resources=res)
     assert g._native.device_full_uploads == uploads, "a small batch must not re-upload the graph"
+    assert g._native.host_rows_current
     assert 0 < g._native.device_rows_synced <= 8
     assert g._native.device_rows_uploaded <= g._native.device_rows_synced
-    host = g.to_backend(dyng.Resources.sequential())
-    assert lists(r) == lists(sssp.compute(host, 0)), stats
+    assert lists(r) == lists(sssp.compute(g, 0))
 
 
 def test_vertex_growth_and_relayout_resync():

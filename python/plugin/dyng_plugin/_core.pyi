@@ -128,8 +128,10 @@ class GraphHandle:
     def edges(self) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
         """(src, dst, weights flat K per edge) in CSR order."""
 
-    def clone(self) -> GraphHandle:
-        """A deep copy."""
+    def clone(self, keep_device: bool = False) -> GraphHandle:
+        """
+        A deep copy; with keep_device, a graph whose device copy applies its batches is copied on that device (the copy's host rows are then off too).
+        """
 
     def reserve(self, edge_capacity: int) -> None: ...
 
@@ -162,18 +164,26 @@ class GraphHandle:
         """A copy of the storage properties."""
 
     @property
+    def host_bytes(self) -> int:
+        """
+        Host memory of the graph's storage in bytes (0 for the shell of a device graph).
+        """
+
+    @property
     def slot_capacity(self) -> int: ...
 
     @property
     def relayout_count(self) -> int: ...
 
-    def to_device(self, device: int, stream: int = 0) -> None:
+    def to_device(self, device: int, stream: int = 0, primary: bool = False) -> None:
         """
-        Uploads the graph to a CUDA device (no-op when a copy is already there).
+        Uploads the graph to a CUDA device (no-op when a copy is already there); a primary copy applies the graph's batches itself, any other follows the host's.
         """
 
     def drop_device(self) -> None:
-        """Frees the device copy."""
+        """
+        Frees the device copy (its rows are copied to the host first when only it has them).
+        """
 
     @property
     def device(self) -> int:
@@ -187,6 +197,12 @@ class GraphHandle:
 
     @property
     def device_rows_synced(self) -> int: ...
+
+    @property
+    def host_rows_current(self) -> bool:
+        """
+        False while only the device copy holds the rows (the host graph is a shell).
+        """
 
     @property
     def device_rows_uploaded(self) -> int:

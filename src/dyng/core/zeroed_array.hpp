@@ -44,8 +44,7 @@ class zeroed_array {
 
   zeroed_array& operator=(const zeroed_array& other) {
     if (this != &other) {
-      zeroed_array copy;
-      copy.resize(other.size_);
+      zeroed_array copy(other.size_);
       if (other.size_ > 0) std::memcpy(copy.data_, other.data_, other.size_ * sizeof(T));
       swap(copy);
     }

@@ -115,7 +115,8 @@ class graph_t {
   /// reserve(), or the compact rebuild that apply() uses for batches of more than half the edges).
   int64_t relayout_count() const noexcept;
 
- private:
+  /// One stored direction, slot by slot. Public for the device copy of a graph, which uploads
+  /// it whole and, once it applies batches itself, hands one back (device_graph_t::download()).
   /// A row that never had edges keeps offsets (0, 0, 0), on pages nobody writes
   /// (core/zeroed_array.hpp): isolated vertices cost no memory.
   struct direction_t {
@@ -127,6 +128,18 @@ class graph_t {
     eid_t tail = 0;  ///< First never-used slot; rows that outgrow their range move here.
   };
 
+  /// The out-edge storage, and the in-edge storage (empty unless directed with in-edges).
+  const direction_t& out_storage() const noexcept { return out_; }
+  const direction_t& in_storage() const noexcept { return in_; }
+
+  /// A graph from storage that a device copy laid out (every invariant of check_integrity()
+  /// must already hold; the caller checks in tests). `in` is empty unless the graph is directed
+  /// with in-edges. Version and re-layout count continue those of the device copy.
+  static graph_t from_storage(direction_t out, direction_t in, vid_t num_vertices,
+                              eid_t num_edges, const graph_properties_t& props, uint64_t version,
+                              int64_t relayouts);
+
+ private:
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
 
   direction_t out_;

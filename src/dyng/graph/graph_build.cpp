@@ -338,6 +338,22 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
   return g;
 }
 
+template <class vid_t, class eid_t>
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_storage(direction_t out, direction_t in,
+                                                          vid_t num_vertices, eid_t num_edges,
+                                                          const graph_properties_t& props,
+                                                          uint64_t version, int64_t relayouts) {
+  graph_t g;
+  g.props_ = props;
+  g.num_vertices_ = num_vertices;
+  g.num_edges_ = num_edges;
+  g.version_ = version;
+  g.relayouts_ = relayouts;
+  g.out_ = std::move(out);
+  g.in_ = std::move(in);
+  return g;
+}
+
 #define DYNG_INSTANTIATE_BUILD(V, E)                                                          \
   template graph_t<V, E> graph_t<V, E>::from_edges(V, std::span<const V>, std::span<const V>, \
                                                    std::span<const int32_t>,                  \
@@ -346,7 +362,10 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
                                                  std::span<const int32_t>,                    \
                                                  const graph_properties_t&);                  \
   template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                 \
-      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);
+      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);         \
+  template graph_t<V, E> graph_t<V, E>::from_storage(                                         \
+      graph_t<V, E>::direction_t, graph_t<V, E>::direction_t, V, E,                           \
+      const graph_properties_t&, uint64_t, int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_BUILD)
 
 }  // namespace dyng

@@ -189,7 +189,8 @@ int check_inputs(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, 
   if (options.validate_inputs) {
     for (int i = 0; i < k; ++i) {
       if (sssp::cuda::weights_positive(graph.out_view(), i, stream)) continue;
-      sssp::detail::checked_weight_range(host.out_view(), i, fn);
+      // Named by a scan of the device copy's rows: the host graph may be a shell of it.
+      sssp::detail::checked_weight_range(graph.download().out_view(), i, fn);
       throw internal_error(std::string(fn) +
                            ": the device copy holds a weight < 1 that the host graph does not; "
                            "this is a bug in dyng");

@@ -36,12 +36,13 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   check_shape(host, graph, options, fn);
   ::dyng::sssp::detail::check_source(source, host.num_vertices(), fn);
   device_scope_t scope(graph.device());
-  // Weights < 1 could keep the search from settling; find them on the device and let the host
-  // scan name the offending edge only when there is one.
+  // Weights < 1 could keep the search from settling; find them on the device and let a host
+  // scan of the device copy's rows name the offending edge only when there is one (the host
+  // graph may be a shell of the device copy, graph_device.hpp).
   if (!weights_positive(graph.out_view(), options.objective, stream)) {
     options_t scan = options;
     scan.validate_inputs = true;
-    validate_graph(host, source, scan);
+    validate_graph(graph.download(), source, scan);
     throw internal_error(std::string(fn) +
                          ": the device copy holds a weight < 1 that the host graph does not; "
                          "this is a bug in dyng");

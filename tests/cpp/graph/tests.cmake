@@ -6,3 +6,4 @@ dyng_add_test(test_graph_apply_team cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_app
 dyng_add_test(test_graph_relayout cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_relayout.cpp)
 dyng_add_test(test_graph_row_edits cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_row_edits.cpp)
 dyng_add_gpu_test(test_graph_device ${CMAKE_CURRENT_LIST_DIR}/test_graph_device.cpp)
+dyng_add_gpu_test(test_graph_device_apply ${CMAKE_CURRENT_LIST_DIR}/test_graph_device_apply.cpp)

@@ -16,6 +16,8 @@ namespace dyng::cuda {
 template <class T>
 class device_buffer {
  public:
+  using value_type = T;
+
   device_buffer() noexcept = default;
 
   /// Uninitialised room for `count` elements, ordered on `stream`.

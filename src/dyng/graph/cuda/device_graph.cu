@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dyng/backend/cuda/cuda_check.hpp"
@@ -35,37 +37,77 @@ device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, 
                                              void* stream)
     : device_(device),
       stream_(stream),
+      props_(host.properties()),
       num_vertices_(host.num_vertices()),
+      num_edges_(host.num_edges()),
       num_weights_(host.num_weights()),
       directed_(host.properties().directed),
       has_in_(host.has_transposed()),
       version_(host.version()),
       host_relayouts_(host.relayout_count()) {
   device_scope_t scope(device);
-  upload_whole(out_, host.out_view(), host.slot_capacity());
-  if (has_in_ && directed_) upload_whole(in_, host.in_view(), host.in_slot_capacity());
+  upload_whole(out_, host.out_storage(), num_vertices_);
+  if (has_in_ && directed_) upload_whole(in_, host.in_storage(), num_vertices_);
   synchronize(stream_);
 }
 
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::upload_whole(direction_t& d,
-                                                const adjacency_view_t<vid_t, eid_t>& host,
-                                                int64_t slots) {
+void device_graph_t<vid_t, eid_t>::upload_whole(
+    direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host, int64_t n_rows) {
   // Long-lived buffers are allocated and freed on the default stream, not the caller's: a user
   // stream may be destroyed before the graph is, and a free ordered on a dead stream would leak.
-  const auto n = static_cast<size_t>(host.num_vertices);
-  const auto k = static_cast<size_t>(host.num_weights);
+  const auto n = static_cast<size_t>(n_rows);
+  const auto k = static_cast<size_t>(num_weights_);
+  const auto slots = host.col.size();
   d = direction_t{};
   d.row_begin = device_buffer<eid_t>(n);
   d.row_end = device_buffer<eid_t>(n);
-  d.col = device_buffer<vid_t>(static_cast<size_t>(slots));
-  d.weights = device_buffer<int32_t>(static_cast<size_t>(slots) * k);
-  d.slots = slots;
-  d.row_begin.copy_from_host(host.row_begin, n);
-  d.row_end.copy_from_host(host.row_end, n);
-  d.col.copy_from_host(host.col, static_cast<size_t>(slots));
-  if (k > 0) d.weights.copy_from_host(host.weights, static_cast<size_t>(slots) * k);
+  d.row_capacity_end = device_buffer<eid_t>(n);
+  d.col = device_buffer<vid_t>(slots);
+  d.weights = device_buffer<int32_t>(slots * k);
+  d.slots = static_cast<int64_t>(slots);
+  d.tail = static_cast<int64_t>(host.tail);
+  d.row_begin.copy_from_host(host.row_begin.data(), n);
+  d.row_end.copy_from_host(host.row_end.data(), n);
+  d.row_capacity_end.copy_from_host(host.row_capacity_end.data(), n);
+  d.col.copy_from_host(host.col.data(), slots);
+  if (k > 0) d.weights.copy_from_host(host.weights.data(), slots * k);
   ++full_uploads_;
+}
+
+template <class vid_t, class eid_t>
+std::unique_ptr<device_graph_t<vid_t, eid_t>> device_graph_t<vid_t, eid_t>::clone() const {
+  device_scope_t scope(device_);
+  std::unique_ptr<device_graph_t> copy(new device_graph_t());
+  copy->device_ = device_;
+  copy->stream_ = stream_;
+  copy->props_ = props_;
+  copy->num_vertices_ = num_vertices_;
+  copy->num_edges_ = num_edges_;
+  copy->num_weights_ = num_weights_;
+  copy->directed_ = directed_;
+  copy->has_in_ = has_in_;
+  copy->version_ = version_;
+  copy->host_relayouts_ = host_relayouts_;
+  copy->device_relayouts_ = device_relayouts_;
+  auto duplicate = [&](const auto& from, auto& into) {
+    using T = typename std::decay_t<decltype(from)>::value_type;
+    into = device_buffer<T>(from.size());  // long-lived: the default stream (see upload_whole)
+    if (from.size() > 0) {
+      copy_on_device(into.data(), from.data(), from.size() * sizeof(T), stream_);
+    }
+  };
+  for (auto [from, into] : {std::pair{&out_, &copy->out_}, std::pair{&in_, &copy->in_}}) {
+    duplicate(from->row_begin, into->row_begin);
+    duplicate(from->row_end, into->row_end);
+    duplicate(from->row_capacity_end, into->row_capacity_end);
+    duplicate(from->col, into->col);
+    duplicate(from->weights, into->weights);
+    into->slots = from->slots;
+    into->tail = from->tail;
+  }
+  synchronize(stream_);
+  return copy;
 }
 
 template <class vid_t, class eid_t>
@@ -75,17 +117,20 @@ bool device_graph_t<vid_t, eid_t>::needs_whole(const direction_t& d,
 }
 
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
-                                               const adjacency_view_t<vid_t, eid_t>& host,
-                                               const std::vector<vid_t>& rows) {
+void device_graph_t<vid_t, eid_t>::upload_rows(
+    direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
+    const std::vector<vid_t>& rows) {
+  d.tail = static_cast<int64_t>(host.tail);
   if (rows.empty()) return;
-  const int k = host.num_weights;
+  const int k = num_weights_;
   std::vector<eid_t> begin(rows.size());
   std::vector<eid_t> end(rows.size());
+  std::vector<eid_t> capacity_end(rows.size());
   std::vector<int64_t> offset(rows.size() + 1, 0);
   for (size_t i = 0; i < rows.size(); ++i) {
     begin[i] = host.row_begin[rows[i]];
     end[i] = host.row_end[rows[i]];
+    capacity_end[i] = host.row_capacity_end[rows[i]];
     offset[i + 1] = offset[i] + static_cast<int64_t>(end[i] - begin[i]);
   }
   const auto slots = static_cast<size_t>(offset.back());
@@ -93,9 +138,10 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
   std::vector<int32_t> weights(slots * static_cast<size_t>(k));
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto length = static_cast<size_t>(end[i] - begin[i]);
-    std::memcpy(col.data() + offset[i], host.col + begin[i], length * sizeof(vid_t));
+    std::memcpy(col.data() + offset[i], host.col.data() + begin[i], length * sizeof(vid_t));
     if (k > 0) {
-      std::memcpy(weights.data() + offset[i] * k, host.weights + static_cast<int64_t>(begin[i]) * k,
+      std::memcpy(weights.data() + offset[i] * k,
+                  host.weights.data() + static_cast<int64_t>(begin[i]) * k,
                   length * k * sizeof(int32_t));
     }
   }
@@ -103,6 +149,7 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
   const size_t at_vertex = append(blob, rows.data(), rows.size());
   const size_t at_begin = append(blob, begin.data(), begin.size());
   const size_t at_end = append(blob, end.data(), end.size());
+  const size_t at_capacity_end = append(blob, capacity_end.data(), capacity_end.size());
   const size_t at_offset = append(blob, offset.data(), offset.size());
   const size_t at_col = append(blob, col.data(), col.size());
   const size_t at_weights = append(blob, weights.data(), weights.size());
@@ -115,6 +162,7 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
   pack.vertex = reinterpret_cast<const vid_t*>(base + at_vertex);
   pack.begin = reinterpret_cast<const eid_t*>(base + at_begin);
   pack.end = reinterpret_cast<const eid_t*>(base + at_end);
+  pack.capacity_end = reinterpret_cast<const eid_t*>(base + at_capacity_end);
   pack.offset = reinterpret_cast<const int64_t*>(base + at_offset);
   pack.col = reinterpret_cast<const vid_t*>(base + at_col);
   pack.weights = k > 0 ? reinterpret_cast<const int32_t*>(base + at_weights) : nullptr;
@@ -123,7 +171,8 @@ void device_graph_t<vid_t, eid_t>::upload_rows(direction_t& d,
       (warps_wanted * 32 + k_block_threads - 1) / k_block_threads, 65535));
   detail::scatter_rows_kernel<vid_t, eid_t>
       <<<blocks, k_block_threads, 0, static_cast<cudaStream_t>(stream_)>>>(
-          pack, k, d.row_begin.data(), d.row_end.data(), d.col.data(), d.weights.data());
+          pack, k, d.row_begin.data(), d.row_end.data(), d.row_capacity_end.data(), d.col.data(),
+          d.weights.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   rows_synced_ += pack.count;
   rows_uploaded_ += pack.count;
@@ -209,10 +258,10 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
 }
 
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::sync_direction(direction_t& d,
-                                                  const adjacency_view_t<vid_t, eid_t>& host,
-                                                  const row_edits_t<vid_t>& edits,
-                                                  std::vector<vid_t>& touched) {
+void device_graph_t<vid_t, eid_t>::sync_direction(
+    direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
+    const adjacency_view_t<vid_t, eid_t>& view, const row_edits_t<vid_t>& edits,
+    std::vector<vid_t>& touched) {
   if (!edits.recorded) {
     // No slot-level record: copy every row the change log names.
     std::sort(touched.begin(), touched.end());
@@ -220,7 +269,7 @@ void device_graph_t<vid_t, eid_t>::sync_direction(direction_t& d,
     upload_rows(d, host, touched);
     return;
   }
-  replay_rows(d, host, edits);
+  replay_rows(d, view, edits);
   upload_rows(d, host, edits.rewritten);
 }
 
@@ -238,13 +287,13 @@ void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
   rows_synced_ = 0;
   rows_uploaded_ = 0;
   const bool whole = host.num_vertices() != num_vertices_ ||
-                     host.relayout_count() != host_relayouts_ ||
+                     host.relayout_count() != host_relayouts_ + device_relayouts_ ||
                      needs_whole(out_, host.slot_capacity()) ||
                      (has_in_ && directed_ && needs_whole(in_, host.in_slot_capacity()));
   if (whole) {
     num_vertices_ = host.num_vertices();
-    upload_whole(out_, host.out_view(), host.slot_capacity());
-    if (has_in_ && directed_) upload_whole(in_, host.in_view(), host.in_slot_capacity());
+    upload_whole(out_, host.out_storage(), num_vertices_);
+    if (has_in_ && directed_) upload_whole(in_, host.in_storage(), num_vertices_);
   } else {
     // An undirected graph logs both directions of each pair, so the sources cover every row.
     std::vector<vid_t> out_rows;
@@ -253,10 +302,13 @@ void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
       out_rows.push_back(c.src);
       if (has_in_ && directed_) in_rows.push_back(c.dst);
     }
-    sync_direction(out_, host.out_view(), log.out_edits, out_rows);
-    if (has_in_ && directed_) sync_direction(in_, host.in_view(), log.in_edits, in_rows);
+    sync_direction(out_, host.out_storage(), host.out_view(), log.out_edits, out_rows);
+    if (has_in_ && directed_) {
+      sync_direction(in_, host.in_storage(), host.in_view(), log.in_edits, in_rows);
+    }
   }
-  host_relayouts_ = host.relayout_count();
+  num_edges_ = host.num_edges();
+  host_relayouts_ = host.relayout_count() - device_relayouts_;
   version_ = host.version();
   synchronize(stream_);
 }
@@ -293,7 +345,9 @@ template <class vid_t, class eid_t>
 int64_t device_graph_t<vid_t, eid_t>::bytes() const noexcept {
   int64_t total = 0;
   for (const direction_t* d : {&out_, &in_}) {
-    total += static_cast<int64_t>(d->row_begin.size() + d->row_end.size()) * sizeof(eid_t) +
+    total += static_cast<int64_t>(d->row_begin.size() + d->row_end.size() +
+                                  d->row_capacity_end.size()) *
+                 sizeof(eid_t) +
              static_cast<int64_t>(d->col.size()) * sizeof(vid_t) +
              static_cast<int64_t>(d->weights.size()) * sizeof(int32_t);
   }

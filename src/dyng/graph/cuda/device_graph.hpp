@@ -1,20 +1,22 @@
-// A graph's adjacency in device memory, kept equal to its host graph_t batch after batch.
+// A graph's adjacency in device memory, with the same slotted layout as graph_t: per row a slot
+// range [row_begin, row_capacity_end) of which [row_begin, row_end) is used, a free tail for rows
+// that outgrow their range, and K weights per slot.
 //
-// The host graph_t stays the authority: apply() resolves a batch's semantics there (duplicates,
-// upserts, ignored deletions, the error modes) and validates it whole before writing, which is
-// what makes an invalid batch change nothing. sync() then applies the same row edits on the
-// device: apply() records each in-place row edit as pieces (runs of old slots and new literal
-// slots, change_log.hpp's row_edits_t), and the device rebuilds those rows from its own old
-// slots, so a hub row that lost one edge costs a few moved slots, not a PCIe copy of the row.
-// Rows the host recomposed or moved to its free tail go up whole, in one packed copy and one
-// scatter kernel. Rows keep their slots on both sides. Only a host re-layout, vertex growth or a
-// grown slot array makes sync() upload a direction whole.
+// Two ways keep it current. apply() takes a batch itself: it validates the batch on the host
+// (the checks of batch_validate.hpp, so the messages are graph_t's), then resolves the batch's
+// semantics against its own rows and rewrites the touched rows, all on the device
+// (device_apply.cu); the host graph it was made from is then behind, and download() returns a
+// host graph equal to the device copy slot for slot. sync() is the older route for a host graph
+// that applied the batch itself: it replays the host's recorded row edits (change_log.hpp's
+// row_edits_t) on the device and uploads the rows the host recomposed or moved; only a host
+// re-layout, vertex growth or a grown slot array makes it upload a direction whole.
 //
-// Memory: the device holds row_begin/row_end (n offsets each), the column array and the K
-// weights per slot of each stored direction; see bytes().
+// Memory: the device holds three offsets per row (row_begin, row_end, row_capacity_end), the
+// column array and the K weights per slot of each stored direction; see bytes().
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "dyng/backend/cuda/device_buffer.hpp"
@@ -36,6 +38,19 @@ class device_graph_t {
   device_graph_t(const device_graph_t&) = delete;
   device_graph_t& operator=(const device_graph_t&) = delete;
 
+  /// Applies `batch` on the device, atomically: an invalid batch throws what graph_t::apply()
+  /// throws and changes nothing. `log` receives the effective changes in processing order, as
+  /// graph_t::apply() logs them (its slot-level row edits stay unrecorded). Returns the same
+  /// summary as graph_t::apply() on an equal host graph; the rows hold the same slots in the
+  /// same order, though not necessarily at the same offsets.
+  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log);
+
+  /// A host graph equal to this copy slot for slot (offsets, tail and all), at its version.
+  graph_t<vid_t, eid_t> download() const;
+
+  /// A copy on the same device and stream, made by device-to-device copies.
+  std::unique_ptr<device_graph_t> clone() const;
+
   /// Brings the device copy level with `host` after `host.apply(batch, &log)`. `log` must come
   /// from the one apply since the last upload or sync (checked through the graph version).
   void sync(const graph_t<vid_t, eid_t>& host, const change_log_t<vid_t>& log);
@@ -46,8 +61,20 @@ class device_graph_t {
   adjacency_view_t<vid_t, eid_t> in_view() const;
 
   int device() const noexcept { return device_; }
+  vid_t num_vertices() const noexcept { return num_vertices_; }
+  /// Stored directed edges, counted as graph_t counts them.
+  eid_t num_edges() const noexcept { return num_edges_; }
+  int num_weights() const noexcept { return num_weights_; }
+  const graph_properties_t& properties() const noexcept { return props_; }
+  bool has_transposed() const noexcept { return has_in_; }
+  /// Slots allocated for the out-edges (used + spare + tail).
+  int64_t slot_capacity() const noexcept { return out_.slots; }
+  /// Full re-layouts of a direction that apply() performed (a tail ran out).
+  int64_t device_relayouts() const noexcept { return device_relayouts_; }
+  /// The re-layout count a host graph equal to this copy reports (the host's, then the device's).
+  int64_t relayout_count() const noexcept { return host_relayouts_ + device_relayouts_; }
   void* stream() const noexcept { return stream_; }
-  /// The host graph version this copy equals.
+  /// The graph version this copy is at: the host graph's after an upload or sync, +1 per apply().
   uint64_t version() const noexcept { return version_; }
   /// Device memory held, in bytes.
   int64_t bytes() const noexcept;
@@ -60,27 +87,44 @@ class device_graph_t {
   int64_t rows_uploaded() const noexcept { return rows_uploaded_; }
 
  private:
+  device_graph_t() = default;  // for clone()
+
   struct direction_t {
     ::dyng::cuda::device_buffer<eid_t> row_begin;
     ::dyng::cuda::device_buffer<eid_t> row_end;
+    ::dyng::cuda::device_buffer<eid_t> row_capacity_end;
     ::dyng::cuda::device_buffer<vid_t> col;
     ::dyng::cuda::device_buffer<int32_t> weights;
     int64_t slots = 0;
+    int64_t tail = 0;  ///< First never-used slot.
   };
+  // device_apply.cu: what one apply() knows about its batch, and one direction's rewrite,
+  // prepared in full before anything is written.
+  struct apply_context_t;
+  struct direction_plan_t;
 
-  void upload_whole(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host, int64_t slots);
-  void upload_rows(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
+  void plan_direction(direction_t& d, direction_plan_t& plan, bool in_rows,
+                      const apply_context_t& ctx);
+  void commit_direction(direction_t& d, direction_plan_t& plan, const apply_context_t& ctx);
+  typename graph_t<vid_t, eid_t>::direction_t download_direction(const direction_t& d) const;
+
+  void upload_whole(direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
+                    int64_t n);
+  void upload_rows(direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
                    const std::vector<vid_t>& rows);
   void replay_rows(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
                    const row_edits_t<vid_t>& edits);
-  void sync_direction(direction_t& d, const adjacency_view_t<vid_t, eid_t>& host,
-                      const row_edits_t<vid_t>& edits, std::vector<vid_t>& touched);
+  void sync_direction(direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
+                      const adjacency_view_t<vid_t, eid_t>& view, const row_edits_t<vid_t>& edits,
+                      std::vector<vid_t>& touched);
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
   bool needs_whole(const direction_t& d, int64_t host_slots) const noexcept;
 
   int device_ = 0;
   void* stream_ = nullptr;
+  graph_properties_t props_;
   vid_t num_vertices_ = 0;
+  eid_t num_edges_ = 0;
   int num_weights_ = 0;
   bool directed_ = true;
   bool has_in_ = false;
@@ -89,6 +133,7 @@ class device_graph_t {
   int64_t full_uploads_ = 0;
   int64_t rows_synced_ = 0;
   int64_t rows_uploaded_ = 0;
+  int64_t device_relayouts_ = 0;
   direction_t out_;
   direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
 };

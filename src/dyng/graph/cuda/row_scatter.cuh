@@ -1,6 +1,7 @@
 // The kernel behind device_graph_t::sync(): writes packed rows into a device adjacency.
 //
-// The host packs, for each touched row, its vertex, new slot range and contents back to back;
+// The host packs, for each touched row, its vertex, new slot range (used and allocated) and
+// contents back to back;
 // one warp per row then writes row_begin/row_end and copies the slots, so a batch costs one copy
 // and one launch however many rows it touched.
 #pragma once
@@ -15,6 +16,7 @@ struct packed_rows_t {
   const vid_t* vertex = nullptr;   ///< count entries.
   const eid_t* begin = nullptr;    ///< count entries: the row's first slot.
   const eid_t* end = nullptr;      ///< count entries: one past its last used slot.
+  const eid_t* capacity_end = nullptr;  ///< count entries: one past its last slot.
   const int64_t* offset = nullptr; ///< count + 1 entries: where each row starts in col/weights.
   const vid_t* col = nullptr;      ///< The rows' neighbours, back to back.
   const int32_t* weights = nullptr;///< K weights per packed slot; null when K == 0.
@@ -22,8 +24,8 @@ struct packed_rows_t {
 
 template <class vid_t, class eid_t>
 __global__ void scatter_rows_kernel(packed_rows_t<vid_t, eid_t> pack, int num_weights,
-                                    eid_t* row_begin, eid_t* row_end, vid_t* col,
-                                    int32_t* weights) {
+                                    eid_t* row_begin, eid_t* row_end, eid_t* row_capacity_end,
+                                    vid_t* col, int32_t* weights) {
   const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
   const int lane = static_cast<int>(threadIdx.x & 31u);
@@ -33,6 +35,7 @@ __global__ void scatter_rows_kernel(packed_rows_t<vid_t, eid_t> pack, int num_we
     if (lane == 0) {
       row_begin[v] = b;
       row_end[v] = pack.end[r];
+      row_capacity_end[v] = pack.capacity_end[r];
     }
     const int64_t from = pack.offset[r];
     const int64_t length = pack.offset[r + 1] - from;

@@ -1,11 +1,14 @@
 // What one batch operation does to one edge key, given what the batch did to that key before it
 // (spec section 3). Shared by the full resolve (batch_resolve.hpp), which replays each key's
 // operations after sorting by key, and the error probe (error_probe.hpp), which replays a prefix
-// of the batch in processing order; one rule, so both reach the same verdict.
+// of the batch in processing order, and the device graph's resolve kernel (cuda/apply_kernels.cuh);
+// one rule, so all reach the same verdict.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "dyng/core/host_device.hpp"
 
 namespace dyng::detail {
 
@@ -22,7 +25,7 @@ struct edge_replay_t {
   int64_t count = 0;  ///< copies stored at this point of the batch
   bool seen_insert = false, seen_delete = false, erased = false, inserted = false;
 
-  replay_step_t delete_step(bool as_sets) {
+  DYNG_HOST_DEVICE replay_step_t delete_step(bool as_sets) {
     // Under set semantics repeats within the batch collapse before anything is counted
     // (0.2 counts two insertions of one existing edge as one ignored insertion).
     if (as_sets && seen_delete) return replay_step_t::repeat;
@@ -33,7 +36,7 @@ struct edge_replay_t {
     return replay_step_t::erase;
   }
 
-  replay_step_t insert_step(bool as_sets) {
+  DYNG_HOST_DEVICE replay_step_t insert_step(bool as_sets) {
     if (as_sets && seen_insert) return replay_step_t::repeat;
     seen_insert = true;
     if (count > 0) return replay_step_t::existing_insert;

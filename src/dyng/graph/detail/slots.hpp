@@ -2,7 +2,7 @@
 // outgrew its range to the free tail, and re-laying out a whole direction.
 //
 // A direction is any struct with row_begin/row_end/row_capacity_end (n entries each), col, weights
-// (K per slot) and tail, i.e. graph_t's private direction_t; the functions are templates over it
+// (K per slot) and tail, i.e. graph_t's direction_t; the functions are templates over it
 // so they stay out of the public header.
 #pragma once
 
@@ -15,31 +15,9 @@
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/detail/slot_growth.hpp"
 
 namespace dyng::detail {
-
-/// Spare slots for a row of `degree` edges at (re)layout: `headroom` of the degree, at least one
-/// for a non-empty row (so that a single insertion never moves a row that was just laid out) and
-/// none for an empty row (isolated vertices are common and would otherwise cost n slots).
-inline int64_t spare_slots(int64_t degree, double headroom) {
-  if (degree == 0) return 0;
-  const auto extra = static_cast<int64_t>(std::ceil(headroom * static_cast<double>(degree)));
-  return std::max<int64_t>(1, extra);
-}
-
-/// Capacity of a row that outgrew its range and moves to the tail. At least 25% growth, so a
-/// row that keeps receiving edges moves O(log degree) times: amortised O(1) copies per edge.
-inline int64_t moved_capacity(int64_t size, double headroom) {
-  return size + std::max<int64_t>(spare_slots(size, headroom), (size + 3) / 4);
-}
-
-/// Free tail left after a (re)layout for rows that outgrow their range: headroom * m slots, but at
-/// least m / 32 (and 64) even with headroom 0, because a tail proportional to m is what makes
-/// the O(m) relayouts amortise to O(1) per inserted edge.
-inline int64_t tail_slots(int64_t used, double headroom) {
-  const double fraction = std::max(headroom, 1.0 / 32.0);
-  return std::max<int64_t>(64, static_cast<int64_t>(std::ceil(fraction * static_cast<double>(used))));
-}
 
 /// Throws capacity_error when `count` slots do not fit the offsets type.
 template <class eid_t>
