@@ -23,11 +23,9 @@ namespace dyng::bindings {
 /// The CUDA backend's calls: the algorithm's cuda::compute(host, device_graph, source, options,
 /// stream, state) and cuda::update(host, device_graph, log, options, stream, state), found next
 /// to its device state type, on the graph's copy on the call's device.
-/// `reads_host_rows`: the algorithm's CUDA code also reads the host graph's rows (handles.hpp
-/// then downloads them after a device apply).
-template <bool reads_host_rows>
+/// They read no host rows: a device graph keeps none (handles.hpp).
 struct device_calls_t {
-  static constexpr bool host_rows = reads_host_rows;
+  static constexpr bool host_rows = false;
   static void check(const execution_t& exec, const char* fn) { require_cuda(exec, fn); }
   static void* stream(const execution_t& exec) { return exec.stream; }
   template <class G, class O, class S, class... source_t>
@@ -42,13 +40,12 @@ struct device_calls_t {
   }
 };
 
-template <template <class> class host_tpl, class options_t, bool reads_host_rows = false,
-          template <class> class device_tpl>
+template <template <class> class host_tpl, class options_t, template <class> class device_tpl>
 void add_device_result_methods(nb::class_<result_handle_t<device_tpl>>& cls,
                                const char* algorithm) {
   using host_t = result_handle_t<host_tpl>;
   using device_t = result_handle_t<device_tpl>;
-  add_entry_points<options_t, device_tpl, device_calls_t<reads_host_rows>>(cls, algorithm);
+  add_entry_points<options_t, device_tpl, device_calls_t>(cls, algorithm);
   cls.def(
          "to_host",
          [](const device_t& r) {

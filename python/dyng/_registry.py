@@ -86,8 +86,8 @@ def feature_table():
     names = {"sequential": "sequential", "openmp": "OpenMP", "cuda": "CUDA"}
     rows = ["| | " + " | ".join(names[b] for b in BACKENDS) + " |",
             "|---|" + "---|" * len(BACKENDS),
-            "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs; "
-            "batches resolved on the host) |"]
+            "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs: "
+            "batches resolved and applied on the GPU) |"]
     for algorithm in all_algorithms():
         # Every algorithm is meant for every backend: one it lacks is still to come.
         cells = " | ".join("yes" if b in algorithm.backends else "planned" for b in BACKENDS)

@@ -45,6 +45,7 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, transposed):
         expected = rb.apply_to(model)
         s_dev = cycle_count.update(g_dev, rb.to_batch(), r_dev)
         s_host = cycle_count.update(g_host, rb.to_batch(), r_host)
+        assert not g_dev._native.host_rows_current, "the GPU count reads no host rows"
         event(f"cuda update path: {s_dev.path}")
         context = f"batch {step} (max_length {max_length}, directed={directed})"
         assert summary_dict(s_dev.batch) == expected.as_dict(), context

@@ -14,6 +14,7 @@
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/cycle_count/detail/cuda/degree_sum.cuh"
 #include "dyng/cycle_count/detail/cuda/search_launch.cuh"
 #include "dyng/cycle_count/detail/update_steps.hpp"
 
@@ -60,15 +61,19 @@ class device_engine_t {
                    int64_t& work) {
     if (deleted.empty() && inserted.empty()) return true;
     // The first list's length at most: the out-lists of the edges' heads, a deleted edge's head
-    // with its own deleted out-edges (the graph before the batch shows them).
-    const auto out = host_.out_view();
+    // with its own deleted out-edges (the graph before the batch shows them). The degrees are
+    // read on the device: a device graph keeps no host rows.
+    std::vector<int32_t> heads;
+    heads.reserve(inserted.size() + deleted.size());
     long long first_paths = 1;
-    for (const auto& [u, v] : inserted) first_paths += out.degree(v);
+    for (const auto& [u, v] : inserted) heads.push_back(v);
     for (const auto& [u, v] : deleted) {
       const auto from_v = std::equal_range(deleted.begin(), deleted.end(), edge_pair_t<int32_t>{v, 0},
                                            [](const auto& a, const auto& b) { return a.first < b.first; });
-      first_paths += out.degree(v) + (from_v.second - from_v.first);
+      heads.push_back(v);
+      first_paths += from_v.second - from_v.first;
     }
+    first_paths += detail::cuda::degree_sum(out_, heads, stream_);
     return make_searches().count_batch(deleted, inserted, bound, limit, first_paths, removed,
                                        added, work);
   }

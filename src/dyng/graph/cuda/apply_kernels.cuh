@@ -37,6 +37,8 @@ enum : int {
   k_dropped_self_loops,
   k_insert_ops,
   k_erase_ops,
+  k_reweight_ops,
+  k_loop_ops,  ///< effective operations on self-loops (one row op each, not two, undirected)
   k_counter_count
 };
 
@@ -239,6 +241,8 @@ __global__ void replay_kernel(device_batch_t<vid_t> b, const int64_t* recs, int6
           }
           break;
       }
+      if (effect == k_reweight) local[k_reweight_ops] += 1;
+      if (effect != k_no_op && a == c) local[k_loop_ops] += 1;
       if (rejected) atomicMin(&status->error_seq, static_cast<unsigned long long>(s));
       kind[j] = effect;
       copies[j] = count;

@@ -101,7 +101,8 @@ int64_t fetch(const int64_t* at, cudaStream_t s) {
 }
 
 /// The indices i < count with flags[i] != 0, in order, followed by `count` (a sentinel that ends
-/// the last range); `selected` receives how many there are.
+/// the last range); `selected` receives how many there are, or, when it is already known
+/// (>= 0 on entry), is not read back (which spares a wait for the stream).
 i64_buffer flagged_indices(const int64_t* flags, int64_t count, int64_t& selected, int sms,
                            cudaStream_t s) {
   i64_buffer sums = sums_of(flags, count, s);
@@ -111,7 +112,7 @@ i64_buffer flagged_indices(const int64_t* flags, int64_t count, int64_t& selecte
         flags, sums.data(), count, out.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
-  selected = fetch(sums.data() + count, s);
+  if (selected < 0) selected = fetch(sums.data() + count, s);
   detail::set_value_kernel<<<1, 1, 0, s>>>(out.data() + selected, count);
   DYNG_CUDA_CHECK(cudaGetLastError());
   return out;
@@ -230,6 +231,7 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
           ctx.ops, p.rop.data(), p.rops, flags.data());
       launch_check();
     }
+    p.groups = -1;
     p.group_start = flagged_indices(flags.data(), p.rops, p.groups, sms, s);
   }
   {
@@ -239,6 +241,7 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
           ctx.ops, p.rop.data(), p.group_start.data(), p.groups, flags.data());
       launch_check();
     }
+    p.rows = -1;
     p.row_first_group = flagged_indices(flags.data(), p.groups, p.rows, sms, s);
   }
   const auto groups = static_cast<size_t>(p.groups);
@@ -315,7 +318,7 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
     launch_check();
   } else if (!sorted && p.rops > 0) {
     // Append rows list their surviving insertions in seq order after the old slots.
-    int64_t fresh_count = 0;
+    int64_t fresh_count = -1;
     i64_buffer fresh = flagged_indices(p.survivor.data(), p.rops, fresh_count, sms, s);
     if (fresh_count > 0) {
       device_buffer<key_t> keys(static_cast<size_t>(fresh_count), s);
@@ -546,6 +549,12 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
       static_cast<int64_t>(num_edges_) + mult * static_cast<int64_t>(c[detail::k_insert_ops]),
       "Graph.apply()");
   ctx.stored_after = static_cast<int64_t>(num_edges_) + sum.inserted_edges - sum.deleted_edges;
+  // Known from the counters, so neither needs a read back: the effective operations, and the
+  // change log's entries (two per undirected operation, one for a self-loop).
+  ctx.operations = static_cast<int64_t>(c[detail::k_insert_ops] + c[detail::k_erase_ops] +
+                                        c[detail::k_reweight_ops]);
+  ctx.both_rows = props_.directed ? ctx.operations
+                                  : 2 * ctx.operations - static_cast<int64_t>(c[detail::k_loop_ops]);
 
   // 3. The effective operations and the change log.
   i64_buffer op_seq, op_copies;
@@ -584,7 +593,6 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
       launch_check();
     }
     i64_buffer pos = sums_of(entries.data(), total, s);
-    ctx.both_rows = fetch(pos.data() + total, s);
     if (log != nullptr) {
       log->clear();
       log->num_vertices_before = static_cast<vid_t>(n_before);

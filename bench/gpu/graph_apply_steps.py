@@ -1,0 +1,44 @@
+# Graph.apply on R-MAT 22 (4,194,304 vertices, about 65 million edges, weights 1..100) on the
+# device against OpenMP on the host, through the public API, and the memory a device graph holds
+# per stored edge, on the device and on the host. Batches are half uniform-random insertions and
+# half deletions of existing edges. Run from the repository root on a machine with a GPU:
+#   PYTHONPATH=<dyng>:. python3 bench/gpu/graph_apply_steps.py
+import sys, time
+import numpy as np
+import dyng
+from bench import generators
+
+g0 = generators.by_name("rmat22", 1)
+print("n", g0.num_vertices, "m", len(g0.src))
+omp = dyng.Resources.openmp(num_threads=16)
+cuda = dyng.Resources.cuda()
+dev = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=cuda)
+m = dev.num_edges
+rng = np.random.default_rng(5)
+def batch(k):
+    ins = k // 2
+    s = rng.integers(0, g0.num_vertices, ins).astype(np.int32); d = rng.integers(0, g0.num_vertices, ins).astype(np.int32)
+    w = rng.integers(1, 101, ins).astype(np.int32)
+    pick = rng.integers(0, len(g0.src), k - ins)
+    return dyng.EdgeBatch(insert=(s, d, w), delete=(g0.src[pick], g0.dst[pick]))
+t = time.perf_counter(); dev.apply(batch(1000)); print(f"first apply {1e3*(time.perf_counter()-t):.2f} ms")
+t = time.perf_counter(); c = dev.clone(); print(f"clone on the device {1e3*(time.perf_counter()-t):.2f} ms, host rows {c._native.host_rows_current}"); del c
+host = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=omp)
+print(f"device graph: {dev._native.device_bytes / m:.1f} B/edge on the device, "
+      f"{dev._native.host_bytes / m:.1f} B/edge on the host; "
+      f"host graph: {host._native.host_bytes / m:.1f} B/edge")
+for k in (1000, 100000):
+    for name, g in (("cuda", dev), ("openmp16", host)):
+        ts = []
+        for rep in range(7):
+            b = batch(k)
+            t = time.perf_counter(); g.apply(b); ts.append((time.perf_counter() - t) * 1e3)
+        print(f"apply {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
+# sssp.update on the device graph (its apply included), next to the apply alone above.
+r = dyng.sssp.compute(dev, 0)
+for k in (1000, 100000):
+    ts = []
+    for rep in range(7):
+        b = batch(k)
+        t = time.perf_counter(); st = dyng.sssp.update(dev, b, r); ts.append((time.perf_counter() - t) * 1e3)
+    print(f"sssp.update {k:>6} cuda median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}  ({st.method}, {st.path})")
