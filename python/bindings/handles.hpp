@@ -6,10 +6,11 @@
 // code that holds the lock must not need the GIL, so results are converted to Python objects only
 // after the lock is released.
 //
-// Host rows of a device graph: once a graph built on CUDA resources applies a batch, its device
-// copy applies it alone (device_graph_t::apply) and the host graph becomes a shell: the right
-// properties, counts and version, but rows without slots and no host memory for them
-// (graph_device.hpp). So host memory does not double and a batch costs no host work. Whatever
+// Host rows of a device graph: a graph built on CUDA resources keeps its rows on the device
+// only. From its upload on, its host graph is a shell (the right properties, counts and version,
+// rows without slots and no host memory for them; graph_device.hpp) and its device copy applies
+// every batch alone (device_graph_t::apply). So host memory does not double and a batch costs no
+// host work. Whatever
 // reads host rows takes lock_host_rows(), which downloads them first; the CUDA entry points,
 // which read only the device copy and the shell's counts, take lock_counts().
 #pragma once

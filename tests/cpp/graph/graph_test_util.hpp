@@ -98,6 +98,22 @@ inline bool same_summary(const dyng::apply_summary_t& a, const dyng::apply_summa
          a.ignored_insertions == b.ignored_insertions;
 }
 
+/// The same vertex counts and the same effective changes in the same order (row edits aside).
+template <class vid_t>
+bool same_changes(const dyng::change_log_t<vid_t>& a, const dyng::change_log_t<vid_t>& b) {
+  if (a.num_vertices_before != b.num_vertices_before ||
+      a.num_vertices_after != b.num_vertices_after || a.changes.size() != b.changes.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.changes.size(); ++i) {
+    if (a.changes[i].src != b.changes[i].src || a.changes[i].dst != b.changes[i].dst ||
+        a.changes[i].kind != b.changes[i].kind) {
+      return false;
+    }
+  }
+  return true;
+}
+
 template <class C>
 bool same_csr(const C& a, const C& b) {
   return a.row_ptr == b.row_ptr && a.col == b.col && a.weights == b.weights &&

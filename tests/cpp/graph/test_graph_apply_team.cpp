@@ -17,6 +17,7 @@
 #include "check.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/graph.hpp"
+#include "graph/graph_test_util.hpp"
 
 namespace {
 
@@ -58,15 +59,6 @@ bool same_graph(const graph_t<vid_t, eid_t>& a, const graph_t<vid_t, eid_t>& b) 
   return same;
 }
 
-bool same_summary(const apply_summary_t& a, const apply_summary_t& b) {
-  return a.inserted_edges == b.inserted_edges && a.updated_edges == b.updated_edges &&
-         a.deleted_edges == b.deleted_edges && a.ignored_deletions == b.ignored_deletions &&
-         a.dropped_self_loops == b.dropped_self_loops && a.cancelled_pairs == b.cancelled_pairs &&
-         a.inserted_vertices == b.inserted_vertices &&
-         a.num_vertices_after == b.num_vertices_after &&
-         a.ignored_insertions == b.ignored_insertions;
-}
-
 template <class vid_t>
 bool same_edits(const row_edits_t<vid_t>& a, const row_edits_t<vid_t>& b) {
   if (a.recorded != b.recorded || a.rows != b.rows || a.new_size != b.new_size ||
@@ -86,17 +78,8 @@ bool same_edits(const row_edits_t<vid_t>& a, const row_edits_t<vid_t>& b) {
 
 template <class vid_t>
 bool same_log(const change_log_t<vid_t>& a, const change_log_t<vid_t>& b) {
-  if (a.num_vertices_before != b.num_vertices_before ||
-      a.num_vertices_after != b.num_vertices_after || a.changes.size() != b.changes.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.changes.size(); ++i) {
-    if (a.changes[i].src != b.changes[i].src || a.changes[i].dst != b.changes[i].dst ||
-        a.changes[i].kind != b.changes[i].kind) {
-      return false;
-    }
-  }
-  return same_edits(a.out_edits, b.out_edits) && same_edits(a.in_edits, b.in_edits);
+  return graph_test::same_changes(a, b) && same_edits(a.out_edits, b.out_edits) &&
+         same_edits(a.in_edits, b.in_edits);
 }
 
 graph_properties_t random_props(std::mt19937_64& rng) {
@@ -198,7 +181,7 @@ void teams_match_sequential(uint64_t seed, int trials) {
         }
         CHECK(graph_ok);
         CHECK(log_ok);
-        CHECK(same_summary(summary, expected_summary));
+        CHECK(graph_test::same_summary(summary, expected_summary));
         g.check_integrity();
         // Without a log the same graph comes out too.
         auto unlogged = base;

@@ -17,19 +17,13 @@
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
 #include "gpu_test_util.hpp"
+#include "graph/graph_test_util.hpp"
 
 namespace {
 
 using dyng::apply_summary_t;
-
-bool same_summary(const apply_summary_t& a, const apply_summary_t& b) {
-  return a.inserted_edges == b.inserted_edges && a.updated_edges == b.updated_edges &&
-         a.deleted_edges == b.deleted_edges && a.ignored_deletions == b.ignored_deletions &&
-         a.dropped_self_loops == b.dropped_self_loops && a.cancelled_pairs == b.cancelled_pairs &&
-         a.inserted_vertices == b.inserted_vertices && a.deleted_vertices == b.deleted_vertices &&
-         a.num_vertices_after == b.num_vertices_after &&
-         a.ignored_insertions == b.ignored_insertions;
-}
+using graph_test::same_changes;
+using graph_test::same_summary;
 
 /// Every row of `a` and `b` holds the same slots in the same order.
 template <class vid_t, class eid_t>
@@ -62,21 +56,6 @@ bool same_graph(const dyng::graph_t<vid_t, eid_t>& host,
   if (host.properties().directed && host.has_transposed() &&
       !same_rows(host.in_view(), device.in_view())) {
     return false;
-  }
-  return true;
-}
-
-template <class vid_t>
-bool same_log(const dyng::change_log_t<vid_t>& a, const dyng::change_log_t<vid_t>& b) {
-  if (a.num_vertices_before != b.num_vertices_before ||
-      a.num_vertices_after != b.num_vertices_after || a.changes.size() != b.changes.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.changes.size(); ++i) {
-    if (a.changes[i].src != b.changes[i].src || a.changes[i].dst != b.changes[i].dst ||
-        a.changes[i].kind != b.changes[i].kind) {
-      return false;
-    }
   }
   return true;
 }
@@ -177,7 +156,7 @@ int run_setting(const setting_t& setting, uint32_t seed, int steps) {
     }
     if (h.error.empty()) {
       if (!same_summary(h.summary, d.summary)) fail(step, "the summaries differ");
-      if (!same_log(host_log, device_log)) fail(step, "the change logs differ");
+      if (!same_changes(host_log, device_log)) fail(step, "the change logs differ");
     }
     if (device.version() != host.version()) fail(step, "the versions differ");
     const graph_t copy = device.download();

@@ -37,6 +37,7 @@
 #include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/cuda/apply_kernels.cuh"
 #include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/graph/cuda/packed_blob.hpp"
 #include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/graph/detail/edge_replay.hpp"
 #include "dyng/graph/detail/slot_growth.hpp"
@@ -116,15 +117,6 @@ i64_buffer flagged_indices(const int64_t* flags, int64_t count, int64_t& selecte
   detail::set_value_kernel<<<1, 1, 0, s>>>(out.data() + selected, count);
   DYNG_CUDA_CHECK(cudaGetLastError());
   return out;
-}
-
-/// Appends `count` values to `blob` at an 8-byte aligned offset and returns that offset.
-template <class T>
-size_t append(std::vector<unsigned char>& blob, const T* values, size_t count) {
-  const size_t at = (blob.size() + 7) & ~size_t{7};
-  blob.resize(at + count * sizeof(T));
-  if (count > 0) std::memcpy(blob.data() + at, values, count * sizeof(T));
-  return at;
 }
 
 }  // namespace
@@ -475,11 +467,11 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
 
   // 1. The batch, in one copy.
   std::vector<unsigned char> blob;
-  const size_t at_is = append(blob, batch.insert_src.data(), batch.insert_src.size());
-  const size_t at_id = append(blob, batch.insert_dst.data(), batch.insert_dst.size());
-  const size_t at_iw = append(blob, batch.insert_weights.data(), batch.insert_weights.size());
-  const size_t at_ds = append(blob, batch.delete_src.data(), batch.delete_src.size());
-  const size_t at_dd = append(blob, batch.delete_dst.data(), batch.delete_dst.size());
+  const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
+  const size_t at_id = detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
+  const size_t at_iw = detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
+  const size_t at_ds = detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
+  const size_t at_dd = detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
   device_buffer<unsigned char> staged(blob.size(), s);
   if (!blob.empty()) staged.copy_from_host(blob.data(), blob.size());
   const unsigned char* base = staged.data();

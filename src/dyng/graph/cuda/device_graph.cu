@@ -1,5 +1,6 @@
 // device_graph_t: whole uploads and the incremental, change-log driven sync (design in the header).
 #include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/graph/cuda/packed_blob.hpp"
 
 #include <cuda_runtime.h>
 
@@ -19,19 +20,6 @@
 #include "dyng/graph/cuda/row_scatter.cuh"
 
 namespace dyng::cuda {
-namespace {
-
-/// Appends `count` values to `blob` at an 8-byte aligned offset and returns that offset.
-template <class T>
-size_t append(std::vector<unsigned char>& blob, const T* values, size_t count) {
-  const size_t at = (blob.size() + 7) & ~size_t{7};
-  blob.resize(at + count * sizeof(T));
-  if (count > 0) std::memcpy(blob.data() + at, values, count * sizeof(T));
-  return at;
-}
-
-}  // namespace
-
 template <class vid_t, class eid_t>
 device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, int device,
                                              void* stream)
@@ -146,13 +134,13 @@ void device_graph_t<vid_t, eid_t>::upload_rows(
     }
   }
   std::vector<unsigned char> blob;
-  const size_t at_vertex = append(blob, rows.data(), rows.size());
-  const size_t at_begin = append(blob, begin.data(), begin.size());
-  const size_t at_end = append(blob, end.data(), end.size());
-  const size_t at_capacity_end = append(blob, capacity_end.data(), capacity_end.size());
-  const size_t at_offset = append(blob, offset.data(), offset.size());
-  const size_t at_col = append(blob, col.data(), col.size());
-  const size_t at_weights = append(blob, weights.data(), weights.size());
+  const size_t at_vertex = detail::append_aligned(blob, rows.data(), rows.size());
+  const size_t at_begin = detail::append_aligned(blob, begin.data(), begin.size());
+  const size_t at_end = detail::append_aligned(blob, end.data(), end.size());
+  const size_t at_capacity_end = detail::append_aligned(blob, capacity_end.data(), capacity_end.size());
+  const size_t at_offset = detail::append_aligned(blob, offset.data(), offset.size());
+  const size_t at_col = detail::append_aligned(blob, col.data(), col.size());
+  const size_t at_weights = detail::append_aligned(blob, weights.data(), weights.size());
 
   device_buffer<unsigned char> staging(blob.size(), stream_);
   staging.copy_from_host(blob.data(), blob.size());
@@ -218,14 +206,14 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
     }
   }
   std::vector<unsigned char> blob;
-  const size_t at_gather = append(blob, gather.data(), gather.size());
-  const size_t at_scatter = append(blob, scatter.data(), scatter.size());
-  const size_t at_literal = append(blob, literal.data(), literal.size());
-  const size_t at_cols = append(blob, edits.literal_cols.data(), edits.literal_cols.size());
+  const size_t at_gather = detail::append_aligned(blob, gather.data(), gather.size());
+  const size_t at_scatter = detail::append_aligned(blob, scatter.data(), scatter.size());
+  const size_t at_literal = detail::append_aligned(blob, literal.data(), literal.size());
+  const size_t at_cols = detail::append_aligned(blob, edits.literal_cols.data(), edits.literal_cols.size());
   const size_t at_weights =
-      append(blob, edits.literal_weights.data(), edits.literal_weights.size());
-  const size_t at_rows = append(blob, edits.rows.data(), edits.rows.size());
-  const size_t at_ends = append(blob, row_end.data(), row_end.size());
+      detail::append_aligned(blob, edits.literal_weights.data(), edits.literal_weights.size());
+  const size_t at_rows = detail::append_aligned(blob, edits.rows.data(), edits.rows.size());
+  const size_t at_ends = detail::append_aligned(blob, row_end.data(), row_end.size());
   device_buffer<unsigned char> staging(blob.size(), stream_);
   staging.copy_from_host(blob.data(), blob.size());
   const unsigned char* base = staging.data();

@@ -55,7 +55,7 @@ class device_graph_t {
   /// from the one apply since the last upload or sync (checked through the graph version).
   void sync(const graph_t<vid_t, eid_t>& host, const change_log_t<vid_t>& log);
 
-  /// Device views (every pointer is device memory), valid until the next sync().
+  /// Device views (every pointer is device memory), valid until the next apply() or sync().
   adjacency_view_t<vid_t, eid_t> out_view() const noexcept;
   /// Throws not_supported_error when the graph keeps no in-edges.
   adjacency_view_t<vid_t, eid_t> in_view() const;
