@@ -1,7 +1,8 @@
 # Graph.apply on R-MAT 22 (4,194,304 vertices, about 65 million edges, weights 1..100) on the
 # device against OpenMP on the host, through the public API, and the memory a device graph holds
 # per stored edge, on the device and on the host. Batches are half uniform-random insertions and
-# half deletions of existing edges. Run from the repository root on a machine with a GPU:
+# half deletions of existing edges; with CuPy installed, the same batches from CuPy arrays too
+# (staged on the device, no host copy). Run from the repository root on a machine with a GPU:
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/graph_apply_steps.py
 import sys, time
 import numpy as np
@@ -34,6 +35,21 @@ for k in (1000, 100000):
             b = batch(k)
             t = time.perf_counter(); g.apply(b); ts.append((time.perf_counter() - t) * 1e3)
         print(f"apply {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
+try:
+    import cupy
+except ImportError:
+    cupy = None
+def on_device(b):
+    w = b.insert_weights
+    return dyng.EdgeBatch(insert=(cupy.asarray(b.insert_src), cupy.asarray(b.insert_dst), cupy.asarray(w)),
+                          delete=(cupy.asarray(b.delete_src), cupy.asarray(b.delete_dst)))
+if cupy is not None:
+    for k in (1000, 100000):
+        ts = []
+        for rep in range(7):
+            b = on_device(batch(k)); cupy.cuda.Device().synchronize()
+            t = time.perf_counter(); dev.apply(b); ts.append((time.perf_counter() - t) * 1e3)
+        print(f"apply {k:>6} cuda, CuPy batch median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
 # sssp.update on the device graph (its apply included), next to the apply alone above.
 r = dyng.sssp.compute(dev, 0)
 for k in (1000, 100000):
@@ -42,3 +58,9 @@ for k in (1000, 100000):
         b = batch(k)
         t = time.perf_counter(); st = dyng.sssp.update(dev, b, r); ts.append((time.perf_counter() - t) * 1e3)
     print(f"sssp.update {k:>6} cuda median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}  ({st.method}, {st.path})")
+    if cupy is not None:
+        ts = []
+        for rep in range(7):
+            b = on_device(batch(k)); cupy.cuda.Device().synchronize()
+            t = time.perf_counter(); st = dyng.sssp.update(dev, b, r); ts.append((time.perf_counter() - t) * 1e3)
+        print(f"sssp.update {k:>6} cuda, CuPy batch median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")

@@ -18,6 +18,22 @@
 #include "module.hpp"
 
 namespace dyng::bindings {
+
+nb::dict summary_to_dict(const apply_summary_t& s) {
+  nb::dict d;
+  d["inserted_edges"] = s.inserted_edges;
+  d["updated_edges"] = s.updated_edges;
+  d["deleted_edges"] = s.deleted_edges;
+  d["ignored_deletions"] = s.ignored_deletions;
+  d["dropped_self_loops"] = s.dropped_self_loops;
+  d["cancelled_pairs"] = s.cancelled_pairs;
+  d["inserted_vertices"] = s.inserted_vertices;
+  d["deleted_vertices"] = s.deleted_vertices;
+  d["num_vertices_after"] = s.num_vertices_after;
+  d["ignored_insertions"] = s.ignored_insertions;
+  return d;
+}
+
 namespace {
 
 constexpr const char* k_compiled_types =
@@ -47,20 +63,6 @@ graph_variant_t dispatch_types(const char* function, const std::string& vid,
                             k_compiled_types);
 }
 
-nb::dict summary_to_dict(const apply_summary_t& s) {
-  nb::dict d;
-  d["inserted_edges"] = s.inserted_edges;
-  d["updated_edges"] = s.updated_edges;
-  d["deleted_edges"] = s.deleted_edges;
-  d["ignored_deletions"] = s.ignored_deletions;
-  d["dropped_self_loops"] = s.dropped_self_loops;
-  d["cancelled_pairs"] = s.cancelled_pairs;
-  d["inserted_vertices"] = s.inserted_vertices;
-  d["deleted_vertices"] = s.deleted_vertices;
-  d["num_vertices_after"] = s.num_vertices_after;
-  d["ignored_insertions"] = s.ignored_insertions;
-  return d;
-}
 
 std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
                                            const std::string& edge_dtype, int64_t num_vertices,

@@ -15,6 +15,9 @@
 
 namespace dyng::bindings {
 
+/// An ApplySummary's counters as the dict the Python layer turns into one (graph.cpp).
+nanobind::dict summary_to_dict(const apply_summary_t& s);
+
 /// True when the graph has a device copy. Caller holds the graph's lock.
 bool has_device_copy(const graph_handle_t& h);
 

@@ -22,6 +22,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_mosp_device(m);
   dyng::bindings::bind_cycle_count_device(m);
   dyng::bindings::bind_cuda_runtime(m);
+  dyng::bindings::bind_device_batch(m);
 #endif
   dyng::bindings::bind_build_config(m);
 }

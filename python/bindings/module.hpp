@@ -35,6 +35,8 @@ void bind_mosp_device(nanobind::module_& m);
 void bind_cycle_count_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
+/// `StagedBatch` and the functions of batches in device memory (device_batch.cpp).
+void bind_device_batch(nanobind::module_& m);
 #endif
 /// `build_config` and `openmp_max_threads` (build_config.cpp).
 void bind_build_config(nanobind::module_& m);

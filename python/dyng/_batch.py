@@ -49,6 +49,7 @@ class _Resolved:
     num_weights: int
     delete_src: np.ndarray
     delete_dst: np.ndarray
+    staged = None  # a host batch: nothing staged on a device (see _device_batch.py)
 
     def native_args(self):
         return (self.insert_src, self.insert_dst, self.insert_weights, self.num_weights,
@@ -56,6 +57,24 @@ class _Resolved:
 
 
 _EMPTY_WEIGHTS = np.empty(0, dtype=np.int32)
+
+
+def check_weight_count(num_insertions, k, graph_num_weights, function):
+    """Raises when insertions carry another K than the graph's; True when there are none (the
+    batch then counts as carrying the graph's K, whatever its weights say)."""
+    if num_insertions == 0:
+        return True
+    if graph_num_weights == 0 and k > 0:
+        raise InvalidArgumentError(
+            f"{function}(): the batch inserts edges with {k} weight(s) but the graph is "
+            f"unweighted; insert (src, dst) without weights"
+        )
+    if k != graph_num_weights:
+        raise InvalidArgumentError(
+            f"{function}(): the batch inserts edges with {k} weight(s) per edge but the "
+            f"graph has {graph_num_weights}; pass weights of shape (n, {graph_num_weights})"
+        )
+    return False
 
 
 class EdgeBatch:
@@ -196,18 +215,7 @@ class EdgeBatch:
         del_src = self._ids(self._delete, 0, "delete_src")
         del_dst = self._ids(self._delete, 1, "delete_dst")
         _convert.check_same_length(function, "delete_src", del_src, "delete_dst", del_dst)
-        if len(ins_src) > 0:
-            if graph_num_weights == 0 and k > 0:
-                raise InvalidArgumentError(
-                    f"{function}(): the batch inserts edges with {k} weight(s) but the graph is "
-                    f"unweighted; insert (src, dst) without weights"
-                )
-            if k != graph_num_weights:
-                raise InvalidArgumentError(
-                    f"{function}(): the batch inserts edges with {k} weight(s) per edge but the "
-                    f"graph has {graph_num_weights}; pass weights of shape (n, {graph_num_weights})"
-                )
-        else:
+        if check_weight_count(len(ins_src), k, graph_num_weights, function):
             weights, k = _EMPTY_WEIGHTS, graph_num_weights
         return _Resolved(
             _convert.cast_ids(ins_src, vertex_dtype, function, "insert_src"),

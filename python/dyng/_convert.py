@@ -209,29 +209,85 @@ def _refuse_object_array(arr, function, argument):
 
 
 def _refuse_kind(arr, function, argument, what):
-    kind = arr.dtype.kind
+    refuse_dtype(arr.dtype, function, argument, what)
+
+
+def refuse_dtype(dtype, function, argument, what):
+    """Raises unless `dtype` is an integer type (`what` names the values in the message)."""
+    kind = dtype.kind
     if kind == "b":
         raise InvalidArgumentError(
             f"{function}(): {argument} has dtype bool; {what} must be integers"
         )
     if kind in "fc":
         raise InvalidArgumentError(
-            f"{function}(): {argument} has dtype {arr.dtype.name}; {what} must be integers "
+            f"{function}(): {argument} has dtype {dtype.name}; {what} must be integers "
             f"(convert with .astype(np.int64) if the values are whole numbers)"
         )
     if kind not in "iu":
         raise InvalidArgumentError(
-            f"{function}(): {argument} has dtype {arr.dtype}; {what} must be integers"
+            f"{function}(): {argument} has dtype {dtype}; {what} must be integers"
         )
+
+
+def negative_id_error(function, argument, position, value):
+    return InvalidArgumentError(
+        f"{function}(): {argument}[{position}] = {value} is negative; vertex ids must be >= 0"
+    )
+
+
+def above_int64_error(function, argument, position, value):
+    return InvalidArgumentError(
+        f"{function}(): {argument}[{position}] = {value} does not fit int64; pass smaller values"
+    )
+
+
+def too_wide_id_error(function, argument, position, value, what="vertex ids"):
+    hint = ("use int64 ids (vertex_dtype='int64') or smaller ids" if what == "vertex ids"
+            else "use int64 offsets (edge_dtype='int64')")
+    return InvalidArgumentError(
+        f"{function}(): {argument}[{position}] = {value} does not fit int32 {what}; {hint}"
+    )
+
+
+def weight_range_error(function, argument, row, col, value):
+    return InvalidArgumentError(
+        f"{function}(): {argument}[{row}, {col}] = {value} does not fit int32; weights must lie "
+        f"in [-2^31, 2^31-1]"
+    )
+
+
+def check_id_shape(shape, function, argument):
+    if len(shape) != 1:
+        raise InvalidArgumentError(
+            f"{function}(): {argument} has shape {tuple(shape)}; vertex ids must be 1-d"
+        )
+
+
+def weight_columns(shape, num_rows, function, argument):
+    """K for weights of `shape` ((m,) or (m, K)) on `num_rows` edges; raises for a bad shape."""
+    if len(shape) not in (1, 2):
+        raise InvalidArgumentError(
+            f"{function}(): {argument} has shape {tuple(shape)}; weights must be (m,) or (m, K)"
+        )
+    if shape[0] != num_rows:
+        raise InvalidArgumentError(
+            f"{function}(): {argument} has {shape[0]} rows but there are {num_rows} edges; "
+            f"pass one weight row per edge"
+        )
+    k = 1 if len(shape) == 1 else shape[1]
+    if k > MAX_WEIGHTS:
+        raise InvalidArgumentError(
+            f"{function}(): {argument} has {k} columns but at most {MAX_WEIGHTS} weights per edge "
+            f"are supported; pass fewer weight columns"
+        )
+    return k
 
 
 def _first_negative(arr, function, argument):
     if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
         position = int(np.argmax(arr < 0))
-        raise InvalidArgumentError(
-            f"{function}(): {argument}[{position}] = {int(arr[position])} is negative; vertex ids "
-            f"must be >= 0"
-        )
+        raise negative_id_error(function, argument, position, int(arr[position]))
 
 
 def _native_order(arr):
@@ -252,10 +308,7 @@ def _private(out, source, obj):
 def _uint64_as_int64(arr, function, argument):
     if arr.size and arr.max() > INT64_MAX:
         position = int(np.argmax(arr > INT64_MAX))
-        raise InvalidArgumentError(
-            f"{function}(): {argument}[{position}] = {int(arr[position])} does not fit int64; "
-            f"pass smaller values"
-        )
+        raise above_int64_error(function, argument, position, int(arr[position]))
     return arr.astype(np.int64)
 
 
@@ -274,10 +327,7 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
     if for_graph and arr.size == 0 and arr.dtype.kind == "f":
         arr = np.empty(0, dtype=np.int32)
     _refuse_kind(arr, function, argument, "vertex ids")
-    if arr.ndim != 1:
-        raise InvalidArgumentError(
-            f"{function}(): {argument} has shape {arr.shape}; vertex ids must be 1-d"
-        )
+    check_id_shape(arr.shape, function, argument)
     if arr.dtype == np.uint64:
         if not for_graph:
             raise NotSupportedError(
@@ -341,12 +391,7 @@ def cast_ids(arr, dtype, function, argument, *, what="vertex ids"):
         too_big = arr > INT32_MAX
         if too_big.any():
             position = int(np.argmax(too_big))
-            hint = ("use int64 ids (vertex_dtype='int64') or smaller ids" if what == "vertex ids"
-                    else "use int64 offsets (edge_dtype='int64')")
-            raise InvalidArgumentError(
-                f"{function}(): {argument}[{position}] = {int(arr[position])} does not fit int32 "
-                f"{what}; {hint}"
-            )
+            raise too_wide_id_error(function, argument, position, int(arr[position]), what)
     return arr.astype(target)
 
 
@@ -357,23 +402,9 @@ def weight_matrix(obj, num_rows, function, argument):
     if arr.size == 0 and arr.dtype.kind == "f":
         arr = arr.astype(np.int32)  # An empty float array carries no value to misread.
     _refuse_kind(arr, function, argument, "weights")
+    k = weight_columns(arr.shape, num_rows, function, argument)
     if arr.ndim == 1:
         arr = arr.reshape(-1, 1)
-    elif arr.ndim != 2:
-        raise InvalidArgumentError(
-            f"{function}(): {argument} has shape {arr.shape}; weights must be (m,) or (m, K)"
-        )
-    if arr.shape[0] != num_rows:
-        raise InvalidArgumentError(
-            f"{function}(): {argument} has {arr.shape[0]} rows but there are {num_rows} edges; "
-            f"pass one weight row per edge"
-        )
-    k = arr.shape[1]
-    if k > MAX_WEIGHTS:
-        raise InvalidArgumentError(
-            f"{function}(): {argument} has {k} columns but at most {MAX_WEIGHTS} weights per edge "
-            f"are supported; pass fewer weight columns"
-        )
     if arr.dtype == np.int32:  # every value fits: nothing to check
         return _private(np.ascontiguousarray(arr), source, obj).reshape(-1), k
     wide = _private(np.ascontiguousarray(arr), source, obj)  # checked, then narrowed: one copy
@@ -382,10 +413,7 @@ def weight_matrix(obj, num_rows, function, argument):
         if low < -(2**31) or high > INT32_MAX:
             bad = (wide < -(2**31)) | (wide > INT32_MAX)
             row, col = np.unravel_index(int(np.argmax(bad)), wide.shape)
-            raise InvalidArgumentError(
-                f"{function}(): {argument}[{row}, {col}] = {int(wide[row, col])} does not fit "
-                f"int32; weights must lie in [-2^31, 2^31-1]"
-            )
+            raise weight_range_error(function, argument, row, col, int(wide[row, col]))
     return wide.astype(np.int32).reshape(-1), k
 
 

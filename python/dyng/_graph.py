@@ -9,7 +9,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from dyng import _backend, _convert, _resources
+from dyng import _backend, _convert, _device_batch, _resources
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng._properties import BatchSemantics, GraphProperties, check_properties
@@ -444,13 +444,21 @@ class Graph:
         if resolved is None:
             resolved = self._resolve_batch(batch, fn)
         execution = (resources or self._resources)._execution()
-        counters, change_log = self._native.apply(*resolved.native_args(), log=log,
-                                                  execution=execution)
+        if resolved.staged is not None:
+            counters, change_log = _backend.native().apply_staged(self._native, resolved.staged,
+                                                                  log=log)
+        else:
+            counters, change_log = self._native.apply(*resolved.native_args(), log=log,
+                                                      execution=execution)
         return ApplySummary(**counters), change_log
 
     def _resolve_batch(self, batch, fn):
         if not isinstance(batch, EdgeBatch):
             raise TypeError(f"{fn}(): batch must be a dyng.EdgeBatch; got {type(batch).__name__}")
+        if self.space == "device":
+            staged = _device_batch.stage_if_on_device(self, batch, fn)
+            if staged is not None:
+                return staged
         return batch._resolve(self._native.vertex_dtype, self._native.num_weights, fn)
 
     def to_csr(self):

@@ -87,7 +87,7 @@ def feature_table():
     rows = ["| | " + " | ".join(names[b] for b in BACKENDS) + " |",
             "|---|" + "---|" * len(BACKENDS),
             "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs: "
-            "batches resolved and applied on the GPU) |"]
+            "batches resolved and applied on the GPU, read from CuPy/PyTorch arrays in place) |"]
     for algorithm in all_algorithms():
         # Every algorithm is meant for every backend: one it lacks is still to come.
         cells = " | ".join("yes" if b in algorithm.backends else "planned" for b in BACKENDS)

@@ -281,6 +281,9 @@ class Result(SingleSourceResult):
 
     def _validate_batch(self, resolved):
         native = _backend.native()
+        if resolved.staged is not None:
+            native.mosp_validate_staged(resolved.staged, self._options._to_native(native))
+            return
         native.mosp_validate_batch(resolved.insert_src, resolved.insert_dst,
                                    resolved.insert_weights, resolved.num_weights,
                                    self._options._to_native(native))

@@ -177,6 +177,9 @@ class Result(SingleSourceResult):
 
     def _validate_batch(self, resolved):
         native = _backend.native()
+        if resolved.staged is not None:
+            native.sssp_validate_staged(resolved.staged, self._options._to_native(native))
+            return
         native.sssp_validate_batch(resolved.insert_src, resolved.insert_dst,
                                    resolved.insert_weights, resolved.num_weights,
                                    self._options._to_native(native))

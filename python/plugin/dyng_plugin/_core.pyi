@@ -828,6 +828,36 @@ def cuda_workspace_bytes(device: int) -> int:
 def cuda_release_workspaces(device: int) -> None:
     """Returns the pool's unused memory to the driver."""
 
+class StagedBatch:
+    """A batch converted and checked in device memory for one graph."""
+
+    @property
+    def conversion_faults(self) -> list[tuple[str, str, int, object, int]]:
+        """
+        (array, what, index, value, column) of each fault the conversion found.
+        """
+
+def device_array_view(source: object) -> tuple[int, str, int, list[int], list[int], int, object]:
+    """
+    (ptr, kind, bits, shape, strides, device, None) of a DLPack array in CUDA memory.
+    """
+
+def stage_device_batch(graph: GraphHandle, insert_src: tuple[int, int, bool, int, int, int, int] | None, insert_dst: tuple[int, int, bool, int, int, int, int] | None, insert_weights: tuple[int, int, bool, int, int, int, int] | None, num_weights: int, delete_src: tuple[int, int, bool, int, int, int, int] | None, delete_dst: tuple[int, int, bool, int, int, int, int] | None) -> StagedBatch:
+    """
+    Converts and checks a batch of device arrays on the graph's device; None when the graph's batches are applied by the host.
+    """
+
+def apply_staged(graph: GraphHandle, staged: StagedBatch, log: bool = False) -> tuple[dict, ChangeLog]:
+    """
+    Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None).
+    """
+
+def sssp_validate_staged(staged: StagedBatch, options: SsspOptions) -> None:
+    """sssp_validate_batch for a staged batch."""
+
+def mosp_validate_staged(staged: StagedBatch, options: MospOptions) -> None:
+    """mosp_validate_batch for a staged batch."""
+
 build_config: dict = ...
 
 def openmp_max_threads() -> int:

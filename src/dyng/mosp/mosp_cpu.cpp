@@ -326,6 +326,16 @@ int check_options(const options_t& options, int graph_weights, const char* fn) {
   return k;
 }
 
+void check_insertion_weights(const weight_fault_t* first_below_one,
+                             int num_weights, const options_t& options) {
+  if (num_weights == 0) return;  // the graph's apply() decides about a batch without weights
+  const int objectives = options.num_objectives == 0 ? num_weights
+                                                     : std::min(options.num_objectives, num_weights);
+  for (int i = 0; i < objectives; ++i) {
+    sssp::check_insertion_weights(first_below_one, num_weights, objective_options(options, i));
+  }
+}
+
 template <class vid_t>
 void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
   const int k = batch.num_weights;

@@ -14,6 +14,7 @@
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/graph/weight_fault.hpp"
 
 namespace dyng::sssp {
 
@@ -80,6 +81,13 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
 /// column. Called before the batch is applied so that a rejected batch changes nothing.
 template <class vid_t>
 void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options);
+
+/// The same rule from what a scan found: `first_below_one[c]` is the first insertion whose
+/// weight in column c is below 1 (batch_validate.hpp), for c < num_weights (only the objective's
+/// entry is read). A batch staged in device memory is judged this way (its kernel scans all
+/// columns at once).
+void check_insertion_weights(const weight_fault_t* first_below_one,
+                             int num_weights, const options_t& options);
 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,

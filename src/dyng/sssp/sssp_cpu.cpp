@@ -4,9 +4,11 @@
 #include "dyng/sssp/sssp.hpp"
 
 #include <string>
+#include <vector>
 
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
 #include "dyng/sssp/detail/result_certificate.hpp"
@@ -28,26 +30,32 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
   if (options.validate_inputs) detail::checked_weight_range(graph.out_view(), options.objective, fn);
 }
 
+void check_insertion_weights(const weight_fault_t* first_below_one,
+                             int num_weights, const options_t& options) {
+  const char* fn = "sssp.update()";
+  if (num_weights == 0) return;  // no weights at all: the graph's apply() rejects or ignores it
+  detail::check_objective(options.objective, num_weights, fn);
+  const auto& f = first_below_one[options.objective];
+  if (f.index < 0) return;
+  const std::string edge =
+      f.u >= 0 ? " (" + std::to_string(f.u) + ", " + std::to_string(f.v) + ")" : std::string();
+  throw invalid_argument_error(std::string(fn) + ": insertion " + std::to_string(f.index) + edge +
+                               " has weight " + std::to_string(f.weight) + " in objective column " +
+                               std::to_string(options.objective) +
+                               "; sssp needs weights in [1, 2^31-1], so fix the batch");
+}
+
 template <class vid_t>
 void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
-  const char* fn = "sssp.update()";
   const int k = batch.num_weights;
-  if (k == 0) return;  // no weights at all: the graph's apply() rejects or ignores that batch
-  detail::check_objective(options.objective, k, fn);
-  const size_t insertions = batch.insert_weights.size() / static_cast<size_t>(k);
-  for (size_t i = 0; i < insertions; ++i) {
-    const int32_t w = batch.insert_weights[i * static_cast<size_t>(k) + options.objective];
-    if (w >= 1) continue;
-    std::string edge;
-    if (i < batch.insert_src.size() && i < batch.insert_dst.size()) {
-      edge = " (" + std::to_string(batch.insert_src[i]) + ", " +
-             std::to_string(batch.insert_dst[i]) + ")";
-    }
-    throw invalid_argument_error(std::string(fn) + ": insertion " + std::to_string(i) + edge +
-                                 " has weight " + std::to_string(w) + " in objective column " +
-                                 std::to_string(options.objective) +
-                                 "; sssp needs weights in [1, 2^31-1], so fix the batch");
+  if (k == 0) return;
+  // Only the objective's column is scanned; the others stay unread (-1).
+  std::vector<weight_fault_t> faults(static_cast<size_t>(k));
+  if (options.objective >= 0 && options.objective < k) {
+    faults[static_cast<size_t>(options.objective)] =
+        ::dyng::detail::first_weight_below_one(batch, options.objective);
   }
+  check_insertion_weights(faults.data(), k, options);
 }
 
 template <class vid_t, class eid_t>

@@ -2,18 +2,24 @@
 // graph and to a device graph made from an equal one, and after every batch the two must agree
 // on everything a user can see: the summary, the change log in order, the refusal (type and
 // message) of an invalid batch with nothing changed, and every row slot for slot (columns and
-// weights in order). The device graph's download() must also pass check_integrity(). Every
+// weights in order). The device graph's download() must also pass check_integrity(). A third
+// graph takes each batch from device memory (as int64 arrays, staged and narrowed on the device)
+// and must agree too. Every
 // storage setting is covered (directed or not, in-edges or not, sorted or append rows, parallel
 // edges or not, K = 0, 1, 3) and every semantics setting, with vertex growth, self-loops, repeats,
 // cancelled pairs, and batches large enough to move rows to the tail and re-lay a direction out.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/graph/cuda/device_batch.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
 #include "gpu_test_util.hpp"
@@ -84,6 +90,41 @@ outcome_t outcome_of(F&& apply) {
   return out;
 }
 
+/// A host array as int64 in device memory, described for staging (int64 ids and weights, which
+/// staging narrows to the graph's types).
+struct device_int64_t {
+  dyng::cuda::device_buffer<int64_t> buffer;
+  dyng::cuda::device_int_array_t array;
+
+  template <class T>
+  device_int64_t(std::span<const T> values, int64_t cols) {
+    std::vector<int64_t> wide(values.begin(), values.end());
+    buffer = dyng::cuda::device_buffer<int64_t>(wide.size());
+    if (!wide.empty()) buffer.copy_from_host(wide.data(), wide.size());
+    array.data = buffer.data();
+    array.rows = static_cast<int64_t>(wide.size()) / std::max<int64_t>(cols, 1);
+    array.cols = cols;
+    array.row_stride = cols;
+    array.col_stride = 1;
+    array.bits = 64;
+    array.is_signed = true;
+  }
+};
+
+/// apply() of `batch` staged from device memory (device_graph_t::stage()).
+template <class vid_t, class eid_t>
+apply_summary_t apply_staged(dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+                             const dyng::edge_batch_t<vid_t>& batch,
+                             dyng::change_log_t<vid_t>* log) {
+  const int k = batch.num_weights;
+  const device_int64_t is(batch.insert_src, 1), id(batch.insert_dst, 1),
+      iw(batch.insert_weights, k), ds(batch.delete_src, 1), dd(batch.delete_dst, 1);
+  dyng::cuda::device_batch_arrays_t arrays{is.array, id.array, iw.array, ds.array, dd.array, k};
+  const auto staged = graph.stage(arrays);
+  if (staged.conversion.any()) throw std::runtime_error("the conversion found a fault");
+  return graph.apply(staged, log);
+}
+
 template <class vid_t, class eid_t>
 int run_setting(const setting_t& setting, uint32_t seed, int steps) {
   using graph_t = dyng::graph_t<vid_t, eid_t>;
@@ -101,6 +142,7 @@ int run_setting(const setting_t& setting, uint32_t seed, int steps) {
   }
   graph_t host = graph_t::from_edges(n0, src, dst, w, props);
   dyng::cuda::device_graph_t<vid_t, eid_t> device(host, 0, nullptr);
+  dyng::cuda::device_graph_t<vid_t, eid_t> staged_device(host, 0, nullptr);  // device batches
   int failures = 0;
   auto fail = [&](int step, const char* what) {
     std::printf("  %s, seed %u, step %d: %s\n", setting.name, seed, step, what);
@@ -149,15 +191,22 @@ int run_setting(const setting_t& setting, uint32_t seed, int steps) {
     dyng::change_log_t<vid_t> host_log, device_log;
     const outcome_t h = outcome_of([&] { return host.apply(batch, &host_log); });
     const outcome_t d = outcome_of([&] { return device.apply(batch, &device_log); });
-    if (h.error != d.error) {
-      std::printf("    host: '%s'\n    device: '%s'\n", h.error.c_str(), d.error.c_str());
+    dyng::change_log_t<vid_t> staged_log;
+    const outcome_t sd =
+        outcome_of([&] { return apply_staged(staged_device, batch, &staged_log); });
+    if (h.error != d.error || h.error != sd.error) {
+      std::printf("    host: '%s'\n    device: '%s'\n    staged: '%s'\n", h.error.c_str(),
+                  d.error.c_str(), sd.error.c_str());
       fail(step, "the refusals differ");
       continue;
     }
     if (h.error.empty()) {
       if (!same_summary(h.summary, d.summary)) fail(step, "the summaries differ");
       if (!same_changes(host_log, device_log)) fail(step, "the change logs differ");
+      if (!same_summary(h.summary, sd.summary)) fail(step, "the staged batch's summary differs");
+      if (!same_changes(host_log, staged_log)) fail(step, "the staged batch's change log differs");
     }
+    if (!same_graph(host, staged_device.download())) fail(step, "the staged batch's rows differ");
     if (device.version() != host.version()) fail(step, "the versions differ");
     const graph_t copy = device.download();
     try {

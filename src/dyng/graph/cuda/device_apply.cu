@@ -1,8 +1,9 @@
 // device_graph_t::apply(): a batch resolved and written in device memory, and download().
 //
 // The steps, each a few kernels over the batch (apply_kernels.cuh has the vocabulary):
-//  1. On the host, the checks that need no graph content (batch_validate.hpp), so a refused
-//     batch gets graph_t's message; then one packed upload of the batch.
+//  1. The checks that need no graph content (batch_validate.hpp), so a refused batch gets
+//     graph_t's message: on the host for a host batch, then one packed upload of it; from the
+//     staging kernel's facts for a batch already in device memory (device_batch.cu).
 //  2. Resolve: the entries sorted by (key, seq) with two stable radix sorts, each key group
 //     replayed by one thread with the host's rule against the copies stored in its out-row.
 //     The counters and the earliest rejection come back in one small copy; a rejected batch
@@ -371,6 +372,7 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
     p.fresh.col = device_buffer<vid_t>(static_cast<size_t>(p.fresh_slots));
     p.fresh.weights = device_buffer<int32_t>(static_cast<size_t>(p.fresh_slots) * k);
     p.fresh.slots = p.fresh_slots;
+    synchronize(nullptr);  // the stream's kernels write them: it must see the allocations first
   } else if (p.grown) {
     // Row arrays of n_after entries: the old offsets, then zeros (rows without slots).
     const auto before = static_cast<size_t>(ctx.n_before);
@@ -428,32 +430,119 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_t& d, direction_pl
 }
 
 template <class vid_t, class eid_t>
-apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
-                                                    change_log_t<vid_t>* log) {
-  using key_t = typename apply_context_t::key_t;
-  const auto& sem = props_.semantics;
-  const int64_t n_before = num_vertices_;
-  const int64_t n_after = ::dyng::detail::validate_batch(batch, props_, n_before);
-  const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
-  const int64_t nd = static_cast<int64_t>(batch.delete_src.size());
-  const int64_t total = ni + nd;
+struct device_graph_t<vid_t, eid_t>::batch_input_t {
+  detail::device_batch_t<vid_t> b{};  ///< Pointers into device memory, bases set.
+  int64_t n_after = 0;
+  int64_t key_bound = 0;  ///< batch_id_bound()
+  int64_t dropped = 0;    ///< Self-loops dropped under on_self_loop='drop'.
+};
+
+namespace {
+
+/// The batch pointers over the given arrays, in processing order for `props`.
+template <class vid_t>
+detail::device_batch_t<vid_t> batch_over(const vid_t* ins_src, const vid_t* ins_dst,
+                                         const int32_t* ins_w, const vid_t* del_src,
+                                         const vid_t* del_dst, int64_t ni, int64_t nd,
+                                         const graph_properties_t& props) {
+  const auto& sem = props.semantics;
+  detail::device_batch_t<vid_t> b{};
+  b.ins_src = ins_src;
+  b.ins_dst = ins_dst;
+  b.ins_weights = ins_w;
+  b.del_src = del_src;
+  b.del_dst = del_dst;
+  b.ni = ni;
+  b.nd = nd;
+  b.ins_base = sem.deletions_first ? nd : 0;
+  b.del_base = sem.deletions_first ? 0 : ni;
+  b.directed = props.directed;
+  b.drop_self_loops = sem.on_self_loop == on_self_loop_t::drop;
+  return b;
+}
+
+void check_batch_size(int64_t total) {
   if (total >= INT_MAX) {
     throw capacity_error("Graph.apply(): a batch of " + std::to_string(total) +
                          " entries is more than a device graph applies at once (2^31 - 1); "
                          "split it into smaller batches");
   }
-  int64_t dropped = 0;
+}
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
+                                                    change_log_t<vid_t>* log) {
+  const auto& sem = props_.semantics;
+  batch_input_t in;
+  in.n_after = ::dyng::detail::validate_batch(batch, props_, num_vertices_);
+  const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
+  const int64_t nd = static_cast<int64_t>(batch.delete_src.size());
+  check_batch_size(ni + nd);
   if (sem.on_self_loop == on_self_loop_t::drop) {
-    for (int64_t i = 0; i < ni; ++i) dropped += batch.insert_src[i] == batch.insert_dst[i] ? 1 : 0;
+    for (int64_t i = 0; i < ni; ++i) in.dropped += batch.insert_src[i] == batch.insert_dst[i] ? 1 : 0;
   }
+  // Keys sort below the sentinel: ids a deletion names may pass the vertex count.
+  in.key_bound = ::dyng::detail::batch_id_bound(batch, in.n_after);
   device_scope_t scope(device_);
+  // The batch, in one copy.
+  std::vector<unsigned char> blob;
+  const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
+  const size_t at_id = detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
+  const size_t at_iw = detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
+  const size_t at_ds = detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
+  const size_t at_dd = detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
+  device_buffer<unsigned char> staged(blob.size(), stream_);
+  if (!blob.empty()) staged.copy_from_host(blob.data(), blob.size());
+  const unsigned char* base = staged.data();
+  in.b = batch_over(reinterpret_cast<const vid_t*>(base + at_is),
+                    reinterpret_cast<const vid_t*>(base + at_id),
+                    reinterpret_cast<const int32_t*>(base + at_iw),
+                    reinterpret_cast<const vid_t*>(base + at_ds),
+                    reinterpret_cast<const vid_t*>(base + at_dd), ni, nd, props_);
+  return apply_input(in, log);
+}
+
+template <class vid_t, class eid_t>
+apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>& batch,
+                                                    change_log_t<vid_t>* log) {
+  if (batch.device != device_ || batch.checked_version != version_ || batch.conversion.any()) {
+    throw internal_error("Graph.apply(): a device batch staged for another graph state (or "
+                         "refused by its conversion) reached apply(); this is a bug in dyng");
+  }
+  const int64_t ni = batch.num_insertions, nd = batch.num_deletions;
+  check_batch_size(ni + nd);
+  ::dyng::detail::check_batch_shapes(ni, ni, nd, nd, batch.num_weights, ni * batch.num_weights,
+                                     props_);
+  batch_input_t in;
+  in.n_after = ::dyng::detail::check_batch_ids<vid_t>(batch.ids, props_, num_vertices_);
+  in.key_bound = ::dyng::detail::batch_id_bound(batch.ids, in.n_after);
+  in.dropped = props_.semantics.on_self_loop == on_self_loop_t::drop ? batch.ids.self_loops : 0;
+  in.b = batch_over(batch.insert_src(), batch.insert_dst(), batch.insert_weights(),
+                    batch.delete_src(), batch.delete_dst(), ni, nd, props_);
+  device_scope_t scope(device_);
+  return apply_input(in, log);
+}
+
+template <class vid_t, class eid_t>
+apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& in,
+                                                          change_log_t<vid_t>* log) {
+  using key_t = typename apply_context_t::key_t;
+  const auto& sem = props_.semantics;
+  const detail::device_batch_t<vid_t>& b = in.b;
+  const int64_t n_before = num_vertices_;
+  const int64_t n_after = in.n_after;
+  const int64_t ni = b.ni;
+  const int64_t nd = b.nd;
+  const int64_t total = ni + nd;
+  const int64_t dropped = in.dropped;
   apply_context_t ctx;
   ctx.stream = as_stream(stream_);
   ctx.multiprocessors = multiprocessor_count();
   ctx.n_before = n_before;
   ctx.n_after = n_after;
-  // Keys sort below the sentinel: ids a deletion names may pass the vertex count.
-  const int64_t key_bound = ::dyng::detail::batch_id_bound(batch, n_after);
+  const int64_t key_bound = in.key_bound;
   ctx.id_bits = key_bits_below(key_bound + 1);
   ctx.seq_bits = key_bits_below(total + 1);
   const cudaStream_t s = ctx.stream;
@@ -464,29 +553,6 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
   sum.num_vertices_after = n_after;
   sum.inserted_vertices = n_after - n_before;
   sum.dropped_self_loops = dropped;
-
-  // 1. The batch, in one copy.
-  std::vector<unsigned char> blob;
-  const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
-  const size_t at_id = detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
-  const size_t at_iw = detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
-  const size_t at_ds = detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
-  const size_t at_dd = detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
-  device_buffer<unsigned char> staged(blob.size(), s);
-  if (!blob.empty()) staged.copy_from_host(blob.data(), blob.size());
-  const unsigned char* base = staged.data();
-  detail::device_batch_t<vid_t> b{};
-  b.ins_src = reinterpret_cast<const vid_t*>(base + at_is);
-  b.ins_dst = reinterpret_cast<const vid_t*>(base + at_id);
-  b.ins_weights = reinterpret_cast<const int32_t*>(base + at_iw);
-  b.del_src = reinterpret_cast<const vid_t*>(base + at_ds);
-  b.del_dst = reinterpret_cast<const vid_t*>(base + at_dd);
-  b.ni = ni;
-  b.nd = nd;
-  b.ins_base = sem.deletions_first ? nd : 0;
-  b.del_base = sem.deletions_first ? 0 : ni;
-  b.directed = props_.directed;
-  b.drop_self_loops = sem.on_self_loop == on_self_loop_t::drop;
 
   // 2. Resolve.
   const int64_t live = total - dropped;
@@ -522,12 +588,15 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
     const auto seq = static_cast<int64_t>(status.error_seq);
     const bool insertion = seq >= b.ins_base && seq < b.ins_base + ni;
     const int64_t index = seq - (insertion ? b.ins_base : b.del_base);
+    // The refused entry's ids, from the device copy of the batch.
+    vid_t uv[2];
+    copy_to_host(&uv[0], (insertion ? b.ins_src : b.del_src) + index, sizeof(vid_t), s);
+    copy_to_host(&uv[1], (insertion ? b.ins_dst : b.del_dst) + index, sizeof(vid_t), s);
+    synchronize(s);
     if (insertion) {
-      throw invalid_argument_error(::dyng::detail::existing_insert_text(
-          index, batch.insert_src[index], batch.insert_dst[index]));
+      throw invalid_argument_error(::dyng::detail::existing_insert_text(index, uv[0], uv[1]));
     }
-    throw invalid_argument_error(::dyng::detail::missing_delete_text(
-        index, batch.delete_src[index], batch.delete_dst[index]));
+    throw invalid_argument_error(::dyng::detail::missing_delete_text(index, uv[0], uv[1]));
   }
   const auto* c = status.counters;
   sum.inserted_edges = static_cast<int64_t>(c[detail::k_inserted_edges]);
@@ -649,6 +718,8 @@ graph_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::download() const {
 
 #define DYNG_INSTANTIATE_DEVICE_APPLY(V, E)                                                \
   template apply_summary_t device_graph_t<V, E>::apply(const edge_batch_t<V>&,             \
+                                                       change_log_t<V>*);                  \
+  template apply_summary_t device_graph_t<V, E>::apply(const staged_batch_t<V>&,           \
                                                        change_log_t<V>*);                  \
   template graph_t<V, E> device_graph_t<V, E>::download() const;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DEVICE_APPLY)

@@ -55,11 +55,16 @@ void device_graph_t<vid_t, eid_t>::upload_whole(
   d.weights = device_buffer<int32_t>(slots * k);
   d.slots = static_cast<int64_t>(slots);
   d.tail = static_cast<int64_t>(host.tail);
-  d.row_begin.copy_from_host(host.row_begin.data(), n);
-  d.row_end.copy_from_host(host.row_end.data(), n);
-  d.row_capacity_end.copy_from_host(host.row_capacity_end.data(), n);
-  d.col.copy_from_host(host.col.data(), slots);
-  if (k > 0) d.weights.copy_from_host(host.weights.data(), slots * k);
+  // The copies go on the graph's stream, which the callers wait for; it must first see the
+  // allocations, made on the default stream (a non-blocking stream is not ordered after it: the
+  // copies went there, and a search on the graph's stream could read rows not yet copied).
+  synchronize(nullptr);
+  copy_to_device(d.row_begin.data(), host.row_begin.data(), n * sizeof(eid_t), stream_);
+  copy_to_device(d.row_end.data(), host.row_end.data(), n * sizeof(eid_t), stream_);
+  copy_to_device(d.row_capacity_end.data(), host.row_capacity_end.data(), n * sizeof(eid_t),
+                 stream_);
+  copy_to_device(d.col.data(), host.col.data(), slots * sizeof(vid_t), stream_);
+  if (k > 0) copy_to_device(d.weights.data(), host.weights.data(), slots * k * sizeof(int32_t), stream_);
   ++full_uploads_;
 }
 
@@ -81,6 +86,7 @@ std::unique_ptr<device_graph_t<vid_t, eid_t>> device_graph_t<vid_t, eid_t>::clon
   auto duplicate = [&](const auto& from, auto& into) {
     using T = typename std::decay_t<decltype(from)>::value_type;
     into = device_buffer<T>(from.size());  // long-lived: the default stream (see upload_whole)
+    synchronize(nullptr);                  // ... which the graph's stream must see first
     if (from.size() > 0) {
       copy_on_device(into.data(), from.data(), from.size() * sizeof(T), stream_);
     }

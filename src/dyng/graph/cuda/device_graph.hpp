@@ -2,10 +2,11 @@
 // range [row_begin, row_capacity_end) of which [row_begin, row_end) is used, a free tail for rows
 // that outgrow their range, and K weights per slot.
 //
-// Two ways keep it current. apply() takes a batch itself: it validates the batch on the host
-// (the checks of batch_validate.hpp, so the messages are graph_t's), then resolves the batch's
-// semantics against its own rows and rewrites the touched rows, all on the device
-// (device_apply.cu); the host graph it was made from is then behind, and download() returns a
+// Two ways keep it current. apply() takes a batch itself, from the host or already in device
+// memory (stage()): it checks the batch (the checks of batch_validate.hpp, on the host for a
+// host batch and from the staging kernel's facts for a device one, so the messages are
+// graph_t's), then resolves the batch's semantics against its own rows and rewrites the touched
+// rows, all on the device (device_apply.cu); the host graph it was made from is then behind, and download() returns a
 // host graph equal to the device copy slot for slot. sync() is the older route for a host graph
 // that applied the batch itself: it replays the host's recorded row edits (change_log.hpp's
 // row_edits_t) on the device and uploads the rows the host recomposed or moved; only a host
@@ -23,6 +24,7 @@
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
+#include "dyng/graph/cuda/device_batch.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng::cuda {
@@ -44,6 +46,16 @@ class device_graph_t {
   /// summary as graph_t::apply() on an equal host graph; the rows hold the same slots in the
   /// same order, though not necessarily at the same offsets.
   apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log);
+
+  /// A batch in device memory (on this graph's device, ready on its stream) converted to this
+  /// graph's types and checked for it, without a host copy (device_batch.hpp). Throws for bad
+  /// shapes; every other fault is reported in the result (conversion, ids, below_one), for the
+  /// caller to refuse the batch before apply() would.
+  staged_batch_t<vid_t> stage(const device_batch_arrays_t& arrays) const;
+
+  /// apply() for a staged batch whose conversion found no fault: the same checks, summary and
+  /// log as for the batch on the host.
+  apply_summary_t apply(const staged_batch_t<vid_t>& batch, change_log_t<vid_t>* log);
 
   /// A host graph equal to this copy slot for slot (offsets, tail and all), at its version.
   graph_t<vid_t, eid_t> download() const;
@@ -102,6 +114,9 @@ class device_graph_t {
   // prepared in full before anything is written.
   struct apply_context_t;
   struct direction_plan_t;
+  struct batch_input_t;  ///< A checked batch in device memory, with what its checks found.
+
+  apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log);
 
   void plan_direction(direction_t& d, direction_plan_t& plan, bool in_rows,
                       const apply_context_t& ctx);
