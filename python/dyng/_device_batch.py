@@ -1,7 +1,7 @@
 """Batches whose arrays are already in CUDA memory, applied by a device graph with no host copy.
 
 A graph built on CUDA resources applies its batches on its device. When every array of a batch
-is a DLPack producer on that same device (CuPy, PyTorch, JAX, dyng.Array), the batch is staged
+is a DLPack producer on that same device (CuPy, PyTorch, dyng.Array, ...), the batch is staged
 there: read in place (its producer is asked to order its work before the graph's stream),
 converted to the graph's types and checked by one kernel, whose findings are refused with the
 messages a host batch gets. Any other batch (host arrays, a mix, another device, producers with
