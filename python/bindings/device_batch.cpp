@@ -18,6 +18,7 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/graph/cuda/device_batch.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/sssp/sssp.hpp"
@@ -188,6 +189,12 @@ void bind_device_batch(nb::module_& m) {
                    "(array, what, index, value, column) of each fault the conversion found.");
   m.def("device_array_view", &device_array_view, nb::arg("source"),
         "(ptr, kind, bits, shape, strides, device, None) of a DLPack array in CUDA memory.");
+  m.def(
+      "cuda_pointer_device",
+      [](uintptr_t pointer) {
+        return cuda::device_of_pointer(reinterpret_cast<const void*>(pointer));
+      },
+      nb::arg("pointer"), "The device a pointer's memory is on, -1 for host or unknown memory.");
   m.def("stage_device_batch", &stage, nb::arg("graph"), nb::arg("insert_src").none(),
         nb::arg("insert_dst").none(), nb::arg("insert_weights").none(), nb::arg("num_weights"),
         nb::arg("delete_src").none(), nb::arg("delete_dst").none(),

@@ -4,8 +4,9 @@ A graph built on CUDA resources applies its batches on its device. When every ar
 is a DLPack producer on that same device (CuPy, PyTorch, dyng.Array, ...), the batch is staged
 there: read in place (its producer is asked to order its work before the graph's stream),
 converted to the graph's types and checked by one kernel, whose findings are refused with the
-messages a host batch gets. Any other batch (host arrays, a mix, another device, producers with
-only the CUDA array interface) is converted on the host as before.
+messages a host batch gets. Producers with only the CUDA array interface (Numba) are read the
+same way, once a wait for the stream they name (CAI v3) has passed. Any other batch (host
+arrays, a mix, another device) is converted on the host as before.
 """
 
 from __future__ import annotations
@@ -46,15 +47,32 @@ def _parts(batch):
     return values
 
 
-def _on_device(obj, device):
-    probe = getattr(obj, "__dlpack_device__", None)
-    if probe is None or not hasattr(obj, "__dlpack__"):
+def _cai(obj):
+    try:
+        return obj.__cuda_array_interface__
+    except Exception:  # a host array, or a broken producer: the host route reports it
+        return None
+
+
+def _on_device(native, obj, device):
+    """Whether `obj` can be read in place on `device`: a DLPack producer there, or (without
+    DLPack) a CUDA array interface whose memory is there, in this machine's byte order."""
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+        try:
+            kind, ordinal = obj.__dlpack_device__()
+        except Exception:
+            return False
+        return kind == _DLPACK_CUDA and ordinal == device
+    cai = _cai(obj)
+    if not isinstance(cai, dict) or "data" not in cai or cai.get("mask") is not None:
         return False
     try:
-        kind, ordinal = probe()
-    except Exception:  # a broken producer: let the host route report it
+        if not np.dtype(cai["typestr"]).isnative:
+            return False
+    except TypeError:
         return False
-    return kind == _DLPACK_CUDA and ordinal == device
+    size = int(np.prod(cai.get("shape", ()))) if cai.get("shape", ()) else 1
+    return size == 0 or native.cuda_pointer_device(int(cai["data"][0])) == device
 
 
 def _export(obj, stream):
@@ -67,12 +85,20 @@ def _export(obj, stream):
 
 
 class _View:
-    __slots__ = ("ptr", "dtype", "shape", "strides", "holder")
+    """A device array as staging reads it: pointer, dtype, shape, strides in elements."""
 
-    def __init__(self, native, obj, stream, function, argument):
+    __slots__ = ("ptr", "dtype", "shape", "strides")
+
+    def __init__(self, native, obj, device, stream, function, argument):
+        if hasattr(obj, "__dlpack__"):
+            self._from_dlpack(native, obj, stream, function, argument)
+        else:
+            self._from_cai(native, _cai(obj), device)
+
+    def _from_dlpack(self, native, obj, stream, function, argument):
         capsule = _export(obj, stream)
-        ptr, kind, bits, shape, strides, _, holder = native.device_array_view(capsule)
-        self.ptr, self.shape, self.strides, self.holder = ptr, tuple(shape), tuple(strides), holder
+        ptr, kind, bits, shape, strides, _, _ = native.device_array_view(capsule)
+        self.ptr, self.shape, self.strides = ptr, tuple(shape), tuple(strides)
         try:
             self.dtype = (np.dtype(bool) if kind == "b" else
                           np.dtype(f"{kind}{bits // 8}") if kind in "iufc" else None)
@@ -83,6 +109,24 @@ class _View:
                 f"{function}(): {argument} has a DLPack dtype of kind {kind!r} and {bits} bits; "
                 f"pass integers"
             )
+
+    def _from_cai(self, native, cai, device):
+        self.dtype = np.dtype(cai["typestr"])
+        self.shape = tuple(int(x) for x in cai.get("shape", ()))
+        self.ptr = int(cai["data"][0])
+        item = self.dtype.itemsize
+        if cai.get("strides") is None:  # C order
+            strides, step = [], 1
+            for extent in reversed(self.shape):
+                strides.insert(0, step)
+                step *= max(extent, 1)
+            self.strides = tuple(strides)
+        else:
+            self.strides = tuple(int(b) // item for b in cai["strides"])
+        # CUDA array interface v3: a named stream may still be writing the data.
+        stream = cai.get("stream")
+        if stream is not None:
+            native.cuda_synchronize(device, int(stream))
 
     @property
     def size(self):
@@ -102,14 +146,14 @@ def stage_if_on_device(graph, batch, function):
     device = graph._native.device
     values = _parts(batch)
     present = [v for v in values if v is not None]
-    if not present or not all(_on_device(v, device) for v in present):
+    native = _backend.native()
+    if not present or not all(_on_device(native, v, device) for v in present):
         return None
     if batch._has_vertex_changes():
         return None  # the host route raises NotSupportedError for it
-    native = _backend.native()
     resources = graph._resources
     stream = resources.stream if resources is not None and resources.backend == "cuda" else 0
-    views = [None if v is None else _View(native, v, stream, function, name)
+    views = [None if v is None else _View(native, v, device, stream, function, name)
              for v, name in zip(values, _PARTS)]
     ins_src, ins_dst, weights, del_src, del_dst = views
 

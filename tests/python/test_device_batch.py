@@ -169,6 +169,33 @@ def test_strided_views_and_one_dimensional_weights(on_device):
         np.testing.assert_array_equal(a, b)
 
 
+class CudaArrayInterfaceOnly:
+    """A producer with only __cuda_array_interface__ (as Numba's device arrays)."""
+
+    def __init__(self, array):
+        self._array = array  # keeps the memory alive
+        self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+
+def test_producers_with_only_the_cuda_array_interface():
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(9)
+    host, device = graphs(rng, dyng.BatchSemantics(), True, vertex_dtype="int64")
+    for step in range(6):
+        parts = arrays(rng, host, 50)
+        ins = cupy.asarray(np.stack([parts[0], parts[1]], axis=1).astype(np.uint32))
+        wrap = CudaArrayInterfaceOnly
+        device_batch = dyng.EdgeBatch(
+            insert=(wrap(ins[:, 0]), wrap(ins[:, 1]), wrap(cupy.asarray(parts[2]))),
+            delete=(wrap(cupy.asarray(parts[3])), wrap(cupy.asarray(parts[4]))))
+        host_batch = batch_of(parts, lambda a: a)
+        resolved = device._resolve_batch(device_batch, "Graph.apply")
+        assert isinstance(resolved, _device_batch.StagedResolved)
+        assert outcome(device, device_batch) == outcome(host, host_batch), step
+        for a, b in zip(device.edges(), host.edges()):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_mixed_and_host_batches_take_the_host_route(on_device):
     rng = np.random.default_rng(6)
     host, device = graphs(rng, dyng.BatchSemantics(), True)

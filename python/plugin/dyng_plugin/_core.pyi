@@ -842,6 +842,9 @@ def device_array_view(source: object) -> tuple[int, str, int, list[int], list[in
     (ptr, kind, bits, shape, strides, device, None) of a DLPack array in CUDA memory.
     """
 
+def cuda_pointer_device(pointer: int) -> int:
+    """The device a pointer's memory is on, -1 for host or unknown memory."""
+
 def stage_device_batch(graph: GraphHandle, insert_src: tuple[int, int, bool, int, int, int, int] | None, insert_dst: tuple[int, int, bool, int, int, int, int] | None, insert_weights: tuple[int, int, bool, int, int, int, int] | None, num_weights: int, delete_src: tuple[int, int, bool, int, int, int, int] | None, delete_dst: tuple[int, int, bool, int, int, int, int] | None) -> StagedBatch:
     """
     Converts and checks a batch of device arrays on the graph's device; None when the graph's batches are applied by the host.

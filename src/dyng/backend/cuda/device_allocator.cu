@@ -69,6 +69,17 @@ int visible_device_count() noexcept {
   return count;
 }
 
+int device_of_pointer(const void* pointer) noexcept {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  const bool on_device =
+      attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  return on_device ? attributes.device : -1;
+}
+
 void* device_allocate(std::size_t bytes, void* stream) {
   if (bytes == 0) return nullptr;
   int device = 0;

@@ -19,6 +19,10 @@ namespace dyng::cuda {
 /// Number of CUDA devices this process can use; 0 when there is no driver or device. Never throws.
 int visible_device_count() noexcept;
 
+/// The device whose memory `pointer` points into (device or managed memory), or -1 for host
+/// memory, an unknown pointer or no driver. Never throws.
+int device_of_pointer(const void* pointer) noexcept;
+
 /// `bytes` of device memory on the current device, ordered on `stream`. Throws
 /// dyng::out_of_memory_error naming the requested and free bytes when the pool cannot grow, and
 /// dyng::cuda_error for any other failure. A request of 0 bytes returns nullptr.
