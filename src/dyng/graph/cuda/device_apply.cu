@@ -476,15 +476,14 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
                                                     change_log_t<vid_t>* log) {
   const auto& sem = props_.semantics;
   batch_input_t in;
-  in.n_after = ::dyng::detail::validate_batch(batch, props_, num_vertices_);
+  const auto checked = ::dyng::detail::validate_batch(batch, props_, num_vertices_);
+  in.n_after = checked.num_vertices_after;
   const int64_t ni = static_cast<int64_t>(batch.insert_src.size());
   const int64_t nd = static_cast<int64_t>(batch.delete_src.size());
   check_batch_size(ni + nd);
-  if (sem.on_self_loop == on_self_loop_t::drop) {
-    for (int64_t i = 0; i < ni; ++i) in.dropped += batch.insert_src[i] == batch.insert_dst[i] ? 1 : 0;
-  }
+  in.dropped = sem.on_self_loop == on_self_loop_t::drop ? checked.ids.self_loops : 0;
   // Keys sort below the sentinel: ids a deletion names may pass the vertex count.
-  in.key_bound = ::dyng::detail::batch_id_bound(batch, in.n_after);
+  in.key_bound = ::dyng::detail::batch_id_bound(checked.ids, in.n_after);
   device_scope_t scope(device_);
   // The batch, in one copy.
   std::vector<unsigned char> blob;

@@ -100,7 +100,8 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
                                       int64_t probe_ops = k_error_probe_ops, int team = 1) {
   const auto& sem = props.semantics;
   resolved_batch_t<vid_t> out;
-  out.num_vertices_after = validate_batch(batch, props, n);
+  const validated_batch_t checked = validate_batch(batch, props, n);
+  out.num_vertices_after = checked.num_vertices_after;
   probe_batch_errors(batch, props, n, probe_ops, copies);
   auto& sum = out.summary;
   sum.num_vertices_after = out.num_vertices_after;
@@ -147,7 +148,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
   // Ordered by (a, b, seq). Sequentially: stably by a (a counting sort for a large batch), then
   // each a-group stably by b; the groups are small (a row's share of the batch). On a team: two
   // stable radix sorts, by b and then by a.
-  const int64_t key_bound = batch_id_bound(batch, out.num_vertices_after);
+  const int64_t key_bound = batch_id_bound(checked.ids, out.num_vertices_after);
   if (team > 1) {
     std::vector<rec_t> scratch;
     const int bits = key_bits_below(key_bound);

@@ -172,17 +172,27 @@ inline void check_batch_shapes(int64_t insert_src, int64_t insert_dst, int64_t d
   }
 }
 
+/// A batch that passed validate_batch(): the vertex count after growth, and what the id scan
+/// found (for the key bound of its sort and the self-loops a 'drop' removes).
+struct validated_batch_t {
+  int64_t num_vertices_after = 0;
+  batch_id_facts_t ids;
+};
+
 /// Checks shapes, weights and ids; throws invalid_argument_error / capacity_error naming the
-/// first offending entry. Returns the vertex count after growth.
+/// first offending entry.
 template <class vid_t>
-int64_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_t& props,
-                       int64_t n) {
+validated_batch_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_t& props,
+                                 int64_t n) {
   check_batch_shapes(static_cast<int64_t>(batch.insert_src.size()),
                      static_cast<int64_t>(batch.insert_dst.size()),
                      static_cast<int64_t>(batch.delete_src.size()),
                      static_cast<int64_t>(batch.delete_dst.size()), batch.num_weights,
                      static_cast<int64_t>(batch.insert_weights.size()), props);
-  return check_batch_ids<vid_t>(scan_batch_ids(batch, props, n), props, n);
+  validated_batch_t out;
+  out.ids = scan_batch_ids(batch, props, n);
+  out.num_vertices_after = check_batch_ids<vid_t>(out.ids, props, n);
+  return out;
 }
 
 /// One more than the largest id the batch names, and at least `n_after`: the bound of the keys
@@ -192,13 +202,5 @@ inline int64_t batch_id_bound(const batch_id_facts_t& facts, int64_t n_after) {
   return std::max<int64_t>(n_after, facts.max_delete_id + 1);
 }
 
-template <class vid_t>
-int64_t batch_id_bound(const edge_batch_t<vid_t>& batch, int64_t n_after) {
-  int64_t largest = -1;
-  for (size_t i = 0; i < batch.delete_src.size(); ++i) {
-    largest = std::max<int64_t>(largest, std::max<int64_t>(batch.delete_src[i], batch.delete_dst[i]));
-  }
-  return std::max<int64_t>(n_after, largest + 1);
-}
 
 }  // namespace dyng::detail
