@@ -17,7 +17,6 @@
 
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
-#include "dyng/core/thread_share.hpp"
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
@@ -54,6 +53,10 @@ int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
 /// many operations on one row are cheaper recomposed in one pass.
 constexpr size_t k_edit_in_place_max_ops = 16;
 
+/// Runs per thread of write_rows_on_team: enough that a run the cost estimate got wrong delays
+/// the team by a fraction of a thread's share, few enough that joining their edits is free.
+constexpr int64_t k_write_runs_per_thread = 8;
+
 /// True when row v takes its `count` operations (`inserts` of them insertions) by an in-place
 /// edit: few enough, and room for every insertion in the row's range.
 template <class D>
@@ -71,13 +74,23 @@ struct row_plan_t {
   int64_t new_size = 0;
   bool in_place_edit = false;
   int64_t tail_slots = 0;  ///< Slots it takes at the free tail when it moves there, else 0.
+  int64_t cost = 0;        ///< Slots its write moves, about (row_write_cost).
 };
+
+/// About how many slots writing a row moves: an in-place edit shifts the row's suffix once per
+/// operation (half the row on average), a recomposed row is copied whole. Runs are balanced by
+/// this, not by operation count: on skewed graphs a hub row with a few operations outweighs
+/// thousands of short rows, and a team split by operations waits for the thread that drew it.
+inline int64_t row_write_cost(int64_t size, int64_t ops, bool in_place_edit) {
+  return 1 + ops + (in_place_edit ? ops * (size / 2) : size);
+}
 
 /// write_direction's per-row loop on an OpenMP team, for a batch that needs no relayout: each row
 /// is planned first (in-place edit, recomposed in its range, or moved to the tail with
 /// moved_capacity() slots, exactly as store_row decides), the moved rows get their tail ranges
 /// in row order as the sequential loop would hand them out, and then the rows, being disjoint,
-/// are written side by side, each thread recording its own row edits, joined in row order.
+/// are written side by side in runs of consecutive rows, each run recording its own row edits,
+/// joined in row order.
 /// Returns false, having written nothing, when the moved rows would not fit the tail (the
 /// sequential loop then re-lays out at the same row as always).
 template <class D, class vid_t>
@@ -109,6 +122,8 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     // Resolved operations are effective: each insertion adds a slot, each erase removes one.
     r.new_size = row_size(d, v) + r.inserts - erases;
     r.in_place_edit = edits_in_place(d, v, r.last - r.first, r.inserts);
+    r.cost = row_write_cost(row_size(d, v), static_cast<int64_t>(r.last - r.first),
+                            r.in_place_edit);
     if (!r.in_place_edit &&
         static_cast<int64_t>(d.row_begin[v]) + r.new_size >
             static_cast<int64_t>(d.row_capacity_end[v])) {
@@ -116,35 +131,42 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     }
   }
   std::vector<int64_t> tail_at(static_cast<size_t>(count));
+  std::vector<int64_t> cost_before(static_cast<size_t>(count) + 1, 0);
   int64_t tail = static_cast<int64_t>(d.tail);
   for (int64_t i = 0; i < count; ++i) {
     tail_at[i] = tail;
     tail += rows[i].tail_slots;
+    cost_before[i + 1] = cost_before[i] + rows[i].cost;
   }
   if (tail > static_cast<int64_t>(d.col.size())) return false;
 
-  // Runs of rows with about equal operation counts, one per thread.
-  std::vector<int64_t> run_start(static_cast<size_t>(team) + 1, count);
+  // Runs of consecutive rows with about equal write costs (consecutive, so the recorded row
+  // edits join in row order), several per thread, taken by the threads as they come free: the
+  // cost is only an estimate (rows moved to the tail first touch fresh pages, which it does not
+  // see, and on R-MAT graphs the empty high-id rows that every insertion moves come last).
+  const int64_t runs = std::min<int64_t>(count, k_write_runs_per_thread * team);
+  std::vector<int64_t> run_start(static_cast<size_t>(runs) + 1, count);
   run_start[0] = 0;
-  for (int64_t t = 1, i = 0; t < team; ++t) {
-    const size_t op_goal = ops.size() * static_cast<size_t>(t) / static_cast<size_t>(team);
-    while (i < count && rows[i].first < op_goal) ++i;
-    run_start[t] = i;
+  const double total_cost = static_cast<double>(cost_before[count]);
+  for (int64_t r = 1, i = 0; r < runs; ++r) {
+    const auto goal = static_cast<int64_t>(total_cost * static_cast<double>(r) /
+                                           static_cast<double>(runs));
+    while (i < count && cost_before[i] < goal) ++i;
+    run_start[r] = i;
   }
-  std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(team) : 0);
-  std::vector<std::exception_ptr> failures(static_cast<size_t>(team));
+  std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(runs) : 0);
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
 #pragma omp parallel num_threads(team)
   {
-    // Each thread takes runs t, t + granted, ...: all runs are written even when OpenMP grants
-    // fewer threads than asked (thread_share.hpp).
-    const thread_share_t me = thread_share(0);
-    const int t = me.thread, granted = me.threads;
-    try {
-      compose_scratch_t<vid_t> scratch;
-      std::vector<const int32_t*> queue;
-      std::vector<vid_t> cols;
-      std::vector<int32_t> weights;
-      for (int run = t; run < team; run += granted) {
+    compose_scratch_t<vid_t> scratch;
+    std::vector<const int32_t*> queue;
+    std::vector<vid_t> cols;
+    std::vector<int32_t> weights;
+    // A worksharing loop, so every run is written whatever team OpenMP grants (one thread inside
+    // an outer parallel region takes them all).
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t run = 0; run < runs; ++run) {
+      try {
         std::optional<row_piece_recorder_t<vid_t>> recorder;
         if (edits != nullptr) {
           part_edits[run].clear();
@@ -176,9 +198,9 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                                batch_weights, num_weights, sorted, scratch, cols, weights);
           }
           if (static_cast<int64_t>(cols.size()) != r.new_size) {
-            throw internal_error("Graph.apply(): row " + std::to_string(v) + " was planned with " +
-                                 std::to_string(r.new_size) + " slots but holds " +
-                                 std::to_string(cols.size()));
+            throw internal_error("Graph.apply(): row " + std::to_string(v) +
+                                 " was planned with " + std::to_string(r.new_size) +
+                                 " slots but holds " + std::to_string(cols.size()));
           }
           if (r.tail_slots > 0) {
             d.row_begin[v] = static_cast<eid_t>(tail_at[i]);
@@ -186,9 +208,9 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
           }
           write_row_content(d, v, cols.data(), weights.data(), r.new_size, num_weights);
         }
+      } catch (...) {
+        failures[run] = std::current_exception();
       }
-    } catch (...) {
-      failures[t] = std::current_exception();
     }
   }
   for (const auto& failure : failures) {
