@@ -22,6 +22,7 @@ from __future__ import annotations
 from dyng import cycle_count, dynamic_bfs, mosp, sssp
 from dyng._array import Array
 from dyng._batch import ApplySummary, EdgeBatch
+from dyng._citations import citation, citation_keys
 from dyng._config import config, get_log_level, set_log_level, show_config, use_cpu_only
 from dyng._errors import (
     BackendWarning,
@@ -38,6 +39,7 @@ from dyng._errors import (
 )
 from dyng._graph import CSR, Graph
 from dyng._properties import BatchSemantics, GraphProperties
+from dyng._registry import AlgorithmInfo, algorithms
 from dyng._resources import Resources, get_default_resources, set_default_resources
 from dyng._update import update
 
@@ -58,6 +60,10 @@ __all__ = [
     "cycle_count",
     "dynamic_bfs",
     "testing",
+    "algorithms",
+    "AlgorithmInfo",
+    "citation",
+    "citation_keys",
     "config",
     "show_config",
     "set_log_level",

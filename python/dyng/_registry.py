@@ -1,5 +1,5 @@
 """The algorithm registry: one record per dynamic algorithm, read by ``dyng.update``, the feature
-table of the README and (in later releases) ``dyng.algorithms()`` and the command line.
+table of the README, ``dyng.algorithms()``, ``dyng.citation`` and the command line.
 
 Each algorithm module defines ``ALGORITHM = Algorithm(...)`` next to its ``Result``; this module
 only names the modules, in the order 0.2's ``algorithms()`` lists them, and imports them on
@@ -14,8 +14,8 @@ from typing import Tuple
 
 from dyng._errors import InvalidArgumentError
 
-__all__ = ["Algorithm", "ALGORITHM_MODULES", "PLANNED", "all_algorithms", "find",
-           "feature_table"]
+__all__ = ["Algorithm", "AlgorithmInfo", "ALGORITHM_MODULES", "PLANNED", "algorithms",
+           "all_algorithms", "find", "feature_table"]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
 ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs")
@@ -43,7 +43,11 @@ class Algorithm:
         values are exact (no tie-breaking choices are exposed).
     backends : tuple of str
     cite : tuple of str
-        BibTeX keys of the papers the algorithm follows.
+        BibTeX keys of the papers the algorithm follows (``dyng.citation`` renders them).
+    container : {"graph"}
+        What the algorithm runs on.
+    oracle : {"compute"}
+        What ``update`` is checked against: a fresh ``compute``.
     """
 
     name: str
@@ -53,10 +57,57 @@ class Algorithm:
     determinism: str
     backends: Tuple[str, ...] = BACKENDS
     cite: Tuple[str, ...] = ()
+    container: str = "graph"
+    oracle: str = "compute"
 
     def module(self):
         """The algorithm's module (``dyng.<name>``)."""
         return importlib.import_module(f"dyng.{self.name}")
+
+
+@dataclasses.dataclass(frozen=True)
+class AlgorithmInfo:
+    """One algorithm as ``dyng.algorithms()`` describes it (the public view of the registry).
+
+    Attributes
+    ----------
+    name, title, family, container, maturity, determinism, oracle : str
+        See :class:`Algorithm`.
+    backends : tuple of str
+    cite : tuple of str
+
+    Examples
+    --------
+    >>> import dyng
+    >>> info = dyng.algorithms()[0]
+    >>> (info.name, info.family, info.determinism)
+    ('sssp', 'fixed_point', 'bitwise')
+    """
+
+    name: str
+    title: str
+    family: str
+    container: str
+    maturity: str
+    determinism: str
+    oracle: str
+    backends: Tuple[str, ...]
+    cite: Tuple[str, ...]
+
+
+def algorithms():
+    """Every algorithm of this release, in registry order, as :class:`AlgorithmInfo` records.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> [a.name for a in dyng.algorithms()]
+    ['sssp', 'cycle_count', 'mosp', 'dynamic_bfs']
+    """
+    return [AlgorithmInfo(name=a.name, title=a.title, family=a.family, container=a.container,
+                          maturity=a.maturity, determinism=a.determinism, oracle=a.oracle,
+                          backends=tuple(a.backends), cite=tuple(a.cite))
+            for a in all_algorithms()]
 
 
 def all_algorithms():
