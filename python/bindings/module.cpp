@@ -16,6 +16,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_dynamic_bfs(m);
   dyng::bindings::bind_mosp(m);
   dyng::bindings::bind_cycle_count(m);
+  dyng::bindings::bind_triangle_delta(m);
 #if defined(DYNG_HAVE_CUDA)
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_dynamic_bfs_device(m);

@@ -24,6 +24,8 @@ void bind_mosp(nanobind::module_& m);
 /// `CycleCountOptions`, `CycleCountStats`, `CycleCountState` and the enumeration oracle
 /// (cycle_count.cpp).
 void bind_cycle_count(nanobind::module_& m);
+/// `TriangleDeltaOptions`, `TriangleDeltaStats`, `TriangleDeltaState` (triangle_delta.cpp).
+void bind_triangle_delta(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);

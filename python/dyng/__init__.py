@@ -19,7 +19,7 @@ Examples
 
 from __future__ import annotations
 
-from dyng import cycle_count, dynamic_bfs, mosp, sssp
+from dyng import cycle_count, dynamic_bfs, mosp, sssp, triangle_delta
 from dyng._array import Array
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._citations import citation, citation_keys
@@ -59,6 +59,7 @@ __all__ = [
     "mosp",
     "cycle_count",
     "dynamic_bfs",
+    "triangle_delta",
     "testing",
     "algorithms",
     "AlgorithmInfo",

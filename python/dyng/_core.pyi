@@ -591,6 +591,67 @@ def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated
     The untrimmed histogram of simple cycles by plain enumeration (an oracle).
     """
 
+class TriangleDeltaOptions:
+    """Native triangle_delta options."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class TriangleDeltaStats(UpdateStats):
+    """triangle_delta's counters."""
+
+    @property
+    def deletions(self) -> int: ...
+
+    @property
+    def insertions(self) -> int: ...
+
+    @property
+    def triangles_removed(self) -> int: ...
+
+    @property
+    def triangles_added(self) -> int: ...
+
+class TriangleDeltaState:
+    """The number of triangles of an undirected graph, on the host."""
+
+    def clone(self) -> TriangleDeltaState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaState, TriangleDeltaStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @property
+    def count(self) -> int: ...
+
 build_config: dict = ...
 
 def openmp_max_threads() -> int:

@@ -18,10 +18,10 @@ __all__ = ["Algorithm", "AlgorithmInfo", "ALGORITHM_MODULES", "PLANNED", "algori
            "all_algorithms", "find", "feature_table"]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
-ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs")
+ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs", "triangle_delta")
 
 #: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
-PLANNED = ("triangle_delta",)
+PLANNED = ()
 
 BACKENDS = ("sequential", "openmp", "cuda")
 
@@ -145,6 +145,7 @@ def feature_table():
         title = algorithm.title[:1].lower() + algorithm.title[1:]
         rows.append(f"| `{algorithm.name}`: {title} | {cells} |")
     rows.append("| `dyng.update`: one batch, several results | yes | yes | yes |")
-    planned = ", ".join(f"`{name}`" for name in PLANNED)
-    rows.append(f"| {planned} | " + " | ".join("planned" for _ in BACKENDS) + " |")
+    if PLANNED:
+        planned = ", ".join(f"`{name}`" for name in PLANNED)
+        rows.append(f"| {planned} | " + " | ".join("planned" for _ in BACKENDS) + " |")
     return "\n".join(rows)

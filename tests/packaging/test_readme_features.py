@@ -43,10 +43,12 @@ def test_every_registered_algorithm_has_a_row():
 def test_host_yes_means_it_runs_there(name, backend):
     algorithm = _registry.find(name)
     assert backend in algorithm.backends
-    g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 2, 3])
+    # Undirected, sorted and simple: a graph every algorithm takes (triangle_delta needs it).
+    g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 2, 3], directed=False)
     module = algorithm.module()
     # Single-source algorithms take the source; whole-graph ones (cycle_count) take none.
     sourced = issubclass(module.Result, SingleSourceResult)
     result = module.compute(g, *((0,) if sourced else ()), resources=backend)
     stats = module.update(g, dyng.EdgeBatch(delete=([1], [2])), result)
-    assert stats.batch.deleted_edges == 1 and result.graph_version == 1
+    # Both stored directions of the undirected edge.
+    assert stats.batch.deleted_edges == 2 and result.graph_version == 1

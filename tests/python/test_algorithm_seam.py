@@ -14,7 +14,7 @@ from dyng._result import ResultBase, StatsBase
 
 PACKAGE = pathlib.Path(dyng.__file__).parent
 NATIVE_STATS = {"sssp": "SsspStats", "cycle_count": "CycleCountStats", "mosp": "MospStats",
-                "dynamic_bfs": "BfsStats"}
+                "dynamic_bfs": "BfsStats", "triangle_delta": "TriangleDeltaStats"}
 
 
 @pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)

@@ -29,6 +29,7 @@ __all__ = [
     "dijkstra",
     "bfs_levels",
     "simple_cycle_histogram",
+    "triangle_count",
     "edges_from_arrays",
     "SUMMARY_FIELDS",
 ]
@@ -402,6 +403,19 @@ def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]
 
         walk(root, 1)
     return counts
+
+
+def triangle_count(model: GraphModel) -> int:
+    """Counts triangles {u, v, w} of an undirected model: three distinct vertices, pairwise
+    adjacent; self-loops are ignored. Tries every triple u < v < w of adjacent u, v.
+    """
+    adjacent = [{v for v, _ in row if v != u} for u, row in enumerate(model.out_edges())]
+    found = 0
+    for u in range(model.num_vertices):
+        for v in adjacent[u]:
+            if v > u:
+                found += sum(1 for w in adjacent[v] if w > v and w in adjacent[u])
+    return found
 
 
 def edges_from_arrays(src: Iterable[int], dst: Iterable[int],

@@ -1,0 +1,158 @@
+// Host entry points of triangle_delta (sequential and OpenMP backends): compute intersects the
+// rows of every edge, update intersects those of the batch's changed edges on the graph before
+// and after it (detail/triangles.hpp), under the shared dynamic-update policy.
+#include "dyng/triangle_delta/triangle_delta.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dyng/core/dynamic_update.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/core/graph_types.hpp"
+#include "dyng/triangle_delta/detail/triangles.hpp"
+#include "dyng/triangle_delta/detail/update_steps.hpp"
+
+namespace dyng::triangle_delta {
+namespace {
+
+using detail::edge_pair_t;
+
+template <class vid_t, class eid_t>
+int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
+              const options_t& options) {
+  return host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
+                        options.parallel_min_edges < 0 ? k_default_parallel_min_edges
+                                                       : options.parallel_min_edges);
+}
+
+/// Vertices per dynamic chunk of a team's compute: small, since one hub's row can be most of
+/// the work.
+constexpr int64_t k_compute_chunk = 64;
+
+template <class vid_t, class eid_t>
+uint64_t count_all(const adjacency_view_t<vid_t, eid_t>& g, int threads, int64_t& work) {
+  const int64_t n = g.num_vertices;
+  if (threads <= 1) return detail::triangles_from(g, vid_t{0}, static_cast<vid_t>(n), work);
+  uint64_t found = 0;
+  int64_t total_work = 0;
+  const int64_t chunks = (n + k_compute_chunk - 1) / k_compute_chunk;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
+    reduction(+ : found, total_work)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const auto first = static_cast<vid_t>(c * k_compute_chunk);
+    const auto last = static_cast<vid_t>(std::min(n, (c + 1) * k_compute_chunk));
+    found += detail::triangles_from(g, first, last, total_work);
+  }
+  work += total_work;
+  return found;
+}
+
+/// The triangles through each of `edges`, each counted at the first changed edge it holds.
+/// False once the work passes `limit`.
+template <class vid_t, class eid_t>
+bool through_edges(const adjacency_view_t<vid_t, eid_t>& g,
+                   const std::vector<edge_pair_t<vid_t>>& edges,
+                   const detail::overlay_t<vid_t>* overlay, int threads, int64_t limit,
+                   uint64_t& found, int64_t& work) {
+  const auto count = static_cast<int64_t>(edges.size());
+  uint64_t total = 0;
+  int64_t spent = 0;
+  if (threads <= 1) {
+    for (int64_t i = 0; i < count && work + spent <= limit; ++i) {
+      total += detail::triangles_through(g, edges, static_cast<size_t>(i), overlay, spent);
+    }
+  } else {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16) reduction(+ : total, spent)
+    for (int64_t i = 0; i < count; ++i) {
+      total += detail::triangles_through(g, edges, static_cast<size_t>(i), overlay, spent);
+    }
+  }
+  found += total;
+  work += spent;
+  return work <= limit;
+}
+
+/// The host backends' counting for the shared update steps (detail/update_steps.hpp).
+template <class vid_t, class eid_t>
+class host_engine_t {
+ public:
+  host_engine_t(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                const execution_t& exec)
+      : graph_(graph), options_(options), exec_(exec) {}
+
+  bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
+                   const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
+                   uint64_t& removed, uint64_t& added, int64_t& work) {
+    const int threads = std::min<int>(team_size(exec_, graph_, options_),
+                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    const auto g = graph_.out_view();
+    // Removed triangles on the graph before the batch: its insertions hidden, deletions shown.
+    const detail::overlay_t<vid_t> before(inserted, deleted);
+    if (!through_edges(g, deleted, &before, threads, limit, removed, work)) return false;
+    return through_edges(g, inserted, static_cast<const detail::overlay_t<vid_t>*>(nullptr),
+                         threads, limit, added, work);
+  }
+
+  stats_t compute(state_t<vid_t>& state) {
+    return ::dyng::triangle_delta::compute(graph_, options_, exec_, state);
+  }
+
+ private:
+  const graph_t<vid_t, eid_t>& graph_;
+  options_t options_;
+  execution_t exec_;
+};
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
+  const auto& props = graph.properties();
+  if (!props.directed && props.order == edge_order_t::sorted && !props.allow_parallel_edges) {
+    return;
+  }
+  throw invalid_argument_error(
+      std::string(fn) +
+      ": triangle_delta needs an undirected graph with sorted rows and without parallel edges "
+      "(it intersects sorted rows of a simple graph); build it with directed=False and the "
+      "default properties");
+}
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                const execution_t& exec, state_t<vid_t>& state) {
+  constexpr const char* fn = "triangle_delta.compute()";
+  check_host_backend(exec, fn);
+  check_graph(graph, fn);
+  state_t<vid_t> fresh;
+  fresh.num_vertices = graph.num_vertices();
+  fresh.count = count_all(graph.out_view(), team_size(exec, graph, options), fresh.compute_work);
+  const stats_t stats = detail::compute_stats(fresh);
+  state = std::move(fresh);
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  constexpr const char* fn = "triangle_delta.update()";
+  check_host_backend(exec, fn);
+  check_graph(graph, fn);
+  host_engine_t<vid_t, eid_t> engine(graph, options, exec);
+  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, log, state);
+  return run_update(steps, log, graph.num_vertices(), options.repair_budget, fn);
+}
+
+#define DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU(VID, EID)                                        \
+  template void check_graph(const graph_t<VID, EID>&, const char*);                         \
+  template stats_t compute(const graph_t<VID, EID>&, const options_t&, const execution_t&,  \
+                           state_t<VID>&);                                                   \
+  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&,               \
+                          const options_t&, const execution_t&, state_t<VID>&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU)
+#undef DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU
+
+}  // namespace dyng::triangle_delta
