@@ -22,6 +22,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_dynamic_bfs_device(m);
   dyng::bindings::bind_mosp_device(m);
   dyng::bindings::bind_cycle_count_device(m);
+  dyng::bindings::bind_triangle_delta_device(m);
   dyng::bindings::bind_cuda_runtime(m);
   dyng::bindings::bind_device_batch(m);
 #endif

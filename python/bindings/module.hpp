@@ -35,6 +35,8 @@ void bind_dynamic_bfs_device(nanobind::module_& m);
 void bind_mosp_device(nanobind::module_& m);
 /// `CycleCountDeviceState`, cycle histograms counted on the GPU (cycle_count_device.cpp).
 void bind_cycle_count_device(nanobind::module_& m);
+/// `TriangleDeltaDeviceState`, triangle counts made on the GPU (triangle_delta_device.cpp).
+void bind_triangle_delta_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
 /// `StagedBatch` and the functions of batches in device memory (device_batch.cpp).

@@ -32,8 +32,7 @@ from dyng._result import run_compute
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
 ALGORITHM = Algorithm(name="triangle_delta", title="Dynamic triangle count (tutorial)",
-                      family="aggregate_delta", maturity="tutorial", determinism="exact_value",
-                      backends=("sequential", "openmp"))
+                      family="aggregate_delta", maturity="tutorial", determinism="exact_value")
 
 
 @dataclasses.dataclass

@@ -57,12 +57,6 @@ def test_graphs_it_refuses(kwargs):
         triangle_delta.compute(g)
 
 
-@pytest.mark.gpu
-def test_cuda_is_refused_with_what_to_do():
-    with pytest.raises(dyng.NotSupportedError, match="triangle_delta runs on the sequential"):
-        triangle_delta.compute(k4(), resources=dyng.Resources.cuda())
-
-
 def test_stale_results_and_clones():
     g = k4()
     r = triangle_delta.compute(g)

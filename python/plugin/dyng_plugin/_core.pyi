@@ -877,6 +877,45 @@ class CycleCountDeviceState:
     @property
     def max_length(self) -> int: ...
 
+class TriangleDeltaDeviceState:
+    """
+    The number of triangles of an undirected graph, counted on a CUDA device.
+    """
+
+    def clone(self) -> TriangleDeltaDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaDeviceState, TriangleDeltaStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> TriangleDeltaState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: TriangleDeltaState, execution: Execution) -> TriangleDeltaDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
+
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
 

@@ -1,0 +1,165 @@
+// Host side of triangle_delta on the GPU: the entry points, with update() as the shared policy
+// over triangle_delta's own steps (detail/update_steps.hpp) and the kernels of
+// detail/cuda/triangle_kernels.cuh as their counting engine.
+#include "dyng/triangle_delta/triangle_delta_cuda.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "dyng/backend/cuda/cuda_check.hpp"
+#include "dyng/backend/cuda/device_allocator.hpp"
+#include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_result.hpp"
+#include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/core/dynamic_update.hpp"
+#include "dyng/core/graph_types.hpp"
+#include "dyng/triangle_delta/detail/cuda/triangle_kernels.cuh"
+#include "dyng/triangle_delta/detail/update_steps.hpp"
+
+namespace dyng::triangle_delta::cuda {
+namespace {
+
+using ::dyng::cuda::as_stream;
+using ::dyng::cuda::device_buffer;
+using ::dyng::cuda::device_graph_t;
+using ::dyng::cuda::k_block_threads;
+using ::dyng::cuda::stride_blocks;
+using detail::cuda::counters_t;
+using detail::cuda::pair_t;
+
+/// Blocks per multiprocessor the counting kernels may use (grid-stride loops).
+constexpr long long k_blocks_per_sm = 8;
+
+template <class vid_t>
+device_buffer<pair_t<vid_t>> upload_pairs(const std::vector<std::pair<vid_t, vid_t>>& pairs,
+                                          void* stream) {
+  std::vector<pair_t<vid_t>> packed(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) packed[i] = {pairs[i].first, pairs[i].second};
+  device_buffer<pair_t<vid_t>> out(packed.size(), stream);
+  if (!packed.empty()) out.copy_from_host(packed.data(), packed.size());
+  return out;
+}
+
+/// The GPU counting of the shared update steps, on the device copy of the graph.
+template <class vid_t, class eid_t>
+class device_engine_t {
+ public:
+  device_engine_t(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+                  void* stream)
+      : host_(host), stream_(stream), out_(graph.out_view()) {}
+
+  bool count_batch(const std::vector<detail::edge_pair_t<vid_t>>& deleted,
+                   const std::vector<detail::edge_pair_t<vid_t>>& inserted, int64_t limit,
+                   uint64_t& removed, uint64_t& added, int64_t& work) {
+    if (deleted.empty() && inserted.empty()) return true;
+    std::vector<detail::edge_pair_t<vid_t>> both_ways;
+    both_ways.reserve(2 * deleted.size());
+    for (const auto& [u, v] : deleted) {
+      both_ways.push_back({u, v});
+      both_ways.push_back({v, u});
+    }
+    std::sort(both_ways.begin(), both_ways.end());
+    const auto hidden = upload_pairs(inserted, stream_);
+    const auto shown = upload_pairs(deleted, stream_);
+    const auto shown_rows = upload_pairs(both_ways, stream_);
+    device_buffer<counters_t> sums(2, stream_);
+    sums.fill_bytes(0);
+    detail::cuda::overlay_view_t<vid_t> before{hidden.data(),
+                                               static_cast<int64_t>(inserted.size()),
+                                               shown.data(),
+                                               static_cast<int64_t>(deleted.size()),
+                                               shown_rows.data(),
+                                               static_cast<int64_t>(both_ways.size())};
+    // Removed triangles on the graph before the batch, added ones on the graph after it.
+    launch_through(shown.data(), static_cast<int64_t>(deleted.size()), before, sums.data());
+    launch_through(hidden.data(), static_cast<int64_t>(inserted.size()), {}, sums.data() + 1);
+    counters_t got[2];
+    sums.copy_to_host(got, 2);
+    removed += got[0].found;
+    added += got[1].found;
+    work += static_cast<int64_t>(got[0].work + got[1].work);
+    // The kernels cannot stop part-way without a second pass; the budget is checked after them
+    // (a triangle count through k edges costs at most k row walks, so this bounds the waste).
+    return work <= limit;
+  }
+
+  stats_t compute(state_t<vid_t>& state) {
+    state_t<vid_t> fresh;
+    fresh.num_vertices = host_.num_vertices();
+    device_buffer<counters_t> sums(1, stream_);
+    sums.fill_bytes(0);
+    if (out_.num_vertices > 0) {
+      const long long warps_wanted = out_.num_vertices;
+      detail::cuda::count_all_kernel<<<stride_blocks(warps_wanted * 32, k_blocks_per_sm),
+                                       k_block_threads, 0, as_stream(stream_)>>>(out_,
+                                                                                  sums.data());
+      DYNG_CUDA_CHECK(cudaGetLastError());
+    }
+    counters_t got;
+    sums.copy_to_host(&got, 1);
+    fresh.count = got.found;
+    fresh.compute_work = static_cast<int64_t>(got.work);
+    const stats_t stats = detail::compute_stats(fresh);
+    static_cast<state_t<vid_t>&>(state) = std::move(fresh);
+    return stats;
+  }
+
+ private:
+  void launch_through(const pair_t<vid_t>* edges, int64_t count,
+                      const detail::cuda::overlay_view_t<vid_t>& before, counters_t* sums) {
+    if (count == 0) return;
+    detail::cuda::count_through_kernel<<<stride_blocks(count, k_blocks_per_sm), k_block_threads,
+                                         0, as_stream(stream_)>>>(out_, edges, count, before,
+                                                                  sums);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+
+  const graph_t<vid_t, eid_t>& host_;
+  void* stream_;
+  adjacency_view_t<vid_t, eid_t> out_;
+};
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+                const options_t&, void* stream, device_state_t<vid_t>& state) {
+  constexpr const char* fn = "triangle_delta.compute()";
+  check_graph(host, fn);
+  ::dyng::cuda::check_level(host, graph, fn);
+  ::dyng::cuda::device_scope_t scope(graph.device());
+  device_engine_t<vid_t, eid_t> engine(host, graph, stream);
+  device_state_t<vid_t> fresh;
+  fresh.device = graph.device();
+  const stats_t stats = engine.compute(fresh);
+  state = std::move(fresh);
+  return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+               const change_log_t<vid_t>& log, const options_t& options, void* stream,
+               device_state_t<vid_t>& state) {
+  constexpr const char* fn = "triangle_delta.update()";
+  check_graph(host, fn);
+  ::dyng::cuda::check_level(host, graph, fn);
+  ::dyng::cuda::check_on_device(state, graph.device(), fn);
+  ::dyng::cuda::device_scope_t scope(graph.device());
+  device_engine_t<vid_t, eid_t> engine(host, graph, stream);
+  detail::update_steps_t<vid_t, device_engine_t<vid_t, eid_t>> steps(engine, log, state);
+  return run_update(steps, log, host.num_vertices(), options.repair_budget, fn);
+}
+
+#define DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA(VID, EID)                                      \
+  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,       \
+                           const options_t&, void*, device_state_t<VID>&);                  \
+  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,        \
+                          const change_log_t<VID>&, const options_t&, void*,                \
+                          device_state_t<VID>&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA)
+#undef DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA
+
+}  // namespace dyng::triangle_delta::cuda

@@ -1,0 +1,46 @@
+// triangle_delta on a device-resident graph: the row intersections of triangle_delta.hpp as GPU
+// kernels (detail/cuda/triangle_kernels.cuh), compute over every vertex and update through the
+// batch's changed edges, the latter under the same update steps as the host backends
+// (detail/update_steps.hpp). The count is one number that every reader wants on the host, so the
+// state stays there; the kernels add into a device counter that each call reads back once.
+// No CUDA types here (streams are void*), so the bindings include it.
+#pragma once
+
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/graph/graph.hpp"
+#include "dyng/triangle_delta/triangle_delta.hpp"
+
+namespace dyng::triangle_delta::cuda {
+
+/// A count made on `device`; copies between spaces are plain copies (backend/cuda/
+/// device_result.hpp's self_copying_result).
+template <class vid_t>
+struct device_state_t : state_t<vid_t> {
+  using host_type = state_t<vid_t>;
+  int device = 0;
+  device_state_t deep_copy(void*) const { return *this; }
+  host_type copy_to_host(void*) const { return host_type(*this); }
+  static device_state_t copy_from_host(const host_type& host, int device, void*) {
+    device_state_t state;
+    static_cast<host_type&>(state) = host;
+    state.device = device;
+    return state;
+  }
+};
+
+/// Counts into `state` on the device of `graph`; `host` is the same graph's host handle (its
+/// properties, counts and version; a device graph keeps no host rows).
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& host,
+                const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph, const options_t& options,
+                void* stream, device_state_t<vid_t>& state);
+
+/// Repairs `state` after the batch of `log` was applied to `graph`.
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& host,
+               const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+               const change_log_t<vid_t>& log, const options_t& options, void* stream,
+               device_state_t<vid_t>& state);
+
+}  // namespace dyng::triangle_delta::cuda
