@@ -1,4 +1,4 @@
-"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count [options]``; exits 0 whatever the bars
+"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io [options]``; exits 0 whatever the bars
 say."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from bench import apply, cycle_count, generators, load, mosp, report, sssp
+from bench import apply, cycle_count, generators, io, load, mosp, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -95,6 +95,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--json", default=None, metavar="PATH",
                    help="where to write the JSON (default bench/results/cycle_count-<timestamp>"
                         ".json)")
+    io.add_parser(sub)
     return top
 
 
@@ -108,6 +109,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
         return _main_mosp(args, argv)
     if args.command == "cycle_count":
         return _main_cycle_count(args, argv)
+    if args.command == "io":
+        return io.main(args, argv, _run_peer_benchmark)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),

@@ -29,6 +29,7 @@ struct error_classes_t {
   PyObject* internal = nullptr;
   PyObject* out_of_memory = nullptr;
   PyObject* cuda = nullptr;
+  PyObject* file_format = nullptr;
 };
 
 error_classes_t g_classes;
@@ -66,6 +67,7 @@ void register_classes(nb::dict classes) {
   take(classes, "InternalError", g_classes.internal);
   take(classes, "OutOfMemoryError", g_classes.out_of_memory);
   take(classes, "CudaError", g_classes.cuda);
+  take(classes, "FileFormatError", g_classes.file_format);
 }
 
 /// CudaError carries the CUDA status code as `code`, so it is built by calling the class.
@@ -77,6 +79,27 @@ void raise_cuda_error(const cuda_error& e) {
   PyObject* exc = PyObject_CallFunction(g_classes.cuda, "si", e.what(), e.code());
   if (exc == nullptr) return;  // The constructor's own error is the one to report.
   PyErr_SetObject(g_classes.cuda, exc);
+  Py_DECREF(exc);
+}
+
+/// FileFormatError carries path, line and column (None where unknown, i.e. 0).
+void raise_file_format_error(const file_format_error& e) {
+  if (g_classes.file_format == nullptr) {
+    PyErr_SetString(PyExc_OSError, e.what());
+    return;
+  }
+  nb::object none = nb::none();
+  nb::object line = e.line() > 0 ? nb::int_(e.line()) : none;
+  nb::object column = e.column() > 0 ? nb::int_(e.column()) : none;
+  // A path need not be UTF-8: decode both texts leniently rather than fail on them.
+  const std::string what = e.what();
+  nb::object message = nb::steal(PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace"));
+  nb::object path = nb::steal(PyUnicode_DecodeFSDefaultAndSize(e.path().data(), static_cast<Py_ssize_t>(e.path().size())));
+  if (!message.is_valid() || !path.is_valid()) return;
+  PyObject* exc = PyObject_CallFunctionObjArgs(g_classes.file_format, message.ptr(), path.ptr(),
+                                               line.ptr(), column.ptr(), nullptr);
+  if (exc == nullptr) return;  // The constructor's own error is the one to report.
+  PyErr_SetObject(g_classes.file_format, exc);
   Py_DECREF(exc);
 }
 
@@ -100,6 +123,8 @@ void translate(const std::exception_ptr& p, void*) {
     PyErr_SetString(pick(g_classes.out_of_memory, PyExc_MemoryError), e.what());
   } catch (const cuda_error& e) {
     raise_cuda_error(e);
+  } catch (const file_format_error& e) {
+    raise_file_format_error(e);
   } catch (const error& e) {
     PyErr_SetString(pick(g_classes.error, PyExc_RuntimeError), e.what());
   } catch (const std::bad_alloc&) {

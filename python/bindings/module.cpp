@@ -17,6 +17,8 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_mosp(m);
   dyng::bindings::bind_cycle_count(m);
   dyng::bindings::bind_triangle_delta(m);
+  dyng::bindings::bind_generators(m);
+  dyng::bindings::bind_io(m);
 #if defined(DYNG_HAVE_CUDA)
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_dynamic_bfs_device(m);

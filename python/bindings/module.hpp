@@ -26,6 +26,9 @@ void bind_mosp(nanobind::module_& m);
 void bind_cycle_count(nanobind::module_& m);
 /// `TriangleDeltaOptions`, `TriangleDeltaStats`, `TriangleDeltaState` (triangle_delta.cpp).
 void bind_triangle_delta(nanobind::module_& m);
+/// `legacy_mosp_changes`, `legacy_cycle_enum_batch`, the original tools' batch generators
+/// (generators.cpp).
+void bind_generators(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
 /// `SsspDeviceState`, results in device memory (sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);
@@ -42,6 +45,8 @@ void bind_cuda_runtime(nanobind::module_& m);
 /// `StagedBatch` and the functions of batches in device memory (device_batch.cpp).
 void bind_device_batch(nanobind::module_& m);
 #endif
+/// `io_read_*` and `io_write_*`, the file formats of dyng.io (io.cpp).
+void bind_io(nanobind::module_& m);
 /// `build_config` and `openmp_max_threads` (build_config.cpp).
 void bind_build_config(nanobind::module_& m);
 

@@ -19,7 +19,7 @@ Examples
 
 from __future__ import annotations
 
-from dyng import cycle_count, dynamic_bfs, mosp, sssp, triangle_delta
+from dyng import cycle_count, dynamic_bfs, generators, io, mosp, sssp, triangle_delta
 from dyng._array import Array
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._citations import citation, citation_keys
@@ -60,6 +60,8 @@ __all__ = [
     "cycle_count",
     "dynamic_bfs",
     "triangle_delta",
+    "generators",
+    "io",
     "testing",
     "algorithms",
     "AlgorithmInfo",

@@ -652,6 +652,96 @@ class TriangleDeltaState:
     @property
     def count(self) -> int: ...
 
+class MospChangeCounts:
+    """What mospPrep's change generator reports about a batch."""
+
+    @property
+    def inserts(self) -> int: ...
+
+    @property
+    def reweights(self) -> int: ...
+
+    @property
+    def deletes(self) -> int: ...
+
+    @property
+    def requested_deletes(self) -> int: ...
+
+    @property
+    def safe_rounds(self) -> int: ...
+
+    @property
+    def centre(self) -> int: ...
+
+    @property
+    def region(self) -> int: ...
+
+    @property
+    def summary(self) -> str: ...
+
+def legacy_mosp_changes(graph: GraphHandle, num_changes: int, insertion_percentage: float, mode: str, weight_min: int, weight_max: int, seed: int, local_hops: int, safe_deletions: bool, source: int) -> tuple:
+    """
+    mospPrep's `changes`: (insert_src, insert_dst, insert_weights flat, delete_src, delete_dst, MospChangeCounts).
+    """
+
+def legacy_cycle_enum_batch(graph: GraphHandle, num_deletions: int, num_insertions: int, seed: int, locality_window: int | None) -> tuple:
+    """
+    CycleEnumeration-GPU's batch generator: (insert_src, insert_dst, delete_src, delete_dst), each sorted.
+    """
+
+def io_seeded_uniform(count: int, lo: int, hi: int, seed: int) -> Annotated[NDArray, dict(shape=(None,))]:
+    """
+    count int32 values uniform in [lo, hi] from std::mt19937(seed), as mospPrep draws them.
+    """
+
+def io_read_edge_list(path: str, num_weights: int, compact: bool, index_base: int, symmetrize: bool, drop_self_loops: bool, merge: bool, threads: int, wide: bool) -> tuple:
+    """
+    Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric).
+    """
+
+def io_read_matrix_market(path: str, weights: str, num_weights: int, random_min: int, random_max: int, random_seed: int, drop_self_loops: bool, sort_and_dedupe: bool, threads: int, wide: bool) -> tuple:
+    """Matrix Market -> the tuple of io_read_edge_list."""
+
+def io_read_csr_triplet(prefix: str, num_weights: int) -> tuple:
+    """CSR triplet -> (row_ptr, col_ind, weights flat, K), int64 indices."""
+
+def io_read_legacy_batch(insert_path: str, delete_path: str, num_weights: int, num_vertices: int, id_max: int, mosp_lenient: bool) -> tuple:
+    """
+    insert.txt/delete.txt -> (ins_src, ins_dst, ins_weights flat, K, del_src, del_dst).
+    """
+
+def io_read_batches(path: str, num_weights: int, num_vertices: int) -> list:
+    """.dgt -> list of the tuples of io_read_legacy_batch."""
+
+def io_read_vertex_values(path: str, function: str, num_vertices: int, inf: int, minimum: int, below: int) -> Annotated[NDArray, dict(shape=(None,))]:
+    """'v value' lines -> int64 array indexed by vertex."""
+
+def io_write_edge_list(path: str, src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int) -> None:
+    """Writes 'src dst w1..wK' lines."""
+
+def io_write_matrix_market(path: str, num_vertices: int, src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, weight_column: int) -> None:
+    """Writes a coordinate MM file."""
+
+def io_write_csr_triplet(prefix: str, row_ptr: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], col_ind: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int) -> None:
+    """Writes RowPtr/ColInd/Values files."""
+
+def io_write_legacy_batch(insert_path: str, delete_path: str, insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, delete_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], delete_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> None:
+    """Writes insert.txt and delete.txt."""
+
+def io_write_batches(path: str, batches: list) -> None:
+    """
+    Writes a .dgt file from tuples (ins_src, ins_dst, ins_w, K, del_src, del_dst).
+    """
+
+def io_write_vertex_values(path: str, function: str, values: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], inf: int) -> None:
+    """Writes 'v value' lines (INF at or above inf > 0)."""
+
+def io_write_path_costs(path: str, costs: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_columns: int, inf: int) -> None:
+    """Writes 'v c1 .. cK' lines."""
+
+def io_write_text(path: str, function: str, text: str) -> None:
+    """Writes text atomically."""
+
 build_config: dict = ...
 
 def openmp_max_threads() -> int:

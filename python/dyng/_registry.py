@@ -145,6 +145,8 @@ def feature_table():
         title = algorithm.title[:1].lower() + algorithm.title[1:]
         rows.append(f"| `{algorithm.name}`: {title} | {cells} |")
     rows.append("| `dyng.update`: one batch, several results | yes | yes | yes |")
+    rows.append("| `dyng.io` (0.2's file formats), `dyng.generators.legacy`, the `dyng` command "
+                "line | yes | yes | yes (files are read on the host) |")
     if PLANNED:
         planned = ", ".join(f"`{name}`" for name in PLANNED)
         rows.append(f"| {planned} | " + " | ".join("planned" for _ in BACKENDS) + " |")

@@ -626,66 +626,53 @@ def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated
     The untrimmed histogram of simple cycles by plain enumeration (an oracle).
     """
 
-class TriangleDeltaOptions:
-    """Native triangle_delta options."""
+def io_read_edge_list(path: str, num_weights: int, compact: bool, index_base: int, symmetrize: bool, drop_self_loops: bool, merge: bool, threads: int, wide: bool) -> tuple:
+    """
+    Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric).
+    """
 
-    def __init__(self) -> None: ...
+def io_read_matrix_market(path: str, weights: str, num_weights: int, random_min: int, random_max: int, random_seed: int, drop_self_loops: bool, sort_and_dedupe: bool, threads: int, wide: bool) -> tuple:
+    """Matrix Market -> the tuple of io_read_edge_list."""
 
-    @property
-    def repair_budget(self) -> float:
-        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+def io_read_csr_triplet(prefix: str, num_weights: int) -> tuple:
+    """CSR triplet -> (row_ptr, col_ind, weights flat, K), int64 indices."""
 
-    @repair_budget.setter
-    def repair_budget(self, arg: float, /) -> None: ...
+def io_read_legacy_batch(insert_path: str, delete_path: str, num_weights: int, num_vertices: int, id_max: int, mosp_lenient: bool) -> tuple:
+    """
+    insert.txt/delete.txt -> (ins_src, ins_dst, ins_weights flat, K, del_src, del_dst).
+    """
 
-    @property
-    def parallel_min_edges(self) -> int:
-        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+def io_read_batches(path: str, num_weights: int, num_vertices: int) -> list:
+    """.dgt -> list of the tuples of io_read_legacy_batch."""
 
-    @parallel_min_edges.setter
-    def parallel_min_edges(self, arg: int, /) -> None: ...
+def io_read_vertex_values(path: str, function: str, num_vertices: int, inf: int, minimum: int, below: int) -> Annotated[NDArray, dict(shape=(None,))]:
+    """'v value' lines -> int64 array indexed by vertex."""
 
-class TriangleDeltaStats(UpdateStats):
-    """triangle_delta's counters."""
+def io_write_edge_list(path: str, src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int) -> None:
+    """Writes 'src dst w1..wK' lines."""
 
-    @property
-    def deletions(self) -> int: ...
+def io_write_matrix_market(path: str, num_vertices: int, src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, weight_column: int) -> None:
+    """Writes a coordinate MM file."""
 
-    @property
-    def insertions(self) -> int: ...
+def io_write_csr_triplet(prefix: str, row_ptr: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], col_ind: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int) -> None:
+    """Writes RowPtr/ColInd/Values files."""
 
-    @property
-    def triangles_removed(self) -> int: ...
+def io_write_legacy_batch(insert_path: str, delete_path: str, insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, delete_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], delete_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> None:
+    """Writes insert.txt and delete.txt."""
 
-    @property
-    def triangles_added(self) -> int: ...
+def io_write_batches(path: str, batches: list) -> None:
+    """
+    Writes a .dgt file from tuples (ins_src, ins_dst, ins_w, K, del_src, del_dst).
+    """
 
-class TriangleDeltaState:
-    """The number of triangles of an undirected graph, on the host."""
+def io_write_vertex_values(path: str, function: str, values: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], inf: int) -> None:
+    """Writes 'v value' lines (INF at or above inf > 0)."""
 
-    def clone(self) -> TriangleDeltaState:
-        """A deep copy."""
+def io_write_path_costs(path: str, costs: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_columns: int, inf: int) -> None:
+    """Writes 'v c1 .. cK' lines."""
 
-    @property
-    def vertex_dtype(self) -> str:
-        """The id type of the graph: int32 or int64."""
-
-    @property
-    def graph_version(self) -> int:
-        """The graph version the state matches."""
-
-    @property
-    def num_vertices(self) -> int: ...
-
-    @staticmethod
-    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaState, TriangleDeltaStats]:
-        """Returns (state, stats)."""
-
-    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
-        """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def count(self) -> int: ...
+def io_write_text(path: str, function: str, text: str) -> None:
+    """Writes text atomically."""
 
 class SsspDeviceState:
     """An sssp result in CUDA device memory."""
@@ -876,45 +863,6 @@ class CycleCountDeviceState:
 
     @property
     def max_length(self) -> int: ...
-
-class TriangleDeltaDeviceState:
-    """
-    The number of triangles of an undirected graph, counted on a CUDA device.
-    """
-
-    def clone(self) -> TriangleDeltaDeviceState:
-        """A deep copy."""
-
-    @property
-    def vertex_dtype(self) -> str:
-        """The id type of the graph: int32 or int64."""
-
-    @property
-    def graph_version(self) -> int:
-        """The graph version the state matches."""
-
-    @property
-    def num_vertices(self) -> int: ...
-
-    @staticmethod
-    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaDeviceState, TriangleDeltaStats]:
-        """Returns (state, stats)."""
-
-    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
-        """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    def to_host(self) -> TriangleDeltaState:
-        """A host result with the same values."""
-
-    @staticmethod
-    def from_host(state: TriangleDeltaState, execution: Execution) -> TriangleDeltaDeviceState:
-        """A device copy of a host result."""
-
-    @property
-    def device(self) -> int: ...
-
-    @property
-    def count(self) -> int: ...
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""

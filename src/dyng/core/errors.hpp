@@ -3,8 +3,10 @@
 // Message form: "<function>(): <what is wrong>; <what to do>", naming the offending value.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace dyng {
 
@@ -64,6 +66,23 @@ class cuda_error : public error {
 
  private:
   int code_;
+};
+
+/// A file could not be read or parsed (Python: FileFormatError, with `path`, `line`, `column`).
+/// line and column are 1-based; 0 means "not tied to one line" (a missing file, a count that
+/// disagrees with the header) or "the whole line".
+class file_format_error : public error {
+ public:
+  file_format_error(std::string path, int64_t line, int64_t column, const std::string& message)
+      : error(message), path_(std::move(path)), line_(line), column_(column) {}
+  const std::string& path() const noexcept { return path_; }
+  int64_t line() const noexcept { return line_; }
+  int64_t column() const noexcept { return column_; }
+
+ private:
+  std::string path_;
+  int64_t line_;
+  int64_t column_;
 };
 
 }  // namespace dyng

@@ -1,0 +1,64 @@
+"""File formats (spec section 7): edge lists, Matrix Market, the MOSP tools' CSR triplet and
+batch files, dyng's ``.dgt`` batch stream, and the result files of the original tools.
+
+Every reader parses through one native block scanner: the file is read in blocks that end at a
+line break (never whole into memory) and large files are parsed on several threads. A missing
+file or a malformed token raises :class:`dyng.FileFormatError` with ``path``, ``line`` and
+``column`` (1-based) and says what was expected there. Every writer writes a temporary file in
+the target's folder and renames it over the target, so a failed write leaves no partial file.
+
+Examples
+--------
+>>> import os, tempfile, dyng
+>>> p = os.path.join(tempfile.mkdtemp(), "g.txt")
+>>> dyng.io.write_edge_list(p, dyng.Graph.from_edges([0, 1], [1, 2], [3, 4]))
+>>> dyng.io.read_edge_list(p, num_weights=1).num_edges
+2
+"""
+
+from __future__ import annotations
+
+from dyng.io._batches import read_batches, read_legacy_batch, write_batches, write_legacy_batch
+from dyng.io._csr import read_csr_triplet, write_csr_triplet
+from dyng.io._edges import (
+    read_edge_list,
+    read_edge_list_arrays,
+    read_matrix_market,
+    read_matrix_market_arrays,
+    write_edge_list,
+    write_matrix_market,
+)
+from dyng.io._results import (
+    histogram_csv,
+    read_distances,
+    read_parents,
+    write_distances,
+    write_histogram_csv,
+    write_parents,
+    write_path_costs,
+)
+from dyng.io._types import EdgeList, EdgeListInfo
+
+__all__ = [
+    "EdgeList",
+    "EdgeListInfo",
+    "read_edge_list",
+    "read_edge_list_arrays",
+    "write_edge_list",
+    "read_matrix_market",
+    "read_matrix_market_arrays",
+    "write_matrix_market",
+    "read_csr_triplet",
+    "write_csr_triplet",
+    "read_legacy_batch",
+    "write_legacy_batch",
+    "read_batches",
+    "write_batches",
+    "read_distances",
+    "write_distances",
+    "read_parents",
+    "write_parents",
+    "write_path_costs",
+    "histogram_csv",
+    "write_histogram_csv",
+]

@@ -1,0 +1,258 @@
+// The Matrix Market coordinate reader: the banner and size line are read serially as the
+// header of the first block, the entries in parallel ranges; the commit step checks the entry
+// count against the size line, so "more entries than announced" names the first extra line.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/io/edge_readers.hpp"
+
+namespace dyng::io {
+namespace {
+
+constexpr const char* k_fix = "; fix the file or write it again with write_matrix_market";
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return (x | 0x20) == (y | 0x20);
+         });
+}
+
+/// Checks the banner line; fills field and symmetry.
+bool parse_banner(line_cursor& c, mm_header_t& h, fault_t& f) {
+  auto fail = [&](std::string_view token, std::string what) {
+    f = {1, token.empty() ? c.end_column() : c.column_of(token), what};
+    return false;
+  };
+  const std::string_view banner = c.next();
+  if (banner != "%%MatrixMarket")
+    return fail(banner, "expected the banner '%%MatrixMarket matrix coordinate <field> "
+                        "<symmetry>', found " + quoted(banner) + k_fix);
+  const std::string_view object = c.next();
+  if (!iequals(object, "matrix"))
+    return fail(object, "unsupported object " + quoted(object) + " (only 'matrix')" + k_fix);
+  const std::string_view format = c.next();
+  if (!iequals(format, "coordinate"))
+    return fail(format, "unsupported format " + quoted(format) +
+                            " (only 'coordinate' matrices describe graphs)" + k_fix);
+  const std::string_view field = c.next();
+  if (iequals(field, "pattern")) h.field = mm_header_t::field_t::pattern;
+  else if (iequals(field, "integer")) h.field = mm_header_t::field_t::integer;
+  else if (iequals(field, "real")) h.field = mm_header_t::field_t::real;
+  else
+    return fail(field, "unsupported field " + quoted(field) +
+                           " (expected 'pattern', 'integer' or 'real')" + k_fix);
+  const std::string_view symmetry = c.next();
+  if (iequals(symmetry, "general")) h.symmetric = false;
+  else if (iequals(symmetry, "symmetric")) h.symmetric = true;
+  else
+    return fail(symmetry, "unsupported symmetry " + quoted(symmetry) +
+                              " (expected 'general' or 'symmetric')" + k_fix);
+  return true;
+}
+
+/// Reads `rows cols entries` from line `line`.
+bool parse_size_line(line_cursor& c, int64_t line, mm_header_t& h, fault_t& f) {
+  int64_t v[3] = {0, 0, 0};
+  const char* names[3] = {"row count", "column count", "entry count"};
+  std::string_view tokens[3];
+  for (int i = 0; i < 3; ++i) {
+    tokens[i] = c.next();
+    if (tokens[i].empty() || !parse_int64(tokens[i], v[i]) || v[i] < 0) {
+      f = {line, tokens[i].empty() ? c.end_column() : c.column_of(tokens[i]),
+           std::string("expected the size line 'rows cols entries'; the ") + names[i] + " " +
+               (tokens[i].empty() ? "is missing" : quoted(tokens[i]) + " is not a count") + k_fix};
+      return false;
+    }
+  }
+  if (!c.at_end()) {
+    const std::string_view extra = c.next();
+    f = {line, c.column_of(extra), "the size line holds more than 'rows cols entries'" + std::string(k_fix)};
+    return false;
+  }
+  if (v[0] != v[1]) {
+    f = {line, c.column_of(tokens[1]),
+         "the matrix is " + std::to_string(v[0]) + " x " + std::to_string(v[1]) +
+             "; a graph needs a square matrix"};
+    return false;
+  }
+  h.num_vertices = v[0];
+  h.entries = v[2];
+  return true;
+}
+
+/// Per-range output plus the range, kept so that the commit can find an extra entry's line.
+struct part_t {
+  edge_table_t edges;
+  int64_t entries = 0;
+  const char* begin = nullptr;
+  const char* end = nullptr;
+};
+
+}  // namespace
+
+bool starts_with_matrix_market_banner(const std::string& path, const char* function) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(open_for_reading(path, function), &std::fclose);
+  char head[14] = {};
+  const size_t got = std::fread(head, 1, sizeof head, f.get());
+  return got == sizeof head && std::memcmp(head, "%%MatrixMarket", sizeof head) == 0;
+}
+
+edge_table_t scan_matrix_market(const std::string& path, const char* function,
+                                const scan_options_t& scan, mm_values_t mode, mm_header_t& h) {
+  bool have_size = false;
+  bool read_values = false;
+  auto header = [&](const char* begin, const char* end, int64_t& lines, fault_t& f) -> size_t {
+    const char* p = begin;
+    while (p < end && !have_size) {
+      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      const char* stop = nl != nullptr ? static_cast<const char*>(nl) : end;
+      line_cursor c(p, stop);
+      ++lines;
+      if (lines == 1) {
+        if (!parse_banner(c, h, f)) return 0;
+        const bool integer = h.field == mm_header_t::field_t::integer;
+        read_values = integer && mode != mm_values_t::ignore;
+        if ((mode == mm_values_t::required && !integer) ||
+            (mode == mm_values_t::if_integer && h.field == mm_header_t::field_t::real)) {
+          f = {1, 0,
+               "a '" + std::string(h.field == mm_header_t::field_t::real ? "real" : "pattern") +
+                   "' matrix has no integer weights; read it with weights='none' or "
+                   "weights='random'"};
+          return 0;
+        }
+      } else if (c.first_byte() != '%' && c.first_byte() != 0) {
+        if (!parse_size_line(c, lines, h, f)) return 0;
+        have_size = true;
+      }
+      p = stop < end ? stop + 1 : end;
+    }
+    if (!have_size) f = {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)};
+    return static_cast<size_t>(p - begin);
+  };
+
+  std::vector<part_t> parts(static_cast<size_t>(resolve_threads(scan.threads)));
+  auto parse = [&](int i, const char* begin, const char* end, fault_t& f) -> int64_t {
+    part_t& part = parts[i];
+    part = part_t{};
+    part.begin = begin;
+    part.end = end;
+    const bool values = h.field != mm_header_t::field_t::pattern;
+    edge_table_t& out = part.edges;
+    out.num_weights = read_values ? 1 : 0;
+    const int64_t n = h.num_vertices;
+    return for_each_line(begin, end, [&](line_cursor& c, int64_t line) {
+      const char first = c.first_byte();
+      if (first == 0 || first == '%') return true;
+      int64_t ij[2];
+      for (int k = 0; k < 2; ++k) {
+        const std::string_view tok = c.next();
+        const char* what = k == 0 ? "row index" : "column index";
+        if (tok.empty()) {
+          f = {line, c.end_column(), std::string("expected 'row column") + (values ? " value" : "") +
+                                         "'; the " + what + " is missing" + k_fix};
+          return false;
+        }
+        if (!parse_int64(tok, ij[k]) || ij[k] < 1 || ij[k] > n) {
+          f = {line, c.column_of(tok), std::string(what) + " " + quoted(tok) +
+                                           " is not an integer in [1, " + std::to_string(n) + "]" + k_fix};
+          return false;
+        }
+      }
+      int32_t w = 0;
+      if (values) {
+        const std::string_view tok = c.next();
+        if (tok.empty()) {
+          f = {line, c.end_column(), "an entry of a '" +
+                                         std::string(h.field == mm_header_t::field_t::real ? "real" : "integer") +
+                                         "' matrix needs a value after 'row column'" + k_fix};
+          return false;
+        }
+        if (read_values && !parse_int32(tok, w)) {
+          f = {line, c.column_of(tok), "value " + quoted(tok) + " is not an integer in [-2147483648, 2147483647]" + k_fix};
+          return false;
+        }
+      }
+      if (!c.at_end()) {
+        const std::string_view extra = c.next();
+        f = {line, c.column_of(extra), "unexpected " + quoted(extra) + " after the entry ('row column" +
+                                           std::string(values ? " value" : "") + "')" + k_fix};
+        return false;
+      }
+      ++part.entries;
+      out.src.push_back(ij[0] - 1);
+      out.dst.push_back(ij[1] - 1);
+      if (read_values) out.weights.push_back(w);
+      if (h.symmetric && ij[0] != ij[1]) {
+        out.src.push_back(ij[1] - 1);
+        out.dst.push_back(ij[0] - 1);
+        if (read_values) out.weights.push_back(w);
+      }
+      return true;
+    });
+  };
+
+  edge_table_t table;
+  int64_t seen = 0;
+  auto commit = [&](int i, int64_t line_base, fault_t& f) {
+    part_t& part = parts[i];
+    if (seen + part.entries > h.entries) {
+      // Find the first entry past the announced count; the scan stops there.
+      int64_t left = h.entries - seen;
+      for_each_line(part.begin, part.end, [&](line_cursor& c, int64_t line) {
+        const char first = c.first_byte();
+        if (first == 0 || first == '%') return true;
+        if (left-- > 0) return true;
+        f = {line_base + line, 0, "more entries than the " + std::to_string(h.entries) +
+                                      " announced in the size line" + std::string(k_fix)};
+        return false;
+      });
+      return;
+    }
+    seen += part.entries;
+    edge_table_t& e = part.edges;
+    table.src.insert(table.src.end(), e.src.begin(), e.src.end());
+    table.dst.insert(table.dst.end(), e.dst.begin(), e.dst.end());
+    table.weights.insert(table.weights.end(), e.weights.begin(), e.weights.end());
+    part.edges = edge_table_t{};
+  };
+  const int64_t lines = scan_text_file(
+      path, function, scan, header, parse, commit);
+  if (!have_size) {
+    throw_fault(function, path, {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)});
+  }
+  if (seen < h.entries) {
+    throw_fault(function, path, {lines + 1, 0, "the file ends after " + std::to_string(seen) + " of " +
+                                                   std::to_string(h.entries) + " entries" + std::string(k_fix)});
+  }
+  table.num_weights = read_values ? 1 : 0;
+  table.num_vertices = h.num_vertices;
+  table.matrix_market = true;
+  table.symmetric = h.symmetric;
+  return table;
+}
+
+edge_table_t read_matrix_market(const std::string& path, const matrix_market_options_t& o) {
+  const char* function = "read_matrix_market";
+  if (o.weights == mm_weights_t::random && (o.num_weights < 1 || o.random_min > o.random_max))
+    throw invalid_argument_error(std::string(function) + "(): random weights need num_weights >= 1 "
+                                 "and min <= max (got num_weights=" + std::to_string(o.num_weights) +
+                                 ", min=" + std::to_string(o.random_min) + ", max=" +
+                                 std::to_string(o.random_max) + "); pass valid values");
+  mm_header_t h;
+  const mm_values_t mode = o.weights == mm_weights_t::from_file   ? mm_values_t::required
+                           : o.weights == mm_weights_t::automatic ? mm_values_t::if_integer
+                                                                  : mm_values_t::ignore;
+  edge_table_t t = scan_matrix_market(path, function, o.scan, mode, h);
+  finish_options_t fo;
+  fo.drop_self_loops = o.drop_self_loops;
+  fo.sort = fo.merge_duplicates = o.sort_and_dedupe;
+  fo.threads = team_now(o.scan, t.size(), k_min_parallel_edges);
+  finish_edges(t, fo);
+  if (o.weights == mm_weights_t::random)
+    draw_random_weights(t, o.num_weights, o.random_min, o.random_max, o.random_seed);
+  return t;
+}
+
+}  // namespace dyng::io

@@ -1,0 +1,311 @@
+// The small formats are read serially (one range per block): their checks carry state across
+// lines (a vertex listed twice, the batch a line belongs to) and the files are small next to
+// edge lists. The scanner, tokenizer and error form are the shared ones.
+#include "dyng/io/small_readers.hpp"
+
+#include <algorithm>
+
+#include "dyng/core/errors.hpp"
+#include "dyng/io/text_blocks.hpp"
+
+namespace dyng::io {
+namespace {
+
+/// Calls f(cursor, line, fault) for every line of `path`, on one thread.
+template <class line_fn>
+void scan_serial(const std::string& path, const char* function, line_fn&& f) {
+  scan_options_t one;
+  one.threads = 1;
+  scan_text_file(
+      path, function, one, header_parser_t{},
+      [&](int, const char* b, const char* e, fault_t& fault) {
+        return for_each_line(b, e, [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+      },
+      [](int, int64_t, fault_t&) {});
+}
+
+/// Reads one integer token (INF allowed when inf > 0) into v; sets f on failure.
+bool read_int(line_cursor& c, int64_t line, int64_t inf, const std::string& what,
+              const std::string& layout, int64_t& v, fault_t& f) {
+  const std::string_view tok = c.next();
+  if (tok.empty()) {
+    f = {line, c.end_column(), "the " + what + " is missing; a line reads '" + layout + "'"};
+    return false;
+  }
+  if (inf > 0 && tok == "INF") {
+    v = inf;
+    return true;
+  }
+  if (!parse_int64(tok, v)) {
+    f = {line, c.column_of(tok), "expected an integer " + what + ", found " + quoted(tok) +
+                                     "; a line reads '" + layout + "'"};
+    return false;
+  }
+  return true;
+}
+
+bool check_range(line_cursor& c, int64_t line, std::string_view at, const std::string& what,
+                 int64_t v, int64_t lo, int64_t hi, fault_t& f) {
+  if (v >= lo && v <= hi) return true;
+  f = {line, c.column_of(at), what + " " + std::to_string(v) + " out of range [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+  return false;
+}
+
+/// Reads an id with its range check; the token is re-found for the column.
+bool read_id(line_cursor& c, int64_t line, const std::string& layout, int64_t lo, int64_t hi,
+             int64_t& v, fault_t& f) {
+  line_cursor probe = c;
+  const std::string_view tok = probe.next();
+  if (!read_int(c, line, 0, "vertex id", layout, v, f)) return false;
+  return check_range(c, line, tok, "vertex id", v, lo, hi, f);
+}
+
+bool at_line_end(line_cursor& c, int64_t line, const std::string& layout, bool lenient,
+                 fault_t& f) {
+  if (lenient || c.at_end()) return true;
+  const std::string_view extra = c.next();
+  f = {line, c.column_of(extra), "unexpected " + quoted(extra) + "; a line reads '" + layout + "'"};
+  return false;
+}
+
+std::string weights_layout(const char* head, int k) {
+  std::string s = head;
+  for (int j = 1; j <= k; ++j) s += " w" + std::to_string(j);
+  return s;
+}
+
+/// Lines of exactly one integer each (RowPtr and ColInd files).
+std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi) {
+  std::vector<int64_t> out;
+  scan_serial(path, "read_csr_triplet", [&](line_cursor& c, int64_t line, fault_t& f) {
+    if (c.first_byte() == 0) return true;
+    int64_t v = 0;
+    line_cursor probe = c;
+    const std::string_view tok = probe.next();
+    if (!read_int(c, line, 0, "number", "n", v, f) ||
+        !check_range(c, line, tok, "value", v, lo, hi, f) || !at_line_end(c, line, "n", false, f))
+      return false;
+    out.push_back(v);
+    return true;
+  });
+  return out;
+}
+
+[[noreturn]] void whole_file_fault(const char* function, const std::string& path, std::string what) {
+  throw_fault(function, path, {0, 0, std::move(what)});
+}
+
+}  // namespace
+
+csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
+  const char* function = "read_csr_triplet";
+  csr_table_t t;
+  const std::string rows = prefix + "RowPtr.txt", cols = prefix + "ColInd.txt",
+                    vals = prefix + "Values.txt";
+  t.row_ptr = read_column(rows, 0, INT64_MAX);
+  if (t.row_ptr.empty() || t.row_ptr.front() != 0)
+    whole_file_fault(function, rows, "a row pointer file starts with 0 and holds n + 1 numbers; "
+                                     "write it again with write_csr_triplet");
+  for (size_t i = 1; i < t.row_ptr.size(); ++i)
+    if (t.row_ptr[i] < t.row_ptr[i - 1])
+      throw_fault(function, rows, {static_cast<int64_t>(i + 1), 0,
+                                   "row pointers must not decrease (" +
+                                       std::to_string(t.row_ptr[i - 1]) + " then " +
+                                       std::to_string(t.row_ptr[i]) + ")"});
+  const int64_t n = static_cast<int64_t>(t.row_ptr.size()) - 1;
+  t.col_ind = read_column(cols, 0, std::max<int64_t>(n - 1, 0));
+  const int64_t m = static_cast<int64_t>(t.col_ind.size());
+  if (m != t.row_ptr.back())
+    whole_file_fault(function, cols, "holds " + std::to_string(m) + " column indices but the row "
+                                     "pointers end at " + std::to_string(t.row_ptr.back()) +
+                                     "; write the triplet again with write_csr_triplet");
+  int k = num_weights;
+  int64_t lines = 0;
+  scan_serial(vals, function, [&](line_cursor& c, int64_t line, fault_t& f) {
+    if (c.first_byte() == 0) return true;
+    if (k == 0) {
+      // K comes from the first line: count its tokens.
+      line_cursor probe = c;
+      while (!probe.next().empty()) ++k;
+    }
+    for (int j = 0; j < k; ++j) {
+      int64_t w = 0;
+      line_cursor probe = c;
+      const std::string_view tok = probe.next();
+      if (tok.empty()) {
+        f = {line, 0, std::to_string(j) + " weights on the line, expected " + std::to_string(k)};
+        return false;
+      }
+      if (!read_int(c, line, 0, "weight", weights_layout("", k).substr(1), w, f) ||
+          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+        return false;
+      t.weights.push_back(static_cast<int32_t>(w));
+    }
+    if (!c.at_end()) {
+      const std::string_view extra = c.next();
+      f = {line, c.column_of(extra), "more than " + std::to_string(k) + " weights on the line"};
+      return false;
+    }
+    ++lines;
+    return true;
+  });
+  if (lines != m)
+    whole_file_fault(function, vals, "holds " + std::to_string(lines) + " weight lines for " +
+                                     std::to_string(m) + " edges; write the triplet again");
+  t.num_weights = k;
+  return t;
+}
+
+dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string& delete_path,
+                              int k, int64_t num_vertices, int64_t id_max, bool lenient) {
+  const char* function = "read_legacy_batch";
+  const int64_t hi = num_vertices >= 0 ? num_vertices - 1 : id_max;
+  dgt_batch_t b;
+  b.num_weights = k;
+  const std::string ins_layout = weights_layout("u v", k);
+  scan_serial(insert_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
+    if (c.first_byte() == 0) return true;
+    int64_t u = 0, v = 0;
+    if (!read_id(c, line, ins_layout, 0, hi, u, f) || !read_id(c, line, ins_layout, 0, hi, v, f))
+      return false;
+    for (int j = 0; j < k; ++j) {
+      int64_t w = 0;
+      line_cursor probe = c;
+      const std::string_view tok = probe.next();
+      if (!read_int(c, line, 0, "weight w" + std::to_string(j + 1), ins_layout, w, f) ||
+          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+        return false;
+      b.ins_weights.push_back(static_cast<int32_t>(w));
+    }
+    if (!at_line_end(c, line, ins_layout, lenient, f)) return false;
+    b.ins_src.push_back(u);
+    b.ins_dst.push_back(v);
+    return true;
+  });
+  scan_serial(delete_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
+    if (c.first_byte() == 0) return true;
+    int64_t u = 0, v = 0;
+    if (!read_id(c, line, "u v", 0, hi, u, f) || !read_id(c, line, "u v", 0, hi, v, f) ||
+        !at_line_end(c, line, "u v", lenient, f))
+      return false;
+    b.del_src.push_back(u);
+    b.del_dst.push_back(v);
+    return true;
+  });
+  return b;
+}
+
+std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
+                                      int64_t num_vertices) {
+  const char* function = "read_batches";
+  const int64_t hi = num_vertices >= 0 ? num_vertices - 1 : INT64_MAX;
+  std::vector<dgt_batch_t> batches;
+  int k = num_weights;
+  bool seen_batch_line = false, seen_operation = false, first_line = true;
+  scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
+    const char first = c.first_byte();
+    const bool is_first = first_line;
+    if (first != 0) first_line = false;
+    if (first == 0 || first == '#') return true;
+    const std::string_view op = c.next();
+    if (op == "%dgt") {
+      const std::string_view version = c.next();
+      if (!is_first || version != "1") {
+        f = {line, version.empty() ? c.end_column() : c.column_of(version),
+             is_first ? "unsupported .dgt version " + quoted(version) + " (this library reads version 1)"
+                      : std::string("'%dgt' may only be the first line")};
+        return false;
+      }
+      return true;
+    }
+    if (op == "%batch") {
+      if (seen_operation && !seen_batch_line) {
+        f = {line, 1, "operations before the first '%batch' line (a file with '%batch' lines "
+                      "must start every batch with one)"};
+        return false;
+      }
+      seen_batch_line = true;
+      batches.emplace_back();
+      return true;
+    }
+    if (first == '%') return true;  // any other '%' line is a comment
+    const bool insert = op == "+e";
+    if (!insert && op != "-e") {
+      f = {line, c.column_of(op), "unknown operation " + quoted(op) + " (expected '+e' or '-e')"};
+      return false;
+    }
+    if (batches.empty()) batches.emplace_back();
+    if (!seen_batch_line) seen_operation = true;
+    dgt_batch_t& b = batches.back();
+    const char* layout = insert ? "+e u v w1 .. wK" : "-e u v";
+    int64_t u = 0, v = 0;
+    if (!read_id(c, line, layout, 0, hi, u, f) || !read_id(c, line, layout, 0, hi, v, f))
+      return false;
+    if (!insert) {
+      if (!at_line_end(c, line, layout, false, f)) return false;
+      b.del_src.push_back(u);
+      b.del_dst.push_back(v);
+      return true;
+    }
+    std::vector<int32_t> w;
+    for (std::string_view tok = c.next(); !tok.empty(); tok = c.next()) {
+      int32_t x = 0;
+      if (!parse_int32(tok, x)) {
+        f = {line, c.column_of(tok), "weight " + quoted(tok) +
+                                         " is not an integer in [-2147483648, 2147483647]"};
+        return false;
+      }
+      w.push_back(x);
+    }
+    if (k < 0) k = static_cast<int>(w.size());
+    if (static_cast<int>(w.size()) != k) {
+      f = {line, 0, "an insertion '+e u v w1 .. wK' carries exactly K = " + std::to_string(k) +
+                        " weights here, found " + std::to_string(w.size())};
+      return false;
+    }
+    b.ins_src.push_back(u);
+    b.ins_dst.push_back(v);
+    b.ins_weights.insert(b.ins_weights.end(), w.begin(), w.end());
+    return true;
+  });
+  for (auto& b : batches) b.num_weights = std::max(k, 0);
+  return batches;
+}
+
+std::vector<int64_t> read_vertex_values(const std::string& path, const char* function,
+                                        int64_t n, int64_t inf, int64_t minimum, int64_t below) {
+  std::vector<int64_t> values(static_cast<size_t>(std::max<int64_t>(n, 0)), 0);
+  std::vector<bool> seen(values.size(), false);
+  int64_t listed = 0;
+  scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
+    if (c.first_byte() == 0) return true;
+    int64_t v = 0, x = 0;
+    if (!read_id(c, line, "v value", 0, n - 1, v, f)) return false;
+    line_cursor probe = c;
+    const std::string_view tok = probe.next();
+    if (!read_int(c, line, inf, "value", "v value", x, f)) return false;
+    if (x < minimum || (below > 0 && x >= below && x != inf)) {
+      f = {line, c.column_of(tok), "value " + std::to_string(x) + " out of range [" +
+                                       std::to_string(minimum) + ", " +
+                                       (below > 0 ? std::to_string(below - 1) : std::string("INF")) + "]"};
+      return false;
+    }
+    if (!at_line_end(c, line, "v value", false, f)) return false;
+    if (seen[v]) {
+      f = {line, 1, "vertex " + std::to_string(v) + " is listed twice"};
+      return false;
+    }
+    seen[v] = true;
+    values[v] = x;
+    ++listed;
+    return true;
+  });
+  if (listed != n)
+    whole_file_fault(function, path, "the file must list each of the " + std::to_string(n) +
+                                         " vertices exactly once (" + std::to_string(listed) +
+                                         " listed)");
+  return values;
+}
+
+}  // namespace dyng::io

@@ -1,0 +1,124 @@
+// The small formats and the writers: round trips, faults with their positions, and the atomic
+// write leaving neither a partial target nor a temporary file behind.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "dyng/core/errors.hpp"
+#include "dyng/io/small_readers.hpp"
+#include "dyng/io/writers.hpp"
+#include "io/io_test_util.hpp"
+
+using dyng::file_format_error;
+using namespace dyng::io;
+
+namespace {
+
+int_column_t col(const std::vector<int64_t>& v) { return {nullptr, v.data(), static_cast<int64_t>(v.size())}; }
+int_column_t col32(const std::vector<int32_t>& v) { return {v.data(), nullptr, static_cast<int64_t>(v.size())}; }
+
+size_t files_in_scratch() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dyng_test::scratch_dir())) ++n;
+  return n;
+}
+
+}  // namespace
+
+DYNG_TEST("csr_triplet_round_trip") {
+  const std::string prefix = dyng_test::scratch_dir() + "/g_";
+  const std::vector<int64_t> row_ptr{0, 2, 3, 3};
+  const std::vector<int32_t> col_ind{1, 2, 0};
+  const std::vector<int32_t> weights{3, 4, 5, 6, -7, 2147483647};
+  write_csr_triplet(prefix, col(row_ptr), col32(col_ind), weights, 2);
+  CHECK_EQ(dyng_test::read_file(prefix + "Values.txt"), std::string("3 4\n5 6\n-7 2147483647\n"));
+  const csr_table_t t = read_csr_triplet(prefix, 0);
+  CHECK_EQ(t.num_weights, 2);
+  CHECK(t.row_ptr == row_ptr);
+  CHECK(t.col_ind == (std::vector<int64_t>{1, 2, 0}));
+  CHECK(t.weights == weights);
+  CHECK_THROWS_AS(read_csr_triplet(prefix, 3), file_format_error);
+}
+
+DYNG_TEST("csr_triplet_faults") {
+  const std::string prefix = dyng_test::scratch_dir() + "/bad_";
+  dyng_test::write_file("bad_RowPtr.txt", "0\n2\n1\n");
+  dyng_test::write_file("bad_ColInd.txt", "0\n");
+  dyng_test::write_file("bad_Values.txt", "1\n");
+  try {
+    read_csr_triplet(prefix, 0);
+    CHECK(false);
+  } catch (const file_format_error& e) {
+    CHECK_EQ(e.line(), 3);
+    CHECK(e.path() == prefix + "RowPtr.txt");
+  }
+}
+
+DYNG_TEST("legacy_batch_lenient_and_strict") {
+  const auto ins = dyng_test::write_file("insert.txt", "0 1 5\n\n2 3 7 9\n");
+  const auto del = dyng_test::write_file("delete.txt", "4 5\n");
+  try {
+    read_legacy_batch(ins, del, 1, -1, 2147483647, false);
+    CHECK(false);
+  } catch (const file_format_error& e) {
+    CHECK_EQ(e.line(), 3);
+    CHECK_EQ(e.column(), 7);
+  }
+  const dgt_batch_t b = read_legacy_batch(ins, del, 1, -1, 2147483647, true);
+  CHECK(b.ins_weights == (std::vector<int32_t>{5, 7}));
+  CHECK(b.del_dst == (std::vector<int64_t>{5}));
+}
+
+DYNG_TEST("dgt_round_trip_and_faults") {
+  dgt_batch_t a;
+  a.ins_src = {0, 1};
+  a.ins_dst = {2, 3};
+  a.ins_weights = {1, 2, 3, 4};
+  a.num_weights = 2;
+  a.del_src = {4};
+  a.del_dst = {5};
+  dgt_batch_t b;
+  b.num_weights = 2;
+  b.del_src = {1};
+  b.del_dst = {2};
+  const std::string path = dyng_test::scratch_dir() + "/b.dgt";
+  write_batches(path, {a, b});
+  CHECK_EQ(dyng_test::read_file(path),
+           std::string("%dgt 1\n%batch 0\n-e 4 5\n+e 0 2 1 2\n+e 1 3 3 4\n%batch 1\n-e 1 2\n"));
+  const auto back = read_batches(path, -1, -1);
+  CHECK_EQ(back.size(), size_t{2});
+  CHECK(back[0].ins_weights == a.ins_weights);
+  CHECK(back[1].del_src == b.del_src);
+  const auto bad = dyng_test::write_file("bad.dgt", "+e 0 1\n%batch 0\n");
+  CHECK_THROWS_AS(read_batches(bad, -1, -1), file_format_error);
+  CHECK(read_batches(dyng_test::write_file("empty.dgt", ""), -1, -1).empty());
+}
+
+DYNG_TEST("vertex_values_with_inf") {
+  const int64_t inf = (int64_t{1} << 61) - 1;
+  const std::vector<int64_t> d{0, 5, inf};
+  const std::string path = dyng_test::scratch_dir() + "/d.txt";
+  write_vertex_values(path, "write_distances", col(d), inf);
+  CHECK_EQ(dyng_test::read_file(path), std::string("0 0\n1 5\n2 INF\n"));
+  CHECK(read_vertex_values(path, "read_distances", 3, inf, 0, 0) == d);
+  CHECK_THROWS_AS(read_vertex_values(path, "read_distances", 4, inf, 0, 0), file_format_error);
+  CHECK_THROWS_AS(read_vertex_values(path, "read_parents", 3, 0, -1, 3), file_format_error);
+}
+
+DYNG_TEST("failed_writes_leave_nothing_behind") {
+  const size_t before = files_in_scratch();
+  CHECK_THROWS_AS(write_text(dyng_test::scratch_dir() + "/no/such/dir.txt", "write_text", "x"),
+                  file_format_error);
+  const auto target = dyng_test::write_file("keep.txt", "old\n");
+  const std::vector<int64_t> one{0};
+  const std::vector<int32_t> w{1};
+  CHECK_THROWS_AS(write_matrix_market(target, 1, col(one), col(one), w, 1, 5),
+                  dyng::invalid_argument_error);
+  CHECK_EQ(dyng_test::read_file(target), std::string("old\n"));
+  write_edge_list(target, col(one), col(one), w, 1);
+  CHECK_EQ(dyng_test::read_file(target), std::string("0 0 1\n"));
+  CHECK_EQ(files_in_scratch(), before + 1);  // keep.txt only: no temporary file left
+}
+
+DYNG_TEST_MAIN()
