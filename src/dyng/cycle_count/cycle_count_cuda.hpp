@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "dyng/backend/cuda/host_valued_state.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
@@ -19,22 +20,10 @@ namespace dyng::cycle_count::cuda {
 /// below the root) in shared memory.
 inline constexpr int64_t k_max_bound = 64;
 
-/// A histogram computed on `device`; copies between spaces are plain copies of the counts
-/// (backend/cuda/device_result.hpp's self_copying_result).
+/// A histogram computed on `device` (kept in host memory).
 template <class vid_t>
-struct device_state_t : state_t<vid_t> {
-  using host_type = state_t<vid_t>;
-  int device = 0;
-
-  device_state_t deep_copy(void*) const { return *this; }
-  host_type copy_to_host(void*) const { return host_type(*this); }
-  static device_state_t copy_from_host(const host_type& host, int device, void*) {
-    device_state_t state;
-    static_cast<host_type&>(state) = host;
-    state.device = device;
-    return state;
-  }
-};
+struct device_state_t
+    : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
 
 /// Counts into `state` on the device of `graph`; `host` is the same graph in host memory (the
 /// authority the device copy mirrors). Throws not_supported_error for a bound above k_max_bound.

@@ -6,6 +6,7 @@
 // No CUDA types here (streams are void*), so the bindings include it.
 #pragma once
 
+#include "dyng/backend/cuda/host_valued_state.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
@@ -13,21 +14,10 @@
 
 namespace dyng::triangle_delta::cuda {
 
-/// A count made on `device`; copies between spaces are plain copies (backend/cuda/
-/// device_result.hpp's self_copying_result).
+/// A count made on `device` (kept in host memory).
 template <class vid_t>
-struct device_state_t : state_t<vid_t> {
-  using host_type = state_t<vid_t>;
-  int device = 0;
-  device_state_t deep_copy(void*) const { return *this; }
-  host_type copy_to_host(void*) const { return host_type(*this); }
-  static device_state_t copy_from_host(const host_type& host, int device, void*) {
-    device_state_t state;
-    static_cast<host_type&>(state) = host;
-    state.device = device;
-    return state;
-  }
-};
+struct device_state_t
+    : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
 
 /// Counts into `state` on the device of `graph`; `host` is the same graph's host handle (its
 /// properties, counts and version; a device graph keeps no host rows).

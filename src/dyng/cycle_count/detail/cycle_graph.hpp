@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/changed_pairs.hpp"
 
 namespace dyng::cycle_count::detail {
 
-template <class vid_t>
-using edge_pair_t = std::pair<vid_t, vid_t>;
+using ::dyng::edge_pair_t;
 
 template <class vid_t, class eid_t>
 class cycle_graph_t {

@@ -24,6 +24,7 @@
 #include "dyng/cycle_count/detail/cycle_graph.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
 #include "dyng/graph/change_log.hpp"
+#include "dyng/graph/changed_pairs.hpp"
 
 namespace dyng::cycle_count::detail {
 
@@ -56,33 +57,6 @@ stats_t compute_stats(const state_t<vid_t>& fresh) {
   return stats;
 }
 
-/// The batch's effective edge changes: deleted and inserted (u, v), u != v, each sorted, with
-/// an edge both deleted and inserted (it exists before and after) dropped from both.
-template <class vid_t>
-void changed_edges(const change_log_t<vid_t>& log, std::vector<edge_pair_t<vid_t>>& deleted,
-                   std::vector<edge_pair_t<vid_t>>& inserted) {
-  for (const auto& c : log.changes) {
-    if (c.src == c.dst) continue;
-    if (c.kind == edge_change_kind_t::deleted) deleted.push_back({c.src, c.dst});
-    if (c.kind == edge_change_kind_t::inserted) inserted.push_back({c.src, c.dst});
-  }
-  for (auto* list : {&deleted, &inserted}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-  std::vector<edge_pair_t<vid_t>> both;
-  std::set_intersection(deleted.begin(), deleted.end(), inserted.begin(), inserted.end(),
-                        std::back_inserter(both));
-  auto drop = [&](std::vector<edge_pair_t<vid_t>>& list) {
-    std::vector<edge_pair_t<vid_t>> kept;
-    std::set_difference(list.begin(), list.end(), both.begin(), both.end(),
-                        std::back_inserter(kept));
-    list.swap(kept);
-  };
-  drop(deleted);
-  drop(inserted);
-}
-
 /// The policy's steps for a histogram: growth resizes it to the new bound, the repair adds what
 /// the batch added and takes away what it removed, undo restores the copy kept before the first
 /// change.
@@ -93,7 +67,7 @@ class update_steps_t {
 
   update_steps_t(engine_t& engine, const change_log_t<vid_t>& log, state_t<vid_t>& state)
       : engine_(engine), state_(state), saved_(state.counts) {
-    changed_edges(log, deleted_, inserted_);
+    changed_pairs(log, false, deleted_, inserted_);
   }
 
   int64_t result_vertices() const { return state_.num_vertices; }

@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/graph/changed_pairs.hpp"
 
 namespace dyng::triangle_delta::detail {
 
-template <class vid_t>
-using edge_pair_t = std::pair<vid_t, vid_t>;
+using ::dyng::edge_pair_t;
 
 /// Triangles u < v < w found from the rows of vertices [first, last); adds the row slots read
 /// to `work`.

@@ -18,6 +18,7 @@
 
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/change_log.hpp"
+#include "dyng/graph/changed_pairs.hpp"
 #include "dyng/triangle_delta/detail/triangles.hpp"
 #include "dyng/triangle_delta/triangle_delta.hpp"
 
@@ -37,32 +38,6 @@ stats_t compute_stats(const state_t<vid_t>& fresh) {
   return stats;
 }
 
-/// The batch's effective changes as undirected pairs u < v (an undirected change is logged in
-/// both directions; self-loops and reweights change no triangle), each list sorted, with an
-/// edge both deleted and inserted (it exists before and after) dropped from both.
-template <class vid_t>
-void changed_edges(const change_log_t<vid_t>& log, std::vector<edge_pair_t<vid_t>>& deleted,
-                   std::vector<edge_pair_t<vid_t>>& inserted) {
-  for (const auto& c : log.changes) {
-    if (c.src >= c.dst) continue;
-    if (c.kind == edge_change_kind_t::deleted) deleted.push_back({c.src, c.dst});
-    if (c.kind == edge_change_kind_t::inserted) inserted.push_back({c.src, c.dst});
-  }
-  for (auto* list : {&deleted, &inserted}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-  std::vector<edge_pair_t<vid_t>> both;
-  std::set_intersection(deleted.begin(), deleted.end(), inserted.begin(), inserted.end(),
-                        std::back_inserter(both));
-  for (auto* list : {&deleted, &inserted}) {
-    std::vector<edge_pair_t<vid_t>> kept;
-    std::set_difference(list->begin(), list->end(), both.begin(), both.end(),
-                        std::back_inserter(kept));
-    list->swap(kept);
-  }
-}
-
 template <class vid_t, class engine_t>
 class update_steps_t {
  public:
@@ -70,7 +45,7 @@ class update_steps_t {
 
   update_steps_t(engine_t& engine, const change_log_t<vid_t>& log, state_t<vid_t>& state)
       : engine_(engine), state_(state), saved_(state.count) {
-    changed_edges(log, deleted_, inserted_);
+    changed_pairs(log, true, deleted_, inserted_);
   }
 
   int64_t result_vertices() const { return state_.num_vertices; }
