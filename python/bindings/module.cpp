@@ -9,6 +9,7 @@ NB_MODULE(_core, m) {
   m.attr("__version__") = DYNG_VERSION_STRING;
   dyng::bindings::bind_errors(m);
   dyng::bindings::bind_execution(m);
+  dyng::bindings::bind_log(m);
   dyng::bindings::bind_properties(m);
   dyng::bindings::bind_graph(m);
   dyng::bindings::bind_update_stats(m);

@@ -9,6 +9,8 @@ namespace dyng::bindings {
 void bind_errors(nanobind::module_& m);
 /// `Execution`, the per-call backend request (execution.cpp).
 void bind_execution(nanobind::module_& m);
+/// `set_log_level`, `get_log_level`: the core's log (log.cpp).
+void bind_log(nanobind::module_& m);
 /// `Properties`, graph storage choices and batch semantics (properties.cpp).
 void bind_properties(nanobind::module_& m);
 /// `GraphHandle` and `ChangeLog` (graph.cpp).

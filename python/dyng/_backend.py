@@ -138,6 +138,11 @@ def selection():
     return _select()
 
 
+def loaded_native():
+    """The native module if one was selected already, else None (selects nothing)."""
+    return _native
+
+
 def native_module_name():
     """Name of the chosen native module, or None before the first use."""
     made = _selection
@@ -203,6 +208,10 @@ def _select():
     # it into an exception (or a showwarning hook that uses dyng) cannot undo or deadlock it.
     for text in notices:
         warnings.warn(text, _errors.BackendWarning, skip_file_prefixes=(_PACKAGE_DIR,))
+    from dyng import _log
+
+    _log.sync_native(made.module)
+    _log.log("info", lambda: f"native module {made.module.__name__}: {made.reason}")
     return made
 
 

@@ -97,7 +97,11 @@ def show_config(file=None):
 def set_log_level(level):
     """Sets the log level: "off", "error", "warn" (default), "info", "debug" or "trace".
 
-    Messages go to stderr. (This version emits no log messages yet; the level is stored.)
+    Messages go to stderr as ``dyng: <level>: <message>`` lines, from the Python layer and the
+    C++ core alike. ``info`` tells what costs time or memory behind a call (a repair given up
+    for a recompute, graph storage re-laid out, a graph uploaded to a device, the plugin chosen),
+    ``debug`` the route each call took (backend, method, path); the default ``warn`` is quiet in
+    normal use.
 
     Examples
     --------
@@ -115,6 +119,11 @@ def set_log_level(level):
         )
     with _log_lock:
         _log_level = name
+        from dyng import _log
+
+        module = _backend.loaded_native()
+        if module is not None:
+            _log.sync_native(module)
 
 
 def get_log_level():

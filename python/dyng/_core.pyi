@@ -27,6 +27,14 @@ class Execution:
     def resolved_threads(self) -> int:
         """Threads an OpenMP region would get (1 on the sequential backend)."""
 
+def set_log_level(level: int) -> None:
+    """
+    Sets the core's log level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace.
+    """
+
+def get_log_level() -> int:
+    """The core's log level (0 off .. 5 trace)."""
+
 class Properties:
     """Storage choices and batch semantics of a native graph."""
 

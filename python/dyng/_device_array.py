@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from dyng import _log
 from dyng._errors import InvalidArgumentError
 
 __all__ = ["DeviceData", "DLPACK_CUDA"]
@@ -56,6 +57,8 @@ class DeviceData:
                 warnings.warn(f"Array: copying {what} from CUDA device {self.device} to the "
                               f"host (copy_policy='warn')", stacklevel=4)
         if self._host is None:
+            _log.log("debug", lambda: f"Array: copying {what} from CUDA device {self.device} to "
+                                      f"the host ({self.size} entries)")
             host = np.asarray(self._fetch())
             host.flags.writeable = False
             self._host = host

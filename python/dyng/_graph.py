@@ -9,7 +9,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from dyng import _backend, _convert, _device_batch, _resources
+from dyng import _backend, _convert, _device_batch, _log, _resources
 from dyng._batch import ApplySummary, EdgeBatch
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng._properties import BatchSemantics, GraphProperties, check_properties
@@ -175,6 +175,8 @@ class Graph:
                 warnings.warn(f"{fn}(): copying a host graph to CUDA device {resources.device} "
                               f"(copy_policy='warn'); graph.to_backend(resources) avoids this",
                               stacklevel=3)
+        _log.log("debug", lambda: f"{fn}(): copying the host graph to CUDA device "
+                                  f"{resources.device} (copy_policy={resources.copy_policy!r})")
         self._native.to_device(resources.device, resources.stream)
 
     def _ensure_device_for(self, execution):

@@ -16,7 +16,7 @@ from typing import ClassVar, Optional, Tuple
 
 import numpy as np
 
-from dyng import _backend, _resources
+from dyng import _backend, _log, _resources
 from dyng._array import Array, _Epoch
 from dyng._batch import ApplySummary
 from dyng._device_array import DeviceData
@@ -108,6 +108,8 @@ def run_compute(result_type, fn, graph, options, resources, *args):
         state_type = getattr(native, result_type._HOST_STATE)
     state, stats = state_type.compute(graph._native, *args, options._to_native(native),
                                       res._execution())
+    _log.log("debug", lambda: f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
+                              f"{stats.affected} affected")
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
 
 

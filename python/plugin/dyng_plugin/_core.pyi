@@ -27,6 +27,14 @@ class Execution:
     def resolved_threads(self) -> int:
         """Threads an OpenMP region would get (1 on the sequential backend)."""
 
+def set_log_level(level: int) -> None:
+    """
+    Sets the core's log level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace.
+    """
+
+def get_log_level() -> int:
+    """The core's log level (0 off .. 5 trace)."""
+
 class Properties:
     """Storage choices and batch semantics of a native graph."""
 
@@ -626,6 +634,109 @@ def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated
     The untrimmed histogram of simple cycles by plain enumeration (an oracle).
     """
 
+class TriangleDeltaOptions:
+    """Native triangle_delta options."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class TriangleDeltaStats(UpdateStats):
+    """triangle_delta's counters."""
+
+    @property
+    def deletions(self) -> int: ...
+
+    @property
+    def insertions(self) -> int: ...
+
+    @property
+    def triangles_removed(self) -> int: ...
+
+    @property
+    def triangles_added(self) -> int: ...
+
+class TriangleDeltaState:
+    """The number of triangles of an undirected graph, on the host."""
+
+    def clone(self) -> TriangleDeltaState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaState, TriangleDeltaStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @property
+    def count(self) -> int: ...
+
+class MospChangeCounts:
+    """What mospPrep's change generator reports about a batch."""
+
+    @property
+    def inserts(self) -> int: ...
+
+    @property
+    def reweights(self) -> int: ...
+
+    @property
+    def deletes(self) -> int: ...
+
+    @property
+    def requested_deletes(self) -> int: ...
+
+    @property
+    def safe_rounds(self) -> int: ...
+
+    @property
+    def centre(self) -> int: ...
+
+    @property
+    def region(self) -> int: ...
+
+    @property
+    def summary(self) -> str: ...
+
+def legacy_mosp_changes(graph: GraphHandle, num_changes: int, insertion_percentage: float, mode: str, weight_min: int, weight_max: int, seed: int, local_hops: int, safe_deletions: bool, source: int) -> tuple:
+    """
+    mospPrep's `changes`: (insert_src, insert_dst, insert_weights flat, delete_src, delete_dst, MospChangeCounts).
+    """
+
+def legacy_cycle_enum_batch(graph: GraphHandle, num_deletions: int, num_insertions: int, seed: int, locality_window: int | None) -> tuple:
+    """
+    CycleEnumeration-GPU's batch generator: (insert_src, insert_dst, delete_src, delete_dst), each sorted.
+    """
+
+def io_seeded_uniform(count: int, lo: int, hi: int, seed: int) -> Annotated[NDArray, dict(shape=(None,))]:
+    """
+    count int32 values uniform in [lo, hi] from std::mt19937(seed), as mospPrep draws them.
+    """
+
 def io_read_edge_list(path: str, num_weights: int, compact: bool, index_base: int, symmetrize: bool, drop_self_loops: bool, merge: bool, threads: int, wide: bool) -> tuple:
     """
     Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric).
@@ -863,6 +974,45 @@ class CycleCountDeviceState:
 
     @property
     def max_length(self) -> int: ...
+
+class TriangleDeltaDeviceState:
+    """
+    The number of triangles of an undirected graph, counted on a CUDA device.
+    """
+
+    def clone(self) -> TriangleDeltaDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaDeviceState, TriangleDeltaStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> TriangleDeltaState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: TriangleDeltaState, execution: Execution) -> TriangleDeltaDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""

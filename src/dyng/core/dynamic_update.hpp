@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/core/log.hpp"
 #include "dyng/core/update_stats.hpp"
 
 namespace dyng {
@@ -97,11 +98,16 @@ typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vert
   const double fraction = budget_fraction < 0.0 ? steps.default_budget() : budget_fraction;
   steps.grow(after);
   stats_t attempt{};
+  const int64_t budget = update_detail::budget_units(fraction, steps.work_scale());
   try {
-    if (fraction > 0.0 &&
-        steps.repair(log, update_detail::budget_units(fraction, steps.work_scale()), attempt)) {
+    if (fraction > 0.0 && steps.repair(log, budget, attempt)) {
       attempt.path = update_path_t::incremental;
       attempt.fallback_used = false;
+      ::dyng::log(log_level_t::debug, [&] {
+        return std::string(fn) + ": repaired in place (" + attempt.engine_used + ", " +
+               attempt.method + "): " + std::to_string(attempt.affected) +
+               " affected, within a budget of " + std::to_string(budget) + " work units";
+      });
       return attempt;
     }
   } catch (...) {
@@ -121,6 +127,13 @@ typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vert
   }
   stats.path = update_path_t::recompute;
   stats.fallback_used = true;
+  ::dyng::log(log_level_t::info, [&] {
+    return std::string(fn) + ": " +
+           (fraction > 0.0 ? "the repair passed its budget of " + std::to_string(budget) +
+                                 " work units; recomputed instead"
+                           : std::string("repair budget 0; recomputed")) +
+           " (" + stats.engine_used + ", " + stats.method + ")";
+  });
   return stats;
 }
 

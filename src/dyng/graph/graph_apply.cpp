@@ -23,6 +23,7 @@
 #include "dyng/graph/detail/bucket_order.hpp"
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/core/log.hpp"
 #include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/detail/slots.hpp"
 #include "dyng/graph/graph.hpp"
@@ -405,6 +406,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                              change_log_t<vid_t>* log, const execution_t& exec) {
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
+  const int64_t relayouts_before = relayouts_;
   const int team = host_team_size(
       exec, static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
       detail::apply_tuning().parallel_min_changes);
@@ -477,6 +479,19 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                   resolved.summary.inserted_edges - resolved.summary.deleted_edges);
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;
+  if (relayouts_ > relayouts_before) {
+    ::dyng::log(log_level_t::info, [&] {
+      return "Graph.apply(): the batch (" +
+             std::to_string(batch.insert_src.size() + batch.delete_src.size()) +
+             " entries) outgrew the rows' spare slots and the free tail; " +
+             std::to_string(relayouts_ - relayouts_before) +
+             " direction(s) re-laid out (" + std::to_string(out_.col.size()) + " slots out)";
+    });
+  }
+  ::dyng::log(log_level_t::debug, [&] {
+    return "Graph.apply(): " + std::to_string(resolved.ops.size()) + " effective operations on " +
+           (team > 1 ? "an OpenMP team of " + std::to_string(team) : std::string("one thread"));
+  });
   return resolved.summary;
 }
 

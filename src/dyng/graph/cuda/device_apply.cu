@@ -35,6 +35,7 @@
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/core/log.hpp"
 #include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/cuda/apply_kernels.cuh"
 #include "dyng/graph/cuda/device_graph.hpp"
@@ -406,6 +407,11 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_t& d, direction_pl
     p.fresh.tail = fetch(p.begins.data() + n, s);  // also waits before the old storage goes
     d = std::move(p.fresh);
     ++device_relayouts_;
+    ::dyng::log(log_level_t::info, [&] {
+      return "Graph.apply(): a batch outgrew the free tail of the device rows; the direction was "
+             "re-laid out (" + std::to_string(d.slots) + " slots on CUDA device " +
+             std::to_string(device_) + ")";
+    });
     return;
   }
   if (p.grown) {

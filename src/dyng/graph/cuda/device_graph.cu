@@ -17,6 +17,7 @@
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/core/log.hpp"
 #include "dyng/graph/cuda/row_scatter.cuh"
 
 namespace dyng::cuda {
@@ -37,6 +38,11 @@ device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, 
   upload_whole(out_, host.out_storage(), num_vertices_);
   if (has_in_ && directed_) upload_whole(in_, host.in_storage(), num_vertices_);
   synchronize(stream_);
+  ::dyng::log(log_level_t::info, [&] {
+    return "Graph: " + std::to_string(num_vertices_) + " vertices and " +
+           std::to_string(static_cast<int64_t>(num_edges_)) + " edges uploaded to CUDA device " +
+           std::to_string(device_) + " (" + std::to_string(bytes() >> 20) + " MiB)";
+  });
 }
 
 template <class vid_t, class eid_t>
