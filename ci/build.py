@@ -104,7 +104,8 @@ def build_one(target: str, toolchain: Toolchain, sdist: Path, args: argparse.Nam
         expect = check.Expectations(
             version=version, runtime=args.cuda_runtime, platform=toolchain.platform_tag,
             glibc=toolchain.glibc,
-            architectures=cuda_architectures(args, toolchain) if major else ())
+            architectures=cuda_architectures(args, toolchain) if major else (),
+            build_paths=(str(ROOT),))
         problems = check.check_wheel(repaired, expect)
         problems += check.twine_check([repaired], [str(build_python(toolchain)), "-m", "twine"])
         if problems:

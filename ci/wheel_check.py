@@ -2,7 +2,7 @@
 """Checks built wheels (and the core sdist) against the release rules of ADR 0030 item 7.
 
     python ci/wheel_check.py [--version V] [--runtime static|shared] [--architectures LIST]
-                             [--platform TAG] [--no-twine] FILE...
+                             [--platform TAG] [--build-path DIR]... [--no-twine] FILE...
 
 Plugin wheels (dyng_cu<N>-*.whl) get the plugin rules, dyng-*.whl the CPU rules, *.tar.gz the
 sdist rules. Prints every problem found and exits 1 when there is any.
@@ -44,12 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--platform", default=pins.PLATFORM_TAG)
     parser.add_argument("--glibc", default=pins.GLIBC)
     parser.add_argument("--no-twine", action="store_true", help="skip twine check --strict")
+    parser.add_argument("--build-path", action="append", default=None, metavar="DIR",
+                        help="a folder of the build machine no extension module may name "
+                             "(repeatable; default: this checkout)")
     args = parser.parse_args(argv)
 
     expect = check.Expectations(
         version=args.version or project.version(), runtime=args.runtime, platform=args.platform,
         glibc=args.glibc,
-        architectures=tuple(a for a in args.architectures.replace(",", ";").split(";") if a))
+        architectures=tuple(a for a in args.architectures.replace(",", ";").split(";") if a),
+        build_paths=tuple(args.build_path or [str(project.ROOT)]))
     failed = False
     for path in args.files:
         problems = check.check_sdist(path) if path.name.endswith(".tar.gz") else \

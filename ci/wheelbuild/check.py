@@ -39,6 +39,9 @@ class Expectations:
     platform: str = pins.PLATFORM_TAG
     glibc: str = pins.GLIBC                      # newest glibc the binaries may need
     size_budget: int = SIZE_BUDGET
+    # Absolute folders of the build machine (the checkout, the build folders) that no extension
+    # module may name: a wheel built elsewhere would differ in those bytes.
+    build_paths: tuple[str, ...] = ()
 
 
 def _library_name(member: str) -> str:
@@ -136,6 +139,23 @@ def _check_binaries(archive: zipfile.ZipFile, package: str, expect: Expectations
                             f"{expect.glibc} toolchain")
         if re.fullmatch(rf"{package}/_core\..*so", member):
             problems += _check_module(member, info, expect, plugin_major)
+            problems += _build_path_problems(member, archive.read(member), expect.build_paths)
+    return problems
+
+
+def _build_path_problems(member: str, data: bytes, build_paths: tuple[str, ...]) -> list[str]:
+    """A sentence per build-machine folder that the module's bytes name."""
+    problems = []
+    for folder in build_paths:
+        needle = folder.rstrip("/").encode() + b"/"
+        count = data.count(needle)
+        if count:
+            at = data.index(needle)
+            end = data.find(b"\0", at)
+            example = data[at:end if 0 <= end - at < 200 else at + 200].decode(errors="replace")
+            problems.append(f"{member} names the build machine's folder {folder} {count} "
+                            f"time(s) (e.g. {example}): a build in another folder would differ; "
+                            "compile with the prefix maps of cmake/dyng_reproducible.cmake")
     return problems
 
 

@@ -313,3 +313,37 @@ def test_wheel_check_cli_exit_status(tmp_path):
                                             ("90-virtual", (set(), {90}))])
 def test_architecture_entries_mean_sass_and_ptx(entry, expected):
     assert architectures.expected_code([entry]) == expected
+
+
+BUILD_FOLDER = "/home/builder/checkouts/dyng-a"
+
+
+def test_a_module_naming_a_build_folder_is_rejected(tmp_path):
+    # What clang's OpenMP source locations leave behind without the prefix maps.
+    location = (f";{BUILD_FOLDER}/build/wheels-src/cpu/src/dyng/sssp/detail/"
+                "delta_stepping_openmp.hpp;relax;88;9;;").encode()
+    files = cpu_files()
+    files["dyng/_core.abi3.so"] = make_elf() + b"\0" + location + b"\0" + location + b"\0"
+    expect = check.Expectations(version=VERSION, build_paths=(BUILD_FOLDER,))
+    problems = problems_of(tmp_path, files, CPU_NAME, expect)
+    assert len(problems) == 1, problems
+    assert f"names the build machine's folder {BUILD_FOLDER} 2 time(s)" in problems[0]
+    assert "delta_stepping_openmp.hpp" in problems[0] and "dyng_reproducible" in problems[0]
+    # A folder that only shares a prefix with the one named is not a match.
+    other = check.Expectations(version=VERSION, build_paths=(BUILD_FOLDER + "-b",))
+    assert problems_of(tmp_path, files, CPU_NAME, other) == []
+    # Mapped names (dyng/..., dyng-build/...) pass.
+    files["dyng/_core.abi3.so"] = make_elf() + b"\0;dyng/src/dyng/sssp/detail/x.hpp;f;1;1;;\0"
+    assert problems_of(tmp_path, files, CPU_NAME, expect) == []
+
+
+def test_wheel_check_cli_checks_the_checkout_by_default(tmp_path):
+    import wheel_check
+    from wheelbuild import project
+
+    files = cpu_files()
+    files["dyng/_core.abi3.so"] = make_elf() + f"\0{project.ROOT}/src/dyng/x.hpp\0".encode()
+    path = wheel(tmp_path, files, CPU_NAME)
+    assert wheel_check.main([str(path), "--version", VERSION, "--no-twine"]) == 1
+    assert wheel_check.main([str(path), "--version", VERSION, "--no-twine",
+                             "--build-path", "/nowhere/else"]) == 0
