@@ -90,3 +90,15 @@ def restore_default_resources():
     saved = dyng.get_default_resources()
     yield
     dyng.set_default_resources(saved)
+
+
+@pytest.fixture(autouse=True)
+def restore_log_level():
+    """A test that changes the log level (the command line's --log-level does, for the whole
+    process) leaves the next test at the level it found."""
+    import dyng
+
+    saved = dyng.get_log_level()
+    yield
+    if dyng.get_log_level() != saved:
+        dyng.set_log_level(saved)

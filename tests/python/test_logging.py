@@ -27,7 +27,6 @@ def quick_start_update():
 
 
 def test_default_level_is_quiet(capfd, level):
-    # Other tests (the command line's --log-level) change the process's level: set the default.
     level("warn")
     quick_start_update()
     assert capfd.readouterr().err == ""
