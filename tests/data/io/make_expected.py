@@ -24,6 +24,8 @@ import dyng
 import dyng.io as io
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import writer_cases  # noqa: E402  (beside this script)
 INPUTS = os.path.join(HERE, "inputs")
 WRITTEN = os.path.join(HERE, "written")
 MTX2CSR = os.path.join(HERE, "mtx2csr")
@@ -154,25 +156,7 @@ def expected_errors(scratch):
 def write_files():
     shutil.rmtree(WRITTEN, ignore_errors=True)
     os.makedirs(WRITTEN)
-    w = lambda name: os.path.join(WRITTEN, name)  # noqa: E731
-    g = dyng.Graph.from_edges([0, 1, 2, 0, 3], [1, 2, 0, 2, 3], [[3, 4], [5, 6], [7, 8], [1, 1],
-                                                                  [-2, 2147483647]])
-    io.write_edge_list(w("graph.txt"), g)
-    io.write_matrix_market(w("graph.mtx"), g)
-    io.write_matrix_market(w("graph_col1.mtx"), g, weight_column=1)
-    io.write_csr_triplet(w("graph_"), g)
-    gu = dyng.Graph.from_edges([0, 1], [1, 2])
-    io.write_edge_list(w("unweighted.txt"), gu)
-    io.write_matrix_market(w("unweighted.mtx"), gu)
-    io.write_edge_list(w("tuple.txt"), (np.array([0, 5], dtype=np.int64), [1, 2], [9, 8]))
-    b = dyng.EdgeBatch(insert=([0, 1], [2, 3], [[1, 2], [3, 4]]), delete=([4], [5]))
-    io.write_legacy_batch(w("insert.txt"), w("delete.txt"), b)
-    io.write_batches(w("batches.dgt"), [b, dyng.EdgeBatch(delete=([1], [2]))])
-    io.write_distances(w("distances.txt"), np.array([0, 5, 2**61 - 1, 12], dtype=np.int64))
-    io.write_parents(w("parents.txt"), np.array([-1, 0, 1, 1]))
-    io.write_path_costs(w("costs.txt"), np.array([[0, 0], [3, 2**61 - 1], [7, 9]]))
-    io.write_histogram_csv(w("histogram.csv"), np.array([0, 0, 3, 0, 5], dtype=np.uint64))
-    io.write_histogram_csv(w("histogram_nototal.csv"), [0, 0, 3], include_total=False)
+    writer_cases.write_all(dyng, lambda name: os.path.join(WRITTEN, name))
 
 
 def run_mtx2csr():
