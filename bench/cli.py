@@ -1,5 +1,5 @@
-"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io [options]``; exits 0 whatever the bars
-say."""
+"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io [options] [--plot DIR]``;
+exits 0 whatever the bars say. ``python -m bench plot RESULTS.json`` charts a saved run."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from bench import apply, cycle_count, generators, io, load, mosp, report, sssp
+from bench import apply, cycle_count, generators, io, load, mosp, plot, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -96,11 +96,23 @@ def parser() -> argparse.ArgumentParser:
                    help="where to write the JSON (default bench/results/cycle_count-<timestamp>"
                         ".json)")
     io.add_parser(sub)
+    for command in sub.choices.values():
+        plot.add_option(command)
+    plot.add_parser(sub)
     return top
 
 
 def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "plot":
+        return plot.main(args)
+    if args.plot is not None:
+        # Before the run, not after it: a missing matplotlib should not cost a long run.
+        try:
+            plot.require_matplotlib()
+        except ImportError as error:
+            print(f"bench {args.command}: error: {error}", file=sys.stderr)
+            return 2
     if args.command == "load":
         return _main_load(args, argv, dyng_module)
     if args.command == "apply":
@@ -160,7 +172,7 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     path = report.write_json(document, args.json or report.default_json_path(started))
     print(report.text(document))
     print(f"\nJSON: {path}")
-    return 0
+    return _write_plots(args, document, path)
 
 
 def _main_load(args, argv, dyng_module) -> int:
@@ -199,7 +211,7 @@ def _main_load(args, argv, dyng_module) -> int:
     path = report.write_json(document, args.json or report.default_json_path(started, "load"))
     print(load.text(document))
     print(f"\nJSON: {path}")
-    return 0
+    return _write_plots(args, document, path)
 
 
 def _main_apply(args, argv) -> int:
@@ -274,6 +286,22 @@ def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:
     path = report.write_json(document, args.json or report.default_json_path(started, name))
     print(text(document))
     print(f"\nJSON: {path}")
+    return _write_plots(args, document, path)
+
+
+def _write_plots(args, document, json_path) -> int:
+    """The charts of --plot; 1 if drawing fails (the JSON is saved: `bench plot` redraws it)."""
+    if args.plot is None:
+        return 0
+    try:
+        paths = plot.write(document, args.plot)
+    except Exception as error:  # noqa: BLE001 - the results are saved; say how to redraw them
+        print(f"bench {document['benchmark']}: error: the charts failed ({type(error).__name__}: "
+              f"{error}); redraw them with `python -m bench plot {json_path} --out {args.plot}`",
+              file=sys.stderr)
+        return 1
+    for chart in paths:
+        print(f"plot: {chart}")
     return 0
 
 
