@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "module.hpp"
 
@@ -67,6 +68,13 @@ void bind_execution(nb::module_& m) {
       .def_ro("device", &execution_t::device)
       .def_prop_ro("stream",
                    [](const execution_t& e) { return reinterpret_cast<uintptr_t>(e.stream); })
+      .def(
+          "attach_profiler",
+          [](execution_t& e, profile_session_t* session) { e.profiler.set(session); },
+          nb::arg("session").none(),
+          "Sends the stages of calls made with this Execution to `session` (None: to nobody). "
+          "The caller keeps the session alive while it is attached.")
+      .def_prop_ro("profiling", [](const execution_t& e) { return e.profiler.get() != nullptr; })
       .def_prop_ro("resolved_threads", [](const execution_t& e) { return resolved_thread_count(e); },
                    "Threads an OpenMP region would get (1 on the sequential backend).");
 }

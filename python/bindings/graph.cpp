@@ -13,6 +13,7 @@
 #include <nanobind/stl/unique_ptr.h>
 
 #include "arrays.hpp"
+#include "dyng/backend/profile.hpp"
 #include "graph_device.hpp"
 #include "handles.hpp"
 #include "module.hpp"
@@ -129,6 +130,7 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
           change_log_t<vid_t>* log_ptr = nullptr;
           if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
           nb::gil_scoped_release release;
+          profile_context_t profiling(exec);
           std::unique_lock lock(h.mutex);
           if (device_applies(h)) {
             summary = apply_on_device(h, g, batch, log_ptr);

@@ -10,6 +10,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_errors(m);
   dyng::bindings::bind_execution(m);
   dyng::bindings::bind_log(m);
+  dyng::bindings::bind_profile(m);
   dyng::bindings::bind_properties(m);
   dyng::bindings::bind_graph(m);
   dyng::bindings::bind_update_stats(m);

@@ -29,6 +29,7 @@
 #include <nanobind/stl/unique_ptr.h>
 
 #include "arrays.hpp"
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/result_arrays.hpp"
 #include "handles.hpp"
@@ -293,6 +294,9 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
                               const execution_t& exec) {
     const char* fn = compute_fn.c_str();
     calls_t::check(exec, fn);
+    // The stage name lives in this lambda, which lives as long as the module.
+    profile_context_t profiling(exec);
+    stage_scope_t stage(fn);
     stats_t stats;
     auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
       using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
@@ -324,6 +328,7 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
                   const options_t& options, const execution_t& exec) {
         const char* fn = update_fn.c_str();
         calls_t::check(exec, fn);
+        profile_context_t profiling(exec);  // the repair's stages come from run_update
         stats_t stats;
         update_result(fn, h, calls_t::host_rows, log, r, calls_t::stream(exec),
                       [&](const auto& g, const auto& l, auto& state) {

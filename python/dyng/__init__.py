@@ -38,6 +38,7 @@ from dyng._errors import (
     StaleResultError,
 )
 from dyng._graph import CSR, Graph
+from dyng._profiler import Profiler, StageRecord, StageSample, profile
 from dyng._properties import BatchSemantics, GraphProperties
 from dyng._registry import AlgorithmInfo, algorithms
 from dyng._resources import Resources, get_default_resources, set_default_resources
@@ -72,6 +73,10 @@ __all__ = [
     "set_log_level",
     "get_log_level",
     "use_cpu_only",
+    "profile",
+    "Profiler",
+    "StageRecord",
+    "StageSample",
     "Error",
     "InvalidArgumentError",
     "StaleResultError",

@@ -23,6 +23,14 @@ class Execution:
     @property
     def stream(self) -> int: ...
 
+    def attach_profiler(self, session: ProfileSession | None) -> None:
+        """
+        Sends the stages of calls made with this Execution to `session` (None: to nobody). The caller keeps the session alive while it is attached.
+        """
+
+    @property
+    def profiling(self) -> bool: ...
+
     @property
     def resolved_threads(self) -> int:
         """Threads an OpenMP region would get (1 on the sequential backend)."""
@@ -34,6 +42,34 @@ def set_log_level(level: int) -> None:
 
 def get_log_level() -> int:
     """The core's log level (0 off .. 5 trace)."""
+
+class ProfileSession:
+    """The stages and counters one dyng.profile() collects."""
+
+    def __init__(self, *, sync_stages: bool = False, nvtx: bool = False, cuda_events: bool = False) -> None: ...
+
+    def samples(self) -> list[tuple[str, int, int, float, float, float]]:
+        """
+        Finished stages in end order: (name, depth, begin_index, start_ms, host_ms, device_ms).
+        """
+
+    def counters(self) -> list[tuple[str, int]]:
+        """(name, total) in first-use order."""
+
+    def reset(self) -> None:
+        """Drops every sample and counter."""
+
+class ProfileStage:
+    """A stage opened from Python on an Execution's session."""
+
+    def __init__(self, execution: Execution, name: str) -> None: ...
+
+    def __enter__(self) -> None: ...
+
+    def __exit__(self, *args) -> None: ...
+
+def nvtx_available() -> bool:
+    """True when this module emits NVTX ranges."""
 
 class Properties:
     """Storage choices and batch semantics of a native graph."""

@@ -68,11 +68,13 @@ def cuda_usable(native):
 class _SharedState:
     """What copies of one Resources share (spec: copies share one handle)."""
 
-    __slots__ = ("copy_policy", "execution")
+    __slots__ = ("copy_policy", "execution", "profilers")
 
     def __init__(self, copy_policy):
         self.copy_policy = copy_policy
         self.execution = None
+        # Open dyng.profile() sessions, innermost last: it is the one attached to `execution`.
+        self.profilers = []
 
 
 class Resources:
@@ -261,6 +263,18 @@ class Resources:
                 self._backend, self._num_threads, self._device if self._backend == "cuda" else 0,
                 self._stream)
         return shared.execution
+
+    def _attach_profiler(self, session):
+        """Sends the stages of calls made with these resources to `session` (dyng.profile())."""
+        shared = self._shared
+        shared.profilers.append(session)
+        self._execution().attach_profiler(session)
+
+    def _detach_profiler(self, session):
+        """Ends `session`'s profile; the profile open around it, if any, resumes."""
+        shared = self._shared
+        shared.profilers.remove(session)
+        self._execution().attach_profiler(shared.profilers[-1] if shared.profilers else None)
 
     def __copy__(self):
         other = object.__new__(Resources)

@@ -7,7 +7,7 @@ checks, their order and their messages exist once. It works on the protocol of
 
 from __future__ import annotations
 
-from dyng import _registry, _resources
+from dyng import _profiler, _registry, _resources
 from dyng._batch import EdgeBatch
 from dyng._errors import InvalidArgumentError
 from dyng._graph import Graph
@@ -81,7 +81,9 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
         resolved = graph._resolve_batch(batch, fn)
         for result in results:
             result._validate_batch(resolved)
-        with deferred_interrupts():
+        # The profile stage spans the apply and every repair (their own stages nest inside).
+        apply_execution = (explicit or graph._resources)._execution()
+        with deferred_interrupts(), _profiler.stage(apply_execution, fn):
             summary, log = graph._apply(batch, fn, log=True, resolved=resolved,
                                         resources=explicit)
             return tuple(

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "dyng/backend/profiler_slot.hpp"
+
 namespace dyng {
 
 enum class backend_t { sequential, openmp, cuda };
@@ -18,6 +20,8 @@ struct execution_t {
   /// CUDA stream (a cudaStream_t) the call's device work is ordered on; nullptr is the legacy
   /// default stream. Ignored on host backends.
   void* stream = nullptr;
+  /// The profile session recording this call's stages (dyng.profile()); none by default.
+  profiler_slot_t profiler;
 };
 
 /// True when this build of libdyng was compiled with OpenMP.

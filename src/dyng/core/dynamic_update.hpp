@@ -18,7 +18,9 @@
 //     before it is skipped.
 //  5. Exception safety: if any step throws, the result is put back as it was before the call
 //     (undo, then shrink back to the old vertex count) and the exception propagates.
-// Stats.path and fallback_used are set here and nowhere else.
+// Stats.path and fallback_used are set here and nowhere else. The profile stages of every update
+// are opened here too: `<algo>.repair` around the whole call, `<algo>.undo` and
+// `<algo>.recompute` inside it when the budget runs out.
 #pragma once
 
 #include <concepts>
@@ -26,6 +28,7 @@
 #include <string>
 #include <type_traits>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/log.hpp"
 #include "dyng/core/update_stats.hpp"
@@ -86,12 +89,14 @@ inline int64_t budget_units(double fraction, int64_t scale) {
 
 /// Repairs the result behind `steps` for the batch recorded in `log` (applied to a graph that now
 /// has `graph_vertices` vertices). `budget_fraction` as in step 3; `fn` names the public call in
-/// error messages.
+/// error messages and, up to its first dot, the profile stages.
 template <class S, class log_t>
   requires update_steps<S, log_t>
 typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vertices,
                                   double budget_fraction, const char* fn) {
   using stats_t = typename S::stats_type;
+  const std::string_view algorithm = algorithm_of_call(fn);
+  stage_scope_t whole_stage(algorithm, ".repair");
   const int64_t before = static_cast<int64_t>(log.num_vertices_before);
   const int64_t after = static_cast<int64_t>(log.num_vertices_after);
   update_detail::check_update_sizes(fn, steps.result_vertices(), before, after, graph_vertices);
@@ -115,11 +120,16 @@ typename S::stats_type run_update(S& steps, const log_t& log, int64_t graph_vert
     steps.shrink(before);
     throw;
   }
-  if constexpr (!recompute_overwrites<S>::value) steps.undo();
+  if constexpr (!recompute_overwrites<S>::value) {
+    stage_scope_t undo_stage(algorithm, ".undo");
+    steps.undo();
+  }
+  count_in_profile("update.recomputes", 1);
   // The recompute starts from what the abandoned repair learnt (its counters that a compute does
   // not produce, such as sssp's `invalidated`) and overwrites the rest.
   stats_t stats = attempt;
   try {
+    stage_scope_t recompute_stage(algorithm, ".recompute");
     steps.recompute(stats);
   } catch (...) {
     steps.shrink(before);

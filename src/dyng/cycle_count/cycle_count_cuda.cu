@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/core/dynamic_update.hpp"
@@ -79,6 +80,7 @@ class device_engine_t {
   }
 
   stats_t compute(state_t<int32_t>& state) {
+    const stage_scope_t count_stage("cycle_count.count");
     const int64_t n = host_.num_vertices();
     state_t<int32_t> fresh;
     fresh.num_vertices = n;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/detail/capacity.hpp"
@@ -404,16 +405,20 @@ void graph_t<vid_t, eid_t>::grow_vertices(vid_t n) {
 template <class vid_t, class eid_t>
 apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                              change_log_t<vid_t>* log, const execution_t& exec) {
+  stage_scope_t apply_stage("graph.apply");
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
   const int64_t relayouts_before = relayouts_;
   const int team = host_team_size(
       exec, static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
       detail::apply_tuning().parallel_min_changes);
-  auto resolved = detail::resolve_batch(
-      batch, props_, n_before,
-      [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
-      detail::k_error_probe_ops, team);
+  auto resolved = [&] {
+    stage_scope_t resolve_stage("graph.resolve");
+    return detail::resolve_batch(
+        batch, props_, n_before,
+        [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
+        detail::k_error_probe_ops, team);
+  }();
   // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
   const int64_t mult = props_.directed ? 1 : 2;
   detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
@@ -431,6 +436,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {
+    stage_scope_t log_stage("graph.change_log");
     log->clear();
     log->num_vertices_before = num_vertices_;
     log->num_vertices_after = static_cast<vid_t>(resolved.num_vertices_after);
@@ -457,6 +463,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     }
   }
   auto& out_ops = props_.directed ? resolved.ops : row_ops;
+  stage_scope_t write_stage("graph.write_rows");
   detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
   const int32_t* batch_weights = batch.insert_weights.data();
   relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
@@ -479,7 +486,10 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                   resolved.summary.inserted_edges - resolved.summary.deleted_edges);
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;
+  count_in_profile("graph.apply.entries",
+                   static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()));
   if (relayouts_ > relayouts_before) {
+    count_in_profile("graph.relayouts", relayouts_ - relayouts_before);
     ::dyng::log(log_level_t::info, [&] {
       return "Graph.apply(): the batch (" +
              std::to_string(batch.insert_src.size() + batch.delete_src.size()) +

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
@@ -212,8 +214,13 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
              const execution_t& exec, state_t<vid_t>& state, stats_t& stats) {
   const int64_t n = graph.num_vertices();
   const int team = cost_threads(exec, graph, options);
-  state.combined_graph = detail::build_combined_graph(tree_parents(state), n, state.tree_weights,
-                                                      state.preference_scale, team);
+  {
+    stage_scope_t combine_stage("mosp.combine");
+    state.combined_graph = detail::build_combined_graph(tree_parents(state), n,
+                                                        state.tree_weights,
+                                                        state.preference_scale, team);
+  }
+  std::optional<stage_scope_t> combined_stage(std::in_place, "mosp.combined_sssp");
   sssp::state_t<vid_t> combined;
   // Through sssp's kernel entry with a packed scratch: the combined graph's search then reads one
   // (neighbour, weight) array instead of two (the graph is small next to the input, so the copy
@@ -225,6 +232,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
       combined, "mosp.compute()", nullptr, nullptr, &packed);
   state.combined_distances = std::move(combined.distances);
   state.combined_parents = std::move(combined.parents);
+  combined_stage.reset();
   add_counters(stats, c);
   stats.affected = c.affected;
   stats.engine_used = c.engine_used;
@@ -232,6 +240,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   state.has_path_costs = options.compute_path_costs;
   state.path_costs.clear();
   if (state.has_path_costs) {
+    stage_scope_t costs_stage("mosp.path_costs");
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
                                state.combined_parents.data(), state.source, state.path_costs,
                                team);
@@ -366,8 +375,11 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
   // One packed copy of the rows per thread, reused by its searches: a fresh copy costs its page
   // faults (8 bytes an edge) every time.
   std::vector<sssp::detail::packed_rows_t<vid_t, eid_t>> packed(static_cast<size_t>(k));
+  const profile_fork_t fork = profile_fork();
   for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
                      [&](int i, const execution_t& e, int worker) {
+                       const profile_context_t profiling(fork);
+                       const stage_scope_t objective_stage("mosp.objective");
                        stats.objectives[i] = sssp::detail::run_compute(
                            views, source, objective_options(options, i), e, state.trees[i],
                            search_fn, nullptr, nullptr, &packed[static_cast<size_t>(worker)]);
@@ -431,14 +443,18 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   }
   const int64_t n_before = static_cast<int64_t>(log.num_vertices_before);
   const int64_t n_after = static_cast<int64_t>(log.num_vertices_after);
+  stage_scope_t update_stage("mosp.repair");
   return all_or_poisoned(state, [&] {
     stats_t stats;
     // 1. The trees, each by sssp's own update (its budget and fallback); the old parents are
     //    kept to find the vertices whose parent tuple moved.
     std::vector<std::vector<vid_t>> old_parents(static_cast<size_t>(k));
     stats.objectives.resize(static_cast<size_t>(k));
+    const profile_fork_t fork = profile_fork();
     for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
                        [&](int i, const execution_t& e, int) {
+                         const profile_context_t profiling(fork);
+                         const stage_scope_t objective_stage("mosp.objective");
                          old_parents[i] = state.trees[i].parents;
                          stats.objectives[i] = sssp::update(
                              graph, log, objective_options(options, i), e, state.trees[i]);
@@ -463,6 +479,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
       }
       return false;
     };
+    std::optional<stage_scope_t> moved_stage(std::in_place, "mosp.moved_tuples");
     const int shares = std::max(1, cost_threads(exec, graph, options));
     std::vector<std::vector<vid_t>> found(static_cast<size_t>(shares));
 #pragma omp parallel for num_threads(shares) schedule(static, 1) if (shares > 1)
@@ -477,6 +494,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
       moved.insert(moved.end(), found[share].begin(), found[share].end());
     }
     old_parents.clear();
+    moved_stage.emplace("mosp.combine");
     // 2. The combined graph: the in-edges of the moved vertices, as one batch with its log.
     std::vector<vid_t> ins_src, ins_dst, del_src, del_dst;
     std::vector<int32_t> ins_w;
@@ -512,6 +530,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     change_log_t<vid_t> clog;
     cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec);
     clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
+    moved_stage.emplace("mosp.combined_sssp");
     // 3. The MOSP tree, by sssp's update on the combined graph.
     const std::vector<vid_t> old_combined_parents = state.combined_parents;
     sssp::state_t<vid_t> combined;
@@ -528,12 +547,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     }
     combined.distances.swap(state.combined_distances);
     combined.parents.swap(state.combined_parents);
+    moved_stage.reset();
     add_counters(stats, c);
     recomputed = recomputed || c.fallback_used;
     stats.affected = c.affected;
     stats.engine_used = c.engine_used;
     stats.method = c.method;
     // 4. Path costs below the vertices whose MOSP parent moved or whose parent edge changed.
+    const stage_scope_t costs_stage("mosp.path_costs");
     if (!options.compute_path_costs) {
       state.path_costs.clear();
       state.has_path_costs = false;

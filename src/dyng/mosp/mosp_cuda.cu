@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
@@ -59,6 +61,7 @@ template <class vid_t>
 device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>& state,
                                                     int64_t n, void* stream,
                                                     int64_t& num_edges) {
+  const stage_scope_t combine_stage("mosp.combine");
   const cudaStream_t s = as_stream(stream);
   const int k = state.num_objectives;
   const auto nn = static_cast<size_t>(n > 0 ? n : 1);
@@ -108,6 +111,7 @@ device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>&
 template <class vid_t, class eid_t>
 void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_t<vid_t>& state,
                         void* stream) {
+  const stage_scope_t costs_stage("mosp.path_costs");
   const cudaStream_t s = as_stream(stream);
   const int64_t n = out.num_vertices;
   const int k = state.num_objectives;
@@ -148,6 +152,7 @@ void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_
 /// The MOSP tree from scratch on the state's combined graph.
 template <class vid_t>
 sssp::stats_t compute_combined_tree(device_state_t<vid_t>& state, void* stream) {
+  const stage_scope_t tree_stage("mosp.combined_sssp");
   const int64_t n = state.combined_graph.num_vertices;
   const auto nn = static_cast<size_t>(n > 0 ? n : 1);
   state.combined_distances = device_buffer<int64_t>(nn, stream);
@@ -369,6 +374,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   device_buffer<int64_t> dist(nn * k, stream);
   device_buffer<vid_t> parents(nn * k, stream);
   sssp::stats_t joint;
+  std::optional<stage_scope_t> objectives_stage(std::in_place, "mosp.objectives");
   if (n > 0) {
     sssp::cuda::compute_joint(graph.out_view(), graph.in_view(), source, 0, k, options.delta,
                               stream, dist.data(), parents.data(), joint);
@@ -383,6 +389,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
     fresh.trees.push_back(std::move(tree));
     stats.objectives.push_back(joint);
   }
+  objectives_stage.reset();
   add_counters(stats, joint);
   // 2. The combined graph, 3. the MOSP tree, 4. the path costs.
   fresh.combined_graph = build_combined_graph(fresh, n, stream, fresh.combined_edges);
@@ -421,12 +428,14 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                  "result was computed with; compute a new result instead");
   }
   device_scope_t scope(graph.device());
+  const stage_scope_t update_stage("mosp.repair");
   const int64_t n_after = host.num_vertices();
   return all_or_poisoned(state, [&] {
     stats_t stats;
     bool recomputed = false;
     // 1. The trees, each by sssp's GPU update.
     for (int i = 0; i < k; ++i) {
+      const stage_scope_t objective_stage("mosp.objective");
       sssp::stats_t part;
       sssp::cuda::update(graph.out_view(), graph.in_view(), log, i, options.delta,
                          options.repair_budget, stream, state.trees[i], part);

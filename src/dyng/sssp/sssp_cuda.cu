@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/core/errors.hpp"
@@ -88,6 +90,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
 
   // (1) Stored edges (queue sizes, mean degree) and, when delta is ours to pick, a weight sample.
   const bool pick = delta <= 0;
+  std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
   device_buffer<kernels::control_t> control(1, stream);
   control.fill_bytes(0);
   kernels::control_t host = kernels::count_edges(out, objective, pick, control);
@@ -131,6 +134,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   params.control = control.data();
 
   // (3) The search, then (4) parents from the final distances.
+  stage.emplace("sssp.loop");
   // The in-edges of a consistent graph number the same as the out-edges; a mismatch can only
   // overflow the piece list, which is flagged and thrown below.
   if (num_objectives == 1) {
@@ -138,6 +142,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   } else {
     kernels::dispatch_search<false, true>(group_size, params, blocks_per_sm, s);
   }
+  stage.emplace("sssp.parents");
   device_buffer<unsigned long long> pieces;
   for (int o = 0; o < num_objectives; ++o) {
     if (o > 0) {  // each pass appends its pieces to a list that starts empty
@@ -147,6 +152,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
     kernels::launch_parents(in, source, objective + o, d_dist + o * n, s, d_parents + o * n,
                             host.stored_edges, control.data(), pieces);
   }
+  stage.emplace("sssp.finalize");
   control.copy_to_host(&host, 1);
 
   stats.iterations = host.rounds;

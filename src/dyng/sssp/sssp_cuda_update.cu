@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "dyng/backend/cuda/cuda_check.hpp"
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/dynamic_update.hpp"
@@ -116,6 +118,7 @@ class repair_t {
                                         stored_edges / kernels::chunk_edges_of(group_size) + 64;
 
     // (1) Snapshot, cut, seed.
+    std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
     const long long num_changes = static_cast<long long>(log.changes.size());
     repair_workspace_t<vid_t> w;
     w.changes = device_buffer<edge_change_t<vid_t>>(std::max<long long>(1, num_changes), stream_);
@@ -152,6 +155,7 @@ class repair_t {
     cut.far_delta = static_cast<kernels::dist_t>(delta);
     cut.far_charge = std::max<unsigned long long>(1, stored_edges / k_far_lowering_share);
     cut.budget = budget;
+    stage.emplace("sssp.identify_affected");
     {
       auto* kernel = kernels::repair_cut_kernel<vid_t, eid_t>;
       ::dyng::cuda::launch_cooperative(kernel, kernels::cooperative_blocks(kernel, 8, k_fn), cut,
@@ -170,6 +174,7 @@ class repair_t {
     }
 
     // (2) The search from the seeds.
+    stage.emplace("sssp.loop");
     if (host.search.far_count[0] > 0) {
       kernels::near_far_params_t<vid_t, eid_t> params;
       params.out = out_;
@@ -206,6 +211,7 @@ class repair_t {
 
     // (3) Parents where they can have changed. The search's pushes are in; its queues are not
     // needed any more and lend their memory to the lists.
+    stage.emplace("sssp.finalize");
     w.queues.reset();
     w.stamps.reset();
     device_buffer<vid_t> full_list(static_cast<size_t>(n), stream_);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
@@ -124,6 +125,7 @@ void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
+  const stage_scope_t count_stage("triangle_delta.count");
   constexpr const char* fn = "triangle_delta.compute()";
   check_host_backend(exec, fn);
   check_graph(graph, fn);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
@@ -87,6 +88,7 @@ class device_engine_t {
   }
 
   stats_t compute(state_t<vid_t>& state) {
+    const stage_scope_t count_stage("triangle_delta.count");
     state_t<vid_t> fresh;
     fresh.num_vertices = host_.num_vertices();
     device_buffer<counters_t> sums(1, stream_);

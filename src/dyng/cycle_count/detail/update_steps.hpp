@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/cycle_count/detail/cycle_graph.hpp"
@@ -67,6 +68,7 @@ class update_steps_t {
 
   update_steps_t(engine_t& engine, const change_log_t<vid_t>& log, state_t<vid_t>& state)
       : engine_(engine), state_(state), saved_(state.counts) {
+    const stage_scope_t normalize_stage("cycle_count.normalize");
     changed_pairs(log, false, deleted_, inserted_);
   }
 
@@ -96,8 +98,11 @@ class update_steps_t {
     const int64_t bound = bound_of(state_.max_length, state_.num_vertices);
     std::vector<uint64_t> removed(static_cast<size_t>(bound) + 1, 0), added = removed;
     int64_t work = 0;
-    if (!engine_.count_batch(deleted_, inserted_, bound, budget, removed, added, work)) {
-      return false;
+    {
+      const stage_scope_t count_stage("cycle_count.count_batch");
+      if (!engine_.count_batch(deleted_, inserted_, bound, budget, removed, added, work)) {
+        return false;
+      }
     }
     std::vector<uint64_t> counts = state_.counts;
     for (size_t l = 0; l < counts.size(); ++l) {

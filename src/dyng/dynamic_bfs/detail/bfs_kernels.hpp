@@ -15,6 +15,7 @@
 #include <omp.h>
 #endif
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/execution.hpp"
 #include "dyng/dynamic_bfs/dynamic_bfs.hpp"
 #include "dyng/graph/adjacency_view.hpp"
@@ -123,6 +124,7 @@ bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t sourc
 template <class vid_t, class eid_t>
 stats_t full_bfs(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,
                  const execution_t& exec, std::vector<int64_t>& levels) {
+  const stage_scope_t loop_stage("dynamic_bfs.loop");
   const bool forced = options.parallel_min_edges == 0;  // the tests' team on every frontier
   const int threads = host_team_size(
       exec, static_cast<int64_t>(graph.num_edges()),

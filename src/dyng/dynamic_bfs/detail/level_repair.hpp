@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/dynamic_bfs/dynamic_bfs.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
@@ -41,7 +42,11 @@ class level_repair_t {
     flags_.assign(state_.levels.size(), 0);
     records_.clear();
     work_ = 0;
-    if (!invalidate(log, budget, stats)) return false;
+    {
+      const stage_scope_t identify_stage("dynamic_bfs.identify_affected");
+      if (!invalidate(log, budget, stats)) return false;
+    }
+    const stage_scope_t loop_stage("dynamic_bfs.loop");
     std::vector<std::vector<vid_t>> buckets;
     int64_t first = INT64_MAX;
     auto seed = [&](vid_t v, int64_t level) {

@@ -24,11 +24,13 @@
 #include <climits>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
@@ -480,6 +482,7 @@ void check_batch_size(int64_t total) {
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
                                                     change_log_t<vid_t>* log) {
+  const stage_scope_t apply_stage("graph.apply");
   const auto& sem = props_.semantics;
   batch_input_t in;
   const auto checked = ::dyng::detail::validate_batch(batch, props_, num_vertices_);
@@ -491,6 +494,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
   // Keys sort below the sentinel: ids a deletion names may pass the vertex count.
   in.key_bound = ::dyng::detail::batch_id_bound(checked.ids, in.n_after);
   device_scope_t scope(device_);
+  std::optional<stage_scope_t> upload_stage(std::in_place, "graph.upload_batch");
   // The batch, in one copy.
   std::vector<unsigned char> blob;
   const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
@@ -506,12 +510,14 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
                     reinterpret_cast<const int32_t*>(base + at_iw),
                     reinterpret_cast<const vid_t*>(base + at_ds),
                     reinterpret_cast<const vid_t*>(base + at_dd), ni, nd, props_);
+  upload_stage.reset();
   return apply_input(in, log);
 }
 
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>& batch,
                                                     change_log_t<vid_t>* log) {
+  const stage_scope_t apply_stage("graph.apply");
   if (batch.device != device_ || batch.checked_version != version_ || batch.conversion.any()) {
     throw internal_error("Graph.apply(): a device batch staged for another graph state (or "
                          "refused by its conversion) reached apply(); this is a bug in dyng");
@@ -560,6 +566,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
   sum.dropped_self_loops = dropped;
 
   // 2. Resolve.
+  std::optional<stage_scope_t> stage(std::in_place, "graph.resolve");
   const int64_t live = total - dropped;
   const key_t sentinel = static_cast<key_t>(key_bound);
   i64_buffer recs(static_cast<size_t>(total), s);
@@ -623,6 +630,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
                                   : 2 * ctx.operations - static_cast<int64_t>(c[detail::k_loop_ops]);
 
   // 3. The effective operations and the change log.
+  stage.emplace("graph.change_log");
   i64_buffer op_seq, op_copies;
   device_buffer<uint8_t> op_kind;
   {
@@ -677,11 +685,15 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
   // 4. Plan every stored direction (nothing of the graph is written yet), 5. commit.
   const bool in_rows = has_in_ && directed_;
   direction_plan_t out_plan, in_plan;
+  stage.emplace("graph.plan_rows");
   plan_direction(out_, out_plan, false, ctx);
   if (in_rows) plan_direction(in_, in_plan, true, ctx);
+  stage.emplace("graph.write_rows");
   commit_direction(out_, out_plan, ctx);
   if (in_rows) commit_direction(in_, in_plan, ctx);
   synchronize(s);
+  stage.reset();
+  count_in_profile("graph.apply.entries", total);
   num_edges_ = static_cast<eid_t>(ctx.stored_after);
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;

@@ -1,5 +1,6 @@
 // device_graph_t: whole uploads and the incremental, change-log driven sync (design in the header).
 #include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/backend/profile.hpp"
 #include "dyng/graph/cuda/packed_blob.hpp"
 
 #include <cuda_runtime.h>
@@ -48,6 +49,7 @@ device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, 
 template <class vid_t, class eid_t>
 void device_graph_t<vid_t, eid_t>::upload_whole(
     direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host, int64_t n_rows) {
+  const stage_scope_t upload_stage("graph.upload_direction");
   // Long-lived buffers are allocated and freed on the default stream, not the caller's: a user
   // stream may be destroyed before the graph is, and a free ordered on a dead stream would leak.
   const auto n = static_cast<size_t>(n_rows);
@@ -277,6 +279,7 @@ template <class vid_t, class eid_t>
 void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
                                         const change_log_t<vid_t>& log) {
   if (host.version() == version_) return;
+  const stage_scope_t sync_stage("graph.sync_device");
   if (host.version() != version_ + 1) {
     throw invalid_argument_error(
         "device_graph_t::sync(): the device copy is at graph version " + std::to_string(version_) +

@@ -31,6 +31,7 @@
 #include <omp.h>
 #endif
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
@@ -86,12 +87,16 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
                     search_counters_t& counters, const int64_t* previous = nullptr,
                     int64_t* changed = nullptr) {
   const vid_t n = out.num_vertices;
-  assign_big(dist, static_cast<size_t>(n), k_infinite_distance);
-  if (previous) {
-    parents.resize(static_cast<size_t>(n));  // the old parents are read by the changed count
-  } else {
-    resize_big(parents, static_cast<size_t>(n));
+  {
+    stage_scope_t reset_stage("sssp.reset");
+    assign_big(dist, static_cast<size_t>(n), k_infinite_distance);
+    if (previous) {
+      parents.resize(static_cast<size_t>(n));  // the old parents are read by the changed count
+    } else {
+      resize_big(parents, static_cast<size_t>(n));
+    }
   }
+  stage_scope_t loop_stage("sssp.loop");
   dist[source] = 0;
   const weight_column_t w_out = column_of(out, objective);
   const weight_column_t w_in = column_of(in, objective);

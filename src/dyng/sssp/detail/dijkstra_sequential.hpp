@@ -16,9 +16,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
 #include "dyng/sssp/detail/dial_queue.hpp"
@@ -220,19 +222,27 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
   const vid_t n = in.num_vertices;
   const auto count = static_cast<size_t>(n);
   if (max_weight > k_dial_max_weight) {
-    assign_big(dist, count, k_infinite_distance);
-    parents.resize(count);  // the old parents, if any, are read by the count below
+    {
+      stage_scope_t reset_stage("sssp.reset");
+      assign_big(dist, count, k_infinite_distance);
+      parents.resize(count);  // the old parents, if any, are read by the count below
+    }
     radix_heap_t<vid_t> heap;
     dist[source] = 0;
     heap.push(source, 0);
     ++counters.pushes;
-    radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
+    {
+      stage_scope_t loop_stage("sssp.loop");
+      radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
+    }
+    stage_scope_t parents_stage("sssp.parents");
     return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
                                         in_sorted, parents.data(), previous);
   }
   // The old parents are needed for the count until the end, so the search then writes elsewhere.
   std::vector<vid_t> fresh;
   std::vector<vid_t>& found = previous ? fresh : parents;
+  std::optional<stage_scope_t> reset_stage(std::in_place, "sssp.reset");
   assign_big(found, count, vid_t{-1});
   int64_t changed = 0;
   auto count_changes = [&] {
@@ -248,13 +258,20 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
     // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine).
     std::vector<int32_t> narrow;
     assign_big(narrow, count, k_narrow_unreached);
-    dial_search(rows, source, max_weight, narrow.data(), found.data(), counters);
+    reset_stage.reset();
+    {
+      stage_scope_t loop_stage("sssp.loop");
+      dial_search(rows, source, max_weight, narrow.data(), found.data(), counters);
+    }
+    stage_scope_t widen_stage("sssp.widen_distances");
     resize_big(dist, count);
     for (vid_t v = 0; v < n; ++v) {
       dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
     }
   } else {
     assign_big(dist, count, k_infinite_distance);
+    reset_stage.reset();
+    stage_scope_t loop_stage("sssp.loop");
     dial_search(rows, source, max_weight, dist.data(), found.data(), counters);
   }
   count_changes();

@@ -91,10 +91,16 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
   if (g.out.num_weights > 1 || packed != nullptr) {
     packed_rows_t<vid_t, eid_t> own;
     packed_rows_t<vid_t, eid_t>& rows = packed ? *packed : own;
-    pack_rows(g.out, w, rows, range);
+    {
+      stage_scope_t pack_stage("sssp.pack_rows");
+      pack_rows(g.out, w, rows, range);
+    }
     return run(rows, range);
   }
-  scan_weights(g.out, w, vid_t{0}, g.out.num_vertices, range);
+  {
+    stage_scope_t scan_stage("sssp.scan_weights");
+    scan_weights(g.out, w, vid_t{0}, g.out.num_vertices, range);
+  }
   return run(column_rows_t<vid_t, eid_t>{g.out, w}, range);
 }
 
@@ -122,6 +128,7 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
         run_sequential(g, source, options.objective, state, counters, fn, previous, packed);
     if (changed) *changed += n_changed;
   }
+  stage_scope_t finalize_stage("sssp.finalize");
   stats_t stats;
   stats.record(engine_of(exec, threads));
   stats.path = update_path_t::compute;

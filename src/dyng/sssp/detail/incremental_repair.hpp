@@ -22,9 +22,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
@@ -59,18 +61,23 @@ class incremental_repair_t {
     parents_ = state_.parents.data();
     flags_.assign(static_cast<size_t>(n), 0);
 
-    for (const edge_change_t<vid_t>& change : log.changes) {
-      if (change.kind == edge_change_kind_t::inserted) continue;
-      const vid_t v = change.dst;
-      work_ += k_tree_test_work;
-      if (parents_[v] == change.src && dist_[v] != k_infinite_distance && !cut_subtree(v, budget)) {
-        return false;
+    {
+      stage_scope_t identify_stage("sssp.identify_affected");
+      for (const edge_change_t<vid_t>& change : log.changes) {
+        if (change.kind == edge_change_kind_t::inserted) continue;
+        const vid_t v = change.dst;
+        work_ += k_tree_test_work;
+        if (parents_[v] == change.src && dist_[v] != k_infinite_distance &&
+            !cut_subtree(v, budget)) {
+          return false;
+        }
       }
     }
     const size_t cut = records_.size();
     stats.invalidated = invalidated_;
 
     radix_heap_t<vid_t> heap;
+    std::optional<stage_scope_t> seed_stage(std::in_place, "sssp.seed");
     for (size_t i = 0; i < cut; ++i) {
       const vid_t v = records_[i].vertex;
       int64_t best = k_infinite_distance;
@@ -92,14 +99,20 @@ class incremental_repair_t {
       if (work_ > budget) return false;
     }
 
+    seed_stage.reset();
     search_counters_t counters;
-    const bool finished = dijkstra_radix(
-        out_, w_out_, heap, dist_, budget - work_, [this](vid_t v, int64_t) { remember(v); },
-        counters);
+    bool finished = false;
+    {
+      stage_scope_t loop_stage("sssp.loop");
+      finished = dijkstra_radix(
+          out_, w_out_, heap, dist_, budget - work_, [this](vid_t v, int64_t) { remember(v); },
+          counters);
+    }
     work_ += counters.relaxations;
     pushes_ += counters.pushes;
     if (!finished) return false;
 
+    stage_scope_t finalize_stage("sssp.finalize");
     repair_parents();
     int64_t affected = 0;
     for (const record_t& r : records_) {

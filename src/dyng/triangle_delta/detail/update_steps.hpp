@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/changed_pairs.hpp"
@@ -45,6 +46,7 @@ class update_steps_t {
 
   update_steps_t(engine_t& engine, const change_log_t<vid_t>& log, state_t<vid_t>& state)
       : engine_(engine), state_(state), saved_(state.count) {
+    const stage_scope_t normalize_stage("triangle_delta.normalize");
     changed_pairs(log, true, deleted_, inserted_);
   }
 
@@ -68,7 +70,10 @@ class update_steps_t {
     count_changes(stats);
     uint64_t removed = 0, added = 0;
     int64_t work = 0;
-    if (!engine_.count_batch(deleted_, inserted_, budget, removed, added, work)) return false;
+    {
+      const stage_scope_t count_stage("triangle_delta.count_batch");
+      if (!engine_.count_batch(deleted_, inserted_, budget, removed, added, work)) return false;
+    }
     if (removed > state_.count) {
       throw internal_error("triangle_delta.update(): " + std::to_string(removed) +
                            " triangles removed but only " + std::to_string(state_.count) +

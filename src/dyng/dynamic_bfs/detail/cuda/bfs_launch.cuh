@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
@@ -126,6 +127,7 @@ inline int64_t count_changed(const level_t* levels, const level_t* old, int64_t 
 /// A full BFS from `source` into `levels` (n entries), with stats as a compute reports them.
 template <class vid_t, class eid_t>
 stats_t full_bfs(const views_t<vid_t, eid_t>& v, vid_t source, int64_t* levels, void* stream) {
+  const stage_scope_t loop_stage("dynamic_bfs.loop");
   const int64_t n = v.out.num_vertices;
   auto* l = reinterpret_cast<level_t*>(levels);
   ::dyng::cuda::fill_values(levels, k_unreached, static_cast<size_t>(n), stream);
@@ -153,6 +155,7 @@ template <class vid_t, class eid_t>
 bool repair_levels(const views_t<vid_t, eid_t>& v, level_t* levels, const level_t* snapshot,
                    vid_t source, const change_log_t<vid_t>& log, unsigned long long budget,
                    stats_t& stats, void* stream) {
+  const stage_scope_t loop_stage("dynamic_bfs.loop");
   const auto num_changes = static_cast<long long>(log.changes.size());
   device_buffer<edge_change_t<vid_t>> changes(static_cast<size_t>(num_changes), stream);
   changes.copy_from_host(log.changes.data(), static_cast<size_t>(num_changes));

@@ -1,0 +1,245 @@
+"""dyng.profile(): stages recorded by the C++ core for each algorithm and the graph's apply, the
+Profiler's views (records, samples, counters, CSV, JSON), nesting, and resources scoping."""
+
+import json
+
+import numpy as np
+import pytest
+
+import dyng
+
+HOST_BACKENDS = ["sequential", "openmp"]
+
+
+def weighted_graph(resources, k=1, n=60, m=300, seed=3, **kw):
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, m).astype(np.int32)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    w = rng.integers(1, 9, (m, k)).astype(np.int32)
+    return dyng.Graph.from_edges(src, dst, w if k > 1 else w[:, 0], num_vertices=n,
+                                 resources=resources, **kw)
+
+
+def names(profiler, depth=None):
+    return [r.name for r in profiler.stages if depth is None or r.depth == depth]
+
+
+@pytest.fixture(params=HOST_BACKENDS)
+def resources(request):
+    return dyng.Resources(request.param)
+
+
+def test_sssp_compute_stages(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        dyng.sssp.compute(g, 0)
+    assert names(prof, 0) == ["sssp.compute"]
+    inner = names(prof)
+    for stage in ("sssp.reset", "sssp.loop", "sssp.finalize"):
+        assert stage in inner
+    top = prof.stages[0]
+    assert top.calls == 1 and top.depth == 0
+    # The children run inside the parent: their time cannot exceed it.
+    assert sum(r.host_ms for r in prof.stages if r.depth == 1) <= top.host_ms + 1e-6
+    assert all(r.device_ms == 0.0 for r in prof.stages)
+
+
+def test_records_sum_samples_in_begin_order(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        dyng.sssp.compute(g, 0)
+        dyng.sssp.compute(g, 1)
+    records = {(r.name, r.depth): r for r in prof.stages}
+    assert records[("sssp.compute", 0)].calls == 2
+    by_key = {}
+    for s in prof.samples:
+        by_key.setdefault((s.name, s.depth), []).append(s.host_ms)
+    for key, record in records.items():
+        assert record.calls == len(by_key[key])
+        assert record.host_ms == pytest.approx(sum(by_key[key]))
+    assert prof.stages[0].name == "sssp.compute"
+    # Samples come in end order: a parent after its children, start times never negative.
+    assert prof.samples[-1].name == "sssp.compute"
+    assert all(s.start_ms >= 0 for s in prof.samples)
+    assert prof.total_host_ms("sssp.compute") == pytest.approx(records[("sssp.compute", 0)].host_ms)
+    assert prof.total_host_ms("no.such.stage") == 0
+
+
+def test_update_stages_apply_and_repair(resources):
+    g = weighted_graph(resources)
+    r = dyng.sssp.compute(g, 0)
+    batch = dyng.EdgeBatch(insert=([1, 2], [5, 6], [1, 2]), delete=([0], [1]))
+    with dyng.profile(resources) as prof:
+        dyng.sssp.update(g, batch, r)
+    assert names(prof, 0) == ["sssp.update"]
+    depth1 = names(prof, 1)
+    assert "graph.apply" in depth1 and "sssp.repair" in depth1
+    assert "graph.resolve" in names(prof, 2)
+    assert prof.counters["graph.apply.entries"] == 3
+
+
+def test_budget_fallback_shows_recompute(resources):
+    # Deleting the first edge of a chain cuts the whole tree: the repair passes its budget.
+    n = 200
+    g = dyng.Graph.from_edges(np.arange(n - 1), np.arange(1, n), np.ones(n - 1, np.int32),
+                              resources=resources)
+    r = dyng.sssp.compute(g, 0)
+    with dyng.profile(resources) as prof:
+        stats = dyng.sssp.update(g, dyng.EdgeBatch(delete=([0], [1])), r)
+    assert stats.fallback_used
+    assert {"sssp.undo", "sssp.recompute"} <= set(names(prof, 2))
+    assert prof.counters["update.recomputes"] == 1
+
+
+def test_every_algorithm_records_its_stages(resources):
+    g = weighted_graph(resources, k=3, properties="mosp_compatible")
+    cyc = weighted_graph(resources, properties="cycle_enum_compatible")
+    und = dyng.Graph.from_edges([0, 1, 2, 0, 3], [1, 2, 0, 3, 1], num_vertices=5, directed=False,
+                                resources=resources)
+    with dyng.profile(resources) as prof:
+        m = dyng.mosp.compute(g, 0)
+        dyng.mosp.update(g, dyng.EdgeBatch(insert=([3], [7], [[1, 2, 3]])), m)
+        c = dyng.cycle_count.compute(cyc, max_length=4)
+        dyng.cycle_count.update(cyc, dyng.EdgeBatch(insert=([3], [7], [1])), c)
+        b = dyng.dynamic_bfs.compute(g, 0)
+        dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([3], [7])), b)
+        t = dyng.triangle_delta.compute(und)
+        dyng.triangle_delta.update(und, dyng.EdgeBatch(insert=([2], [3])), t)
+    top = names(prof, 0)
+    for algo in ("mosp", "cycle_count", "dynamic_bfs", "triangle_delta"):
+        assert f"{algo}.compute" in top and f"{algo}.update" in top
+    every = set(names(prof))
+    for stage in ("mosp.objective", "mosp.combine", "mosp.combined_sssp", "mosp.path_costs",
+                  "mosp.repair", "cycle_count.count", "cycle_count.repair",
+                  "cycle_count.count_batch", "dynamic_bfs.loop", "dynamic_bfs.repair",
+                  "triangle_delta.count", "triangle_delta.count_batch", "graph.apply"):
+        assert stage in every, stage
+    # mosp runs one sssp search per objective plus the combined one.
+    sssp_loops = sum(r.calls for r in prof.stages if r.name == "sssp.loop")
+    assert sssp_loops >= 4
+
+
+def test_dyng_update_one_stage_around_apply_and_repairs(resources):
+    g = weighted_graph(resources)
+    a, b = dyng.sssp.compute(g, 0), dyng.dynamic_bfs.compute(g, 0)
+    with dyng.profile(resources) as prof:
+        dyng.update(g, dyng.EdgeBatch(insert=([4], [9], [1])), a, b)
+    assert names(prof, 0) == ["dyng.update"]
+    assert {"graph.apply", "sssp.repair", "dynamic_bfs.repair"} <= set(names(prof, 1))
+
+
+def test_graph_apply_alone(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        g.apply(dyng.EdgeBatch(insert=([1], [2], [3])))
+    assert names(prof, 0) == ["graph.apply"]
+
+
+def test_only_the_profiled_resources_and_their_copies():
+    import copy
+
+    profiled, other = dyng.Resources("sequential"), dyng.Resources("sequential")
+    g_other = weighted_graph(other)
+    g_copy = weighted_graph(copy.copy(profiled))
+    with dyng.profile(profiled) as prof:
+        dyng.sssp.compute(g_other, 0)
+        dyng.sssp.compute(g_copy, 0)
+    assert [r.calls for r in prof.stages if r.name == "sssp.compute"] == [1]
+
+
+def test_default_resources_by_default():
+    g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    with dyng.profile() as prof:
+        dyng.sssp.compute(g, 0)
+    assert names(prof, 0) == ["sssp.compute"]
+
+
+def test_nesting_innermost_receives_then_outer_resumes(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as outer:
+        with dyng.profile(resources) as inner:
+            dyng.sssp.compute(g, 0)
+        dyng.dynamic_bfs.compute(g, 0)
+    assert names(inner, 0) == ["sssp.compute"]
+    assert names(outer, 0) == ["dynamic_bfs.compute"]
+
+
+def test_nothing_recorded_after_the_block(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        pass
+    dyng.sssp.compute(g, 0)
+    assert prof.stages == [] and prof.samples == [] and prof.counters == {}
+
+
+def test_reset_csv_json(resources):
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        dyng.sssp.compute(g, 0)
+        g.apply(dyng.EdgeBatch(insert=([1], [2], [3])))
+        csv = prof.to_csv().splitlines()
+        assert csv[0] == "kind,name,value"
+        stage_lines = [line for line in csv if line.startswith("stage,")]
+        assert len(stage_lines) == len(prof.samples)
+        assert stage_lines[-1].startswith("stage,graph.apply,")
+        assert "counter,graph.apply.entries,1" in csv
+        data = json.loads(prof.to_json())
+        assert [s["name"] for s in data["stages"]] == names(prof)
+        assert data["counters"] == [{"name": "graph.apply.entries", "value": 1}]
+        prof.reset()
+        assert prof.stages == [] and prof.counters == {}
+        dyng.sssp.compute(g, 0)
+    assert names(prof, 0) == ["sssp.compute"]
+
+
+def test_samples_and_records_are_frozen_dataclasses():
+    s = dyng.StageSample("a", 0, 1.0, 0.0)
+    assert s.start_ms == 0.0
+    with pytest.raises(AttributeError):
+        s.name = "b"
+    r = dyng.StageRecord("a", 0, 1, 1.0, 0.0)
+    assert r == dyng.StageRecord("a", 0, 1, 1.0, 0.0)
+
+
+def test_bad_resources_is_a_type_error():
+    with pytest.raises(TypeError, match="dyng.Resources"):
+        with dyng.profile("openmp"):
+            pass
+
+
+def test_to_dataframe_without_pandas(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("blocked")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    with pytest.raises(ImportError, match="pip install pandas"):
+        dyng.Profiler().to_dataframe()
+
+
+def test_repr():
+    assert repr(dyng.Profiler()) == "dyng.Profiler(0 stages)"
+
+
+def test_cuda_options_accepted_on_host(resources, capsys):
+    g = weighted_graph(resources)
+    with dyng.profile(resources, sync_stages=True, cuda_events=True) as prof:
+        dyng.sssp.compute(g, 0)
+    assert all(r.device_ms == 0.0 for r in prof.stages)
+    assert names(prof, 0) == ["sssp.compute"]
+
+
+def test_plot_draws_the_samples(resources, tmp_path):
+    pytest.importorskip("matplotlib")
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        dyng.sssp.compute(g, 0)
+    path = tmp_path / "stages.png"
+    figure = prof.plot(path=path, title="sssp.compute")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert figure.axes and figure.axes[0].get_title() == "sssp.compute"

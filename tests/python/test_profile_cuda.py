@@ -1,0 +1,105 @@
+"""dyng.profile() on the GPU: the device paths record their stages (device graph apply, sssp's
+GPU search and repair, mosp, cycle_count, dynamic_bfs, triangle_delta), cuda_events gives
+device times, sync_stages makes host times cover the device work, and NVTX is compiled into the
+plugin. Skipped where no CUDA backend is usable (CI); must pass on a GPU before CUDA work is
+done."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dyng
+from dyng import _backend
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.fixture(scope="module")
+def cuda():
+    return dyng.Resources.cuda()
+
+
+def rmat_like(resources, n=1 << 16, m=1 << 20, k=1, seed=5, **kw):
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, m).astype(np.int32)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    w = rng.integers(1, 101, (m, k)).astype(np.int32)
+    return dyng.Graph.from_edges(src, dst, w if k > 1 else w[:, 0], num_vertices=n,
+                                 resources=resources, **kw), rng
+
+
+def names(prof, depth=None):
+    return [r.name for r in prof.stages if depth is None or r.depth == depth]
+
+
+def test_nvtx_is_compiled_into_the_plugin():
+    assert _backend.native().nvtx_available()
+
+
+def test_sssp_stages_with_device_times(cuda):
+    g, rng = rmat_like(cuda)
+    with dyng.profile(cuda, cuda_events=True) as prof:
+        r = dyng.sssp.compute(g, 0)
+        batch = dyng.EdgeBatch(insert=(rng.integers(0, 1 << 16, 500), rng.integers(0, 1 << 16, 500),
+                                       rng.integers(1, 101, 500)))
+        dyng.sssp.update(g, batch, r)
+    records = {(s.name, s.depth): s for s in prof.stages}
+    assert names(prof, 0) == ["sssp.compute", "sssp.update"]
+    loop = records[("sssp.loop", 1)]
+    assert loop.device_ms > 0.0
+    assert {"graph.apply", "sssp.repair"} <= set(names(prof, 1))
+    assert {"graph.resolve", "graph.write_rows"} <= set(names(prof, 2))
+    # Every stage of a CUDA call is timed on the stream.
+    assert all(s.device_ms > 0.0 for s in prof.samples if s.name in ("sssp.compute",
+                                                                        "graph.apply"))
+
+
+def test_sync_stages_host_time_covers_device_time(cuda):
+    g, _ = rmat_like(cuda)
+    dyng.sssp.compute(g, 0)  # warm-up: module load, pool
+    with dyng.profile(cuda, sync_stages=True, cuda_events=True) as prof:
+        dyng.sssp.compute(g, 0)
+    top = prof.stages[0]
+    assert top.name == "sssp.compute"
+    # The host waited for the stream at every stage end: it cannot have spent less than the
+    # events measured (allow the events' resolution).
+    assert top.host_ms + 0.05 >= top.device_ms > 0.0
+
+
+def test_every_algorithm_on_the_device(cuda):
+    g, rng = rmat_like(cuda, n=5000, m=40000, k=3, properties="mosp_compatible")
+    cyc, _ = rmat_like(cuda, n=2000, m=8000, properties="cycle_enum_compatible")
+    rows = rng.integers(0, 3000, (12000, 2)).astype(np.int32)
+    rows = rows[rows[:, 0] != rows[:, 1]]
+    und = dyng.Graph.from_edges(rows[:, 0], rows[:, 1], num_vertices=3000, directed=False,
+                                resources=cuda)
+    with dyng.profile(cuda, cuda_events=True) as prof:
+        m = dyng.mosp.compute(g, 0)
+        dyng.mosp.update(g, dyng.EdgeBatch(insert=([3], [7], [[1, 2, 3]])), m)
+        c = dyng.cycle_count.compute(cyc, max_length=5)
+        dyng.cycle_count.update(cyc, dyng.EdgeBatch(insert=([3], [7], [1])), c)
+        b = dyng.dynamic_bfs.compute(g, 0)
+        dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([3], [7])), b)
+        t = dyng.triangle_delta.compute(und)
+        dyng.triangle_delta.update(und, dyng.EdgeBatch(insert=([2], [3])), t)
+    every = set(names(prof))
+    for stage in ("mosp.objectives", "mosp.combine", "mosp.combined_sssp", "mosp.path_costs",
+                  "mosp.repair", "mosp.objective", "sssp.repair", "cycle_count.count",
+                  "cycle_count.count_batch", "dynamic_bfs.loop", "dynamic_bfs.repair",
+                  "triangle_delta.count", "triangle_delta.count_batch", "graph.apply"):
+        assert stage in every, stage
+    assert prof.counters["graph.apply.entries"] == 4
+
+
+def test_host_graph_with_device_copy_records_the_sync(cuda):
+    host = dyng.Resources("openmp")
+    g, _ = rmat_like(host, n=4000, m=30000)
+    r = dyng.sssp.compute(g, 0, resources=cuda)  # gives the host graph a device copy
+    # The apply (and the device copy's sync) runs with the graph's resources, the repair with
+    # the result's: each profile gets its own part.
+    with dyng.profile(host) as on_host, dyng.profile(cuda) as on_device:
+        dyng.sssp.update(g, dyng.EdgeBatch(insert=([1], [2], [3])), r)
+    assert names(on_host, 0) == ["sssp.update"]
+    assert {"graph.apply", "graph.sync_device"} <= set(names(on_host))
+    assert names(on_device, 0) == ["sssp.repair"]
