@@ -1,6 +1,6 @@
-"""dyng._plots.stage_timeline: the profiler's stage timeline, drawn from stand-in samples.
+"""dyng._plots.stage_timeline: the profiler's stage timeline, drawn from hand-made samples.
 
-The samples here are a stand-in with the profiler's fields (StageSample below), so the chart is
+The samples are dyng.StageSample values written here rather than measured, so the chart is
 tested on its own terms: one bar per sample where the sample says, rows per depth, a colour and
 legend entry per algorithm, labels only where they fit, device time as a thin bar.
 """
@@ -17,17 +17,7 @@ from dyng._plots import stage_timeline
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-@dataclasses.dataclass(frozen=True)
-class StageSample:
-    """The fields of the profiler's StageSample (start_ms keyword-only, as there)."""
-
-    name: str
-    depth: int
-    host_ms: float
-    device_ms: float
-    _: dataclasses.KW_ONLY
-    start_ms: float
-
+StageSample = dyng.StageSample
 
 # One sssp.update as the profiler would report it: stages in the order they ended.
 SAMPLES = [
