@@ -6,9 +6,9 @@ Per plugin wheel found in DIST: ``pip install --no-index --no-deps --target`` of
 that plugin's (the GPU machine reaches no package index; NumPy must already be there), then the
 install probe from a folder outside the checkout with only that target on sys.path. Checks: the
 plugin is discovered and chosen, its build_config names the plugin, its toolkit, the release
-architectures and the static runtime, the module sees a GPU, and sssp on CUDA matches the
-sequential result. --import-only stops after import and build_config (for a machine or a build
-whose CUDA sssp is not wired yet). Exit status 0 only when every plugin passes.
+architectures and the static runtime, it emits NVTX ranges, the module sees a GPU, and sssp on
+CUDA matches the sequential result. --import-only stops after import, build_config and NVTX (for a
+machine or a build whose CUDA sssp is not wired yet). Exit status 0 only when every plugin passes.
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ def judge_device(report: dict, plugin: str, target: Path, import_only: bool) -> 
     count = report.get("module", {}).get("device_count")
     if count is not None and count < 1:
         problems.append(f"dyng_{plugin}._core sees no GPU (cuda_device_count() = {count})")
-    if not import_only:
+    if import_only:
+        problems += install_test.nvtx_problems(report, [plugin])
+    else:
         problems += install_test.judge(report, plugins=[plugin], expect_gpu=True, venv=target)
     return problems
 

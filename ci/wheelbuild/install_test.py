@@ -3,10 +3,10 @@
 Per Python version: a new venv receives dyng's wheel (with its test extra, for the suite's
 dependencies) and the plugin wheels, from the files just built. Then, from a folder outside the
 checkout, install_probe.py reports what dyng selected, and :func:`judge` holds it to the rules:
-dyng comes from the venv; every plugin is discovered; without a GPU dyng falls back to its CPU
-module with exactly one BackendWarning; with one (--expect-gpu) a plugin is chosen and sssp runs on
-CUDA with the sequential result. Finally the Python suite runs against the installed package with
-DYNG_CPU_ONLY=1.
+dyng comes from the venv; every plugin is discovered and its native module emits NVTX ranges;
+without a GPU dyng falls back to its CPU module with exactly one BackendWarning; with one
+(--expect-gpu) a plugin is chosen and sssp runs on CUDA with the sequential result. Finally the
+Python suite runs against the installed package with DYNG_CPU_ONLY=1.
 """
 
 from __future__ import annotations
@@ -22,6 +22,35 @@ from .interpreters import find_python
 PROBE = Path(__file__).with_name("install_probe.py")
 
 
+def nvtx_problems(report: dict, plugins: list[str]) -> list[str]:
+    """Plugins whose native module emits no NVTX ranges, from a probe report.
+
+    profile_device.cpp compiles its NVTX calls only where the toolkit's include folder has
+    nvtx3/; without it the plugin builds and runs, and dyng.profile(nvtx=True) silently shows
+    nothing in Nsight Systems. So a plugin without NVTX is a broken build, caught here.
+    """
+    if not plugins:
+        return []
+    found = report.get("nvtx")
+    if not isinstance(found, dict):
+        return [f"the probe reported no nvtx entry ({found!r}); run this checkout's "
+                f"ci/wheelbuild/install_probe.py"]
+    problems = []
+    for plugin in plugins:
+        state = found.get(plugin)
+        if state is True:
+            continue
+        if state is False:
+            problems.append(
+                f"dyng_{plugin}._core emits no NVTX ranges (nvtx_available() is False): the "
+                f"CUDA toolkit it was built with had no include/nvtx3; rebuild it with the pypi "
+                f"provider (ci/wheel-requirements/{plugin}.txt names the NVTX wheel), in a conda "
+                f"environment that has cuda-nvtx-dev, or with a toolkit that has nvtx3")
+        else:
+            problems.append(f"could not ask dyng_{plugin}._core for nvtx_available(): {state}")
+    return problems
+
+
 def judge(report: dict, *, plugins: list[str], expect_gpu: bool, venv: Path) -> list[str]:
     """Problems with one probe report (empty: the install behaves)."""
     problems = []
@@ -32,6 +61,7 @@ def judge(report: dict, *, plugins: list[str], expect_gpu: bool, venv: Path) -> 
         if f"{plugin}=dyng_{plugin}" not in found:
             problems.append(f"plugin {plugin} is installed but not discovered (entry points "
                             f"{found})")
+    problems += nvtx_problems(report, plugins)
     native, warned = report.get("native"), report.get("warnings", [])
     if expect_gpu:
         if not plugins:
@@ -73,7 +103,8 @@ def run_install_test(wheels: list[Path], python_version: str, work: Path, repo: 
         args = [python, "-I", PROBE] + (["--sssp"] if expect_gpu else [])
         report = json.loads(log.run(args, cwd=Path(outside), capture=True).strip().splitlines()[-1])
         log.say(f"install test {python_version}: chose {report.get('native')}, plugins "
-                f"{report.get('plugins')}, warnings {len(report.get('warnings', []))}")
+                f"{report.get('plugins')}, NVTX {report.get('nvtx')}, warnings "
+                f"{len(report.get('warnings', []))}")
         problems = judge(report, plugins=plugins, expect_gpu=expect_gpu, venv=venv)
         if run_suite and not problems:
             # From outside the checkout, so that `import dyng` can only find the installed one.

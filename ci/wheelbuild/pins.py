@@ -9,7 +9,7 @@ from __future__ import annotations
 
 # The cu12 plugin is built with the last CUDA 12 release (PLAN 7.8: the latest 12.x).
 CUDA12_VERSION = "12.9"
-# The cu13 plugin is built with the latest 13.x: `cuda-toolkit[nvcc,cccl,cudart]` on PyPI.
+# The cu13 plugin is built with the latest 13.x: `cuda-toolkit[nvcc,cccl,cudart,nvtx]` on PyPI.
 CUDA13_VERSION = "13.5.0"
 # The oldest glibc the binaries may need: the wheels are tagged manylinux_2_28.
 GLIBC = "2.28"

