@@ -243,3 +243,14 @@ def test_plot_draws_the_samples(resources, tmp_path):
     figure = prof.plot(path=path, title="sssp.compute")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert figure.axes and figure.axes[0].get_title() == "sssp.compute"
+
+
+def test_to_dataframe_with_pandas(resources):
+    pandas = pytest.importorskip("pandas")
+    g = weighted_graph(resources)
+    with dyng.profile(resources) as prof:
+        dyng.sssp.compute(g, 0)
+    frame = prof.to_dataframe()
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns) == ["name", "depth", "calls", "host_ms", "device_ms"]
+    assert frame["name"].tolist() == names(prof)
