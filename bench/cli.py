@@ -1,4 +1,4 @@
-"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io [options] [--plot DIR]``;
+"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io|nx [options] [--plot DIR]``;
 exits 0 whatever the bars say. ``python -m bench plot RESULTS.json`` charts a saved run."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from bench import apply, cycle_count, generators, io, load, mosp, plot, report, sssp
+from bench import apply, cycle_count, generators, io, load, mosp, nx, plot, report, sssp
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -98,6 +98,8 @@ def parser() -> argparse.ArgumentParser:
     io.add_parser(sub)
     for command in sub.choices.values():
         plot.add_option(command)
+    # After the loop: the nx bench has no chart of its own (its table is three numbers).
+    nx.add_parser(sub)
     plot.add_parser(sub)
     return top
 
@@ -106,7 +108,7 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
     if args.command == "plot":
         return plot.main(args)
-    if args.plot is not None:
+    if getattr(args, "plot", None) is not None:  # the nx bench has no --plot
         # Before the run, not after it: a missing matplotlib should not cost a long run.
         try:
             plot.require_matplotlib()
@@ -123,6 +125,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
         return _main_cycle_count(args, argv)
     if args.command == "io":
         return io.main(args, argv, _run_peer_benchmark)
+    if args.command == "nx":
+        return nx.main(args, argv, _run_peer_benchmark)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
@@ -291,7 +295,7 @@ def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:
 
 def _write_plots(args, document, json_path) -> int:
     """The charts of --plot; 1 if drawing fails (the JSON is saved: `bench plot` redraws it)."""
-    if args.plot is None:
+    if getattr(args, "plot", None) is None:
         return 0
     try:
         paths = plot.write(document, args.plot)

@@ -15,3 +15,5 @@ dyng_log "running ctest -L cpu"
 "$bin/ctest" --test-dir build/dev -L cpu --output-on-failure
 dyng_log "running the Python suites"
 "$PY" -m pytest tests/python tests/plugin tests/selection tests/packaging bench/tests -q "$@"
+dyng_log "running NetworkX's own tests of the functions dyng dispatches (ci/nx_suite.sh)"
+bash ci/nx_suite.sh "$PY"

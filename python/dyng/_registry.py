@@ -147,6 +147,8 @@ def feature_table():
     rows.append("| `dyng.update`: one batch, several results | yes | yes | yes |")
     rows.append("| `dyng.io` (0.2's file formats), `dyng.generators.legacy`, the `dyng` command "
                 "line | yes | yes | yes (files are read on the host) |")
+    rows.append("| NetworkX backend (`backend=\"dyng\"`; `dyng.nx.DiGraph`/`Graph` keep results "
+                "current) | yes | yes | yes |")
     rows.append("| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
                 "`python -m bench ... --plot`) | yes | yes | yes (device times from CUDA events, "
                 "NVTX ranges) |")
