@@ -8,21 +8,7 @@ import sys
 
 import pytest
 
-nx = pytest.importorskip("networkx")
-
-if "dyng" not in nx.utils.backends.backends:
-    pytest.skip("dyng's networkx.backends entry point is not installed; reinstall dyng "
-                "(pip install .) so that NetworkX finds the backend", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def convert_every_call():
-    """Every call converts afresh, as after a mutation (NetworkX's conversion cache would also
-    warn on each reuse)."""
-    cached = nx.config.cache_converted_graphs
-    nx.config.cache_converted_graphs = False
-    yield
-    nx.config.cache_converted_graphs = cached
+from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
 from dyng.nx import _checks, _conversions, _info, _snapshot  # noqa: E402

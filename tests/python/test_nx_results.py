@@ -7,21 +7,7 @@ import random
 
 import pytest
 
-nx = pytest.importorskip("networkx")
-
-if "dyng" not in nx.utils.backends.backends:
-    pytest.skip("dyng's networkx.backends entry point is not installed; reinstall dyng "
-                "(pip install .) so that NetworkX finds the backend", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def convert_every_call():
-    """Every call converts afresh, as after a mutation (NetworkX's conversion cache would also
-    warn on each reuse)."""
-    cached = nx.config.cache_converted_graphs
-    nx.config.cache_converted_graphs = False
-    yield
-    nx.config.cache_converted_graphs = cached
+from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 CLASSES = (nx.DiGraph, nx.Graph, nx.MultiDiGraph, nx.MultiGraph)
 LABEL_KINDS = (lambda i: i, lambda i: f"n{i}", lambda i: (i, "t"), lambda i: frozenset({i}),
