@@ -4,8 +4,8 @@ Build a :class:`Graph`, compute a result once (e.g. :func:`dyng.sssp.compute`), 
 :class:`EdgeBatch` objects to :func:`dyng.update`; each update repairs the result to exactly what
 a fresh compute would give, much faster.
 
-Importing dyng is cheap: the native module is selected and loaded on first use (the first graph,
-Resources or ``dyng.__version__``).
+Importing dyng is cheap: its names are imported on first use, and the native module is selected
+and loaded on the first graph, Resources or ``dyng.__version__``.
 
 Examples
 --------
@@ -19,30 +19,61 @@ Examples
 
 from __future__ import annotations
 
-from dyng import cycle_count, dynamic_bfs, generators, io, mosp, sssp, triangle_delta
-from dyng._array import Array
-from dyng._batch import ApplySummary, EdgeBatch
-from dyng._citations import citation, citation_keys
-from dyng._config import config, get_log_level, set_log_level, show_config, use_cpu_only
-from dyng._errors import (
-    BackendWarning,
-    CapacityError,
-    ConvergenceError,
-    CudaError,
-    Error,
-    FileFormatError,
-    InternalError,
-    InvalidArgumentError,
-    NotSupportedError,
-    OutOfMemoryError,
-    StaleResultError,
-)
-from dyng._graph import CSR, Graph
-from dyng._profiler import Profiler, StageRecord, StageSample, profile
-from dyng._properties import BatchSemantics, GraphProperties
-from dyng._registry import AlgorithmInfo, algorithms
-from dyng._resources import Resources, get_default_resources, set_default_resources
-from dyng._update import update
+import importlib
+from typing import TYPE_CHECKING
+
+# Where each public name lives. They are imported on first use (PEP 562), so that `import dyng`
+# loads neither NumPy nor the native module: NetworkX imports dyng.nx's get_info at every
+# `import networkx` once dyng is installed (the networkx.backend_info entry point), and that must
+# stay cheap. Type checkers read the imports below instead.
+_HOMES = {
+    "Array": "dyng._array",
+    "ApplySummary": "dyng._batch", "EdgeBatch": "dyng._batch",
+    "citation": "dyng._citations", "citation_keys": "dyng._citations",
+    "config": "dyng._config", "get_log_level": "dyng._config", "set_log_level": "dyng._config",
+    "show_config": "dyng._config", "use_cpu_only": "dyng._config",
+    "BackendWarning": "dyng._errors", "CapacityError": "dyng._errors",
+    "ConvergenceError": "dyng._errors", "CudaError": "dyng._errors", "Error": "dyng._errors",
+    "FileFormatError": "dyng._errors", "InternalError": "dyng._errors",
+    "InvalidArgumentError": "dyng._errors", "NotSupportedError": "dyng._errors",
+    "OutOfMemoryError": "dyng._errors", "StaleResultError": "dyng._errors",
+    "CSR": "dyng._graph", "Graph": "dyng._graph",
+    "Profiler": "dyng._profiler", "StageRecord": "dyng._profiler",
+    "StageSample": "dyng._profiler", "profile": "dyng._profiler",
+    "BatchSemantics": "dyng._properties", "GraphProperties": "dyng._properties",
+    "AlgorithmInfo": "dyng._registry", "algorithms": "dyng._registry",
+    "Resources": "dyng._resources", "get_default_resources": "dyng._resources",
+    "set_default_resources": "dyng._resources",
+    "update": "dyng._update",
+}
+_SUBMODULES = ("cycle_count", "dynamic_bfs", "generators", "io", "mosp", "sssp", "triangle_delta",
+               "testing", "nx")
+
+if TYPE_CHECKING:
+    from dyng import cycle_count, dynamic_bfs, generators, io, mosp, sssp, testing, triangle_delta
+    from dyng._array import Array
+    from dyng._batch import ApplySummary, EdgeBatch
+    from dyng._citations import citation, citation_keys
+    from dyng._config import config, get_log_level, set_log_level, show_config, use_cpu_only
+    from dyng._errors import (
+        BackendWarning,
+        CapacityError,
+        ConvergenceError,
+        CudaError,
+        Error,
+        FileFormatError,
+        InternalError,
+        InvalidArgumentError,
+        NotSupportedError,
+        OutOfMemoryError,
+        StaleResultError,
+    )
+    from dyng._graph import CSR, Graph
+    from dyng._profiler import Profiler, StageRecord, StageSample, profile
+    from dyng._properties import BatchSemantics, GraphProperties
+    from dyng._registry import AlgorithmInfo, algorithms
+    from dyng._resources import Resources, get_default_resources, set_default_resources
+    from dyng._update import update
 
 __all__ = [
     "Graph",
@@ -90,22 +121,21 @@ __all__ = [
     "BackendWarning",
 ]
 
-_LAZY_SUBMODULES = ("testing",)
-
-
 def __getattr__(name):
-    # Resolved on demand so that `import dyng` neither loads the native module nor the test
-    # helpers.
     if name == "__version__":
         from dyng import _backend
 
         return _backend.native().__version__
-    if name in _LAZY_SUBMODULES:
-        import importlib
-
-        return importlib.import_module(f"dyng.{name}")
-    raise AttributeError(f"module 'dyng' has no attribute {name!r}")
+    home = _HOMES.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(home), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"dyng.{name}")
+    else:
+        raise AttributeError(f"module 'dyng' has no attribute {name!r}")
+    globals()[name] = value  # later reads skip this function
+    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | {"__version__", *_LAZY_SUBMODULES})
+    return sorted(set(globals()) | {"__version__", *_HOMES, *_SUBMODULES})
