@@ -131,6 +131,15 @@ def __getattr__(name):
         value = getattr(importlib.import_module(home), name)
     elif name in _SUBMODULES:
         value = importlib.import_module(f"dyng.{name}")
+    elif name.startswith("_") and not name.startswith("__"):
+        # A private module (dyng._backend, ...): the eager package of 0.2 made them all
+        # attributes of dyng, and code that reads them that way keeps working.
+        try:
+            value = importlib.import_module(f"dyng.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"dyng.{name}":
+                raise
+            raise AttributeError(f"module 'dyng' has no attribute {name!r}") from None
     else:
         raise AttributeError(f"module 'dyng' has no attribute {name!r}")
     globals()[name] = value  # later reads skip this function
