@@ -1,6 +1,7 @@
 // dyng.io's native functions: the readers and writers of src/dyng/io, with the GIL released
 // while a file is read or written. Arguments arrive checked and converted by python/dyng/io/;
 // arrays leave as fresh NumPy arrays that Python owns.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -19,25 +20,51 @@
 namespace dyng::bindings {
 namespace {
 
-/// int64 ids as a NumPy array, narrowed to int32 when asked (num_vertices was range-checked).
-/// The narrowing happens in place, in the vector's own buffer: element i moves from byte 8i to
-/// byte 4i, which a forward pass never overwrites before reading, so no second array of tens of
-/// millions of ids is allocated.
-nb::object id_array(std::vector<int64_t>&& ids, bool wide) {
-  if (wide) return nb::cast(to_numpy(std::move(ids)));
-  auto* owned = new std::vector<int64_t>(std::move(ids));
-  const size_t m = owned->size();
-  // Bytes, not typed pointers: the buffer holds int64 objects, and memcpy keeps the aliasing
-  // legal and the forward order intact.
-  char* bytes = reinterpret_cast<char*>(owned->data());
+/// A reader's column as a NumPy array of `out_t` elements (T itself, or int32 for uint32 ids
+/// below 2^31, which have the same bytes; or int32 for int64 ids narrowed in place, the first
+/// `size` of them), owning the column's memory: no copy.
+template <class out_t, class T>
+out_array_t column_array(io::column_t<T>&& column, size_t size) {
+  static_assert(sizeof(out_t) <= sizeof(T));
+  if (size == 0) return to_numpy(std::vector<out_t>());  // an empty column owns no memory
+  auto* owned = new io::column_t<T>(std::move(column));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<io::column_t<T>*>(p); });
+  return out_array_t(owned->data(), {size}, owner, {}, nb::dtype<out_t>());
+}
+
+template <class T>
+out_array_t column_array(io::column_t<T>&& column) {
+  const size_t size = column.size();
+  return column_array<T>(std::move(column), size);
+}
+
+/// One id column as int32 (`wide` false; num_vertices was range-checked) or int64.
+nb::object id_array(io::column_t<uint32_t>&& narrow_ids, io::column_t<int64_t>&& wide_ids,
+                    bool table_wide, bool wide) {
+  if (!table_wide && !wide) {
+    const size_t m = narrow_ids.size();
+    return nb::cast(column_array<int32_t>(std::move(narrow_ids), m));
+  }
+  if (table_wide && wide) return nb::cast(column_array(std::move(wide_ids)));
+  if (!table_wide) {
+    io::column_t<int64_t> widened(narrow_ids.size());
+    std::copy(narrow_ids.begin(), narrow_ids.end(), widened.begin());
+    return nb::cast(column_array(std::move(widened)));
+  }
+  // 64-bit ids narrowed in place, in the column's own buffer: element i moves from byte 8i to
+  // byte 4i, which a forward pass never overwrites before reading, so no second array of tens
+  // of millions of ids is allocated.
+  const size_t m = wide_ids.size();
+  char* bytes = reinterpret_cast<char*>(wide_ids.data());
   for (size_t i = 0; i < m; ++i) {
     int64_t v;
+    // Bytes, not typed pointers: the buffer holds int64 objects, and memcpy keeps the aliasing
+    // legal and the forward order intact.
     std::memcpy(&v, bytes + 8 * i, sizeof v);
     const int32_t narrow = static_cast<int32_t>(v);
     std::memcpy(bytes + 4 * i, &narrow, sizeof narrow);
   }
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
-  return nb::cast(out_array_t(bytes, {m}, owner, {}, nb::dtype<int32_t>()));
+  return nb::cast(column_array<int32_t>(std::move(wide_ids), m));
 }
 
 /// (num_vertices, src, dst, weights flat or None, K, external_ids, timestamps, matrix_market,
@@ -47,11 +74,11 @@ nb::tuple edge_tuple(io::edge_table_t&& t, bool wide, const char* function) {
     throw invalid_argument_error(std::string(function) + "(): " + std::to_string(t.num_vertices) +
                                  " vertices do not fit int32 ids; pass vertex_dtype='int64'");
   const int k = t.num_weights;
-  nb::object weights = k > 0 ? nb::cast(to_numpy(std::move(t.weights))) : nb::none();
-  return nb::make_tuple(t.num_vertices, id_array(std::move(t.src), wide),
-                        id_array(std::move(t.dst), wide), weights, k,
-                        to_numpy(std::move(t.external_ids)), to_numpy(std::move(t.timestamps)),
-                        t.matrix_market, t.symmetric);
+  nb::object weights = k > 0 ? nb::cast(column_array(std::move(t.weights))) : nb::none();
+  nb::object src = id_array(std::move(t.src32), std::move(t.src64), t.wide, wide);
+  nb::object dst = id_array(std::move(t.dst32), std::move(t.dst64), t.wide, wide);
+  return nb::make_tuple(t.num_vertices, src, dst, weights, k, to_numpy(std::move(t.external_ids)),
+                        column_array(std::move(t.timestamps)), t.matrix_market, t.symmetric);
 }
 
 io::int_column_t column(const in_array_t& a, const char* function, const char* name) {

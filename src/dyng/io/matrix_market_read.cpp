@@ -82,12 +82,9 @@ bool parse_size_line(line_cursor& c, int64_t line, mm_header_t& h, fault_t& f) {
   return true;
 }
 
-/// Per-range output plus the range, kept so that the commit can find an extra entry's line.
+/// Per-range count of entries (a symmetric entry off the diagonal is two rows).
 struct part_t {
-  edge_table_t edges;
   int64_t entries = 0;
-  const char* begin = nullptr;
-  const char* end = nullptr;
 };
 
 }  // namespace
@@ -102,6 +99,14 @@ bool starts_with_matrix_market_banner(const std::string& path, const char* funct
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                 const scan_options_t& scan, mm_values_t mode, mm_header_t& h) {
   bool have_size = false;
+  edge_table_t table;
+  // rows_per_line, the width and the weights are set by the header, before the first block's
+  // ranges are parsed.
+  row_store_t rows;
+  rows.resize = [&table](int64_t n) { table.resize(n); };
+  rows.move = [&table](int64_t from, int64_t to, int64_t count) {
+    table.move_rows(from, to, count);
+  };
   bool read_values = false;
   auto header = [&](const char* begin, const char* end, int64_t& lines, fault_t& f) -> size_t {
     const char* p = begin;
@@ -125,6 +130,10 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       } else if (c.first_byte() != '%' && c.first_byte() != 0) {
         if (!parse_size_line(c, lines, h, f)) return 0;
         have_size = true;
+        // Ids are 0..n-1: 32-bit columns hold them unless n is above 2^32.
+        table.wide = !fits_narrow(h.num_vertices - 1);
+        table.num_weights = read_values ? 1 : 0;
+        rows.rows_per_line = h.symmetric ? 2 : 1;
       }
       p = stop < end ? stop + 1 : end;
     }
@@ -133,16 +142,24 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
   };
 
   std::vector<part_t> parts(static_cast<size_t>(resolve_threads(scan.threads)));
-  auto parse = [&](int i, const char* begin, const char* end, fault_t& f) -> int64_t {
-    part_t& part = parts[i];
+  auto parse = [&](const text_range_t& r, fault_t& f) -> int64_t {
+    part_t& part = parts[r.part];
     part = part_t{};
-    part.begin = begin;
-    part.end = end;
     const bool values = h.field != mm_header_t::field_t::pattern;
-    edge_table_t& out = part.edges;
-    out.num_weights = read_values ? 1 : 0;
     const int64_t n = h.num_vertices;
-    return for_each_line(begin, end, [&](line_cursor& c, int64_t line) {
+    int64_t at = r.first_row;
+    auto put = [&](int64_t i, int64_t j, int32_t w) {
+      if (table.wide) {
+        table.src64[at] = i;
+        table.dst64[at] = j;
+      } else {
+        table.src32[at] = static_cast<uint32_t>(i);
+        table.dst32[at] = static_cast<uint32_t>(j);
+      }
+      if (read_values) table.weights[at] = w;
+      ++at;
+    };
+    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
       const char first = c.first_byte();
       if (first == 0 || first == '%') return true;
       int64_t ij[2];
@@ -181,26 +198,20 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
         return false;
       }
       ++part.entries;
-      out.src.push_back(ij[0] - 1);
-      out.dst.push_back(ij[1] - 1);
-      if (read_values) out.weights.push_back(w);
-      if (h.symmetric && ij[0] != ij[1]) {
-        out.src.push_back(ij[1] - 1);
-        out.dst.push_back(ij[0] - 1);
-        if (read_values) out.weights.push_back(w);
-      }
+      put(ij[0] - 1, ij[1] - 1, w);
+      if (h.symmetric && ij[0] != ij[1]) put(ij[1] - 1, ij[0] - 1, w);
       return true;
     });
+    return at - r.first_row;
   };
 
-  edge_table_t table;
   int64_t seen = 0;
-  auto commit = [&](int i, int64_t line_base, fault_t& f) {
-    part_t& part = parts[i];
+  auto commit = [&](const text_range_t& r, int64_t, int64_t line_base, fault_t& f) {
+    const part_t& part = parts[r.part];
     if (seen + part.entries > h.entries) {
       // Find the first entry past the announced count; the scan stops there.
       int64_t left = h.entries - seen;
-      for_each_line(part.begin, part.end, [&](line_cursor& c, int64_t line) {
+      for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
         const char first = c.first_byte();
         if (first == 0 || first == '%') return true;
         if (left-- > 0) return true;
@@ -211,14 +222,8 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       return;
     }
     seen += part.entries;
-    edge_table_t& e = part.edges;
-    table.src.insert(table.src.end(), e.src.begin(), e.src.end());
-    table.dst.insert(table.dst.end(), e.dst.begin(), e.dst.end());
-    table.weights.insert(table.weights.end(), e.weights.begin(), e.weights.end());
-    part.edges = edge_table_t{};
   };
-  const int64_t lines = scan_text_file(
-      path, function, scan, header, parse, commit);
+  const int64_t lines = scan_text_file(path, function, scan, header, rows, parse, commit);
   if (!have_size) {
     throw_fault(function, path, {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)});
   }
@@ -226,7 +231,6 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
     throw_fault(function, path, {lines + 1, 0, "the file ends after " + std::to_string(seen) + " of " +
                                                    std::to_string(h.entries) + " entries" + std::string(k_fix)});
   }
-  table.num_weights = read_values ? 1 : 0;
   table.num_vertices = h.num_vertices;
   table.matrix_market = true;
   table.symmetric = h.symmetric;
@@ -244,11 +248,12 @@ edge_table_t read_matrix_market(const std::string& path, const matrix_market_opt
   const mm_values_t mode = o.weights == mm_weights_t::from_file   ? mm_values_t::required
                            : o.weights == mm_weights_t::automatic ? mm_values_t::if_integer
                                                                   : mm_values_t::ignore;
-  edge_table_t t = scan_matrix_market(path, function, o.scan, mode, h);
+  const scan_options_t scan = settle_team(o.scan, path);
+  edge_table_t t = scan_matrix_market(path, function, scan, mode, h);
   finish_options_t fo;
   fo.drop_self_loops = o.drop_self_loops;
   fo.sort = fo.merge_duplicates = o.sort_and_dedupe;
-  fo.threads = team_now(o.scan, t.size(), k_min_parallel_edges);
+  fo.threads = t.size() >= k_min_parallel_edges ? scan.threads : 1;
   finish_edges(t, fo);
   if (o.weights == mm_weights_t::random)
     draw_random_weights(t, o.num_weights, o.random_min, o.random_max, o.random_seed);

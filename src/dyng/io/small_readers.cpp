@@ -17,11 +17,12 @@ void scan_serial(const std::string& path, const char* function, line_fn&& f) {
   scan_options_t one;
   one.threads = 1;
   scan_text_file(
-      path, function, one, header_parser_t{},
-      [&](int, const char* b, const char* e, fault_t& fault) {
-        return for_each_line(b, e, [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+      path, function, one, header_parser_t{}, row_store_t{},
+      [&](const text_range_t& r, fault_t& fault) -> int64_t {
+        for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+        return 0;  // the reader keeps its own state, no rows
       },
-      [](int, int64_t, fault_t&) {});
+      [](const text_range_t&, int64_t, int64_t, fault_t&) {});
 }
 
 /// Reads one integer token (INF allowed when inf > 0) into v; sets f on failure.

@@ -3,7 +3,10 @@
 # atomic-file helper (atomic_file).
 target_sources(dyng PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/text_blocks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/edge_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/edge_finish.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/id_compaction.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/edge_sort.cpp
   ${CMAKE_CURRENT_LIST_DIR}/edge_list_read.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matrix_market_read.cpp
   ${CMAKE_CURRENT_LIST_DIR}/small_readers.cpp

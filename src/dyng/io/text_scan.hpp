@@ -1,6 +1,8 @@
 // The one tokenizer of dyng's text formats: every reader walks its lines with line_cursor and
 // turns tokens into numbers with parse_int64, so separators, comments and the columns reported
-// in errors mean the same thing in every format.
+// in errors mean the same thing in every format. The edge-list reader first tries the commonest
+// line shape with plain_lines.hpp, which reads only lines this tokenizer reads the same way
+// (tested against it) and leaves every other line, and every error, to line_cursor.
 //
 // Separators are space, tab, comma and carriage return (so CRLF files and "a, b" CSV read like
 // plain whitespace-separated files). Columns are 1-based byte offsets into the line.

@@ -6,8 +6,29 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "dyng/io/edge_table.hpp"
 
 namespace dyng_test {
+
+/// A column's elements as a vector, to compare with a literal.
+template <class T>
+std::vector<T> values(const dyng::io::column_t<T>& c) {
+  return std::vector<T>(c.begin(), c.end());
+}
+
+/// The table's source and target ids, whatever their width.
+inline std::vector<int64_t> srcs(const dyng::io::edge_table_t& t) {
+  std::vector<int64_t> v;
+  for (int64_t e = 0; e < t.size(); ++e) v.push_back(t.src_at(e));
+  return v;
+}
+inline std::vector<int64_t> dsts(const dyng::io::edge_table_t& t) {
+  std::vector<int64_t> v;
+  for (int64_t e = 0; e < t.size(); ++e) v.push_back(t.dst_at(e));
+  return v;
+}
 
 inline std::string scratch_dir() {
   static const std::string dir = [] {
