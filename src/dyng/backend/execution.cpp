@@ -123,7 +123,11 @@ int free_team(int threads) noexcept {
     // (a file per thread, about 0.2 ms) only when the machine-wide count would cut the team.
     if (cpus - (running - 1) >= threads) return threads;
     const long own = own_runnable_now();
-    const long others = std::max<long>(0, running - (own >= 1 ? own : 1));
+    // The machine-wide count is read again after our own: an OpenMP worker of ours that went to
+    // sleep between the two readings was counted as running in the first, which made it look
+    // like a neighbour and cut the team on an idle machine.
+    const long running_after = std::min(running, runnable_now());
+    const long others = std::max<long>(0, running_after - (own >= 1 ? own : 1));
     return static_cast<int>(std::clamp<long>(cpus - others, 1, threads));
   }
 #if defined(__unix__) || defined(__APPLE__)
