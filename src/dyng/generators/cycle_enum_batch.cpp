@@ -3,9 +3,9 @@
 //
 // The draws, in the tool's order, from one std::mt19937_64 seeded with `seed`:
 //   1. with a locality window smaller than n: the window's first id, uniform in [0, n - window];
-//   2. the deletions: one std::shuffle of the existing edges inside the window (CSR order; rows
-//      must be sorted without repeats, as in the tool's graph), of which the first num_deletions
-//      are taken;
+//   2. the deletions: one shuffle (libstdc++'s std::shuffle, core/stdlib_random.hpp) of the
+//      existing edges inside the window (CSR order; rows must be sorted without repeats, as in
+//      the tool's graph), of which the first num_deletions are taken;
 //   3. the insertions: two endpoint draws per attempt inside the window; self-loops, existing
 //      edges and pairs already chosen are discarded, up to an attempt cap.
 // Both lists are then sorted.
@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "dyng/core/stdlib_random.hpp"
 #include "dyng/generators/legacy.hpp"
 
 namespace dyng::generators {
@@ -94,7 +95,7 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
       static_cast<size_t>(*o.locality_window) < n) {
     const size_t window = std::max<size_t>(static_cast<size_t>(*o.locality_window), 2);
     if (window < n) {
-      lo = std::uniform_int_distribution<size_t>(0, n - window)(rng);
+      lo = stdlib_random::uniform_int<size_t>(rng, 0, n - window);
       hi = lo + window;
     }
   }
@@ -116,7 +117,7 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
           std::to_string(lo) + ", " + std::to_string(hi) +
           "); ask for fewer deletions or a wider locality_window");
     }
-    std::shuffle(pool.begin(), pool.end(), rng);
+    stdlib_random::shuffle(pool.begin(), pool.end(), rng);
     pool.resize(static_cast<size_t>(o.num_deletions));
     emit(std::move(pool), out.delete_src, out.delete_dst);
   }
@@ -125,7 +126,6 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
     const auto wanted = static_cast<size_t>(o.num_insertions);
     std::unordered_set<uint64_t> chosen;
     std::vector<change_t> picked;
-    std::uniform_int_distribution<size_t> vertex_dist(lo, hi - 1);
     const size_t attempt_cap = 1000ull * (wanted + 1) + 100ull * (hi - lo);
     size_t attempts = 0;
     while (picked.size() < wanted) {
@@ -137,8 +137,8 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
             std::to_string(hi) + ") after " + std::to_string(attempt_cap) +
             " draws; ask for fewer insertions or a wider locality_window");
       }
-      const auto u = static_cast<tool_vertex_t>(vertex_dist(rng));
-      const auto v = static_cast<tool_vertex_t>(vertex_dist(rng));
+      const auto u = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
+      const auto v = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
       if (u == v) continue;
       const uint64_t key = edge_key(u, v);  // only for `chosen`: the tool's key
       if (is_edge(u, v) || !chosen.insert(key).second) continue;

@@ -5,7 +5,8 @@
 // replays its original's random stream exactly: the same engine (std::mt19937 for mospPrep's
 // `changes`, std::mt19937_64 for CycleEnumeration-GPU's batch generator), the same standard
 // distributions in the same order, and candidate lists built in the same order. libstdc++'s
-// distribution and shuffle algorithms are part of that contract, which is why this is native code.
+// distribution and shuffle algorithms are part of that contract: core/stdlib_random.hpp replays
+// them whatever C++ library dyng is built with (the wheels use libc++).
 //
 // Both read the graph's out-edge rows in CSR order (Graph.to_csr()), as the tools read their CSR.
 #pragma once

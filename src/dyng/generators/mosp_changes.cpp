@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "dyng/core/stdlib_random.hpp"
 #include "dyng/generators/detail/mosp_steps.hpp"
 
 namespace dyng::generators {
@@ -170,13 +171,15 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
   }
 
   std::mt19937 rng(o.seed);
-  std::uniform_int_distribution<int> weight_dist(o.weight_min, o.weight_max);
+  auto weight_dist = [&](std::mt19937& r) {
+    return stdlib_random::uniform_int(r, o.weight_min, o.weight_max);
+  };
 
   std::vector<int> region;
   std::vector<char> in_region;
   int centre = -1;
   if (o.local_hops > 0) {
-    centre = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    centre = stdlib_random::uniform_int(rng, 0, n - 1);
     region = detail::local_ball(g, detail::transpose(g), centre, o.local_hops);
     if (region.size() < 2) {
       throw invalid_argument_error(std::string(k_fn) + ": the region within local_hops=" +
@@ -188,8 +191,8 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
     for (int v : region) in_region[v] = 1;
   }
   auto random_vertex = [&]() {
-    if (region.empty()) return std::uniform_int_distribution<int>(0, n - 1)(rng);
-    return region[std::uniform_int_distribution<size_t>(0, region.size() - 1)(rng)];
+    if (region.empty()) return stdlib_random::uniform_int(rng, 0, n - 1);
+    return region[stdlib_random::uniform_int<size_t>(rng, 0, region.size() - 1)];
   };
 
   std::vector<std::vector<int>> trees;
@@ -225,10 +228,12 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
     const int wanted = std::max(delete_count, reweight_count);
     auto& chosen = delete_count > 0 ? delete_edges : reweight_edges;
     if (!tree_only) {
-      std::uniform_int_distribution<int> pick(0, static_cast<int>(pool.size()) - 1);
-      for (int i = 0; i < wanted; ++i) chosen.push_back(pool[pick(rng)]);
+      const int last = static_cast<int>(pool.size()) - 1;
+      for (int i = 0; i < wanted; ++i) {
+        chosen.push_back(pool[stdlib_random::uniform_int(rng, 0, last)]);
+      }
     } else {
-      std::shuffle(pool.begin(), pool.end(), rng);
+      stdlib_random::shuffle(pool.begin(), pool.end(), rng);
       chosen.assign(pool.begin(), pool.begin() + std::min<size_t>(pool.size(), wanted));
     }
   }
@@ -242,7 +247,7 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
     for (int k = 0; k < num_weights; ++k) {
       out.insert_weights.push_back(
           o.mode == change_mode_t::targeted
-              ? std::uniform_int_distribution<int>(o.weight_min, bound[k])(rng)
+              ? stdlib_random::uniform_int(rng, o.weight_min, bound[k])
               : weight_dist(rng));
     }
   }
@@ -255,7 +260,7 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
       if (o.mode == change_mode_t::increase) {
         // Saturates at the largest valid weight.
         const int64_t raised = static_cast<int64_t>(g.weight(e, k)) +
-                               std::uniform_int_distribution<int>(1, o.weight_max)(rng);
+                               stdlib_random::uniform_int(rng, 1, o.weight_max);
         out.insert_weights.push_back(static_cast<int32_t>(std::min<int64_t>(INT_MAX, raised)));
       } else {
         out.insert_weights.push_back(weight_dist(rng));

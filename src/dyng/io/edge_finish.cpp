@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 
+#include "dyng/core/stdlib_random.hpp"
 #include "dyng/io/edge_steps.hpp"
 
 namespace dyng::io {
@@ -83,12 +84,11 @@ void finish_edges(edge_table_t& t, const finish_options_t& options) {
 }
 
 std::vector<int32_t> seeded_uniform(int64_t count, int32_t lo, int32_t hi, uint32_t seed) {
-  // std::uniform_int_distribution is what mospPrep uses; its output is library-specific, and
-  // libstdc++'s (the toolchain of every dyng build) is the one the original tools ran with.
+  // mospPrep's std::uniform_int_distribution as libstdc++ maps it (core/stdlib_random.hpp): the
+  // wheels' libc++ would give other weights.
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<int32_t> weight(lo, hi);
   std::vector<int32_t> values(static_cast<size_t>(count));
-  for (auto& w : values) w = weight(rng);
+  for (auto& w : values) w = stdlib_random::uniform_int(rng, lo, hi);
   return values;
 }
 
