@@ -240,6 +240,73 @@ std::vector<setting_t> settings() {
   return out;
 }
 
+/// Rounds of very different sizes on one device graph, so that its apply workspace starts
+/// small, outgrows its first block within a round (more blocks), merges them at the next round,
+/// gives them back after a round beyond what it keeps, and serves a refused batch in between
+/// (whose round never ends normally). Every round must still equal the host's apply.
+template <class vid_t, class eid_t>
+int run_workspace_rounds(const dyng::graph_properties_t& props, uint32_t seed) {
+  using graph_t = dyng::graph_t<vid_t, eid_t>;
+  const int k = props.num_weights;
+  std::mt19937 rng(seed);
+  const vid_t n0 = 20000;
+  std::vector<vid_t> src, dst;
+  std::vector<int32_t> w;
+  for (int e = 0; e < 100000; ++e) {
+    src.push_back(static_cast<vid_t>(e % 5 == 0 ? 0 : rng() % n0));
+    dst.push_back(static_cast<vid_t>(rng() % n0));
+    for (int j = 0; j < k; ++j) w.push_back(static_cast<int32_t>(1 + rng() % 9));
+  }
+  graph_t host = graph_t::from_edges(n0, src, dst, w, props);
+  dyng::cuda::device_graph_t<vid_t, eid_t> device(host, 0, nullptr);
+  int failures = 0;
+  // Sizes in changes; a negative size is a batch refused for an id out of range (no growth).
+  const int sizes[] = {10, 60000, 3, 150000, -40000, 7, 2500000, 12, 60000, 1};
+  int step = 0;
+  for (const int signed_size : sizes) {
+    const int size = signed_size < 0 ? -signed_size : signed_size;
+    const vid_t n = host.num_vertices();
+    std::vector<vid_t> is, id, ds, dd;
+    std::vector<int32_t> iw;
+    for (int i = 0; i < size; ++i) {
+      is.push_back(static_cast<vid_t>(rng() % 4 == 0 ? 0 : rng() % n));
+      id.push_back(static_cast<vid_t>(rng() % n));
+      for (int j = 0; j < k; ++j) iw.push_back(static_cast<int32_t>(1 + rng() % 9));
+    }
+    std::vector<vid_t> es, ed;
+    std::vector<int32_t> ew;
+    host.edges(es, ed, ew);
+    for (int i = 0; i < size / 2 && !es.empty(); ++i) {
+      const size_t at = rng() % es.size();
+      ds.push_back(es[at]);
+      dd.push_back(ed[at]);
+    }
+    if (signed_size < 0) is[is.size() / 2] = static_cast<vid_t>(n + 5);  // refused
+    const dyng::edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
+    dyng::change_log_t<vid_t> host_log, device_log;
+    const outcome_t h = outcome_of([&] { return host.apply(batch, &host_log); });
+    const outcome_t d = outcome_of([&] { return device.apply(batch, &device_log); });
+    if (h.error != d.error) {
+      std::printf("  round %d: host '%s', device '%s'\n", step, h.error.c_str(), d.error.c_str());
+      ++failures;
+    } else if (signed_size < 0 && h.error.empty()) {
+      std::printf("  round %d: the batch meant to be refused was applied\n", step);
+      ++failures;
+    }
+    if (h.error.empty() && (!same_summary(h.summary, d.summary) ||
+                            !same_changes(host_log, device_log))) {
+      std::printf("  round %d (%d changes): the summaries or change logs differ\n", step, size);
+      ++failures;
+    }
+    if (!same_graph(host, device.download())) {
+      std::printf("  round %d (%d changes): the rows differ\n", step, size);
+      ++failures;
+    }
+    ++step;
+  }
+  return failures;
+}
+
 }  // namespace
 
 DYNG_TEST("device apply equals host apply: every storage setting, K = 1") {
@@ -301,6 +368,18 @@ DYNG_TEST("device apply equals host apply: no headroom (every insertion moves or
     p.directed = directed;
     p.headroom = 0.0;
     failures += run_setting<int32_t, int32_t>({p, "headroom 0"}, 400 + directed, 40);
+  }
+  CHECK_EQ(failures, 0);
+}
+
+DYNG_TEST("device apply equals host apply: rounds that grow, merge and give back the workspace") {
+  int failures = 0;
+  for (const bool directed : {true, false}) {
+    dyng::graph_properties_t p;
+    p.directed = directed;
+    p.num_weights = directed ? 1 : 2;
+    p.semantics.allow_vertex_growth = false;
+    failures += run_workspace_rounds<int32_t, int32_t>(p, 500 + directed);
   }
   CHECK_EQ(failures, 0);
 }

@@ -107,6 +107,25 @@ void device_deallocate(void* ptr, void* stream) noexcept {
   if (cudaFreeAsync(ptr, as_stream(stream)) != cudaSuccess) (void)cudaGetLastError();
 }
 
+void* pinned_allocate(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  void* ptr = nullptr;
+  const cudaError_t status = cudaMallocHost(&ptr, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw out_of_memory_error("pinned_allocate(): could not pin " + std::to_string(bytes) +
+                              " bytes of host memory; free host memory or raise the locked-memory "
+                              "limit");
+  }
+  DYNG_CUDA_CHECK(status);
+  return ptr;
+}
+
+void pinned_deallocate(void* ptr) noexcept {
+  if (ptr == nullptr) return;
+  if (cudaFreeHost(ptr) != cudaSuccess) (void)cudaGetLastError();
+}
+
 void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream) {
   if (bytes == 0) return;
   DYNG_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)));

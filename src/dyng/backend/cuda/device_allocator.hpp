@@ -32,6 +32,16 @@ void* device_allocate(std::size_t bytes, void* stream);
 /// cudaErrorCudartUnloading at process exit, because it runs in destructors.
 void device_deallocate(void* ptr, void* stream) noexcept;
 
+/// `bytes` of page-locked host memory, which a stream-ordered copy reads or writes without a
+/// staging copy of its own (and without waiting, unlike a copy to or from pageable memory).
+/// Throws dyng::out_of_memory_error when the host cannot pin that much, dyng::cuda_error for any
+/// other failure. A request of 0 bytes returns nullptr. Not stream-ordered: free it only once no
+/// queued copy uses it.
+void* pinned_allocate(std::size_t bytes);
+
+/// Returns memory from pinned_allocate(). Never throws (see device_deallocate).
+void pinned_deallocate(void* ptr) noexcept;
+
 /// Stream-ordered copies and fill; they throw dyng::cuda_error on failure.
 void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream);
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);

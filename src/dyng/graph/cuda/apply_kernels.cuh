@@ -266,14 +266,18 @@ __global__ void dropped_kernel(device_batch_t<vid_t> b, int64_t total, status_t*
   }
 }
 
-__global__ inline void set_value_kernel(int64_t* at, int64_t value) { *at = value; }
+/// At most this many device values come back to the host in one read (device_apply.cu).
+inline constexpr int k_max_read_back = 8;
 
-/// out[pos[i]] = i for every i with flags[i] != 0 (pos: exclusive sum of the flags).
-__global__ inline void scatter_flagged_kernel(const int64_t* flags, const int64_t* pos,
-                                              int64_t count, int64_t* out) {
-  DYNG_GRID_STRIDE(i, count) {
-    if (flags[i] != 0) out[pos[i]] = i;
-  }
+/// Where the values of one read back are: gathered by one thread each into one array, so that
+/// they come back in one copy.
+struct value_sources_t {
+  const int64_t* at[k_max_read_back];
+  int count;
+};
+
+__global__ inline void gather_values_kernel(value_sources_t from, int64_t* to) {
+  if (static_cast<int>(threadIdx.x) < from.count) to[threadIdx.x] = *from.at[threadIdx.x];
 }
 
 template <class T>
@@ -281,22 +285,21 @@ __global__ void flags_nonzero_kernel(const T* values, int64_t count, int64_t* fl
   DYNG_GRID_STRIDE(i, count) flags[i] = values[i] != 0 ? 1 : 0;
 }
 
-/// The effective operations in key order: their seq, kind and the copies of their key.
-__global__ inline void gather_ops_kernel(const int64_t* at, int64_t count, const int64_t* recs,
+/// The effective operations in key order, compacted from the live records that have one (pos:
+/// the exclusive sums of their flags): their seq, kind and the copies of their key. With a change
+/// log, also at_seq[seq] = the operation's index (at_seq starts all -1; nullptr without a log).
+__global__ inline void gather_ops_kernel(const int64_t* pos, int64_t live, const int64_t* recs,
                                          const uint8_t* kind, const int64_t* copies,
-                                         int64_t* op_seq, uint8_t* op_kind, int64_t* op_copies) {
-  DYNG_GRID_STRIDE(e, count) {
-    const int64_t j = at[e];
+                                         int64_t* op_seq, uint8_t* op_kind, int64_t* op_copies,
+                                         int64_t* at_seq) {
+  DYNG_GRID_STRIDE(j, live) {
+    if (kind[j] == k_no_op) continue;
+    const int64_t e = pos[j];
     op_seq[e] = recs[j];
     op_kind[e] = kind[j];
     op_copies[e] = copies[j];
+    if (at_seq != nullptr) at_seq[recs[j]] = e;
   }
-}
-
-/// at_seq[seq of operation e] = e (at_seq starts all -1).
-__global__ inline void operations_by_seq_kernel(const int64_t* op_seq, int64_t count,
-                                                int64_t* at_seq) {
-  DYNG_GRID_STRIDE(e, count) at_seq[op_seq[e]] = e;
 }
 
 /// Change log entries per seq: 0 without an operation, 2 for an undirected non-loop edge.
@@ -353,24 +356,38 @@ __global__ void row_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64
   }
 }
 
-/// 1 where a (row, col) group starts.
+/// Head flags of the sorted row ops pack two flags, so that one scan counts both: 1 << 32 where a
+/// (row, col) group starts, plus 1 where a touched row starts (which always starts a group too).
+/// Both counts stay below 2^31 (the scan's item count is an int), so the halves never carry.
+inline constexpr int k_group_flag_shift = 32;
+inline constexpr int64_t k_row_flag_mask = (int64_t{1} << k_group_flag_shift) - 1;
+
 template <class vid_t>
-__global__ void group_heads_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count,
-                                   int64_t* flags) {
+__global__ void head_flags_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count,
+                                  int64_t* flags) {
   DYNG_GRID_STRIDE(i, count) {
-    flags[i] = i == 0 || ops.row(rop[i]) != ops.row(rop[i - 1]) ||
-                       ops.col(rop[i]) != ops.col(rop[i - 1])
-                   ? 1
-                   : 0;
+    const bool row_head = i == 0 || ops.row(rop[i]) != ops.row(rop[i - 1]);
+    const bool group_head = row_head || ops.col(rop[i]) != ops.col(rop[i - 1]);
+    flags[i] = (group_head ? int64_t{1} << k_group_flag_shift : 0) + (row_head ? 1 : 0);
   }
 }
 
-/// 1 where a touched row starts among the groups.
-template <class vid_t>
-__global__ void row_heads_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
-                                 const int64_t* group_start, int64_t groups, int64_t* flags) {
-  DYNG_GRID_STRIDE(g, groups) {
-    flags[g] = g == 0 || ops.row(rop[group_start[g]]) != ops.row(rop[group_start[g - 1]]) ? 1 : 0;
+/// From the exclusive sums of the head flags (count + 1 entries): group_start[g] = the row op
+/// that starts group g, row_first_group[x] = the group that starts touched row x, each closed by
+/// a sentinel (count, and the number of groups).
+__global__ inline void scatter_heads_kernel(const int64_t* heads, int64_t count,
+                                            int64_t* group_start, int64_t* row_first_group) {
+  DYNG_GRID_STRIDE(i, count + 1) {
+    const int64_t groups_before = heads[i] >> k_group_flag_shift;
+    const int64_t rows_before = heads[i] & k_row_flag_mask;
+    if (i == count) {
+      group_start[groups_before] = count;
+      row_first_group[rows_before] = groups_before;
+      continue;
+    }
+    const int64_t flags = heads[i + 1] - heads[i];
+    if ((flags >> k_group_flag_shift) != 0) group_start[groups_before] = i;
+    if ((flags & k_row_flag_mask) != 0) row_first_group[rows_before] = groups_before;
   }
 }
 
@@ -494,9 +511,40 @@ __device__ void put_slot(arena_t<vid_t> out, int64_t slot, vid_t c, const int32_
 /// R-MAT 22, touched by nearly every batch) spreads over many warps instead of serialising one.
 inline constexpr int64_t k_chunk_slots = 1024;
 
-/// chunks[x] = ceil(size[x] / k_chunk_slots).
-__global__ inline void chunk_counts_kernel(const int64_t* size, int64_t count, int64_t* chunks) {
-  DYNG_GRID_STRIDE(x, count) chunks[x] = (size[x] + k_chunk_slots - 1) / k_chunk_slots;
+/// What each touched row adds to the four running sums that place it: its slots in the arena,
+/// its slots in the free tail, and its chunks before and after the batch (ceil(size /
+/// k_chunk_slots)). Summed by one scan instead of four (a batch of 1,000 changes costs the device
+/// a few microseconds per launch, more than the work of each).
+struct row_spans_t {
+  int64_t arena, tail, old_chunks, new_chunks;
+};
+
+struct add_row_spans_t {
+  __device__ row_spans_t operator()(const row_spans_t& a, const row_spans_t& b) const {
+    return {a.arena + b.arena, a.tail + b.tail, a.old_chunks + b.old_chunks,
+            a.new_chunks + b.new_chunks};
+  }
+};
+
+__global__ inline void row_spans_kernel(const int64_t* old_size, const int64_t* new_size,
+                                        const int64_t* moved, int64_t count, row_spans_t* spans) {
+  DYNG_GRID_STRIDE(x, count) {
+    spans[x] = {new_size[x], moved[x], (old_size[x] + k_chunk_slots - 1) / k_chunk_slots,
+                (new_size[x] + k_chunk_slots - 1) / k_chunk_slots};
+  }
+}
+
+/// The exclusive sums of the spans (count + 1 entries) as the four arrays of offsets.
+__global__ inline void split_row_spans_kernel(const row_spans_t* sums, int64_t count,
+                                              int64_t* arena_at, int64_t* tail_at,
+                                              int64_t* old_chunk_at, int64_t* new_chunk_at) {
+  DYNG_GRID_STRIDE(x, count + 1) {
+    const row_spans_t v = sums[x];
+    arena_at[x] = v.arena;
+    tail_at[x] = v.tail;
+    old_chunk_at[x] = v.old_chunks;
+    new_chunk_at[x] = v.new_chunks;
+  }
 }
 
 /// The touched row that chunk c belongs to: the last x with chunk_at[x] <= c (rows without
@@ -623,14 +671,17 @@ __global__ void compose_new_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* 
 }
 
 /// Surviving insertions of append rows, in (row, seq) order: after the row's surviving old slots.
+/// `fresh` lists every row op, the survivors first (fresh_keys_kernel).
 template <class vid_t>
 __global__ void compose_new_append_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
-                                          const int64_t* fresh, int64_t count,
-                                          const int64_t* fresh_at, const int64_t* queue_pos,
-                                          const int64_t* rop_group, int k, groups_t<vid_t> g,
-                                          touched_t<vid_t> t, arena_t<vid_t> out) {
+                                          const int64_t* fresh, const int64_t* survivor,
+                                          int64_t count, const int64_t* fresh_at,
+                                          const int64_t* queue_pos, const int64_t* rop_group,
+                                          int k, groups_t<vid_t> g, touched_t<vid_t> t,
+                                          arena_t<vid_t> out) {
   DYNG_GRID_STRIDE(j, count) {
     const int64_t i = fresh[j];
+    if (survivor[i] == 0) continue;
     const int64_t y = rop_group[i];
     const int64_t x = g.row[y];
     const int64_t h = g.erases[y];
@@ -641,13 +692,21 @@ __global__ void compose_new_append_kernel(ops_view_t<vid_t> ops, const int64_t* 
   }
 }
 
-/// Sort keys of the surviving insertions of append rows: by seq, then (stably) by row.
+/// Sort keys that order the surviving insertions of append rows by seq, then (stably) by row,
+/// ahead of every other row op (keyed `sentinel` by row): so the survivors need no count on the
+/// host. The first pass (by seq) starts from all row ops in order and writes `fresh` itself.
 template <class vid_t, class key_t>
-__global__ void fresh_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop, const int64_t* fresh,
-                                  int64_t count, bool by_row, key_t* keys) {
+__global__ void fresh_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
+                                  const int64_t* survivor, int64_t* fresh, int64_t count,
+                                  bool by_row, key_t sentinel, key_t* keys) {
   DYNG_GRID_STRIDE(j, count) {
-    const int64_t code = rop[fresh[j]];
-    keys[j] = by_row ? static_cast<key_t>(ops.row(code)) : static_cast<key_t>(ops.seq[code >> 1]);
+    if (!by_row) {
+      fresh[j] = j;
+      keys[j] = static_cast<key_t>(ops.seq[rop[j] >> 1]);
+      continue;
+    }
+    const int64_t i = fresh[j];
+    keys[j] = survivor[i] != 0 ? static_cast<key_t>(ops.row(rop[i])) : sentinel;
   }
 }
 

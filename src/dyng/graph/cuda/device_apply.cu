@@ -9,13 +9,20 @@
 //     The counters and the earliest rejection come back in one small copy; a rejected batch
 //     throws here, before anything is written.
 //  3. The effective operations, compacted in key order, and the change log in processing
-//     order (what the algorithms' updates repair from), copied to the host.
-//  4. Plan each stored direction (out-rows; in-rows of a directed graph with in-edges): its row
+//     order (what the algorithms' updates repair from), copied back while the rows are planned.
+//  4. Plan every stored direction (out-rows; in-rows of a directed graph with in-edges): its row
 //     ops sorted by (row, column), grouped, every touched row composed into a scratch arena,
 //     and where each goes: back into its range, to the free tail, or, when the tail is too
-//     short, into a fresh layout of the whole direction. Every allocation happens here.
+//     short, into a fresh layout of the whole direction. The directions are planned side by
+//     side, so that the host waits twice for the counts of both, not per direction.
 //  5. Commit both directions: copy the arena into place and set the offsets.
 // So a batch costs O(batch log batch + slots of the touched rows), like the host's apply.
+//
+// Host time. A batch of 1,000 changes takes the device well under a millisecond, so what the
+// host does around the kernels decides the time: every scratch array comes from the graph's
+// workspace (device_workspace.hpp), one round per apply(), instead of the pool; counts come back
+// through the workspace's page-locked memory; and the host waits only where it needs a value:
+// the resolve's status, the two plan reads, the end (and a re-layout's own sizes).
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -34,6 +41,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/device_workspace.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
@@ -52,13 +60,13 @@ namespace {
 
 using i64_buffer = device_buffer<int64_t>;
 
-/// Runs a CUB device algorithm: asks for its scratch size, allocates it on the stream, runs it.
+/// Runs a CUB device algorithm: asks for its scratch size, takes it from the workspace, runs it.
 template <class F>
-void run_cub(cudaStream_t stream, F&& call) {
+void run_cub(device_workspace_t& ws, F&& call) {
   size_t bytes = 0;
   DYNG_CUDA_CHECK(call(nullptr, bytes));
-  device_buffer<unsigned char> temp(bytes, stream);
-  DYNG_CUDA_CHECK(call(temp.data(), bytes));
+  // Never nullptr: CUB takes a null scratch pointer for a size query and would not run.
+  DYNG_CUDA_CHECK(call(ws.temporary(std::max<size_t>(bytes, 1)), bytes));
 }
 
 /// Blocks for `items` grid-stride items (threads), at most 8 blocks per multiprocessor.
@@ -68,32 +76,37 @@ unsigned blocks_for(int64_t items, int multiprocessors) {
       1, std::min<int64_t>(wanted, static_cast<int64_t>(multiprocessors) * 8)));
 }
 
-/// Stable sort of (keys, values) by the low `bits` bits of the keys.
+/// Stable sort of (keys, values) by the low `bits` bits of the keys; the pointers then name the
+/// sorted arrays (taken from the workspace).
 template <class key_t>
-void sort_pairs(device_buffer<key_t>& keys, i64_buffer& values, int64_t count, int bits,
+void sort_pairs(key_t*& keys, int64_t*& values, int64_t count, int bits, device_workspace_t& ws,
                 cudaStream_t s) {
   if (count <= 1) return;
-  device_buffer<key_t> keys_out(static_cast<size_t>(count), s);
-  i64_buffer values_out(static_cast<size_t>(count), s);
-  run_cub(s, [&](void* temp, size_t& bytes) {
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.data(), keys_out.data(),
-                                           values.data(), values_out.data(),
+  key_t* keys_out = ws.device<key_t>(static_cast<size_t>(count));
+  int64_t* values_out = ws.device<int64_t>(static_cast<size_t>(count));
+  run_cub(ws, [&](void* temp, size_t& bytes) {
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, keys_out, values, values_out,
                                            static_cast<int>(count), 0, bits, s);
   });
-  keys = std::move(keys_out);
-  values = std::move(values_out);
+  keys = keys_out;
+  values = values_out;
 }
 
-/// Exclusive sums of `count` values, count + 1 entries: the last is the total.
-i64_buffer sums_of(const int64_t* values, int64_t count, cudaStream_t s) {
-  i64_buffer sums(static_cast<size_t>(count) + 1, s);
-  DYNG_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sizeof(int64_t), s));
-  if (count > 0) {
-    run_cub(s, [&](void* temp, size_t& bytes) {
-      return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums.data() + 1,
-                                           static_cast<int>(count), s);
-    });
-  }
+/// Exclusive sums of `count` values into `sums`, count + 1 entries: the last is the total.
+void sums_into(const int64_t* values, int64_t count, int64_t* sums, device_workspace_t& ws,
+               cudaStream_t s) {
+  DYNG_CUDA_CHECK(cudaMemsetAsync(sums, 0, sizeof(int64_t), s));
+  if (count == 0) return;
+  run_cub(ws, [&](void* temp, size_t& bytes) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums + 1, static_cast<int>(count),
+                                         s);
+  });
+}
+
+/// sums_into() an array of the workspace.
+int64_t* sums_of(const int64_t* values, int64_t count, device_workspace_t& ws, cudaStream_t s) {
+  int64_t* sums = ws.device<int64_t>(static_cast<size_t>(count) + 1);
+  sums_into(values, count, sums, ws, s);
   return sums;
 }
 
@@ -105,22 +118,25 @@ int64_t fetch(const int64_t* at, cudaStream_t s) {
   return value;
 }
 
-/// The indices i < count with flags[i] != 0, in order, followed by `count` (a sentinel that ends
-/// the last range); `selected` receives how many there are, or, when it is already known
-/// (>= 0 on entry), is not read back (which spares a wait for the stream).
-i64_buffer flagged_indices(const int64_t* flags, int64_t count, int64_t& selected, int sms,
-                           cudaStream_t s) {
-  i64_buffer sums = sums_of(flags, count, s);
-  i64_buffer out(static_cast<size_t>(count) + 1, s);
-  if (count > 0) {
-    detail::scatter_flagged_kernel<<<blocks_for(count, sms), k_block_threads, 0, s>>>(
-        flags, sums.data(), count, out.data());
-    DYNG_CUDA_CHECK(cudaGetLastError());
+/// The values at `from` (device memory) on the host, in order: gathered by one launch, copied
+/// back in one copy to the workspace's page-locked memory (valid until its next round), and
+/// one wait for the stream.
+const int64_t* read_back(const std::vector<const int64_t*>& from, device_workspace_t& ws,
+                         cudaStream_t s) {
+  if (from.size() > static_cast<size_t>(detail::k_max_read_back)) {
+    throw internal_error("Graph.apply(): " + std::to_string(from.size()) +
+                         " values to read back at once; this is a bug in dyng");
   }
-  if (selected < 0) selected = fetch(sums.data() + count, s);
-  detail::set_value_kernel<<<1, 1, 0, s>>>(out.data() + selected, count);
+  detail::value_sources_t sources{};
+  sources.count = static_cast<int>(from.size());
+  for (size_t i = 0; i < from.size(); ++i) sources.at[i] = from[i];
+  int64_t* gathered = ws.device<int64_t>(from.size());
+  int64_t* host = ws.host<int64_t>(from.size());
+  detail::gather_values_kernel<<<1, detail::k_max_read_back, 0, s>>>(sources, gathered);
   DYNG_CUDA_CHECK(cudaGetLastError());
-  return out;
+  copy_to_host(host, gathered, from.size() * sizeof(int64_t), s);
+  synchronize(s);
+  return host;
 }
 
 }  // namespace
@@ -130,6 +146,13 @@ struct device_graph_t<vid_t, eid_t>::apply_context_t {
   using key_t = std::conditional_t<sizeof(vid_t) == 8, unsigned long long, unsigned int>;
   cudaStream_t stream = nullptr;
   int multiprocessors = 1;
+  int64_t total = 0;        ///< Batch entries.
+  int64_t live = 0;         ///< Entries that are not dropped self-loops.
+  int64_t key_bound = 0;    ///< batch_id_bound()
+  // The resolve's records in (key, seq) order: their seq, effect and old copies of their key.
+  int64_t* recs = nullptr;
+  uint8_t* kind = nullptr;
+  int64_t* copies = nullptr;
   detail::ops_view_t<vid_t> ops{};
   int64_t operations = 0;   ///< Effective operations.
   int64_t both_rows = 0;    ///< Row ops of an undirected graph (the change log's entries).
@@ -137,41 +160,52 @@ struct device_graph_t<vid_t, eid_t>::apply_context_t {
   int64_t stored_after = 0; ///< Slots used per direction after the batch.
   int id_bits = 1;          ///< Bits of the batch's ids and of the sentinels that sort last.
   int seq_bits = 1;
+  /// The change log on its way back (page-locked), both_rows entries; nullptr without a log.
+  edge_change_t<vid_t>* changes = nullptr;
 };
 
 template <class vid_t, class eid_t>
 struct device_graph_t<vid_t, eid_t>::direction_plan_t {
+  direction_t* d = nullptr;
+  bool in_rows = false;  ///< The in-rows of a directed graph (row ops flipped to (v, u)).
   int64_t rops = 0, groups = 0, rows = 0;
-  i64_buffer rop, group_start, row_first_group, queue_pos, rop_group, survivor;
-  device_buffer<vid_t> group_col;
-  i64_buffer erases, inserts, copies, reweight, first_copy, group_row, old_before, new_before,
-      seen;
-  device_buffer<vid_t> row;
-  i64_buffer old_size, new_size, old_total, new_total, removed, new_survivors, moved;
-  i64_buffer arena_at, tail_at;
-  i64_buffer old_chunk_at, new_chunk_at;  ///< Chunks of the old and of the new rows.
+  // Scratch arrays (the graph's workspace), valid until the apply() ends.
+  int64_t* rop = nullptr;
+  int64_t* heads = nullptr;  ///< Exclusive sums of the packed head flags (apply_kernels.cuh).
+  int64_t *group_start = nullptr, *row_first_group = nullptr, *queue_pos = nullptr,
+          *rop_group = nullptr, *survivor = nullptr;
+  vid_t* group_col = nullptr;
+  int64_t *erases = nullptr, *inserts = nullptr, *copies = nullptr, *reweight = nullptr,
+          *first_copy = nullptr, *group_row = nullptr, *old_before = nullptr,
+          *new_before = nullptr, *seen = nullptr;
+  vid_t* row = nullptr;
+  int64_t *old_size = nullptr, *new_size = nullptr, *old_total = nullptr, *new_total = nullptr,
+          *removed = nullptr, *new_survivors = nullptr, *moved = nullptr;
+  int64_t *arena_at = nullptr, *tail_at = nullptr;
+  int64_t *old_chunk_at = nullptr, *new_chunk_at = nullptr;  ///< Chunks of the old and new rows.
   int64_t old_chunks = 0, new_chunks = 0;
-  device_buffer<vid_t> arena_col;
-  device_buffer<int32_t> arena_weights;
+  int64_t arena_slots = 0;
+  vid_t* arena_col = nullptr;
+  int32_t* arena_weights = nullptr;
   int64_t moved_slots = 0;
   bool relayout = false;
   bool grown = false;
+  // A re-layout's arrays of one entry per row: from the pool, not the workspace, which would
+  // keep them for good (rare, and as large as the graph's row arrays).
   i64_buffer sizes, begins, touched_index;
   int64_t fresh_used = 0, fresh_slots = 0;
-  direction_t fresh;  ///< New storage: row arrays when grown, everything when re-laid out.
+  /// New storage: row arrays when grown, everything when re-laid out. After the commit it holds
+  /// the storage replaced, which must outlive the commit's kernels (apply() waits for them).
+  direction_t fresh;
 
-  detail::groups_t<vid_t> group_view() {
-    return {group_col.data(), erases.data(),     inserts.data(),    copies.data(),
-            reweight.data(),  first_copy.data(), group_row.data(),  old_before.data(),
-            new_before.data(), seen.data()};
+  detail::groups_t<vid_t> group_view() const {
+    return {group_col, erases, inserts, copies, reweight, first_copy, group_row, old_before,
+            new_before, seen};
   }
-  detail::touched_t<vid_t> touched_view() {
-    return {row.data(),       old_size.data(), new_size.data(),      old_total.data(),
-            new_total.data(), removed.data(),  new_survivors.data(), moved.data()};
+  detail::touched_t<vid_t> touched_view() const {
+    return {row, old_size, new_size, old_total, new_total, removed, new_survivors, moved};
   }
-  detail::arena_t<vid_t> arena_view() {
-    return {arena_col.data(), arena_weights.data(), arena_at.data()};
-  }
+  detail::arena_t<vid_t> arena_view() const { return {arena_col, arena_weights, arena_at}; }
 };
 
 namespace {
@@ -185,156 +219,213 @@ detail::old_rows_t<vid_t, eid_t> old_rows_of(const D& d, int64_t n) {
 }  // namespace
 
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan_t& p,
-                                                  bool in_rows, const apply_context_t& ctx) {
+void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
+                                             const apply_context_t& ctx) {
+  // Each step is queued for every direction before the host waits for what it found: the
+  // groups and rows, then the arena, tail and chunk totals.
+  std::vector<const int64_t*> heads;
+  for (int i = 0; i < count; ++i) {
+    sort_row_ops(plans[i], ctx);
+    heads.push_back(find_groups(plans[i], ctx));
+  }
+  const int64_t* packed = read_back(heads, apply_workspace_, ctx.stream);
+  std::vector<const int64_t*> totals;
+  for (int i = 0; i < count; ++i) {
+    plans[i].groups = packed[i] >> detail::k_group_flag_shift;
+    plans[i].rows = packed[i] & detail::k_row_flag_mask;
+    describe_rows(plans[i], ctx, totals);
+  }
+  const int64_t* sums = read_back(totals, apply_workspace_, ctx.stream);
+  bool fresh_storage = false;
+  for (int i = 0; i < count; ++i) {
+    direction_plan_t& p = plans[i];
+    p.arena_slots = sums[4 * i];
+    p.moved_slots = sums[4 * i + 1];
+    p.old_chunks = sums[4 * i + 2];
+    p.new_chunks = sums[4 * i + 3];
+    compose_rows(p, ctx);
+    fresh_storage = plan_layout(p, ctx) || fresh_storage;
+  }
+  // New storage comes from the default stream (see upload_whole); the graph's stream writes it.
+  if (fresh_storage) synchronize(nullptr);
+}
+
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::sort_row_ops(direction_plan_t& p, const apply_context_t& ctx) {
   using key_t = typename apply_context_t::key_t;
+  device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
   const int sms = ctx.multiprocessors;
   const bool both = !props_.directed;
-  const bool sorted = props_.order == edge_order_t::sorted;
-  const int k = num_weights_;
-  const auto old_rows = old_rows_of<vid_t, eid_t>(d, ctx.n_before);
   const key_t sentinel = static_cast<key_t>(ctx.n_after);
-  auto launch_check = [] { DYNG_CUDA_CHECK(cudaGetLastError()); };
-
   // Row ops by (row, col, seq). Out-rows of a directed graph are the operations in key order.
   const int64_t items = both ? 2 * ctx.operations : ctx.operations;
   p.rops = both ? ctx.both_rows : ctx.operations;
-  p.rop = i64_buffer(static_cast<size_t>(items), s);
-  {
-    device_buffer<key_t> keys(static_cast<size_t>(items), s);
-    if (items > 0) {
-      detail::emit_row_ops_kernel<vid_t, key_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
-          ctx.ops, ctx.operations, both, in_rows, sentinel, p.rop.data(), keys.data());
-      launch_check();
-    }
-    if (both || in_rows) {
-      sort_pairs(keys, p.rop, items, ctx.id_bits, s);
-      if (items > 0) {
-        detail::row_keys_kernel<vid_t, key_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
-            ctx.ops, p.rop.data(), items, both, sentinel, keys.data());
-        launch_check();
-      }
-      sort_pairs(keys, p.rop, items, ctx.id_bits, s);
-    }
+  p.rop = ws.device<int64_t>(static_cast<size_t>(items));
+  key_t* keys = ws.device<key_t>(static_cast<size_t>(items));
+  if (items > 0) {
+    detail::emit_row_ops_kernel<vid_t, key_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
+        ctx.ops, ctx.operations, both, p.in_rows, sentinel, p.rop, keys);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
+  if (!both && !p.in_rows) return;
+  sort_pairs(keys, p.rop, items, ctx.id_bits, ws, s);
+  if (items > 0) {
+    detail::row_keys_kernel<vid_t, key_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
+        ctx.ops, p.rop, items, both, sentinel, keys);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+  sort_pairs(keys, p.rop, items, ctx.id_bits, ws, s);
+}
 
-  // Groups and touched rows.
-  {
-    i64_buffer flags(static_cast<size_t>(p.rops), s);
-    if (p.rops > 0) {
-      detail::group_heads_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
-          ctx.ops, p.rop.data(), p.rops, flags.data());
-      launch_check();
-    }
-    p.groups = -1;
-    p.group_start = flagged_indices(flags.data(), p.rops, p.groups, sms, s);
+/// Queues the grouping of the sorted row ops; returns where the packed count of groups and
+/// rows will be (device memory).
+template <class vid_t, class eid_t>
+const int64_t* device_graph_t<vid_t, eid_t>::find_groups(direction_plan_t& p,
+                                                         const apply_context_t& ctx) {
+  device_workspace_t& ws = apply_workspace_;
+  const cudaStream_t s = ctx.stream;
+  const int sms = ctx.multiprocessors;
+  const auto entries = static_cast<size_t>(p.rops) + 1;  // groups and rows are at most the ops
+  int64_t* flags = ws.device<int64_t>(static_cast<size_t>(p.rops));
+  if (p.rops > 0) {
+    detail::head_flags_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
+        ctx.ops, p.rop, p.rops, flags);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
-  {
-    i64_buffer flags(static_cast<size_t>(p.groups), s);
-    if (p.groups > 0) {
-      detail::row_heads_kernel<<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-          ctx.ops, p.rop.data(), p.group_start.data(), p.groups, flags.data());
-      launch_check();
-    }
-    p.rows = -1;
-    p.row_first_group = flagged_indices(flags.data(), p.groups, p.rows, sms, s);
-  }
+  p.heads = sums_of(flags, p.rops, ws, s);
+  p.group_start = ws.device<int64_t>(entries);
+  p.row_first_group = ws.device<int64_t>(entries);
+  detail::scatter_heads_kernel<<<blocks_for(p.rops + 1, sms), k_block_threads, 0, s>>>(
+      p.heads, p.rops, p.group_start, p.row_first_group);
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  return p.heads + p.rops;
+}
+
+/// With the groups and rows counted: what each group and touched row does, and where the sums
+/// that size the arena, the tail ranges and the chunks will be (appended to `totals`).
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const apply_context_t& ctx,
+                                                 std::vector<const int64_t*>& totals) {
+  device_workspace_t& ws = apply_workspace_;
+  const cudaStream_t s = ctx.stream;
+  const int sms = ctx.multiprocessors;
+  const auto old_rows = old_rows_of<vid_t, eid_t>(*p.d, ctx.n_before);
+  const auto rops = static_cast<size_t>(p.rops);
   const auto groups = static_cast<size_t>(p.groups);
   const auto rows = static_cast<size_t>(p.rows);
-  p.queue_pos = i64_buffer(static_cast<size_t>(p.rops), s);
-  p.rop_group = i64_buffer(static_cast<size_t>(p.rops), s);
-  p.survivor = i64_buffer(static_cast<size_t>(p.rops), s);
-  p.group_col = device_buffer<vid_t>(groups, s);
-  for (i64_buffer* b : {&p.erases, &p.inserts, &p.copies, &p.reweight, &p.first_copy,
-                        &p.group_row, &p.old_before, &p.new_before, &p.seen}) {
-    *b = i64_buffer(groups, s);
+  for (int64_t** b : {&p.queue_pos, &p.rop_group, &p.survivor}) *b = ws.device<int64_t>(rops);
+  p.group_col = ws.device<vid_t>(groups);
+  for (int64_t** b : {&p.erases, &p.inserts, &p.copies, &p.reweight, &p.first_copy, &p.group_row,
+                      &p.old_before, &p.new_before, &p.seen}) {
+    *b = ws.device<int64_t>(groups);
   }
-  p.row = device_buffer<vid_t>(rows, s);
-  for (i64_buffer* b : {&p.old_size, &p.new_size, &p.old_total, &p.new_total, &p.removed,
-                        &p.new_survivors, &p.moved}) {
-    *b = i64_buffer(rows, s);
+  p.row = ws.device<vid_t>(rows);
+  for (int64_t** b : {&p.old_size, &p.new_size, &p.old_total, &p.new_total, &p.removed,
+                      &p.new_survivors, &p.moved}) {
+    *b = ws.device<int64_t>(rows);
   }
   const auto g = p.group_view();
   const auto t = p.touched_view();
   if (p.groups > 0) {
     detail::group_info_kernel<vid_t, eid_t><<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop.data(), p.group_start.data(), p.groups, old_rows, sorted, g,
-        p.queue_pos.data(), p.rop_group.data(), p.survivor.data());
-    launch_check();
+        ctx.ops, p.rop, p.group_start, p.groups, old_rows, props_.order == edge_order_t::sorted,
+        g, p.queue_pos, p.rop_group, p.survivor);
+    DYNG_CUDA_CHECK(cudaGetLastError());
     detail::row_info_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop.data(), p.group_start.data(), p.row_first_group.data(), p.rows, old_rows,
-        props_.headroom, g, t);
-    launch_check();
+        ctx.ops, p.rop, p.group_start, p.row_first_group, p.rows, old_rows, props_.headroom, g,
+        t);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
+  // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
+  const auto entries = rows + 1;
+  auto* spans = ws.device<detail::row_spans_t>(rows);
+  auto* span_sums = ws.device<detail::row_spans_t>(entries);
+  DYNG_CUDA_CHECK(cudaMemsetAsync(span_sums, 0, sizeof(detail::row_spans_t), s));
+  if (p.rows > 0) {
+    detail::row_spans_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
+        p.old_size, p.new_size, p.moved, p.rows, spans);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    run_cub(ws, [&](void* temp, size_t& bytes) {
+      return cub::DeviceScan::InclusiveScan(temp, bytes, spans, span_sums + 1,
+                                            detail::add_row_spans_t{}, static_cast<int>(p.rows),
+                                            s);
+    });
+  }
+  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
+    *at = ws.device<int64_t>(entries);
+  }
+  detail::split_row_spans_kernel<<<blocks_for(p.rows + 1, sms), k_block_threads, 0, s>>>(
+      span_sums, p.rows, p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at);
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  // plan_rows() reads them back in this order.
+  totals.push_back(p.arena_at + p.rows);
+  totals.push_back(p.tail_at + p.rows);
+  totals.push_back(p.old_chunk_at + p.rows);
+  totals.push_back(p.new_chunk_at + p.rows);
+}
 
-  // The arena and the tail ranges, in touched-row order, and the rows' chunks.
-  p.arena_at = sums_of(p.new_size.data(), p.rows, s);
-  p.tail_at = sums_of(p.moved.data(), p.rows, s);
-  {
-    i64_buffer chunks(rows, s);
-    for (auto [size, at] : {std::pair{&p.old_size, &p.old_chunk_at},
-                            std::pair{&p.new_size, &p.new_chunk_at}}) {
-      if (p.rows > 0) {
-        detail::chunk_counts_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-            size->data(), p.rows, chunks.data());
-        launch_check();
-      }
-      *at = sums_of(chunks.data(), p.rows, s);
-    }
-  }
-  int64_t totals[4] = {0, 0, 0, 0};
-  const int64_t* ends[4] = {p.arena_at.data(), p.tail_at.data(), p.old_chunk_at.data(),
-                            p.new_chunk_at.data()};
-  for (int i = 0; i < 4; ++i) copy_to_host(&totals[i], ends[i] + p.rows, sizeof(int64_t), s);
-  synchronize(s);
-  const int64_t arena_slots = totals[0];
-  p.moved_slots = totals[1];
-  p.old_chunks = totals[2];
-  p.new_chunks = totals[3];
-  p.arena_col = device_buffer<vid_t>(static_cast<size_t>(arena_slots), s);
-  p.arena_weights = device_buffer<int32_t>(static_cast<size_t>(arena_slots) * k, s);
+/// Every touched row composed into the arena: its surviving old slots, then its insertions.
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::compose_rows(direction_plan_t& p, const apply_context_t& ctx) {
+  using key_t = typename apply_context_t::key_t;
+  device_workspace_t& ws = apply_workspace_;
+  const cudaStream_t s = ctx.stream;
+  const int sms = ctx.multiprocessors;
+  const bool sorted = props_.order == edge_order_t::sorted;
+  const int k = num_weights_;
+  const auto old_rows = old_rows_of<vid_t, eid_t>(*p.d, ctx.n_before);
+  p.arena_col = ws.device<vid_t>(static_cast<size_t>(p.arena_slots));
+  p.arena_weights = ws.device<int32_t>(static_cast<size_t>(p.arena_slots) * k);
+  const auto g = p.group_view();
+  const auto t = p.touched_view();
   const auto arena = p.arena_view();
   if (sorted && p.old_chunks > 0) {
     detail::compose_old_sorted_kernel<vid_t, eid_t>
         <<<blocks_for(p.old_chunks * 32, sms), k_block_threads, 0, s>>>(
-            ctx.ops, p.row_first_group.data(), p.rows, p.old_chunk_at.data(), p.old_chunks,
-            old_rows, k, g, t, arena);
-    launch_check();
+            ctx.ops, p.row_first_group, p.rows, p.old_chunk_at, p.old_chunks, old_rows, k, g, t,
+            arena);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   } else if (!sorted && p.rows > 0) {
     detail::compose_old_append_kernel<vid_t, eid_t>
         <<<blocks_for(p.rows * 32, sms), k_block_threads, 0, s>>>(
-            ctx.ops, p.row_first_group.data(), p.rows, old_rows, props_.allow_parallel_edges, k,
-            g, t, arena);
-    launch_check();
+            ctx.ops, p.row_first_group, p.rows, old_rows, props_.allow_parallel_edges, k, g, t,
+            arena);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
   if (sorted && p.groups > 0) {
     detail::compose_new_sorted_kernel<<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop.data(), p.group_start.data(), p.groups, p.queue_pos.data(), k, g, arena);
-    launch_check();
+        ctx.ops, p.rop, p.group_start, p.groups, p.queue_pos, k, g, arena);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   } else if (!sorted && p.rops > 0) {
-    // Append rows list their surviving insertions in seq order after the old slots.
-    int64_t fresh_count = -1;
-    i64_buffer fresh = flagged_indices(p.survivor.data(), p.rops, fresh_count, sms, s);
-    if (fresh_count > 0) {
-      device_buffer<key_t> keys(static_cast<size_t>(fresh_count), s);
-      for (const bool by_row : {false, true}) {
-        detail::fresh_keys_kernel<vid_t, key_t>
-            <<<blocks_for(fresh_count, sms), k_block_threads, 0, s>>>(
-                ctx.ops, p.rop.data(), fresh.data(), fresh_count, by_row, keys.data());
-        launch_check();
-        sort_pairs(keys, fresh, fresh_count, by_row ? ctx.id_bits : ctx.seq_bits, s);
-      }
-      i64_buffer fresh_at = sums_of(p.new_survivors.data(), p.rows, s);
-      detail::compose_new_append_kernel<<<blocks_for(fresh_count, sms), k_block_threads, 0, s>>>(
-          ctx.ops, p.rop.data(), fresh.data(), fresh_count, fresh_at.data(), p.queue_pos.data(),
-          p.rop_group.data(), k, g, t, arena);
-      launch_check();
-      synchronize(s);  // fresh and fresh_at are freed on leaving this scope
+    // Append rows list their surviving insertions in (row, seq) order after the old slots; all
+    // row ops are sorted, the others last, so that the host needs no count of the survivors.
+    int64_t* fresh = ws.device<int64_t>(static_cast<size_t>(p.rops));
+    key_t* keys = ws.device<key_t>(static_cast<size_t>(p.rops));
+    for (const bool by_row : {false, true}) {
+      detail::fresh_keys_kernel<vid_t, key_t><<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
+          ctx.ops, p.rop, p.survivor, fresh, p.rops, by_row, static_cast<key_t>(ctx.n_after),
+          keys);
+      DYNG_CUDA_CHECK(cudaGetLastError());
+      sort_pairs(keys, fresh, p.rops, by_row ? ctx.id_bits : ctx.seq_bits, ws, s);
     }
+    const int64_t* fresh_at = sums_of(p.new_survivors, p.rows, ws, s);
+    detail::compose_new_append_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
+        ctx.ops, p.rop, fresh, p.survivor, p.rops, fresh_at, p.queue_pos, p.rop_group, k, g, t,
+        arena);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
+}
 
-  // Where the rows go. Long-lived storage is allocated on the default stream (see upload_whole).
+/// Where the rows go; returns whether it allocated new storage (on the default stream, which
+/// the graph's stream must see before commit_direction() writes it: plan_rows() waits once).
+template <class vid_t, class eid_t>
+bool device_graph_t<vid_t, eid_t>::plan_layout(direction_plan_t& p, const apply_context_t& ctx) {
+  const cudaStream_t s = ctx.stream;
+  const int sms = ctx.multiprocessors;
+  const int k = num_weights_;
+  const direction_t& d = *p.d;
+  const auto old_rows = old_rows_of<vid_t, eid_t>(d, ctx.n_before);
   const int64_t n = ctx.n_after;
   p.relayout = d.tail + p.moved_slots > d.slots;
   p.grown = ctx.n_after > ctx.n_before;
@@ -343,21 +434,23 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
     p.touched_index = i64_buffer(static_cast<size_t>(n), s);
     detail::sizes_after_kernel<<<blocks_for(n, sms), k_block_threads, 0, s>>>(
         old_rows, n, p.sizes.data(), p.touched_index.data());
-    launch_check();
+    DYNG_CUDA_CHECK(cudaGetLastError());
     if (p.rows > 0) {
       detail::touched_sizes_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-          t, p.rows, p.sizes.data(), p.touched_index.data());
-      launch_check();
+          p.touched_view(), p.rows, p.sizes.data(), p.touched_index.data());
+      DYNG_CUDA_CHECK(cudaGetLastError());
     }
     i64_buffer capacity(static_cast<size_t>(n) + 1, s);
+    p.begins = i64_buffer(static_cast<size_t>(n) + 1, s);
     const auto max_slots = static_cast<int64_t>(std::numeric_limits<eid_t>::max());
     p.fresh_used = ctx.stored_after;
+    int64_t laid = 0;
     for (const bool padded : {true, false}) {
       detail::capacities_kernel<<<blocks_for(n + 1, sms), k_block_threads, 0, s>>>(
           p.sizes.data(), n, padded, props_.headroom, capacity.data());
-      launch_check();
-      p.begins = sums_of(capacity.data(), n, s);
-      const int64_t laid = fetch(p.begins.data() + n, s);
+      DYNG_CUDA_CHECK(cudaGetLastError());
+      sums_into(capacity.data(), n, p.begins.data(), apply_workspace_, s);
+      laid = fetch(p.begins.data() + n, s);
       // As graph_t lays a direction out: padded rows and a free tail, or, when the offsets type
       // cannot address that, compact rows and no tail.
       p.fresh_slots = padded ? laid + ::dyng::detail::tail_slots(p.fresh_used, props_.headroom)
@@ -375,27 +468,29 @@ void device_graph_t<vid_t, eid_t>::plan_direction(direction_t& d, direction_plan
     p.fresh.col = device_buffer<vid_t>(static_cast<size_t>(p.fresh_slots));
     p.fresh.weights = device_buffer<int32_t>(static_cast<size_t>(p.fresh_slots) * k);
     p.fresh.slots = p.fresh_slots;
-    synchronize(nullptr);  // the stream's kernels write them: it must see the allocations first
-  } else if (p.grown) {
-    // Row arrays of n_after entries: the old offsets, then zeros (rows without slots).
-    const auto before = static_cast<size_t>(ctx.n_before);
-    for (auto [into, from] : {std::pair{&p.fresh.row_begin, &d.row_begin},
-                              std::pair{&p.fresh.row_end, &d.row_end},
-                              std::pair{&p.fresh.row_capacity_end, &d.row_capacity_end}}) {
-      *into = device_buffer<eid_t>(static_cast<size_t>(n));
-      into->fill_bytes(0);
-      if (before > 0) copy_on_device(into->data(), from->data(), before * sizeof(eid_t), nullptr);
-    }
-    synchronize(nullptr);
+    p.fresh.tail = laid;
+    return true;
   }
+  if (!p.grown) return false;
+  // Row arrays of n_after entries: the old offsets, then zeros (rows without slots).
+  const auto before = static_cast<size_t>(ctx.n_before);
+  for (auto [into, from] : {std::pair{&p.fresh.row_begin, &d.row_begin},
+                            std::pair{&p.fresh.row_end, &d.row_end},
+                            std::pair{&p.fresh.row_capacity_end, &d.row_capacity_end}}) {
+    *into = device_buffer<eid_t>(static_cast<size_t>(n));
+    into->fill_bytes(0);
+    if (before > 0) copy_on_device(into->data(), from->data(), before * sizeof(eid_t), nullptr);
+  }
+  return true;
 }
 
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::commit_direction(direction_t& d, direction_plan_t& p,
+void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
                                                     const apply_context_t& ctx) {
   const cudaStream_t s = ctx.stream;
   const int sms = ctx.multiprocessors;
   const int k = num_weights_;
+  direction_t& d = *p.d;
   if (p.relayout) {
     const int64_t n = ctx.n_after;
     if (n > 0) {
@@ -406,8 +501,7 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_t& d, direction_pl
           p.fresh.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
-    p.fresh.tail = fetch(p.begins.data() + n, s);  // also waits before the old storage goes
-    d = std::move(p.fresh);
+    std::swap(d, p.fresh);  // the kernel still reads the old storage: the plan keeps it
     ++device_relayouts_;
     ::dyng::log(log_level_t::info, [&] {
       return "Graph.apply(): a batch outgrew the free tail of the device rows; the direction was "
@@ -417,20 +511,21 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_t& d, direction_pl
     return;
   }
   if (p.grown) {
-    d.row_begin = std::move(p.fresh.row_begin);
-    d.row_end = std::move(p.fresh.row_end);
-    d.row_capacity_end = std::move(p.fresh.row_capacity_end);
+    // The old row arrays stay in the plan: kernels queued on the stream may still read them.
+    std::swap(d.row_begin, p.fresh.row_begin);
+    std::swap(d.row_end, p.fresh.row_end);
+    std::swap(d.row_capacity_end, p.fresh.row_capacity_end);
   }
   if (p.rows > 0) {
-    i64_buffer dest(static_cast<size_t>(p.rows), s);
+    int64_t* dest = apply_workspace_.device<int64_t>(static_cast<size_t>(p.rows));
     detail::place_offsets_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        p.rows, p.touched_view(), d.tail, p.tail_at.data(), d.row_begin.data(), d.row_end.data(),
-        d.row_capacity_end.data(), dest.data());
+        p.rows, p.touched_view(), d.tail, p.tail_at, d.row_begin.data(), d.row_end.data(),
+        d.row_capacity_end.data(), dest);
     DYNG_CUDA_CHECK(cudaGetLastError());
     if (p.new_chunks > 0) {
       detail::place_slots_kernel<<<blocks_for(p.new_chunks * 32, sms), k_block_threads, 0, s>>>(
-          p.rows, p.new_chunk_at.data(), p.new_chunks, p.touched_view(), dest.data(),
-          p.arena_view(), k, d.col.data(), d.weights.data());
+          p.rows, p.new_chunk_at, p.new_chunks, p.touched_view(), dest, p.arena_view(), k,
+          d.col.data(), d.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
   }
@@ -494,17 +589,19 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
   // Keys sort below the sentinel: ids a deletion names may pass the vertex count.
   in.key_bound = ::dyng::detail::batch_id_bound(checked.ids, in.n_after);
   device_scope_t scope(device_);
+  apply_workspace_.begin(stream_);
   std::optional<stage_scope_t> upload_stage(std::in_place, "graph.upload_batch");
-  // The batch, in one copy.
+  // The batch, in one copy from page-locked memory (which does not wait for the stream).
   std::vector<unsigned char> blob;
   const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
   const size_t at_id = detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
   const size_t at_iw = detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
   const size_t at_ds = detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
   const size_t at_dd = detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
-  device_buffer<unsigned char> staged(blob.size(), stream_);
-  if (!blob.empty()) staged.copy_from_host(blob.data(), blob.size());
-  const unsigned char* base = staged.data();
+  unsigned char* pinned = apply_workspace_.host<unsigned char>(blob.size());
+  if (!blob.empty()) std::memcpy(pinned, blob.data(), blob.size());
+  unsigned char* base = apply_workspace_.device<unsigned char>(blob.size());
+  copy_to_device(base, pinned, blob.size(), stream_);
   in.b = batch_over(reinterpret_cast<const vid_t*>(base + at_is),
                     reinterpret_cast<const vid_t*>(base + at_id),
                     reinterpret_cast<const int32_t*>(base + at_iw),
@@ -533,72 +630,57 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>&
   in.b = batch_over(batch.insert_src(), batch.insert_dst(), batch.insert_weights(),
                     batch.delete_src(), batch.delete_dst(), ni, nd, props_);
   device_scope_t scope(device_);
+  apply_workspace_.begin(stream_);
   return apply_input(in, log);
 }
 
+
+/// 2. Resolve: every record's effect, the summary's counters, and the batch refused (by a
+/// throw, before anything is written) when the replay rejected an entry.
 template <class vid_t, class eid_t>
-apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& in,
-                                                          change_log_t<vid_t>* log) {
+void device_graph_t<vid_t, eid_t>::resolve(const batch_input_t& in, apply_context_t& ctx,
+                                           apply_summary_t& sum) {
   using key_t = typename apply_context_t::key_t;
   const auto& sem = props_.semantics;
   const detail::device_batch_t<vid_t>& b = in.b;
-  const int64_t n_before = num_vertices_;
-  const int64_t n_after = in.n_after;
-  const int64_t ni = b.ni;
-  const int64_t nd = b.nd;
-  const int64_t total = ni + nd;
-  const int64_t dropped = in.dropped;
-  apply_context_t ctx;
-  ctx.stream = as_stream(stream_);
-  ctx.multiprocessors = multiprocessor_count();
-  ctx.n_before = n_before;
-  ctx.n_after = n_after;
-  const int64_t key_bound = in.key_bound;
-  ctx.id_bits = key_bits_below(key_bound + 1);
-  ctx.seq_bits = key_bits_below(total + 1);
+  device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
   const int sms = ctx.multiprocessors;
-  auto launch_check = [] { DYNG_CUDA_CHECK(cudaGetLastError()); };
-
-  apply_summary_t sum;
-  sum.num_vertices_after = n_after;
-  sum.inserted_vertices = n_after - n_before;
-  sum.dropped_self_loops = dropped;
-
-  // 2. Resolve.
-  std::optional<stage_scope_t> stage(std::in_place, "graph.resolve");
-  const int64_t live = total - dropped;
-  const key_t sentinel = static_cast<key_t>(key_bound);
-  i64_buffer recs(static_cast<size_t>(total), s);
-  device_buffer<uint8_t> kind(static_cast<size_t>(live), s);
-  i64_buffer copies(static_cast<size_t>(live), s);
-  detail::status_t status{};
-  status.error_seq = ~0ull;
-  device_buffer<detail::status_t> status_d(1, s);
-  status_d.copy_from_host(&status, 1);
+  const int64_t total = ctx.total, live = ctx.live;
+  const key_t sentinel = static_cast<key_t>(in.key_bound);
+  ctx.recs = ws.device<int64_t>(static_cast<size_t>(total));
+  ctx.kind = ws.device<uint8_t>(static_cast<size_t>(live));
+  ctx.copies = ws.device<int64_t>(static_cast<size_t>(live));
+  // The status goes out and comes back through the same page-locked slot.
+  detail::status_t* status = ws.host<detail::status_t>(1);
+  *status = detail::status_t{};
+  status->error_seq = ~0ull;
+  detail::status_t* status_d = ws.device<detail::status_t>(1);
+  copy_to_device(status_d, status, sizeof *status, s);
   if (total > 0) {
-    device_buffer<key_t> keys(static_cast<size_t>(total), s);
+    key_t* keys = ws.device<key_t>(static_cast<size_t>(total));
     detail::second_key_kernel<vid_t, key_t><<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-        b, total, sentinel, keys.data(), recs.data());
-    launch_check();
-    sort_pairs(keys, recs, total, ctx.id_bits, s);
+        b, total, sentinel, keys, ctx.recs);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    sort_pairs(keys, ctx.recs, total, ctx.id_bits, ws, s);
     detail::first_key_kernel<vid_t, key_t><<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-        b, total, sentinel, recs.data(), keys.data());
-    launch_check();
-    sort_pairs(keys, recs, total, ctx.id_bits, s);
+        b, total, sentinel, ctx.recs, keys);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    sort_pairs(keys, ctx.recs, total, ctx.id_bits, ws, s);
   }
   if (live > 0) {
     detail::replay_rules_t rules{sem.as_sets, sem.on_missing_delete == on_missing_delete_t::error,
                                  static_cast<int>(sem.on_existing_insert)};
     detail::replay_kernel<vid_t, eid_t><<<blocks_for(live, sms), k_block_threads, 0, s>>>(
-        b, recs.data(), live, old_rows_of<vid_t, eid_t>(out_, n_before),
-        props_.order == edge_order_t::sorted, rules, kind.data(), copies.data(), status_d.data());
-    launch_check();
+        b, ctx.recs, live, old_rows_of<vid_t, eid_t>(out_, ctx.n_before),
+        props_.order == edge_order_t::sorted, rules, ctx.kind, ctx.copies, status_d);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
-  status_d.copy_to_host(&status, 1);  // waits
-  if (status.error_seq != ~0ull) {
-    const auto seq = static_cast<int64_t>(status.error_seq);
-    const bool insertion = seq >= b.ins_base && seq < b.ins_base + ni;
+  copy_to_host(status, status_d, sizeof *status, s);
+  synchronize(s);  // the one wait before the plan: all that follows depends on the counters
+  if (status->error_seq != ~0ull) {
+    const auto seq = static_cast<int64_t>(status->error_seq);
+    const bool insertion = seq >= b.ins_base && seq < b.ins_base + b.ni;
     const int64_t index = seq - (insertion ? b.ins_base : b.del_base);
     // The refused entry's ids, from the device copy of the batch.
     vid_t uv[2];
@@ -610,7 +692,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
     }
     throw invalid_argument_error(::dyng::detail::missing_delete_text(index, uv[0], uv[1]));
   }
-  const auto* c = status.counters;
+  const auto* c = status->counters;
   sum.inserted_edges = static_cast<int64_t>(c[detail::k_inserted_edges]);
   sum.updated_edges = static_cast<int64_t>(c[detail::k_updated_edges]);
   sum.deleted_edges = static_cast<int64_t>(c[detail::k_deleted_edges]);
@@ -628,74 +710,109 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
                                         c[detail::k_reweight_ops]);
   ctx.both_rows = props_.directed ? ctx.operations
                                   : 2 * ctx.operations - static_cast<int64_t>(c[detail::k_loop_ops]);
+}
 
-  // 3. The effective operations and the change log.
+/// 3. The effective operations in key order (ctx.ops) and, `with_log`, the change log in
+/// processing order, its copy to the host queued (ctx.changes; apply_input() waits for it).
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in,
+                                                      apply_context_t& ctx, bool with_log) {
+  const detail::device_batch_t<vid_t>& b = in.b;
+  device_workspace_t& ws = apply_workspace_;
+  const cudaStream_t s = ctx.stream;
+  const int sms = ctx.multiprocessors;
+  const int64_t total = ctx.total, live = ctx.live;
+  const auto operations = static_cast<size_t>(ctx.operations);
+  int64_t* flags = ws.device<int64_t>(static_cast<size_t>(live));
+  if (live > 0) {
+    detail::flags_nonzero_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(
+        ctx.kind, live, flags);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+  const int64_t* at = sums_of(flags, live, ws, s);
+  int64_t* op_seq = ws.device<int64_t>(operations);
+  int64_t* op_copies = ws.device<int64_t>(operations);
+  uint8_t* op_kind = ws.device<uint8_t>(operations);
+  int64_t* at_seq = nullptr;  // the operation of each seq, for the change log
+  if (with_log) {
+    at_seq = ws.device<int64_t>(static_cast<size_t>(total));
+    fill_bytes(at_seq, 0xFF, static_cast<size_t>(total) * sizeof(int64_t), s);
+  }
+  if (ctx.operations > 0) {
+    detail::gather_ops_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(
+        at, live, ctx.recs, ctx.kind, ctx.copies, op_seq, op_kind, op_copies, at_seq);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+  ctx.ops = {b, op_seq, op_kind, op_copies};
+  if (!with_log) return;
+  int64_t* entries = ws.device<int64_t>(static_cast<size_t>(total));
+  if (total > 0) {
+    detail::log_entries_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
+        b, at_seq, total, entries);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+  const int64_t* pos = sums_of(entries, total, ws, s);
+  if (ctx.both_rows == 0) return;
+  const auto count = static_cast<size_t>(ctx.both_rows);
+  auto* changes = ws.device<edge_change_t<vid_t>>(count);
+  detail::write_log_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
+      b, at_seq, pos, op_kind, total, changes);
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  ctx.changes = ws.host<edge_change_t<vid_t>>(count);
+  copy_to_host(ctx.changes, changes, count * sizeof(edge_change_t<vid_t>), s);
+}
+
+template <class vid_t, class eid_t>
+apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& in,
+                                                          change_log_t<vid_t>* log) {
+  const detail::device_batch_t<vid_t>& b = in.b;
+  apply_context_t ctx;
+  ctx.stream = as_stream(stream_);
+  ctx.multiprocessors = multiprocessor_count();
+  ctx.n_before = num_vertices_;
+  ctx.n_after = in.n_after;
+  ctx.total = b.ni + b.nd;
+  ctx.live = ctx.total - in.dropped;
+  ctx.key_bound = in.key_bound;
+  ctx.id_bits = key_bits_below(in.key_bound + 1);
+  ctx.seq_bits = key_bits_below(ctx.total + 1);
+
+  apply_summary_t sum;
+  sum.num_vertices_after = ctx.n_after;
+  sum.inserted_vertices = ctx.n_after - ctx.n_before;
+  sum.dropped_self_loops = in.dropped;
+
+  std::optional<stage_scope_t> stage(std::in_place, "graph.resolve");
+  resolve(in, ctx, sum);
   stage.emplace("graph.change_log");
-  i64_buffer op_seq, op_copies;
-  device_buffer<uint8_t> op_kind;
-  {
-    i64_buffer flags(static_cast<size_t>(live), s);
-    if (live > 0) {
-      detail::flags_nonzero_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(
-          kind.data(), live, flags.data());
-      launch_check();
-    }
-    i64_buffer at = flagged_indices(flags.data(), live, ctx.operations, sms, s);
-    op_seq = i64_buffer(static_cast<size_t>(ctx.operations), s);
-    op_copies = i64_buffer(static_cast<size_t>(ctx.operations), s);
-    op_kind = device_buffer<uint8_t>(static_cast<size_t>(ctx.operations), s);
-    if (ctx.operations > 0) {
-      detail::gather_ops_kernel<<<blocks_for(ctx.operations, sms), k_block_threads, 0, s>>>(
-          at.data(), ctx.operations, recs.data(), kind.data(), copies.data(), op_seq.data(),
-          op_kind.data(), op_copies.data());
-      launch_check();
-    }
-  }
-  ctx.ops = {b, op_seq.data(), op_kind.data(), op_copies.data()};
-  {
-    i64_buffer at_seq(static_cast<size_t>(total), s);
-    at_seq.fill_bytes(0xFF);
-    i64_buffer entries(static_cast<size_t>(total), s);
-    if (ctx.operations > 0) {
-      detail::operations_by_seq_kernel<<<blocks_for(ctx.operations, sms), k_block_threads, 0, s>>>(
-          op_seq.data(), ctx.operations, at_seq.data());
-      launch_check();
-    }
-    if (total > 0) {
-      detail::log_entries_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-          b, at_seq.data(), total, entries.data());
-      launch_check();
-    }
-    i64_buffer pos = sums_of(entries.data(), total, s);
-    if (log != nullptr) {
-      log->clear();
-      log->num_vertices_before = static_cast<vid_t>(n_before);
-      log->num_vertices_after = static_cast<vid_t>(n_after);
-      device_buffer<edge_change_t<vid_t>> changes(static_cast<size_t>(ctx.both_rows), s);
-      if (ctx.both_rows > 0) {
-        detail::write_log_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-            b, at_seq.data(), pos.data(), op_kind.data(), total, changes.data());
-        launch_check();
-        log->changes.resize(static_cast<size_t>(ctx.both_rows));
-        changes.copy_to_host(log->changes.data(), log->changes.size());
-      }
-    }
-  }
+  compact_operations(in, ctx, log != nullptr);
 
   // 4. Plan every stored direction (nothing of the graph is written yet), 5. commit.
-  const bool in_rows = has_in_ && directed_;
-  direction_plan_t out_plan, in_plan;
+  direction_plan_t plans[2];
+  plans[0].d = &out_;
+  int directions = 1;
+  if (has_in_ && directed_) {
+    plans[1].d = &in_;
+    plans[1].in_rows = true;
+    directions = 2;
+  }
   stage.emplace("graph.plan_rows");
-  plan_direction(out_, out_plan, false, ctx);
-  if (in_rows) plan_direction(in_, in_plan, true, ctx);
+  plan_rows(plans, directions, ctx);
   stage.emplace("graph.write_rows");
-  commit_direction(out_, out_plan, ctx);
-  if (in_rows) commit_direction(in_, in_plan, ctx);
-  synchronize(s);
+  for (int i = 0; i < directions; ++i) commit_direction(plans[i], ctx);
+  synchronize(ctx.stream);
   stage.reset();
-  count_in_profile("graph.apply.entries", total);
+  apply_workspace_.end();
+  if (log != nullptr) {
+    // Filled only now, from the copy queued in step 3: a refused batch leaves the log as it was.
+    log->clear();
+    log->num_vertices_before = static_cast<vid_t>(ctx.n_before);
+    log->num_vertices_after = static_cast<vid_t>(ctx.n_after);
+    log->changes.assign(ctx.changes, ctx.changes + ctx.both_rows);
+  }
+  count_in_profile("graph.apply.entries", ctx.total);
   num_edges_ = static_cast<eid_t>(ctx.stored_after);
-  num_vertices_ = static_cast<vid_t>(n_after);
+  num_vertices_ = static_cast<vid_t>(ctx.n_after);
   ++version_;
   return sum;
 }

@@ -354,7 +354,8 @@ int64_t device_graph_t<vid_t, eid_t>::bytes() const noexcept {
              static_cast<int64_t>(d->col.size()) * sizeof(vid_t) +
              static_cast<int64_t>(d->weights.size()) * sizeof(int32_t);
   }
-  return total;
+  // The scratch that apply() keeps between batches is the graph's memory too.
+  return total + static_cast<int64_t>(apply_workspace_.device_bytes());
 }
 
 #define DYNG_INSTANTIATE_DEVICE_GRAPH(V, E) template class device_graph_t<V, E>;

@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_workspace.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
@@ -88,7 +90,8 @@ class device_graph_t {
   void* stream() const noexcept { return stream_; }
   /// The graph version this copy is at: the host graph's after an upload or sync, +1 per apply().
   uint64_t version() const noexcept { return version_; }
-  /// Device memory held, in bytes.
+  /// Device memory held, in bytes: the stored directions and the scratch apply() keeps between
+  /// batches (device_workspace_t::k_kept_bytes at most).
   int64_t bytes() const noexcept;
   /// Whole-direction uploads so far (1 or 2 at construction); tests use it to tell an
   /// incremental sync from a full one.
@@ -118,9 +121,16 @@ class device_graph_t {
 
   apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log);
 
-  void plan_direction(direction_t& d, direction_plan_t& plan, bool in_rows,
-                      const apply_context_t& ctx);
-  void commit_direction(direction_t& d, direction_plan_t& plan, const apply_context_t& ctx);
+  void resolve(const batch_input_t& input, apply_context_t& ctx, apply_summary_t& sum);
+  void compact_operations(const batch_input_t& input, apply_context_t& ctx, bool with_log);
+  void plan_rows(direction_plan_t* plans, int count, const apply_context_t& ctx);
+  void sort_row_ops(direction_plan_t& plan, const apply_context_t& ctx);
+  const int64_t* find_groups(direction_plan_t& plan, const apply_context_t& ctx);
+  void describe_rows(direction_plan_t& plan, const apply_context_t& ctx,
+                     std::vector<const int64_t*>& totals);
+  void compose_rows(direction_plan_t& plan, const apply_context_t& ctx);
+  bool plan_layout(direction_plan_t& plan, const apply_context_t& ctx);
+  void commit_direction(direction_plan_t& plan, const apply_context_t& ctx);
   typename graph_t<vid_t, eid_t>::direction_t download_direction(const direction_t& d) const;
 
   void upload_whole(direction_t& d, const typename graph_t<vid_t, eid_t>::direction_t& host,
@@ -151,6 +161,8 @@ class device_graph_t {
   int64_t device_relayouts_ = 0;
   direction_t out_;
   direction_t in_;  ///< Empty for an undirected graph (its in-edges are its out-edges).
+  /// Every apply() carves its scratch arrays (and its host staging) from here, a round each.
+  device_workspace_t apply_workspace_;
 };
 
 /// Throws internal_error unless `graph` is level with `host` (an algorithm is about to read the
