@@ -438,7 +438,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
       const stage_scope_t objective_stage("mosp.objective");
       sssp::stats_t part;
       sssp::cuda::update(graph.out_view(), graph.in_view(), log, i, options.delta,
-                         options.repair_budget, stream, state.trees[i], part);
+                         options.repair_budget, stream, state.trees[i], part, {},
+                         static_cast<int64_t>(graph.num_edges()));
       add_counters(stats, part);
       recomputed = recomputed || part.fallback_used;
       stats.objectives.push_back(part);
@@ -463,7 +464,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
       combined.parents = std::move(state.combined_parents);
       try {
         sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), clog,
-                           0, k_combined_delta, options.repair_budget, stream, combined, c);
+                           0, k_combined_delta, options.repair_budget, stream, combined, c, {},
+                           edges);
       } catch (...) {
         state.combined_distances = std::move(combined.distances);
         state.combined_parents = std::move(combined.parents);

@@ -71,6 +71,11 @@ struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
   using host_type = state_t<vid_t>;
   ::dyng::cuda::device_buffer<int64_t> distances;
   ::dyng::cuda::device_buffer<vid_t> parents;
+  /// The bucket width update() repairs with when its delta is 0: compute()'s pick from a sample
+  /// of the weights, taken on the first such update and kept (0 until then). The width only
+  /// schedules the repair (every width gives the same result), and sampling on every update cost
+  /// a pass over all rows and a wait per batch.
+  int64_t repair_width = 0;
 
   static constexpr auto device_arrays() {
     return std::tuple{&device_state_t::distances, &device_state_t::parents};
@@ -96,7 +101,7 @@ template <class vid_t, class eid_t>
 void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
             const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
             void* stream, device_state_t<vid_t>& state, stats_t& stats,
-            const tuning_t& tuning = {});
+            const tuning_t& tuning = {}, int64_t stored_edges = -1);
 
 /// update()'s default budget (a fraction of the stored edges): a repair relaxes edges about as
 /// fast as compute() does, so an abandoned one costs a few percent of the recompute that follows

@@ -286,9 +286,11 @@ class device_update_steps_t {
   /// recompute() writes every entry and counts against its own snapshot.
   static constexpr bool k_recompute_overwrites = true;
 
+  /// `stored_edges` < 0: counted on the device (with a wait).
   device_update_steps_t(const device_adjacency_t<vid_t, eid_t>& out,
                         const device_adjacency_t<vid_t, eid_t>& in, int objective, int64_t delta,
-                        void* stream, device_state_t<vid_t>& state, const tuning_t& tuning)
+                        void* stream, device_state_t<vid_t>& state, const tuning_t& tuning,
+                        int64_t stored_edges)
       : out_(out),
         in_(in),
         objective_(objective),
@@ -296,18 +298,11 @@ class device_update_steps_t {
         stream_(stream),
         state_(state),
         tuning_(tuning) {
-    device_buffer<kernels::control_t> counts_control(1, stream);
-    counts_control.fill_bytes(0);
-    const kernels::control_t counts =
-        kernels::count_edges(out, objective, delta <= 0, counts_control);
-    stored_edges_ = counts.stored_edges;
-    const double mean_weight =
-        counts.sampled_weight_count > 0
-            ? static_cast<double>(counts.sampled_weight_sum) /
-                  static_cast<double>(counts.sampled_weight_count)
-            : 1.0;
-    // The bucket width compute() would pick.
-    width_ = std::min(k_max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
+    if (stored_edges >= 0) {
+      stored_edges_ = static_cast<unsigned long long>(stored_edges);
+    } else {
+      count_and_sample(needs_width());
+    }
   }
 
   int64_t result_vertices() const { return state_.num_vertices; }
@@ -322,14 +317,19 @@ class device_update_steps_t {
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     stats.record(k_engine);
     if (log.changes.empty()) return true;  // new vertices stay unreached; nothing else moves
+    if (needs_width()) {
+      const stage_scope_t sample_stage("sssp.sample_weights");
+      count_and_sample(true);
+    }
+    const int64_t width = delta_ > 0 ? std::min(k_max_delta, delta_) : state_.repair_width;
     allocate_snapshot();
     control_ = device_buffer<kernels::update_control_t>(1, stream_);
     control_.fill_bytes(0);
     repair_t<vid_t, eid_t> repair(out_, in_, state_.source, objective_, stream_,
                                   state_.distances.data(), state_.parents.data(),
                                   old_dist_.data(), old_parents_.data(), control_);
-    return repair.run(log, stored_edges_, static_cast<unsigned long long>(budget), width_,
-                      tuning_, stats, snapshot_taken_) == repair_end_t::done;
+    return repair.run(log, stored_edges_, static_cast<unsigned long long>(budget), width, tuning_,
+                      stats, snapshot_taken_) == repair_end_t::done;
   }
 
   /// Copies the snapshot back. A CUDA failure here leaves nothing to restore from, so it is
@@ -367,6 +367,24 @@ class device_update_steps_t {
 
  private:
   static constexpr engine_t k_engine{"fused", "near_far"};
+
+  /// The repair width is compute()'s pick, kept in the state (device_state_t::repair_width).
+  bool needs_width() const { return delta_ <= 0 && state_.repair_width <= 0; }
+
+  /// Counts the stored edges on the device (waits) and, with `sample`, keeps compute()'s bucket
+  /// width for the sampled weights in the state.
+  void count_and_sample(bool sample) {
+    device_buffer<kernels::control_t> control(1, stream_);
+    control.fill_bytes(0);
+    const kernels::control_t counts = kernels::count_edges(out_, objective_, sample, control);
+    stored_edges_ = counts.stored_edges;
+    if (!sample) return;
+    const double mean_weight = counts.sampled_weight_count > 0
+                                   ? static_cast<double>(counts.sampled_weight_sum) /
+                                         static_cast<double>(counts.sampled_weight_count)
+                                   : 1.0;
+    state_.repair_width = std::min(k_max_delta, kernels::pick_delta(mean_weight));
+  }
 
   void allocate_snapshot() {
     if (!old_dist_.empty() || state_.num_vertices == 0) return;
@@ -406,7 +424,6 @@ class device_update_steps_t {
   device_state_t<vid_t>& state_;
   tuning_t tuning_;
   unsigned long long stored_edges_ = 0;
-  int64_t width_ = 1;
   device_buffer<kernels::update_control_t> control_;
   // The state before the batch (grown), written by the repair's first kernel or by recompute().
   device_buffer<int64_t> old_dist_;
@@ -419,9 +436,11 @@ class device_update_steps_t {
 template <class vid_t, class eid_t>
 void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
             const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
-            void* stream, device_state_t<vid_t>& state, stats_t& stats, const tuning_t& tuning) {
+            void* stream, device_state_t<vid_t>& state, stats_t& stats, const tuning_t& tuning,
+            int64_t stored_edges) {
   check_arguments(out, in, objective, state);
-  device_update_steps_t<vid_t, eid_t> steps(out, in, objective, delta, stream, state, tuning);
+  device_update_steps_t<vid_t, eid_t> steps(out, in, objective, delta, stream, state, tuning,
+                                            stored_edges);
   stats = run_update(steps, log, static_cast<int64_t>(out.num_vertices), repair_budget, k_fn);
 }
 
@@ -429,7 +448,8 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
   template void update<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                 \
                                      const device_adjacency_t<vid_t, eid_t>&,                 \
                                      const change_log_t<vid_t>&, int, int64_t, double, void*,  \
-                                     device_state_t<vid_t>&, stats_t&, const tuning_t&);
+                                     device_state_t<vid_t>&, stats_t&, const tuning_t&,  \
+                                     int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA_UPDATE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_UPDATE
 

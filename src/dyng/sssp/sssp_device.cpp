@@ -68,7 +68,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   device_scope_t scope(graph.device());
   stats_t stats;
   ::dyng::sssp::cuda::update(graph.out_view(), graph.in_view(), log, options.objective,
-                             options.delta, options.repair_budget, stream, state, stats);
+                             options.delta, options.repair_budget, stream, state, stats, {},
+                             static_cast<int64_t>(graph.num_edges()));
   return stats;
 }
 
