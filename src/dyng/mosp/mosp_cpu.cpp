@@ -118,38 +118,66 @@ class nested_teams_t {
   int restore_ = -1;
 };
 
-/// Runs f(i, exec_i, worker) for the objectives first .. first + count - 1 side by side on a team
-/// of `team` threads, `worker` < count numbering the thread that runs one (for per-thread
-/// scratch). A team no larger than count runs one objective per thread on the sequential kernel;
-/// a larger one is dealt out (team / count threads each, the first team % count one more), each
-/// objective opening its own nested team. The first exception (by objective) is rethrown once
-/// all have stopped.
-template <class F>
-void run_side_by_side(const execution_t& exec, int first, int count, int team, F& f) {
-  auto share_of = [&](int j) {
-    execution_t e = exec;
-    const int threads = team <= count ? 1 : team / count + (j < team % count ? 1 : 0);
-    if (threads < 2) {
-      e.backend = backend_t::sequential;
-    } else {
-      e.num_threads = threads;
+/// How the objectives of one call share its team: each objective's execution, and which run
+/// side by side. While at least a team's worth of objectives is left they go in rounds of one
+/// per thread (the sequential kernel); the rest then share the whole team, team / count threads
+/// each and the first team % count one more, so that no thread idles through a last round (on 2
+/// threads and 3 objectives, the third tree gets both threads instead of one). K searches share a
+/// machine better than one search uses it all: delta-stepping scales far from linearly, and an
+/// update's repairs are sequential.
+struct objective_plan_t {
+  int team = 1;
+  bool side_by_side = false;  ///< Otherwise the objectives run one after another.
+  int in_rounds = 0;          ///< Objectives [0, in_rounds) run one per thread.
+  std::vector<execution_t> shares;  ///< Per objective.
+};
+
+inline objective_plan_t plan_objectives(const execution_t& exec, int k, int64_t work,
+                                        int64_t min_work) {
+  objective_plan_t plan;
+  plan.team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
+                                                      : min_work);
+  plan.shares.assign(static_cast<size_t>(k), exec);
+  if (plan.team < 2 || k < 2) return plan;
+  plan.side_by_side = true;
+  plan.in_rounds = plan.team <= k ? k - k % plan.team : 0;
+  auto deal = [&](int first, int count) {
+    for (int j = 0; j < count; ++j) {
+      execution_t& e = plan.shares[static_cast<size_t>(first + j)];
+      const int threads =
+          plan.team <= count ? 1 : plan.team / count + (j < plan.team % count ? 1 : 0);
+      if (threads < 2) {
+        e.backend = backend_t::sequential;
+      } else {
+        e.num_threads = threads;
+      }
     }
-    return e;
   };
+  deal(0, plan.in_rounds);
+  deal(plan.in_rounds, k - plan.in_rounds);
+  return plan;
+}
+
+/// Runs f(i, exec_i, worker) for the objectives first .. first + count - 1 side by side, `worker`
+/// < count numbering the thread that runs one (for per-thread scratch); an objective with a team
+/// of its own opens it nested. The first exception (by objective) is rethrown once all have
+/// stopped.
+template <class F>
+void run_side_by_side(const objective_plan_t& plan, int first, int count, F& f) {
   if (count == 1) {
-    f(first, share_of(0), 0);
+    f(first, plan.shares[static_cast<size_t>(first)], 0);
     return;
   }
-  const nested_teams_t nested(team > count);
+  const nested_teams_t nested(plan.team > count);
   std::vector<std::exception_ptr> failures(static_cast<size_t>(count));
-#pragma omp parallel for num_threads(std::min(team, count)) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(std::min(plan.team, count)) schedule(dynamic, 1)
   for (int j = 0; j < count; ++j) {
     try {
       int worker = 0;
 #if defined(_OPENMP)
       worker = omp_get_thread_num();
 #endif
-      f(first + j, share_of(j), worker);
+      f(first + j, plan.shares[static_cast<size_t>(first + j)], worker);
     } catch (...) {
       failures[j] = std::current_exception();
     }
@@ -159,23 +187,16 @@ void run_side_by_side(const execution_t& exec, int first, int count, int team, F
   }
 }
 
-/// Runs f(i, exec_i, worker) for every objective i < k (worker < k, see run_side_by_side), the
-/// objectives side by side whenever a team is granted: K searches share a machine better than
-/// one search uses it all (delta-stepping scales far from linearly, and an update's repairs are
-/// sequential). While at least a team's worth of objectives is left they go in rounds of one per
-/// thread; the rest then share the whole team, so that no thread idles through a last round (on
-/// 2 threads and 3 objectives, the third tree gets both threads instead of one).
+/// Runs f(i, exec_i, worker) for every objective i as `plan` says (worker < k).
 template <class F>
-void for_each_objective(const execution_t& exec, int k, int64_t work, int64_t min_work, F&& f) {
-  const int team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
-                                                           : min_work);
-  if (team < 2 || k < 2) {
-    for (int i = 0; i < k; ++i) f(i, exec, 0);
+void for_each_objective(const objective_plan_t& plan, F&& f) {
+  const int k = static_cast<int>(plan.shares.size());
+  if (!plan.side_by_side) {
+    for (int i = 0; i < k; ++i) f(i, plan.shares[static_cast<size_t>(i)], 0);
     return;
   }
-  const int in_rounds = team <= k ? k - k % team : 0;
-  if (in_rounds > 0) run_side_by_side(exec, 0, in_rounds, team, f);
-  if (in_rounds < k) run_side_by_side(exec, in_rounds, k - in_rounds, team, f);
+  if (plan.in_rounds > 0) run_side_by_side(plan, 0, plan.in_rounds, f);
+  if (plan.in_rounds < k) run_side_by_side(plan, plan.in_rounds, k - plan.in_rounds, f);
 }
 
 /// The team of one mosp call, decided once at entry. host_team_size() counts the machine's
@@ -229,7 +250,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   sssp::detail::packed_rows_t<vid_t, int64_t> packed;
   const sssp::stats_t c = sssp::detail::run_compute(
       sssp::detail::views_of(state.combined_graph), state.source, combined_options(options), exec,
-      combined, "mosp.compute()", nullptr, nullptr, &packed);
+      combined, "mosp.compute()", nullptr, nullptr, {&packed, nullptr});
   state.combined_distances = std::move(combined.distances);
   state.combined_parents = std::move(combined.parents);
   combined_stage.reset();
@@ -372,18 +393,39 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
   // as sssp.compute() words it without: the messages are those of the separate scans.
   const char* search_fn = options.validate_inputs ? fn : "sssp.compute()";
   const auto views = sssp::detail::views_of(graph);
-  // One packed copy of the rows per thread, reused by its searches: a fresh copy costs its page
-  // faults (8 bytes an edge) every time.
-  std::vector<sssp::detail::packed_rows_t<vid_t, eid_t>> packed(static_cast<size_t>(k));
+  const objective_plan_t plan =
+      plan_objectives(exec, k, graph.num_edges(), options.parallel_min_edges);
+  // Searches on the sequential kernel read packed rows. When two or more of them run, all
+  // objectives are packed once, together (search_rows.hpp); otherwise, or when a weight does not
+  // fit the shared word, each thread packs its objective into its own copy, reused by its next
+  // search (a fresh copy costs its page faults, 8 bytes an edge, every time).
+  int sequential_searches = 0;
+  for (int i = 0; i < k; ++i) {
+    const int threads = sssp::detail::kernel_threads(views, objective_options(options, i),
+                                                     plan.shares[static_cast<size_t>(i)]);
+    sequential_searches += threads < 2 ? 1 : 0;
+  }
+  sssp::detail::packed_objectives_t<vid_t, eid_t> shared;
+  if (sequential_searches >= 2 && k <= sssp::detail::k_max_packed_objectives) {
+    const stage_scope_t pack_stage("mosp.pack_objectives");
+    sssp::detail::pack_objectives(views.out, k, std::max(1, plan.team), shared);
+  }
+  std::vector<sssp::detail::packed_rows_t<vid_t, eid_t>> packed(
+      shared.usable ? 0 : static_cast<size_t>(k));
   const profile_fork_t fork = profile_fork();
-  for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
-                     [&](int i, const execution_t& e, int worker) {
-                       const profile_context_t profiling(fork);
-                       const stage_scope_t objective_stage("mosp.objective");
-                       stats.objectives[i] = sssp::detail::run_compute(
-                           views, source, objective_options(options, i), e, state.trees[i],
-                           search_fn, nullptr, nullptr, &packed[static_cast<size_t>(worker)]);
-                     });
+  for_each_objective(plan, [&](int i, const execution_t& e, int worker) {
+    const profile_context_t profiling(fork);
+    const stage_scope_t objective_stage("mosp.objective");
+    sssp::detail::row_scratch_t<vid_t, eid_t> scratch;
+    if (shared.usable) {
+      scratch.objectives = &shared;
+    } else {
+      scratch.packed = &packed[static_cast<size_t>(worker)];
+    }
+    stats.objectives[i] = sssp::detail::run_compute(views, source, objective_options(options, i),
+                                                    e, state.trees[i], search_fn, nullptr,
+                                                    nullptr, scratch);
+  });
   packed.clear();
   for (const auto& part : stats.objectives) add_counters(stats, part);
   combine(graph, options, exec, state, stats);
@@ -451,7 +493,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     std::vector<std::vector<vid_t>> old_parents(static_cast<size_t>(k));
     stats.objectives.resize(static_cast<size_t>(k));
     const profile_fork_t fork = profile_fork();
-    for_each_objective(exec, k, graph.num_edges(), options.parallel_min_edges,
+    for_each_objective(plan_objectives(exec, k, graph.num_edges(), options.parallel_min_edges),
                        [&](int i, const execution_t& e, int) {
                          const profile_context_t profiling(fork);
                          const stage_scope_t objective_stage("mosp.objective");

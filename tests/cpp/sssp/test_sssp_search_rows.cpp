@@ -3,7 +3,8 @@
 // by Dial's search equal the canonical in-row pass, with ties, parallel edges of different
 // weights, self-loops and unreachable vertices, on 4- and 8-byte distances; and the changed count
 // that update()'s fallback reads equals a direct count; the one-pass check of all weight columns
-// throws what the per-column scans throw.
+// throws what the per-column scans throw; all objectives packed in one copy read as each packed
+// alone.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -77,6 +78,67 @@ DYNG_TEST("packed rows hold the graph's rows and its weight range, i32/i32") {
 }
 DYNG_TEST("packed rows hold the graph's rows and its weight range, i64/i64") {
   packed_rows_match_the_graph<int64_t, int64_t>(2);
+}
+
+/// All objectives packed in one word per arc (pack_objectives) against each objective packed on
+/// its own: the same rows and weights, the same maxima, on 1 and 2 threads; unusable as soon as
+/// one weight does not fit its field; and a search over it gives the state that a search over
+/// the objective's own copy gives.
+template <class vid_t, class eid_t>
+void shared_objectives_match_each_objective(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int k = 2 + static_cast<int>(rng() % 3);
+    const int bits = 32 / k;
+    // Every 4th graph has weights up to 2^bits (one over the field's largest value, at times).
+    const int32_t high = trial % 4 == 3 ? int32_t{1} << bits : 1 + static_cast<int32_t>(rng() % 7);
+    auto g = tie_graph<vid_t, eid_t>(rng, static_cast<vid_t>(1 + rng() % 90), k, high);
+    const auto views = g.views();
+    const auto& out = views.out;
+    for (const int threads : {1, 2}) {
+      detail::packed_objectives_t<vid_t, eid_t> shared;
+      detail::pack_objectives(out, k, threads, shared);
+      bool fits = true;
+      for (vid_t u = 0; u < out.num_vertices; ++u) {
+        for (eid_t j = out.begin(u); j < out.end(u); ++j) {
+          for (int i = 0; i < k; ++i) fits = fits && out.weight(j, i) < (int64_t{1} << bits);
+        }
+      }
+      CHECK_EQ(shared.usable, fits);
+      if (!shared.usable) continue;
+      for (int i = 0; i < k; ++i) {
+        const detail::weight_column_t w = detail::column_of(out, i);
+        detail::packed_rows_t<vid_t, eid_t> own;
+        detail::weight_range_t<vid_t, eid_t> range;
+        detail::pack_rows(out, w, own, range);
+        CHECK_EQ(shared.max_weight[static_cast<size_t>(i)], range.max_weight);
+        const auto rows = detail::rows_of_objective(shared, i);
+        for (vid_t u = 0; u < out.num_vertices; ++u) {
+          CHECK_EQ(static_cast<int64_t>(rows.begin(u)), static_cast<int64_t>(own.begin(u)));
+          CHECK_EQ(static_cast<int64_t>(rows.end(u)), static_cast<int64_t>(own.end(u)));
+          for (eid_t j = own.begin(u); j < own.end(u); ++j) {
+            CHECK_EQ(rows.neighbour(j), own.neighbour(j));
+            CHECK_EQ(rows.weight(j), own.weight(j));
+          }
+        }
+        const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(out.num_vertices));
+        state_t<vid_t> alone, together;
+        detail::search_counters_t c1, c2;
+        detail::run_sequential(views, source, i, alone, c1, "test", nullptr, {&own, nullptr});
+        detail::run_sequential(views, source, i, together, c2, "test", nullptr,
+                               {nullptr, &shared});
+        CHECK(alone.distances == together.distances);
+        CHECK(alone.parents == together.parents);
+      }
+    }
+  }
+}
+
+DYNG_TEST("all objectives packed together read as each packed alone, i32/i32") {
+  shared_objectives_match_each_objective<int32_t, int32_t>(11);
+}
+DYNG_TEST("all objectives packed together read as each packed alone, i64/i64") {
+  shared_objectives_match_each_objective<int64_t, int64_t>(12);
 }
 
 /// Dial's parents against the in-row pass for the same distances, on both row shapes.

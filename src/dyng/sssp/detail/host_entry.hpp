@@ -72,14 +72,23 @@ inline engine_t engine_of(const execution_t& exec, int threads) {
           threads > 1 ? "delta_stepping" : "dijkstra"};
 }
 
+/// Scratch a caller running several searches hands to each (mosp): `packed` receives the
+/// objective's packed rows and keeps its blocks for the next search; `objectives`, when usable,
+/// already holds every objective's rows (search_rows.hpp), so the search packs nothing.
+template <class vid_t, class eid_t>
+struct row_scratch_t {
+  packed_rows_t<vid_t, eid_t>* packed = nullptr;
+  const packed_objectives_t<vid_t, eid_t>* objectives = nullptr;
+};
+
 /// The sequential kernel: the objective's rows, packed when the graph keeps several weights per
-/// slot or the caller gives `packed` (search_rows.hpp; a caller running several searches reuses
-/// its blocks), their weights checked on the way (`fn` words the message), then
-/// compute_sequential(). Only the check throws, before anything in `state` is written.
+/// slot or the caller gives scratch (search_rows.hpp), their weights checked on the way (`fn`
+/// words the message), then compute_sequential(). Only the check throws, before anything in
+/// `state` is written.
 template <class vid_t, class eid_t>
 int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int objective,
                        state_t<vid_t>& state, search_counters_t& counters, const char* fn,
-                       const int64_t* previous, packed_rows_t<vid_t, eid_t>* packed = nullptr) {
+                       const int64_t* previous, row_scratch_t<vid_t, eid_t> scratch = {}) {
   const weight_column_t w = column_of(g.out, objective);
   auto run = [&](const auto& rows, const weight_range_t<vid_t, eid_t>& range) {
     check_weight_range(range, g.out, objective, fn);
@@ -88,9 +97,15 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
                               state.parents, counters, previous);
   };
   weight_range_t<vid_t, eid_t> range;
-  if (g.out.num_weights > 1 || packed != nullptr) {
+  if (scratch.objectives != nullptr && scratch.objectives->usable &&
+      objective < scratch.objectives->num_objectives) {
+    // Every weight is known to be >= 1: the range needs only its maximum.
+    range.max_weight = scratch.objectives->max_weight[static_cast<size_t>(objective)];
+    return run(rows_of_objective(*scratch.objectives, objective), range);
+  }
+  if (g.out.num_weights > 1 || scratch.packed != nullptr) {
     packed_rows_t<vid_t, eid_t> own;
-    packed_rows_t<vid_t, eid_t>& rows = packed ? *packed : own;
+    packed_rows_t<vid_t, eid_t>& rows = scratch.packed ? *scratch.packed : own;
     {
       stage_scope_t pack_stage("sssp.pack_rows");
       pack_rows(g.out, w, rows, range);
@@ -105,14 +120,14 @@ int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int o
 }
 
 /// Full compute into `state`; arguments other than the weights must be checked by the caller
-/// (mosp's searches call it with their own `fn` and a `packed` scratch for run_sequential()).
+/// (mosp's searches call it with their own `fn` and scratch for run_sequential()).
 /// With `previous` distances (and the previous parents still in state.parents), also counts the
 /// vertices whose distance or parent changed into `changed`.
 template <class vid_t, class eid_t>
 stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const options_t& options,
                     const execution_t& exec, state_t<vid_t>& state, const char* fn,
                     const int64_t* previous = nullptr, int64_t* changed = nullptr,
-                    packed_rows_t<vid_t, eid_t>* packed = nullptr) {
+                    row_scratch_t<vid_t, eid_t> scratch = {}) {
   const int threads = kernel_threads(g, options, exec);
   search_counters_t counters;
   state.source = source;
@@ -125,7 +140,7 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
     }
   } else {
     const int64_t n_changed =
-        run_sequential(g, source, options.objective, state, counters, fn, previous, packed);
+        run_sequential(g, source, options.objective, state, counters, fn, previous, scratch);
     if (changed) *changed += n_changed;
   }
   stage_scope_t finalize_stage("sssp.finalize");
