@@ -5,24 +5,14 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace dyng {
 
-inline void advise_huge_pages(void* data, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t k_huge = uintptr_t{2} << 20;
-  const auto first = (reinterpret_cast<uintptr_t>(data) + k_huge - 1) & ~(k_huge - 1);
-  const auto last = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(k_huge - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
+/// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes) with huge pages.
+/// Defined in core/memory_pages.cpp, so that no header needs <sys/mman.h>: its Linux extras
+/// depend on feature macros that some translation units turn off (the plugin wheels compile CUDA
+/// sources with -U_GNU_SOURCE), and an inline body that differs between them would break the
+/// one-definition rule.
+void advise_huge_pages(void* data, size_t bytes) noexcept;
 
 }  // namespace dyng

@@ -23,11 +23,24 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "dyng/core/huge_pages.hpp"
 
 namespace dyng {
+
+namespace zeroed_blocks {
+// The blocks behind zeroed_array, by bytes (core/memory_pages.cpp). Out of line for the reason
+// advise_huge_pages() is: mremap's flags exist only under _GNU_SOURCE.
+
+/// Whether a block of `bytes` is an anonymous mapping of its own (Linux, 1 MiB and up) rather
+/// than a calloc block.
+bool is_mapping(std::size_t bytes) noexcept;
+/// A zeroed block of `bytes` holding the first `used` bytes of `old` (`old_bytes` long, or
+/// nullptr), which it replaces; a mapping grows by mremap. Throws std::bad_alloc.
+void* grow(void* old, std::size_t old_bytes, std::size_t bytes, std::size_t used);
+/// Frees a block of grow() (nullptr: nothing).
+void release(void* data, std::size_t bytes) noexcept;
+
+}  // namespace zeroed_blocks
 
 template <class T>
 class zeroed_array {
@@ -79,14 +92,9 @@ class zeroed_array {
   /// spare the TLB misses of random row access. Only a hint; an untouched huge page still costs
   /// nothing, but one write then takes 2 MiB, so sparse users leave it off.
   void prefer_huge_pages() noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (!mapped(capacity_)) return;
-    constexpr std::uintptr_t k_huge = std::uintptr_t{2} << 20;
-    const auto first = (reinterpret_cast<std::uintptr_t>(data_) + k_huge - 1) & ~(k_huge - 1);
-    const auto last = (reinterpret_cast<std::uintptr_t>(data_) + capacity_ * sizeof(T)) &
-                      ~(k_huge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
+    if (zeroed_blocks::is_mapping(capacity_ * sizeof(T))) {
+      advise_huge_pages(data_, capacity_ * sizeof(T));
+    }
   }
 
   std::size_t size() const noexcept { return size_; }
@@ -101,52 +109,16 @@ class zeroed_array {
   const T* end() const noexcept { return data_ + size_; }
 
  private:
-  /// Blocks of at least this many bytes are mappings of their own (Linux).
-  static constexpr std::size_t k_mapped_bytes = std::size_t{1} << 20;
-
-  static bool mapped(std::size_t capacity) noexcept {
-#if defined(__linux__)
-    return capacity * sizeof(T) >= k_mapped_bytes;
-#else
-    (void)capacity;
-    return false;
-#endif
-  }
-
   /// A block of `capacity` zeroed slots holding the first `used` slots of `old` (of
   /// `old_capacity`), which it replaces.
   static T* grow(T* old, std::size_t old_capacity, std::size_t capacity, std::size_t used) {
-#if defined(__linux__)
-    if (mapped(capacity)) {
-      void* p = (old != nullptr && mapped(old_capacity))
-                    ? mremap(old, old_capacity * sizeof(T), capacity * sizeof(T), MREMAP_MAYMOVE)
-                    : mmap(nullptr, capacity * sizeof(T), PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED) throw std::bad_alloc();
-      T* fresh = static_cast<T*>(p);
-      if (old != nullptr && !mapped(old_capacity)) {  // a small block becomes a mapping
-        if (used > 0) std::memcpy(fresh, old, used * sizeof(T));
-        release(old, old_capacity);
-      }
-      return fresh;
-    }
-#endif
-    T* fresh = static_cast<T*>(std::calloc(capacity, sizeof(T)));
-    if (fresh == nullptr) throw std::bad_alloc();
-    if (used > 0) std::memcpy(fresh, old, used * sizeof(T));
-    release(old, old_capacity);
-    return fresh;
+    if (capacity > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+    return static_cast<T*>(zeroed_blocks::grow(old, old_capacity * sizeof(T),
+                                                     capacity * sizeof(T), used * sizeof(T)));
   }
 
   static void release(T* data, std::size_t capacity) noexcept {
-    if (data == nullptr) return;
-#if defined(__linux__)
-    if (mapped(capacity)) {
-      munmap(data, capacity * sizeof(T));
-      return;
-    }
-#endif
-    std::free(data);
+    zeroed_blocks::release(data, capacity * sizeof(T));
   }
 
   T* data_ = nullptr;

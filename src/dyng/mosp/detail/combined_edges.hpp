@@ -10,10 +10,12 @@
 #include <memory>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/huge_pages.hpp"
 #include "dyng/core/radix_sort.hpp"
@@ -150,6 +152,7 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
                                              int64_t scale, int threads = 1) {
   const int k = static_cast<int>(parents.size());
   const bool parallel = threads > 1;
+  std::optional<stage_scope_t> stage(std::in_place, "mosp.combined_in_rows");
   csr_t<vid_t, int64_t> in, out;
   in.num_weights = out.num_weights = 1;
   sssp::detail::assign_big(in.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
@@ -181,8 +184,10 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
       }
     }
   }
+  stage.emplace("mosp.combined_transpose");
   transpose_rows(in_ptr, in_col, in_w, n, out_ptr, out.col.data(), out.weights.data(),
                  parallel ? threads : 1);
+  stage.emplace("mosp.combined_layout");
   return combined_graph_t<vid_t>::from_transposed_csrs(out, in, combined_graph_properties(),
                                                        parallel ? threads : 1);
 }
