@@ -12,6 +12,10 @@
 # device code in the fatbinary and the .rodata of the module, so two clean builds differed in
 # 14.7 MB of a 33 MB cu13 module. dyng_seed_cuda_sources() gives every CUDA source of a target
 # the seed nvcc documents for this (-frandom-seed, unique per file: its path in the checkout).
+# The names also hash the source's absolute path, which nvcc hands its front end as
+# --orig_src_path_name whatever path the command line gives; a second one through -Xcudafe
+# (the front end keeps the last) names the file by its checkout path under "dyng/", as the
+# prefix maps do. Seen with nvcc 13.0 and 13.5: tests/packaging/test_reproducible_build.py.
 function(dyng_add_prefix_maps)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     return()
@@ -46,6 +50,6 @@ function(dyng_seed_cuda_sources target)
     cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${base}" OUTPUT_VARIABLE path)
     file(RELATIVE_PATH seed "${PROJECT_SOURCE_DIR}" "${path}")
     set_property(SOURCE "${source}" TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS
-                 "-frandom-seed=${seed}")
+                 "-frandom-seed=${seed}" "-Xcudafe=--orig_src_path_name=dyng/${seed}")
   endforeach()
 endfunction()
