@@ -243,7 +243,9 @@ std::vector<setting_t> settings() {
 /// Rounds of very different sizes on one device graph, so that its apply workspace starts
 /// small, outgrows its first block within a round (more blocks), merges them at the next round,
 /// gives them back after a round beyond what it keeps, and serves a refused batch in between
-/// (whose round never ends normally). Every round must still equal the host's apply.
+/// (whose round never ends normally). Every round must still equal the host's apply; the sizes
+/// are chosen to reach those paths (1 MiB first block, 256 MiB kept), which the test does not
+/// observe directly.
 template <class vid_t, class eid_t>
 int run_workspace_rounds(const dyng::graph_properties_t& props, uint32_t seed) {
   using graph_t = dyng::graph_t<vid_t, eid_t>;
