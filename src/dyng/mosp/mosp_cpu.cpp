@@ -72,7 +72,14 @@ void prepare(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& 
 
 template <class vid_t, class eid_t>
 detail::cost_rows_t<vid_t, eid_t> cost_rows(const graph_t<vid_t, eid_t>& graph, int k) {
-  return {graph.out_view(), graph.properties().order == edge_order_t::sorted, k};
+  const graph_properties_t& props = graph.properties();
+  detail::cost_rows_t<vid_t, eid_t> rows{graph.out_view(), props.order == edge_order_t::sorted, k,
+                                         std::nullopt};
+  // An undirected graph is its own transpose (in_view() returns its rows).
+  if (rows.sorted && !props.allow_parallel_edges && (graph.has_transposed() || !props.directed)) {
+    rows.unique_in = graph.in_view();
+  }
+  return rows;
 }
 
 /// The team for a full pass over the vertices (the combined graph's build, the path costs): sized
@@ -264,7 +271,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
     stage_scope_t costs_stage("mosp.path_costs");
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
                                state.combined_parents.data(), state.source, state.path_costs,
-                               team);
+                               team, state.combined_distances.data(), state.preference_scale);
   }
   stats.combined_edges = static_cast<int64_t>(state.combined_graph.num_edges());
   stats.preference_scale = state.preference_scale;
@@ -603,7 +610,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     } else if (!state.has_path_costs || recomputed) {
       detail::compute_path_costs(cost_rows(graph, k), state.combined_parents.data(),
                                  state.source, state.path_costs,
-                                 cost_threads(exec, graph, options));
+                                 cost_threads(exec, graph, options),
+                                 state.combined_distances.data(), state.preference_scale);
       state.has_path_costs = true;
     } else {
       state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -154,8 +155,8 @@ DYNG_TEST("path costs level by level in parallel equal the sequential pass") {
     props.order = order;
     props.allow_parallel_edges = true;
     auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, w, props);
-    const mosp::detail::cost_rows_t<int32_t, int32_t> rows{g.out_view(),
-                                                           order == edge_order_t::sorted, 3};
+    const mosp::detail::cost_rows_t<int32_t, int32_t> rows{
+        g.out_view(), order == edge_order_t::sorted, 3, std::nullopt};
     std::vector<int64_t> one, two;
     mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, one, 1);
     mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, two, 2);
@@ -166,6 +167,68 @@ DYNG_TEST("path costs level by level in parallel equal the sequential pass") {
     s.combined_parents = parents;
     s.path_costs = two;
     CHECK(expected_costs(g, s) == two);
+  }
+}
+
+DYNG_TEST("path costs in distance order, by one thread or several, equal the tree walk") {
+  // A random tree whose distances grow by at least the band (3) per edge, with wide bands (over
+  // 4096 vertices, shared out) and narrow ones (one thread), unreachable vertices, and a graph
+  // holding each tree edge once plus random others, kept with in-rows (directed) or as its own
+  // transpose (undirected): every child's edge is then read from its own in-row.
+  std::mt19937_64 rng(37);
+  const int32_t n = 60000;
+  const int64_t band = 3;
+  std::vector<int32_t> parents(n, -1), src, dst, w;
+  std::vector<int64_t> distances(n, sssp::k_infinite_distance);
+  distances[0] = 0;
+  for (int32_t v = 1; v < n; ++v) {
+    const auto p = static_cast<int32_t>(rng() % static_cast<uint64_t>(std::min(v, 3000 + v / 4)));
+    if (rng() % 50 == 0 || distances[p] == sssp::k_infinite_distance) continue;  // unreached
+    parents[v] = p;
+    distances[v] = distances[p] + band + static_cast<int64_t>(rng() % 4);
+  }
+  std::map<std::pair<int32_t, int32_t>, bool> seen;
+  auto add = [&](int32_t a, int32_t b) {
+    if (a == b || seen[{std::min(a, b), std::max(a, b)}]) return;
+    seen[{std::min(a, b), std::max(a, b)}] = true;
+    src.push_back(a), dst.push_back(b);
+    for (int i = 0; i < 3; ++i) w.push_back(1 + static_cast<int32_t>(rng() % 50));
+  };
+  for (int32_t v = 1; v < n; ++v) {
+    if (parents[v] >= 0) add(parents[v], v);
+  }
+  for (int32_t v = 1; v < n; ++v) add(static_cast<int32_t>(rng() % n), v);
+  for (const bool directed : {true, false}) {
+    graph_properties_t props;
+    props.num_weights = 3;
+    props.directed = directed;
+    auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, w, props);
+    mosp::detail::cost_rows_t<int32_t, int32_t> rows{g.out_view(), true, 3, std::nullopt};
+    std::vector<int64_t> walked, one, two;
+    mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, walked, 2);
+    rows.unique_in = g.in_view();
+    mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, one, 1, distances.data(),
+                                     band);
+    mosp::detail::compute_path_costs(rows, parents.data(), int32_t{0}, two, 2, distances.data(),
+                                     band);
+    CHECK(one == walked);
+    CHECK(two == walked);
+    mosp::state_t<int32_t> s;
+    s.source = 0;
+    s.num_objectives = 3;
+    s.combined_parents = parents;
+    s.path_costs = two;
+    CHECK(expected_costs(g, s) == two);
+    // The bands this tree makes: some wide enough to share out, and narrow ones.
+    const mosp::detail::distance_order_t<int32_t> ranked(parents.data(), distances.data(), n,
+                                                         int32_t{0}, band, 2);
+    int64_t wide = 0, narrow = 0;
+    for (size_t b = 0; b + 1 < ranked.band_start.size(); ++b) {
+      const int64_t size = ranked.band_start[b + 1] - ranked.band_start[b];
+      (size >= 4096 ? wide : narrow) += 1;
+    }
+    CHECK(wide > 0);
+    CHECK(narrow > 0);
   }
 }
 
