@@ -65,7 +65,7 @@ for k in (1000, 100000):
         for rep in range(7):
             b = batch(k)
             t = time.perf_counter(); st = dyng.sssp.update(g, b, results[name]); ts.append((time.perf_counter() - t) * 1e3)
-        print(f"sssp.update {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}  ({st.method})")
+        print(f"sssp.update {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}  ({getattr(st, 'method', '-')})")
     if cupy is not None:
         ts = []
         for rep in range(7):
