@@ -5,6 +5,7 @@
 // spin after each region and would otherwise shrink the next call's team), so the test forks
 // spinning children: with every usable CPU but one taken, no team of two fits; and it checks that
 // spinning threads of its own leave the team whole.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -103,7 +104,13 @@ DYNG_TEST("this process's own busy threads leave the team whole") {
       });
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const int team = dyng::host_team_size(openmp(2), int64_t{1} << 30, 1);
+    // The best of a few looks: a process elsewhere that wakes for a moment makes one look see a
+    // busy CPU, while counting the spinners would cut every look's team.
+    int team = 0;
+    for (int look = 0; look < 5 && team != 2; ++look) {
+      if (look > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      team = std::max(team, dyng::host_team_size(openmp(2), int64_t{1} << 30, 1));
+    }
     stop = true;
     for (auto& t : spinners) t.join();
     CHECK_EQ(team, 2);
