@@ -19,11 +19,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <span>
 #include <utility>
 #include <vector>
-#include <optional>
 
 #include "dyng/core/radix_sort.hpp"
 #include "dyng/core/share_scan.hpp"
@@ -38,6 +38,27 @@ namespace dyng::mosp::detail {
 /// Children per parent at most for which an append-order row is searched once per child.
 inline constexpr size_t k_scan_children_separately = 4;
 
+/// The first slot of neighbour `w` in row `u` of `view`, whose rows are sorted, or -1.
+template <class vid_t, class eid_t>
+eid_t first_slot_in_sorted_row(const adjacency_view_t<vid_t, eid_t>& view, vid_t u, vid_t w) {
+  const vid_t* const first = view.col + view.begin(u);
+  const vid_t* const last = view.col + view.end(u);
+  const vid_t* at = std::lower_bound(first, last, w);
+  return at != last && *at == w ? static_cast<eid_t>(at - view.col) : eid_t{-1};
+}
+
+/// A child's costs from its parent's (`from`) and the weights of slot j of `view`: all infinite
+/// when there is no such edge (j < 0: a tree edge that is no graph edge, which
+/// testing.mosp_path_costs checks for) or the parent has no path.
+template <class vid_t, class eid_t>
+void costs_through(const adjacency_view_t<vid_t, eid_t>& view, eid_t j, int k,
+                   const int64_t* from, int64_t* to) {
+  const bool reached = j >= 0 && from[0] != sssp::k_infinite_distance;
+  for (int i = 0; i < k; ++i) {
+    to[i] = reached ? from[i] + view.weight(j, i) : sssp::k_infinite_distance;
+  }
+}
+
 /// The graph's out-rows as path costs read them.
 template <class vid_t, class eid_t>
 struct cost_rows_t {
@@ -50,11 +71,8 @@ struct cost_rows_t {
 
   /// The first slot of (p, w) in p's row, or -1.
   eid_t first_slot(vid_t p, vid_t w) const {
+    if (sorted) return first_slot_in_sorted_row(out, p, w);
     const eid_t first = out.begin(p), last = out.end(p);
-    if (sorted) {
-      const vid_t* at = std::lower_bound(out.col + first, out.col + last, w);
-      return at != out.col + last && *at == w ? static_cast<eid_t>(at - out.col) : eid_t{-1};
-    }
     for (eid_t j = first; j < last; ++j) {
       if (out.neighbour(j) == w) return j;
     }
@@ -264,15 +282,8 @@ void child_costs(const cost_rows_t<vid_t, eid_t>& rows, const tree_order_t<vid_t
       }
       sssp::detail::prefetch(costs + static_cast<int64_t>(tree.order[ahead]) * k);
     }
-    const eid_t j = slot[i];
-    const int64_t* from = costs + static_cast<int64_t>(owner[i]) * k;
-    int64_t* to = costs + static_cast<int64_t>(tree.order[i]) * k;
-    // A tree edge that is no graph edge (testing.mosp_path_costs checks for it), or a parent
-    // without a path, leaves the child unreachable.
-    const bool reached = j >= 0 && from[0] != sssp::k_infinite_distance;
-    for (int i_k = 0; i_k < k; ++i_k) {
-      to[i_k] = reached ? from[i_k] + rows.out.weight(j, i_k) : sssp::k_infinite_distance;
-    }
+    costs_through(rows.out, slot[i], k, costs + static_cast<int64_t>(owner[i]) * k,
+                  costs + static_cast<int64_t>(tree.order[i]) * k);
   }
 }
 
@@ -358,11 +369,8 @@ void in_row_slots(const adjacency_view_t<vid_t, eid_t>& in, const vid_t* parents
       const eid_t b = in.begin(w), e = in.end(w);
       sssp::detail::prefetch(in.col + b + (e - b) / 2);
     }
-    const vid_t v = order[i], p = parents[v];
-    const vid_t* const row_first = in.col + in.begin(v);
-    const vid_t* const row_last = in.col + in.end(v);
-    const vid_t* at = std::lower_bound(row_first, row_last, p);
-    slot[i] = at != row_last && *at == p ? static_cast<eid_t>(at - in.col) : eid_t{-1};
+    const vid_t v = order[i];
+    slot[i] = first_slot_in_sorted_row(in, v, parents[v]);
   }
 }
 
@@ -384,14 +392,8 @@ void costs_from_in_slots(const adjacency_view_t<vid_t, eid_t>& in, int k, const 
       sssp::detail::prefetch(costs + static_cast<int64_t>(w) * k);
     }
     const vid_t v = order[i];
-    const eid_t j = slot[i];
-    const int64_t* from = costs + static_cast<int64_t>(parents[v]) * k;
-    int64_t* to = costs + static_cast<int64_t>(v) * k;
-    // As child_costs(): no such edge, or a parent without a path, leaves the child unreachable.
-    const bool reached = j >= 0 && from[0] != sssp::k_infinite_distance;
-    for (int i_k = 0; i_k < k; ++i_k) {
-      to[i_k] = reached ? from[i_k] + in.weight(j, i_k) : sssp::k_infinite_distance;
-    }
+    costs_through(in, slot[i], k, costs + static_cast<int64_t>(parents[v]) * k,
+                  costs + static_cast<int64_t>(v) * k);
   }
 }
 
