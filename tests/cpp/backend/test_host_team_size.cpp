@@ -88,9 +88,11 @@ DYNG_TEST("this process's own busy threads leave the team whole") {
     return;
   }
   // Stand-ins for OpenMP workers still spinning after a region: threads of this process. Other
-  // processes (a parallel test run) may take CPUs meanwhile, so the check needs a moment in which
-  // the machine alone grants the whole team.
-  for (int attempt = 0; attempt < 20; ++attempt) {
+  // processes (a parallel test run) may take CPUs meanwhile, so an attempt counts only when the
+  // machine grants the whole team just before it; a cut team counts against the guard only when
+  // the machine grants it again the moment the spinners stop (they alone were the difference).
+  int cut_by_spinners = 0;
+  for (int attempt = 0; attempt < 20 && cut_by_spinners < 3; ++attempt) {
     if (dyng::host_team_size(openmp(2), int64_t{1} << 30, 1) != 2) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       continue;
@@ -113,9 +115,11 @@ DYNG_TEST("this process's own busy threads leave the team whole") {
     }
     stop = true;
     for (auto& t : spinners) t.join();
-    CHECK_EQ(team, 2);
-    return;
+    if (team == 2) return;  // the guard left the team whole
+    if (dyng::host_team_size(openmp(2), int64_t{1} << 30, 1) == 2) ++cut_by_spinners;
   }
+  CHECK(cut_by_spinners < 3);
+  if (cut_by_spinners >= 3) return;
   std::printf("  skipped: other processes kept the CPUs busy\n");
 }
 
