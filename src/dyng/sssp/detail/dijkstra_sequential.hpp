@@ -54,12 +54,12 @@ inline constexpr size_t k_prefetch_entries = 4;
 template <class rows_t, class vid_t, class dist_t, class improve_t, class tie_t>
 inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
                          improve_t&& improve, tie_t&& tie) {
-  const auto end = rows.end(u);
-  const auto begin = rows.begin(u);
-  for (auto slot = begin; slot < end; ++slot) {
-    if (slot + k_prefetch_slots < end) prefetch(dist + rows.neighbour(slot + k_prefetch_slots));
-    const vid_t v = rows.neighbour(slot);
-    const dist_t candidate = static_cast<dist_t>(d + rows.weight(slot));
+  const auto row = rows.row(u);
+  const int64_t size = row.size;
+  for (int64_t i = 0; i < size; ++i) {
+    if (i + k_prefetch_slots < size) prefetch(dist + row.neighbour(i + k_prefetch_slots));
+    const vid_t v = row.neighbour(i);
+    const dist_t candidate = static_cast<dist_t>(d + row.weight(i));
     if (candidate < dist[v]) {
       improve(v, candidate);
       dist[v] = candidate;
@@ -67,7 +67,7 @@ inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
       tie(v);
     }
   }
-  return static_cast<int64_t>(end - begin);
+  return size;
 }
 
 /// Prefetches for a list of vertices (a bucket, a frontier chunk) whose entry i is about to be

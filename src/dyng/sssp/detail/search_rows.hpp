@@ -60,6 +60,19 @@ inline void prefetch_lines(const T* first, const T* last) {
   }
 }
 
+/// One row of a rows type, as raw pointers: relax_row() copies it into locals, which stay in
+/// registers across the queue's stores (read through the rows object, every arc access reloaded
+/// the arrays' addresses, because the compiler cannot prove a push leaves them alone).
+template <class vid_t>
+struct column_row_t {
+  const vid_t* col;
+  const int32_t* w;
+  int64_t stride;
+  int64_t size;
+  vid_t neighbour(int64_t i) const { return col[i]; }
+  int64_t weight(int64_t i) const { return w[i * stride]; }
+};
+
 /// The graph's rows and one weight column.
 template <class vid_t, class eid_t>
 struct column_rows_t {
@@ -70,6 +83,11 @@ struct column_rows_t {
   eid_t end(vid_t u) const { return view.row_end[u]; }
   vid_t neighbour(eid_t slot) const { return view.col[slot]; }
   int64_t weight(eid_t slot) const { return w(slot); }
+  column_row_t<vid_t> row(vid_t u) const {
+    const eid_t b = view.row_begin[u];
+    return {view.col + b, w.base + static_cast<int64_t>(b) * w.stride, w.stride,
+            static_cast<int64_t>(view.row_end[u] - b)};
+  }
   void prefetch_offsets(vid_t u) const {
     prefetch(view.row_begin + u);
     prefetch(view.row_end + u);
@@ -88,6 +106,14 @@ struct packed_arc_t {
   int32_t weight;
 };
 
+template <class vid_t>
+struct packed_row_t {
+  const packed_arc_t<vid_t>* arcs;
+  int64_t size;
+  vid_t neighbour(int64_t i) const { return arcs[i].to; }
+  int64_t weight(int64_t i) const { return arcs[i].weight; }
+};
+
 /// One objective's rows, compact: row u is arcs[offsets[u], offsets[u + 1]) in the graph's order.
 template <class vid_t, class eid_t>
 struct packed_rows_t {
@@ -98,6 +124,9 @@ struct packed_rows_t {
   eid_t end(vid_t u) const { return offsets[static_cast<size_t>(u) + 1]; }
   vid_t neighbour(eid_t j) const { return arcs[static_cast<size_t>(j)].to; }
   int64_t weight(eid_t j) const { return arcs[static_cast<size_t>(j)].weight; }
+  packed_row_t<vid_t> row(vid_t u) const {
+    return {arcs.data() + begin(u), static_cast<int64_t>(end(u) - begin(u))};
+  }
   void prefetch_offsets(vid_t u) const { prefetch(offsets.data() + u); }
   void prefetch_row(vid_t u) const { prefetch_lines(arcs.data() + begin(u), arcs.data() + end(u)); }
 };
@@ -171,6 +200,17 @@ struct packed_objectives_t {
 /// K objectives share a word only while each gets enough bits for weights up to 255.
 inline constexpr int k_max_packed_objectives = 4;
 
+/// One row of one objective of a packed_objectives_t.
+template <class arc_t>
+struct objective_row_t {
+  const arc_t* arcs;
+  int64_t size;
+  int shift;
+  uint32_t mask;
+  auto neighbour(int64_t i) const { return arcs[i].to; }
+  int64_t weight(int64_t i) const { return static_cast<int64_t>((arcs[i].weights >> shift) & mask); }
+};
+
 /// One objective of a packed_objectives_t, read through the search-rows interface.
 template <class vid_t, class eid_t>
 struct objective_rows_t {
@@ -183,6 +223,9 @@ struct objective_rows_t {
   vid_t neighbour(eid_t j) const { return pack->arcs[static_cast<size_t>(j)].to; }
   int64_t weight(eid_t j) const {
     return static_cast<int64_t>((pack->arcs[static_cast<size_t>(j)].weights >> shift) & mask);
+  }
+  objective_row_t<typename packed_objectives_t<vid_t, eid_t>::arc_t> row(vid_t u) const {
+    return {pack->arcs.data() + begin(u), static_cast<int64_t>(end(u) - begin(u)), shift, mask};
   }
   void prefetch_offsets(vid_t u) const { prefetch(pack->offsets.data() + u); }
   void prefetch_row(vid_t u) const {
