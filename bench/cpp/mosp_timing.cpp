@@ -1,10 +1,13 @@
 // Timing driver for tuning mosp's host compute (built with the tests, not run by ctest):
-//   dyng_bench_mosp_timing [rmat_scale=20] [repeats=3] [threads=1] [stages=1]
+//   dyng_bench_mosp_timing [rmat_scale=20] [repeats=3] [threads=1] [stages=1] [changes=0]
 // The graph follows bench/mosp.py's scenario in shape (R-MAT a,b,c = .57,.19,.19, edge factor
 // 16, self-loops dropped and duplicates merged; 3 objectives with weights uniform 1..100,
 // preferences 2,1,3, source 0) but uses its own random stream. threads = 1 runs the sequential
 // backend, more the OpenMP one with that team. Prints each compute's wall and process CPU time
-// (best of `repeats` at the end) and, with stages, the stage totals of the best run.
+// (best of `repeats` at the end) and, with stages, the stage totals of the best run. With
+// `changes` > 0 it then times mosp::update with a batch of that many changes (half insertions of
+// random edges, half deletions of existing ones, as bench/changes.py's uniform mode) against
+// apply + compute, each on a fresh copy of the graph and result, with the update's stages.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -79,6 +82,85 @@ graph32_t rmat_graph(int scale, uint64_t seed) {
                                std::span<const int32_t>(dst), std::span<const int32_t>(w), props);
 }
 
+// A batch of `changes` entries: half insertions of uniform random pairs (weights 1..100), half
+// deletions of distinct existing edges.
+struct batch_t {
+  std::vector<int32_t> ins_src, ins_dst, ins_w, del_src, del_dst;
+};
+
+batch_t uniform_batch(const graph32_t& graph, int64_t changes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  batch_t b;
+  const int32_t n = graph.num_vertices();
+  std::uniform_int_distribution<int32_t> vertex(0, n - 1), weight(1, 100);
+  for (int64_t i = 0; i < changes / 2; ++i) {
+    b.ins_src.push_back(vertex(rng));
+    b.ins_dst.push_back(vertex(rng));
+    for (int w = 0; w < k_objectives; ++w) b.ins_w.push_back(weight(rng));
+  }
+  std::vector<int32_t> src, dst, w;
+  graph.edges(src, dst, w);
+  std::vector<int64_t> order(src.size());
+  for (size_t e = 0; e < order.size(); ++e) order[e] = static_cast<int64_t>(e);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (int64_t i = 0; i < changes - changes / 2 && i < static_cast<int64_t>(order.size()); ++i) {
+    b.del_src.push_back(src[static_cast<size_t>(order[static_cast<size_t>(i)])]);
+    b.del_dst.push_back(dst[static_cast<size_t>(order[static_cast<size_t>(i)])]);
+  }
+  return b;
+}
+
+void time_update(const graph32_t& graph, const mosp::options_t& options, execution_t exec,
+                 int64_t changes, int repeats, bool stages) {
+  const batch_t b = uniform_batch(graph, changes, 1000 + static_cast<uint64_t>(changes));
+  const edge_batch_t<int32_t> batch{b.ins_src, b.ins_dst, b.ins_w, k_objectives, b.del_src,
+                                    b.del_dst};
+  mosp::state_t<int32_t> base;
+  mosp::compute(graph, int32_t{0}, options, exec, base);
+  double best_update = 1e300, best_fresh = 1e300;
+  std::map<std::string, double> best_stages;
+  for (int r = 0; r < repeats; ++r) {
+    graph32_t g = graph;
+    mosp::state_t<int32_t> state = base;
+    profile_session_t session(profile_options_t{});
+    if (stages) exec.profiler.set(&session);
+    const double w0 = now_ms();
+    mosp::stats_t stats;
+    {
+      const profile_context_t context(exec);
+      change_log_t<int32_t> log;
+      g.apply(batch, &log, exec);
+      stats = mosp::update(g, log, options, exec, state);
+    }
+    const double wall = now_ms() - w0;
+    exec.profiler.set(nullptr);
+    graph32_t h = graph;
+    mosp::state_t<int32_t> fresh;
+    const double f0 = now_ms();
+    h.apply(batch, nullptr, exec);
+    mosp::compute(h, int32_t{0}, options, exec, fresh);
+    const double fresh_wall = now_ms() - f0;
+    const bool same = fresh.combined_distances == state.combined_distances &&
+                      fresh.combined_parents == state.combined_parents &&
+                      fresh.path_costs == state.path_costs;
+    std::printf("update %d (%lld changes): apply + update %.1f ms (%s), apply + compute %.1f ms%s\n",
+                r, static_cast<long long>(changes), wall,
+                stats.path == update_path_t::incremental ? "incremental" : "recompute",
+                fresh_wall, same ? "" : ", ANSWERS DIFFER");
+    best_fresh = std::min(best_fresh, fresh_wall);
+    if (wall < best_update) {
+      best_update = wall;
+      best_stages.clear();
+      for (const auto& s : session.samples()) {
+        best_stages[std::string(s.depth, ' ') + s.name] += s.host_ms;
+      }
+    }
+  }
+  std::printf("best: apply + update %.1f ms, apply + compute %.1f ms (ratio %.3f)\n", best_update,
+              best_fresh, best_update / best_fresh);
+  for (const auto& [name, ms] : best_stages) std::printf("  %-40s %8.1f ms\n", name.c_str(), ms);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,5 +206,7 @@ int main(int argc, char** argv) {
   }
   std::printf("best: wall %.1f ms, cpu %.1f ms\n", best_wall, best_cpu);
   for (const auto& [name, ms] : best_stages) std::printf("  %-40s %8.1f ms\n", name.c_str(), ms);
+  const int64_t changes = argc > 5 ? std::atoll(argv[5]) : 0;
+  if (changes > 0) time_update(graph, options, exec, changes, repeats, stages);
   return 0;
 }

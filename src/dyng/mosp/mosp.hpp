@@ -24,6 +24,7 @@
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/mosp/detail/combined_store.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace dyng::mosp {
@@ -46,11 +47,6 @@ struct options_t {
   double repair_budget = -1.0;
 };
 
-/// The combined graph: directed, in-edges stored, sorted rows, one weight column. Its edge ids
-/// are int64 whatever the input graph's, so one state type serves every graph type.
-template <class vid_t>
-using combined_graph_t = graph_t<vid_t, int64_t>;
-
 template <class vid_t>
 struct state_t {
   vid_t source = 0;
@@ -58,7 +54,7 @@ struct state_t {
   int64_t preference_scale = 1;       ///< L = lcm(preferences)
   std::vector<int64_t> tree_weights;  ///< L / pref_i: what membership in tree i takes off
   std::vector<sssp::state_t<vid_t>> trees;
-  combined_graph_t<vid_t> combined_graph;
+  detail::combined_store_t<vid_t> combined_graph;
   std::vector<int64_t> combined_distances;  ///< In units of 1/L.
   std::vector<vid_t> combined_parents;
   /// n x K, row-major; empty unless has_path_costs.

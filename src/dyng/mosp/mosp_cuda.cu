@@ -315,8 +315,8 @@ state_t<vid_t> device_state_t<vid_t>::copy_to_host(void* stream) const {
   ::dyng::cuda::synchronize(stream);
   std::vector<const vid_t*> parents;
   for (const auto& tree : host.trees) parents.push_back(tree.parents.data());
-  host.combined_graph = detail::build_combined_graph(parents, static_cast<int64_t>(n),
-                                                     tree_weights, preference_scale);
+  host.combined_graph = detail::combined_store_t<vid_t>(detail::build_combined_csrs(
+      parents, static_cast<int64_t>(n), tree_weights, preference_scale));
   return host;
 }
 

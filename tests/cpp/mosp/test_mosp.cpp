@@ -95,6 +95,24 @@ void random_rounds(uint64_t seed, int trials) {
         if (v.budget == 0.0) CHECK(stats.path == update_path_t::recompute);
         if (v.budget >= 1e9) CHECK(stats.path == update_path_t::incremental);
         ++paths[stats.path == update_path_t::incremental ? 0 : 1];
+        // Each tree's stats are those of sssp's own update of it, though mosp recomputes the
+        // trees that fall back together (their rows packed once). Sequential calls only: an
+        // OpenMP call's default budget follows the team its objective got.
+        if (v.backend != backend_t::sequential) continue;
+        for (int i = 0; i < k; ++i) {
+          sssp::state_t<vid_t> tree = state.trees[i];
+          sssp::options_t so;
+          so.objective = i;
+          so.repair_budget = v.budget;
+          so.parallel_min_edges = 0;
+          const sssp::stats_t alone = sssp::update(g, log, so, exec_of(v.backend), tree);
+          const sssp::stats_t& part = stats.objectives[i];
+          CHECK(part.path == alone.path);
+          CHECK_EQ(part.fallback_used, alone.fallback_used);
+          CHECK_EQ(part.affected, alone.affected);
+          CHECK_EQ(part.invalidated, alone.invalidated);
+          CHECK((tree.distances == updated.trees[i].distances));
+        }
       }
       state = fresh;
     }
@@ -111,6 +129,60 @@ DYNG_TEST("update equals a fresh compute on random batches, i32/i64") {
 }
 DYNG_TEST("update equals a fresh compute on random batches, i64/i64") {
   random_rounds<int64_t, int64_t>(23, 25);
+}
+
+// Objective 0's tree is a chain 0 -> 1 -> ... -> n-1 (weights 1; the direct edges 0 -> v weigh
+// 1000), objective 1's a star of direct edges (weight 1; the chain weighs 1000). Deleting the
+// chain's edge (1, 2) cuts n - 2 vertices off tree 0, past a small budget, and leaves tree 1
+// alone: one tree recomputed beside one repaired, and the answer still that of a fresh compute.
+DYNG_TEST("update recomputes the trees past their budget and repairs the others") {
+  constexpr int32_t n = 200;
+  std::vector<int32_t> src, dst, w;
+  for (int32_t v = 1; v < n; ++v) {
+    src.push_back(v - 1);
+    dst.push_back(v);
+    w.insert(w.end(), {1, 1000});
+    if (v >= 2) {
+      src.push_back(0);
+      dst.push_back(v);
+      w.insert(w.end(), {1000, 1});
+    }
+  }
+  graph_properties_t props;
+  props.num_weights = 2;
+  const auto before = graph_t<int32_t, int32_t>::from_edges(n, src, dst, w, props);
+  mosp::options_t options;
+  options.preferences = {1, 2};
+  options.repair_budget = 0.05;  // about 20 units of work on these 397 edges
+  options.parallel_min_edges = 0;
+  mosp::state_t<int32_t> state;
+  mosp::compute(before, 0, options, exec_of(backend_t::sequential), state);
+  auto g = before;
+  const std::vector<int32_t> del_src{1}, del_dst{2};
+  change_log_t<int32_t> log;
+  g.apply({{}, {}, {}, 2, del_src, del_dst}, &log);
+  mosp::state_t<int32_t> fresh;
+  mosp::compute(g, 0, options, exec_of(backend_t::sequential), fresh);
+  for (const backend_t backend : {backend_t::sequential, backend_t::openmp}) {
+    mosp::state_t<int32_t> updated = state;
+    const mosp::stats_t stats = mosp::update(g, log, options, exec_of(backend), updated);
+    check_same(updated, fresh);
+    CHECK(stats.objectives[0].path == update_path_t::recompute);
+    CHECK(stats.objectives[1].path == update_path_t::incremental);
+    CHECK(stats.path == update_path_t::recompute);
+    CHECK_EQ(stats.objectives[0].affected, int64_t{n - 2});
+    for (int i = 0; i < 2; ++i) {
+      sssp::state_t<int32_t> tree = state.trees[i];
+      sssp::options_t so;
+      so.objective = i;
+      so.repair_budget = options.repair_budget;
+      so.parallel_min_edges = 0;
+      const sssp::stats_t alone = sssp::update(g, log, so, exec_of(backend), tree);
+      CHECK(stats.objectives[i].path == alone.path);
+      CHECK_EQ(stats.objectives[i].affected, alone.affected);
+      CHECK_EQ(stats.objectives[i].invalidated, alone.invalidated);
+    }
+  }
 }
 
 DYNG_TEST("path costs follow the first stored copy of a parallel edge") {
@@ -233,7 +305,7 @@ DYNG_TEST("path costs in distance order, by one thread or several, equal the tre
   }
 }
 
-DYNG_TEST("the combined graph's CSRs, built by one thread or several, are its definition") {
+DYNG_TEST("the combined graph's CSRs, built by one thread or several and laid out on first edit, are its definition") {
   // Wide enough for the shared-out passes: trees that agree, differ and leave vertices out.
   std::mt19937_64 rng(41);
   const int64_t n = 50000;
@@ -249,10 +321,6 @@ DYNG_TEST("the combined graph's CSRs, built by one thread or several, are its de
   std::vector<const int32_t*> views;
   for (const auto& p : parents) views.push_back(p.data());
   const std::vector<int64_t> tree_weights{3, 6, 2};
-  auto one = mosp::detail::build_combined_graph(views, n, tree_weights, 6, 1);
-  auto two = mosp::detail::build_combined_graph(views, n, tree_weights, 6, 2);
-  one.check_integrity();
-  two.check_integrity();
   std::vector<int32_t> src, dst, w;
   std::vector<mosp::detail::combined_in_edge_t<int32_t>> in;
   for (int64_t v = 0; v < n; ++v) {
@@ -265,22 +333,39 @@ DYNG_TEST("the combined graph's CSRs, built by one thread or several, are its de
   const auto expected = mosp::combined_graph_t<int32_t>::from_edges(
       static_cast<int32_t>(n), src, dst, w, mosp::detail::combined_graph_properties());
   const auto want = expected.to_csr();
-  for (const auto* g : {&one, &two}) {
-    const auto got = g->to_csr();
+  auto same_rows = [&](const adjacency_view_t<int32_t, int64_t>& a,
+                       const adjacency_view_t<int32_t, int64_t>& b) {
+    if (a.num_vertices != b.num_vertices) return false;
+    for (int32_t v = 0; v < a.num_vertices; ++v) {
+      if (a.degree(v) != b.degree(v)) return false;
+      for (int64_t j = 0; j < a.degree(v); ++j) {
+        if (a.neighbour(a.begin(v) + j) != b.neighbour(b.begin(v) + j) ||
+            a.weight(a.begin(v) + j, 0) != b.weight(b.begin(v) + j, 0)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+  for (const int threads : {1, 2}) {
+    mosp::detail::combined_store_t<int32_t> store(
+        mosp::detail::build_combined_csrs(views, n, tree_weights, 6, threads));
+    // As a compute searches it: the CSRs themselves.
+    CHECK_EQ(store.num_vertices(), n);
+    CHECK_EQ(store.num_edges(), static_cast<int64_t>(expected.num_edges()));
+    CHECK(same_rows(store.out_view(), expected.out_view()));
+    CHECK(same_rows(store.in_view(), expected.in_view()));
+    // As an update edits it: laid out once, with the spare slots from_edges() gives.
+    auto& g = store.graph(threads);
+    CHECK_EQ(&store.graph(threads), &g);
+    g.check_integrity();
+    const auto got = g.to_csr();
     CHECK(got.row_ptr == want.row_ptr);
     CHECK(got.col == want.col);
     CHECK(got.weights == want.weights);
-    CHECK_EQ(g->slot_capacity(), expected.slot_capacity());
-    const auto a = g->in_view(), b = expected.in_view();
-    bool same_in = true;
-    for (int32_t v = 0; v < static_cast<int32_t>(n); ++v) {
-      same_in = same_in && a.degree(v) == b.degree(v);
-      for (int64_t j = 0; same_in && j < a.degree(v); ++j) {
-        same_in = a.neighbour(a.begin(v) + j) == b.neighbour(b.begin(v) + j) &&
-                  a.weight(a.begin(v) + j, 0) == b.weight(b.begin(v) + j, 0);
-      }
-    }
-    CHECK(same_in);
+    CHECK_EQ(g.slot_capacity(), expected.slot_capacity());
+    CHECK(same_rows(store.out_view(), expected.out_view()));
+    CHECK(same_rows(store.in_view(), expected.in_view()));
   }
 }
 

@@ -19,6 +19,7 @@
 #include "dyng/core/errors.hpp"
 #include "dyng/core/huge_pages.hpp"
 #include "dyng/core/radix_sort.hpp"
+#include "dyng/mosp/detail/combined_store.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 
@@ -88,16 +89,6 @@ void combined_in_edges(parent_fn&& parent, int k, const std::vector<int64_t>& tr
   out.resize(static_cast<size_t>(count));
 }
 
-/// The properties of every combined graph.
-inline graph_properties_t combined_graph_properties() {
-  graph_properties_t props;
-  props.directed = true;
-  props.store_transposed = true;  // sssp reads in-edges
-  props.num_weights = 1;
-  props.order = edge_order_t::sorted;
-  return props;
-}
-
 /// How many distinct parents (>= 0) v has among parent(i), i < k: its combined in-degree.
 template <class parent_fn>
 int distinct_parents(parent_fn&& parent, int k) {
@@ -160,19 +151,21 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
   }
 }
 
-/// The combined graph of the trees (their parents, n entries each), built as its two CSRs and
-/// handed to graph_t::from_transposed_csrs(), not as an edge list that from_edges() would have to
-/// scatter, sort and transpose: the in-rows come out final vertex by vertex (combined_in_edges()
-/// sorts each), and the out-rows are their radix-sort transpose (transpose_rows()), every row
-/// sorted. With `threads` > 1 the vertices and edges are shared out for every pass.
+/// The combined graph of the trees (their parents, n entries each), as its two CSRs: the in-rows
+/// come out final vertex by vertex (combined_in_edges() sorts each), and the out-rows are their
+/// radix-sort transpose (transpose_rows()), every row sorted. No edge list is scattered, sorted
+/// and transposed as from_edges() would. With `threads` > 1 the vertices and edges are shared out
+/// for every pass.
 template <class vid_t>
-combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& parents, int64_t n,
-                                             const std::vector<int64_t>& tree_weights,
-                                             int64_t scale, int threads = 1) {
+combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& parents, int64_t n,
+                                           const std::vector<int64_t>& tree_weights,
+                                           int64_t scale, int threads = 1) {
   const int k = static_cast<int>(parents.size());
   const bool parallel = threads > 1;
   std::optional<stage_scope_t> stage(std::in_place, "mosp.combined_in_rows");
-  csr_t<vid_t, int64_t> in, out;
+  combined_csrs_t<vid_t> csrs;
+  csr_t<vid_t, int64_t>& in = csrs.in;
+  csr_t<vid_t, int64_t>& out = csrs.out;
   in.num_weights = out.num_weights = 1;
   sssp::detail::assign_big(in.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
   sssp::detail::assign_big(out.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
@@ -205,9 +198,7 @@ combined_graph_t<vid_t> build_combined_graph(const std::vector<const vid_t*>& pa
   stage.emplace("mosp.combined_transpose");
   transpose_rows(in_ptr, in_col, in_w, n, out_ptr, out.col.data(), out.weights.data(),
                  parallel ? threads : 1);
-  stage.emplace("mosp.combined_layout");
-  return combined_graph_t<vid_t>::from_transposed_csrs(out, in, combined_graph_properties(),
-                                                       parallel ? threads : 1);
+  return csrs;
 }
 
 }  // namespace dyng::mosp::detail

@@ -166,6 +166,35 @@ stats_t compute_views(const graph_views_t<vid_t, eid_t>& g, vid_t source, const 
   return run_compute(g, source, options, exec, state, fn);
 }
 
+/// update()'s fallback: a compute in place of `state` as the batch left it (grown, the repair
+/// undone), counting into stats.affected the vertices whose distance or parent changed; the
+/// counters of the abandoned repair that a compute does not produce (`invalidated`) are kept, and
+/// so are `path` and `fallback_used` (a deferred recompute's stats say recompute already).
+/// Only the weight check throws, before any parent is written, and then the old distances are
+/// put back, so the state is as it was. `scratch` as for run_compute().
+template <class vid_t, class eid_t>
+void recompute_counting(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
+                        const execution_t& exec, state_t<vid_t>& state, stats_t& stats,
+                        row_scratch_t<vid_t, eid_t> scratch = {}) {
+  const int64_t invalidated = stats.invalidated;
+  const update_path_t path = stats.path;
+  const bool fallback_used = stats.fallback_used;
+  std::vector<int64_t> previous = std::move(state.distances);
+  state.distances = {};
+  int64_t affected = 0;
+  try {
+    stats = run_compute(g, state.source, options, exec, state, "sssp.update()", previous.data(),
+                        &affected, scratch);
+  } catch (...) {
+    state.distances = std::move(previous);
+    throw;
+  }
+  stats.affected = affected;
+  stats.invalidated = invalidated;
+  stats.path = path;
+  stats.fallback_used = fallback_used;
+}
+
 /// sssp's steps for run_update() on the host: the sequential incremental repair
 /// (incremental_repair.hpp) and a compute on the call's backend as the fallback.
 template <class vid_t, class eid_t>
@@ -174,11 +203,12 @@ class host_update_steps_t {
   using stats_type = stats_t;
 
   host_update_steps_t(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
-                      const execution_t& exec, state_t<vid_t>& state)
+                      const execution_t& exec, state_t<vid_t>& state, bool defer_recompute)
       : g_(g),
         options_(options),
         exec_(exec),
         state_(state),
+        defer_recompute_(defer_recompute),
         repair_(g.out, g.in, g.sorted, options.objective, state) {}
 
   int64_t result_vertices() const { return covered_vertices(state_); }
@@ -194,23 +224,10 @@ class host_update_steps_t {
     return repair_.run(log, budget, stats);
   }
   void undo() noexcept { repair_.undo(); }
-  /// New distances, the old parent array rewritten in place, and on the way the count of what
-  /// differs from the old (grown) state. Only the weight check throws, before any parent is
-  /// written, so putting the old distances back restores the state.
+  /// The fallback compute (recompute_counting()), or with a deferred recompute nothing: the
+  /// state stays as it was before the batch, grown, and the caller recomputes it.
   void recompute(stats_t& stats) {
-    const int64_t invalidated = stats.invalidated;
-    std::vector<int64_t> previous = std::move(state_.distances);
-    state_.distances = {};
-    int64_t affected = 0;
-    try {
-      stats = run_compute(g_, state_.source, options_, exec_, state_, "sssp.update()",
-                          previous.data(), &affected);
-    } catch (...) {
-      state_.distances = std::move(previous);
-      throw;
-    }
-    stats.affected = affected;
-    stats.invalidated = invalidated;
+    if (!defer_recompute_) recompute_counting(g_, options_, exec_, state_, stats);
   }
 
  private:
@@ -218,16 +235,22 @@ class host_update_steps_t {
   options_t options_;
   execution_t exec_;
   state_t<vid_t>& state_;
+  bool defer_recompute_;
   incremental_repair_t<vid_t, eid_t> repair_;
 };
 
+/// update() on views. With `defer_recompute`, a repair that passes its budget is undone and the
+/// stats say recompute (path, fallback_used, the repair's `invalidated`), but the compute is left
+/// to the caller, who must run recompute_counting() on the state with those stats before anything
+/// reads it (mosp runs the trees that fell back together, their rows packed once).
 template <class vid_t, class eid_t>
 stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vid_t>& log,
-                     const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+                     const options_t& options, const execution_t& exec, state_t<vid_t>& state,
+                     bool defer_recompute = false) {
   const char* fn = "sssp.update()";
   check_options(options, g.out.num_weights, fn);
   check_source(state.source, std::max<vid_t>(g.out.num_vertices, log.num_vertices_before), fn);
-  host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state);
+  host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state, defer_recompute);
   return run_update(steps, log, g.out.num_vertices, options.repair_budget, fn);
 }
 
