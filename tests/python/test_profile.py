@@ -110,7 +110,7 @@ def test_every_algorithm_records_its_stages(resources):
         assert f"{algo}.compute" in top and f"{algo}.update" in top
     every = set(names(prof))
     for stage in ("mosp.objective", "mosp.combine", "mosp.combined_sssp", "mosp.path_costs",
-                  "mosp.repair", "cycle_count.count", "cycle_count.repair",
+                  "mosp.repair", "mosp.combined_layout", "cycle_count.count", "cycle_count.repair",
                   "cycle_count.count_batch", "dynamic_bfs.loop", "dynamic_bfs.repair",
                   "triangle_delta.count", "triangle_delta.count_batch", "graph.apply"):
         assert stage in every, stage

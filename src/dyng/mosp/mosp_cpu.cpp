@@ -540,7 +540,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     for (int i = 0; i < k; ++i) {
       if (stats.objectives[i].fallback_used) fell_back.push_back(i);
     }
-    {
+    if (!fell_back.empty()) {
       const stage_scope_t recompute_stage("mosp.recompute_objectives");
       search_objectives(graph, options, exec, fell_back, "sssp.update()", true, state,
                         stats.objectives);
