@@ -1,7 +1,8 @@
 // The sequential compute's pieces against the passes they replace: the packed rows
 // (search_rows.hpp) hold the graph's rows and give scan_weights()'s range; the parents recorded
 // by Dial's search equal the canonical in-row pass, with ties, parallel edges of different
-// weights, self-loops and unreachable vertices, on 4- and 8-byte distances; and the changed count
+// weights, self-loops and unreachable vertices, on 2-, 4- and 8-byte distances, and so does a
+// search that moves from 2- to 4-byte distances part-way; the changed count
 // that update()'s fallback reads equals a direct count; the one-pass check of all weight columns
 // throws what the per-column scans throw; all objectives packed in one copy read as each packed
 // alone.
@@ -188,6 +189,64 @@ DYNG_TEST("Dial's recorded parents are the canonical ones, 4-byte distances") {
 }
 DYNG_TEST("Dial's recorded parents are the canonical ones, 8-byte distances") {
   fused_parents_are_canonical<int64_t, int64_t, int64_t>(4, k_infinite_distance);
+}
+
+DYNG_TEST("Dial's recorded parents are the canonical ones, 2-byte distances") {
+  fused_parents_are_canonical<int32_t, int32_t, uint16_t>(7, detail::k_short_unreached);
+}
+
+/// A chain 0 -> 1 -> ... -> n-1 with heavy weights, random chords (some parallel, some loops),
+/// and ties: the distances pass 2^16, so a search that starts with 2-byte distances must move to
+/// 4-byte ones part-way.
+template <class vid_t, class eid_t>
+model_graph_t<vid_t, eid_t> far_graph(std::mt19937_64& rng, vid_t n, int32_t low, int32_t high) {
+  model_graph_t<vid_t, eid_t> g(n, 1, true, rng());
+  auto weight = [&] {
+    const auto span = static_cast<uint64_t>(high - low + 1);
+    return std::vector<int32_t>{low + static_cast<int32_t>(rng() % span)};
+  };
+  for (vid_t v = 1; v < n; ++v) g.insert(v - 1, v, weight(), nullptr);
+  for (int64_t e = 0; e < 2 * static_cast<int64_t>(n); ++e) {
+    const vid_t u = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
+    const vid_t hop = static_cast<vid_t>(1 + rng() % 3);
+    g.insert(u, std::min<vid_t>(n - 1, u + hop), weight(), nullptr);
+    if (rng() % 5 == 0) g.insert(u, u, weight(), nullptr);
+  }
+  g.build(rng() % 2 == 0, rng() % 2 == 0);
+  return g;
+}
+
+DYNG_TEST("compute_sequential goes on with 4-byte distances where 2-byte ones run out") {
+  std::mt19937_64 rng(8);
+  int crossed = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    // Weights up to the 2-byte search's limit and past it, down to narrow ranges (ties).
+    const int32_t high = trial % 3 == 0 ? static_cast<int32_t>(detail::k_short_max_weight)
+                                        : 200 + static_cast<int32_t>(rng() % 3000);
+    const int32_t low = trial % 2 == 0 ? high - 2 : high / 2;
+    auto g = far_graph<int32_t, int64_t>(rng, static_cast<int32_t>(300 + rng() % 300), low, high);
+    const auto views = g.views();
+    const int32_t source = static_cast<int32_t>(rng() % 8);
+    const auto expected = detail::reference_dijkstra_view(views.out, source, 0);
+    int64_t largest = 0, max_weight = 0;
+    for (const int64_t d : expected.distances) {
+      if (d != k_infinite_distance) largest = std::max(largest, d);
+    }
+    for (int32_t u = 0; u < views.out.num_vertices; ++u) {
+      for (int64_t j = views.out.begin(u); j < views.out.end(u); ++j) {
+        max_weight = std::max<int64_t>(max_weight, views.out.weight(j, 0));
+      }
+    }
+    crossed += largest > detail::short_distance_limit(max_weight) ? 1 : 0;
+    state_t<int32_t> state;
+    detail::search_counters_t counters;
+    detail::compute_sequential(
+        detail::column_rows_t<int32_t, int64_t>{views.out, detail::column_of(views.out, 0)},
+        views.in, views.sorted, 0, source, max_weight, state.distances, state.parents, counters);
+    CHECK(state.distances == expected.distances);
+    CHECK(state.parents == expected.parents);
+  }
+  CHECK(crossed >= 25);  // most trials move to 4-byte distances part-way
 }
 
 DYNG_TEST("compute_sequential counts what changed against the previous state") {

@@ -96,27 +96,22 @@ inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn
   prefetch_entries(rows, i, size, vertex, dist, [&](auto x) { return dist[x] == d; });
 }
 
-/// Dijkstra from `source` with Dial's buckets, recording canonical parents on the way. dist must
-/// hold its type's "unreached" value (k_infinite_distance, or INT32_MAX for the narrow search)
-/// and parent -1 everywhere.
-///
-/// The recorded parent is the canonical one (the lowest-id in-neighbour u != v with dist[u] +
-/// w(u, v) == dist[v]), not whichever relaxation won: every such u has dist[u] < dist[v] (w >= 1),
-/// so it is settled, and relaxes (u, v) with the candidate dist[v], before v's bucket is read;
-/// each reached vertex relaxes its row exactly once (it is pushed only on a strict improvement,
-/// so it sits in the bucket of its final distance once). Each of those relaxations either lowers
-/// dist[v] to its final value (parent = u, replacing what any larger candidate had set) or ties it
-/// (parent = min), and no later relaxation can tie. A self-loop never ties. The answer is thus
-/// the one canonical_parents_sequential() derives from the in-rows, without reading them.
+/// Settles the buckets of `queue` in order, recording canonical parents (dial_search() says why
+/// they are exact), while they lie at distances <= `last_distance`. Returns true once the queue
+/// is empty; false with the next bucket still queued, unread, when it lies further out (a caller
+/// that then moves dist to a wider type goes on from there with the same queue). dist holds the
+/// tentative distances of everything queued and its type's "unreached" value elsewhere.
 template <class rows_t, class vid_t, class dist_t>
-void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist,
-                 vid_t* parent, search_counters_t& counters) {
-  dial_queue_t<vid_t> queue(max_weight);
-  dist[source] = 0;
-  queue.push(source, 0);
-  int64_t relaxations = 0, pushes = 1, buckets = 0;
+bool dial_settle(const rows_t& rows, dial_queue_t<vid_t>& queue, int64_t last_distance,
+                 dist_t* dist, vid_t* parent, search_counters_t& counters) {
+  int64_t relaxations = 0, pushes = 0, buckets = 0;
+  bool emptied = true;
   while (!queue.empty()) {
     const int64_t d = queue.advance();
+    if (d > last_distance) {
+      emptied = false;
+      break;
+    }
     const std::vector<vid_t>& bucket = queue.bucket();
     const size_t size = bucket.size();  // pushes while reading land in other buckets
     for (size_t i = 0; i < size; ++i) {
@@ -140,6 +135,29 @@ void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* d
   counters.relaxations += relaxations;
   counters.pushes += pushes;
   counters.buckets += buckets;
+  return emptied;
+}
+
+/// Dijkstra from `source` with Dial's buckets, recording canonical parents on the way. dist must
+/// hold its type's "unreached" value (k_infinite_distance, or INT32_MAX for the narrow search)
+/// and parent -1 everywhere.
+///
+/// The recorded parent is the canonical one (the lowest-id in-neighbour u != v with dist[u] +
+/// w(u, v) == dist[v]), not whichever relaxation won: every such u has dist[u] < dist[v] (w >= 1),
+/// so it is settled, and relaxes (u, v) with the candidate dist[v], before v's bucket is read;
+/// each reached vertex relaxes its row exactly once (it is pushed only on a strict improvement,
+/// so it sits in the bucket of its final distance once). Each of those relaxations either lowers
+/// dist[v] to its final value (parent = u, replacing what any larger candidate had set) or ties it
+/// (parent = min), and no later relaxation can tie. A self-loop never ties. The answer is thus
+/// the one canonical_parents_sequential() derives from the in-rows, without reading them.
+template <class rows_t, class vid_t, class dist_t>
+void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist,
+                 vid_t* parent, search_counters_t& counters) {
+  dial_queue_t<vid_t> queue(max_weight);
+  dist[source] = 0;
+  queue.push(source, 0);
+  ++counters.pushes;
+  dial_settle(rows, queue, INT64_MAX, dist, parent, counters);
 }
 
 /// dial_search() on the graph's own rows, parents discarded (bench/cpp/sssp_timing.cpp).
@@ -202,6 +220,20 @@ bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w
 /// "Unreached" in a search with 4-byte distances.
 inline constexpr int32_t k_narrow_unreached = std::numeric_limits<int32_t>::max();
 
+/// "Unreached" in a search with 2-byte distances.
+inline constexpr uint16_t k_short_unreached = 0xFFFF;
+
+/// Largest weight for which a search starts with 2-byte distances: the frontier can then go
+/// 60,000 out before they run out, which on graphs like R-MAT (distances in the hundreds) is the
+/// whole search, and where it is not, the move to 4-byte distances costs one pass over them.
+inline constexpr int64_t k_short_max_weight = 4095;
+
+/// The last bucket distance a search with 2-byte distances may settle: its candidates (at most
+/// that plus max_weight) must stay below k_short_unreached. 0 when such a search is not tried.
+inline int64_t short_distance_limit(int64_t max_weight) {
+  return max_weight <= k_short_max_weight ? int64_t{k_short_unreached} - 1 - max_weight : 0;
+}
+
 /// Whether every tentative distance of a search on n vertices with weights <= max_weight fits a
 /// 4-byte distance below k_narrow_unreached: a settled distance spans at most n - 1 edges, and a
 /// candidate adds one more, so max_weight * n must stay below it.
@@ -255,18 +287,54 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
   if (narrow_distances_fit(max_weight, n)) {
     // Every candidate is below max_weight * n < 2^31: the search keeps 4-byte distances, so
     // twice as many fit in the cache its random reads hit (three R-MAT 20 searches took
-    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine).
+    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine). It
+    // starts with 2-byte ones while its frontier is near enough (short_distance_limit()), which
+    // halves them again: R-MAT 20's distances stay below 300 with weights up to 100, and its
+    // three searches took 412-422 ms instead of 450-470.
     std::vector<int32_t> narrow;
-    assign_big(narrow, count, k_narrow_unreached);
-    reset_stage.reset();
-    {
-      stage_scope_t loop_stage("sssp.loop");
-      dial_search(rows, source, max_weight, narrow.data(), found.data(), counters);
+    dial_queue_t<vid_t> queue(max_weight);
+    const int64_t short_limit = short_distance_limit(max_weight);
+    bool settled = false;
+    if (short_limit > 0) {
+      std::vector<uint16_t> near;
+      assign_big(near, count, k_short_unreached);
+      reset_stage.reset();
+      {
+        stage_scope_t loop_stage("sssp.loop");
+        near[source] = 0;
+        queue.push(source, 0);
+        ++counters.pushes;
+        settled = dial_settle(rows, queue, short_limit, near.data(), found.data(), counters);
+      }
+      stage_scope_t widen_stage("sssp.widen_distances");
+      if (settled) {
+        resize_big(dist, count);
+        for (vid_t v = 0; v < n; ++v) {
+          dist[v] = near[v] == k_short_unreached ? k_infinite_distance : near[v];
+        }
+      } else {
+        resize_big(narrow, count);
+        for (vid_t v = 0; v < n; ++v) {
+          narrow[v] = near[v] == k_short_unreached ? k_narrow_unreached : near[v];
+        }
+      }
+    } else {
+      assign_big(narrow, count, k_narrow_unreached);
+      reset_stage.reset();
+      narrow[source] = 0;
+      queue.push(source, 0);
+      ++counters.pushes;
     }
-    stage_scope_t widen_stage("sssp.widen_distances");
-    resize_big(dist, count);
-    for (vid_t v = 0; v < n; ++v) {
-      dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
+    if (!settled) {
+      {
+        stage_scope_t loop_stage("sssp.loop");
+        dial_settle(rows, queue, INT64_MAX, narrow.data(), found.data(), counters);
+      }
+      stage_scope_t widen_stage("sssp.widen_distances");
+      resize_big(dist, count);
+      for (vid_t v = 0; v < n; ++v) {
+        dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
+      }
     }
   } else {
     assign_big(dist, count, k_infinite_distance);
