@@ -327,7 +327,10 @@ void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vect
 /// differs from the tree it replaces, as sssp's own fallback does, and keeps the stats that
 /// update_views() left). The searches share the call's team as plan_objectives() says, and when
 /// two or more run the sequential kernel, every objective's rows are packed once, together
-/// (search_rows.hpp); otherwise, or when a weight does not fit the shared word, each thread packs
+/// (search_rows.hpp), and a tree with a team of its own reads them too (R-MAT 20, K = 3, 2
+/// threads, dyng_bench_mosp_timing: the third tree on both threads took compute to 351-383 ms
+/// reading the pack, 405-455 ms reading the graph's rows, and 373-391 ms alone on one thread);
+/// otherwise, or when a weight does not fit the shared word, each thread packs
 /// its objective into its own copy, reused by its next search (a fresh copy costs its page
 /// faults, 8 bytes an edge, every time). `fn` words a bad weight.
 template <class vid_t, class eid_t>

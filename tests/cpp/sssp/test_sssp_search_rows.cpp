@@ -5,7 +5,7 @@
 // search that moves from 2- to 4-byte distances part-way; the changed count
 // that update()'s fallback reads equals a direct count; the one-pass check of all weight columns
 // throws what the per-column scans throw; all objectives packed in one copy read as each packed
-// alone.
+// alone, to the sequential and the parallel kernel.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -130,6 +130,15 @@ void shared_objectives_match_each_objective(uint64_t seed) {
                                {nullptr, &shared});
         CHECK(alone.distances == together.distances);
         CHECK(alone.parents == together.parents);
+        // The parallel kernel reads the shared pack too (mosp's tree with a team of its own).
+        options_t parallel;
+        parallel.objective = i;
+        parallel.parallel_min_edges = 0;
+        state_t<vid_t> team;
+        detail::run_compute(views, source, parallel, execution_t{backend_t::openmp, 2, 0}, team,
+                            "test", nullptr, nullptr, {nullptr, &shared});
+        CHECK(alone.distances == team.distances);
+        CHECK(alone.parents == team.parents);
       }
     }
   }

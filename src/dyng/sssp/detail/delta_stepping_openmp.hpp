@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #if defined(DYNG_HAVE_OPENMP)
@@ -79,13 +80,24 @@ inline int64_t effective_delta(int64_t requested, int64_t max_weight, double deg
 /// finds a weight < 1; `range` then names it (the caller throws, outside the parallel region).
 /// With `previous` distances (and the previous parents in `parents`), adds the number of vertices
 /// whose distance or parent changed to `changed`.
-template <class vid_t, class eid_t>
+///
+/// The search reads `known->rows` when given (a packed copy of the objective's rows whose weights
+/// are all known to be >= 1, at most known->max_weight, known->edges of them: mosp's shared pack),
+/// and then scans no weights; otherwise the graph's own rows and the objective's column.
+template <class rows_t>
+struct known_rows_t {
+  const rows_t& rows;
+  int64_t max_weight;
+  int64_t edges;
+};
+
+template <class vid_t, class eid_t, class rows_t = column_rows_t<vid_t, eid_t>>
 bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
                     const adjacency_view_t<vid_t, eid_t>& in, bool in_sorted, int objective,
                     vid_t source, int64_t requested_delta, int threads, std::vector<int64_t>& dist,
                     std::vector<vid_t>& parents, weight_range_t<vid_t, eid_t>& range,
                     search_counters_t& counters, const int64_t* previous = nullptr,
-                    int64_t* changed = nullptr) {
+                    int64_t* changed = nullptr, const known_rows_t<rows_t>* known = nullptr) {
   const vid_t n = out.num_vertices;
   {
     stage_scope_t reset_stage("sssp.reset");
@@ -112,6 +124,14 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
   int64_t shared_bin[3] = {0, k_no_bin, k_no_bin};
   int64_t edges = 0, total_relaxations = 0, total_pushes = 1, phases = 0, total_changed = 0;
   int64_t* const d = dist.data();
+  const column_rows_t<vid_t, eid_t> own_rows{out, w_out};
+  const rows_t& rows = [&]() -> const rows_t& {
+    if constexpr (std::is_same_v<rows_t, column_rows_t<vid_t, eid_t>>) {
+      return known != nullptr ? known->rows : own_rows;
+    } else {
+      return known->rows;  // a packed copy always comes with `known`
+    }
+  }();
 
 #pragma omp parallel num_threads(threads)
   {
@@ -122,7 +142,13 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
     const int tid = 0;
     const int team = 1;
 #endif
-    {  // Weight scan: validation, max_weight and the mean degree, which pick delta.
+    if (known != nullptr) {
+#pragma omp single
+      {
+        range.max_weight = known->max_weight;
+        edges = known->edges;
+      }
+    } else {  // Weight scan: validation, max_weight and the mean degree, which pick delta.
       weight_range_t<vid_t, eid_t> mine;
       int64_t my_edges = 0;
       constexpr int64_t k_rows = 4096;
@@ -155,13 +181,13 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
       const int64_t du = std::atomic_ref<int64_t>(d[u]).load(std::memory_order_relaxed);
       // Stale: u improved into an earlier bin and was relaxed there with its final distance.
       if (du < threshold) return;
-      const eid_t end = out.end(u);
-      const eid_t begin = out.begin(u);
-      relaxations += end - begin;
-      for (eid_t slot = begin; slot < end; ++slot) {
-        if (slot + k_prefetch_slots < end) prefetch(d + out.neighbour(slot + k_prefetch_slots));
-        const vid_t v = out.neighbour(slot);
-        const int64_t candidate = du + w_out(slot);
+      const auto row = rows.row(u);
+      const int64_t size = row.size;
+      relaxations += size;
+      for (int64_t i = 0; i < size; ++i) {
+        if (i + k_prefetch_slots < size) prefetch(d + row.neighbour(i + k_prefetch_slots));
+        const vid_t v = row.neighbour(i);
+        const int64_t candidate = du + row.weight(i);
         std::atomic_ref<int64_t> dv(d[v]);
         int64_t old = dv.load(std::memory_order_relaxed);
         while (candidate < old) {
@@ -176,7 +202,6 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
 
     // The sequential search's hints (prefetch_entries()); an item is stale once its vertex
     // improved below the bin (relax() skips it).
-    const column_rows_t<vid_t, eid_t> rows{out, w_out};
     auto prefetch_frontier = [&](const std::vector<vid_t>& items, size_t i, size_t last,
                                  int64_t threshold) {
       prefetch_entries(

@@ -132,10 +132,21 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
   search_counters_t counters;
   state.source = source;
   if (threads > 1) {
-    // The parallel kernel scans the weights inside its own region.
     weight_range_t<vid_t, eid_t> range;
-    if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
-                        state.distances, state.parents, range, counters, previous, changed)) {
+    const packed_objectives_t<vid_t, eid_t>* pack = scratch.objectives;
+    if (pack != nullptr && pack->usable && options.objective < pack->num_objectives) {
+      // The caller's pack of all objectives: weights known >= 1, 8 bytes an arc instead of the
+      // neighbour and a strided weight (mosp's search_objectives() has the figures).
+      const auto rows = rows_of_objective(*pack, options.objective);
+      const known_rows_t<decltype(rows)> known{
+          rows, pack->max_weight[static_cast<size_t>(options.objective)],
+          static_cast<int64_t>(pack->offsets[static_cast<size_t>(g.out.num_vertices)])};
+      compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
+                     state.distances, state.parents, range, counters, previous, changed, &known);
+    } else if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta,
+                               threads, state.distances, state.parents, range, counters,
+                               previous, changed)) {
+      // The parallel kernel scans the weights inside its own region.
       check_weight_range(range, g.out, options.objective, fn);
     }
   } else {
