@@ -12,6 +12,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,8 +56,10 @@ struct combined_in_edge_t {
 /// whose parents are all -1). A few entries at most, so a linear search finds a repeated parent
 /// and an insertion sort orders them: this runs once per vertex of every compute (the
 /// std::vector and std::sort version took 16 ms of a sequential R-MAT 20 compute).
-template <class vid_t, class parent_fn>
-int combined_in_edges(parent_fn&& parent, int k, const int64_t* tree_weights, int64_t scale,
+/// `k` is an int or, for the full pass's common K, a std::integral_constant, so that the loops
+/// unroll (the pass over R-MAT 20's 1M vertices with K = 3: see build_combined_csrs()).
+template <class vid_t, class parent_fn, class count_t>
+int combined_in_edges(parent_fn&& parent, count_t k, const int64_t* tree_weights, int64_t scale,
                       combined_in_edge_t<vid_t>* out) {
   const int64_t full = scale * (k + 1);
   int count = 0;
@@ -89,9 +92,10 @@ void combined_in_edges(parent_fn&& parent, int k, const std::vector<int64_t>& tr
   out.resize(static_cast<size_t>(count));
 }
 
-/// How many distinct parents (>= 0) v has among parent(i), i < k: its combined in-degree.
-template <class parent_fn>
-int distinct_parents(parent_fn&& parent, int k) {
+/// How many distinct parents (>= 0) v has among parent(i), i < k: its combined in-degree. `k`
+/// as for combined_in_edges().
+template <class parent_fn, class count_t>
+int distinct_parents(parent_fn&& parent, count_t k) {
   int count = 0;
   for (int i = 0; i < k; ++i) {
     const auto u = parent(i);
@@ -151,39 +155,28 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
   }
 }
 
-/// The combined graph of the trees (their parents, n entries each), as its two CSRs: the in-rows
-/// come out final vertex by vertex (combined_in_edges() sorts each), and the out-rows are their
-/// radix-sort transpose (transpose_rows()), every row sorted. No edge list is scattered, sorted
-/// and transposed as from_edges() would. With `threads` > 1 the vertices and edges are shared out
-/// for every pass.
-template <class vid_t>
-combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& parents, int64_t n,
-                                           const std::vector<int64_t>& tree_weights,
-                                           int64_t scale, int threads = 1) {
-  const int k = static_cast<int>(parents.size());
+/// The in-rows of the combined graph of the trees (`parents`, n entries each) into `in`: the
+/// in-degrees, their prefix sums and the rows, combined_in_edges() sorting each. `k` as for
+/// combined_in_edges().
+template <class vid_t, class count_t>
+void fill_combined_in_rows(const vid_t* const* parents, int64_t n, count_t k,
+                           const std::vector<int64_t>& tree_weights, int64_t scale, int threads,
+                           csr_t<vid_t, int64_t>& in) {
   const bool parallel = threads > 1;
-  std::optional<stage_scope_t> stage(std::in_place, "mosp.combined_in_rows");
-  combined_csrs_t<vid_t> csrs;
-  csr_t<vid_t, int64_t>& in = csrs.in;
-  csr_t<vid_t, int64_t>& out = csrs.out;
-  in.num_weights = out.num_weights = 1;
-  sssp::detail::assign_big(in.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
-  sssp::detail::assign_big(out.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
   int64_t* in_ptr = in.row_ptr.data();
-  int64_t* out_ptr = out.row_ptr.data();
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
   for (int64_t v = 0; v < n; ++v) {
     in_ptr[v + 1] = distinct_parents([&](int i) { return parents[i][v]; }, k);
   }
   for (int64_t v = 0; v < n; ++v) in_ptr[v + 1] += in_ptr[v];
   const int64_t m = in_ptr[n];
-  for (auto* col : {&in.col, &out.col}) sssp::detail::resize_big(*col, static_cast<size_t>(m));
-  for (auto* w : {&in.weights, &out.weights}) sssp::detail::resize_big(*w, static_cast<size_t>(m));
+  sssp::detail::resize_big(in.col, static_cast<size_t>(m));
+  sssp::detail::resize_big(in.weights, static_cast<size_t>(m));
   vid_t* in_col = in.col.data();
   int32_t* in_w = in.weights.data();
 #pragma omp parallel num_threads(threads) if (parallel)
   {
-    std::vector<combined_in_edge_t<vid_t>> edges(static_cast<size_t>(k));
+    std::vector<combined_in_edge_t<vid_t>> edges(static_cast<size_t>(static_cast<int>(k)));
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < n; ++v) {
       const int count = combined_in_edges<vid_t>([&](int i) { return parents[i][v]; }, k,
@@ -195,9 +188,41 @@ combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& pare
       }
     }
   }
+}
+
+/// The combined graph of the trees (their parents, n entries each), as its two CSRs: the in-rows
+/// come out final vertex by vertex (fill_combined_in_rows()), and the out-rows are their
+/// radix-sort transpose (transpose_rows()), every row sorted. No edge list is scattered, sorted
+/// and transposed as from_edges() would. With `threads` > 1 the vertices and edges are shared out
+/// for every pass. K of 2 to 4 has its loops unrolled: R-MAT 20 with K = 3 took 40 ms for the
+/// in-rows with K a run-time value on the 2-core dev machine.
+template <class vid_t>
+combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& parents, int64_t n,
+                                           const std::vector<int64_t>& tree_weights,
+                                           int64_t scale, int threads = 1) {
+  const int k = static_cast<int>(parents.size());
+  std::optional<stage_scope_t> stage(std::in_place, "mosp.combined_in_rows");
+  combined_csrs_t<vid_t> csrs;
+  csr_t<vid_t, int64_t>& in = csrs.in;
+  csr_t<vid_t, int64_t>& out = csrs.out;
+  in.num_weights = out.num_weights = 1;
+  sssp::detail::assign_big(in.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
+  sssp::detail::assign_big(out.row_ptr, static_cast<size_t>(n) + 1, int64_t{0});
+  auto fill = [&](auto count) {
+    fill_combined_in_rows(parents.data(), n, count, tree_weights, scale, threads, in);
+  };
+  switch (k) {
+    case 2: fill(std::integral_constant<int, 2>{}); break;
+    case 3: fill(std::integral_constant<int, 3>{}); break;
+    case 4: fill(std::integral_constant<int, 4>{}); break;
+    default: fill(k); break;
+  }
+  const int64_t m = in.row_ptr[static_cast<size_t>(n)];
+  sssp::detail::resize_big(out.col, static_cast<size_t>(m));
+  sssp::detail::resize_big(out.weights, static_cast<size_t>(m));
   stage.emplace("mosp.combined_transpose");
-  transpose_rows(in_ptr, in_col, in_w, n, out_ptr, out.col.data(), out.weights.data(),
-                 parallel ? threads : 1);
+  transpose_rows(in.row_ptr.data(), in.col.data(), in.weights.data(), n, out.row_ptr.data(),
+                 out.col.data(), out.weights.data(), threads > 1 ? threads : 1);
   return csrs;
 }
 
