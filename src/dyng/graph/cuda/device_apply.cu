@@ -28,6 +28,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <limits>
@@ -817,6 +818,35 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
   return sum;
 }
 
+namespace {
+
+/// Copies `n` row offsets from the device into `into` (a fresh zeroed_array, zero throughout)
+/// through a bounce buffer, writing only the pages that hold a non-zero offset. A row that never
+/// had edges keeps offsets 0 (graph.hpp), so those pages stay the untouched zero pages a host
+/// graph gives isolated vertices, and a download costs host memory for the rows with edges only:
+/// a device graph of 10^8 isolated vertices and 5 edges held 1.8 GB of host RSS after edges()
+/// with a plain copy of its offset arrays, and 15.5 GB with 7 * 10^8 vertices (H200).
+template <class eid_t>
+void download_offsets(eid_t* into, const eid_t* from, size_t n, void* stream) {
+  constexpr size_t k_bounce = size_t{1} << 20;         // entries per copy: 4-8 MiB
+  constexpr size_t k_page = 4096 / sizeof(eid_t);      // entries per 4 KiB page
+  std::vector<eid_t> bounce(std::min(n, k_bounce));
+  for (size_t at = 0; at < n; at += k_bounce) {
+    const size_t count = std::min(k_bounce, n - at);
+    copy_to_host(bounce.data(), from + at, count * sizeof(eid_t), stream);
+    synchronize(stream);
+    for (size_t p = 0; p < count; p += k_page) {
+      const eid_t* run = bounce.data() + p;
+      const size_t length = std::min(k_page, count - p);
+      if (std::any_of(run, run + length, [](eid_t x) { return x != 0; })) {
+        std::memcpy(into + at + p, run, length * sizeof(eid_t));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 template <class vid_t, class eid_t>
 typename graph_t<vid_t, eid_t>::direction_t device_graph_t<vid_t, eid_t>::download_direction(
     const direction_t& d) const {
@@ -828,10 +858,9 @@ typename graph_t<vid_t, eid_t>::direction_t device_graph_t<vid_t, eid_t>::downlo
   host.row_capacity_end.resize(n);
   host.col.resize(slots);
   host.weights.resize(slots * static_cast<size_t>(num_weights_));
-  copy_to_host(host.row_begin.data(), d.row_begin.data(), n * sizeof(eid_t), stream_);
-  copy_to_host(host.row_end.data(), d.row_end.data(), n * sizeof(eid_t), stream_);
-  copy_to_host(host.row_capacity_end.data(), d.row_capacity_end.data(), n * sizeof(eid_t),
-               stream_);
+  download_offsets(host.row_begin.data(), d.row_begin.data(), n, stream_);
+  download_offsets(host.row_end.data(), d.row_end.data(), n, stream_);
+  download_offsets(host.row_capacity_end.data(), d.row_capacity_end.data(), n, stream_);
   copy_to_host(host.col.data(), d.col.data(), slots * sizeof(vid_t), stream_);
   copy_to_host(host.weights.data(), d.weights.data(), host.weights.size() * sizeof(int32_t),
                stream_);
