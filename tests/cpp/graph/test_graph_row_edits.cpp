@@ -2,12 +2,17 @@
 // snapshot of the old storage must give exactly the new storage, for every row, on directed and
 // undirected graphs, sorted and append order, with and without parallel edges. Device copies of
 // graphs rely on this replay (cuda::device_graph_t::sync), so it is checked here without a GPU.
+// The one-pass compaction of a sorted row's erases and reweights gives the slots and pieces of
+// the one-at-a-time edit.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "check.hpp"
+#include "dyng/graph/detail/compose.hpp"
+#include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace {
@@ -141,6 +146,86 @@ void check_replay(bool directed, bool sorted, bool parallel, uint32_t seed) {
 }
 
 }  // namespace
+
+/// A sorted row of `size` slots over few columns (so with parallel copies), K weights each, and
+/// erases and reweights of copies that remain, in (column, seq) order as apply() hands them over.
+struct compaction_case_t {
+  std::vector<int32_t> cols, weights, batch_weights;
+  std::vector<dyng::detail::row_op_t<int32_t>> ops;
+};
+
+compaction_case_t compaction_case(std::mt19937& rng, int k) {
+  compaction_case_t c;
+  const int size = 1 + static_cast<int>(rng() % 60);
+  const int columns = 1 + static_cast<int>(rng() % 20);
+  for (int i = 0; i < size; ++i) c.cols.push_back(static_cast<int32_t>(rng() % columns));
+  std::sort(c.cols.begin(), c.cols.end());
+  for (int i = 0; i < size * k; ++i) c.weights.push_back(static_cast<int32_t>(1 + rng() % 50));
+  std::vector<int> left(static_cast<size_t>(columns), 0);  // copies not yet erased
+  for (const int32_t col : c.cols) ++left[static_cast<size_t>(col)];
+  const int count = 2 + static_cast<int>(rng() % 12);
+  int64_t seq = 0;
+  for (int col = 0; col < columns; ++col) {
+    for (int t = 0; t < count && left[static_cast<size_t>(col)] > 0; ++t) {
+      if (rng() % static_cast<uint32_t>(columns) > 2) continue;
+      const bool erase = rng() % 3 != 0;
+      dyng::detail::row_op_t<int32_t> op{0, col, seq++, static_cast<int64_t>(c.ops.size()),
+                                         erase ? dyng::detail::op_kind_t::erase
+                                               : dyng::detail::op_kind_t::reweight,
+                                         static_cast<int32_t>(100 + rng() % 50)};
+      for (int w = 0; w < k; ++w) c.batch_weights.push_back(static_cast<int32_t>(200 + rng() % 50));
+      c.ops.push_back(op);
+      if (erase) --left[static_cast<size_t>(col)];
+    }
+  }
+  return c;
+}
+
+DYNG_TEST("a sorted row's erases and reweights in one pass equal them one at a time") {
+  std::mt19937 rng(17);
+  int compacted = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int k = static_cast<int>(trial % 3);
+    const compaction_case_t c = compaction_case(rng, k);
+    if (c.ops.size() < 2) continue;
+    ++compacted;
+    using edits_t = dyng::row_edits_t<int32_t>;
+    std::vector<int32_t> cols[2] = {c.cols, c.cols}, weights[2] = {c.weights, c.weights};
+    edits_t edits[2];
+    int64_t sizes[2];
+    for (int way = 0; way < 2; ++way) {
+      dyng::detail::row_piece_recorder_t<int32_t> recorder(edits[way], k);
+      recorder.begin_row(static_cast<int64_t>(c.cols.size()));
+      const std::span<const dyng::detail::row_op_t<int32_t>> ops(c.ops);
+      int32_t* w = k > 0 ? weights[way].data() : nullptr;
+      const auto size = static_cast<int64_t>(c.cols.size());
+      sizes[way] = way == 0 ? dyng::detail::compact_row_in_place(cols[way].data(), w, size, ops,
+                                                                 c.batch_weights.data(), k,
+                                                                 &recorder)
+                            : dyng::detail::edit_row_one_at_a_time(cols[way].data(), w, size,
+                                                                   ops, c.batch_weights.data(),
+                                                                   k, true, &recorder);
+      recorder.end_row(0, sizes[way]);
+    }
+    CHECK_EQ(sizes[0], sizes[1]);
+    cols[0].resize(static_cast<size_t>(sizes[0]));
+    cols[1].resize(static_cast<size_t>(sizes[1]));
+    weights[0].resize(static_cast<size_t>(sizes[0] * k));
+    weights[1].resize(static_cast<size_t>(sizes[1] * k));
+    CHECK(cols[0] == cols[1]);
+    CHECK(weights[0] == weights[1]);
+    CHECK(edits[0].new_size == edits[1].new_size);
+    CHECK_EQ(edits[0].pieces.size(), edits[1].pieces.size());
+    for (size_t p = 0; p < std::min(edits[0].pieces.size(), edits[1].pieces.size()); ++p) {
+      CHECK_EQ(edits[0].pieces[p].length, edits[1].pieces[p].length);
+      CHECK_EQ(edits[0].pieces[p].source, edits[1].pieces[p].source);
+      CHECK_EQ(edits[0].pieces[p].dest, edits[1].pieces[p].dest);
+    }
+    CHECK(edits[0].literal_cols == edits[1].literal_cols);
+    CHECK(edits[0].literal_weights == edits[1].literal_weights);
+  }
+  CHECK(compacted > 200);
+}
 
 DYNG_TEST("row edits replay exactly: directed, sorted, every id combination") {
   check_replay<int32_t, int32_t>(true, true, false, 1);

@@ -200,11 +200,88 @@ void compose_sorted_row(const vid_t* cols, const int32_t* weights, int64_t size,
 /// sorted row), so a few operations on a long row cost a few memmoves instead of a recomposed
 /// row. The row's range must have room for `size` plus the insertions; returns the new size.
 /// With a `recorder`, the edit is also recorded as pieces (row_pieces.hpp) for device copies.
+///
+/// A sorted row whose operations are all erases and reweights (the common case of a long row:
+/// deletions of existing edges land on rows in proportion to their size, insertions by vertex)
+/// is compacted in one pass instead (compact_row_in_place()).
 template <class vid_t>
 int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
                           std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                           int num_weights, bool sorted,
-                          row_piece_recorder_t<vid_t>* recorder = nullptr) {
+                          row_piece_recorder_t<vid_t>* recorder = nullptr);
+
+/// edit_row_in_place() one operation at a time, whatever the operations (each moves the suffix
+/// behind it).
+template <class vid_t>
+int64_t edit_row_one_at_a_time(vid_t* cols, int32_t* weights, int64_t size,
+                               std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                               int num_weights, bool sorted,
+                               row_piece_recorder_t<vid_t>* recorder);
+
+/// edit_row_in_place() for a sorted row and operations (ascending by column, then seq, as
+/// row_ops_in_write_order() leaves them) that erase or reweight only: each operation's slot is
+/// found by a binary search from where the previous one left off, and the kept slots between two
+/// erased ones move left once, by the erases before them. A row of s slots with e erases moves
+/// s slots at most instead of about e * s / 2 (R-MAT 22, 100,000 changes: the in-place edits
+/// moved 39 million slots per direction). The slots and the recorded pieces are the ones the
+/// one-at-a-time edit gives: an operation acts on the first remaining copy of its column, which
+/// in the original row is the first one at or after the last slot an erase removed or a
+/// reweight wrote, and its position now is its original one less the erases before it.
+template <class vid_t>
+int64_t compact_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
+                             std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                             int num_weights, row_piece_recorder_t<vid_t>* recorder) {
+  const int64_t k = num_weights;
+  auto move_left = [&](int64_t from, int64_t to, int64_t by) {  // slots [from, to) go `by` left
+    if (by == 0 || to <= from) return;
+    const auto count = static_cast<size_t>(to - from);
+    std::memmove(cols + from - by, cols + from, sizeof(vid_t) * count);
+    if (k > 0) {
+      std::memmove(weights + (from - by) * k, weights + from * k, sizeof(int32_t) * count * k);
+    }
+  };
+  int64_t removed = 0;
+  int64_t kept_from = 0;  // original index of the first slot not yet moved
+  for (const auto& op : ops) {
+    // The batch resolution guarantees a remaining copy of op.col here.
+    const int64_t pos = std::lower_bound(cols + kept_from, cols + size, op.col) - cols;
+    move_left(kept_from, pos, removed);
+    if (op.kind == op_kind_t::reweight) {
+      const int32_t* w = op_weights(op, batch_weights, k);
+      if (k > 0) std::memcpy(weights + pos * k, w, sizeof(int32_t) * k);
+      if (recorder != nullptr) recorder->reweight(pos - removed, op.col, w);
+      kept_from = pos;  // the slot stays, and moves with the ones after it
+      continue;
+    }
+    if (recorder != nullptr) recorder->erase(pos - removed);
+    ++removed;
+    kept_from = pos + 1;
+  }
+  move_left(kept_from, size, removed);
+  return size - removed;
+}
+
+template <class vid_t>
+int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
+                          std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                          int num_weights, bool sorted, row_piece_recorder_t<vid_t>* recorder) {
+  using op_t = row_op_t<vid_t>;
+  if (sorted && ops.size() > 1 &&
+      std::none_of(ops.begin(), ops.end(),
+                   [](const op_t& op) { return op.kind == op_kind_t::insert; }) &&
+      std::is_sorted(ops.begin(), ops.end(),
+                     [](const op_t& a, const op_t& b) { return a.col < b.col; })) {
+    return compact_row_in_place(cols, weights, size, ops, batch_weights, num_weights, recorder);
+  }
+  return edit_row_one_at_a_time(cols, weights, size, ops, batch_weights, num_weights, sorted,
+                                recorder);
+}
+
+template <class vid_t>
+int64_t edit_row_one_at_a_time(vid_t* cols, int32_t* weights, int64_t size,
+                               std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                               int num_weights, bool sorted,
+                               row_piece_recorder_t<vid_t>* recorder) {
   const int64_t k = num_weights;
   auto shift = [&](int64_t from, int64_t to) {  // moves slots [from, size) to start at `to`
     const auto count = static_cast<size_t>(size - from);
