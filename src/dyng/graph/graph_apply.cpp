@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
+#include "dyng/core/share_scan.hpp"
 #include "dyng/graph/detail/capacity.hpp"
 #include "dyng/graph/detail/apply_tuning.hpp"
 #include "dyng/graph/detail/batch_resolve.hpp"
@@ -101,20 +103,32 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                         int team) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const int64_t k = num_weights;
-  // The rows' operation ranges (a scan of the sorted operations, no row is read yet).
-  std::vector<row_plan_t> rows;
-  for (size_t first = 0; first < ops.size();) {
-    row_plan_t r;
-    r.first = first;
-    r.last = first + 1;
-    while (r.last < ops.size() && ops[r.last].row == ops[first].row) ++r.last;
-    rows.push_back(r);
-    first = r.last;
-  }
-  const int64_t count = static_cast<int64_t>(rows.size());
+  // The rows' operation ranges: a row starts where the sorted operations change row, found by
+  // the team (no row is read yet). One thread walking the operations and appending the plans
+  // took 2.2 ms per direction of a 16-thread apply of 100,000 changes on R-MAT 22 (H200), a
+  // tenth of the apply.
+  const auto n_ops = static_cast<int64_t>(ops.size());
+  auto starts_row = [&](int64_t j) { return j == 0 || ops[j].row != ops[j - 1].row; };
+  std::unique_ptr<int64_t[]> row_start(
+      new int64_t[static_cast<size_t>(std::max<int64_t>(n_ops, 1))]);
+  const int64_t count = scan_shares(
+      n_ops, team,
+      [&](int64_t lo, int64_t hi) {
+        int64_t c = 0;
+        for (int64_t j = lo; j < hi; ++j) c += starts_row(j) ? 1 : 0;
+        return c;
+      },
+      [&](int64_t lo, int64_t hi, int64_t at) {
+        for (int64_t j = lo; j < hi; ++j) {
+          if (starts_row(j)) row_start[at++] = j;
+        }
+      });
+  std::vector<row_plan_t> rows(static_cast<size_t>(count));
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t i = 0; i < count; ++i) {
     row_plan_t& r = rows[i];
+    r.first = static_cast<size_t>(row_start[i]);
+    r.last = static_cast<size_t>(i + 1 < count ? row_start[i + 1] : n_ops);
     const int64_t v = ops[r.first].row;
     int64_t erases = 0;
     for (size_t j = r.first; j < r.last; ++j) {
