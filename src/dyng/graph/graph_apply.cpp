@@ -70,15 +70,17 @@ bool edits_in_place(const D& d, int64_t v, size_t count, int64_t inserts) {
              static_cast<int64_t>(d.row_capacity_end[v]);
 }
 
-/// One touched row of a batch as write_rows_on_team() plans it.
+/// One touched row of a batch as write_rows_on_team() plans it. Trivial (no member defaults), so
+/// that the plans of a large batch are allocated without one thread writing them all first; each
+/// is written whole by the thread that plans it.
 struct row_plan_t {
-  size_t first = 0;  ///< Its operations: ops[first, last).
-  size_t last = 0;
-  int64_t inserts = 0;
-  int64_t new_size = 0;
-  bool in_place_edit = false;
-  int64_t tail_slots = 0;  ///< Slots it takes at the free tail when it moves there, else 0.
-  int64_t cost = 0;        ///< Slots its write moves, about (row_write_cost).
+  size_t first;  ///< Its operations: ops[first, last).
+  size_t last;
+  int64_t inserts;
+  int64_t new_size;
+  bool in_place_edit;
+  int64_t tail_slots;  ///< Slots it takes at the free tail when it moves there, else 0.
+  int64_t cost;        ///< Slots its write moves, about (row_write_cost).
 };
 
 /// About how many slots writing a row moves: an in-place edit shifts the row's suffix once per
@@ -106,7 +108,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   // The rows' operation ranges: a row starts where the sorted operations change row, found by
   // the team (no row is read yet). One thread walking the operations and appending the plans
   // took 2.2 ms per direction of a 16-thread apply of 100,000 changes on R-MAT 22 (H200), a
-  // tenth of the apply.
+  // tenth of the apply (bench/gpu/apply_stages.py).
   const auto n_ops = static_cast<int64_t>(ops.size());
   auto starts_row = [&](int64_t j) { return j == 0 || ops[j].row != ops[j - 1].row; };
   std::unique_ptr<int64_t[]> row_start(
@@ -123,10 +125,12 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
           if (starts_row(j)) row_start[at++] = j;
         }
       });
-  std::vector<row_plan_t> rows(static_cast<size_t>(count));
+  const auto plans = static_cast<size_t>(std::max<int64_t>(count, 1));
+  std::unique_ptr<row_plan_t[]> rows(new row_plan_t[plans]);
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t i = 0; i < count; ++i) {
     row_plan_t& r = rows[i];
+    r = row_plan_t{};
     r.first = static_cast<size_t>(row_start[i]);
     r.last = static_cast<size_t>(i + 1 < count ? row_start[i + 1] : n_ops);
     const int64_t v = ops[r.first].row;
@@ -146,14 +150,29 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       r.tail_slots = moved_capacity(r.new_size, headroom);
     }
   }
-  std::vector<int64_t> tail_at(static_cast<size_t>(count));
-  std::vector<int64_t> cost_before(static_cast<size_t>(count) + 1, 0);
-  int64_t tail = static_cast<int64_t>(d.tail);
-  for (int64_t i = 0; i < count; ++i) {
-    tail_at[i] = tail;
-    tail += rows[i].tail_slots;
-    cost_before[i + 1] = cost_before[i] + rows[i].cost;
-  }
+  // Where each moved row lands in the tail, and the write cost before each row: running sums
+  // on the team (one thread took 1.1 ms for both directions of the apply above).
+  std::unique_ptr<int64_t[]> tail_at(new int64_t[plans]);
+  std::unique_ptr<int64_t[]> cost_before(new int64_t[static_cast<size_t>(count) + 1]);
+  auto running_sum = [&](auto part, int64_t* into, int64_t base) {
+    return base + scan_shares(
+                      count, team,
+                      [&](int64_t lo, int64_t hi) {
+                        int64_t sum = 0;
+                        for (int64_t i = lo; i < hi; ++i) sum += part(rows[i]);
+                        return sum;
+                      },
+                      [&](int64_t lo, int64_t hi, int64_t at) {
+                        for (int64_t i = lo; i < hi; ++i) {
+                          into[i] = base + at;
+                          at += part(rows[i]);
+                        }
+                      });
+  };
+  const int64_t tail = running_sum([](const row_plan_t& r) { return r.tail_slots; },
+                                   tail_at.get(), static_cast<int64_t>(d.tail));
+  cost_before[count] = running_sum([](const row_plan_t& r) { return r.cost; },
+                                   cost_before.get(), 0);
   if (tail > static_cast<int64_t>(d.col.size())) return false;
 
   // Runs of consecutive rows with about equal write costs (consecutive, so the recorded row
