@@ -234,6 +234,15 @@ inline int64_t short_distance_limit(int64_t max_weight) {
   return max_weight <= k_short_max_weight ? int64_t{k_short_unreached} - 1 - max_weight : 0;
 }
 
+/// Copies n distances into a wider type, `from_unreached` becoming `to_unreached`.
+template <class from_t, class to_t>
+void widen_distances(const from_t* from, from_t from_unreached, to_t* to, to_t to_unreached,
+                     int64_t n) {
+  for (int64_t v = 0; v < n; ++v) {
+    to[v] = from[v] == from_unreached ? to_unreached : static_cast<to_t>(from[v]);
+  }
+}
+
 /// Whether every tentative distance of a search on n vertices with weights <= max_weight fits a
 /// 4-byte distance below k_narrow_unreached: a settled distance spans at most n - 1 edges, and a
 /// candidate adds one more, so max_weight * n must stay below it.
@@ -309,14 +318,10 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
       stage_scope_t widen_stage("sssp.widen_distances");
       if (settled) {
         resize_big(dist, count);
-        for (vid_t v = 0; v < n; ++v) {
-          dist[v] = near[v] == k_short_unreached ? k_infinite_distance : near[v];
-        }
+        widen_distances(near.data(), k_short_unreached, dist.data(), k_infinite_distance, n);
       } else {
         resize_big(narrow, count);
-        for (vid_t v = 0; v < n; ++v) {
-          narrow[v] = near[v] == k_short_unreached ? k_narrow_unreached : near[v];
-        }
+        widen_distances(near.data(), k_short_unreached, narrow.data(), k_narrow_unreached, n);
       }
     } else {
       assign_big(narrow, count, k_narrow_unreached);
@@ -332,9 +337,7 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
       }
       stage_scope_t widen_stage("sssp.widen_distances");
       resize_big(dist, count);
-      for (vid_t v = 0; v < n; ++v) {
-        dist[v] = narrow[v] == k_narrow_unreached ? k_infinite_distance : narrow[v];
-      }
+      widen_distances(narrow.data(), k_narrow_unreached, dist.data(), k_infinite_distance, n);
     }
   } else {
     assign_big(dist, count, k_infinite_distance);
