@@ -8,14 +8,11 @@ import sys, time
 import numpy as np
 import dyng
 from bench import generators
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 g0 = generators.by_name("rmat22", 1)
 rng = np.random.default_rng(5)
 def batch(k):
-    ins = k // 2
-    s = rng.integers(0, g0.num_vertices, ins).astype(np.int32); d = rng.integers(0, g0.num_vertices, ins).astype(np.int32)
-    w = rng.integers(1, 101, ins).astype(np.int32)
-    pick = rng.integers(0, len(g0.src), k - ins)
-    return dyng.EdgeBatch(insert=(s, d, w), delete=(g0.src[pick], g0.dst[pick]))
+    return uniform_batch(g0, rng, k)
 for threads in [int(x) for x in sys.argv[1:]] or (16, 8, 1):
     res = dyng.Resources.openmp(num_threads=threads) if threads > 1 else dyng.Resources.sequential()
     g = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=res)

@@ -11,6 +11,7 @@ import sys, time
 import numpy as np
 import dyng
 from bench import generators
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 g0 = generators.by_name("rmat22", 1)
 print("dyng", dyng.__version__, "from", dyng.__file__)
@@ -21,11 +22,7 @@ dev = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vert
 m = dev.num_edges
 rng = np.random.default_rng(5)
 def batch(k):
-    ins = k // 2
-    s = rng.integers(0, g0.num_vertices, ins).astype(np.int32); d = rng.integers(0, g0.num_vertices, ins).astype(np.int32)
-    w = rng.integers(1, 101, ins).astype(np.int32)
-    pick = rng.integers(0, len(g0.src), k - ins)
-    return dyng.EdgeBatch(insert=(s, d, w), delete=(g0.src[pick], g0.dst[pick]))
+    return uniform_batch(g0, rng, k)
 t = time.perf_counter(); dev.apply(batch(1000)); print(f"first apply {1e3*(time.perf_counter()-t):.2f} ms")
 t = time.perf_counter(); c = dev.clone(); print(f"clone on the device {1e3*(time.perf_counter()-t):.2f} ms"); del c
 host = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=omp)
