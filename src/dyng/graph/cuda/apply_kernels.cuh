@@ -458,13 +458,17 @@ struct touched_t {
   int64_t* removed;       ///< old slots it loses
   int64_t* new_survivors; ///< inserted items that survive
   int64_t* moved;         ///< slots it takes at the tail, 0 when it stays in its range
+  /// Slots at its start that the batch leaves where they are: a sorted row that stays in its
+  /// range keeps every slot before its first group's column, which is neither composed nor
+  /// copied (a hub row of 10^5 slots is touched by nearly every batch); 0 for the others.
+  int64_t* kept;
 };
 
 template <class vid_t, class eid_t>
 __global__ void row_info_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
                                 const int64_t* group_start, const int64_t* row_first_group,
                                 int64_t count, old_rows_t<vid_t, eid_t> rows, double headroom,
-                                groups_t<vid_t> g, touched_t<vid_t> t) {
+                                bool sorted, groups_t<vid_t> g, touched_t<vid_t> t) {
   DYNG_GRID_STRIDE(x, count) {
     const int64_t gf = row_first_group[x], gl = row_first_group[x + 1];
     const vid_t r = ops.row(rop[group_start[gf]]);
@@ -490,6 +494,8 @@ __global__ void row_info_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
     t.new_survivors[x] = fresh;
     const bool fits = r < rows.n && rows.first(r) + new_size <= rows.capacity_end[r];
     t.moved[x] = fits ? 0 : ::dyng::detail::moved_capacity(new_size, headroom);
+    // Groups are in column order, so the first one's place bounds every change from below.
+    t.kept[x] = sorted && fits ? g.first_copy[gf] : 0;
   }
 }
 
@@ -513,7 +519,7 @@ inline constexpr int64_t k_chunk_slots = 1024;
 
 /// What each touched row adds to the four running sums that place it: its slots in the arena,
 /// its slots in the free tail, and its chunks before and after the batch (ceil(size /
-/// k_chunk_slots)). Summed by one scan instead of four (a batch of 1,000 changes costs the device
+/// k_chunk_slots), of the slots past its kept start). Summed by one scan instead of four (a batch of 1,000 changes costs the device
 /// a few microseconds per launch, more than the work of each).
 struct row_spans_t {
   int64_t arena, tail, old_chunks, new_chunks;
@@ -527,10 +533,12 @@ struct add_row_spans_t {
 };
 
 __global__ inline void row_spans_kernel(const int64_t* old_size, const int64_t* new_size,
-                                        const int64_t* moved, int64_t count, row_spans_t* spans) {
+                                        const int64_t* moved, const int64_t* kept, int64_t count,
+                                        row_spans_t* spans) {
   DYNG_GRID_STRIDE(x, count) {
-    spans[x] = {new_size[x], moved[x], (old_size[x] + k_chunk_slots - 1) / k_chunk_slots,
-                (new_size[x] + k_chunk_slots - 1) / k_chunk_slots};
+    const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
+    spans[x] = {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
+                (new_rest + k_chunk_slots - 1) / k_chunk_slots};
   }
 }
 
@@ -562,10 +570,10 @@ __device__ inline int64_t row_of_chunk(const int64_t* chunk_at, int64_t rows, in
   return lo;
 }
 
-/// The old slots of the touched sorted rows, each to its new place in the arena (one warp per
-/// chunk): a slot of an untouched column moves by the survivors minus the old copies of the
-/// groups before it; a copy of a group's column is dropped when erased, else placed after the
-/// group's earlier survivors.
+/// The old slots of the touched sorted rows past their kept start, each to its new place in the
+/// arena (one warp per chunk): a slot of an untouched column moves by the survivors minus the old
+/// copies of the groups before it; a copy of a group's column is dropped when erased, else placed
+/// after the group's earlier survivors. The arena holds each row from its kept start on.
 template <class vid_t, class eid_t>
 __global__ void compose_old_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* row_first_group,
                                           int64_t rows_count, const int64_t* chunk_at,
@@ -577,10 +585,10 @@ __global__ void compose_old_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* 
     const int64_t x = row_of_chunk(chunk_at, rows_count, c);
     const int64_t gf = row_first_group[x], gl = row_first_group[x + 1];
     const int64_t ob = rows.first(t.row[x]);
-    const int64_t first = (c - chunk_at[x]) * k_chunk_slots;
+    const int64_t first = t.kept[x] + (c - chunk_at[x]) * k_chunk_slots;
     const int64_t last = first + k_chunk_slots < t.old_size[x] ? first + k_chunk_slots
                                                                 : t.old_size[x];
-    const int64_t base = out.at[x];
+    const int64_t base = out.at[x] - t.kept[x];
     for (int64_t s = first + lane; s < last; s += 32) {
       const vid_t col = rows.col[ob + s];
       const int64_t y = lower_bound_in(g.col, gf, gl, col);
@@ -656,9 +664,11 @@ template <class vid_t>
 __global__ void compose_new_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
                                           const int64_t* group_start, int64_t groups,
                                           const int64_t* queue_pos, int k, groups_t<vid_t> g,
-                                          arena_t<vid_t> out) {
+                                          const int64_t* kept, arena_t<vid_t> out) {
   DYNG_GRID_STRIDE(y, groups) {
-    const int64_t base = out.at[g.row[y]] + g.first_copy[y] - g.old_before[y] + g.new_before[y];
+    const int64_t x = g.row[y];
+    const int64_t base =
+        out.at[x] - kept[x] + g.first_copy[y] - g.old_before[y] + g.new_before[y];
     const int64_t h = g.erases[y];
     for (int64_t i = group_start[y]; i < group_start[y + 1]; ++i) {
       const int64_t q = queue_pos[i];
@@ -728,7 +738,8 @@ __global__ void place_offsets_kernel(int64_t count, touched_t<vid_t> t, int64_t 
   }
 }
 
-/// Copies the composed rows from the arena to their slots (one warp per chunk of new slots).
+/// Copies the composed rows from the arena to their slots past their kept starts (one warp per
+/// chunk of new slots).
 template <class vid_t>
 __global__ void place_slots_kernel(int64_t rows_count, const int64_t* chunk_at, int64_t chunks,
                                    touched_t<vid_t> t, const int64_t* dest, arena_t<vid_t> in,
@@ -736,10 +747,10 @@ __global__ void place_slots_kernel(int64_t rows_count, const int64_t* chunk_at, 
   const int lane = static_cast<int>(threadIdx.x & 31u);
   DYNG_WARP_STRIDE(c, chunks) {
     const int64_t x = row_of_chunk(chunk_at, rows_count, c);
+    const int64_t rest = t.new_size[x] - t.kept[x];
     const int64_t first = (c - chunk_at[x]) * k_chunk_slots;
-    const int64_t last = first + k_chunk_slots < t.new_size[x] ? first + k_chunk_slots
-                                                                : t.new_size[x];
-    const int64_t to = dest[x], from = in.at[x];
+    const int64_t last = first + k_chunk_slots < rest ? first + k_chunk_slots : rest;
+    const int64_t to = dest[x] + t.kept[x], from = in.at[x];
     for (int64_t j = first + lane; j < last; j += 32) {
       col[to + j] = in.col[from + j];
       for (int w = 0; w < k; ++w) weights[(to + j) * k + w] = in.weights[(from + j) * k + w];
@@ -776,24 +787,31 @@ __global__ inline void capacities_kernel(const int64_t* size, int64_t n, bool pa
   }
 }
 
-/// Writes a whole direction afresh (one warp per row): touched rows from the arena, the others
-/// from their old slots; a row without capacity gets offsets (0, 0, 0) as on the host.
+/// Writes a whole direction afresh (one warp per row): touched rows from their old slots up to
+/// their kept start and from the arena after it, the others from their old slots; a row without
+/// capacity gets offsets (0, 0, 0) as on the host.
 template <class vid_t, class eid_t>
 __global__ void relayout_kernel(old_rows_t<vid_t, eid_t> rows, int64_t n, const int64_t* size,
                                 const int64_t* begin, const int64_t* touched_index,
-                                arena_t<vid_t> in, int k, eid_t* row_begin, eid_t* row_end,
-                                eid_t* row_capacity_end, vid_t* col, int32_t* weights) {
+                                const int64_t* kept, arena_t<vid_t> in, int k, eid_t* row_begin,
+                                eid_t* row_end, eid_t* row_capacity_end, vid_t* col,
+                                int32_t* weights) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   DYNG_WARP_STRIDE(r, n) {
     const int64_t s = size[r];
     const int64_t b = begin[r];
     const int64_t capacity = begin[r + 1] - b;
     const int64_t x = touched_index[r];
-    const vid_t* src_col = x >= 0 ? in.col + in.at[x] : rows.col + rows.first(r);
-    const int32_t* src_w = x >= 0 ? in.weights + in.at[x] * k : rows.weights + rows.first(r) * k;
+    // Slot j comes from the old row below `split`, from the arena (at j - split) above it.
+    const int64_t split = x >= 0 ? kept[x] : s;
+    const int64_t old_at = r < rows.n ? rows.first(r) : 0;
+    const int64_t arena_at = x >= 0 ? in.at[x] : 0;
     for (int64_t j = lane; j < s; j += 32) {
-      col[b + j] = src_col[j];
-      for (int w = 0; w < k; ++w) weights[(b + j) * k + w] = src_w[j * k + w];
+      const bool old = j < split;
+      const int64_t from = old ? old_at + j : arena_at + (j - split);
+      col[b + j] = old ? rows.col[from] : in.col[from];
+      const int32_t* src_w = old ? rows.weights + from * k : in.weights + from * k;
+      for (int w = 0; w < k; ++w) weights[(b + j) * k + w] = src_w[w];
     }
     if (lane == 0) {
       row_begin[r] = static_cast<eid_t>(capacity > 0 ? b : 0);

@@ -13,7 +13,8 @@
 //  4. Plan every stored direction (out-rows; in-rows of a directed graph with in-edges): its row
 //     ops sorted by (row, column), grouped, every touched row composed into a scratch arena,
 //     and where each goes: back into its range, to the free tail, or, when the tail is too
-//     short, into a fresh layout of the whole direction. The directions are planned side by
+//     short, into a fresh layout of the whole direction. A sorted row that stays in its range
+//     is composed and written from its first changed slot on: the slots before it stay put. The directions are planned side by
 //     side, so that the host waits twice for the counts of both, not per direction.
 //  5. Commit both directions: copy the arena into place and set the offsets.
 // So a batch costs O(batch log batch + slots of the touched rows), like the host's apply.
@@ -181,7 +182,7 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
           *new_before = nullptr, *seen = nullptr;
   vid_t* row = nullptr;
   int64_t *old_size = nullptr, *new_size = nullptr, *old_total = nullptr, *new_total = nullptr,
-          *removed = nullptr, *new_survivors = nullptr, *moved = nullptr;
+          *removed = nullptr, *new_survivors = nullptr, *moved = nullptr, *kept = nullptr;
   int64_t *arena_at = nullptr, *tail_at = nullptr;
   int64_t *old_chunk_at = nullptr, *new_chunk_at = nullptr;  ///< Chunks of the old and new rows.
   int64_t old_chunks = 0, new_chunks = 0;
@@ -204,7 +205,7 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
             new_before, seen};
   }
   detail::touched_t<vid_t> touched_view() const {
-    return {row, old_size, new_size, old_total, new_total, removed, new_survivors, moved};
+    return {row, old_size, new_size, old_total, new_total, removed, new_survivors, moved, kept};
   }
   detail::arena_t<vid_t> arena_view() const { return {arena_col, arena_weights, arena_at}; }
 };
@@ -323,7 +324,7 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   }
   p.row = ws.device<vid_t>(rows);
   for (int64_t** b : {&p.old_size, &p.new_size, &p.old_total, &p.new_total, &p.removed,
-                      &p.new_survivors, &p.moved}) {
+                      &p.new_survivors, &p.moved, &p.kept}) {
     *b = ws.device<int64_t>(rows);
   }
   const auto g = p.group_view();
@@ -334,8 +335,8 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
         g, p.queue_pos, p.rop_group, p.survivor);
     DYNG_CUDA_CHECK(cudaGetLastError());
     detail::row_info_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.group_start, p.row_first_group, p.rows, old_rows, props_.headroom, g,
-        t);
+        ctx.ops, p.rop, p.group_start, p.row_first_group, p.rows, old_rows, props_.headroom,
+        props_.order == edge_order_t::sorted, g, t);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
@@ -345,7 +346,7 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   DYNG_CUDA_CHECK(cudaMemsetAsync(span_sums, 0, sizeof(detail::row_spans_t), s));
   if (p.rows > 0) {
     detail::row_spans_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        p.old_size, p.new_size, p.moved, p.rows, spans);
+        p.old_size, p.new_size, p.moved, p.kept, p.rows, spans);
     DYNG_CUDA_CHECK(cudaGetLastError());
     run_cub(ws, [&](void* temp, size_t& bytes) {
       return cub::DeviceScan::InclusiveScan(temp, bytes, spans, span_sums + 1,
@@ -396,7 +397,7 @@ void device_graph_t<vid_t, eid_t>::compose_rows(direction_plan_t& p, const apply
   }
   if (sorted && p.groups > 0) {
     detail::compose_new_sorted_kernel<<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.group_start, p.groups, p.queue_pos, k, g, arena);
+        ctx.ops, p.rop, p.group_start, p.groups, p.queue_pos, k, g, p.kept, arena);
     DYNG_CUDA_CHECK(cudaGetLastError());
   } else if (!sorted && p.rops > 0) {
     // Append rows list their surviving insertions in (row, seq) order after the old slots; all
@@ -497,7 +498,7 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
     if (n > 0) {
       detail::relayout_kernel<vid_t, eid_t><<<blocks_for(n * 32, sms), k_block_threads, 0, s>>>(
           old_rows_of<vid_t, eid_t>(d, ctx.n_before), n, p.sizes.data(), p.begins.data(),
-          p.touched_index.data(), p.arena_view(), k, p.fresh.row_begin.data(),
+          p.touched_index.data(), p.kept, p.arena_view(), k, p.fresh.row_begin.data(),
           p.fresh.row_end.data(), p.fresh.row_capacity_end.data(), p.fresh.col.data(),
           p.fresh.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
