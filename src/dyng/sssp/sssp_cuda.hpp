@@ -64,6 +64,26 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
                    vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
 
+/// What update() keeps between batches so that a small repair costs O(the vertices it touches)
+/// rather than O(n) (sssp_cuda_update.cu, detail/cuda/touched.cuh): a mirror of the state as the
+/// last update left it, which the repair compares against and a fallback counts against, and
+/// per-vertex flags and search stamps that every update leaves clean. 28 bytes per vertex with
+/// 32-bit ids, allocated by the first update; a clone or a result made any other way starts
+/// without it, and the first update then mirrors the whole state once.
+template <class vid_t>
+struct repair_memory_t {
+  ::dyng::cuda::device_buffer<int64_t> distances;  ///< the mirror
+  ::dyng::cuda::device_buffer<vid_t> parents;
+  ::dyng::cuda::device_buffer<unsigned> flags;  ///< 0 between updates
+  ::dyng::cuda::device_buffer<int> stamps;      ///< 2 x capacity: near, then far; -1 between
+  ::dyng::cuda::device_buffer<vid_t> touched;   ///< an update's touched list (no meaning between)
+  ::dyng::cuda::device_buffer<vid_t> cut;       ///< an update's cut vertices (likewise)
+  int64_t capacity = 0;
+  /// Vertices [0, mirrored) are mirrored with clean flags and stamps; -1 when nothing is known
+  /// to be (a fresh memory, or an update that failed part-way).
+  int64_t mirrored = -1;
+};
+
 /// Distances and canonical parents of one source, in device memory of `device` (the result that
 /// update() repairs in place; the device-graph layer and the bindings hold it).
 template <class vid_t>
@@ -76,6 +96,8 @@ struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
   /// schedules the repair (every width gives the same result), and sampling on every update cost
   /// a pass over all rows and a wait per batch.
   int64_t repair_width = 0;
+  /// update()'s memory between batches (see repair_memory_t); not part of the result's value.
+  repair_memory_t<vid_t> repair_memory;
 
   static constexpr auto device_arrays() {
     return std::tuple{&device_state_t::distances, &device_state_t::parents};

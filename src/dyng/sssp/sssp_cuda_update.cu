@@ -1,15 +1,21 @@
 // Host side of the CUDA SSSP update: sssp's steps for the shared dynamic-update policy
-// (core/dynamic_update.hpp) on the GPU, the repair's workspace and budget.
+// (core/dynamic_update.hpp) on the GPU, the repair's memory and budget.
 //
-// The repair runs three stages on the caller's stream, with one host synchronisation after each
-// (its counters decide what comes next):
-//   1. repair_cut_kernel (repair_cut.cuh): snapshot, cut the subtrees of changed tree edges, seed;
+// The repair runs three stages on the caller's stream and waits once, at the end:
+//   1. repair_cut_kernel (repair_cut.cuh): cut the subtrees of changed tree edges, seed;
 //   2. the seeded near-far search (near_far.cuh), stopped past the budget;
-//   3. the parent repair (repair_parents.cuh and the listed parent pass of parents.cuh).
-// A repair that would relax more than `repair_budget` x stored edges, or is predicted to before
-// anything is cut (far-reaching lowerings, repair_cut.cuh), reports over budget; the policy then
+//   3. the parent repair (repair_parents.cuh and the listed parent pass of parents.cuh), then the
+//      clean-up of every vertex the update touched (settle_kernel).
+// Each stage reads the verdicts of the ones before it on the device (a bad weight, a budget
+// passed) and does nothing when one gave up, so the host queues them all without waiting.
+// Between updates the state keeps a mirror of itself and clean per-vertex flags and stamps
+// (repair_memory_t, sssp_cuda.hpp), so none of the stages is O(n) for a small batch; the first
+// update of a state, or the first after a fallback or a failure, mirrors it whole first. A repair
+// that would relax more than `repair_budget` x stored edges, or is predicted to before anything
+// is cut (far-reaching lowerings, repair_cut.cuh), reports over budget; the policy then
 // recomputes on the same buffers (no undo first: the compute overwrites every entry), counting
-// what differs from the snapshot taken in stage 1. If a step throws, the snapshot is copied back. docs/developer/gpu-sssp.md has the method and the measurements behind the defaults.
+// what differs from the mirror. If a step throws, the state is copied back from the mirror.
+// docs/developer/gpu-sssp.md has the method and the measurements behind the defaults.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -72,25 +78,46 @@ void check_arguments(const device_adjacency_t<vid_t, eid_t>& out,
 /// What one repair attempt ended with.
 enum class repair_end_t { done, over_budget };
 
-/// The repair's scratch memory; freed before a fallback so that compute() can reuse it.
+/// The repair's scratch memory for one update (the per-vertex memory it keeps between updates
+/// is the state's repair_memory_t); freed before a fallback so that compute() can reuse it.
 template <class vid_t>
 struct repair_workspace_t {
   device_buffer<edge_change_t<vid_t>> changes;
   device_buffer<long long> change_weight;
-  device_buffer<unsigned> flags;
+  device_buffer<unsigned long long> tree_pieces;
   device_buffer<unsigned long long> words;
   device_buffer<unsigned long long> seed_pieces;
-  device_buffer<int> stamps;
   device_buffer<kernels::item_t> queues;
 };
+
+/// The views of a state's repair memory that the kernels take.
+template <class vid_t>
+struct memory_view_t {
+  kernels::dist_t* old_dist;
+  vid_t* old_parents;
+  unsigned* flags;
+  int* near_stamp;
+  int* far_stamp;
+  vid_t* touched;
+  vid_t* cut;
+  unsigned long long capacity;
+};
+
+template <class vid_t>
+memory_view_t<vid_t> view_of(repair_memory_t<vid_t>& memory) {
+  return {reinterpret_cast<kernels::dist_t*>(memory.distances.data()), memory.parents.data(),
+          memory.flags.data(),     memory.stamps.data(),
+          memory.stamps.data() + memory.capacity,
+          memory.touched.data(),   memory.cut.data(),
+          static_cast<unsigned long long>(memory.capacity)};
+}
 
 template <class vid_t, class eid_t>
 class repair_t {
  public:
   repair_t(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
            vid_t source, int objective, void* stream, int64_t* d_dist, vid_t* d_parents,
-           int64_t* d_old_dist, vid_t* d_old_parents,
-           device_buffer<kernels::update_control_t>& control)
+           const memory_view_t<vid_t>& memory, device_buffer<kernels::update_control_t>& control)
       : out_(out),
         in_(in),
         source_(source),
@@ -98,8 +125,7 @@ class repair_t {
         stream_(stream),
         dist_(reinterpret_cast<kernels::dist_t*>(d_dist)),
         parents_(d_parents),
-        old_dist_(reinterpret_cast<kernels::dist_t*>(d_old_dist)),
-        old_parents_(d_old_parents),
+        memory_(memory),
         control_(control) {}
 
   /// Runs the repair within `budget` relaxations. `delta` is compute()'s bucket width: the
@@ -107,7 +133,7 @@ class repair_t {
   /// (with the caller's arrays unchanged) when a changed edge has a weight below 1.
   repair_end_t run(const change_log_t<vid_t>& log, unsigned long long stored_edges,
                    unsigned long long budget, int64_t delta, const tuning_t& tuning,
-                   stats_t& stats, bool& snapshot_taken) {
+                   stats_t& stats) {
     const long long n = out_.num_vertices;
     const double mean_degree = static_cast<double>(stored_edges) / static_cast<double>(n);
     const int group_size =
@@ -117,19 +143,21 @@ class repair_t {
     const unsigned long long capacity = static_cast<unsigned long long>(n) +
                                         stored_edges / kernels::chunk_edges_of(group_size) + 64;
 
-    // (1) Snapshot, cut, seed.
+    // (1) Cut and seed.
     std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
     const long long num_changes = static_cast<long long>(log.changes.size());
     repair_workspace_t<vid_t> w;
     w.changes = device_buffer<edge_change_t<vid_t>>(std::max<long long>(1, num_changes), stream_);
     w.changes.copy_from_host(log.changes.data(), static_cast<size_t>(num_changes));
     w.change_weight = device_buffer<long long>(std::max<long long>(1, num_changes), stream_);
-    w.flags = device_buffer<unsigned>(static_cast<size_t>(n), stream_);
-    w.words = device_buffer<unsigned long long>(static_cast<size_t>(n), stream_);
+    const unsigned long long tree_capacity =
+        static_cast<unsigned long long>(n) + stored_edges / kernels::k_tree_piece_slots + 64;
+    w.tree_pieces = device_buffer<unsigned long long>(tree_capacity, stream_);
+    w.words = device_buffer<unsigned long long>(static_cast<size_t>(std::max<long long>(1, n)),
+                                                stream_);
     const unsigned long long seed_capacity =
         static_cast<unsigned long long>(n) + stored_edges / kernels::k_seed_piece_slots + 64;
     w.seed_pieces = device_buffer<unsigned long long>(seed_capacity, stream_);
-    w.stamps = device_buffer<int>(2 * static_cast<size_t>(n), stream_);
     w.queues = device_buffer<kernels::item_t>(4 * capacity, stream_);
 
     kernels::repair_params_t<vid_t, eid_t> cut;
@@ -141,14 +169,14 @@ class repair_t {
     cut.change_weight = w.change_weight.data();
     cut.dist = dist_;
     cut.parents = parents_;
-    cut.old_dist = old_dist_;
-    cut.old_parents = old_parents_;
-    cut.flags = w.flags.data();
+    cut.touched = touched_list();
+    cut.cut = memory_.cut;
+    cut.tree_pieces = w.tree_pieces.data();
+    cut.tree_piece_capacity = tree_capacity;
     cut.words = w.words.data();
     cut.seed_pieces = w.seed_pieces.data();
     cut.seed_piece_capacity = seed_capacity;
-    cut.near_stamp = w.stamps.data();
-    cut.far_stamp = w.stamps.data() + n;
+    cut.far_stamp = memory_.far_stamp;
     cut.far_queue = w.queues.data() + 2 * capacity;
     cut.queue_capacity = capacity;
     cut.control = control_.data();
@@ -161,87 +189,92 @@ class repair_t {
       ::dyng::cuda::launch_cooperative(kernel, kernels::cooperative_blocks(kernel, 8, k_fn), cut,
                                        as_stream(stream_));
     }
-    kernels::update_control_t host = read_control();
-    snapshot_taken = true;  // phase 1 of the kernel has run; what follows may be undone
-    if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
-    check_overflow(host);
-    stats.invalidated = static_cast<int64_t>(host.repair.invalidated);
-    // Predicted too large, a cycle in the parents (not a result of compute), or a cut that
-    // alone costs the budget.
-    if (host.repair.status == kernels::k_repair_predicted_over_budget ||
-        host.repair.status == kernels::k_repair_bad_tree || host.repair.cut_in_edges > budget) {
-      return repair_end_t::over_budget;
-    }
 
-    // (2) The search from the seeds.
+    // (2) The search from the seeds; nothing when the cut kernel gave up or seeded nothing.
     stage.emplace("sssp.loop");
-    if (host.search.far_count[0] > 0) {
-      kernels::near_far_params_t<vid_t, eid_t> params;
-      params.out = out_;
-      params.objective = objective_;
-      params.source = source_;
-      params.delta = static_cast<kernels::dist_t>(
-          tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta) : delta);
-      params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
-      params.dist = dist_;
-      params.near_stamp = w.stamps.data();
-      params.far_stamp = w.stamps.data() + n;
-      for (int q = 0; q < 2; ++q) {
-        params.near_queue[q] = w.queues.data() + q * capacity;
-        params.far_queue[q] = w.queues.data() + (2 + q) * capacity;
-      }
-      params.capacity = capacity;
-      params.control = &control_.data()->search;
-      params.work_budget = budget - host.repair.cut_in_edges;
-      kernels::dispatch_search<true>(group_size, params, blocks_per_sm, as_stream(stream_));
-      host = read_control();
-      check_overflow(host);
-      stats.iterations = host.search.rounds;
-      stats.epochs = host.search.epochs;
-      stats.pushes = static_cast<int64_t>(host.search.pushes);
-      // The round limit is only reachable with weights < 1 elsewhere in the graph: compute()
-      // reports it.
-      if (host.search.status == kernels::k_status_budget ||
-          host.search.status == kernels::k_status_round_limit) {
-        return repair_end_t::over_budget;
-      }
+    kernels::near_far_params_t<vid_t, eid_t> params;
+    params.out = out_;
+    params.objective = objective_;
+    params.source = source_;
+    params.delta = static_cast<kernels::dist_t>(
+        tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta) : delta);
+    params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
+    params.dist = dist_;
+    params.near_stamp = memory_.near_stamp;
+    params.far_stamp = memory_.far_stamp;
+    for (int q = 0; q < 2; ++q) {
+      params.near_queue[q] = w.queues.data() + q * capacity;
+      params.far_queue[q] = w.queues.data() + (2 + q) * capacity;
     }
-    stats.frontier_visits =
-        static_cast<int64_t>(host.search.relaxations + host.repair.cut_in_edges);
+    params.capacity = capacity;
+    params.control = &control_.data()->search;
+    params.work_budget = budget;  // the cut kernel leaves its own work in control->work
+    params.touched = touched_list();
+    params.gate = &control_.data()->repair.status;
+    kernels::dispatch_search<true>(group_size, params, blocks_per_sm, as_stream(stream_));
 
-    // (3) Parents where they can have changed. The search's pushes are in; its queues are not
-    // needed any more and lend their memory to the lists.
+    // (3) Parents where they can have changed, then the clean-up; nothing when the cut kernel or
+    // the search gave up. The search's queues are not needed any more and lend their memory to
+    // the lists.
     stage.emplace("sssp.finalize");
     w.queues.reset();
-    w.stamps.reset();
+    w.words.reset();
+    w.tree_pieces.reset();
     device_buffer<vid_t> full_list(static_cast<size_t>(n), stream_);
     const unsigned long long merge_capacity =
         static_cast<unsigned long long>(n) + stored_edges / kernels::k_merge_piece_slots + 64;
     device_buffer<unsigned long long> merge_pieces(merge_capacity, stream_);
     kernels::repair_control_t* repair = &control_.data()->repair;
     const cudaStream_t s = as_stream(stream_);
-    kernels::classify_kernel<vid_t, eid_t><<<kernels::stride_blocks(n, 8), kernels::k_block_threads,
-                                             0, s>>>(out_, dist_, old_dist_, w.flags.data(),
-                                                     full_list.data(), merge_pieces.data(),
-                                                     merge_capacity, repair);
+    // The lists are short for a small batch: a few blocks per multiprocessor cover them.
+    const unsigned list_blocks = kernels::stride_blocks(n, 2);
+    kernels::classify_kernel<vid_t, eid_t><<<list_blocks, kernels::k_block_threads, 0, s>>>(
+        out_, dist_, memory_.old_dist, touched_list(), full_list.data(), merge_pieces.data(),
+        merge_capacity, control_.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
     device_buffer<unsigned long long> parent_pieces;
     kernels::launch_parents(in_, source_, objective_, reinterpret_cast<const int64_t*>(dist_), s,
                             parents_, stored_edges, &control_.data()->search, parent_pieces,
                             full_list.data(), &repair->full_count, n);
     kernels::merge_kernel<vid_t, eid_t><<<kernels::stride_blocks(n, 8), kernels::k_block_threads,
-                                          0, s>>>(out_, objective_, source_, dist_, old_dist_,
-                                                  old_parents_, w.flags.data(), parents_,
-                                                  merge_pieces.data(), merge_capacity,
-                                                  full_list.data(), repair);
+                                          0, s>>>(out_, objective_, source_, dist_,
+                                                  memory_.old_dist, memory_.old_parents,
+                                                  touched_list(), parents_, merge_pieces.data(),
+                                                  merge_capacity, full_list.data(), repair);
     DYNG_CUDA_CHECK(cudaGetLastError());
-    host = read_control();
+    kernels::settle_kernel<vid_t><<<list_blocks, kernels::k_block_threads, 0, s>>>(
+        dist_, parents_, touched_list(), memory_.old_dist, memory_.old_parents,
+        memory_.near_stamp, memory_.far_stamp, control_.data());
+    DYNG_CUDA_CHECK(cudaGetLastError());
+
+    // The one wait: every verdict comes back together.
+    const kernels::update_control_t host = read_control();
+    if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
     check_overflow(host);
+    stats.invalidated = static_cast<int64_t>(host.repair.invalidated);
+    stats.iterations = host.search.rounds;
+    stats.epochs = host.search.epochs;
+    stats.pushes = static_cast<int64_t>(host.search.pushes);
+    // Predicted too large, a cycle in the parents (not a result of compute), a cut that alone
+    // costs the budget, or a search past it. The round limit is only reachable with weights
+    // < 1 elsewhere in the graph: compute() reports it.
+    if (host.repair.status != kernels::k_repair_ok ||
+        host.search.status == kernels::k_status_budget ||
+        host.search.status == kernels::k_status_round_limit) {
+      return repair_end_t::over_budget;
+    }
+    stats.frontier_visits =
+        static_cast<int64_t>(host.search.relaxations + host.repair.cut_in_edges);
     stats.affected = static_cast<int64_t>(host.repair.affected);
     return repair_end_t::done;
   }
 
  private:
+  kernels::touched_list_t<vid_t> touched_list() const {
+    return {memory_.flags, memory_.touched, &control_.data()->repair.touched_count,
+            memory_.capacity};
+  }
+
   kernels::update_control_t read_control() {
     kernels::update_control_t host{};
     control_.copy_to_host(&host, 1);
@@ -257,7 +290,7 @@ class repair_t {
 
   [[noreturn]] void throw_bad_weight(const change_log_t<vid_t>& log, repair_workspace_t<vid_t>& w,
                                      const kernels::update_control_t& host) {
-    const long long i = host.repair.bad_change;
+    const auto i = static_cast<long long>(~host.repair.bad_change);
     long long weight = 0;
     ::dyng::cuda::copy_to_host(&weight, w.change_weight.data() + i, sizeof weight, stream_);
     ::dyng::cuda::synchronize(stream_);
@@ -273,8 +306,7 @@ class repair_t {
   void* stream_;
   kernels::dist_t* dist_;
   vid_t* parents_;
-  kernels::dist_t* old_dist_;
-  vid_t* old_parents_;
+  memory_view_t<vid_t> memory_;
   device_buffer<kernels::update_control_t>& control_;
 };
 
@@ -283,7 +315,7 @@ template <class vid_t, class eid_t>
 class device_update_steps_t {
  public:
   using stats_type = stats_t;
-  /// recompute() writes every entry and counts against its own snapshot.
+  /// recompute() writes every entry and counts against the mirror.
   static constexpr bool k_recompute_overwrites = true;
 
   /// `stored_edges` < 0: counted on the device (with a wait).
@@ -311,8 +343,12 @@ class device_update_steps_t {
 
   /// New vertices start unreached; the repair then finds the ones the batch connected.
   void grow(int64_t n) { ::dyng::cuda::grow(state_, n, stream_); }
-  /// The grown buffers stay: they only need to hold at least num_vertices entries.
-  void shrink(int64_t n) noexcept { state_.num_vertices = n; }
+  /// The grown buffers stay: they only need to hold at least num_vertices entries. The mirror
+  /// stops at n too, so that a later growth mirrors the vertices it adds again.
+  void shrink(int64_t n) noexcept {
+    state_.num_vertices = n;
+    state_.repair_memory.mirrored = std::min(state_.repair_memory.mirrored, n);
+  }
 
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     stats.record(k_engine);
@@ -322,42 +358,48 @@ class device_update_steps_t {
       count_and_sample(true);
     }
     const int64_t width = delta_ > 0 ? std::min(k_max_delta, delta_) : state_.repair_width;
-    allocate_snapshot();
+    prepare_memory();
     control_ = device_buffer<kernels::update_control_t>(1, stream_);
     control_.fill_bytes(0);
+    repaired_ = true;  // from here on the state and the flags move: undo() restores
     repair_t<vid_t, eid_t> repair(out_, in_, state_.source, objective_, stream_,
                                   state_.distances.data(), state_.parents.data(),
-                                  old_dist_.data(), old_parents_.data(), control_);
-    return repair.run(log, stored_edges_, static_cast<unsigned long long>(budget), width, tuning_,
-                      stats, snapshot_taken_) == repair_end_t::done;
+                                  view_of(state_.repair_memory), control_);
+    const bool done = repair.run(log, stored_edges_, static_cast<unsigned long long>(budget),
+                                 width, tuning_, stats) == repair_end_t::done;
+    if (done) state_.repair_memory.mirrored = state_.num_vertices;  // settle_kernel cleaned up
+    return done;
   }
 
-  /// Copies the snapshot back. A CUDA failure here leaves nothing to restore from, so it is
-  /// swallowed: the error that made the policy undo is the one the caller sees.
+  /// Copies the mirror back over the state. A CUDA failure here leaves nothing to restore from,
+  /// so it is swallowed: the error that made the policy undo is the one the caller sees.
   void undo() noexcept {
-    if (!snapshot_taken_) return;
+    if (!repaired_) return;
+    state_.repair_memory.mirrored = -1;  // flags and stamps are left as the repair had them
     try {
-      restore_snapshot();
+      const auto n = static_cast<size_t>(state_.num_vertices);
+      const repair_memory_t<vid_t>& memory = state_.repair_memory;
+      ::dyng::cuda::copy_on_device(state_.distances.data(), memory.distances.data(),
+                                   n * sizeof(int64_t), stream_);
+      ::dyng::cuda::copy_on_device(state_.parents.data(), memory.parents.data(),
+                                   n * sizeof(vid_t), stream_);
+      ::dyng::cuda::synchronize(stream_);
     } catch (...) {
     }
   }
 
-  /// A full compute on the state's arrays, then what differs from the snapshot.
+  /// A full compute on the state's arrays, then what differs from the mirror (which then takes
+  /// the new values whole, with flags and stamps cleaned).
   void recompute(stats_t& stats) {
-    if (!snapshot_taken_) {  // no repair ran (budget 0): take the snapshot here
-      allocate_snapshot();
-      const auto n = static_cast<size_t>(state_.num_vertices);
-      ::dyng::cuda::copy_on_device(old_dist_.data(), state_.distances.data(), n * sizeof(int64_t),
-                                   stream_);
-      ::dyng::cuda::copy_on_device(old_parents_.data(), state_.parents.data(), n * sizeof(vid_t),
-                                   stream_);
-      snapshot_taken_ = true;
+    if (!repaired_) {  // no repair ran (budget 0): the mirror must hold the state before it
+      prepare_memory();
+      repaired_ = true;
     }
     const int64_t invalidated = stats.invalidated;
     try {
       compute(out_, in_, state_.source, objective_, delta_, stream_, state_.distances.data(),
               state_.parents.data(), stats, tuning_);
-      stats.affected = count_changed();
+      stats.affected = mirror(0, state_.num_vertices, true);
     } catch (...) {
       undo();
       throw;
@@ -386,34 +428,58 @@ class device_update_steps_t {
     state_.repair_width = std::min(k_max_delta, kernels::pick_delta(mean_weight));
   }
 
-  void allocate_snapshot() {
-    if (!old_dist_.empty() || state_.num_vertices == 0) return;
-    old_dist_ = device_buffer<int64_t>(static_cast<size_t>(state_.num_vertices), stream_);
-    old_parents_ = device_buffer<vid_t>(static_cast<size_t>(state_.num_vertices), stream_);
+  /// Makes the state's repair memory cover every vertex, mirrored and clean: allocated (with an
+  /// eighth to spare for vertex growth) and mirrored whole when it is new or too small, only the
+  /// vertices a batch added when it is clean, whole again after a failure.
+  void prepare_memory() {
+    const int64_t n = state_.num_vertices;
+    repair_memory_t<vid_t>& memory = state_.repair_memory;
+    if (memory.capacity < n) {
+      const stage_scope_t memory_stage("sssp.repair_memory");
+      memory = repair_memory_t<vid_t>{};
+      const int64_t capacity = n + n / 8 + 64;
+      const auto c = static_cast<size_t>(capacity);
+      // Long-lived, so from the default stream (as the state's own arrays); waited for once.
+      memory.distances = device_buffer<int64_t>(c);
+      memory.parents = device_buffer<vid_t>(c);
+      memory.flags = device_buffer<unsigned>(c);
+      memory.stamps = device_buffer<int>(2 * c);
+      memory.touched = device_buffer<vid_t>(c);
+      memory.cut = device_buffer<vid_t>(c);
+      memory.capacity = capacity;
+      ::dyng::cuda::synchronize(nullptr);
+    }
+    if (memory.mirrored < 0) {
+      const stage_scope_t mirror_stage("sssp.mirror");
+      mirror(0, n, false);
+    } else if (memory.mirrored < n) {
+      mirror(memory.mirrored, n, false);
+    }
   }
 
-  void restore_snapshot() {
-    const auto n = static_cast<size_t>(state_.num_vertices);
-    ::dyng::cuda::copy_on_device(state_.distances.data(), old_dist_.data(), n * sizeof(int64_t),
-                                 stream_);
-    ::dyng::cuda::copy_on_device(state_.parents.data(), old_parents_.data(), n * sizeof(vid_t),
-                                 stream_);
-    ::dyng::cuda::synchronize(stream_);
-  }
-
-  int64_t count_changed() {
-    const long long n = state_.num_vertices;
-    device_buffer<unsigned long long> differ(1, stream_);
-    differ.fill_bytes(0);
-    kernels::count_differences_kernel<vid_t>
-        <<<kernels::stride_blocks(n, 8), kernels::k_block_threads, 0, as_stream(stream_)>>>(
-            n, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
-            state_.parents.data(), reinterpret_cast<const kernels::dist_t*>(old_dist_.data()),
-            old_parents_.data(), differ.data());
-    DYNG_CUDA_CHECK(cudaGetLastError());
-    unsigned long long affected = 0;
-    differ.copy_to_host(&affected, 1);
-    return static_cast<int64_t>(affected);
+  /// mirror_kernel over [from, to); returns the vertices that differed when `count` is set.
+  int64_t mirror(int64_t from, int64_t to, bool count) {
+    repair_memory_t<vid_t>& memory = state_.repair_memory;
+    const memory_view_t<vid_t> m = view_of(memory);
+    device_buffer<unsigned long long> differ;
+    if (count) {
+      differ = device_buffer<unsigned long long>(1, stream_);
+      differ.fill_bytes(0);
+    }
+    if (to > from) {
+      kernels::mirror_kernel<vid_t>
+          <<<kernels::stride_blocks(to - from, 8), kernels::k_block_threads, 0,
+             as_stream(stream_)>>>(
+              from, to, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
+              state_.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp,
+              m.far_stamp, count ? differ.data() : nullptr);
+      DYNG_CUDA_CHECK(cudaGetLastError());
+    }
+    memory.mirrored = to;
+    if (!count) return 0;
+    unsigned long long differing = 0;
+    differ.copy_to_host(&differing, 1);
+    return static_cast<int64_t>(differing);
   }
 
   device_adjacency_t<vid_t, eid_t> out_;
@@ -425,10 +491,8 @@ class device_update_steps_t {
   tuning_t tuning_;
   unsigned long long stored_edges_ = 0;
   device_buffer<kernels::update_control_t> control_;
-  // The state before the batch (grown), written by the repair's first kernel or by recompute().
-  device_buffer<int64_t> old_dist_;
-  device_buffer<vid_t> old_parents_;
-  bool snapshot_taken_ = false;
+  /// The repair (or the recompute) has started changing the state: undo() copies the mirror back.
+  bool repaired_ = false;
 };
 
 }  // namespace

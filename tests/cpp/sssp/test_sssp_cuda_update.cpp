@@ -5,7 +5,11 @@
 // with deep trees (many pointer-jumping passes), long rows (seeding and merge pieces) and
 // batches that disconnect. Every budget path: default, 0 (always recompute), huge (always
 // incremental). `affected` and `invalidated` are checked against counts made on the host.
+// Each variant runs on a fresh copy of the state (whose repair memory update() must build), and
+// three kept states take the batches one after another, as a result does between updates
+// (repair memory kept clean, mirrored, grown; a fallback or a failure in between).
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <span>
 #include <string>
@@ -139,11 +143,22 @@ std::vector<variant_t> variants() {
 /// Runs every variant of update() from `before` (valid for the graph before the batch) and
 /// checks each against `fresh` (GPU compute) and `oracle` (CPU). Returns the default variant's
 /// result. `paths` counts incremental and recompute outcomes.
+/// Results that take every batch in turn: budget -1 (default), 1e9 (always incremental) and
+/// one that alternates with budget 0 (a fallback between incremental repairs).
+template <class vid_t>
+struct kept_results_t {
+  std::vector<std::unique_ptr<device_result_t<vid_t>>> results;
+  int batches = 0;
+  explicit kept_results_t(const sssp::state_t<vid_t>& start) {
+    for (int i = 0; i < 3; ++i) results.push_back(std::make_unique<device_result_t<vid_t>>(start));
+  }
+};
+
 template <class vid_t, class eid_t>
 sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t, eid_t>& g,
                                    const change_log_t<vid_t>& log,
                                    const sssp::state_t<vid_t>& before, int objective,
-                                   int paths[2]) {
+                                   int paths[2], kept_results_t<vid_t>* kept = nullptr) {
   const device_graph_t<vid_t, eid_t> d(g);
   const size_t n = static_cast<size_t>(g.num_vertices());
   const vid_t source = before.source;
@@ -184,6 +199,30 @@ sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t,
     if (first) result = got;
     first = false;
   }
+  if (kept != nullptr) {
+    const int batch = kept->batches++;
+    for (size_t i = 0; i < kept->results.size(); ++i) {
+      device_result_t<vid_t>& r = *kept->results[i];
+      // Kept up to date so far.
+      CHECK(same(r.download(source, static_cast<size_t>(r.state.num_vertices)), before));
+      const double budget = i == 0 ? -1.0 : i == 1 || batch % 3 != 1 ? 1e9 : 0.0;
+      sssp::stats_t stats;
+      sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, objective, 0, budget, nullptr,
+                                       r.state, stats);
+      const bool ok = same(r.download(source, n), oracle);
+      if (!ok) {
+        std::fprintf(stderr, "  %s: kept result %zu, batch %d (budget %g): %lld vertices differ "
+                     "from the oracle\n", name.c_str(), i, batch, budget,
+                     static_cast<long long>(count_differences(r.download(source, n), oracle)));
+      }
+      CHECK(ok);
+      CHECK_EQ(stats.affected, affected);
+      if (budget >= 1e9) {
+        CHECK(stats.path == dyng::update_path_t::incremental);
+        CHECK_EQ(stats.invalidated, invalidated);
+      }
+    }
+  }
   return result;
 }
 
@@ -203,6 +242,7 @@ void random_rounds(uint64_t seed, int trials) {
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
     sssp::state_t<vid_t> state = gpu_compute(device_graph_t<vid_t, eid_t>(g), source, objective);
     CHECK(same(state, sssp::reference_dijkstra(g, source, objective)));
+    kept_results_t<vid_t> kept(state);
 
     for (int round = 0; round < 6; ++round) {
       std::vector<vid_t> is, id, ds, dd;
@@ -244,7 +284,7 @@ void random_rounds(uint64_t seed, int trials) {
       g.apply(batch, &log);
       n = g.num_vertices();
       state = check_updates("random trial " + std::to_string(trial), g, log, state, objective,
-                            paths);
+                            paths, &kept);
     }
   }
   CHECK(paths[0] > 0);
@@ -264,10 +304,11 @@ graph_t<vid_t, eid_t> build(vid_t n, const std::vector<vid_t>& src, const std::v
 template <class vid_t, class eid_t>
 sssp::state_t<vid_t> apply_and_check(const std::string& name, graph_t<vid_t, eid_t>& g,
                                      const edge_batch_t<vid_t>& batch,
-                                     const sssp::state_t<vid_t>& state, int paths[2]) {
+                                     const sssp::state_t<vid_t>& state, int paths[2],
+                                     kept_results_t<vid_t>* kept = nullptr) {
   change_log_t<vid_t> log;
   g.apply(batch, &log);
-  return check_updates(name, g, log, state, 0, paths);
+  return check_updates(name, g, log, state, 0, paths, kept);
 }
 
 /// Long shortest paths, hubs and disconnection: the pointer jumping needs many passes on a path
@@ -284,15 +325,24 @@ void structured_graphs() {
     src.push_back(0), dst.push_back(1500), w.push_back(100000);  // a long bypass
     auto g = build<vid_t, eid_t>(n, src, dst, w);
     auto state = gpu_compute(device_graph_t<vid_t, eid_t>(g), vid_t{0}, 0);
+    kept_results_t<vid_t> kept(state);
     const std::vector<vid_t> ds{5}, dd{6};
-    state = apply_and_check<vid_t, eid_t>("path cut", g, {{}, {}, {}, 1, ds, dd}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("path cut", g, {{}, {}, {}, 1, ds, dd}, state, paths,
+                                          &kept);
     const std::vector<vid_t> is{5}, id{6};
     const std::vector<int32_t> iw{7};
-    state = apply_and_check<vid_t, eid_t>("path rejoined", g, {is, id, iw, 1, {}, {}}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("path rejoined", g, {is, id, iw, 1, {}, {}}, state,
+                                          paths, &kept);
+    // A cut 20 levels deep: walked top down, below the switch to pointer jumping.
+    const std::vector<vid_t> ds1{2979}, dd1{2980};
+    state = apply_and_check<vid_t, eid_t>("short cut", g, {{}, {}, {}, 1, ds1, dd1}, state, paths,
+                                          &kept);
     const std::vector<vid_t> ds2{0}, dd2{1500};
-    state = apply_and_check<vid_t, eid_t>("bypass gone", g, {{}, {}, {}, 1, ds2, dd2}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("bypass gone", g, {{}, {}, {}, 1, ds2, dd2}, state,
+                                          paths, &kept);
     const std::vector<vid_t> ds3{0}, dd3{1};
-    state = apply_and_check<vid_t, eid_t>("source cut off", g, {{}, {}, {}, 1, ds3, dd3}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("source cut off", g, {{}, {}, {}, 1, ds3, dd3}, state,
+                                          paths, &kept);
   }
   {  // Shortcuts along a path of unit weights, each lowering a long stretch by far more than a
      // bucket width (64): the default budget predicts a recompute before cutting anything,
@@ -331,6 +381,7 @@ void structured_graphs() {
     }
     auto g = build<vid_t, eid_t>(side * side, src, dst, w, false);
     auto state = gpu_compute(device_graph_t<vid_t, eid_t>(g), vid_t{0}, 0);
+    kept_results_t<vid_t> kept(state);
     for (int round = 0; round < 5; ++round) {
       std::vector<vid_t> is, id, ds, dd;
       std::vector<int32_t> iw;
@@ -350,7 +401,7 @@ void structured_graphs() {
         iw.push_back(1 + rng() % 30);
       }
       state = apply_and_check<vid_t, eid_t>("grid round " + std::to_string(round), g,
-                                            {is, id, iw, 1, ds, dd}, state, paths);
+                                            {is, id, iw, 1, ds, dd}, state, paths, &kept);
     }
   }
   {  // Hubs: vertex 0 reaches everyone expensively, odd vertices cheaply, and 7 has an in-row
@@ -365,20 +416,83 @@ void structured_graphs() {
     }
     auto g = build<vid_t, eid_t>(n, src, dst, w);
     auto state = gpu_compute(device_graph_t<vid_t, eid_t>(g), vid_t{0}, 0);
+    kept_results_t<vid_t> kept(state);
     // Cut 7 (its parent edge) and lower many vertices at once through a cheap edge to a hub.
     const vid_t p7 = state.parents[7];
     const std::vector<vid_t> ds{p7}, dd{7};
-    state = apply_and_check<vid_t, eid_t>("hub cut", g, {{}, {}, {}, 1, ds, dd}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("hub cut", g, {{}, {}, {}, 1, ds, dd}, state, paths,
+                                          &kept);
     std::vector<vid_t> is{0}, id{3};
     std::vector<int32_t> iw{1};
     for (vid_t v = 3; v < 400; v += 2) is.push_back(3), id.push_back(v), iw.push_back(2);
-    state = apply_and_check<vid_t, eid_t>("hub shortcut", g, {is, id, iw, 1, {}, {}}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("hub shortcut", g, {is, id, iw, 1, {}, {}}, state,
+                                          paths, &kept);
     // Grow: new vertices reached through the hub 7 and a new hub.
     const std::vector<vid_t> is2{7, n, n + 1, 0}, id2{n, n + 1, 7, n + 2};
     const std::vector<int32_t> iw2{3, 4, 1, 9};
-    state = apply_and_check<vid_t, eid_t>("growth", g, {is2, id2, iw2, 1, {}, {}}, state, paths);
+    state = apply_and_check<vid_t, eid_t>("growth", g, {is2, id2, iw2, 1, {}, {}}, state, paths,
+                                          &kept);
+    // Cut the hub 0's edge to 1 (a subtree below a hub row of 5000) after the growth.
+    const std::vector<vid_t> ds4{0}, dd4{1};
+    state = apply_and_check<vid_t, eid_t>("hub edge cut", g, {{}, {}, {}, 1, ds4, dd4}, state,
+                                          paths, &kept);
   }
   CHECK(paths[0] > 0);
+}
+
+/// A refused update between good ones: the state is put back, update() rebuilds its repair
+/// memory, and the next updates are exact again.
+template <class vid_t, class eid_t>
+void failure_in_a_chain() {
+  const vid_t n = 60;
+  std::vector<vid_t> src, dst;
+  std::vector<int32_t> w;
+  for (vid_t v = 0; v + 1 < n; ++v) src.push_back(v), dst.push_back(v + 1), w.push_back(1 + v % 3);
+  for (vid_t v = 0; v + 7 < n; ++v) src.push_back(v), dst.push_back(v + 7), w.push_back(10);
+  auto g = build<vid_t, eid_t>(n, src, dst, w);
+  const sssp::state_t<vid_t> start = gpu_compute(device_graph_t<vid_t, eid_t>(g), vid_t{0}, 0);
+  device_result_t<vid_t> r(start);
+  sssp::stats_t stats;
+  auto update = [&](const change_log_t<vid_t>& log) {
+    const device_graph_t<vid_t, eid_t> d(g);
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, log, 0, 0, 1e9, nullptr, r.state,
+                                     stats);
+  };
+  auto exact = [&] {
+    return same(r.download(0, static_cast<size_t>(g.num_vertices())),
+                sssp::reference_dijkstra(g, vid_t{0}, 0));
+  };
+  // A good batch: the repair memory is built and left clean.
+  change_log_t<vid_t> first;
+  const vid_t p20 = start.parents[20];
+  const std::vector<vid_t> ds{p20}, dd{20};
+  g.apply({{}, {}, {}, 1, ds, dd}, &first);
+  update(first);
+  CHECK(exact());
+  const sssp::state_t<vid_t> good = r.download(0, static_cast<size_t>(n));
+  // A refused one (weight 0 on an edge that lowers a subtree): nothing changes.
+  change_log_t<vid_t> refused;
+  const std::vector<vid_t> bs{3, 30}, bd{40, 31};
+  const std::vector<int32_t> bw{1, 0};
+  g.apply({bs, bd, bw, 1, {}, {}}, &refused);
+  CHECK_THROWS_AS(update(refused), invalid_argument_error);
+  CHECK(same(r.download(0, static_cast<size_t>(n)), good));
+  // The graph drops the refused edges again; both logs together take the state's graph there.
+  change_log_t<vid_t> undo;
+  g.apply({{}, {}, {}, 1, bs, bd}, &undo);
+  change_log_t<vid_t> both = refused;
+  both.changes.insert(both.changes.end(), undo.changes.begin(), undo.changes.end());
+  update(both);
+  CHECK(exact());
+  // And on: a cut, a lowering and a new vertex.
+  change_log_t<vid_t> more;
+  const std::vector<vid_t> is{0, 59}, id{45, n};
+  const std::vector<int32_t> iw{2, 1};
+  const std::vector<vid_t> ds2{9}, dd2{10};
+  g.apply({is, id, iw, 1, ds2, dd2}, &more);
+  update(more);
+  CHECK(exact());
+  CHECK(stats.path == dyng::update_path_t::incremental);
 }
 
 template <class vid_t, class eid_t>
@@ -430,6 +544,7 @@ void rejects_bad_input() {
   CHECK_THROWS_AS(grow_and_fail(), invalid_argument_error);
   CHECK_EQ(r2.state.num_vertices, 3);
   CHECK(same(r2.download(0, 3), state));
+  failure_in_a_chain<vid_t, eid_t>();
 }
 
 }  // namespace

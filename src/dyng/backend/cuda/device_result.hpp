@@ -157,8 +157,9 @@ void copy_values(D& to, const D& from, void* stream) {
   synchronize(stream);
 }
 
-/// Grows `state` to `n` vertices (on the current device); the new ones are untouched. Strong
-/// guarantee: on a throw, `state` is as it was.
+/// Grows `state` to `n` vertices (on the current device); the new ones are untouched. Only the
+/// arrays are replaced: whatever else the state keeps (an update's memory between batches)
+/// stays. Strong guarantee: on a throw, `state` is as it was.
 template <class D>
 void grow(D& state, int64_t n, void* stream) {
   if (n <= state.num_vertices) return;
@@ -170,7 +171,9 @@ void grow(D& state, int64_t n, void* stream) {
                    static_cast<size_t>(old) * sizeof(T), stream);
     fill_values((grown.*member).data() + old, h.untouched, static_cast<size_t>(n - old), stream);
   });
-  state = std::move(grown);
+  result_detail::for_each_pair<D>(
+      [&](const auto&, auto member) { std::swap(state.*member, grown.*member); });
+  state.num_vertices = n;
 }
 
 }  // namespace dyng::cuda

@@ -6,7 +6,8 @@
 //   repair(log, budget, stats, snapshot) -> bool   the GPU repair, false once past `budget`;
 //   recompute(state, snapshot, attempt) -> stats    a full compute into `state`, with
 //                                                   `affected` counted against `snapshot`.
-// An algorithm that takes its snapshot inside its own first kernel (sssp) writes its own steps.
+// An algorithm that keeps a mirror of its state between updates (sssp: its repair then costs
+// O(what it touches), sssp_cuda_update.cu) writes its own steps.
 // No CUDA types here: the callables launch the kernels.
 #pragma once
 

@@ -69,6 +69,26 @@ __device__ __forceinline__ long long item_length(item_t item) {
   return static_cast<long long>(item.y >> k_vertex_bits);
 }
 
+/// Lists each lane's row of `degree` slots in pieces of `piece_slots`: entries v | k << 40 for
+/// k = 0 .. ceil(degree / piece_slots) - 1, reserved with one atomic per warp. Past `capacity`
+/// nothing is written and *overflow is set (lists are sized so that this cannot happen). Must be
+/// reached by all 32 lanes; a lane with nothing to list passes degree 0.
+__device__ __forceinline__ void append_row_pieces(long long v, long long degree,
+                                                  long long piece_slots, unsigned long long* list,
+                                                  unsigned long long* count,
+                                                  unsigned long long capacity, int* overflow) {
+  const unsigned long long pieces =
+      degree > 0 ? static_cast<unsigned long long>((degree + piece_slots - 1) / piece_slots) : 0;
+  const unsigned long long base = warp_reserve(pieces, count);
+  for (unsigned long long k = 0; k < pieces; ++k) {
+    if (base + k < capacity) {
+      list[base + k] = static_cast<unsigned long long>(v) | (k << k_vertex_bits);
+    } else {
+      atomicExch(overflow, 1);
+    }
+  }
+}
+
 /// Status codes the persistent kernel leaves in control_t::status. A seeded search (update's
 /// repair) also stops with k_status_budget once it has relaxed more edges than it was allowed.
 enum : int { k_status_ok = 0, k_status_round_limit = 1, k_status_overflow = 2, k_status_budget = 3 };

@@ -27,12 +27,16 @@
 //
 // Seeded mode (update's repair, k_seeded = true) starts from the distances it is given instead of
 // from the source: the caller has filled far pile 0 with the lowered vertices (their far stamps
-// claimed with epoch 0), far_min[0] with their smallest distance and every counter and stamp
-// (repair_cut.cuh does this), so the first round splits the pile against a bound of 0. It also
-// stops once it has relaxed more than `work_budget` edges: each thread flushes its relaxation
-// count into control->work now and then, thread 0 compares the total with the budget and writes
-// its decision into stop[(round + 1) & 1], a slot nobody reads during this round, and every
-// thread reads stop[round & 1] after the barrier, so all of them leave in the same round.
+// claimed with epoch 0), far_min[0] with their smallest distance and every counter, and hands
+// over stamps that are -1 except for vertices it listed (repair_cut.cuh does this), so the first
+// round splits the pile against a bound of 0. Every vertex whose stamp it claims for the first
+// time is listed too (touched.cuh): the update cleans exactly those afterwards. It does nothing
+// when *gate is set (the seeding kernel gave up), and it stops once more than `work_budget`
+// units of work are done, counting the work the caller left in control->work: each thread
+// flushes its relaxation count into control->work now and then, thread 0 compares the total with
+// the budget and writes its decision into stop[(round + 1) & 1], a slot nobody reads during this
+// round, and every thread reads stop[round & 1] after the barrier, so all of them leave in the
+// same round.
 //
 // Joint mode (k_joint = true, mosp) runs num_objectives searches from the same source as one:
 // an item is a (vertex, objective) pair (device_common.cuh), objective o reads weight column
@@ -44,6 +48,7 @@
 
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/sssp/detail/cuda/device_common.cuh"
+#include "dyng/sssp/detail/cuda/touched.cuh"
 
 namespace dyng::sssp::detail::cuda {
 
@@ -65,6 +70,12 @@ struct near_far_params_t {
   control_t* control = nullptr;
   /// Seeded mode: relaxations allowed before the search gives up (k_status_budget).
   unsigned long long work_budget = 0;
+  /// Seeded mode: where the vertices whose stamps it claims are listed (touched.cuh); the
+  /// stamps are -1 on entry except for vertices already listed.
+  touched_list_t<vid_t> touched{};
+  /// Seeded mode: the search does nothing when *gate != 0 (the kernel before it gave up), so
+  /// that the host queues it without waiting for that kernel's verdict.
+  const int* gate = nullptr;
 };
 
 /// The queue a round appends to.
@@ -83,7 +94,7 @@ __host__ __device__ constexpr long long chunk_edges() {
 /// lanes of a warp stay in the loop until every group of the warp is done, so the warp-wide
 /// ballots inside are always reached by the whole warp. `first_item` is the group's item at
 /// its first index, loaded by the caller ahead of `in_count`.
-template <int G, bool k_joint, class vid_t, class eid_t>
+template <int G, bool k_joint, bool k_seeded, class vid_t, class eid_t>
 __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item_t* in_queue,
                             item_t first_item, unsigned long long in_count, sink_t near_sink,
                             sink_t far_sink, dist_t* far_min, dist_t bound, int near_tag,
@@ -175,6 +186,10 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
         const bool is_near = nd < bound;
         const int tag = is_near ? near_tag : far_tag;
         const int previous = atomicExch((is_near ? p.near_stamp : p.far_stamp) + ofs + u, tag);
+        // Seeded: the first claim of either stamp in this update lists u for the final clean-up.
+        if (k_seeded && previous == -1) {
+          mark_touched(p.touched, static_cast<long long>(u), 0u, status, k_status_overflow);
+        }
         const long long ub = __ldg(p.out.row_begin + u);
         const long long ue = __ldg(p.out.row_end + u);
         // A vertex without out-edges has nothing to relax: claimed, never queued.
@@ -254,6 +269,10 @@ __global__ void __launch_bounds__(k_block_threads, 4)
   control_t* control = p.control;
   const long long n = p.out.num_vertices;
 
+  if constexpr (k_seeded) {
+    // Written by an earlier kernel: every thread reads the same value and leaves together.
+    if (__ldcg(p.gate) != 0) return;
+  }
   if constexpr (!k_seeded) {
     const long long searches = k_joint ? p.num_objectives : 1;
     for (long long i = static_cast<long long>(thread); i < n * searches;
@@ -321,7 +340,7 @@ __global__ void __launch_bounds__(k_block_threads, 4)
     const unsigned long long in_count = min_of(__ldcg(&control->near_count[now]), p.capacity);
     if (in_count > 0) {
       const sink_t far_sink{far_queue(epoch), &control->far_count[epoch % 3]};
-      relax_round<G, k_joint>(p, in_queue, first_item, in_count, near_sink, far_sink,
+      relax_round<G, k_joint, k_seeded>(p, in_queue, first_item, in_count, near_sink, far_sink,
                      &control->far_min[epoch % 3], bound, static_cast<int>(round), epoch,
                      relaxations);
       pushes += in_count;
