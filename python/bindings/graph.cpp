@@ -138,6 +138,8 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
             change_log_t<vid_t> device_log;  // a following device copy needs a log
             const bool mirrored = has_device_copy(h);
             if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
+            // ... and the row edits, to replay them instead of copying whole rows.
+            if (mirrored) log_ptr->record_row_edits = true;
             summary = g.apply(batch, log_ptr, host);
             if (mirrored) sync_device_copy(h, g, *log_ptr);
           }

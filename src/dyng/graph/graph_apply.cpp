@@ -423,6 +423,14 @@ void fill_change_log(const std::vector<row_op_t<vid_t>>& ops, int64_t seqs, bool
   }
 }
 
+/// Where apply() records a direction's row edits: in `log` when its caller asked for them
+/// (change_log_t::record_row_edits), else nowhere (they would cost the write for no reader).
+template <class vid_t>
+row_edits_t<vid_t>* row_edits(change_log_t<vid_t>* log,
+                              row_edits_t<vid_t> change_log_t<vid_t>::*which) {
+  return log != nullptr && log->record_row_edits ? &(log->*which) : nullptr;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -496,13 +504,13 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     }
   }
   auto& out_ops = props_.directed ? resolved.ops : row_ops;
+  using log_t = change_log_t<vid_t>;
   stage_scope_t write_stage("graph.write_rows");
   detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
   const int32_t* batch_weights = batch.insert_weights.data();
   relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
                                         batch_weights, props_.num_weights, sorted, props_.headroom,
-                                        num_edges_, log != nullptr ? &log->out_edits : nullptr,
-                                        team);
+                                        num_edges_, detail::row_edits(log, &log_t::out_edits), team);
   if (transposed) {
     row_ops.reserve(resolved.ops.size());
     for (const auto& op : resolved.ops) {
@@ -512,7 +520,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
                                           batch_weights, props_.num_weights, sorted,
                                           props_.headroom, num_edges_,
-                                          log != nullptr ? &log->in_edits : nullptr, team);
+                                          detail::row_edits(log, &log_t::in_edits), team);
   }
   // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
   num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +

@@ -156,6 +156,7 @@ void random_updates(uint64_t seed, int trials) {
       std::vector<int32_t> is, id, ds, dd;
       random_batch(rng, g, is, id, ds, dd, 7, 6);
       change_log_t<int32_t> log;
+      log.record_row_edits = true;  // replayed by d.sync() below
       g.apply({is, id, {}, 0, ds, dd}, &log);
       d.sync(g, log);
       const auto want = cc::enumerate_cycles(g, max_length);
@@ -215,6 +216,7 @@ DYNG_TEST("bounds past 64 and 64-bit ids are refused; the result stays as it was
   CHECK(state.counts == std::vector<uint64_t>(65, 0));
   const std::vector<int32_t> is{69}, id{0};  // nothing changes: the edge is there
   change_log_t<int32_t> log;
+  log.record_row_edits = true;  // replayed by d.sync() below
   g.apply({is, id, {}, 0, {}, {}}, &log);
   d.sync(g, log);
   const auto before = state.counts;

@@ -87,6 +87,7 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
     for (int round = 0; round < 6; ++round) {
       const auto batch = dyng_test::random_bfs_batch(rng, g, levels_of(state));
       change_log_t<vid_t> log;
+      log.record_row_edits = true;  // replayed by d.sync() below
       g.apply(batch.view(), &log);
       d.sync(g, log);
       const std::vector<int64_t> want = check_updates(
@@ -126,6 +127,7 @@ DYNG_TEST("GPU compute and update on a long path and a hub") {
   CHECK_EQ(computed.affected, n);
   const std::vector<int32_t> ds{0}, dd{1};  // the hub loses its only supporter
   change_log_t<int32_t> log;
+  log.record_row_edits = true;  // replayed by d.sync() below
   g.apply({{}, {}, {}, 0, ds, dd}, &log);
   d.sync(g, log);
   int paths[2] = {0, 0};

@@ -148,6 +148,7 @@ void teams_match_sequential(uint64_t seed, int trials) {
       const edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
       auto expected = base;
       change_log_t<vid_t> expected_log;
+      expected_log.record_row_edits = true;
       std::string expected_error;
       apply_summary_t expected_summary;
       try {
@@ -160,6 +161,7 @@ void teams_match_sequential(uint64_t seed, int trials) {
       for (const int threads : {2, 3, 5}) {
         auto g = base;
         change_log_t<vid_t> log;
+        log.record_row_edits = true;
         std::string error;
         apply_summary_t summary;
         try {
@@ -232,9 +234,11 @@ DYNG_TEST("apply asking for a team inside a parallel region gets one thread and 
   const edge_batch_t<int32_t> batch{is, id, iw, 1, ds, dd};
   auto expected = base;
   change_log_t<int32_t> expected_log;
+  expected_log.record_row_edits = true;
   expected.apply(batch, &expected_log);
   auto g = base;
   change_log_t<int32_t> log;
+  log.record_row_edits = true;
 #if defined(_OPENMP)
   const int levels = omp_get_max_active_levels();
   omp_set_max_active_levels(1);

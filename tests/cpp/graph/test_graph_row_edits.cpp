@@ -14,6 +14,7 @@
 #include "dyng/graph/detail/compose.hpp"
 #include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/graph.hpp"
+#include "graph_test_util.hpp"
 
 namespace {
 
@@ -125,8 +126,16 @@ void check_replay(bool directed, bool sorted, bool parallel, uint32_t seed) {
     const bool has_in = directed;
     std::optional<snapshot_t<vid_t, eid_t>> old_in;
     if (has_in) old_in.emplace(g.in_view(), g.in_slot_capacity());
+    const dyng::edge_batch_t<vid_t> batch{is, id, iw, 2, ds, dd};
+    // Without record_row_edits a log carries the same changes and no edits.
+    auto unrecorded = g;
+    dyng::change_log_t<vid_t> plain_log;
+    unrecorded.apply(batch, &plain_log);
+    CHECK(!plain_log.out_edits.recorded && !plain_log.in_edits.recorded);
     dyng::change_log_t<vid_t> log;
-    g.apply(dyng::edge_batch_t<vid_t>{is, id, iw, 2, ds, dd}, &log);
+    log.record_row_edits = true;
+    g.apply(batch, &log);
+    CHECK(graph_test::same_changes(log, plain_log));
     // A re-laid-out or grown graph is uploaded whole by a device copy: nothing to replay.
     if (g.relayout_count() != relayouts || g.num_vertices() != n_before) continue;
     CHECK(log.out_edits.recorded);

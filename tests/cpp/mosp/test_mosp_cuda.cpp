@@ -62,6 +62,7 @@ void random_rounds(uint64_t seed, int trials) {
       std::vector<int32_t> iw;
       dyng_test::random_batch(rng, g, rc, is, id, iw, ds, dd);
       change_log_t<vid_t> log;
+      log.record_row_edits = true;  // replayed by d.sync() below
       g.apply({is, id, iw, k, ds, dd}, &log);
       d.sync(g, log);
       mosp::state_t<vid_t> fresh;

@@ -78,6 +78,7 @@ DYNG_TEST("GPU update equals the host update and a fresh compute") {
       std::vector<int32_t> is, id, ds, dd;
       random_batch(rng, g, is, id, ds, dd, 9, 9);
       change_log_t<int32_t> log;
+      log.record_row_edits = true;  // replayed by d.sync() below
       g.apply({is, id, {}, 0, ds, dd}, &log);
       d.sync(g, log);
       td::state_t<int32_t> fresh;
