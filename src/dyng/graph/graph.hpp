@@ -73,7 +73,7 @@ class graph_t {
                                       const graph_properties_t& props, int threads = 1);
 
   /// Applies a batch atomically and returns its counters. When `log` is given it receives the
-  /// effective edge changes. Throws invalid_argument_error / not_supported_error and changes
+  /// effective edge changes, and the row edits too if `log->record_row_edits` is set. Throws invalid_argument_error / not_supported_error and changes
   /// nothing if the batch is invalid under the graph's semantics. With an OpenMP `exec`, a large
   /// batch (apply_tuning_t::parallel_min_changes entries) is resolved and written on the team
   /// that host_team_size() grants; graph, summary and log are the same for every team.
