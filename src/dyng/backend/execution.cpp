@@ -146,6 +146,11 @@ void check_host_backend(const execution_t& exec, const char* fn) {
                             "backend; use the sequential or OpenMP backend");
 }
 
+void throw_if_cancelled(const execution_t& exec, const char* fn) {
+  if (!exec.cancel.requested()) return;
+  throw interrupted_error(std::string(fn) + ": interrupted; nothing was changed");
+}
+
 int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept {
   if (exec.backend != backend_t::openmp) return 1;
   const int threads = resolved_thread_count(exec);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "dyng/backend/cancel.hpp"
 #include "dyng/backend/profiler_slot.hpp"
 
 namespace dyng {
@@ -22,7 +23,13 @@ struct execution_t {
   void* stream = nullptr;
   /// The profile session recording this call's stages (dyng.profile()); none by default.
   profiler_slot_t profiler;
+  /// The caller's stop flag (backend/cancel.hpp); empty: the call is never cancelled.
+  cancel_token_t cancel;
 };
+
+/// Throws interrupted_error, naming `fn`, when the caller of `exec` asked the call to stop. Call
+/// it outside OpenMP regions only (backend/cancel.hpp says how a region stops).
+void throw_if_cancelled(const execution_t& exec, const char* fn);
 
 /// True when this build of libdyng was compiled with OpenMP.
 bool openmp_enabled() noexcept;

@@ -68,6 +68,13 @@ class cuda_error : public error {
   int code_;
 };
 
+/// The caller asked a running call to stop (backend/cancel.hpp); the call undid what it had
+/// changed before throwing (Python: KeyboardInterrupt, raised by the interpreter's own handler).
+class interrupted_error : public error {
+ public:
+  using error::error;
+};
+
 /// A file could not be read or parsed (Python: FileFormatError, with `path`, `line`, `column`).
 /// line and column are 1-based; 0 means "not tied to one line" (a missing file, a count that
 /// disagrees with the header) or "the whole line".
