@@ -1,9 +1,12 @@
-"""dyng.profile(): stage timings of the calls made with one Resources (spec section 8).
+"""dyng.profile(): stage timings of the calls one thread makes with one Resources (spec section 8).
 
 The stages are recorded by the C++ core (src/dyng/backend/profile.hpp) for every backend: a
-profile attaches a native session to the Resources' execution handle, shared by all its copies,
-and every native call made with it records its stages there. Profiles nest: the innermost one
-open on a Resources receives the stages, the outer ones resume when it closes.
+profile attaches a native session to the execution handle that the Resources (and all its
+copies) keep for the thread that opened the profile, and every native call that thread makes
+with them records its stages there. Calls of other threads are not recorded, so threads that
+profile the same resources at the same time each see their own stages. Profiles nest: the
+innermost one a thread has open on a Resources receives the stages, the outer ones resume when
+it closes.
 
 Examples
 --------
@@ -161,13 +164,13 @@ class Profiler:
 @contextlib.contextmanager
 def profile(resources=None, *, sync_stages=False, nvtx=False,
             cuda_events=False) -> Iterator[Profiler]:
-    """Records the stages of every call made with `resources` inside the block.
+    """Records the stages of every call this thread makes with `resources` inside the block.
 
     Parameters
     ----------
     resources : Resources, optional
-        Whose calls to record (all copies of it); default: the process default resources,
-        which graphs and results made without ``resources=`` use.
+        Whose calls to record (all copies of it), when this thread makes them; default: the
+        process default resources, which graphs and results made without ``resources=`` use.
     sync_stages, nvtx, cuda_events : bool
         As for :class:`Profiler`.
 

@@ -68,13 +68,15 @@ def cuda_usable(native):
 class _SharedState:
     """What copies of one Resources share (spec: copies share one handle)."""
 
-    __slots__ = ("copy_policy", "execution", "profilers")
+    __slots__ = ("copy_policy", "threads")
 
     def __init__(self, copy_policy):
         self.copy_policy = copy_policy
-        self.execution = None
-        # Open dyng.profile() sessions, innermost last: it is the one attached to `execution`.
-        self.profilers = []
+        # Per thread: the native execution handle and the dyng.profile() sessions open in that
+        # thread, innermost last (the one attached to the handle). A profile records the calls
+        # of the thread that opened it only, so two threads profiling the same resources never
+        # receive each other's stages.
+        self.threads = threading.local()
 
 
 class Resources:
@@ -257,24 +259,31 @@ class Resources:
             _backend.native().cuda_synchronize(self._device, self._stream)
 
     def _execution(self):
-        shared = self._shared
-        if shared.execution is None:
-            shared.execution = _backend.native().Execution(
+        """This thread's native execution handle for these resources (made on first use)."""
+        local = self._shared.threads
+        execution = getattr(local, "execution", None)
+        if execution is None:
+            execution = local.execution = _backend.native().Execution(
                 self._backend, self._num_threads, self._device if self._backend == "cuda" else 0,
                 self._stream)
-        return shared.execution
+        return execution
+
+    def _thread_profilers(self):
+        local = self._shared.threads
+        if not hasattr(local, "profilers"):
+            local.profilers = []
+        return local.profilers
 
     def _attach_profiler(self, session):
-        """Sends the stages of calls made with these resources to `session` (dyng.profile())."""
-        shared = self._shared
-        shared.profilers.append(session)
+        """Sends the stages of this thread's calls with these resources to `session`."""
+        self._thread_profilers().append(session)
         self._execution().attach_profiler(session)
 
     def _detach_profiler(self, session):
-        """Ends `session`'s profile; the profile open around it, if any, resumes."""
-        shared = self._shared
-        shared.profilers.remove(session)
-        self._execution().attach_profiler(shared.profilers[-1] if shared.profilers else None)
+        """Ends `session`'s profile; the profile this thread opened around it, if any, resumes."""
+        profilers = self._thread_profilers()
+        profilers.remove(session)
+        self._execution().attach_profiler(profilers[-1] if profilers else None)
 
     def __copy__(self):
         other = object.__new__(Resources)

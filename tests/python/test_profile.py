@@ -254,3 +254,40 @@ def test_to_dataframe_with_pandas(resources):
     assert isinstance(frame, pandas.DataFrame)
     assert list(frame.columns) == ["name", "depth", "calls", "host_ms", "device_ms"]
     assert frame["name"].tolist() == names(prof)
+
+
+def test_profiles_belong_to_the_thread_that_opened_them():
+    # Two threads profile the default resources at once, their blocks overlapping: each profile
+    # holds the stages of its own thread's calls only. The barriers make the overlap certain.
+    import threading
+
+    g = weighted_graph(None)
+    opened, ran = threading.Barrier(2), threading.Barrier(2)
+    seen = {}
+
+    def work(name, call):
+        with dyng.profile() as prof:
+            opened.wait()
+            call()
+            ran.wait()
+        seen[name] = names(prof, 0)
+
+    threads = [threading.Thread(target=work, args=("sssp", lambda: dyng.sssp.compute(g, 0))),
+               threading.Thread(target=work, args=("bfs", lambda: dyng.dynamic_bfs.compute(g, 0)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {"sssp": ["sssp.compute"], "bfs": ["dynamic_bfs.compute"]}
+
+
+def test_another_threads_calls_are_not_recorded():
+    import threading
+
+    g = weighted_graph(None)
+    with dyng.profile() as prof:
+        worker = threading.Thread(target=lambda: dyng.sssp.compute(g, 0))
+        worker.start()
+        worker.join()
+        dyng.dynamic_bfs.compute(g, 0)
+    assert names(prof, 0) == ["dynamic_bfs.compute"]
