@@ -46,6 +46,15 @@ CASES = [
      dyng.InvalidArgumentError, "sssp.compute(): source 9"),
     ("update_weight", lambda: _update(dyng.EdgeBatch(insert=([0], [2], [0]))),
      dyng.InvalidArgumentError, "sssp.update(): insertion 0 (0, 2) has weight 0"),
+    # A weight that only mosp reads (objective column 1) is mosp's fault to report, also when an
+    # sssp result on objective 0 shares the call.
+    ("mosp_update_weight", lambda: _update_two(dyng.EdgeBatch(insert=([0], [2], [[1, 0]])),
+                                               with_sssp=False),
+     dyng.InvalidArgumentError, "mosp.update(): insertion 0 (0, 2) has weight 0 in objective "
+                                "column 1; mosp needs"),
+    ("dyng_update_mosp_weight", lambda: _update_two(dyng.EdgeBatch(insert=([0], [2], [[1, 0]]))),
+     dyng.InvalidArgumentError, "mosp.update(): insertion 0 (0, 2) has weight 0 in objective "
+                                "column 1; mosp needs"),
 ]
 
 
@@ -58,6 +67,12 @@ def _bad_properties():
 def _update(batch):
     g = graph()
     return sssp.update(g, batch, sssp.compute(g, 0))
+
+
+def _update_two(batch, with_sssp=True):
+    g = dyng.Graph.from_edges([0, 1], [1, 2], [[1, 1], [1, 1]])
+    results = [sssp.compute(g, 0)] if with_sssp else []
+    return dyng.update(g, batch, *results, dyng.mosp.compute(g, 0))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])

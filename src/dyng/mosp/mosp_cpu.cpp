@@ -428,7 +428,8 @@ void check_insertion_weights(const weight_fault_t* first_below_one,
   const int objectives = options.num_objectives == 0 ? num_weights
                                                      : std::min(options.num_objectives, num_weights);
   for (int i = 0; i < objectives; ++i) {
-    sssp::check_insertion_weights(first_below_one, num_weights, objective_options(options, i));
+    sssp::check_insertion_weights(first_below_one, num_weights, objective_options(options, i),
+                                  "mosp.update()");
   }
 }
 
@@ -438,7 +439,7 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) 
   if (k == 0) return;  // the graph's apply() decides about a batch without weights
   const int objectives = options.num_objectives == 0 ? k : std::min(options.num_objectives, k);
   for (int i = 0; i < objectives; ++i) {
-    sssp::validate_batch(batch, objective_options(options, i));
+    sssp::validate_batch(batch, objective_options(options, i), "mosp.update()");
   }
 }
 

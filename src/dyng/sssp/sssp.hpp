@@ -78,16 +78,20 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
                     const char* fn = "sssp.compute()");
 
 /// Throws invalid_argument_error when a batch would insert a weight < 1 into the objective
-/// column. Called before the batch is applied so that a rejected batch changes nothing.
+/// column. Called before the batch is applied so that a rejected batch changes nothing. `fn`
+/// names the public call in the message, and up to its first dot the algorithm whose rule it
+/// is (mosp checks each of its objectives with this rule under its own name).
 template <class vid_t>
-void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options);
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options,
+                    const char* fn = "sssp.update()");
 
 /// The same rule from what a scan found: `first_below_one[c]` is the first insertion whose
 /// weight in column c is below 1 (batch_validate.hpp), for c < num_weights (only the objective's
 /// entry is read). A batch staged in device memory is judged this way (its kernel scans all
 /// columns at once).
 void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options);
+                             int num_weights, const options_t& options,
+                             const char* fn = "sssp.update()");
 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/graph/detail/batch_validate.hpp"
@@ -31,8 +32,7 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
 }
 
 void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options) {
-  const char* fn = "sssp.update()";
+                             int num_weights, const options_t& options, const char* fn) {
   if (num_weights == 0) return;  // no weights at all: the graph's apply() rejects or ignores it
   detail::check_objective(options.objective, num_weights, fn);
   const auto& f = first_below_one[options.objective];
@@ -42,11 +42,13 @@ void check_insertion_weights(const weight_fault_t* first_below_one,
   throw invalid_argument_error(std::string(fn) + ": insertion " + std::to_string(f.index) + edge +
                                " has weight " + std::to_string(f.weight) + " in objective column " +
                                std::to_string(options.objective) +
-                               "; sssp needs weights in [1, 2^31-1], so fix the batch");
+                               "; " + std::string(algorithm_of_call(fn)) +
+                               " needs weights in [1, 2^31-1], so fix the batch");
 }
 
 template <class vid_t>
-void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) {
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options,
+                    const char* fn) {
   const int k = batch.num_weights;
   if (k == 0) return;
   // Only the objective's column is scanned; the others stay unread (-1).
@@ -55,7 +57,7 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options) 
     faults[static_cast<size_t>(options.objective)] =
         ::dyng::detail::first_weight_below_one(batch, options.objective);
   }
-  check_insertion_weights(faults.data(), k, options);
+  check_insertion_weights(faults.data(), k, options, fn);
 }
 
 template <class vid_t, class eid_t>
@@ -119,7 +121,7 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
                              bool, const char*);                                              \
   template state_t<VID> reference_dijkstra(const graph_t<VID, EID>&, VID, int);
 #define DYNG_INSTANTIATE_SSSP_BATCH(VID) \
-  template void validate_batch(const edge_batch_t<VID>&, const options_t&);
+  template void validate_batch(const edge_batch_t<VID>&, const options_t&, const char*);
 
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CPU)
 DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_SSSP_BATCH)
