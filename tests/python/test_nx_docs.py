@@ -1,8 +1,8 @@
-"""The examples of docs/networkx.md and of dyng.nx's docstrings run and print what they show."""
+"""The examples of dyng.nx's docstrings run and print what they show (docs/networkx.md's run in
+test_doc_blocks.py, with every other page's blocks)."""
 
 import doctest
 import importlib
-from pathlib import Path
 
 import pytest
 
@@ -11,14 +11,6 @@ nx = pytest.importorskip("networkx")
 if "dyng" not in nx.utils.backends.backends:
     pytest.skip("dyng's networkx.backends entry point is not installed; reinstall dyng "
                 "(pip install .) so that NetworkX finds the backend", allow_module_level=True)
-
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "networkx.md"
-
-
-def test_the_user_guide_examples_run():
-    outcome = doctest.testfile(str(GUIDE), module_relative=False, globs={"nx": nx},
-                               optionflags=doctest.ELLIPSIS)
-    assert outcome.attempted >= 10 and outcome.failed == 0
 
 
 @pytest.mark.parametrize("module", ["dyng.nx", "dyng.nx._info", "dyng.nx._labels",
