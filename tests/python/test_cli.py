@@ -105,7 +105,8 @@ def test_an_interrupt_exits_130(monkeypatch, graph_file, tmp_path):
     monkeypatch.setattr(dyng.sssp, "compute", interrupted)
     status, _, err = run(["sssp", "compute", "--graph", graph_file, "--num-weights", "2",
                           "--out", str(tmp_path / "o")])
-    assert (status, err) == (130, "dyng: interrupted\n")
+    assert (status, err) == (130, "dyng: interrupted; no output was written; files from before "
+                                  "the run are as they were\n")
 
 
 def test_warnings_print_as_dyng_warning_lines(monkeypatch):

@@ -4,7 +4,8 @@
 ``cycle_count`` (verbs ``compute`` and ``update``), ``prep``, ``convert``, ``generate`` and
 ``config``. Each command lives in its own module with a ``register(commands)`` function that
 adds its parser and sets ``run``, the function that does the work; :mod:`dyng.cli._flags` builds
-the flag groups they share and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
+the flag groups they share, :mod:`dyng.cli._outputs` makes every command's output files appear
+all together or not at all, and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
 1 failure (``dyng: error: ...``), 2 usage, 130 interrupted.
 
 Parsing, ``--help`` and ``--version``'s parser load no native module; a command selects one
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from dyng.cli import _errors, _progress
+from dyng.cli import _errors, _outputs, _progress
 
 __all__ = ["main"]
 
@@ -79,5 +80,5 @@ def _run(args):
     if args.log_level is not None:
         dyng.set_log_level(args.log_level)
     _progress.configure(quiet=getattr(args, "quiet", False))
-    return args.run(args)
+    return _outputs.run(args.run, args)
 

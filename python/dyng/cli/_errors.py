@@ -1,7 +1,8 @@
 """Exit statuses and the one place that turns exceptions into them (spec section 10).
 
-0 ok, 1 failure (``dyng: error: <message>``), 2 usage, 130 interrupted. Warnings, such as the
-BackendWarning of a CPU fallback, print as ``dyng: warning: <message>``.
+0 ok, 1 failure (``dyng: error: <message>``), 2 usage, 130 interrupted (``dyng: interrupted;
+<what was left>``: the previous outputs or all the new ones, see :mod:`dyng.cli._outputs`).
+Warnings, such as the BackendWarning of a CPU fallback, print as ``dyng: warning: <message>``.
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ def warnings_as_lines():
 def run_guarded(command, args):
     """Runs ``command(args)`` and returns its exit status, mapping every expected exception."""
     import dyng
+    from dyng.cli import _outputs
 
     try:
         status = command(args)
         return OK if status is None else status
     except KeyboardInterrupt:
-        print("dyng: interrupted", file=sys.stderr)
+        print(f"dyng: interrupted; {_outputs.interrupt_outcome()}", file=sys.stderr)
         return INTERRUPTED
     except CliError as exc:
         print_error(exc)

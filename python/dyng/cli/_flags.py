@@ -149,14 +149,6 @@ def check_source(source, graph):
                        f"(0 to {n - 1})")
 
 
-def output(path):
-    """`path`, after making its missing parent folders (as 0.2 does for every output)."""
-    folder = os.path.dirname(str(path))
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    return path
-
-
 # --- resources ---------------------------------------------------------------------------------
 
 def add_resources(parser):

@@ -31,7 +31,6 @@ def _run(args):
     target = args.to if args.to != "auto" else ("mtx" if args.output.endswith(".mtx")
                                                  else "edges")
     graph = _flags.read_graph(args)
-    _flags.output(args.output)
     with _progress.step(f"writing {args.output}"):
         if target == "csr":
             if not graph.weighted:

@@ -75,7 +75,7 @@ def _emit(args, counts):
     from dyng import io
 
     if args.output is not None:
-        io.write_histogram_csv(_flags.output(args.output), counts)
+        io.write_histogram_csv(args.output, counts)
     else:
         sys.stdout.write(io.histogram_csv(counts))
 
@@ -122,7 +122,7 @@ def _update(args):
     graph, fields = _prepare(args)
     batch = _batch(args, graph)
     if args.write_batch is not None:
-        _textbatch.write(_flags.output(args.write_batch), batch)
+        _textbatch.write(args.write_batch, batch)
     with _progress.step("counting cycles"):
         result = cycle_count.compute(graph, **fields)
     with _progress.step("updating the counts"):

@@ -66,7 +66,6 @@ def _mosp_changes(args):
     # The library asks for num_changes; the command line, as 0.2's, draws none without it.
     fields.setdefault("num_changes", 0)
     batch, report = legacy.mosp_changes(graph, **fields)
-    os.makedirs(args.out, exist_ok=True)
     io.write_legacy_batch(os.path.join(args.out, "insert.txt"),
                           os.path.join(args.out, "delete.txt"), batch)
     if not args.quiet:
@@ -81,4 +80,4 @@ def _cycle_enum_batch(args):
     if args.out is None:
         sys.stdout.write(_textbatch.text(batch))
     else:
-        _textbatch.write(_flags.output(args.out), batch)
+        _textbatch.write(args.out, batch)
