@@ -216,6 +216,10 @@ def test_format_auto(tmp_path):
     assert _flags.format_of(prefix, "auto") == "csr"
     assert _flags.format_of(str(tmp_path / "x.mtx"), "auto") == "mtx"
     assert _flags.format_of(str(tmp_path / "x.mtx"), "edges") == "edges"
+    # Any case, as 0.2 matched it; the cycle-count commands read *.mtx as an edge list.
+    assert _flags.format_of(str(tmp_path / "x.MTX"), "auto") == "mtx"
+    assert _flags.format_of(str(tmp_path / "x.mtx"), "auto", mtx_by_extension=False) == "edges"
+    assert _flags.format_of(prefix, "auto", mtx_by_extension=False) == "csr"
 
 
 def test_the_text_batch_reads_weights_on_a_weighted_graph(tmp_path):

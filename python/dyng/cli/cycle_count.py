@@ -50,7 +50,8 @@ def register(commands):
                           ("update", "apply a batch and update the counts")):
         parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
                                 ".", example=_EXAMPLES[verb])
-        _flags.add_graph(parser, properties="cycle_enum_compatible", types=False)
+        _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
+                         mtx_by_extension=False)
         names = _flags.add_fields(parser, _flags.option_fields(cycle_count.Options),
                                   choices=_CHOICES, helps=_HELPS)
         parser.add_argument("--output", metavar="FILE",

@@ -50,7 +50,8 @@ def register(commands):
                                         "'- u v' deletion lines, then '+ u v' insertion lines.",
                             example="dyng generate cycle_enum_batch --graph g.txt "
                                     "--num-deletions 5 --num-insertions 5 --seed 2 --out b.txt")
-    _flags.add_graph(parser, properties="cycle_enum_compatible", types=False)
+    _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
+                         mtx_by_extension=False)
     names = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
                               helps=HELPS)
     parser.add_argument("--out", metavar="FILE", help="write the batch here (default stdout)")
