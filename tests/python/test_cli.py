@@ -109,6 +109,20 @@ def test_an_interrupt_exits_130(monkeypatch, graph_file, tmp_path):
                                   "the run are as they were\n")
 
 
+def test_a_command_runs_where_no_native_module_loads(monkeypatch):
+    # The output group needs the native module; a broken install must still reach the command
+    # (dyng config describes it) instead of failing before it.
+    from dyng.cli import _outputs
+
+    def broken():
+        raise ImportError("no native module")
+
+    shown = []
+    monkeypatch.setattr(_outputs, "_native", broken)
+    monkeypatch.setattr(dyng, "show_config", lambda: shown.append(True))
+    assert run(["config"])[0] == 0 and shown == [True]
+
+
 def test_warnings_print_as_dyng_warning_lines(monkeypatch):
     def warn():
         warnings.warn("no CUDA plugin is usable", dyng.BackendWarning, stacklevel=2)

@@ -65,13 +65,17 @@ def main(argv=None):
     version:...
     True
     """
-    with _errors.warnings_as_lines():
-        # Installed before parsing: --version already selects the native module.
-        try:
-            args = parser().parse_args(argv)
-        except SystemExit as exc:
-            return _errors.USAGE if exc.code not in (0, None) else _errors.OK
-        return _errors.run_guarded(_run, args)
+    _outputs.reset()
+    try:
+        with _errors.warnings_as_lines():
+            # Installed before parsing: --version already selects the native module.
+            try:
+                args = parser().parse_args(argv)
+            except SystemExit as exc:
+                return _errors.USAGE if exc.code not in (0, None) else _errors.OK
+            return _errors.run_guarded(_run, args)
+    except KeyboardInterrupt:  # while parsing, or after the command returned
+        return _errors.interrupted()
 
 
 def _run(args):

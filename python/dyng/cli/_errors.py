@@ -43,17 +43,23 @@ def warnings_as_lines():
         yield
 
 
+def interrupted():
+    """Says that Ctrl-C stopped the command and which outputs it left; returns 130."""
+    from dyng.cli import _outputs
+
+    print(f"dyng: interrupted; {_outputs.interrupt_outcome()}", file=sys.stderr)
+    return INTERRUPTED
+
+
 def run_guarded(command, args):
     """Runs ``command(args)`` and returns its exit status, mapping every expected exception."""
     import dyng
-    from dyng.cli import _outputs
 
     try:
         status = command(args)
         return OK if status is None else status
     except KeyboardInterrupt:
-        print(f"dyng: interrupted; {_outputs.interrupt_outcome()}", file=sys.stderr)
-        return INTERRUPTED
+        return interrupted()
     except CliError as exc:
         print_error(exc)
         return exc.status

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dyng._interrupts import deferred_interrupts
 
-__all__ = ["run", "interrupt_outcome", "write_text", "write_bytes"]
+__all__ = ["reset", "run", "interrupt_outcome", "write_text", "write_bytes"]
 
 _NOTHING_WRITTEN = "no output was written; files from before the run are as they were"
 _ALL_WRITTEN = "every output had been written in full"
@@ -33,12 +33,23 @@ def _native():
     return _backend.native()
 
 
+def reset():
+    """Starts a command line run: nothing of it is written yet."""
+    global _written
+    _written = False
+
+
 def run(command, args):
     """Runs ``command(args)`` with every file it writes held back until it returns success
     (None or 0); returns its exit status."""
     global _written
     _written = False
-    native = _native()
+    try:
+        native = _native()
+    except Exception:
+        # No native module, so no native writer either: the command reports the failure as it
+        # would have (dyng config describes a broken install rather than failing).
+        return command(args)
     try:
         with deferred_interrupts():
             native.io_write_group_open()
