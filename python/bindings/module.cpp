@@ -21,6 +21,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_triangle_delta(m);
   dyng::bindings::bind_generators(m);
   dyng::bindings::bind_io(m);
+  dyng::bindings::bind_io_groups(m);
 #if defined(DYNG_HAVE_CUDA)
   dyng::bindings::bind_sssp_device(m);
   dyng::bindings::bind_dynamic_bfs_device(m);

@@ -51,6 +51,9 @@ void bind_device_batch(nanobind::module_& m);
 #endif
 /// `io_read_*` and `io_write_*`, the file formats of dyng.io (io.cpp).
 void bind_io(nanobind::module_& m);
+/// `io_write_group_*` and `io_write_bytes`, the command line's all-or-nothing outputs
+/// (io_groups.cpp).
+void bind_io_groups(nanobind::module_& m);
 /// `build_config` and `openmp_max_threads` (build_config.cpp).
 void bind_build_config(nanobind::module_& m);
 

@@ -786,6 +786,22 @@ def io_write_path_costs(path: str, costs: Annotated[NDArray, dict(shape=(None,),
 def io_write_text(path: str, function: str, text: str) -> None:
     """Writes text atomically."""
 
+def io_write_group_open() -> None:
+    """
+    Opens a write group: files written on this thread wait in it until commit.
+    """
+
+def io_write_group_commit() -> None:
+    """Puts every file of the innermost group in place and closes it."""
+
+def io_write_group_discard() -> None:
+    """
+    Closes the innermost group, removing its files' temporary copies and new folders.
+    """
+
+def io_write_bytes(path: str, function: str, data: bytes) -> None:
+    """Writes bytes atomically."""
+
 build_config: dict = ...
 
 def openmp_max_threads() -> int:

@@ -105,7 +105,22 @@ def test_an_interrupt_exits_130(monkeypatch, graph_file, tmp_path):
     monkeypatch.setattr(dyng.sssp, "compute", interrupted)
     status, _, err = run(["sssp", "compute", "--graph", graph_file, "--num-weights", "2",
                           "--out", str(tmp_path / "o")])
-    assert (status, err) == (130, "dyng: interrupted\n")
+    assert (status, err) == (130, "dyng: interrupted; no output was written; files from before "
+                                  "the run are as they were\n")
+
+
+def test_a_command_runs_where_no_native_module_loads(monkeypatch):
+    # The output group needs the native module; a broken install must still reach the command
+    # (dyng config describes it) instead of failing before it.
+    from dyng.cli import _outputs
+
+    def broken():
+        raise ImportError("no native module")
+
+    shown = []
+    monkeypatch.setattr(_outputs, "_native", broken)
+    monkeypatch.setattr(dyng, "show_config", lambda: shown.append(True))
+    assert run(["config"])[0] == 0 and shown == [True]
 
 
 def test_warnings_print_as_dyng_warning_lines(monkeypatch):
@@ -215,6 +230,10 @@ def test_format_auto(tmp_path):
     assert _flags.format_of(prefix, "auto") == "csr"
     assert _flags.format_of(str(tmp_path / "x.mtx"), "auto") == "mtx"
     assert _flags.format_of(str(tmp_path / "x.mtx"), "edges") == "edges"
+    # Any case, as 0.2 matched it; the cycle-count commands read *.mtx as an edge list.
+    assert _flags.format_of(str(tmp_path / "x.MTX"), "auto") == "mtx"
+    assert _flags.format_of(str(tmp_path / "x.mtx"), "auto", mtx_by_extension=False) == "edges"
+    assert _flags.format_of(prefix, "auto", mtx_by_extension=False) == "csr"
 
 
 def test_the_text_batch_reads_weights_on_a_weighted_graph(tmp_path):

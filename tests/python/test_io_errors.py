@@ -156,8 +156,8 @@ def test_failed_write_leaves_target_untouched(tmp_path):
     with pytest.raises(InvalidArgumentError):
         io.write_matrix_market(str(target), ([0], [1], [[1]]), weight_column=3)
     assert target.read_text() == "old\n"
-    with pytest.raises(FileFormatError) as info:
-        io.write_edge_list(str(tmp_path / "missing" / "g.txt"), ([0], [1]))
+    with pytest.raises(FileFormatError) as info:  # a file where a folder of the path goes
+        io.write_edge_list(str(tmp_path / "g.txt" / "sub" / "g.txt"), ([0], [1]))
     assert info.value.path.endswith("g.txt")
     assert sorted(os.listdir(tmp_path)) == ["g.txt"]
 

@@ -4,7 +4,8 @@
 ``cycle_count`` (verbs ``compute`` and ``update``), ``prep``, ``convert``, ``generate`` and
 ``config``. Each command lives in its own module with a ``register(commands)`` function that
 adds its parser and sets ``run``, the function that does the work; :mod:`dyng.cli._flags` builds
-the flag groups they share and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
+the flag groups they share, :mod:`dyng.cli._outputs` makes every command's output files appear
+all together or not at all, and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
 1 failure (``dyng: error: ...``), 2 usage, 130 interrupted.
 
 Parsing, ``--help`` and ``--version``'s parser load no native module; a command selects one
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from dyng.cli import _errors, _progress
+from dyng.cli import _errors, _outputs, _progress
 
 __all__ = ["main"]
 
@@ -64,13 +65,17 @@ def main(argv=None):
     version:...
     True
     """
-    with _errors.warnings_as_lines():
-        # Installed before parsing: --version already selects the native module.
-        try:
-            args = parser().parse_args(argv)
-        except SystemExit as exc:
-            return _errors.USAGE if exc.code not in (0, None) else _errors.OK
-        return _errors.run_guarded(_run, args)
+    _outputs.reset()
+    try:
+        with _errors.warnings_as_lines():
+            # Installed before parsing: --version already selects the native module.
+            try:
+                args = parser().parse_args(argv)
+            except SystemExit as exc:
+                return _errors.USAGE if exc.code not in (0, None) else _errors.OK
+            return _errors.run_guarded(_run, args)
+    except KeyboardInterrupt:  # while parsing, or after the command returned
+        return _errors.interrupted()
 
 
 def _run(args):
@@ -79,5 +84,5 @@ def _run(args):
     if args.log_level is not None:
         dyng.set_log_level(args.log_level)
     _progress.configure(quiet=getattr(args, "quiet", False))
-    return args.run(args)
+    return _outputs.run(args.run, args)
 

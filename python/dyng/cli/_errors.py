@@ -1,7 +1,8 @@
 """Exit statuses and the one place that turns exceptions into them (spec section 10).
 
-0 ok, 1 failure (``dyng: error: <message>``), 2 usage, 130 interrupted. Warnings, such as the
-BackendWarning of a CPU fallback, print as ``dyng: warning: <message>``.
+0 ok, 1 failure (``dyng: error: <message>``), 2 usage, 130 interrupted (``dyng: interrupted;
+<what was left>``: the previous outputs or all the new ones, see :mod:`dyng.cli._outputs`).
+Warnings, such as the BackendWarning of a CPU fallback, print as ``dyng: warning: <message>``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def warnings_as_lines():
         yield
 
 
+def interrupted():
+    """Says that Ctrl-C stopped the command and which outputs it left; returns 130."""
+    from dyng.cli import _outputs
+
+    print(f"dyng: interrupted; {_outputs.interrupt_outcome()}", file=sys.stderr)
+    return INTERRUPTED
+
+
 def run_guarded(command, args):
     """Runs ``command(args)`` and returns its exit status, mapping every expected exception."""
     import dyng
@@ -50,8 +59,7 @@ def run_guarded(command, args):
         status = command(args)
         return OK if status is None else status
     except KeyboardInterrupt:
-        print("dyng: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return interrupted()
     except CliError as exc:
         print_error(exc)
         return exc.status

@@ -40,14 +40,22 @@ def command(subparsers, name, *, help, description, example, **keywords):
 
 # --- graph input -------------------------------------------------------------------------------
 
-def add_graph(parser, *, properties=None, types=True, flag=True):
-    """The graph-input flags; ``properties`` is the default preset (None: no --properties)."""
+def add_graph(parser, *, properties=None, types=True, flag=True, mtx_by_extension=True):
+    """The graph-input flags; ``properties`` is the default preset (None: no --properties).
+
+    ``mtx_by_extension=False``: ``--format auto`` reads a ``*.mtx`` file as an edge list, as
+    0.2's cycle-count commands did (CycleEnumeration's loader: the banner skipped, the ids
+    compacted, so vertices without edges are dropped and seeded batches number the rest).
+    """
     if flag:
         parser.add_argument("--graph", "--input", dest="graph", required=True, metavar="PATH",
                             help="the graph: a CSR prefix, a Matrix Market file or an edge list")
+    auto = ("csr when <PATH>RowPtr.txt exists, mtx for *.mtx, else edges" if mtx_by_extension
+            else "csr when <PATH>RowPtr.txt exists, else edges (a *.mtx file too: its ids "
+                 "compacted, as CycleEnumeration read it)")
     parser.add_argument("--format", choices=FORMATS, default="auto",
-                        help="input format; auto picks csr when <PATH>RowPtr.txt exists, mtx for "
-                             "*.mtx, else edges (default auto)")
+                        help=f"input format; auto picks {auto} (default auto)")
+    parser.set_defaults(mtx_by_extension=mtx_by_extension)
     parser.add_argument("--num-weights", type=int, default=0, metavar="K",
                         help="weight columns per edge (edge list), random weights per edge "
                              "(Matrix Market), or 0 to take them from the file (default 0)")
@@ -74,13 +82,18 @@ def add_graph(parser, *, properties=None, types=True, flag=True):
                             help=f"the graph's property preset (default {properties})")
 
 
-def format_of(path, requested):
-    """The format ``auto`` stands for at `path`."""
+def is_mtx_name(path):
+    """Whether `path` ends in ``.mtx``, in any case (as 0.2 matched it)."""
+    return str(path).lower().endswith(".mtx")
+
+
+def format_of(path, requested, *, mtx_by_extension=True):
+    """The format ``auto`` stands for at `path` (see :func:`add_graph`)."""
     if requested != "auto":
         return requested
     if os.path.exists(f"{path}RowPtr.txt"):
         return "csr"
-    return "mtx" if str(path).endswith(".mtx") else "edges"
+    return "mtx" if mtx_by_extension and is_mtx_name(path) else "edges"
 
 
 def random_weights_of(args, fmt):
@@ -105,7 +118,8 @@ def read_graph(args, *, resources=None):
     from dyng import io
 
     path = args.graph
-    fmt = format_of(path, args.format)
+    fmt = format_of(path, args.format,
+                    mtx_by_extension=getattr(args, "mtx_by_extension", True))
     random = random_weights_of(args, fmt)
     graph_keywords = {"resources": resources}
     if getattr(args, "properties", None) is not None:
@@ -147,14 +161,6 @@ def check_source(source, graph):
     if not 0 <= source < n:
         raise CliError(f"--source {source} is out of range: the graph has {n} vertices "
                        f"(0 to {n - 1})")
-
-
-def output(path):
-    """`path`, after making its missing parent folders (as 0.2 does for every output)."""
-    folder = os.path.dirname(str(path))
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    return path
 
 
 # --- resources ---------------------------------------------------------------------------------
@@ -207,8 +213,10 @@ def parameter_fields(function, *, skip=()):
 
 
 def _int_list(text):
+    # Every item must be a number: an empty one ("4,,1", a trailing comma) is a usage error, as
+    # in 0.2, never an item silently dropped.
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        return [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected comma-separated integers (e.g. 4,1,4), got {text!r}")

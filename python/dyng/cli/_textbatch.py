@@ -6,6 +6,7 @@ weights (``+ u v w1..wK``), otherwise each gets weight 1 in every column.
 
 from __future__ import annotations
 
+from dyng.cli import _outputs
 from dyng.cli._errors import CliError
 
 
@@ -58,5 +59,4 @@ def text(batch):
 
 
 def write(path, batch):
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(text(batch))
+    _outputs.write_text(path, text(batch), "write_batch")

@@ -105,7 +105,6 @@ def write_tree(out, k, stage, distances, parents):
     from dyng import io
 
     folder = os.path.join(out, f"obj{k}")
-    os.makedirs(folder, exist_ok=True)
     io.write_distances(os.path.join(folder, f"distances{stage}.txt"), distances)
     io.write_parents(os.path.join(folder, f"SSSPTree{stage}.txt"), parents)
 
@@ -144,7 +143,7 @@ def write_graph(args, graph):
         from dyng import io
 
         with _progress.step(f"writing {args.write_graph}"):
-            io.write_csr_triplet(_flags.output(args.write_graph), graph)
+            io.write_csr_triplet(args.write_graph, graph)
 
 
 def report(args, line):

@@ -28,10 +28,9 @@ def _run(args):
     from dyng import io
 
     source = _flags.format_of(args.graph, args.format)
-    target = args.to if args.to != "auto" else ("mtx" if args.output.endswith(".mtx")
+    target = args.to if args.to != "auto" else ("mtx" if _flags.is_mtx_name(args.output)
                                                  else "edges")
     graph = _flags.read_graph(args)
-    _flags.output(args.output)
     with _progress.step(f"writing {args.output}"):
         if target == "csr":
             if not graph.weighted:

@@ -50,7 +50,8 @@ def register(commands):
                           ("update", "apply a batch and update the counts")):
         parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
                                 ".", example=_EXAMPLES[verb])
-        _flags.add_graph(parser, properties="cycle_enum_compatible", types=False)
+        _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
+                         mtx_by_extension=False)
         names = _flags.add_fields(parser, _flags.option_fields(cycle_count.Options),
                                   choices=_CHOICES, helps=_HELPS)
         parser.add_argument("--output", metavar="FILE",
@@ -75,7 +76,7 @@ def _emit(args, counts):
     from dyng import io
 
     if args.output is not None:
-        io.write_histogram_csv(_flags.output(args.output), counts)
+        io.write_histogram_csv(args.output, counts)
     else:
         sys.stdout.write(io.histogram_csv(counts))
 
@@ -122,7 +123,7 @@ def _update(args):
     graph, fields = _prepare(args)
     batch = _batch(args, graph)
     if args.write_batch is not None:
-        _textbatch.write(_flags.output(args.write_batch), batch)
+        _textbatch.write(args.write_batch, batch)
     with _progress.step("counting cycles"):
         result = cycle_count.compute(graph, **fields)
     with _progress.step("updating the counts"):

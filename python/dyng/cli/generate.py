@@ -50,7 +50,8 @@ def register(commands):
                                         "'- u v' deletion lines, then '+ u v' insertion lines.",
                             example="dyng generate cycle_enum_batch --graph g.txt "
                                     "--num-deletions 5 --num-insertions 5 --seed 2 --out b.txt")
-    _flags.add_graph(parser, properties="cycle_enum_compatible", types=False)
+    _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
+                         mtx_by_extension=False)
     names = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
                               helps=HELPS)
     parser.add_argument("--out", metavar="FILE", help="write the batch here (default stdout)")
@@ -66,7 +67,6 @@ def _mosp_changes(args):
     # The library asks for num_changes; the command line, as 0.2's, draws none without it.
     fields.setdefault("num_changes", 0)
     batch, report = legacy.mosp_changes(graph, **fields)
-    os.makedirs(args.out, exist_ok=True)
     io.write_legacy_batch(os.path.join(args.out, "insert.txt"),
                           os.path.join(args.out, "delete.txt"), batch)
     if not args.quiet:
@@ -81,4 +81,4 @@ def _cycle_enum_batch(args):
     if args.out is None:
         sys.stdout.write(_textbatch.text(batch))
     else:
-        _textbatch.write(_flags.output(args.out), batch)
+        _textbatch.write(args.out, batch)

@@ -62,7 +62,6 @@ def _write_combined(args, graph, result):
     from dyng import io
 
     folder = os.path.join(args.out, "combinedGraph")
-    os.makedirs(folder, exist_ok=True)
     combined = result.combined_distances.to_numpy()
     io.write_distances(os.path.join(folder, "distancesCsr.txt"), combined)
     io.write_parents(os.path.join(folder, "SSSPTreeCsr.txt"), result.combined_parents.to_numpy())

@@ -12,7 +12,7 @@ import os
 import struct
 import time
 
-from dyng.cli import _errors, _flags, _trees
+from dyng.cli import _errors, _flags, _outputs, _trees
 from dyng.cli._errors import CliError, UsageError
 from dyng.cli.generate import HELPS
 
@@ -162,7 +162,7 @@ def _mtx2csr(args):
     graph = io.read_matrix_market(path, weights="random", num_weights=args.K,
                                   random_weights=(args.wmin, args.wmax, args.seed),
                                   properties="mosp_compatible")
-    io.write_csr_triplet(_flags.output(args.outPrefix), graph)
+    io.write_csr_triplet(args.outPrefix, graph)
     print(f"mtx2csr: n={graph.num_vertices} directed edges={graph.num_edges} "
           f"symmetric={int(symmetric)}")
 
@@ -202,7 +202,7 @@ def _widen(args):
     weights = np.hstack([np.asarray(csr.weights, dtype=np.int64),
                          extra.reshape(m, args.K - have)]).astype(np.int32)
     wide = dyng.Graph.from_csr(csr.row_ptr, csr.col_ind, weights, properties="mosp_compatible")
-    io.write_csr_triplet(_flags.output(args.outPrefix), wide)
+    io.write_csr_triplet(args.outPrefix, wide)
 
 
 def _cache(args):
@@ -222,11 +222,7 @@ def _cache(args):
              np.asarray(csr.row_ptr, dtype="<i4").tobytes(),
              np.asarray(csr.col_ind, dtype="<i4").tobytes(),
              np.asarray(csr.weights, dtype="<i4").reshape(m, k).tobytes()]
-    folder = os.path.dirname(os.path.abspath(_flags.output(args.binaryPath)))
-    temporary = os.path.join(folder, f".{os.path.basename(args.binaryPath)}.tmp")
-    with open(temporary, "wb") as file:
-        file.write(b"".join(parts))
-    os.replace(temporary, args.binaryPath)
+    _outputs.write_bytes(args.binaryPath, b"".join(parts), "write_cache")
 
 
 def _changes(args):
@@ -236,7 +232,6 @@ def _changes(args):
     graph = _graph(args.csrPrefix)
     keywords = {name: getattr(args, name) for _, name, _ in _CHANGE_FLAGS}
     batch, report = legacy.mosp_changes(graph, **keywords)
-    os.makedirs(args.outDir, exist_ok=True)
     io.write_legacy_batch(os.path.join(args.outDir, "insert.txt"),
                           os.path.join(args.outDir, "delete.txt"), batch)
     print(f"changes: {report.summary}")

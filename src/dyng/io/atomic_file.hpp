@@ -1,6 +1,10 @@
-// The one way dyng writes a file: into a temporary file next to the target, renamed over it
-// only when everything was written, so a failed or interrupted write never leaves a truncated
-// file under the target's name.
+// The one way dyng writes a file. The contents go to a temporary file first and reach the
+// target only when all of them were written, so a failed or interrupted write never leaves a
+// partial file under the target's name: the target keeps its old contents or, if it is new,
+// does not appear. What the target is (through symbolic links), which metadata it keeps and
+// which folders are made for it: write_target.hpp. How and when the finished file is put in
+// place, alone or together with others, and the one window that remains (a file with other
+// hard links is rewritten in place): write_group.hpp.
 #pragma once
 
 #include <charconv>
@@ -9,10 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "dyng/io/write_target.hpp"
+
 namespace dyng::io {
 
-/// A buffered writer of one file. commit() publishes it; destruction without commit() removes
-/// the temporary file. Errors throw file_format_error naming the target path.
+/// A buffered writer of one file. commit() puts it in place (or stages it in the thread's
+/// open write_group); destruction without commit() removes the temporary file and any folder
+/// made for it. Errors throw file_format_error naming the target path and what to do.
 class atomic_file {
  public:
   atomic_file(std::string path, const char* function);
@@ -34,18 +41,24 @@ class atomic_file {
     put(std::string_view(digits, static_cast<size_t>(r.ptr - digits)));
   }
 
-  /// Writes what is buffered, flushes to the file system and renames over the target.
+  /// Writes what is buffered and flushes it to the device, then puts the file in place or
+  /// stages it in the thread's innermost open write_group.
   void commit();
 
  private:
   static constexpr size_t k_flush_bytes = size_t{1} << 20;
+  void open_output();
+  bool open_replacement();
+  void open_in_place();
   void flush();
-  [[noreturn]] void fail(const std::string& what);
 
-  std::string path_;
-  std::string temp_;
+  write_target_t target_;
   const char* function_;
   int fd_ = -1;
+  int target_fd_ = -1;
+  std::string temp_;
+  int64_t size_ = 0;
+  bool done_ = false;
   std::vector<char> buffer_;
 };
 

@@ -1,10 +1,10 @@
-// The writers: number formatting with std::to_chars into atomic_file's buffer.
+// The writers: number formatting with std::to_chars into atomic_file's buffer; a format of
+// several files writes them inside one write_group, so they are put in place together.
 #include "dyng/io/writers.hpp"
-
-#include <memory>
 
 #include "dyng/core/errors.hpp"
 #include "dyng/io/atomic_file.hpp"
+#include "dyng/io/write_group.hpp"
 
 namespace dyng::io {
 namespace {
@@ -67,33 +67,37 @@ void write_matrix_market(const std::string& path, int64_t n, int_column_t src, i
 void write_csr_triplet(const std::string& prefix, int_column_t row_ptr, int_column_t col_ind,
                        std::span<const int32_t> weights, int k) {
   const char* function = "write_csr_triplet";
-  auto rows = std::make_unique<atomic_file>(prefix + "RowPtr.txt", function);
-  auto cols = std::make_unique<atomic_file>(prefix + "ColInd.txt", function);
-  auto values = std::make_unique<atomic_file>(prefix + "Values.txt", function);
+  write_group together;
+  atomic_file rows(prefix + "RowPtr.txt", function);
   for (int64_t i = 0; i < row_ptr.size; ++i) {
-    rows->put_int(row_ptr[i]);
-    rows->put('\n');
+    rows.put_int(row_ptr[i]);
+    rows.put('\n');
   }
+  rows.commit();
+  atomic_file cols(prefix + "ColInd.txt", function);
   for (int64_t e = 0; e < col_ind.size; ++e) {
-    cols->put_int(col_ind[e]);
-    cols->put('\n');
-    for (int j = 0; j < k; ++j) {
-      if (j > 0) values->put(' ');
-      values->put_int(weights[static_cast<size_t>(e * k + j)]);
-    }
-    values->put('\n');
+    cols.put_int(col_ind[e]);
+    cols.put('\n');
   }
-  rows->commit();
-  cols->commit();
-  values->commit();
+  cols.commit();
+  atomic_file values(prefix + "Values.txt", function);
+  for (int64_t e = 0; e < col_ind.size; ++e) {
+    for (int j = 0; j < k; ++j) {
+      if (j > 0) values.put(' ');
+      values.put_int(weights[static_cast<size_t>(e * k + j)]);
+    }
+    values.put('\n');
+  }
+  values.commit();
+  together.commit();
 }
 
 void write_legacy_batch(const std::string& insert_path, const std::string& delete_path,
                         int_column_t ins_src, int_column_t ins_dst,
                         std::span<const int32_t> ins_weights, int k, int_column_t del_src,
                         int_column_t del_dst) {
+  write_group together;
   atomic_file ins(insert_path, "write_legacy_batch");
-  atomic_file del(delete_path, "write_legacy_batch");
   for (int64_t e = 0; e < ins_src.size; ++e) {
     ins.put_int(ins_src[e]);
     ins.put(' ');
@@ -101,14 +105,16 @@ void write_legacy_batch(const std::string& insert_path, const std::string& delet
     put_weights(ins, ins_weights, e, k);
     ins.put('\n');
   }
+  ins.commit();
+  atomic_file del(delete_path, "write_legacy_batch");
   for (int64_t e = 0; e < del_src.size; ++e) {
     del.put_int(del_src[e]);
     del.put(' ');
     del.put_int(del_dst[e]);
     del.put('\n');
   }
-  ins.commit();
   del.commit();
+  together.commit();
 }
 
 void write_batches(const std::string& path, const std::vector<dgt_batch_t>& batches) {

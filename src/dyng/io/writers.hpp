@@ -1,5 +1,6 @@
-// The text writers of spec section 7. Every one writes through atomic_file, so a target is
-// either replaced whole or left as it was.
+// The text writers of spec section 7. Every one writes through atomic_file, so a target gets
+// its whole new contents or keeps its old ones, written through symbolic links and keeping its
+// mode, owner and hard links (atomic_file.hpp); missing parent folders are made.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,11 @@ void write_matrix_market(const std::string& path, int64_t num_vertices, int_colu
                          int weight_column);
 
 /// `<prefix>RowPtr.txt`, `<prefix>ColInd.txt` (one number per line) and `<prefix>Values.txt`
-/// (K weights per line); the three files are renamed into place only after all were written.
+/// (K weights per line); the three files are put in place only after all were written.
 void write_csr_triplet(const std::string& prefix, int_column_t row_ptr, int_column_t col_ind,
                        std::span<const int32_t> weights, int num_weights);
 
-/// insert.txt `u v w1..wK`, delete.txt `u v`.
+/// insert.txt `u v w1..wK`, delete.txt `u v`, put in place together.
 void write_legacy_batch(const std::string& insert_path, const std::string& delete_path,
                         int_column_t ins_src, int_column_t ins_dst,
                         std::span<const int32_t> ins_weights, int num_weights,
@@ -56,7 +57,7 @@ void write_vertex_values(const std::string& path, const char* function, int_colu
 void write_path_costs(const std::string& path, std::span<const int64_t> costs, int num_columns,
                       int64_t inf);
 
-/// Any text, atomically (the histogram CSV).
+/// Any bytes, atomically (the histogram CSV, the command line's text batches and caches).
 void write_text(const std::string& path, const char* function, const std::string& text);
 
 }  // namespace dyng::io

@@ -86,6 +86,9 @@ CASES = {
                                   "--out", "o"]]),
     "sssp_random_bad": (S, [["sssp", "compute", "--graph", "p.mtx", "--random-weights", "1,10",
                              "--out", "o"]]),
+    "sssp_random_empty_item": (S, [["sssp", "compute", "--graph", "p.mtx", "--random-weights",
+                                    "1,,5", "--out", "o"],
+                                   ["convert", "p.mtx", "o.txt", "--random-weights", "1,5,3,"]]),
     "sssp_missing_graph": (E, [["sssp", "compute", "--graph", "nope.txt", "--out", "o"]]),
     "sssp_no_batch": (S, [["sssp", "update", *G3, "--out", "o"]]),
     "sssp_insert_alone": (S, [["sssp", "update", *G3, "--insert", "ch/insert.txt", "--out",
@@ -137,6 +140,12 @@ CASES = {
                                   "o"]]),
     "mosp_wrong_preference_count": (E, [["mosp", "compute", *G3, "--preferences", "4,1", "--out",
                                          "o"]]),
+    "mosp_preferences_empty_item": (S, [["mosp", "compute", *G3, "--preferences", "4,,1",
+                                         "--out", "o"],
+                                        ["mosp", "update", *G3, "--preferences", "4,1,1,",
+                                         "--changes", "ch", "--out", "o"],
+                                        ["mosp", "compute", *G3, "--preferences", "4, ,1",
+                                         "--out", "o"]]),
     "mosp_init_two": (S, [["mosp", "compute", *G3, "--num-objectives", "2", "--out", "o"],
                           ["mosp", "update", *G3, "--num-objectives", "2", "--changes", "ch",
                            "--init", "o", "--out", "o"]]),
@@ -170,6 +179,46 @@ CASES = {
     "cc_options": (S, [["cycle_count", "compute", "--graph", "rand.txt", "--num-weights", "2",
                         "--max-length", "4", "--scheduler", "naive", "--work-items", "edges",
                         "--backend", "sequential"]]),
+    # Matrix Market files with vertices that no edge touches: 0.2's cycle-count commands read a
+    # *.mtx as an edge list (ids compacted), every other command as Matrix Market.
+    "mtx_isolated_cycle_enum": (S, [
+        ["generate", "cycle_enum_batch", "--graph", "iso.mtx", "--num-deletions", "3",
+         "--num-insertions", "4", "--seed", "5"],
+        ["generate", "cycle_enum_batch", "--graph", "iso_sym.mtx", "--num-deletions", "2",
+         "--num-insertions", "5", "--seed", "11", "--out", "b.txt"],
+        ["generate", "cycle_enum_batch", "--graph", "iso_w.mtx", "--num-deletions", "2",
+         "--num-insertions", "3", "--seed", "2", "--keep-self-loops", "--out", "bl.txt"],
+        ["cycle_count", "update", "--graph", "iso.mtx", "--max-length", "4", "--num-deletions",
+         "2", "--num-insertions", "3", "--seed", "9", "--write-batch", "wb.txt",
+         "--output", "cu.csv"],
+        ["cycle_count", "update", "--graph", "iso_sym.mtx", "--max-length", "5",
+         "--num-deletions", "3", "--num-insertions", "3", "--seed", "4", "--locality-window",
+         "4", "--write-batch", "wbs.txt", "--compare-recompute"],
+        ["cycle_count", "update", "--graph", "iso_w.mtx", "--max-length", "4", "--num-insertions",
+         "4", "--seed", "7", "--duplicates", "keep", "--write-batch", "wbw.txt"],
+        ["cycle_count", "compute", "--graph", "iso_w.mtx", "--output", "cc.csv"]]),
+    "mtx_isolated_as_mtx": (S, [
+        ["generate", "cycle_enum_batch", "--graph", "iso.mtx", "--format", "mtx",
+         "--num-deletions", "3", "--num-insertions", "4", "--seed", "5"],
+        ["cycle_count", "update", "--graph", "iso_w.mtx", "--format", "mtx", "--max-length", "4",
+         "--num-deletions", "2", "--num-insertions", "3", "--seed", "9", "--write-batch",
+         "wb.txt"],
+        ["sssp", "compute", "--graph", "iso.mtx", "--random-weights", "1,9,3", "--out", "o"],
+        ["generate", "mosp_changes", "--graph", "iso.mtx", "--random-weights", "1,9,3",
+         "--num-changes", "6", "--seed", "4", "--out", "mb"],
+        ["convert", "iso_sym.mtx", "out.txt"],
+        ["prep", "mtx2csr", "iso_w.mtx", "pc", "2", "1", "9", "3"]]),
+    "mtx_isolated_cycle_enum_flags": (S, [
+        ["cycle_count", "update", "--graph", "iso.mtx", "--max-length", "4", "--random-weights",
+         "1,9,3", "--num-insertions", "2"],
+        ["generate", "cycle_enum_batch", "--graph", "iso.mtx", "--random-weights", "1,9,3"]]),
+    "mtx_isolated_weights": (E, [["generate", "cycle_enum_batch", "--graph", "iso_w.mtx",
+                                  "--num-weights", "1", "--num-insertions", "2"]]),
+    "mtx_upper_case": (S, [["sssp", "compute", "--graph", "p.MTX", "--random-weights", "1,9,3",
+                            "--out", "o"],
+                           ["convert", "p.mtx", "out.MTX"],
+                           ["generate", "cycle_enum_batch", "--graph", "p.MTX",
+                            "--num-insertions", "3", "--seed", "1"]]),
     # --- convert -------------------------------------------------------------------------------
     "convert_csr": (S, [["convert", "g.txt", "out", "--num-weights", "3", "--to", "csr"]]),
     "convert_mtx": (S, [["convert", "g.txt", "out.mtx", "--num-weights", "3", "--weight-column",
@@ -348,6 +397,15 @@ def make_inputs():
     put("bad_insert.txt", "1 9 3 4 5\n")
     put("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 7\n1 2\n2 3\n3 1\n"
                  "3 4\n4 5\n5 3\n2 2\n")
+    put("p.MTX", "%%MatrixMarket matrix coordinate pattern general\n5 5 7\n1 2\n2 3\n3 1\n"
+                 "3 4\n4 5\n5 3\n2 2\n")
+    put("iso.mtx", "%%MatrixMarket matrix coordinate pattern general\n% 4, 7 and 9: no edges\n"
+                   "9 9 8\n1 2\n2 3\n3 1\n3 5\n5 6\n6 3\n2 6\n8 2\n")
+    put("iso_sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n10 10 7\n2 1 4\n"
+                       "3 1 2\n3 2 5\n6 3 1\n9 6 3\n7 6 2\n9 7 1\n")
+    put("iso_w.mtx", "%%MatrixMarket matrix coordinate integer general\n% 3 only has a loop\n"
+                     "12 12 9\n1 5 3\n5 9 2\n9 1 7\n9 12 1\n12 5 4\n3 3 9\n5 1 1\n"
+                     "12 1 6\n1 9 2\n")
     put("q.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n3 3\n2 3\n"
                  "1 2\n")
     put("sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% a comment\n6 6 7\n"
