@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,12 @@ class cycle_graph_t {
     }
     for_each_extra(extra_by_dst_, x, f);
     return slots;
+  }
+
+  /// x's out-row as stored, self-loops included and any overlay ignored: for a search of the
+  /// graph as stored that resumes a row where it left it (compute's Johnson search).
+  std::span<const vid_t> stored_out_row(vid_t x) const {
+    return {out_.col + out_.begin(x), static_cast<size_t>(out_.degree(x))};
   }
 
   /// Whether (x, y) is an edge (x != y): a binary search of x's sorted out-row.

@@ -7,14 +7,24 @@
 // bound covers every length (no limit, or one >= n), where blocking is exact.
 //
 // Vertices other than the root must be larger than it (each cycle counted from its smallest
-// vertex) and able to reach it (`reaches`, from a reverse search), which keeps the walk inside
-// the root's strongly connected part as Johnson's does by taking components. The recursion is an
-// explicit stack: a cycle may be as long as n.
+// vertex) and able to reach it (from a reverse search), which keeps the walk inside the root's
+// strongly connected part as Johnson's does by taking components.
+//
+// Memory is O(n + m) whatever the number of cycles: the recursion is an explicit stack of at
+// most n frames, each a cursor into its vertex's stored out-row, each B list holds distinct
+// vertices with an edge into its owner, and the vertices to clear afterwards are listed once.
+//
+// A root's search is split by its first edge (root, y), so that a team can share out a hub's
+// cycles: once the path is back to the root alone, Johnson's search has unblocked every vertex
+// that reaches the root and emptied every B list, so each first edge starts from the state it
+// would have found after the ones before it.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "dyng/backend/cancel.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
 
 namespace dyng::cycle_count::detail {
@@ -24,71 +34,120 @@ class johnson_counter_t {
  public:
   using vid_t = decltype(std::declval<const G&>().num_vertices());
 
-  explicit johnson_counter_t(int64_t n)
-      : blocked_(static_cast<size_t>(n), 0),
-        waiting_(static_cast<size_t>(n)),
-        reaches_(static_cast<size_t>(n), 0) {}
+  /// A counter for a graph of n vertices; its searches stop early once `cancel` is requested.
+  johnson_counter_t(int64_t n, cancel_token_t cancel)
+      : cancel_(cancel),
+        state_(static_cast<size_t>(n), k_outside),
+        listed_(static_cast<size_t>(n), 0),
+        waiting_(static_cast<size_t>(n)) {}
 
-  /// Adds the cycles whose smallest vertex is `root` into hist[length]. Returns the work done
-  /// (vertices entered plus row slots read).
-  int64_t count(const G& g, vid_t root, std::vector<uint64_t>& hist) {
-    int64_t work = mark_reaching(g, root);
-    auto allowed = [&](vid_t w) { return w == root || (w > root && reaches_[w]); };
-    frames_.clear();
-    enter(g, root, allowed, work);
-    while (!frames_.empty()) {
-      frame_t& f = frames_.back();
-      if (f.next < f.kids.size()) {
-        const vid_t w = f.kids[f.next++];
-        if (w == root) {
-          add_count(hist, static_cast<int64_t>(frames_.size()), 1);
-          f.closed = true;
-        } else if (!blocked_[w]) {
-          enter(g, w, allowed, work);
-        }
-        continue;
-      }
-      // v is done: unblock it if some path through it closed, else make it wait on its
-      // successors; then report to the caller's frame.
-      const vid_t v = f.vertex;
-      const bool closed = f.closed;
-      if (closed) {
-        unblock(v);
-      } else {
-        for (const vid_t w : f.kids) {
-          if (w != root) wait_on(w, v);
-        }
-      }
-      kid_pool_.push_back(std::move(f.kids));
-      frames_.pop_back();
-      if (closed && !frames_.empty()) frames_.back().closed = true;
-    }
-    reset(root);
-    return work;
+  /// Prepares the counter for the cycles whose smallest vertex is `root` (nothing to do when it
+  /// is prepared for it already); it stays prepared until another root or finish(). Every
+  /// length counts: the bound is path_counter_t's, unused here.
+  void begin_root(const G& g, vid_t root, int64_t /*bound*/) {
+    if (prepared_ && root_ == root) return;
+    finish();
+    root_ = root;
+    prepared_ = true;
+    state_[root] = k_root;
+    work_ += mark_reaching(g);
+  }
+
+  /// Nothing: every cycle of the root starts with one of its out-edges (child_item()).
+  bool root_item(const G&, std::vector<uint64_t>&) { return true; }
+
+  /// Adds the cycles of the prepared root whose first edge is (root, y) into hist[length].
+  /// False, with hist partly filled, once the caller asked to stop.
+  bool child_item(const G& g, vid_t y, std::vector<uint64_t>& hist) {
+    if (state_[y] != k_free) return true;
+    const bool done = walk(g, y, hist);
+    clear_search();
+    return done;
+  }
+
+  /// Work so far (vertices entered plus row slots read), over every root.
+  int64_t work() const { return work_; }
+
+  void finish() {
+    if (!prepared_) return;
+    for (const vid_t w : reaching_) state_[w] = k_outside;
+    state_[root_] = k_outside;
+    reaching_.clear();
+    prepared_ = false;
   }
 
  private:
-  struct frame_t {
-    vid_t vertex;
-    std::vector<vid_t> kids;
-    size_t next = 0;
-    bool closed = false;
+  /// A vertex's part in the prepared root's search. One byte read per row slot tells the walk
+  /// what to do with the slot's vertex.
+  enum : uint8_t {
+    k_outside = 0,  // smaller than the root, or unable to reach it
+    k_free = 1,     // may be entered
+    k_blocked = 2,  // on the path, or waiting in some B list
+    k_root = 3,
   };
 
-  template <class allowed_t>
-  void enter(const G& g, vid_t v, allowed_t& allowed, int64_t& work) {
-    blocked_[v] = 1;
-    entered_.push_back(v);
-    std::vector<vid_t> kids;
-    if (!kid_pool_.empty()) {
-      kids = std::move(kid_pool_.back());
-      kid_pool_.pop_back();
-      kids.clear();
+  struct frame_t {
+    vid_t vertex;
+    const vid_t* next;  // the next slot of its out-row
+    const vid_t* end;
+    bool closed;
+  };
+
+  /// Johnson's CIRCUIT from root -> y, as a loop; the path is the root and the frames. The top
+  /// frame's cursor lives in locals (`next`, `end`) while its row is scanned, and goes back to
+  /// the frame when a child is entered.
+  bool walk(const G& g, vid_t y, std::vector<uint64_t>& hist) {
+    const uint8_t* const state = state_.data();
+    enter(g, y);
+    const vid_t* next = frames_.back().next;
+    const vid_t* end = frames_.back().end;
+    while (true) {
+      while (next != end) {
+        const vid_t w = *next++;
+        const uint8_t s = state[w];
+        if (s == k_free) {
+          // One relaxed load per vertex entered, beside a row scan: no measurable cost.
+          if (cancel_.requested()) return false;
+          frames_.back().next = next;
+          enter(g, w);
+          next = frames_.back().next;
+          end = frames_.back().end;
+        } else if (s == k_root) {
+          add_count(hist, static_cast<int64_t>(frames_.size()) + 1, 1);
+          frames_.back().closed = true;
+        }
+      }
+      leave(g);
+      if (frames_.empty()) return true;
+      next = frames_.back().next;
+      end = frames_.back().end;
     }
-    work += 1 + g.for_each_out(v, [&](vid_t w) {
-      if (allowed(w)) kids.push_back(w);
-    });
-    frames_.push_back({v, std::move(kids), 0, false});
+  }
+
+  void enter(const G& g, vid_t v) {
+    state_[v] = k_blocked;
+    if (!listed_[v]) {
+      listed_[v] = 1;
+      touched_.push_back(v);
+    }
+    const std::span<const vid_t> row = g.stored_out_row(v);
+    work_ += 1 + static_cast<int64_t>(row.size());
+    frames_.push_back({v, row.data(), row.data() + row.size(), false});
+  }
+
+  /// The top frame is done: unblock its vertex if some path through it closed, else make it
+  /// wait on its successors in the search; then report to the frame below.
+  void leave(const G& g) {
+    const frame_t f = frames_.back();
+    frames_.pop_back();
+    if (f.closed) {
+      unblock(f.vertex);
+      if (!frames_.empty()) frames_.back().closed = true;
+      return;
+    }
+    for (const vid_t w : g.stored_out_row(f.vertex)) {
+      if (w != f.vertex && (state_[w] == k_free || state_[w] == k_blocked)) wait_on(w, f.vertex);
+    }
   }
 
   void wait_on(vid_t w, vid_t v) {
@@ -96,7 +155,6 @@ class johnson_counter_t {
     for (const vid_t x : list) {
       if (x == v) return;
     }
-    if (list.empty()) waited_.push_back(w);
     list.push_back(v);
   }
 
@@ -105,24 +163,36 @@ class johnson_counter_t {
     while (!unblock_stack_.empty()) {
       const vid_t x = unblock_stack_.back();
       unblock_stack_.pop_back();
-      blocked_[x] = 0;
+      state_[x] = k_free;
       for (const vid_t w : waiting_[x]) {
-        if (blocked_[w]) unblock_stack_.push_back(w);
+        if (state_[w] == k_blocked) unblock_stack_.push_back(w);
       }
       waiting_[x].clear();
     }
   }
 
-  /// reaches_[w] for the vertices > root with a path to root through vertices > root.
-  int64_t mark_reaching(const G& g, vid_t root) {
+  /// After a first edge, done or abandoned: every vertex it blocked or gave a B list is one it
+  /// entered (touched_), so clearing those leaves the state the next first edge starts from.
+  void clear_search() {
+    for (const vid_t v : touched_) {
+      state_[v] = k_free;
+      listed_[v] = 0;
+      waiting_[v].clear();
+    }
+    touched_.clear();
+    frames_.clear();
+  }
+
+  /// k_free for the vertices > root with a path to root through vertices > root.
+  int64_t mark_reaching(const G& g) {
     int64_t work = 0;
-    frontier_.assign(1, root);
+    frontier_.assign(1, root_);
     while (!frontier_.empty()) {
       const vid_t z = frontier_.back();
       frontier_.pop_back();
       work += g.for_each_in(z, [&](vid_t w) {
-        if (w <= root || reaches_[w]) return;
-        reaches_[w] = 1;
+        if (w <= root_ || state_[w] != k_outside) return;
+        state_[w] = k_free;
         reaching_.push_back(w);
         frontier_.push_back(w);
       });
@@ -130,22 +200,15 @@ class johnson_counter_t {
     return work;
   }
 
-  void reset(vid_t root) {
-    for (const vid_t v : entered_) blocked_[v] = 0;
-    for (const vid_t w : waited_) waiting_[w].clear();
-    for (const vid_t w : reaching_) reaches_[w] = 0;
-    blocked_[root] = 0;
-    entered_.clear();
-    waited_.clear();
-    reaching_.clear();
-  }
-
-  std::vector<uint8_t> blocked_;
+  cancel_token_t cancel_;
+  std::vector<uint8_t> state_;
+  std::vector<uint8_t> listed_;              // in touched_
   std::vector<std::vector<vid_t>> waiting_;  // Johnson's B lists
-  std::vector<uint8_t> reaches_;
   std::vector<frame_t> frames_;
-  std::vector<std::vector<vid_t>> kid_pool_;  // reused child lists
-  std::vector<vid_t> entered_, waited_, reaching_, frontier_, unblock_stack_;
+  std::vector<vid_t> touched_, reaching_, frontier_, unblock_stack_;
+  int64_t work_ = 0;
+  bool prepared_ = false;
+  vid_t root_ = 0;
 };
 
 }  // namespace dyng::cycle_count::detail
