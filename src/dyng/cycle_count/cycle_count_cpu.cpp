@@ -7,6 +7,7 @@
 #include "dyng/cycle_count/cycle_count.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <iterator>
@@ -71,6 +72,9 @@ using graph_view_t = detail::cycle_graph_t<vid_t, eid_t>;
 
 template <class vid_t, class eid_t>
 using counter_t = detail::path_counter_t<graph_view_t<vid_t, eid_t>>;
+
+template <class vid_t, class eid_t>
+using johnson_t = detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>;
 
 /// A count alone hands its remaining items to the team once its work passes this many units
 /// (path vertices and row slots; a team costs about that much to start): a graph below
@@ -193,25 +197,44 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   if (bound >= graph.num_vertices()) {
     // Every length counts: Johnson's blocking is exact, and output-sensitive where the bounded
     // search would walk the same dead ends again and again.
-    count_by_first_edge<detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>>(
-        graph, g, bound, team, exec, fn, hist, work);
+    count_by_first_edge<johnson_t<vid_t, eid_t>>(graph, g, bound, team, exec, fn, hist, work);
   } else {
     count_by_first_edge<counter_t<vid_t, eid_t>>(graph, g, bound, team, exec, fn, hist, work);
   }
   return hist;
 }
 
+/// The edges the searches through edges[i] may take: all but edges[0..i), a sorted list.
+template <class vid_t>
+struct earlier_edges_barred_t {
+  const std::vector<edge_pair_t<vid_t>>& edges;
+  size_t i;
+  /// Per vertex: whether `edges` holds an edge out of it (most rows hold none, and their slots
+  /// skip the binary search).
+  const std::vector<uint8_t>& changed_from;
+
+  bool operator()(vid_t x, vid_t y) const {
+    return !changed_from[x] ||
+           !std::binary_search(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(i),
+                               edge_pair_t<vid_t>{x, y});
+  }
+  /// Whether some edge out of x may be barred.
+  bool restricts(vid_t x) const { return changed_from[x] != 0; }
+};
+
 /// The cycles through each of `edges` on `g`, the one through edges[i] avoiding edges[0..i):
-/// each cycle with several of them is counted once. False once the work passes `limit` (the
-/// searches left are then skipped: the update recomputes).
-template <class vid_t, class eid_t>
+/// each cycle with several of them is counted once, by a counter_type's searches. False once the
+/// work passes `limit` (the searches left are then skipped: the update recomputes).
+template <class counter_type, class vid_t, class eid_t>
 bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
                    int64_t bound, int threads, const execution_t& exec, int64_t limit,
                    std::vector<uint64_t>& hist, int64_t& work) {
   bool within = true;
   int64_t done = 0;
   const int64_t n = g.num_vertices();
-  for_each_search<counter_t<vid_t, eid_t>>(
+  std::vector<uint8_t> changed_from(static_cast<size_t>(n), 0);
+  for (const auto& [u, v] : edges) changed_from[u] = 1;
+  for_each_search<counter_type>(
       threads, exec, k_update_fn, 0, static_cast<int64_t>(edges.size()), n, hist.size(), hist,
       [&](int64_t i, auto& counter, auto& into) {
         bool going;
@@ -219,11 +242,7 @@ bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
         going = within;
         if (!going) return;
         const auto [u, v] = edges[static_cast<size_t>(i)];
-        // The edges before this one are off limits; a sorted list, so one binary search.
-        auto edge_ok = [&](vid_t x, vid_t y) {
-          const edge_pair_t<vid_t> e{x, y};
-          return !std::binary_search(edges.begin(), edges.begin() + i, e);
-        };
+        const earlier_edges_barred_t<vid_t> edge_ok{edges, static_cast<size_t>(i), changed_from};
         const bool ok = counter.count(g, v, u, bound - 1, 1, [](vid_t) { return true; }, edge_ok,
                                       into, limit);
         const int64_t spent = counter.work();
@@ -272,11 +291,18 @@ class host_engine_t {
     // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
     graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
     before.set_overlay(inserted, deleted);
-    if (!through_edges(before, deleted, bound, threads, exec_, limit, removed, work)) {
-      return false;
-    }
     const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in_.view);
-    return through_edges(after, inserted, bound, threads, exec_, limit, added, work);
+    if (bound >= static_cast<int64_t>(graph_.num_vertices())) {
+      // Every length counts: Johnson's searches, as for a compute.
+      return through_edges<johnson_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_,
+                                                    limit, removed, work) &&
+             through_edges<johnson_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_,
+                                                    limit, added, work);
+    }
+    return through_edges<counter_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_, limit,
+                                                  removed, work) &&
+           through_edges<counter_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_, limit,
+                                                  added, work);
   }
 
   stats_t compute(state_t<vid_t>& state) {
