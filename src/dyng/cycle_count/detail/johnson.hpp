@@ -63,7 +63,7 @@ class johnson_counter_t {
     state_[s] = k_blocked;  // the path's first vertex: no search reaches past it
     auto is_inner = [&](vid_t w) { return w != s && inner(w); };
     mark_reaching(g, t, is_inner, edge_ok);
-    const bool done = walk(g, s, edge_ok, hist);
+    const bool done = walk<true>(g, s, edge_ok, hist);
     clear_search();
     clear_reaching(t);
     state_[s] = k_outside;
@@ -91,7 +91,7 @@ class johnson_counter_t {
   /// False, with hist partly filled, once the caller asked to stop.
   bool child_item(const G& g, vid_t y, std::vector<uint64_t>& hist) {
     if (state_[y] != k_free) return true;
-    const bool done = walk(g, y, any_edge_t{}, hist);
+    const bool done = walk<false>(g, y, any_edge_t{}, hist);
     clear_search();
     return done;
   }
@@ -130,17 +130,22 @@ class johnson_counter_t {
   };
 
   /// The array the slots of `f` index (kids_ moves as it grows).
+  template <bool k_may_copy>
   const vid_t* row_base(const G& g, const frame_t& f) const {
-    return f.copied ? kids_.data() : g.stored_out_col();
+    if constexpr (k_may_copy) {
+      if (f.copied) return kids_.data();
+    }
+    return g.stored_out_col();
   }
 
   /// Johnson's CIRCUIT from `first`, as a loop. The top frame's cursor lives in locals while
-  /// its row is scanned.
-  template <class edge_ok_t>
+  /// its row is scanned. Without k_may_copy (compute) every frame reads its stored row, and
+  /// the walk is spared the test per frame.
+  template <bool k_may_copy, class edge_ok_t>
   bool walk(const G& g, vid_t first, const edge_ok_t& edge_ok, std::vector<uint64_t>& hist) {
     const uint8_t* const state = state_.data();
-    enter(g, first, edge_ok);
-    const vid_t* base = row_base(g, frames_.back());
+    enter<k_may_copy>(g, first, edge_ok);
+    const vid_t* base = row_base<k_may_copy>(g, frames_.back());
     size_t next = frames_.back().next, end = frames_.back().end;
     while (true) {
       while (next != end) {
@@ -150,8 +155,8 @@ class johnson_counter_t {
           // One relaxed load per vertex entered, beside a row scan: no measurable cost.
           if (work_ > limit_ || cancel_.requested()) return false;
           frames_.back().next = next;
-          enter(g, w, edge_ok);
-          base = row_base(g, frames_.back());
+          enter<k_may_copy>(g, w, edge_ok);
+          base = row_base<k_may_copy>(g, frames_.back());
           next = frames_.back().next;
           end = frames_.back().end;
         } else if (s == k_root) {
@@ -159,9 +164,9 @@ class johnson_counter_t {
           frames_.back().closed = true;
         }
       }
-      leave(g);
+      leave<k_may_copy>(g);
       if (frames_.empty()) return true;
-      base = row_base(g, frames_.back());
+      base = row_base<k_may_copy>(g, frames_.back());
       next = frames_.back().next;
       end = frames_.back().end;
     }
@@ -169,14 +174,14 @@ class johnson_counter_t {
 
   /// Pushes v's frame: a cursor into its stored row where the graph shows that row and the
   /// filter takes all of it, else into a filtered copy on kids_.
-  template <class edge_ok_t>
+  template <bool k_may_copy, class edge_ok_t>
   void enter(const G& g, vid_t v, const edge_ok_t& edge_ok) {
     state_[v] = k_blocked;
     if (!listed_[v]) {
       listed_[v] = 1;
       touched_.push_back(v);
     }
-    if (g.shows_stored_row(v) && !edge_ok.restricts(v)) {
+    if (!k_may_copy || (g.shows_stored_row(v) && !edge_ok.restricts(v))) {
       const auto [first, last] = g.stored_out_slots(v);
       work_ += 1 + static_cast<int64_t>(last - first);
       frames_.push_back({v, false, false, first, first, last});
@@ -191,6 +196,7 @@ class johnson_counter_t {
 
   /// The top frame is done: unblock its vertex if some path through it reached t, else make it
   /// wait on its successors in the search; then report to the frame below.
+  template <bool k_may_copy>
   void leave(const G& g) {
     const frame_t f = frames_.back();
     frames_.pop_back();
@@ -198,7 +204,7 @@ class johnson_counter_t {
       unblock(f.vertex);
       if (!frames_.empty()) frames_.back().closed = true;
     } else {
-      const vid_t* base = row_base(g, f);
+      const vid_t* base = row_base<k_may_copy>(g, f);
       for (size_t i = f.first; i < f.end; ++i) {
         const vid_t w = base[i];
         if (w != f.vertex && (state_[w] == k_free || state_[w] == k_blocked)) {
@@ -206,7 +212,7 @@ class johnson_counter_t {
         }
       }
     }
-    if (f.copied) kids_.resize(f.first);
+    if (k_may_copy && f.copied) kids_.resize(f.first);
   }
 
   void wait_on(vid_t w, vid_t v) {
