@@ -35,8 +35,10 @@ struct options_t {
   /// vertices and row slots read) passes this fraction of the last full count's work. Negative
   /// picks k_default_repair_budget; 0 always recomputes.
   double repair_budget = -1.0;
-  /// Tuning knob: the OpenMP team runs for graphs with at least this many stored edges; -1
-  /// picks k_default_parallel_min_edges, 0 always runs it (tests).
+  /// Tuning knob: the OpenMP team runs from the start for graphs with at least this many
+  /// stored edges, and on a smaller graph once its count has done a few milliseconds of work
+  /// alone (a small graph may hold millions of cycles); -1 picks k_default_parallel_min_edges,
+  /// 0 always runs it (tests).
   int64_t parallel_min_edges = -1;
   /// Tuning knobs of the CUDA backend (tests): at most this many search slots per wave (-1:
   /// as many as k_slot_budget_bytes of device memory hold), and the paths a level list must

@@ -1,14 +1,16 @@
 // Host entry points of cycle_count (sequential and OpenMP backends): compute counts every cycle
 // from its root, update counts the cycles through the batch's changed edges on the graph before
-// and after it (cycle_count.hpp), both with the path counter of detail/cycle_paths.hpp; update
-// runs under the shared dynamic-update policy.
+// and after it (cycle_count.hpp), both with the path counter of detail/cycle_paths.hpp, or
+// Johnson's search (detail/johnson.hpp) where every length counts; update runs under the shared
+// dynamic-update policy. Both poll the caller's stop flag (execution_t::cancel) in their searches
+// and throw interrupted_error after the team, the result untouched.
 #include "dyng/cycle_count/cycle_count.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <iterator>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,7 +34,8 @@ namespace {
 
 using detail::edge_pair_t;
 
-constexpr int64_t k_no_limit = std::numeric_limits<int64_t>::max();
+constexpr const char* k_compute_fn = "cycle_count.compute()";
+constexpr const char* k_update_fn = "cycle_count.update()";
 
 /// The stored transpose, or a built one for a directed graph stored without in-edges.
 template <class vid_t, class eid_t>
@@ -70,16 +73,31 @@ using graph_view_t = detail::cycle_graph_t<vid_t, eid_t>;
 template <class vid_t, class eid_t>
 using counter_t = detail::path_counter_t<graph_view_t<vid_t, eid_t>>;
 
-/// Runs body(i, counter, hist) for i < count on a team (or alone), each thread with its own
-/// counter (a counter_type on n vertices) and histogram, and sums the histograms into `total`.
-/// The first exception is rethrown once every thread has stopped.
-template <class counter_type, class F>
-void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
-                     std::vector<uint64_t>& total, F&& body) {
+template <class vid_t, class eid_t>
+using johnson_t = detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>;
+
+/// A count alone hands its remaining items to the team once its work passes this many units
+/// (path vertices and row slots; a team costs about that much to start): a graph below
+/// parallel_min_edges may still hold millions of cycles.
+constexpr int64_t k_team_work = int64_t{1} << 16;
+
+/// Runs body(i, counter, hist) for first <= i < last on a team (or alone), each thread with its
+/// own counter (a counter_type on n vertices, polling exec's cancel token) and histogram, and
+/// sums the histograms into `total`. Alone, it stops before item i once hand_over() says so and
+/// returns i (else `last`). The first exception is rethrown once every thread has stopped; once
+/// the caller asks to stop, the threads skip their remaining items (a body's counter leaves its
+/// item early) and interrupted_error, naming `fn`, is thrown after the team.
+template <class counter_type, class F, class H>
+int64_t for_each_search(int threads, const execution_t& exec, const char* fn, int64_t first,
+                        int64_t last, int64_t n, size_t hist_size, std::vector<uint64_t>& total,
+                        F&& body, H&& hand_over) {
+  const cancel_token_t cancel = exec.cancel;
   if (threads <= 1) {
-    counter_type counter(n);
-    for (int64_t i = 0; i < count; ++i) body(i, counter, total);
-    return;
+    counter_type counter(n, cancel);
+    int64_t i = first;
+    for (; i < last && !cancel.requested() && !hand_over(); ++i) body(i, counter, total);
+    throw_if_cancelled(exec, fn);
+    return i;
   }
   std::vector<std::vector<uint64_t>> hists(static_cast<size_t>(threads),
                                            std::vector<uint64_t>(hist_size, 0));
@@ -92,12 +110,12 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
     const int me = 0;
 #endif
     try {
-      counter_type counter(n);
+      counter_type counter(n, cancel);
       // Small chunks: a work item can be a hub's whole search; consecutive items mostly share a
       // root, which a counter then prepares once.
 #pragma omp for schedule(dynamic, 4)
-      for (int64_t i = 0; i < count; ++i) {
-        if (!failures[me]) {
+      for (int64_t i = first; i < last; ++i) {
+        if (!failures[me] && !cancel.requested()) {
           try {
             body(i, counter, hists[me]);
           } catch (...) {
@@ -112,7 +130,9 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
   for (const auto& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  throw_if_cancelled(exec, fn);
   for (const auto& h : hists) detail::add_histogram(total, h);
+  return last;
 }
 
 template <class vid_t, class eid_t>
@@ -123,81 +143,106 @@ int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
                                                        : options.parallel_min_edges);
 }
 
-/// Every cycle, from its root: the simple paths root -> ... -> root through larger vertices. A
-/// team shares the roots out by their first edges (path_counter_t's work items): R-MAT's low ids
-/// are hubs whose searches alone would outlast everything else.
-template <class vid_t, class eid_t>
-std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t bound, int threads,
-                                int64_t& work) {
-  const in_rows_t<vid_t, eid_t> in(graph);
+/// Every cycle, from its root (the simple paths root -> ... -> root through larger vertices),
+/// through the work items of a counter_type: one for the root, then one per slot of its out-row
+/// (the cycles whose first edge it holds), so that a team shares a hub's search out instead of
+/// keeping one thread busy after the others are done (R-MAT's low ids are hubs whose searches
+/// alone would outlast everything else). A graph too small for a team from the start is counted
+/// alone until its work passes k_team_work, and the team takes the rest.
+template <class counter_type, class vid_t, class eid_t>
+void count_by_first_edge(const graph_t<vid_t, eid_t>& graph, const graph_view_t<vid_t, eid_t>& g,
+                         int64_t bound, int team, const execution_t& exec, const char* fn,
+                         std::vector<uint64_t>& hist, int64_t& work) {
   const auto out = graph.out_view();
-  const graph_view_t<vid_t, eid_t> g(out, in.view);
   const int64_t n = graph.num_vertices();
-  std::vector<uint64_t> hist(static_cast<size_t>(bound) + 1, 0);
-  int64_t total = 0;
-  if (bound >= n) {
-    // Every length counts: Johnson's blocking is exact, and output-sensitive where the bounded
-    // search would walk the same dead ends again and again.
-    for_each_search<detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>>(
-        threads, n, n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
-          const int64_t spent = counter.count(g, static_cast<vid_t>(i), into);
-#pragma omp atomic
-          total += spent;
-        });
-    work = total;
-    return hist;
-  }
-  if (threads <= 1) {
-    counter_t<vid_t, eid_t> counter(n);
-    for (vid_t root = 0; root < n; ++root) {
-      counter.count(g, root, root, bound, 0, [root](vid_t w) { return w > root; },
-                    [](vid_t, vid_t) { return true; }, hist, k_no_limit);
-      total += counter.work();
-    }
-    work = total;
-    return hist;
-  }
-  // Items of root r: one for the paths through r alone, then one per slot of its out-row.
   std::vector<int64_t> first_item(static_cast<size_t>(n) + 1, 0);
   for (vid_t r = 0; r < n; ++r) first_item[r + 1] = first_item[r] + 1 + out.degree(r);
-  for_each_search<counter_t<vid_t, eid_t>>(
-      threads, first_item[n], n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
-        const auto at = std::upper_bound(first_item.begin(), first_item.end(), i) - 1;
-        const vid_t root = static_cast<vid_t>(at - first_item.begin());
-        const int64_t before = counter.work();
-        counter.begin_root(g, root, bound);
-        if (i == *at) {
-          counter.root_item(g, into);
-        } else {
-          counter.child_item(g, out.neighbour(out.begin(root) + static_cast<eid_t>(i - *at - 1)),
-                             into);
-        }
-        const int64_t spent = counter.work() - before;
+  const int64_t items = first_item[n];
+  int64_t total = 0;
+  auto body = [&](int64_t i, auto& counter, auto& into) {
+    const auto at = std::upper_bound(first_item.begin(), first_item.end(), i) - 1;
+    const vid_t root = static_cast<vid_t>(at - first_item.begin());
+    const int64_t before = counter.work();
+    counter.begin_root(g, root, bound);
+    if (i == *at) {
+      counter.root_item(g, into);
+    } else {
+      counter.child_item(g, out.neighbour(out.begin(root) + static_cast<eid_t>(i - *at - 1)),
+                         into);
+    }
+    const int64_t spent = counter.work() - before;
 #pragma omp atomic
-        total += spent;
-      });
+    total += spent;
+  };
+  int64_t next = 0;
+  if (team <= 1) {
+    next = for_each_search<counter_type>(1, exec, fn, 0, items, n, hist.size(), hist, body,
+                                         [&] { return total >= k_team_work; });
+    team = host_team_size(exec, total, k_team_work);
+  }
+  if (next < items) {
+    for_each_search<counter_type>(team, exec, fn, next, items, n, hist.size(), hist, body,
+                                  [] { return false; });
+  }
   work = total;
+}
+
+/// Every cycle, by the counter that suits the bound.
+template <class vid_t, class eid_t>
+std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t bound, int team,
+                                const execution_t& exec, const char* fn, int64_t& work) {
+  const in_rows_t<vid_t, eid_t> in(graph);
+  const graph_view_t<vid_t, eid_t> g(graph.out_view(), in.view);
+  std::vector<uint64_t> hist(static_cast<size_t>(bound) + 1, 0);
+  if (bound >= graph.num_vertices()) {
+    // Every length counts: Johnson's blocking is exact, and output-sensitive where the bounded
+    // search would walk the same dead ends again and again.
+    count_by_first_edge<johnson_t<vid_t, eid_t>>(graph, g, bound, team, exec, fn, hist, work);
+  } else {
+    count_by_first_edge<counter_t<vid_t, eid_t>>(graph, g, bound, team, exec, fn, hist, work);
+  }
   return hist;
 }
 
+/// The edges the searches through edges[i] may take: all but edges[0..i), a sorted list.
+template <class vid_t>
+struct earlier_edges_barred_t {
+  const std::vector<edge_pair_t<vid_t>>& edges;
+  size_t i;
+  /// Per vertex: whether `edges` holds an edge out of it (most rows hold none, and their slots
+  /// skip the binary search).
+  const std::vector<uint8_t>& changed_from;
+
+  bool operator()(vid_t x, vid_t y) const {
+    return !changed_from[x] ||
+           !std::binary_search(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(i),
+                               edge_pair_t<vid_t>{x, y});
+  }
+  /// Whether some edge out of x may be barred.
+  bool restricts(vid_t x) const { return changed_from[x] != 0; }
+};
+
 /// The cycles through each of `edges` on `g`, the one through edges[i] avoiding edges[0..i):
-/// each cycle with several of them is counted once. False once the work passes `limit`.
-template <class vid_t, class eid_t>
+/// each cycle with several of them is counted once, by a counter_type's searches. False once the
+/// work passes `limit` (the searches left are then skipped: the update recomputes).
+template <class counter_type, class vid_t, class eid_t>
 bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
-                   int64_t bound, int threads, int64_t limit, std::vector<uint64_t>& hist,
-                   int64_t& work) {
+                   int64_t bound, int threads, const execution_t& exec, int64_t limit,
+                   std::vector<uint64_t>& hist, int64_t& work) {
   bool within = true;
   int64_t done = 0;
   const int64_t n = g.num_vertices();
-  for_each_search<counter_t<vid_t, eid_t>>(
-      threads, static_cast<int64_t>(edges.size()), n, hist.size(), hist,
+  std::vector<uint8_t> changed_from(static_cast<size_t>(n), 0);
+  for (const auto& [u, v] : edges) changed_from[u] = 1;
+  for_each_search<counter_type>(
+      threads, exec, k_update_fn, 0, static_cast<int64_t>(edges.size()), n, hist.size(), hist,
       [&](int64_t i, auto& counter, auto& into) {
+        bool going;
+#pragma omp atomic read
+        going = within;
+        if (!going) return;
         const auto [u, v] = edges[static_cast<size_t>(i)];
-        // The edges before this one are off limits; a sorted list, so one binary search.
-        auto edge_ok = [&](vid_t x, vid_t y) {
-          const edge_pair_t<vid_t> e{x, y};
-          return !std::binary_search(edges.begin(), edges.begin() + i, e);
-        };
+        const earlier_edges_barred_t<vid_t> edge_ok{edges, static_cast<size_t>(i), changed_from};
         const bool ok = counter.count(g, v, u, bound - 1, 1, [](vid_t) { return true; }, edge_ok,
                                       into, limit);
         const int64_t spent = counter.work();
@@ -207,9 +252,27 @@ bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
 #pragma omp atomic write
           within = false;
         }
-      });
+      },
+      [] { return false; });
   work += done;
   return within && work <= limit;
+}
+
+/// compute() for a checked graph and options; `fn` names the public call (an update's recompute
+/// is interrupted as the update).
+template <class vid_t, class eid_t>
+stats_t count_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                   const execution_t& exec, const char* fn, state_t<vid_t>& state) {
+  const stage_scope_t count_stage("cycle_count.count");
+  const int64_t n = graph.num_vertices();
+  state_t<vid_t> fresh;
+  fresh.num_vertices = n;
+  fresh.max_length = options.max_length;
+  fresh.counts = count_all(graph, bound_of(options.max_length, n),
+                           team_size(exec, graph, options), exec, fn, fresh.compute_work);
+  const stats_t stats = detail::compute_stats(fresh);
+  state = std::move(fresh);
+  return stats;
 }
 
 /// The host backends' counting for the shared update steps (detail/update_steps.hpp).
@@ -228,13 +291,22 @@ class host_engine_t {
     // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
     graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
     before.set_overlay(inserted, deleted);
-    if (!through_edges(before, deleted, bound, threads, limit, removed, work)) return false;
     const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in_.view);
-    return through_edges(after, inserted, bound, threads, limit, added, work);
+    if (bound >= static_cast<int64_t>(graph_.num_vertices())) {
+      // Every length counts: Johnson's searches, as for a compute.
+      return through_edges<johnson_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_,
+                                                    limit, removed, work) &&
+             through_edges<johnson_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_,
+                                                    limit, added, work);
+    }
+    return through_edges<counter_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_, limit,
+                                                  removed, work) &&
+           through_edges<counter_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_, limit,
+                                                  added, work);
   }
 
   stats_t compute(state_t<vid_t>& state) {
-    return ::dyng::cycle_count::compute(graph_, options_, exec_, state);
+    return count_into(graph_, options_, exec_, k_update_fn, state);
   }
 
  private:
@@ -273,26 +345,17 @@ void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
-  const stage_scope_t count_stage("cycle_count.count");
-  constexpr const char* fn = "cycle_count.compute()";
+  constexpr const char* fn = k_compute_fn;
   check_host_backend(exec, fn);
   check_graph(graph, fn);
   check_options(options, fn);
-  const int64_t n = graph.num_vertices();
-  const int64_t bound = bound_of(options.max_length, n);
-  state_t<vid_t> fresh;
-  fresh.num_vertices = n;
-  fresh.max_length = options.max_length;
-  fresh.counts = count_all(graph, bound, team_size(exec, graph, options), fresh.compute_work);
-  const stats_t stats = detail::compute_stats(fresh);
-  state = std::move(fresh);
-  return stats;
+  return count_into(graph, options, exec, fn, state);
 }
 
 template <class vid_t, class eid_t>
 stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
-  constexpr const char* fn = "cycle_count.update()";
+  constexpr const char* fn = k_update_fn;
   check_host_backend(exec, fn);
   check_graph(graph, fn);
   check_options(options, fn);

@@ -21,11 +21,9 @@ class cycle_graph_t {
   cycle_graph_t(const adjacency_view_t<vid_t, eid_t>& out, const adjacency_view_t<vid_t, eid_t>& in)
       : out_(out), in_(in) {}
 
-  /// Shows the graph without `hidden` and with `extra` (both lists of (src, dst)); the lists
-  /// must outlive this object.
+  /// Shows the graph without `hidden` and with `extra` (both lists of (src, dst), copied).
   void set_overlay(const std::vector<edge_pair_t<vid_t>>& hidden,
                    const std::vector<edge_pair_t<vid_t>>& extra) {
-    hidden_ = &hidden;
     extra_by_src_ = extra;
     std::sort(extra_by_src_.begin(), extra_by_src_.end());
     extra_by_dst_.clear();
@@ -33,6 +31,14 @@ class cycle_graph_t {
     std::sort(extra_by_dst_.begin(), extra_by_dst_.end());
     hidden_sorted_ = hidden;
     std::sort(hidden_sorted_.begin(), hidden_sorted_.end());
+    // Most rows hide nothing: a flag spares their slots the binary search.
+    changed_from_.assign(static_cast<size_t>(out_.num_vertices), 0);
+    for (const auto& [u, v] : hidden) {
+      if (u < out_.num_vertices) changed_from_[u] |= k_hides;
+    }
+    for (const auto& [u, v] : extra) {
+      if (u < out_.num_vertices) changed_from_[u] |= k_adds;
+    }
   }
 
   vid_t num_vertices() const { return out_.num_vertices; }
@@ -65,6 +71,18 @@ class cycle_graph_t {
     return slots;
   }
 
+  /// Whether the out-row shown for x (< num_vertices()) is the stored one: the overlay neither
+  /// hides nor adds an edge out of x.
+  bool shows_stored_row(vid_t x) const { return changed_from_.empty() || changed_from_[x] == 0; }
+
+  /// The stored out-rows, self-loops included and any overlay ignored: x's row is
+  /// stored_out_col()[first, last) for {first, last} = stored_out_slots(x). For a search that
+  /// resumes a row where it left it (Johnson's), on rows that show as stored.
+  const vid_t* stored_out_col() const { return out_.col; }
+  std::pair<size_t, size_t> stored_out_slots(vid_t x) const {
+    return {static_cast<size_t>(out_.begin(x)), static_cast<size_t>(out_.end(x))};
+  }
+
   /// Whether (x, y) is an edge (x != y): a binary search of x's sorted out-row.
   bool has_edge(vid_t x, vid_t y) const {
     if (x == y) return false;
@@ -79,8 +97,9 @@ class cycle_graph_t {
   }
 
  private:
+  /// x < num_vertices().
   bool hidden(vid_t x, vid_t y) const {
-    return hidden_ != nullptr && !hidden_sorted_.empty() &&
+    return !hidden_sorted_.empty() && (changed_from_[x] & k_hides) != 0 &&
            std::binary_search(hidden_sorted_.begin(), hidden_sorted_.end(),
                               edge_pair_t<vid_t>{x, y});
   }
@@ -96,8 +115,10 @@ class cycle_graph_t {
 
   adjacency_view_t<vid_t, eid_t> out_;
   adjacency_view_t<vid_t, eid_t> in_;
-  const std::vector<edge_pair_t<vid_t>>* hidden_ = nullptr;
   std::vector<edge_pair_t<vid_t>> hidden_sorted_;
+  // Per vertex: whether the overlay hides (k_hides) or adds (k_adds) an edge out of it.
+  static constexpr uint8_t k_hides = 1, k_adds = 2;
+  std::vector<uint8_t> changed_from_;
   std::vector<edge_pair_t<vid_t>> extra_by_src_;
   std::vector<edge_pair_t<vid_t>> extra_by_dst_;
 };
