@@ -1,6 +1,6 @@
-// The block reader of text_blocks.hpp: one loop of a parallel read, a cut at the last line
-// break, a parallel count and parse of the block's ranges, and an in-order commit that closes
-// the gaps.
+// The block reader of text_blocks.hpp: one loop of a parallel read, bare CRs made LFs, a cut
+// at the last line break, a parallel count and parse of the block's ranges, and an in-order
+// commit that closes the gaps.
 #include "dyng/io/text_blocks.hpp"
 
 #include <sys/stat.h>
@@ -101,6 +101,23 @@ size_t read_slices(int fd, int64_t at, char* into, size_t want, int team, bool& 
     if (got[i] < slice) break;
   }
   return total;
+}
+
+/// Turns every bare CR of [from, end) into an LF, so that the parsers split lines at LF alone
+/// and each CR they meet is the first byte of a CR LF (text_scan.hpp). A CR in the last byte
+/// stays when more text may follow (`at_eof` false), as the next byte decides whether it is
+/// bare. Returns where the next call starts: `end`, or that undecided CR.
+char* settle_line_breaks(char* from, char* end, bool at_eof) {
+  for (char* p = from;; ++p) {
+    p = static_cast<char*>(std::memchr(p, '\r', static_cast<size_t>(end - p)));
+    if (p == nullptr) return end;
+    if (p + 1 == end) {
+      if (!at_eof) return p;
+      *p = '\n';
+      return end;
+    }
+    if (p[1] != '\n') *p = '\n';
+  }
 }
 
 /// Everything one block's parallel step needs, so that it is one parallel region.
@@ -213,6 +230,7 @@ int64_t scan_text_file(const std::string& path, const char* function,
   // first read, 32 MiB of fresh pages for a file of a few lines.
   zeroed_array<char> buffer;
   size_t have = 0;         // bytes in buffer: the carried partial line, then what was read
+  size_t settled = 0;      // bytes of buffer whose line breaks are final (settle_line_breaks)
   int64_t line_base = 0;   // lines of the file before the current block
   int64_t row_base = 0;    // rows of the output before the current block
   bool first = true, eof = false;
@@ -236,6 +254,8 @@ int64_t scan_text_file(const std::string& path, const char* function,
     offset += static_cast<int64_t>(got);
     left -= std::min<uint64_t>(left, got);
     have += got;
+    settled = static_cast<size_t>(
+        settle_line_breaks(buffer.data() + settled, buffer.data() + have, eof) - buffer.data());
     const char* begin = buffer.data();
     const char* end = begin + have;
     if (!eof) {
@@ -321,6 +341,7 @@ int64_t scan_text_file(const std::string& path, const char* function,
     const size_t consumed = static_cast<size_t>(end - buffer.data());
     std::memmove(buffer.data(), buffer.data() + consumed, have - consumed);
     have -= consumed;
+    settled -= consumed;
   }
   return line_base;
 }

@@ -2,7 +2,9 @@
 // reader's output rows.
 //
 // A file is never held in memory whole: it is read in blocks of about `block_bytes` that end at a
-// line break (the partial last line is carried into the next block). Each block is cut into one
+// line break (the partial last line is carried into the next block). A bare CR is a line break
+// too: the reader makes it an LF as it reads, so the cuts, line counts and parsers know LF
+// alone and a file's line numbers count every kind of break. Each block is cut into one
 // range of whole lines per thread. The threads count their range's lines, the output is given
 // room for `rows_per_line` rows per line, and each thread parses its range into its own slice of
 // that room, so no thread waits for another and no row is copied. A range that wrote fewer

@@ -4,8 +4,11 @@
 // line shape with plain_lines.hpp, which reads only lines this tokenizer reads the same way
 // (tested against it) and leaves every other line, and every error, to line_cursor.
 //
-// Separators are space, tab, comma and carriage return (so CRLF files and "a, b" CSV read like
-// plain whitespace-separated files). Columns are 1-based byte offsets into the line.
+// Line breaks are LF, CR LF and a bare CR (old Mac files). The block reader (text_blocks.cpp)
+// turns every bare CR into an LF before a parser sees the text, so lines end at LF alone and a
+// CR on a line is the first byte of a CR LF: a separator, like the space, tab, comma, vertical
+// tab and form feed (so CRLF files and "a, b" CSV read like plain whitespace-separated files).
+// Columns are 1-based byte offsets into the line.
 #pragma once
 
 #include <cstddef>

@@ -3,3 +3,4 @@
 dyng_add_test(test_io_readers cpu ${CMAKE_CURRENT_LIST_DIR}/test_io_readers.cpp)
 dyng_add_test(test_io_formats cpu ${CMAKE_CURRENT_LIST_DIR}/test_io_formats.cpp)
 dyng_add_test(test_io_pieces cpu ${CMAKE_CURRENT_LIST_DIR}/test_io_pieces.cpp)
+dyng_add_test(test_io_line_breaks cpu ${CMAKE_CURRENT_LIST_DIR}/test_io_line_breaks.cpp)
