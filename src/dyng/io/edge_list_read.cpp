@@ -44,9 +44,9 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
                         line_values_t& v, bool& is_edge, fault_t& f) {
   const int k = o.num_weights;
   const int64_t base = o.compact ? 0 : o.index_base;
-  const char first = c.first_byte();
-  is_edge = !(first == 0 || first == '#' || first == '%');
-  if (!is_edge) return true;
+  const line_kind_t kind = c.kind("#%", line, f);
+  is_edge = kind == line_kind_t::data;
+  if (!is_edge) return kind != line_kind_t::damaged;
   for (int j = 0; j < 2; ++j) {
     std::string_view tok;
     if (c.next_int64(v.ids[j], tok)) {
@@ -270,7 +270,10 @@ class line_reader_t {
     line_cursor c(s.p, stop);
     s.p = stop + 1;
     bool is_edge = false;
-    if (!parse_general_line(c, s.line, o_, general_, is_edge, s.fault)) return;
+    if (!parse_general_line(c, s.line, o_, general_, is_edge, s.fault)) {
+      c.name_control_byte(s.fault);
+      return;
+    }
     // A self-loop is checked to the end of its line, then left out here rather than in a
     // later pass over all edges.
     if (!is_edge || (o_.drop_self_loops && general_.ids[0] == general_.ids[1])) return;

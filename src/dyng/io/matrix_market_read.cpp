@@ -116,7 +116,10 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       line_cursor c(p, stop);
       ++lines;
       if (lines == 1) {
-        if (!parse_banner(c, h, f)) return 0;
+        if (!parse_banner(c, h, f)) {
+          c.name_control_byte(f);
+          return 0;
+        }
         const bool integer = h.field == mm_header_t::field_t::integer;
         read_values = integer && mode != mm_values_t::ignore;
         if ((mode == mm_values_t::required && !integer) ||
@@ -127,8 +130,13 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
                    "weights='random'"};
           return 0;
         }
-      } else if (c.first_byte() != '%' && c.first_byte() != 0) {
-        if (!parse_size_line(c, lines, h, f)) return 0;
+      } else if (const line_kind_t kind = c.kind("%", lines, f); kind == line_kind_t::damaged) {
+        return 0;
+      } else if (kind == line_kind_t::data) {
+        if (!parse_size_line(c, lines, h, f)) {
+          c.name_control_byte(f);
+          return 0;
+        }
         have_size = true;
         // Ids are 0..n-1: 32-bit columns hold them unless n is above 2^32.
         table.wide = !fits_narrow(h.num_vertices - 1);
@@ -159,9 +167,9 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       if (read_values) table.weights[at] = w;
       ++at;
     };
-    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
-      const char first = c.first_byte();
-      if (first == 0 || first == '%') return true;
+    for_each_line(r.begin, r.end, f, [&](line_cursor& c, int64_t line) {
+      const line_kind_t kind = c.kind("%", line, f);
+      if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
       int64_t ij[2];
       for (int k = 0; k < 2; ++k) {
         const std::string_view tok = c.next();
@@ -212,8 +220,8 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       // Find the first entry past the announced count; the scan stops there.
       int64_t left = h.entries - seen;
       for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
-        const char first = c.first_byte();
-        if (first == 0 || first == '%') return true;
+        fault_t parsed;  // the range's parse checked every line already
+        if (c.kind("%", line, parsed) != line_kind_t::data) return true;
         if (left-- > 0) return true;
         f = {line_base + line, 0, "more entries than the " + std::to_string(h.entries) +
                                       " announced in the size line" + std::string(k_fix)};

@@ -19,7 +19,8 @@ void scan_serial(const std::string& path, const char* function, line_fn&& f) {
   scan_text_file(
       path, function, one, header_parser_t{}, row_store_t{},
       [&](const text_range_t& r, fault_t& fault) -> int64_t {
-        for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+        for_each_line(r.begin, r.end, fault,
+                      [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
         return 0;  // the reader keeps its own state, no rows
       },
       [](const text_range_t&, int64_t, int64_t, fault_t&) {});
@@ -80,7 +81,7 @@ std::string weights_layout(const char* head, int k) {
 std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi) {
   std::vector<int64_t> out;
   scan_serial(path, "read_csr_triplet", [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t v = 0;
     line_cursor probe = c;
     const std::string_view tok = probe.next();
@@ -124,7 +125,7 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   int k = num_weights;
   int64_t lines = 0;
   scan_serial(vals, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     if (k == 0) {
       // K comes from the first line: count its tokens.
       line_cursor probe = c;
@@ -166,7 +167,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
   b.num_weights = k;
   const std::string ins_layout = weights_layout("u v", k);
   scan_serial(insert_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t u = 0, v = 0;
     if (!read_id(c, line, ins_layout, 0, hi, u, f) || !read_id(c, line, ins_layout, 0, hi, v, f))
       return false;
@@ -185,7 +186,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
     return true;
   });
   scan_serial(delete_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t u = 0, v = 0;
     if (!read_id(c, line, "u v", 0, hi, u, f) || !read_id(c, line, "u v", 0, hi, v, f) ||
         !at_line_end(c, line, "u v", lenient, f))
@@ -205,10 +206,10 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
   int k = num_weights;
   bool seen_batch_line = false, seen_operation = false, first_line = true;
   scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    const char first = c.first_byte();
+    const line_kind_t kind = c.kind("#", line, f);
+    if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
     const bool is_first = first_line;
-    if (first != 0) first_line = false;
-    if (first == 0 || first == '#') return true;
+    first_line = false;
     const std::string_view op = c.next();
     if (op == "%dgt") {
       const std::string_view version = c.next();
@@ -230,7 +231,7 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
       batches.emplace_back();
       return true;
     }
-    if (first == '%') return true;  // any other '%' line is a comment
+    if (op.front() == '%') return true;  // any other '%' line is a comment
     const bool insert = op == "+e";
     if (!insert && op != "-e") {
       f = {line, c.column_of(op), "unknown operation " + quoted(op) + " (expected '+e' or '-e')"};
@@ -280,7 +281,7 @@ std::vector<int64_t> read_vertex_values(const std::string& path, const char* fun
   std::vector<bool> seen(values.size(), false);
   int64_t listed = 0;
   scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t v = 0, x = 0;
     if (!read_id(c, line, "v value", 0, n - 1, v, f)) return false;
     line_cursor probe = c;

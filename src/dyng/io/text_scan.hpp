@@ -9,6 +9,13 @@
 // CR on a line is the first byte of a CR LF: a separator, like the space, tab, comma, vertical
 // tab and form feed (so CRLF files and "a, b" CSV read like plain whitespace-separated files).
 // Columns are 1-based byte offsets into the line.
+//
+// Control bytes (0x00-0x08, 0x0e-0x1f and 0x7f) belong to no format, not even in a comment: a
+// crash can leave a block of zero bytes in a file, and a reader that skipped it would lose the
+// lines it replaced without a word. line_cursor::kind() checks a comment line whole for them;
+// a data line needs no such pass, as its parser accepts nothing but digits, signs, words and
+// separators, and when it refuses a line that holds one, the fault is worded as damage
+// (line_cursor::name_control_byte) rather than as a malformed number.
 #pragma once
 
 #include <cstddef>
@@ -19,18 +26,24 @@
 
 namespace dyng::io {
 
-/// The separator bytes as a table: one load per byte instead of six compares, in the loop
-/// every reader spends its time in.
-struct separator_table_t {
-  bool is[256] = {};
-  constexpr separator_table_t() {
-    for (unsigned char c : {' ', '\t', ',', '\r', '\v', '\f'}) is[c] = true;
+/// The separator and control bytes as tables: one load per byte instead of six compares, in
+/// the loop every reader spends its time in.
+struct byte_classes_t {
+  bool separator[256] = {};
+  bool control[256] = {};
+  constexpr byte_classes_t() {
+    for (unsigned char c : {' ', '\t', ',', '\r', '\v', '\f'}) separator[c] = true;
+    for (int c = 0; c < 32; ++c) control[c] = !separator[c] && c != '\n';
+    control[127] = true;
   }
 };
-inline constexpr separator_table_t k_separators{};
+inline constexpr byte_classes_t k_byte_classes{};
 
 /// True for the bytes that separate tokens on a line.
-inline bool is_separator(char c) { return k_separators.is[static_cast<unsigned char>(c)]; }
+inline bool is_separator(char c) { return k_byte_classes.separator[static_cast<unsigned char>(c)]; }
+
+/// True for the control bytes that no text format holds (see the file's comment).
+inline bool is_control_byte(char c) { return k_byte_classes.control[static_cast<unsigned char>(c)]; }
 
 /// The first parse fault of a range of lines: `line` is relative to the range (1-based), 0 when
 /// nothing went wrong.
@@ -40,6 +53,29 @@ struct fault_t {
   std::string message;
   bool failed() const { return line != 0; }
 };
+
+/// A token quoted for an error message, shortened so a binary file cannot flood it; bytes
+/// outside printable ASCII are shown as \xNN so the message stays valid text.
+inline std::string quoted(std::string_view token) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string s = "'";
+  for (char c : token.substr(0, 40)) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 32 && b < 127) {
+      s += c;
+    } else {
+      s += "\\x";
+      s += k_hex[b >> 4];
+      s += k_hex[b & 15];
+    }
+  }
+  if (token.size() > 40) s += "...";
+  return s + "'";
+}
+
+/// What a line is, by its first byte that is not a separator: none (blank), a comment mark, or
+/// anything else (data); damaged when a comment holds a control byte.
+enum class line_kind_t { blank, comment, data, damaged };
 
 /// Tokens of one line, left to right.
 class line_cursor {
@@ -91,14 +127,42 @@ class line_cursor {
   int64_t column_of(std::string_view token) const { return token.data() - begin_ + 1; }
   /// The column just past the line's last byte (where a missing token would start).
   int64_t end_column() const { return (end_ - begin_) + 1; }
-  /// The first non-separator byte, or 0 for a blank line (does not move the cursor).
-  char first_byte() const {
-    for (const char* p = at_; p < end_; ++p)
-      if (!is_separator(*p)) return *p;
-    return 0;
+  /// What the line is (see line_kind_t); a line whose first other byte is one of
+  /// `comment_marks` is a comment. A comment is checked whole for control bytes here, as no
+  /// parser reads it: one makes the line damaged, with `f` naming it on line `line`. Does not
+  /// move the cursor.
+  line_kind_t kind(std::string_view comment_marks, int64_t line, fault_t& f) const {
+    const char* p = at_;
+    while (p < end_ && is_separator(*p)) ++p;
+    if (p == end_) return line_kind_t::blank;
+    if (comment_marks.find(*p) == std::string_view::npos) return line_kind_t::data;
+    if (const char* bad = first_control_byte()) {
+      f = control_byte_fault(line, bad);
+      return line_kind_t::damaged;
+    }
+    return line_kind_t::comment;
+  }
+
+  /// Replaces `f`, a fault of this line, with one naming the line's first control byte if it
+  /// holds one: "expected an integer, found '\x00'" would hide that the file is damaged.
+  void name_control_byte(fault_t& f) const {
+    if (const char* bad = first_control_byte()) f = control_byte_fault(f.line, bad);
   }
 
  private:
+  const char* first_control_byte() const {
+    for (const char* p = begin_; p < end_; ++p)
+      if (is_control_byte(*p)) return p;
+    return nullptr;
+  }
+
+  fault_t control_byte_fault(int64_t line, const char* at) const {
+    return {line, at - begin_ + 1,
+            "control byte " + quoted({at, 1}) + " in the text; the file is damaged or not a text "
+            "file (a crash can leave a block of zero bytes): restore it from a copy, or delete "
+            "the byte if the rest of the file is right"};
+  }
+
   const char* begin_;
   const char* at_;
   const char* end_;
@@ -137,25 +201,6 @@ inline bool parse_int32(std::string_view token, int32_t& out) {
   return true;
 }
 
-/// A token quoted for an error message, shortened so a binary file cannot flood it; bytes
-/// outside printable ASCII are shown as \xNN so the message stays valid text.
-inline std::string quoted(std::string_view token) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string s = "'";
-  for (char c : token.substr(0, 40)) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 32 && b < 127) {
-      s += c;
-    } else {
-      s += "\\x";
-      s += k_hex[b >> 4];
-      s += k_hex[b & 15];
-    }
-  }
-  if (token.size() > 40) s += "...";
-  return s + "'";
-}
-
 /// Calls f(cursor, local_line) for every line of [begin, end), local lines counted from 1; stops
 /// early when f returns false. Returns the number of lines seen (a last line without '\n'
 /// counts).
@@ -172,6 +217,17 @@ int64_t for_each_line(const char* begin, const char* end, line_fn&& f) {
     p = stop + 1;
   }
   return line;
+}
+
+/// for_each_line for a parser that sets `fault` when it returns false, with the fault of a line
+/// that holds a control byte worded as damage (line_cursor::name_control_byte).
+template <class line_fn>
+int64_t for_each_line(const char* begin, const char* end, fault_t& fault, line_fn&& f) {
+  return for_each_line(begin, end, [&](line_cursor& c, int64_t line) {
+    if (f(c, line)) return true;
+    if (fault.failed()) c.name_control_byte(fault);
+    return false;
+  });
 }
 
 }  // namespace dyng::io
