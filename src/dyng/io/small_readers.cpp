@@ -98,6 +98,74 @@ std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi
   throw_fault(function, path, {0, 0, std::move(what)});
 }
 
+/// What a .dgt file's directives have said so far.
+struct dgt_directives_t {
+  bool first_line = true;  // no directive or operation yet ('%dgt' may come only then)
+  bool seen_batch = false;
+  bool seen_operation = false;  // an operation before any '%batch'
+  int64_t last_id = -1;
+};
+
+/// Reads the rest of a '%' line whose first token is `name`: '%dgt 1' as the first line that
+/// is not a comment, or '%batch <id>' with ids rising (`starts_batch` set). Anything else is
+/// refused, as 0.2.0 did: read as a comment, a misspelt '%batch' would merge two batches.
+bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_directives_t& d,
+                    bool& starts_batch, fault_t& f) {
+  const bool first = d.first_line;
+  d.first_line = false;
+  if (name == "%dgt") {
+    const std::string_view version = c.next();
+    if (!first) {
+      f = {line, c.column_of(name), "'%dgt <version>' may only be the first line that is not "
+                                    "a comment; remove this one"};
+      return false;
+    }
+    if (version.empty()) {
+      f = {line, c.end_column(), "the version is missing; the line reads '%dgt 1'"};
+      return false;
+    }
+    if (version != "1") {
+      f = {line, c.column_of(version), "unsupported .dgt version " + quoted(version) +
+                                           " (this library reads version 1); write the file "
+                                           "again with write_batches"};
+      return false;
+    }
+    return at_line_end(c, line, "%dgt 1", false, f);
+  }
+  if (name == "%batch") {
+    if (d.seen_operation && !d.seen_batch) {
+      f = {line, c.column_of(name), "operations before the first '%batch' line (a file with "
+                                    "'%batch' lines must start every batch with one); add a "
+                                    "'%batch' line at the top"};
+      return false;
+    }
+    const std::string_view token = c.next();
+    int64_t id = 0;
+    if (token.empty()) {
+      f = {line, c.end_column(), "the batch id is missing; the line reads '%batch <id>'"};
+      return false;
+    }
+    if (!parse_int64(token, id) || id < 0) {
+      f = {line, c.column_of(token), "batch id " + quoted(token) + " is not an integer in [0, " +
+                                         std::to_string(INT64_MAX) + "]; fix the id"};
+      return false;
+    }
+    if (id <= d.last_id) {
+      f = {line, c.column_of(token), "batch id " + std::to_string(id) + " after " +
+                                         std::to_string(d.last_id) + "; ids must rise through "
+                                         "the file: renumber the batches"};
+      return false;
+    }
+    d.last_id = id;
+    d.seen_batch = true;
+    starts_batch = true;
+    return at_line_end(c, line, "%batch <id>", false, f);
+  }
+  f = {line, c.column_of(name), "unknown directive " + quoted(name) + " (expected '%dgt' or "
+                                "'%batch'); correct it, or make the line a comment with '#'"};
+  return false;
+}
+
 }  // namespace
 
 csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
@@ -204,41 +272,27 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
   const int64_t hi = num_vertices >= 0 ? num_vertices - 1 : INT64_MAX;
   std::vector<dgt_batch_t> batches;
   int k = num_weights;
-  bool seen_batch_line = false, seen_operation = false, first_line = true;
+  dgt_directives_t directives;
   scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
     const line_kind_t kind = c.kind("#", line, f);
     if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
-    const bool is_first = first_line;
-    first_line = false;
     const std::string_view op = c.next();
-    if (op == "%dgt") {
-      const std::string_view version = c.next();
-      if (!is_first || version != "1") {
-        f = {line, version.empty() ? c.end_column() : c.column_of(version),
-             is_first ? "unsupported .dgt version " + quoted(version) + " (this library reads version 1)"
-                      : std::string("'%dgt' may only be the first line")};
-        return false;
-      }
+    if (op.front() == '%') {
+      bool starts_batch = false;
+      if (!read_directive(c, line, op, directives, starts_batch, f)) return false;
+      if (starts_batch) batches.emplace_back();
       return true;
     }
-    if (op == "%batch") {
-      if (seen_operation && !seen_batch_line) {
-        f = {line, 1, "operations before the first '%batch' line (a file with '%batch' lines "
-                      "must start every batch with one)"};
-        return false;
-      }
-      seen_batch_line = true;
-      batches.emplace_back();
-      return true;
-    }
-    if (op.front() == '%') return true;  // any other '%' line is a comment
+    directives.first_line = false;
     const bool insert = op == "+e";
     if (!insert && op != "-e") {
-      f = {line, c.column_of(op), "unknown operation " + quoted(op) + " (expected '+e' or '-e')"};
+      f = {line, c.column_of(op), "unknown operation " + quoted(op) +
+                                      " (expected '+e', '-e' or a '%' directive); fix the line "
+                                      "or make it a comment with '#'"};
       return false;
     }
     if (batches.empty()) batches.emplace_back();
-    if (!seen_batch_line) seen_operation = true;
+    if (!directives.seen_batch) directives.seen_operation = true;
     dgt_batch_t& b = batches.back();
     const char* layout = insert ? "+e u v w1 .. wK" : "-e u v";
     int64_t u = 0, v = 0;

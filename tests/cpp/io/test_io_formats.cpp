@@ -95,6 +95,40 @@ DYNG_TEST("dgt_round_trip_and_faults") {
   CHECK(read_batches(dyng_test::write_file("empty.dgt", ""), -1, -1).empty());
 }
 
+DYNG_TEST("dgt_directives_are_checked") {
+  auto at = [](const std::string& text) {
+    const auto p = dyng_test::write_file("d.dgt", text);
+    try {
+      read_batches(p, -1, -1);
+    } catch (const file_format_error& e) {
+      return std::make_pair(e.line(), e.column());
+    }
+    return std::make_pair(int64_t{-1}, int64_t{-1});
+  };
+  auto place = [](int64_t line, int64_t column) { return std::make_pair(line, column); };
+  // Read as comments, a misspelt or malformed '%batch' merged two batches (deletions first).
+  CHECK(at("%dgt 1\n%batch 0\n+e 0 1 1\n%btach 1\n-e 0 1\n") == place(4, 1));
+  CHECK(at("%batch\n") == place(1, 7));
+  CHECK(at("%batch x\n") == place(1, 8));
+  CHECK(at("%batch -1\n") == place(1, 8));
+  CHECK(at("%batch 5\n%batch 2\n") == place(2, 8));
+  CHECK(at("%batch 0\n%batch 0\n") == place(2, 8));
+  CHECK(at("%batch 0 x\n") == place(1, 10));
+  CHECK(at("% a comment\n") == place(1, 1));
+  CHECK(at("  %BATCH 0\n") == place(1, 3));
+  CHECK(at("%dgt\n") == place(1, 5));
+  CHECK(at("%dgt 1 x\n") == place(1, 8));
+  CHECK(at("%batch 0\n%dgt 1\n") == place(2, 1));
+  // What 0.2.0 read still reads: comments before '%dgt', ids that rise with gaps.
+  const auto ok = dyng_test::write_file(
+      "ok.dgt", "# c\n\n%dgt 1\n%batch 3\n+e 0 1 1\n%batch 007\n  %batch\t9\n-e 0 1\n");
+  const auto b = read_batches(ok, -1, -1);
+  CHECK_EQ(b.size(), size_t{3});
+  CHECK(b[0].ins_src == std::vector<int64_t>{0});
+  CHECK(b[1].ins_src.empty() && b[1].del_src.empty());
+  CHECK(b[2].del_dst == std::vector<int64_t>{1});
+}
+
 DYNG_TEST("vertex_values_with_inf") {
   const int64_t inf = (int64_t{1} << 61) - 1;
   const std::vector<int64_t> d{0, 5, inf};
