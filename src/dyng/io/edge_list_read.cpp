@@ -24,6 +24,13 @@ namespace {
 
 constexpr const char* k_function = "read_edge_list";
 
+/// The largest id - index_base of ids="as_is": the vertex count, one more, must fit int64.
+constexpr uint64_t k_max_as_is_offset = uint64_t{INT64_MAX} - 1;
+
+/// The smallest index_base for which no id of a plain line (at most 18 digits) is past
+/// k_max_as_is_offset: below it, every line takes the general reader, which checks each id.
+constexpr int64_t k_min_plain_index_base = int64_t{999999999999999999} - INT64_MAX + 1;
+
 std::string layout(int k) {
   std::string s = "source target";
   if (k == 1) s += " w1";
@@ -67,6 +74,15 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
       f = {line, c.column_of(tok), "vertex id " + std::to_string(v.ids[j]) +
                                        " is below index_base " + std::to_string(base) +
                                        "; pass the file's index_base or ids='compact'"};
+      return false;
+    }
+    // id - base exactly, in uint64: id >= base, so the difference is in [0, 2^64).
+    if (!o.compact && static_cast<uint64_t>(v.ids[j]) - static_cast<uint64_t>(base) >
+                          k_max_as_is_offset) {
+      f = {line, c.column_of(tok), "vertex id " + std::to_string(v.ids[j]) + " is too large "
+                                       "for ids='as_is' with index_base " + std::to_string(base) +
+                                       " (the vertex count, id - index_base + 1, must fit int64)"
+                                       "; pass ids='compact'"};
       return false;
     }
   }
@@ -157,6 +173,7 @@ class line_reader_t {
     s.end = end;
     s.plain_end = end;
     while (s.plain_end > begin && s.plain_end[-1] != '\n') --s.plain_end;
+    if (base_ < k_min_plain_index_base) s.plain_end = begin;
     if constexpr (std::is_same_v<id_t, uint32_t>) {
       s.src = t.src32.data() + first;
       s.dst = t.dst32.data() + first;

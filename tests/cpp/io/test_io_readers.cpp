@@ -1,5 +1,6 @@
 // The edge-list and Matrix Market readers: semantics of section 7, the first fault's line and
 // column, and results that do not depend on the block size or the thread count.
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -149,6 +150,34 @@ DYNG_TEST("edge_list_faults") {
   CHECK(at("0 1\r\n2 3 4\r\n5 6 7 8\r\n", 0) == std::make_pair(int64_t{3}, int64_t{7}));
   CHECK_THROWS_AS(read_edge_list(dyng_test::scratch_dir() + "/missing.txt", options(0)),
                   file_format_error);
+}
+
+DYNG_TEST("as_is_ids_whose_vertex_count_would_wrap_are_faults") {
+  // ids="as_is" makes id - index_base + 1 vertices: 2^63 - 1 made the count wrap negative
+  // (and an int32 read of it gave target -1), a negative index_base wrapped the ids.
+  auto at = [](const std::string& text, int64_t base) {
+    edge_list_options_t o;
+    o.compact = false;
+    o.index_base = base;
+    return fault_of([&] { read_edge_list(dyng_test::write_file("wrap.txt", text), o); });
+  };
+  const auto none = std::make_pair(int64_t{-1}, int64_t{-1});
+  CHECK(at("0 9223372036854775807\n", 0) == std::make_pair(int64_t{1}, int64_t{3}));
+  CHECK(at("0 9223372036854775806\n", 0) == none);
+  CHECK(at("0 9223372036854775806\n", -1) == std::make_pair(int64_t{1}, int64_t{3}));
+  CHECK(at("0 1\n", INT64_MIN) == std::make_pair(int64_t{1}, int64_t{1}));
+  // Below k_min_plain_index_base the plain-line reader (18 digits) is left out: its ids could
+  // pass the limit unchecked.
+  CHECK(at("999999999999999999 1\n", -8300000000000000000) ==
+        std::make_pair(int64_t{1}, int64_t{1}));
+  CHECK(at("5 6\n", -4000000000000000000) == none);
+  edge_list_options_t o;
+  o.compact = false;
+  o.index_base = -1;
+  const edge_table_t t =
+      read_edge_list(dyng_test::write_file("top.txt", "-1 9223372036854775805\n"), o);
+  CHECK_EQ(t.num_vertices, INT64_MAX);
+  CHECK(dyng_test::dsts(t) == std::vector<int64_t>{INT64_MAX - 1});
 }
 
 DYNG_TEST("matrix_market_symmetric_and_random_weights") {
