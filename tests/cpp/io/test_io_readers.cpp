@@ -7,6 +7,7 @@
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/io/edge_readers.hpp"
+#include "dyng/io/real_token.hpp"
 #include "io/io_test_util.hpp"
 
 using dyng::file_format_error;
@@ -195,6 +196,46 @@ DYNG_TEST("matrix_market_symmetric_and_random_weights") {
   o.drop_self_loops = false;
   const edge_table_t raw = read_matrix_market(p, o);
   CHECK(dyng_test::srcs(raw) == (std::vector<int64_t>{1, 0, 2, 0, 3, 3, 1}));
+}
+
+DYNG_TEST("matrix_market_variants_that_0_2_read") {
+  matrix_market_options_t o;
+  auto read = [&o](const std::string& text) {
+    return read_matrix_market(dyng_test::write_file("v.mtx", text), o);
+  };
+  // Skew-symmetric: the mirror's value is negated (0.2.0's arrays).
+  edge_table_t t = read("%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 2 5\n");
+  CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 1, 1, 2}));
+  CHECK(dyng_test::dsts(t) == (std::vector<int64_t>{1, 0, 2, 1}));
+  CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{-4, 4, -5, 5}));
+  // Hermitian and complex: values checked, skipped; banner words in any case.
+  o.weights = mm_weights_t::none;
+  t = read("%%matrixmarket MATRIX coordinate Complex HERMITIAN\n3 3 2\n2 1 4 -1.5e3\n3 3 5 nan\n");
+  CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 1}));
+  CHECK_EQ(t.num_weights, 0);
+  o.weights = mm_weights_t::automatic;
+  t = read("%%MatrixMarket matrix coordinate integer hermitian\n3 3 1\n2 1 4\n");
+  CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{4, 4}));
+  // The edge-list reader reads a Matrix Market file's ids, and checks its values as well.
+  edge_list_options_t e;
+  CHECK_EQ(read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
+                                                "complex skew-symmetric\n3 3 1\n2 1 4 1\n"),
+                          e).size(), 2);
+  CHECK(fault_of([&] {
+          read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
+                                               "integer general\n3 3 1\n2 1 #\n"), e);
+        }) == std::make_pair(int64_t{3}, int64_t{5}));
+}
+
+DYNG_TEST("real_tokens_are_what_from_chars_reads") {
+  for (const char* good : {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity", "NaN",
+                           "nan(x_1)", "0e99999", "1e-310", "1.7976931348623157e308",
+                           "2.4703282292062328e-324", "-0.0"})
+    CHECK(is_real_number(good));
+  for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x1p3", "1e999", "1e-400",
+                          "1.7976931348623159e308", "2.4703282292062327e-324", "infx", "nan(-)",
+                          "1,5", "#", "5\x01"})
+    CHECK(!is_real_number(bad));
 }
 
 DYNG_TEST("matrix_market_faults") {

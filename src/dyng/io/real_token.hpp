@@ -1,0 +1,106 @@
+// The real numbers of a Matrix Market 'real' or 'complex' value column. dyng reads integer
+// weights only, but it checks every value it skips, so that a damaged column ('#', a control
+// byte, a cut-off number) is refused rather than passed over. A value is accepted when dyng
+// 0.2.0 accepted it: a decimal number as std::from_chars reads one (digits with an optional
+// point and an optional exponent, or inf, infinity, nan, nan(chars) in any case), here with an
+// optional sign, whose value a double holds: not past the largest double, and not a nonzero
+// value so small that it rounds to zero.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dyng::io {
+namespace detail {
+
+inline bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if ((a[i] | 0x20) != b[i]) return false;
+  return true;
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// Compares the significant digits `digits` (no leading zero) with those of `bound`, as numbers
+/// with the same exponent: -1, 0 or 1.
+inline int compare_digits(std::string_view digits, std::string_view bound) {
+  for (size_t i = 0; i < digits.size() || i < bound.size(); ++i) {
+    const char a = i < digits.size() ? digits[i] : '0';
+    const char b = i < bound.size() ? bound[i] : '0';
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
+
+// The first digits of the bounds of the doubles, in scientific notation: 2^1024 - 2^970 rounds
+// to infinity (DBL_MAX is 1.7976931348623157e308), and 2^-1075 or less to zero (the least
+// subnormal is 4.9406564584124654e-324). Digits beyond these decide only values nobody writes.
+inline constexpr std::string_view k_overflow_digits = "17976931348623158079372897140530341507993";
+inline constexpr int k_overflow_exponent = 308;
+inline constexpr std::string_view k_underflow_digits = "24703282292062327208828439643411068618252";
+inline constexpr int k_underflow_exponent = -324;
+
+}  // namespace detail
+
+/// True when `token` is a real number as the file's comment says.
+inline bool is_real_number(std::string_view token) {
+  using namespace detail;
+  if (!token.empty() && (token[0] == '-' || token[0] == '+')) token.remove_prefix(1);
+  if (equals_ignoring_case(token, "inf") || equals_ignoring_case(token, "infinity") ||
+      equals_ignoring_case(token, "nan"))
+    return true;
+  if (token.size() >= 5 && equals_ignoring_case(token.substr(0, 4), "nan(") &&
+      token.back() == ')') {
+    for (char c : token.substr(4, token.size() - 5))
+      if (!(is_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))) return false;
+    return true;
+  }
+  // Mantissa: digits, an optional point, digits (at least one digit in all). `lead` is the
+  // decimal exponent of the first nonzero digit; `significant` the digits from it on.
+  size_t i = 0;
+  int64_t lead = 0;
+  size_t first_nonzero = std::string_view::npos, digits = 0, point = std::string_view::npos;
+  for (; i < token.size(); ++i) {
+    const char c = token[i];
+    if (c == '.' && point == std::string_view::npos) {
+      point = i;
+      continue;
+    }
+    if (!is_digit(c)) break;
+    ++digits;
+    if (c != '0' && first_nonzero == std::string_view::npos) first_nonzero = i;
+  }
+  if (digits == 0) return false;
+  const size_t mantissa_end = i;
+  int64_t exponent = 0;
+  if (i < token.size()) {
+    if ((token[i] | 0x20) != 'e') return false;
+    ++i;
+    bool negative = false;
+    if (i < token.size() && (token[i] == '-' || token[i] == '+')) negative = token[i++] == '-';
+    if (i == token.size()) return false;
+    for (; i < token.size(); ++i) {
+      if (!is_digit(token[i])) return false;
+      // Saturates far past any double's exponent, so a long exponent cannot wrap.
+      exponent = std::min<int64_t>(exponent * 10 + (token[i] - '0'), int64_t{1} << 40);
+    }
+    if (negative) exponent = -exponent;
+  }
+  if (first_nonzero == std::string_view::npos) return true;  // zero, whatever its exponent
+  const size_t int_end = point == std::string_view::npos ? mantissa_end : point;
+  lead = first_nonzero < int_end ? static_cast<int64_t>(int_end - first_nonzero) - 1
+                                 : -static_cast<int64_t>(first_nonzero - int_end);
+  const int64_t magnitude = lead + exponent;
+  std::string significant;
+  for (size_t j = first_nonzero; j < mantissa_end; ++j)
+    if (token[j] != '.') significant += token[j];
+  if (magnitude != k_overflow_exponent && magnitude != k_underflow_exponent)
+    return magnitude < k_overflow_exponent && magnitude > k_underflow_exponent;
+  if (magnitude == k_overflow_exponent) return compare_digits(significant, k_overflow_digits) < 0;
+  return compare_digits(significant, k_underflow_digits) > 0;
+}
+
+}  // namespace dyng::io
