@@ -47,12 +47,18 @@ bool read_int(line_cursor& c, int64_t line, int64_t inf, const std::string& what
 }
 
 bool check_range(line_cursor& c, int64_t line, std::string_view at, const std::string& what,
-                 int64_t v, int64_t lo, int64_t hi, fault_t& f) {
+                 int64_t v, int64_t lo, int64_t hi, fault_t& f, std::string_view advice = {}) {
   if (v >= lo && v <= hi) return true;
   f = {line, c.column_of(at), what + " " + std::to_string(v) + " out of range [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                                  std::string(advice)};
   return false;
 }
+
+/// Why a weight of the MOSP tools' files (CSR Values, insert.txt) must be at least 1, as 0.2.0
+/// required: their shortest-path codes take weights as positive lengths.
+constexpr std::string_view k_positive_weight =
+    "; the MOSP tools' weights are positive lengths: fix the weight";
 
 /// Reads an id with its range check; the token is re-found for the column.
 bool read_id(line_cursor& c, int64_t line, const std::string& layout, int64_t lo, int64_t hi,
@@ -77,18 +83,27 @@ std::string weights_layout(const char* head, int k) {
   return s;
 }
 
-/// Lines of exactly one integer each (RowPtr and ColInd files).
-std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi) {
+/// The integers of a RowPtr or ColInd file, each in [lo, hi] and, `rising`, none below the one
+/// before. The tools write one to a line; 0.2.0 also read several to a line, and so does this.
+std::vector<int64_t> read_column(const std::string& path, const std::string& what, int64_t lo,
+                                 int64_t hi, bool rising) {
   std::vector<int64_t> out;
   scan_serial(path, "read_csr_triplet", [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.kind("", line, f) == line_kind_t::blank) return true;
-    int64_t v = 0;
-    line_cursor probe = c;
-    const std::string_view tok = probe.next();
-    if (!read_int(c, line, 0, "number", "n", v, f) ||
-        !check_range(c, line, tok, "value", v, lo, hi, f) || !at_line_end(c, line, "n", false, f))
-      return false;
-    out.push_back(v);
+    while (!c.at_end()) {
+      int64_t v = 0;
+      line_cursor probe = c;
+      const std::string_view tok = probe.next();
+      if (!read_int(c, line, 0, what, "n", v, f) || !check_range(c, line, tok, what, v, lo, hi, f))
+        return false;
+      if (rising && !out.empty() && v < out.back()) {
+        f = {line, c.column_of(tok), what + " " + std::to_string(v) + " after " +
+                                         std::to_string(out.back()) + "; row pointers must not "
+                                         "decrease: write the triplet again with "
+                                         "write_csr_triplet"};
+        return false;
+      }
+      out.push_back(v);
+    }
     return true;
   });
   return out;
@@ -173,18 +188,12 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   csr_table_t t;
   const std::string rows = prefix + "RowPtr.txt", cols = prefix + "ColInd.txt",
                     vals = prefix + "Values.txt";
-  t.row_ptr = read_column(rows, 0, INT64_MAX);
+  t.row_ptr = read_column(rows, "row pointer", 0, INT64_MAX, true);
   if (t.row_ptr.empty() || t.row_ptr.front() != 0)
     whole_file_fault(function, rows, "a row pointer file starts with 0 and holds n + 1 numbers; "
                                      "write it again with write_csr_triplet");
-  for (size_t i = 1; i < t.row_ptr.size(); ++i)
-    if (t.row_ptr[i] < t.row_ptr[i - 1])
-      throw_fault(function, rows, {static_cast<int64_t>(i + 1), 0,
-                                   "row pointers must not decrease (" +
-                                       std::to_string(t.row_ptr[i - 1]) + " then " +
-                                       std::to_string(t.row_ptr[i]) + ")"});
   const int64_t n = static_cast<int64_t>(t.row_ptr.size()) - 1;
-  t.col_ind = read_column(cols, 0, std::max<int64_t>(n - 1, 0));
+  t.col_ind = read_column(cols, "column index", 0, std::max<int64_t>(n - 1, 0), false);
   const int64_t m = static_cast<int64_t>(t.col_ind.size());
   if (m != t.row_ptr.back())
     whole_file_fault(function, cols, "holds " + std::to_string(m) + " column indices but the row "
@@ -208,7 +217,7 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
         return false;
       }
       if (!read_int(c, line, 0, "weight", weights_layout("", k).substr(1), w, f) ||
-          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+          !check_range(c, line, tok, "weight", w, 1, INT32_MAX, f, k_positive_weight))
         return false;
       t.weights.push_back(static_cast<int32_t>(w));
     }
@@ -223,6 +232,9 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   if (lines != m)
     whole_file_fault(function, vals, "holds " + std::to_string(lines) + " weight lines for " +
                                      std::to_string(m) + " edges; write the triplet again");
+  if (k == 0)
+    whole_file_fault(function, vals, "the graph has no edges, so the number of weight columns "
+                                     "cannot be inferred; pass num_weights");
   t.num_weights = k;
   return t;
 }
@@ -244,7 +256,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
       line_cursor probe = c;
       const std::string_view tok = probe.next();
       if (!read_int(c, line, 0, "weight w" + std::to_string(j + 1), ins_layout, w, f) ||
-          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+          !check_range(c, line, tok, "weight", w, 1, INT32_MAX, f, k_positive_weight))
         return false;
       b.ins_weights.push_back(static_cast<int32_t>(w));
     }
