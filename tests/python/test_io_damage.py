@@ -93,8 +93,10 @@ def _damage_cases():
         second = len(lines[1])
         zeroed = b"\n".join([lines[0], b"\0" * max(second, 1)] + lines[2:])
         yield fmt, "a line of NUL bytes", zeroed, (2, 1)
-        yield fmt, "a NUL at the start of a line", b"\n".join([lines[0], b"\0" + lines[1]] + lines[2:]), (2, 1)
-        yield fmt, "a NUL before a line break", b"\n".join([lines[0], lines[1] + b"\0"] + lines[2:]), (2, second + 1)
+        yield fmt, "a NUL at the start of a line", b"\n".join(
+            [lines[0], b"\0" + lines[1]] + lines[2:]), (2, 1)
+        yield fmt, "a NUL before a line break", b"\n".join(
+            [lines[0], lines[1] + b"\0"] + lines[2:]), (2, second + 1)
         yield fmt, "NUL bytes only", b"\0" * 4096, (1, 1)
         yield fmt, "an escape byte", b"\n".join([lines[0], b"\x1b" + lines[1]] + lines[2:]), (2, 1)
 

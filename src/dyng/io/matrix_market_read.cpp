@@ -231,7 +231,8 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
         const std::string_view tok = c.next();
         const char* what = k == 0 ? "row index" : "column index";
         if (tok.empty()) {
-          f = {line, c.end_column(), "expected " + layout + "; the " + what + " is missing" + k_fix};
+          f = {line, c.end_column(),
+               "expected " + layout + "; the " + what + " is missing" + k_fix};
           return false;
         }
         if (!parse_int64(tok, ij[k]) || ij[k] < 1 || ij[k] > n) {

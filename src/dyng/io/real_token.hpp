@@ -58,10 +58,10 @@ inline bool is_real_number(std::string_view token) {
       if (!(is_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))) return false;
     return true;
   }
-  // Mantissa: digits, an optional point, digits (at least one digit in all). `lead` is the
-  // decimal exponent of the first nonzero digit; `significant` the digits from it on.
+  // Mantissa: digits, an optional point, digits (at least one digit in all); then an optional
+  // exponent. The value's size is the decimal exponent of its first nonzero digit (`lead`)
+  // plus the exponent; only at the bounds' own exponents do the digits decide.
   size_t i = 0;
-  int64_t lead = 0;
   size_t first_nonzero = std::string_view::npos, digits = 0, point = std::string_view::npos;
   for (; i < token.size(); ++i) {
     const char c = token[i];
@@ -91,14 +91,15 @@ inline bool is_real_number(std::string_view token) {
   }
   if (first_nonzero == std::string_view::npos) return true;  // zero, whatever its exponent
   const size_t int_end = point == std::string_view::npos ? mantissa_end : point;
-  lead = first_nonzero < int_end ? static_cast<int64_t>(int_end - first_nonzero) - 1
-                                 : -static_cast<int64_t>(first_nonzero - int_end);
+  const int64_t lead = first_nonzero < int_end
+                           ? static_cast<int64_t>(int_end - first_nonzero) - 1
+                           : -static_cast<int64_t>(first_nonzero - int_end);
   const int64_t magnitude = lead + exponent;
-  std::string significant;
-  for (size_t j = first_nonzero; j < mantissa_end; ++j)
-    if (token[j] != '.') significant += token[j];
   if (magnitude != k_overflow_exponent && magnitude != k_underflow_exponent)
     return magnitude < k_overflow_exponent && magnitude > k_underflow_exponent;
+  std::string significant;  // only at the two bounds' exponents
+  for (size_t j = first_nonzero; j < mantissa_end; ++j)
+    if (token[j] != '.') significant += token[j];
   if (magnitude == k_overflow_exponent) return compare_digits(significant, k_overflow_digits) < 0;
   return compare_digits(significant, k_underflow_digits) > 0;
 }

@@ -40,10 +40,14 @@ struct byte_classes_t {
 inline constexpr byte_classes_t k_byte_classes{};
 
 /// True for the bytes that separate tokens on a line.
-inline bool is_separator(char c) { return k_byte_classes.separator[static_cast<unsigned char>(c)]; }
+inline bool is_separator(char c) {
+  return k_byte_classes.separator[static_cast<unsigned char>(c)];
+}
 
 /// True for the control bytes that no text format holds (see the file's comment).
-inline bool is_control_byte(char c) { return k_byte_classes.control[static_cast<unsigned char>(c)]; }
+inline bool is_control_byte(char c) {
+  return k_byte_classes.control[static_cast<unsigned char>(c)];
+}
 
 /// The first parse fault of a range of lines: `line` is relative to the range (1-based), 0 when
 /// nothing went wrong.

@@ -74,16 +74,19 @@ DYNG_TEST("matrix_market_refuses_control_bytes") {
   check_damage(banner + "\n2 2 1\n" + k_zeros + "1 2\n", 3, 1, read);
   check_damage(banner + "\n2 2\x03 1\n1 2\n", 2, 4, read);
   edge_list_options_t o;
-  check_damage(banner + "\n2 2 1\n1\x04 2\n", 3, 2, [&o](const std::string& p) { read_edge_list(p, o); });
+  check_damage(banner + "\n2 2 1\n1\x04 2\n", 3, 2,
+               [&o](const std::string& p) { read_edge_list(p, o); });
 }
 
 DYNG_TEST("small_formats_refuse_control_bytes") {
-  check_damage("%dgt 1\n# \x05\n+e 0 1 1\n", 2, 3, [](const std::string& p) { read_batches(p, -1, -1); });
-  check_damage("%batch 0\n" + k_zeros + "+e 0 1 1\n", 2, 1, [](const std::string& p) { read_batches(p, -1, -1); });
+  auto batches = [](const std::string& p) { read_batches(p, -1, -1); };
+  check_damage("%dgt 1\n# \x05\n+e 0 1 1\n", 2, 3, batches);
+  check_damage("%batch 0\n" + k_zeros + "+e 0 1 1\n", 2, 1, batches);
   check_damage("0 0\n" + k_zeros + "\n1 5\n", 2, 1,
                [](const std::string& p) { read_vertex_values(p, "read_distances", 2, 99, 0, 0); });
   const std::string ok = dyng_test::write_file("ok.txt", "0 1 5\n");
-  check_damage("0 1 5\n\x06", 2, 1, [&ok](const std::string& p) { read_legacy_batch(p, ok, 1, -1, 9, false); });
+  check_damage("0 1 5\n\x06", 2, 1,
+               [&ok](const std::string& p) { read_legacy_batch(p, ok, 1, -1, 9, false); });
   check_damage(std::string("0 1\0\n", 5), 1, 4,
                [&ok](const std::string& p) { read_legacy_batch(ok, p, 1, -1, 9, false); });
   const std::string prefix = dyng_test::scratch_dir() + "/d_";

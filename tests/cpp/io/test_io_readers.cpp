@@ -204,7 +204,8 @@ DYNG_TEST("matrix_market_variants_that_0_2_read") {
     return read_matrix_market(dyng_test::write_file("v.mtx", text), o);
   };
   // Skew-symmetric: the mirror's value is negated (0.2.0's arrays).
-  edge_table_t t = read("%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 2 5\n");
+  edge_table_t t =
+      read("%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 2 5\n");
   CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 1, 1, 2}));
   CHECK(dyng_test::dsts(t) == (std::vector<int64_t>{1, 0, 2, 1}));
   CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{-4, 4, -5, 5}));
@@ -228,8 +229,8 @@ DYNG_TEST("matrix_market_variants_that_0_2_read") {
 }
 
 DYNG_TEST("real_tokens_are_what_from_chars_reads") {
-  for (const char* good : {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity", "NaN",
-                           "nan(x_1)", "0e99999", "1e-310", "1.7976931348623157e308",
+  for (const char* good : {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity",
+                           "NaN", "nan(x_1)", "0e99999", "1e-310", "1.7976931348623157e308",
                            "2.4703282292062328e-324", "-0.0"})
     CHECK(is_real_number(good));
   for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x1p3", "1e999", "1e-400",
