@@ -2,9 +2,11 @@
 batch files, dyng's ``.dgt`` batch stream, and the result files of the original tools.
 
 Every reader parses through one native block scanner: the file is read in blocks that end at a
-line break (never whole into memory) and large files are parsed on several threads. A missing
-file or a malformed token raises :class:`dyng.FileFormatError` with ``path``, ``line`` and
-``column`` (1-based) and says what was expected there. Every writer writes a temporary file in
+line break (never whole into memory) and large files are parsed on several threads. LF, CR LF
+and a bare CR all end a line. A missing file or a malformed token raises
+:class:`dyng.FileFormatError` with ``path``, ``line`` and ``column`` (1-based) and says what was
+expected there; so does a control byte anywhere in the text (a damaged file), even in a
+comment. Every writer writes a temporary file in
 the target's folder and renames it over the target, so a failed write leaves no partial file.
 
 Examples
