@@ -66,6 +66,18 @@ DYNG_TEST("a_cr_at_a_block_end_is_settled_by_the_next_byte") {
   }
 }
 
+DYNG_TEST("runs_of_cr_and_lf_settle_like_the_reference") {
+  // Every arrangement of CR, LF and other bytes, across the 16-byte steps of the vector pass
+  // and its byte-by-byte tail.
+  std::mt19937_64 rng(23);
+  for (int i = 0; i < 400; ++i) {
+    std::string text(rng() % 90, 'x');
+    for (char& c : text) c = "\r\n\rx"[rng() % 4];
+    const auto p = dyng_test::write_file("runs.txt", text);
+    CHECK(scanned(p, 1) == settled(text));
+  }
+}
+
 DYNG_TEST("mixed_line_breaks_read_like_lf") {
   std::mt19937_64 rng(17);
   std::string mixed, lf;
