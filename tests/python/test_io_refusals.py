@@ -220,6 +220,18 @@ def test_legacy_insert_weights_below_one_are_refused(tmp_path, insert, keywords,
     assert e.path == ins and (e.line, e.column) == where and "[1, 2147483647]" in str(e)
 
 
+@pytest.mark.parametrize("extra", ["x", "#", "\x00", "99999999999999999999", "1.5"])
+def test_mosp_lenient_skips_extra_numbers_only(tmp_path, extra):
+    # As 0.2.0. The fuzz suite found this reader skipping anything, a NUL included.
+    ins = _write(tmp_path, "insert.txt", "0 1 5 7 -8\n")
+    dele = _write(tmp_path, "delete.txt", f"1 2 {extra}\n")
+    e = _fault(lambda: io.read_legacy_batch(ins, dele, mosp_lenient=True))
+    assert e.path == dele and (e.line, e.column) == (1, 5)
+    _write(tmp_path, "delete.txt", "1 2 3 -4\n")
+    b = io.read_legacy_batch(ins, dele, mosp_lenient=True)
+    assert (b.insert_weights.tolist(), b.delete_dst.tolist()) == ([[5]], [2])
+
+
 def test_dgt_weights_keep_their_sign(tmp_path):
     # .dgt is dyng's own format: 0.2.0 read any int32 weight there, and so does this.
     b = io.read_batches(_write(tmp_path, "b.dgt", "+e 0 1 0\n+e 1 2 -3\n"))

@@ -69,12 +69,20 @@ bool read_id(line_cursor& c, int64_t line, const std::string& layout, int64_t lo
   return check_range(c, line, tok, "vertex id", v, lo, hi, f);
 }
 
+/// Checks that the line ends here; `lenient` (mosp_lenient) lets integers follow, as the MOSP
+/// tools ignored extra numbers at the end of a line (0.2.0 too), but nothing else.
 bool at_line_end(line_cursor& c, int64_t line, const std::string& layout, bool lenient,
                  fault_t& f) {
-  if (lenient || c.at_end()) return true;
-  const std::string_view extra = c.next();
-  f = {line, c.column_of(extra), "unexpected " + quoted(extra) + "; a line reads '" + layout + "'"};
-  return false;
+  for (std::string_view extra = c.next(); !extra.empty(); extra = c.next()) {
+    int64_t ignored = 0;
+    if (lenient && parse_int64(extra, ignored)) continue;
+    f = {line, c.column_of(extra),
+         (lenient ? "expected an integer (mosp_lenient skips extra numbers only), found "
+                  : "unexpected ") +
+             quoted(extra) + "; a line reads '" + layout + "'"};
+    return false;
+  }
+  return true;
 }
 
 std::string weights_layout(const char* head, int k) {

@@ -130,6 +130,18 @@ DYNG_TEST("legacy_batch_lenient_and_strict") {
   const dgt_batch_t b = read_legacy_batch(ins, del, 1, -1, 2147483647, true);
   CHECK(b.ins_weights == (std::vector<int32_t>{5, 7}));
   CHECK(b.del_dst == (std::vector<int64_t>{5}));
+  // Lenient skips extra numbers, nothing else (found by the fuzz suite: a NUL passed).
+  for (const std::string& extra : {std::string("x"), std::string("#"), std::string(1, '\0'),
+                                   std::string("99999999999999999999")}) {
+    const auto bad = dyng_test::write_file("delete.txt", "4 5 " + extra + "\n");
+    try {
+      read_legacy_batch(ins, bad, 1, -1, 2147483647, true);
+      CHECK(false);
+    } catch (const file_format_error& e) {
+      CHECK_EQ(e.line(), 1);
+      CHECK_EQ(e.column(), 5);
+    }
+  }
 }
 
 DYNG_TEST("dgt_round_trip_and_faults") {
