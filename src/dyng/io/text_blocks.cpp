@@ -1,6 +1,6 @@
-// The block reader of text_blocks.hpp: one loop of a parallel read, bare CRs made LFs, a cut
-// at the last line break, a parallel count and parse of the block's ranges, and an in-order
-// commit that closes the gaps.
+// The block reader of text_blocks.hpp: one loop of a parallel read, a cut at the last line
+// break (LF or bare CR), a parallel count of the block's ranges that also makes their bare CRs
+// LFs, a parallel parse, and an in-order commit that closes the gaps.
 #include "dyng/io/text_blocks.hpp"
 
 #include <sys/stat.h>
