@@ -223,7 +223,9 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
     };
     const std::string layout = std::string("'row column") +
                                (values == 0 ? "'" : values == 1 ? " value'" : " real imaginary'");
-    for_each_line(r.begin, r.end, f, [&](line_cursor& c, int64_t line) {
+    const bool as_is = as_is_index_base.has_value();
+    const int64_t base = as_is ? *as_is_index_base : 0;
+    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
       const line_kind_t kind = c.kind("%", line, f);
       if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
       int64_t ij[2];
@@ -240,8 +242,8 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                            " is not an integer in [1, " + std::to_string(n) + "]" + k_fix};
           return false;
         }
-        if (as_is_index_base && !as_is_id_fits(ij[k], *as_is_index_base)) {
-          f = {line, c.column_of(tok), as_is_id_problem(ij[k], *as_is_index_base)};
+        if (as_is && !as_is_id_fits(ij[k], base)) {
+          f = {line, c.column_of(tok), as_is_id_problem(ij[k], base)};
           return false;
         }
       }
@@ -274,7 +276,7 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
       put(ij[0] - 1, ij[1] - 1, w);
       if (mirror) put(ij[1] - 1, ij[0] - 1, negate_mirror ? -w : w);
       return true;
-    });
+    }, &f);
     return at - r.first_row;
   };
 

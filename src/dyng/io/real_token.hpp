@@ -49,57 +49,60 @@ inline constexpr int k_underflow_exponent = -324;
 inline bool is_real_number(std::string_view token) {
   using namespace detail;
   if (!token.empty() && (token[0] == '-' || token[0] == '+')) token.remove_prefix(1);
-  if (equals_ignoring_case(token, "inf") || equals_ignoring_case(token, "infinity") ||
-      equals_ignoring_case(token, "nan"))
-    return true;
-  if (token.size() >= 5 && equals_ignoring_case(token.substr(0, 4), "nan(") &&
-      token.back() == ')') {
+  const char* p = token.data();
+  const char* const end = p + token.size();
+  if (p < end && !is_digit(*p) && *p != '.') {
+    if (equals_ignoring_case(token, "inf") || equals_ignoring_case(token, "infinity") ||
+        equals_ignoring_case(token, "nan"))
+      return true;
+    if (token.size() < 5 || !equals_ignoring_case(token.substr(0, 4), "nan(") ||
+        token.back() != ')')
+      return false;
     for (char c : token.substr(4, token.size() - 5))
       if (!(is_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))) return false;
     return true;
   }
   // Mantissa: digits, an optional point, digits (at least one digit in all); then an optional
-  // exponent. The value's size is the decimal exponent of its first nonzero digit (`lead`)
-  // plus the exponent; only at the bounds' own exponents do the digits decide.
-  size_t i = 0;
-  size_t first_nonzero = std::string_view::npos, digits = 0, point = std::string_view::npos;
-  for (; i < token.size(); ++i) {
-    const char c = token[i];
-    if (c == '.' && point == std::string_view::npos) {
-      point = i;
-      continue;
-    }
-    if (!is_digit(c)) break;
-    ++digits;
-    if (c != '0' && first_nonzero == std::string_view::npos) first_nonzero = i;
+  // exponent.
+  const char* const whole = p;
+  while (p < end && is_digit(*p)) ++p;
+  const char* const point = p;
+  const char* fraction = p;
+  if (p < end && *p == '.') {
+    fraction = ++p;
+    while (p < end && is_digit(*p)) ++p;
   }
-  if (digits == 0) return false;
-  const size_t mantissa_end = i;
+  const char* const mantissa_end = p;
+  if (point == whole && mantissa_end == fraction) return false;
   int64_t exponent = 0;
-  if (i < token.size()) {
-    if ((token[i] | 0x20) != 'e') return false;
-    ++i;
+  if (p < end) {
+    if ((*p | 0x20) != 'e') return false;
+    ++p;
     bool negative = false;
-    if (i < token.size() && (token[i] == '-' || token[i] == '+')) negative = token[i++] == '-';
-    if (i == token.size()) return false;
-    for (; i < token.size(); ++i) {
-      if (!is_digit(token[i])) return false;
+    if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
+    if (p == end) return false;
+    for (; p < end; ++p) {
+      if (!is_digit(*p)) return false;
       // Saturates far past any double's exponent, so a long exponent cannot wrap.
-      exponent = std::min<int64_t>(exponent * 10 + (token[i] - '0'), int64_t{1} << 40);
+      exponent = std::min<int64_t>(exponent * 10 + (*p - '0'), int64_t{1} << 40);
     }
     if (negative) exponent = -exponent;
   }
-  if (first_nonzero == std::string_view::npos) return true;  // zero, whatever its exponent
-  const size_t int_end = point == std::string_view::npos ? mantissa_end : point;
-  const int64_t lead = first_nonzero < int_end
-                           ? static_cast<int64_t>(int_end - first_nonzero) - 1
-                           : -static_cast<int64_t>(first_nonzero - int_end);
+  // The common value needs no more: no exponent and fewer digits than either bound's exponent.
+  if (exponent == 0 && mantissa_end - whole < 300) return true;
+  // The value's size is the decimal exponent of its first nonzero digit (`lead`) plus the
+  // exponent; only at the bounds' own exponents do the digits decide.
+  const char* first = whole;
+  while (first < mantissa_end && (*first == '0' || *first == '.')) ++first;
+  if (first == mantissa_end) return true;  // zero, whatever its exponent
+  const int64_t lead = first < point ? static_cast<int64_t>(point - first) - 1
+                                     : -static_cast<int64_t>(first - point);
   const int64_t magnitude = lead + exponent;
   if (magnitude != k_overflow_exponent && magnitude != k_underflow_exponent)
     return magnitude < k_overflow_exponent && magnitude > k_underflow_exponent;
   std::string significant;  // only at the two bounds' exponents
-  for (size_t j = first_nonzero; j < mantissa_end; ++j)
-    if (token[j] != '.') significant += token[j];
+  for (; first < mantissa_end; ++first)
+    if (*first != '.') significant += *first;
   if (magnitude == k_overflow_exponent) return compare_digits(significant, k_overflow_digits) < 0;
   return compare_digits(significant, k_underflow_digits) > 0;
 }

@@ -19,8 +19,9 @@ void scan_serial(const std::string& path, const char* function, line_fn&& f) {
   scan_text_file(
       path, function, one, header_parser_t{}, row_store_t{},
       [&](const text_range_t& r, fault_t& fault) -> int64_t {
-        for_each_line(r.begin, r.end, fault,
-                      [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+        for_each_line(
+            r.begin, r.end, [&](line_cursor& c, int64_t line) { return f(c, line, fault); },
+            &fault);
         return 0;  // the reader keeps its own state, no rows
       },
       [](const text_range_t&, int64_t, int64_t, fault_t&) {});

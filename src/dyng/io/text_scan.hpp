@@ -139,7 +139,10 @@ class line_cursor {
     const char* p = at_;
     while (p < end_ && is_separator(*p)) ++p;
     if (p == end_) return line_kind_t::blank;
-    if (comment_marks.find(*p) == std::string_view::npos) return line_kind_t::data;
+    // A loop, not find(): that is a memchr call per line for a mark or two.
+    bool comment = false;
+    for (const char mark : comment_marks) comment = comment || *p == mark;
+    if (!comment) return line_kind_t::data;
     if (const char* bad = first_control_byte()) {
       f = control_byte_fault(line, bad);
       return line_kind_t::damaged;
@@ -207,9 +210,10 @@ inline bool parse_int32(std::string_view token, int32_t& out) {
 
 /// Calls f(cursor, local_line) for every line of [begin, end), local lines counted from 1; stops
 /// early when f returns false. Returns the number of lines seen (a last line without '\n'
-/// counts).
+/// counts). With `fault` (which f sets when it returns false), the fault of a line that holds a
+/// control byte is worded as damage (line_cursor::name_control_byte).
 template <class line_fn>
-int64_t for_each_line(const char* begin, const char* end, line_fn&& f) {
+int64_t for_each_line(const char* begin, const char* end, line_fn&& f, fault_t* fault = nullptr) {
   int64_t line = 0;
   const char* p = begin;
   while (p < end) {
@@ -217,21 +221,13 @@ int64_t for_each_line(const char* begin, const char* end, line_fn&& f) {
     const char* stop = nl != nullptr ? static_cast<const char*>(nl) : end;
     ++line;
     line_cursor cursor(p, stop);
-    if (!f(cursor, line)) return line;
+    if (!f(cursor, line)) {
+      if (fault != nullptr && fault->failed()) cursor.name_control_byte(*fault);
+      return line;
+    }
     p = stop + 1;
   }
   return line;
-}
-
-/// for_each_line for a parser that sets `fault` when it returns false, with the fault of a line
-/// that holds a control byte worded as damage (line_cursor::name_control_byte).
-template <class line_fn>
-int64_t for_each_line(const char* begin, const char* end, fault_t& fault, line_fn&& f) {
-  return for_each_line(begin, end, [&](line_cursor& c, int64_t line) {
-    if (f(c, line)) return true;
-    if (fault.failed()) c.name_control_byte(fault);
-    return false;
-  });
 }
 
 }  // namespace dyng::io
