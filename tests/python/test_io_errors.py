@@ -72,8 +72,8 @@ def test_matrix_market_error_positions(tmp_path):
     assert e.line == 2 and "entry count" in str(e)
     e = _error(tmp_path, "not a banner\n", mm)
     assert (e.line, e.column) == (1, 1)
-    e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern skew-symmetric\n", mm)
-    assert e.line == 1 and "skew-symmetric" in str(e)
+    e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern antisymmetric\n", mm)
+    assert (e.line, e.column) == (1, 42) and "unsupported symmetry 'antisymmetric'" in str(e)
     e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern general\n% only comments\n",
                mm)
     assert e.line == 3 and "size line" in str(e)

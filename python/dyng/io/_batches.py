@@ -27,7 +27,7 @@ def read_legacy_batch(insert_path, delete_path, *, num_weights=1, num_vertices=-
     ----------
     insert_path, delete_path : str or os.PathLike
     num_weights : int
-        K, the weights of every insertion line.
+        K, the weights of every insertion line, each in [1, 2**31 - 1].
     num_vertices : int
         Ids must lie below it (-1: anything the vertex dtype holds).
     mosp_lenient : bool
@@ -96,9 +96,9 @@ def write_legacy_batch(insert_path, delete_path, batch):
 def read_batches(path, *, num_weights=None, num_vertices=-1, resources=None):
     """Reads a ``.dgt`` batch stream into a list of :class:`dyng.EdgeBatch` (int64 ids).
 
-    The format: an optional ``%dgt 1`` first line; ``%batch <id>`` starts a batch;
-    ``+e u v [w1..wK]`` inserts, ``-e u v`` deletes; ``#`` starts a comment line. A file
-    without ``%batch`` lines is one batch.
+    The format: an optional ``%dgt 1`` first line; ``%batch <id>`` starts a batch (ids rise
+    through the file); ``+e u v [w1..wK]`` inserts, ``-e u v`` deletes; ``#`` starts a comment
+    line. Any other ``%`` line is refused. A file without ``%batch`` lines is one batch.
 
     Parameters
     ----------

@@ -17,9 +17,9 @@ def read_csr_triplet(prefix, *, num_weights=0, vertex_dtype="int32", edge_dtype=
     ----------
     prefix : str or os.PathLike
         The files are ``<prefix>RowPtr.txt`` (n + 1 numbers), ``<prefix>ColInd.txt`` (m numbers)
-        and ``<prefix>Values.txt`` (m lines of K weights).
+        and ``<prefix>Values.txt`` (m lines of K weights, each in [1, 2**31 - 1]).
     num_weights : int
-        K; 0 takes it from the first line of Values.
+        K; 0 takes it from the first line of Values (a triplet without edges needs it).
     vertex_dtype, edge_dtype : {"int32", "int64"}
     properties, directed, semantics, resources
         As in :meth:`dyng.Graph.from_csr`.

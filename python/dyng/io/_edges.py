@@ -26,8 +26,8 @@ def read_edge_list_arrays(path, *, num_weights=0, weighted=None, ids="compact", 
     """Reads a text edge list (``src dst [w1..wK] [timestamp]`` per line) into arrays.
 
     Separators are spaces, tabs or commas; lines starting with ``#`` or ``%`` are comments. A
-    file that starts with a ``%%MatrixMarket`` banner is read as Matrix Market (1-based ids,
-    values ignored). The file is parsed in blocks on several threads.
+    file that starts with a ``%%MatrixMarket`` banner is read as Matrix Market (its 1-based ids
+    as the ids, values checked but not read). The file is parsed in blocks on several threads.
 
     Parameters
     ----------
@@ -38,7 +38,7 @@ def read_edge_list_arrays(path, *, num_weights=0, weighted=None, ids="compact", 
         True with num_weights=0 reads one weight column; False reads none.
     ids : {"compact", "as_is"}
         "compact" renumbers the ids 0..n-1 in ascending order (``info.external_ids``);
-        "as_is" keeps ``id - index_base`` and n = max id + 1.
+        "as_is" keeps ``id - index_base`` and n = max id + 1 (which must fit int64).
     index_base : int
         The smallest id of the file (as_is only).
     symmetrize : bool
@@ -148,9 +148,11 @@ def read_matrix_market_arrays(path, *, weights=None, num_weights=1, random_weigh
     path : str or os.PathLike
     weights : {"automatic", "none", "from_file", "random"}, optional
         None means "automatic": the values of an ``integer`` matrix, none for ``pattern``
-        (a ``real`` matrix needs "none" or "random"). "random" draws ``num_weights`` weights
-        per edge from one mt19937 stream, edge by edge in output order, exactly as
-        ``mospPrep mtx2csr`` does.
+        (a ``real`` or ``complex`` matrix needs "none" or "random"). Values that are not read
+        are still checked against the banner's field. A ``skew-symmetric`` matrix's mirrored
+        entry has the value negated; ``symmetric`` and ``hermitian`` ones keep it. "random"
+        draws ``num_weights`` weights per edge from one mt19937 stream, edge by edge in output
+        order, exactly as ``mospPrep mtx2csr`` does.
     num_weights : int
         Weights per edge for "random".
     random_weights : (min, max, seed), optional

@@ -24,6 +24,10 @@ namespace {
 
 constexpr const char* k_function = "read_edge_list";
 
+/// The smallest index_base for which no id of a plain line (at most 18 digits) is past
+/// k_max_as_is_offset: below it, every line takes the general reader, which checks each id.
+constexpr int64_t k_min_plain_index_base = int64_t{999999999999999999} - INT64_MAX + 1;
+
 std::string layout(int k) {
   std::string s = "source target";
   if (k == 1) s += " w1";
@@ -44,9 +48,9 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
                         line_values_t& v, bool& is_edge, fault_t& f) {
   const int k = o.num_weights;
   const int64_t base = o.compact ? 0 : o.index_base;
-  const char first = c.first_byte();
-  is_edge = !(first == 0 || first == '#' || first == '%');
-  if (!is_edge) return true;
+  const line_kind_t kind = c.kind("#%", line, f);
+  is_edge = kind == line_kind_t::data;
+  if (!is_edge) return kind != line_kind_t::damaged;
   for (int j = 0; j < 2; ++j) {
     std::string_view tok;
     if (c.next_int64(v.ids[j], tok)) {
@@ -63,10 +67,8 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
                                        quoted(tok) + "; fix the line or comment it out with '#'"};
       return false;
     }
-    if (!o.compact && v.ids[j] < base) {
-      f = {line, c.column_of(tok), "vertex id " + std::to_string(v.ids[j]) +
-                                       " is below index_base " + std::to_string(base) +
-                                       "; pass the file's index_base or ids='compact'"};
+    if (!o.compact && !as_is_id_fits(v.ids[j], base)) {
+      f = {line, c.column_of(tok), as_is_id_problem(v.ids[j], base)};
       return false;
     }
   }
@@ -157,6 +159,7 @@ class line_reader_t {
     s.end = end;
     s.plain_end = end;
     while (s.plain_end > begin && s.plain_end[-1] != '\n') --s.plain_end;
+    if (base_ < k_min_plain_index_base) s.plain_end = begin;
     if constexpr (std::is_same_v<id_t, uint32_t>) {
       s.src = t.src32.data() + first;
       s.dst = t.dst32.data() + first;
@@ -270,7 +273,10 @@ class line_reader_t {
     line_cursor c(s.p, stop);
     s.p = stop + 1;
     bool is_edge = false;
-    if (!parse_general_line(c, s.line, o_, general_, is_edge, s.fault)) return;
+    if (!parse_general_line(c, s.line, o_, general_, is_edge, s.fault)) {
+      c.name_control_byte(s.fault);
+      return;
+    }
     // A self-loop is checked to the end of its line, then left out here rather than in a
     // later pass over all edges.
     if (!is_edge || (o_.drop_self_loops && general_.ids[0] == general_.ids[1])) return;
@@ -354,16 +360,23 @@ edge_table_t read_matrix_market_as_edge_list(const std::string& path,
         "); pass num_weights=0 or use read_matrix_market");
   }
   mm_header_t h;
-  edge_table_t t = scan_matrix_market(path, k_function, o.scan, mm_values_t::ignore, h);
-  if (o.compact) {
-    // The file's own ids are 1-based; external_ids report them as written. n - 1 + 1 fits
-    // the columns that held n - 1 unless n is 2^32: then the table goes wide.
-    if (h.num_vertices > int64_t{0xffffffff}) t.widen();
-    t.with_ids([](auto& src, auto& dst) {
-      for (auto& v : src) ++v;
-      for (auto& v : dst) ++v;
-    });
-  }
+  edge_table_t t = scan_matrix_market(path, k_function, o.scan, mm_values_t::ignore, h,
+                                      o.compact ? std::nullopt : std::optional(o.index_base));
+  // The edges keep the file's 1-based ids, as 0.2.0 read them: external_ids report them as
+  // written, and ids="as_is" numbers vertex id - index_base, with max id + 1 vertices whatever
+  // the size line says. The scan stored id - 1; every id passed as_is_id_fits(), so adding
+  // 1 - index_base (mod 2^64) gives the exact result. The columns that held ids up to n - 1
+  // take the shifted ones, up to n - base, unless those pass 2^32: then the table goes wide.
+  const int64_t base = o.compact ? 0 : std::min(o.index_base, h.num_vertices);
+  const uint64_t shift = uint64_t{1} - static_cast<uint64_t>(o.compact ? 0 : o.index_base);
+  if (static_cast<uint64_t>(h.num_vertices) - static_cast<uint64_t>(base) > 0xffffffff)
+    t.widen();
+  t.with_ids([shift](auto& src, auto& dst) {
+    using id_t = std::remove_reference_t<decltype(src[0])>;
+    for (auto& v : src) v = static_cast<id_t>(static_cast<uint64_t>(v) + shift);
+    for (auto& v : dst) v = static_cast<id_t>(static_cast<uint64_t>(v) + shift);
+  });
+  if (!o.compact) t.num_vertices = -1;
   if (!o.merge_duplicates) {
     t.timed = true;
     t.timestamps.resize(static_cast<size_t>(t.size()));
@@ -407,6 +420,15 @@ edge_table_t read_edge_list_text(const std::string& path, const edge_list_option
 }
 
 }  // namespace
+
+std::string as_is_id_problem(int64_t id, int64_t index_base) {
+  if (id < index_base)
+    return "vertex id " + std::to_string(id) + " is below index_base " +
+           std::to_string(index_base) + "; pass the file's index_base or ids='compact'";
+  return "vertex id " + std::to_string(id) + " is too large for ids='as_is' with index_base " +
+         std::to_string(index_base) + " (the vertex count, id - index_base + 1, must fit int64)"
+         "; pass ids='compact'";
+}
 
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options) {
   if (options.num_weights < 0)

@@ -3,7 +3,9 @@
 // file_format_error with its 1-based line and column.
 #pragma once
 
+#include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "dyng/io/edge_table.hpp"
@@ -25,8 +27,22 @@ struct edge_list_options_t {
 };
 
 /// Reads an edge list; a file starting with a %%MatrixMarket banner is read as Matrix Market
-/// (ids 1-based, values ignored, num_weights must be 0). Edges come out sorted by (src, dst).
+/// (the file's 1-based ids as an edge list's ids, values checked but not read, num_weights
+/// must be 0). Edges come out sorted by (src, dst).
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options);
+
+/// The largest id - index_base of ids="as_is": the vertex count, one more, must fit int64.
+inline constexpr uint64_t k_max_as_is_offset = uint64_t{INT64_MAX} - 1;
+
+/// Whether ids="as_is" can number vertex `id` as id - index_base: at or above the base, and
+/// with the vertex count fitting int64 (the difference taken exactly, in uint64).
+inline bool as_is_id_fits(int64_t id, int64_t index_base) {
+  return id >= index_base &&
+         static_cast<uint64_t>(id) - static_cast<uint64_t>(index_base) <= k_max_as_is_offset;
+}
+
+/// What is wrong with an id that as_is_id_fits() refuses, and what to do.
+std::string as_is_id_problem(int64_t id, int64_t index_base);
 
 /// Where Matrix Market weights come from.
 enum class mm_weights_t { automatic, none, from_file, random };
@@ -44,27 +60,34 @@ struct matrix_market_options_t {
   scan_options_t scan;
 };
 
-/// Reads a coordinate Matrix Market file (1-based ids; a symmetric matrix gives both directions,
-/// each mirror right after its entry).
+/// Reads a coordinate Matrix Market file (1-based ids; a symmetric, skew-symmetric or hermitian
+/// matrix gives both directions, each mirror right after its entry, a skew-symmetric integer
+/// mirror with its value negated).
 edge_table_t read_matrix_market(const std::string& path, const matrix_market_options_t& options);
 
 /// What the banner and size line of a Matrix Market file say.
 struct mm_header_t {
-  enum class field_t { pattern, integer, real } field = field_t::pattern;
-  bool symmetric = false;
+  enum class field_t { pattern, integer, real, complex } field = field_t::pattern;
+  enum class symmetry_t { general, symmetric, skew_symmetric, hermitian };
+  symmetry_t symmetry = symmetry_t::general;
   int64_t num_vertices = 0;
   int64_t entries = 0;
+  /// An entry off the diagonal stands for two edges: every symmetry but general.
+  bool mirrored() const { return symmetry != symmetry_t::general; }
 };
 
-/// What scan_matrix_market() does with the entries' values: ignore them, read them as one
-/// int32 weight (refusing a pattern or real matrix at line 1), or read them if the matrix is
-/// 'integer' (refusing only 'real').
+/// What scan_matrix_market() does with the entries' values (each is checked in every mode):
+/// skip them, read them as one int32 weight (refusing any matrix but 'integer' at line 1), or
+/// read them if the matrix is 'integer' (refusing 'real' and 'complex').
 enum class mm_values_t { ignore, required, if_integer };
 
 /// The entries of a Matrix Market file as 0-based edges (mirrors included), before any clean-up.
+/// With `as_is_index_base` (read_edge_list's ids="as_is"), an id that as_is_id_fits() refuses
+/// is a fault at its place.
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                 const scan_options_t& scan, mm_values_t values,
-                                mm_header_t& header);
+                                mm_header_t& header,
+                                std::optional<int64_t> as_is_index_base = std::nullopt);
 
 /// True when the file starts with the "%%MatrixMarket" banner.
 bool starts_with_matrix_market_banner(const std::string& path, const char* function);

@@ -19,7 +19,9 @@ void scan_serial(const std::string& path, const char* function, line_fn&& f) {
   scan_text_file(
       path, function, one, header_parser_t{}, row_store_t{},
       [&](const text_range_t& r, fault_t& fault) -> int64_t {
-        for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) { return f(c, line, fault); });
+        for_each_line(
+            r.begin, r.end, [&](line_cursor& c, int64_t line) { return f(c, line, fault); },
+            &fault);
         return 0;  // the reader keeps its own state, no rows
       },
       [](const text_range_t&, int64_t, int64_t, fault_t&) {});
@@ -46,12 +48,18 @@ bool read_int(line_cursor& c, int64_t line, int64_t inf, const std::string& what
 }
 
 bool check_range(line_cursor& c, int64_t line, std::string_view at, const std::string& what,
-                 int64_t v, int64_t lo, int64_t hi, fault_t& f) {
+                 int64_t v, int64_t lo, int64_t hi, fault_t& f, std::string_view advice = {}) {
   if (v >= lo && v <= hi) return true;
   f = {line, c.column_of(at), what + " " + std::to_string(v) + " out of range [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                                  std::string(advice)};
   return false;
 }
+
+/// Why a weight of the MOSP tools' files (CSR Values, insert.txt) must be at least 1, as 0.2.0
+/// required: their shortest-path codes take weights as positive lengths.
+constexpr std::string_view k_positive_weight =
+    "; the MOSP tools' weights are positive lengths: fix the weight";
 
 /// Reads an id with its range check; the token is re-found for the column.
 bool read_id(line_cursor& c, int64_t line, const std::string& layout, int64_t lo, int64_t hi,
@@ -62,12 +70,20 @@ bool read_id(line_cursor& c, int64_t line, const std::string& layout, int64_t lo
   return check_range(c, line, tok, "vertex id", v, lo, hi, f);
 }
 
+/// Checks that the line ends here; `lenient` (mosp_lenient) lets integers follow, as the MOSP
+/// tools ignored extra numbers at the end of a line (0.2.0 too), but nothing else.
 bool at_line_end(line_cursor& c, int64_t line, const std::string& layout, bool lenient,
                  fault_t& f) {
-  if (lenient || c.at_end()) return true;
-  const std::string_view extra = c.next();
-  f = {line, c.column_of(extra), "unexpected " + quoted(extra) + "; a line reads '" + layout + "'"};
-  return false;
+  for (std::string_view extra = c.next(); !extra.empty(); extra = c.next()) {
+    int64_t ignored = 0;
+    if (lenient && parse_int64(extra, ignored)) continue;
+    f = {line, c.column_of(extra),
+         (lenient ? "expected an integer (mosp_lenient skips extra numbers only), found "
+                  : "unexpected ") +
+             quoted(extra) + "; a line reads '" + layout + "'"};
+    return false;
+  }
+  return true;
 }
 
 std::string weights_layout(const char* head, int k) {
@@ -76,18 +92,27 @@ std::string weights_layout(const char* head, int k) {
   return s;
 }
 
-/// Lines of exactly one integer each (RowPtr and ColInd files).
-std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi) {
+/// The integers of a RowPtr or ColInd file, each in [lo, hi] and, `rising`, none below the one
+/// before. The tools write one to a line; 0.2.0 also read several to a line, and so does this.
+std::vector<int64_t> read_column(const std::string& path, const std::string& what, int64_t lo,
+                                 int64_t hi, bool rising) {
   std::vector<int64_t> out;
   scan_serial(path, "read_csr_triplet", [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
-    int64_t v = 0;
-    line_cursor probe = c;
-    const std::string_view tok = probe.next();
-    if (!read_int(c, line, 0, "number", "n", v, f) ||
-        !check_range(c, line, tok, "value", v, lo, hi, f) || !at_line_end(c, line, "n", false, f))
-      return false;
-    out.push_back(v);
+    while (!c.at_end()) {
+      int64_t v = 0;
+      line_cursor probe = c;
+      const std::string_view tok = probe.next();
+      if (!read_int(c, line, 0, what, "n", v, f) || !check_range(c, line, tok, what, v, lo, hi, f))
+        return false;
+      if (rising && !out.empty() && v < out.back()) {
+        f = {line, c.column_of(tok), what + " " + std::to_string(v) + " after " +
+                                         std::to_string(out.back()) + "; row pointers must not "
+                                         "decrease: write the triplet again with "
+                                         "write_csr_triplet"};
+        return false;
+      }
+      out.push_back(v);
+    }
     return true;
   });
   return out;
@@ -97,6 +122,74 @@ std::vector<int64_t> read_column(const std::string& path, int64_t lo, int64_t hi
   throw_fault(function, path, {0, 0, std::move(what)});
 }
 
+/// What a .dgt file's directives have said so far.
+struct dgt_directives_t {
+  bool first_line = true;  // no directive or operation yet ('%dgt' may come only then)
+  bool seen_batch = false;
+  bool seen_operation = false;  // an operation before any '%batch'
+  int64_t last_id = -1;
+};
+
+/// Reads the rest of a '%' line whose first token is `name`: '%dgt 1' as the first line that
+/// is not a comment, or '%batch <id>' with ids rising (`starts_batch` set). Anything else is
+/// refused, as 0.2.0 did: read as a comment, a misspelt '%batch' would merge two batches.
+bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_directives_t& d,
+                    bool& starts_batch, fault_t& f) {
+  const bool first = d.first_line;
+  d.first_line = false;
+  if (name == "%dgt") {
+    const std::string_view version = c.next();
+    if (!first) {
+      f = {line, c.column_of(name), "'%dgt <version>' may only be the first line that is not "
+                                    "a comment; remove this one"};
+      return false;
+    }
+    if (version.empty()) {
+      f = {line, c.end_column(), "the version is missing; the line reads '%dgt 1'"};
+      return false;
+    }
+    if (version != "1") {
+      f = {line, c.column_of(version), "unsupported .dgt version " + quoted(version) +
+                                           " (this library reads version 1); write the file "
+                                           "again with write_batches"};
+      return false;
+    }
+    return at_line_end(c, line, "%dgt 1", false, f);
+  }
+  if (name == "%batch") {
+    if (d.seen_operation && !d.seen_batch) {
+      f = {line, c.column_of(name), "operations before the first '%batch' line (a file with "
+                                    "'%batch' lines must start every batch with one); add a "
+                                    "'%batch' line at the top"};
+      return false;
+    }
+    const std::string_view token = c.next();
+    int64_t id = 0;
+    if (token.empty()) {
+      f = {line, c.end_column(), "the batch id is missing; the line reads '%batch <id>'"};
+      return false;
+    }
+    if (!parse_int64(token, id) || id < 0) {
+      f = {line, c.column_of(token), "batch id " + quoted(token) + " is not an integer in [0, " +
+                                         std::to_string(INT64_MAX) + "]; fix the id"};
+      return false;
+    }
+    if (id <= d.last_id) {
+      f = {line, c.column_of(token), "batch id " + std::to_string(id) + " after " +
+                                         std::to_string(d.last_id) + "; ids must rise through "
+                                         "the file: renumber the batches"};
+      return false;
+    }
+    d.last_id = id;
+    d.seen_batch = true;
+    starts_batch = true;
+    return at_line_end(c, line, "%batch <id>", false, f);
+  }
+  f = {line, c.column_of(name), "unknown directive " + quoted(name) + " (expected '%dgt' or "
+                                "'%batch'); correct it, or make the line a comment with '#'"};
+  return false;
+}
+
 }  // namespace
 
 csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
@@ -104,18 +197,12 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   csr_table_t t;
   const std::string rows = prefix + "RowPtr.txt", cols = prefix + "ColInd.txt",
                     vals = prefix + "Values.txt";
-  t.row_ptr = read_column(rows, 0, INT64_MAX);
+  t.row_ptr = read_column(rows, "row pointer", 0, INT64_MAX, true);
   if (t.row_ptr.empty() || t.row_ptr.front() != 0)
     whole_file_fault(function, rows, "a row pointer file starts with 0 and holds n + 1 numbers; "
                                      "write it again with write_csr_triplet");
-  for (size_t i = 1; i < t.row_ptr.size(); ++i)
-    if (t.row_ptr[i] < t.row_ptr[i - 1])
-      throw_fault(function, rows, {static_cast<int64_t>(i + 1), 0,
-                                   "row pointers must not decrease (" +
-                                       std::to_string(t.row_ptr[i - 1]) + " then " +
-                                       std::to_string(t.row_ptr[i]) + ")"});
   const int64_t n = static_cast<int64_t>(t.row_ptr.size()) - 1;
-  t.col_ind = read_column(cols, 0, std::max<int64_t>(n - 1, 0));
+  t.col_ind = read_column(cols, "column index", 0, std::max<int64_t>(n - 1, 0), false);
   const int64_t m = static_cast<int64_t>(t.col_ind.size());
   if (m != t.row_ptr.back())
     whole_file_fault(function, cols, "holds " + std::to_string(m) + " column indices but the row "
@@ -124,7 +211,7 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   int k = num_weights;
   int64_t lines = 0;
   scan_serial(vals, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     if (k == 0) {
       // K comes from the first line: count its tokens.
       line_cursor probe = c;
@@ -139,7 +226,7 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
         return false;
       }
       if (!read_int(c, line, 0, "weight", weights_layout("", k).substr(1), w, f) ||
-          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+          !check_range(c, line, tok, "weight", w, 1, INT32_MAX, f, k_positive_weight))
         return false;
       t.weights.push_back(static_cast<int32_t>(w));
     }
@@ -154,6 +241,9 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
   if (lines != m)
     whole_file_fault(function, vals, "holds " + std::to_string(lines) + " weight lines for " +
                                      std::to_string(m) + " edges; write the triplet again");
+  if (k == 0)
+    whole_file_fault(function, vals, "the graph has no edges, so the number of weight columns "
+                                     "cannot be inferred; pass num_weights");
   t.num_weights = k;
   return t;
 }
@@ -166,7 +256,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
   b.num_weights = k;
   const std::string ins_layout = weights_layout("u v", k);
   scan_serial(insert_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t u = 0, v = 0;
     if (!read_id(c, line, ins_layout, 0, hi, u, f) || !read_id(c, line, ins_layout, 0, hi, v, f))
       return false;
@@ -175,7 +265,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
       line_cursor probe = c;
       const std::string_view tok = probe.next();
       if (!read_int(c, line, 0, "weight w" + std::to_string(j + 1), ins_layout, w, f) ||
-          !check_range(c, line, tok, "weight", w, INT32_MIN, INT32_MAX, f))
+          !check_range(c, line, tok, "weight", w, 1, INT32_MAX, f, k_positive_weight))
         return false;
       b.ins_weights.push_back(static_cast<int32_t>(w));
     }
@@ -185,7 +275,7 @@ dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string&
     return true;
   });
   scan_serial(delete_path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t u = 0, v = 0;
     if (!read_id(c, line, "u v", 0, hi, u, f) || !read_id(c, line, "u v", 0, hi, v, f) ||
         !at_line_end(c, line, "u v", lenient, f))
@@ -203,41 +293,27 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
   const int64_t hi = num_vertices >= 0 ? num_vertices - 1 : INT64_MAX;
   std::vector<dgt_batch_t> batches;
   int k = num_weights;
-  bool seen_batch_line = false, seen_operation = false, first_line = true;
+  dgt_directives_t directives;
   scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    const char first = c.first_byte();
-    const bool is_first = first_line;
-    if (first != 0) first_line = false;
-    if (first == 0 || first == '#') return true;
+    const line_kind_t kind = c.kind("#", line, f);
+    if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
     const std::string_view op = c.next();
-    if (op == "%dgt") {
-      const std::string_view version = c.next();
-      if (!is_first || version != "1") {
-        f = {line, version.empty() ? c.end_column() : c.column_of(version),
-             is_first ? "unsupported .dgt version " + quoted(version) + " (this library reads version 1)"
-                      : std::string("'%dgt' may only be the first line")};
-        return false;
-      }
+    if (op.front() == '%') {
+      bool starts_batch = false;
+      if (!read_directive(c, line, op, directives, starts_batch, f)) return false;
+      if (starts_batch) batches.emplace_back();
       return true;
     }
-    if (op == "%batch") {
-      if (seen_operation && !seen_batch_line) {
-        f = {line, 1, "operations before the first '%batch' line (a file with '%batch' lines "
-                      "must start every batch with one)"};
-        return false;
-      }
-      seen_batch_line = true;
-      batches.emplace_back();
-      return true;
-    }
-    if (first == '%') return true;  // any other '%' line is a comment
+    directives.first_line = false;
     const bool insert = op == "+e";
     if (!insert && op != "-e") {
-      f = {line, c.column_of(op), "unknown operation " + quoted(op) + " (expected '+e' or '-e')"};
+      f = {line, c.column_of(op), "unknown operation " + quoted(op) +
+                                      " (expected '+e', '-e' or a '%' directive); fix the line "
+                                      "or make it a comment with '#'"};
       return false;
     }
     if (batches.empty()) batches.emplace_back();
-    if (!seen_batch_line) seen_operation = true;
+    if (!directives.seen_batch) directives.seen_operation = true;
     dgt_batch_t& b = batches.back();
     const char* layout = insert ? "+e u v w1 .. wK" : "-e u v";
     int64_t u = 0, v = 0;
@@ -280,7 +356,7 @@ std::vector<int64_t> read_vertex_values(const std::string& path, const char* fun
   std::vector<bool> seen(values.size(), false);
   int64_t listed = 0;
   scan_serial(path, function, [&](line_cursor& c, int64_t line, fault_t& f) {
-    if (c.first_byte() == 0) return true;
+    if (c.kind("", line, f) == line_kind_t::blank) return true;
     int64_t v = 0, x = 0;
     if (!read_id(c, line, "v value", 0, n - 1, v, f)) return false;
     line_cursor probe = c;

@@ -1,6 +1,6 @@
 // The block reader of text_blocks.hpp: one loop of a parallel read, a cut at the last line
-// break, a parallel count and parse of the block's ranges, and an in-order commit that closes
-// the gaps.
+// break (LF or bare CR), a parallel count of the block's ranges that also makes their bare CRs
+// LFs, a parallel parse, and an in-order commit that closes the gaps.
 #include "dyng/io/text_blocks.hpp"
 
 #include <sys/stat.h>
@@ -49,10 +49,10 @@ std::vector<const char*> cut_ranges(const char* begin, const char* end, int part
   return cuts;
 }
 
-/// The '\n' bytes of the word x (0..8).
-inline int64_t line_breaks_in(uint64_t x) {
+/// The bytes of the word x equal to `byte` (0..8).
+inline int64_t bytes_in(uint64_t x, unsigned char byte) {
   constexpr uint64_t k_low7 = 0x7F7F7F7F7F7F7F7Fu;
-  const uint64_t y = x ^ 0x0A0A0A0A0A0A0A0Au;  // a '\n' byte becomes 0
+  const uint64_t y = x ^ (0x0101010101010101u * byte);  // a matching byte becomes 0
   // The high bit of each byte of t is set unless that byte of y is 0 (no carries between bytes).
   const uint64_t t = ((y & k_low7) + k_low7) | y;
   const uint64_t zero_bytes = (~t >> 7) & 0x0101010101010101u;
@@ -103,6 +103,61 @@ size_t read_slices(int fd, int64_t at, char* into, size_t want, int team, bool& 
   return total;
 }
 
+/// Turns every bare CR of a range's [begin, end) into an LF, so that the parsers split lines
+/// at LF alone and each CR they meet is the first byte of a CR LF (text_scan.hpp). A range ends
+/// at a line break, so a CR in its last byte is bare. Each decision reads the next byte as it
+/// was read (the pass writes only bytes it has passed). Returns how many CRs it changed.
+int64_t settle_line_breaks(char* begin, char* end) {
+  int64_t changed = 0;
+  char* p = begin;
+#if defined(__SSE2__)
+  // 16 bytes a step, with the 16 after them shifted by one: a CR is bare unless an LF follows.
+  // A CRLF file has a CR on every line, so a memchr per CR would be a call per line.
+  const __m128i cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+  for (; end - p > 16; p += 16) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    const int bare = _mm_movemask_epi8(
+        _mm_andnot_si128(_mm_cmpeq_epi8(next, lf), _mm_cmpeq_epi8(here, cr)));
+    for (int i = 0; bare >> i != 0; ++i)
+      if ((bare >> i) & 1) {
+        p[i] = '\n';
+        ++changed;
+      }
+  }
+#endif
+  for (; p < end; ++p)
+    if (*p == '\r' && (p + 1 == end || p[1] != '\n')) {
+      *p = '\n';
+      ++changed;
+    }
+  return changed;
+}
+
+/// Where the text [begin, end) may be cut so that only whole lines come before: just after its
+/// last line break, an LF or a CR with a byte other than LF after it (a CR in the last byte
+/// waits for the next read). `begin` when it holds no break.
+const char* after_last_break(const char* begin, const char* end) {
+  const char* last = end;
+  // Walking back, the LF of a CR LF comes before its CR, so any CR met is not before an LF.
+  while (last > begin && last[-1] != '\n' && (last[-1] != '\r' || last == end)) --last;
+  return last;
+}
+
+/// Counts the lines of the range `r` (and of the halves its middle splits it into), making its
+/// bare CRs LFs: the count's own pass says whether there is any CR, so a file without one
+/// (nearly all) pays nothing more, and a CR LF file one pass that changes nothing.
+void count_range_lines(text_range_t& r, char* begin, char* end) {
+  bool cr = false;
+  r.middle = cut_ranges(r.begin, r.end, 2)[1];
+  r.lines_before_middle = count_lines(r.begin, r.middle, &cr);
+  r.lines = r.lines_before_middle + count_lines(r.middle, r.end, &cr);
+  if (!cr || settle_line_breaks(begin, end) == 0) return;
+  r.middle = cut_ranges(r.begin, r.end, 2)[1];
+  r.lines_before_middle = count_lines(r.begin, r.middle);
+  r.lines = r.lines_before_middle + count_lines(r.middle, r.end);
+}
+
 /// Everything one block's parallel step needs, so that it is one parallel region.
 struct block_step_t {
   std::vector<text_range_t> ranges;
@@ -112,27 +167,39 @@ struct block_step_t {
 
 }  // namespace
 
-int64_t count_lines(const char* begin, const char* end) {
+int64_t count_lines(const char* begin, const char* end, bool* saw_cr) {
   int64_t breaks = 0;
+  bool cr = false;
   const char* p = begin;
 #if defined(__SSE2__)
   // 16 bytes a step: a compare gives -1 per '\n', subtracted into byte counters that are
   // summed (psadbw) before any can pass 255. Every x86-64 has SSE2; this pass over the whole
-  // text was 12% of a read as eight-byte words.
-  const __m128i newline = _mm_set1_epi8('\n');
+  // text was 12% of a read as eight-byte words. CRs are or-ed into one more register.
+  const __m128i newline = _mm_set1_epi8('\n'), carriage = _mm_set1_epi8('\r');
+  __m128i crs = _mm_setzero_si128();
   while (end - p >= 16) {
     const int64_t steps = std::min<int64_t>((end - p) / 16, 255);
     __m128i counts = _mm_setzero_si128();
     for (int64_t i = 0; i < steps; ++i, p += 16) {
       const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(bytes, newline));
+      crs = _mm_or_si128(crs, _mm_cmpeq_epi8(bytes, carriage));
     }
     const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
     breaks += _mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
   }
+  cr = _mm_movemask_epi8(crs) != 0;
 #endif
-  for (; end - p >= 8; p += 8) breaks += line_breaks_in(load_word(p));
-  for (; p < end; ++p) breaks += *p == '\n';
+  for (; end - p >= 8; p += 8) {
+    const uint64_t x = load_word(p);
+    breaks += bytes_in(x, '\n');
+    cr = cr || bytes_in(x, '\r') != 0;
+  }
+  for (; p < end; ++p) {
+    breaks += *p == '\n';
+    cr = cr || *p == '\r';
+  }
+  if (saw_cr != nullptr) *saw_cr = *saw_cr || cr;
   return breaks + (end > begin && end[-1] != '\n' ? 1 : 0);
 }
 
@@ -241,12 +308,13 @@ int64_t scan_text_file(const std::string& path, const char* function,
     if (!eof) {
       // Keep the partial last line for the next block; a block without any line break (a line
       // longer than the block) simply grows the buffer on the next round.
-      const char* last = begin + have;
-      while (last > begin && last[-1] != '\n') --last;
+      const char* last = after_last_break(begin, begin + have);
       if (last == begin) continue;
       end = last;
     }
     if (first && header) {
+      // The header parser reads lines of the first block before its ranges are counted.
+      settle_line_breaks(buffer.data(), buffer.data() + (end - begin));
       int64_t header_lines = 0;
       fault_t fault;
       begin += header(begin, end, header_lines, fault);
@@ -280,9 +348,8 @@ int64_t scan_text_file(const std::string& path, const char* function,
         r.part = i;
         r.begin = cuts[i];
         r.end = cuts[i + 1];
-        r.middle = cut_ranges(r.begin, r.end, 2)[1];
-        r.lines_before_middle = count_lines(r.begin, r.middle);
-        r.lines = r.lines_before_middle + count_lines(r.middle, r.end);
+        char* text = buffer.data();  // the ranges' bytes, writable for count_range_lines
+        count_range_lines(r, text + (r.begin - text), text + (r.end - text));
       }
 #pragma omp single
       guarded([&] {

@@ -2,7 +2,9 @@
 // reader's output rows.
 //
 // A file is never held in memory whole: it is read in blocks of about `block_bytes` that end at a
-// line break (the partial last line is carried into the next block). Each block is cut into one
+// line break (the partial last line is carried into the next block). A bare CR is a line break
+// too: before a range is parsed its bare CRs become LFs (found by the pass that counts its
+// lines), so the parsers know LF alone and a file's line numbers count every kind of break. Each block is cut into one
 // range of whole lines per thread. The threads count their range's lines, the output is given
 // room for `rows_per_line` rows per line, and each thread parses its range into its own slice of
 // that room, so no thread waits for another and no row is copied. A range that wrote fewer
@@ -109,7 +111,8 @@ int64_t scan_text_file(const std::string& path, const char* function,
                        const range_commit_t& commit);
 
 /// The number of lines of [begin, end): its '\n' bytes, plus one for a last line without one.
-int64_t count_lines(const char* begin, const char* end);
+/// Sets *saw_cr when the text holds a CR (the pass that counts tells it for free).
+int64_t count_lines(const char* begin, const char* end, bool* saw_cr = nullptr);
 
 /// "<path>:<line>:<column>: " (line and column left out when 0), the place in every message.
 std::string where(const std::string& path, int64_t line, int64_t column);

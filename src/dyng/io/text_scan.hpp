@@ -4,8 +4,18 @@
 // line shape with plain_lines.hpp, which reads only lines this tokenizer reads the same way
 // (tested against it) and leaves every other line, and every error, to line_cursor.
 //
-// Separators are space, tab, comma and carriage return (so CRLF files and "a, b" CSV read like
-// plain whitespace-separated files). Columns are 1-based byte offsets into the line.
+// Line breaks are LF, CR LF and a bare CR (old Mac files). The block reader (text_blocks.cpp)
+// turns every bare CR into an LF before a parser sees the text, so lines end at LF alone and a
+// CR on a line is the first byte of a CR LF: a separator, like the space, tab, comma, vertical
+// tab and form feed (so CRLF files and "a, b" CSV read like plain whitespace-separated files).
+// Columns are 1-based byte offsets into the line.
+//
+// Control bytes (0x00-0x08, 0x0e-0x1f and 0x7f) belong to no format, not even in a comment: a
+// crash can leave a block of zero bytes in a file, and a reader that skipped it would lose the
+// lines it replaced without a word. line_cursor::kind() checks a comment line whole for them;
+// a data line needs no such pass, as its parser accepts nothing but digits, signs, words and
+// separators, and when it refuses a line that holds one, the fault is worded as damage
+// (line_cursor::name_control_byte) rather than as a malformed number.
 #pragma once
 
 #include <cstddef>
@@ -16,18 +26,28 @@
 
 namespace dyng::io {
 
-/// The separator bytes as a table: one load per byte instead of six compares, in the loop
-/// every reader spends its time in.
-struct separator_table_t {
-  bool is[256] = {};
-  constexpr separator_table_t() {
-    for (unsigned char c : {' ', '\t', ',', '\r', '\v', '\f'}) is[c] = true;
+/// The separator and control bytes as tables: one load per byte instead of six compares, in
+/// the loop every reader spends its time in.
+struct byte_classes_t {
+  bool separator[256] = {};
+  bool control[256] = {};
+  constexpr byte_classes_t() {
+    for (unsigned char c : {' ', '\t', ',', '\r', '\v', '\f'}) separator[c] = true;
+    for (int c = 0; c < 32; ++c) control[c] = !separator[c] && c != '\n';
+    control[127] = true;
   }
 };
-inline constexpr separator_table_t k_separators{};
+inline constexpr byte_classes_t k_byte_classes{};
 
 /// True for the bytes that separate tokens on a line.
-inline bool is_separator(char c) { return k_separators.is[static_cast<unsigned char>(c)]; }
+inline bool is_separator(char c) {
+  return k_byte_classes.separator[static_cast<unsigned char>(c)];
+}
+
+/// True for the control bytes that no text format holds (see the file's comment).
+inline bool is_control_byte(char c) {
+  return k_byte_classes.control[static_cast<unsigned char>(c)];
+}
 
 /// The first parse fault of a range of lines: `line` is relative to the range (1-based), 0 when
 /// nothing went wrong.
@@ -37,6 +57,29 @@ struct fault_t {
   std::string message;
   bool failed() const { return line != 0; }
 };
+
+/// A token quoted for an error message, shortened so a binary file cannot flood it; bytes
+/// outside printable ASCII are shown as \xNN so the message stays valid text.
+inline std::string quoted(std::string_view token) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string s = "'";
+  for (char c : token.substr(0, 40)) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 32 && b < 127) {
+      s += c;
+    } else {
+      s += "\\x";
+      s += k_hex[b >> 4];
+      s += k_hex[b & 15];
+    }
+  }
+  if (token.size() > 40) s += "...";
+  return s + "'";
+}
+
+/// What a line is, by its first byte that is not a separator: none (blank), a comment mark, or
+/// anything else (data); damaged when a comment holds a control byte.
+enum class line_kind_t { blank, comment, data, damaged };
 
 /// Tokens of one line, left to right.
 class line_cursor {
@@ -88,14 +131,45 @@ class line_cursor {
   int64_t column_of(std::string_view token) const { return token.data() - begin_ + 1; }
   /// The column just past the line's last byte (where a missing token would start).
   int64_t end_column() const { return (end_ - begin_) + 1; }
-  /// The first non-separator byte, or 0 for a blank line (does not move the cursor).
-  char first_byte() const {
-    for (const char* p = at_; p < end_; ++p)
-      if (!is_separator(*p)) return *p;
-    return 0;
+  /// What the line is (see line_kind_t); a line whose first other byte is one of
+  /// `comment_marks` is a comment. A comment is checked whole for control bytes here, as no
+  /// parser reads it: one makes the line damaged, with `f` naming it on line `line`. Does not
+  /// move the cursor.
+  line_kind_t kind(std::string_view comment_marks, int64_t line, fault_t& f) const {
+    const char* p = at_;
+    while (p < end_ && is_separator(*p)) ++p;
+    if (p == end_) return line_kind_t::blank;
+    // A loop, not find(): that is a memchr call per line for a mark or two.
+    bool comment = false;
+    for (const char mark : comment_marks) comment = comment || *p == mark;
+    if (!comment) return line_kind_t::data;
+    if (const char* bad = first_control_byte()) {
+      f = control_byte_fault(line, bad);
+      return line_kind_t::damaged;
+    }
+    return line_kind_t::comment;
+  }
+
+  /// Replaces `f`, a fault of this line, with one naming the line's first control byte if it
+  /// holds one: "expected an integer, found '\x00'" would hide that the file is damaged.
+  void name_control_byte(fault_t& f) const {
+    if (const char* bad = first_control_byte()) f = control_byte_fault(f.line, bad);
   }
 
  private:
+  const char* first_control_byte() const {
+    for (const char* p = begin_; p < end_; ++p)
+      if (is_control_byte(*p)) return p;
+    return nullptr;
+  }
+
+  fault_t control_byte_fault(int64_t line, const char* at) const {
+    return {line, at - begin_ + 1,
+            "control byte " + quoted({at, 1}) + " in the text; the file is damaged or not a text "
+            "file (a crash can leave a block of zero bytes): restore it from a copy, or delete "
+            "the byte if the rest of the file is right"};
+  }
+
   const char* begin_;
   const char* at_;
   const char* end_;
@@ -134,30 +208,12 @@ inline bool parse_int32(std::string_view token, int32_t& out) {
   return true;
 }
 
-/// A token quoted for an error message, shortened so a binary file cannot flood it; bytes
-/// outside printable ASCII are shown as \xNN so the message stays valid text.
-inline std::string quoted(std::string_view token) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  std::string s = "'";
-  for (char c : token.substr(0, 40)) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 32 && b < 127) {
-      s += c;
-    } else {
-      s += "\\x";
-      s += k_hex[b >> 4];
-      s += k_hex[b & 15];
-    }
-  }
-  if (token.size() > 40) s += "...";
-  return s + "'";
-}
-
 /// Calls f(cursor, local_line) for every line of [begin, end), local lines counted from 1; stops
 /// early when f returns false. Returns the number of lines seen (a last line without '\n'
-/// counts).
+/// counts). With `fault` (which f sets when it returns false), the fault of a line that holds a
+/// control byte is worded as damage (line_cursor::name_control_byte).
 template <class line_fn>
-int64_t for_each_line(const char* begin, const char* end, line_fn&& f) {
+int64_t for_each_line(const char* begin, const char* end, line_fn&& f, fault_t* fault = nullptr) {
   int64_t line = 0;
   const char* p = begin;
   while (p < end) {
@@ -165,7 +221,10 @@ int64_t for_each_line(const char* begin, const char* end, line_fn&& f) {
     const char* stop = nl != nullptr ? static_cast<const char*>(nl) : end;
     ++line;
     line_cursor cursor(p, stop);
-    if (!f(cursor, line)) return line;
+    if (!f(cursor, line)) {
+      if (fault != nullptr && fault->failed()) cursor.name_control_byte(*fault);
+      return line;
+    }
     p = stop + 1;
   }
   return line;

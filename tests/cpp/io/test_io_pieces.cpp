@@ -86,7 +86,7 @@ DYNG_TEST("leading_digits_and_their_value") {
   }
 }
 
-DYNG_TEST("count_lines_counts_breaks_and_an_open_last_line") {
+DYNG_TEST("count_lines_counts_breaks_and_an_open_last_line_and_sees_a_cr") {
   std::mt19937_64 rng(3);
   for (int i = 0; i < 2000; ++i) {
     // Some past 255 16-byte steps, where the vector counters are folded.
@@ -95,6 +95,9 @@ DYNG_TEST("count_lines_counts_breaks_and_an_open_last_line") {
     const auto breaks = static_cast<int64_t>(std::count(s.begin(), s.end(), '\n'));
     const int64_t open = !s.empty() && s.back() != '\n' ? 1 : 0;
     CHECK_EQ(count_lines(s.data(), s.data() + s.size()), breaks + open);
+    bool cr = false;
+    count_lines(s.data(), s.data() + s.size(), &cr);
+    CHECK_EQ(cr, s.find('\r') != std::string::npos);
   }
 }
 

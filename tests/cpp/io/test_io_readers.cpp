@@ -1,11 +1,13 @@
 // The edge-list and Matrix Market readers: semantics of section 7, the first fault's line and
 // column, and results that do not depend on the block size or the thread count.
+#include <climits>
 #include <string>
 #include <vector>
 
 #include "check.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/io/edge_readers.hpp"
+#include "dyng/io/real_token.hpp"
 #include "io/io_test_util.hpp"
 
 using dyng::file_format_error;
@@ -151,6 +153,34 @@ DYNG_TEST("edge_list_faults") {
                   file_format_error);
 }
 
+DYNG_TEST("as_is_ids_whose_vertex_count_would_wrap_are_faults") {
+  // ids="as_is" makes id - index_base + 1 vertices: 2^63 - 1 made the count wrap negative
+  // (and an int32 read of it gave target -1), a negative index_base wrapped the ids.
+  auto at = [](const std::string& text, int64_t base) {
+    edge_list_options_t o;
+    o.compact = false;
+    o.index_base = base;
+    return fault_of([&] { read_edge_list(dyng_test::write_file("wrap.txt", text), o); });
+  };
+  const auto none = std::make_pair(int64_t{-1}, int64_t{-1});
+  CHECK(at("0 9223372036854775807\n", 0) == std::make_pair(int64_t{1}, int64_t{3}));
+  CHECK(at("0 9223372036854775806\n", 0) == none);
+  CHECK(at("0 9223372036854775806\n", -1) == std::make_pair(int64_t{1}, int64_t{3}));
+  CHECK(at("0 1\n", INT64_MIN) == std::make_pair(int64_t{1}, int64_t{1}));
+  // Below k_min_plain_index_base the plain-line reader (18 digits) is left out: its ids could
+  // pass the limit unchecked.
+  CHECK(at("999999999999999999 1\n", -8300000000000000000) ==
+        std::make_pair(int64_t{1}, int64_t{1}));
+  CHECK(at("5 6\n", -4000000000000000000) == none);
+  edge_list_options_t o;
+  o.compact = false;
+  o.index_base = -1;
+  const edge_table_t t =
+      read_edge_list(dyng_test::write_file("top.txt", "-1 9223372036854775805\n"), o);
+  CHECK_EQ(t.num_vertices, INT64_MAX);
+  CHECK(dyng_test::dsts(t) == std::vector<int64_t>{INT64_MAX - 1});
+}
+
 DYNG_TEST("matrix_market_symmetric_and_random_weights") {
   const auto p = dyng_test::write_file(
       "s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% c\n4 4 4\n2 1 5\n3 1 6\n"
@@ -166,6 +196,47 @@ DYNG_TEST("matrix_market_symmetric_and_random_weights") {
   o.drop_self_loops = false;
   const edge_table_t raw = read_matrix_market(p, o);
   CHECK(dyng_test::srcs(raw) == (std::vector<int64_t>{1, 0, 2, 0, 3, 3, 1}));
+}
+
+DYNG_TEST("matrix_market_variants_that_0_2_read") {
+  matrix_market_options_t o;
+  auto read = [&o](const std::string& text) {
+    return read_matrix_market(dyng_test::write_file("v.mtx", text), o);
+  };
+  // Skew-symmetric: the mirror's value is negated (0.2.0's arrays).
+  edge_table_t t =
+      read("%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 2 5\n");
+  CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 1, 1, 2}));
+  CHECK(dyng_test::dsts(t) == (std::vector<int64_t>{1, 0, 2, 1}));
+  CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{-4, 4, -5, 5}));
+  // Hermitian and complex: values checked, skipped; banner words in any case.
+  o.weights = mm_weights_t::none;
+  t = read("%%matrixmarket MATRIX coordinate Complex HERMITIAN\n3 3 2\n2 1 4 -1.5e3\n3 3 5 nan\n");
+  CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 1}));
+  CHECK_EQ(t.num_weights, 0);
+  o.weights = mm_weights_t::automatic;
+  t = read("%%MatrixMarket matrix coordinate integer hermitian\n3 3 1\n2 1 4\n");
+  CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{4, 4}));
+  // The edge-list reader reads a Matrix Market file's ids, and checks its values as well.
+  edge_list_options_t e;
+  CHECK_EQ(read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
+                                                "complex skew-symmetric\n3 3 1\n2 1 4 1\n"),
+                          e).size(), 2);
+  CHECK(fault_of([&] {
+          read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
+                                               "integer general\n3 3 1\n2 1 #\n"), e);
+        }) == std::make_pair(int64_t{3}, int64_t{5}));
+}
+
+DYNG_TEST("real_tokens_are_what_from_chars_reads") {
+  for (const char* good : {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity",
+                           "NaN", "nan(x_1)", "0e99999", "1e-310", "1.7976931348623157e308",
+                           "2.4703282292062328e-324", "-0.0"})
+    CHECK(is_real_number(good));
+  for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x1p3", "1e999", "1e-400",
+                          "1.7976931348623159e308", "2.4703282292062327e-324", "infx", "nan(-)",
+                          "1,5", "#", "5\x01"})
+    CHECK(!is_real_number(bad));
 }
 
 DYNG_TEST("matrix_market_faults") {

@@ -2,7 +2,7 @@
 
 Run with 0.2.0's interpreter (it is not needed by the tests, only to refresh this folder):
 
-    /work/venv02/bin/python tests/data/io/make_expected.py
+    /work/venv020/bin/python tests/data/io/make_expected.py
 
 It writes the input files (inputs/), what 0.2.0 reads from them (expected_reads.json), the files
 0.2.0's writers make from fixed values (written/), `dyng prep mtx2csr` outputs (mtx2csr/) and the
@@ -54,6 +54,29 @@ READS = [
     ("mm_pat_random", "matrix_market", "mm_gen_pattern.mtx", {"weights": "random"}),
     ("mm_pat_random_unsorted", "matrix_market", "mm_gen_pattern.mtx",
      {"weights": "random", "num_weights": 2, "sort_and_dedupe": False}),
+    # The Matrix Market variants 0.2.0 read (write_mm_variants): skew-symmetric integer values
+    # mirror negated, hermitian and complex values skipped, banner words in any case.
+    ("mm_skew_auto", "matrix_market", "mm_skew_int.mtx", {}),
+    ("mm_skew_from_file_unsorted", "matrix_market", "mm_skew_int.mtx",
+     {"weights": "from_file", "sort_and_dedupe": False, "drop_self_loops": False}),
+    ("mm_skew_none", "matrix_market", "mm_skew_int.mtx", {"weights": "none"}),
+    ("mm_skew_random", "matrix_market", "mm_skew_int.mtx",
+     {"weights": "random", "num_weights": 2, "random_weights": (1, 9, 5)}),
+    ("mm_herm_none", "matrix_market", "mm_herm_complex.mtx", {"weights": "none"}),
+    ("mm_herm_random_unsorted", "matrix_market", "mm_herm_complex.mtx",
+     {"weights": "random", "sort_and_dedupe": False, "drop_self_loops": False}),
+    ("mm_herm_int_auto", "matrix_market", "mm_herm_int.mtx", {}),
+    ("mm_complex_none", "matrix_market", "mm_complex_general.mtx", {"weights": "none"}),
+    ("mm_real_none", "matrix_market", "mm_real_general.mtx", {"weights": "none"}),
+    ("mm_lower_auto", "matrix_market", "mm_lower_banner.mtx", {}),
+    ("mm_lower_pattern_random", "matrix_market", "mm_lower_pattern.mtx", {"weights": "random"}),
+    ("el_from_skew_mtx", "edge_list", "mm_skew_int.mtx", {}),
+    ("el_from_herm_mtx_asis", "edge_list", "mm_herm_complex.mtx", {"ids": "as_is"}),
+    # read_edge_list's ids="as_is" on a Matrix Market file: its ids minus index_base, max id + 1
+    # vertices (the size line's count is not used).
+    ("el_from_mtx_asis", "edge_list", "mm_sym_int.mtx", {"ids": "as_is"}),
+    ("el_from_mtx_asis_base1_keep", "edge_list", "mm_gen_pattern.mtx",
+     {"ids": "as_is", "index_base": 1, "duplicates": "keep", "vertex_dtype": "int64"}),
 ]
 
 # (name, file content, reader, keywords): malformed inputs.
@@ -104,6 +127,38 @@ def write_inputs():
         f.write("%%MatrixMarket matrix coordinate pattern general\n")
         f.write(f"40 40 {len(entries)}\n")
         f.writelines(f"{i} {j}\n" for i, j in entries)
+
+
+def write_mm_variants():
+    """Matrix Market files in the variants 0.2.0 read besides 'general' and 'symmetric'."""
+    rng = random.Random(11)
+
+    def write(name, banner, n, count, values):
+        entries = []
+        for _ in range(count):
+            i, j = rng.randrange(1, n + 1), rng.randrange(1, n + 1)
+            entries.append(f"{i} {j}" + "".join(f" {v}" for v in values()))
+        with open(os.path.join(INPUTS, name), "w") as f:
+            f.write(banner + "\n% variant\n")
+            f.write(f"{n} {n} {len(entries)}\n")
+            f.writelines(e + "\n" for e in entries)
+
+    integer = lambda: [rng.randrange(-50, 51)]  # noqa: E731
+    real = lambda: [rng.choice(["1.5", "-0.25", "3e2", ".5", "inf", "nan", "7"])]  # noqa: E731
+    pair = lambda: real() + real()  # noqa: E731
+    write("mm_skew_int.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric", 30, 120,
+          integer)
+    write("mm_herm_complex.mtx", "%%MatrixMarket matrix coordinate complex hermitian", 25, 80,
+          pair)
+    write("mm_herm_int.mtx", "%%MatrixMarket matrix coordinate integer hermitian", 20, 60,
+          integer)
+    write("mm_complex_general.mtx", "%%MatrixMarket matrix coordinate complex general", 20, 60,
+          pair)
+    write("mm_real_general.mtx", "%%MatrixMarket matrix coordinate real general", 20, 60, real)
+    write("mm_lower_banner.mtx", "%%matrixmarket MATRIX Coordinate INTEGER Symmetric", 20, 50,
+          integer)
+    write("mm_lower_pattern.mtx", "%%matrixmarket matrix coordinate pattern general", 20, 50,
+          lambda: [])
 
 
 def as_lists(e):
@@ -172,6 +227,7 @@ def run_mtx2csr():
 
 def main():
     write_inputs()
+    write_mm_variants()
     with open(os.path.join(HERE, "expected_reads.json"), "w") as f:
         json.dump(expected_reads(), f, indent=1)
     scratch = os.path.join(HERE, ".scratch")
