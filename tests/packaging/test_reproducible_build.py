@@ -7,8 +7,8 @@ fail: without the prefix maps the folder shows; without dyng_link_for_install() 
 RUNPATH, which CMake's install only zero-fills, makes the bytes follow the folder's length. With
 nvcc, a small CUDA library with an anonymous-namespace kernel is the same from two folders with
 dyng_seed_cuda_sources(), and differs without it (nvcc draws a random number for such names).
-The full wheels are compared by the procedure in docs/developer/wheels.md ("Reproducible
-wheels")."""
+The full wheels are compared by ci/check_reproducible.py (docs/developer/wheels.md,
+"Reproducible wheels")."""
 
 from __future__ import annotations
 
@@ -16,11 +16,15 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "ci"))
+
+from wheelbuild import reproducible  # noqa: E402
 
 SOURCE = r"""
 #include "inc/where.hpp"
@@ -139,6 +143,29 @@ def test_a_build_tree_rpath_makes_the_bytes_follow_the_folder(builds):
     assert str(base / "build-rpath").encode() in a["built"]
     assert str(base).encode() not in a["installed"]
     assert a["installed"] != b["installed"]
+
+
+def _wheel(path: Path, files: dict[str, bytes]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), data)
+    return path
+
+
+def test_the_wheel_comparison_names_the_file_that_differs(tmp_path):
+    name = "dyng-1.0-cp312-abi3-manylinux_2_28_x86_64.whl"
+    files = {"dyng/__init__.py": b"", "dyng/_core.abi3.so": b"ELF" + b"X" * 8 + b"rest"}
+    longer = {**files, "dyng/_core.abi3.so": b"ELF" + b"X" * 10 + b"rest"}
+    for folder, contents in (("a", files), ("b", files), ("c", longer)):
+        _wheel(tmp_path / folder / name, contents)
+    (same,) = reproducible.compare_dists(tmp_path / "a", tmp_path / "b", ["dyng-1.0-"])
+    assert same.same and same.members == [] and same.digests[0] == same.digests[1]
+    (different,) = reproducible.compare_dists(tmp_path / "a", tmp_path / "c", ["dyng-1.0-"])
+    assert not different.same
+    assert different.members == ["dyng/_core.abi3.so: 15 and 17 bytes, first difference at byte 11"]
+    (missing,) = reproducible.compare_dists(tmp_path / "a", tmp_path / "empty", ["dyng-1.0-"])
+    assert not missing.same and missing.digests[1] is None
 
 
 CUDA_SOURCE = r"""
