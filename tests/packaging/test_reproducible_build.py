@@ -145,6 +145,12 @@ def test_a_build_tree_rpath_makes_the_bytes_follow_the_folder(builds):
     assert a["installed"] != b["installed"]
 
 
+def test_the_python_module_is_linked_like_the_probe():
+    # The probe stands for dyng's module only while the module is built the same way.
+    cmake = (ROOT / "python" / "CMakeLists.txt").read_text()
+    assert "dyng_link_for_install(_core)" in cmake
+
+
 def _wheel(path: Path, files: dict[str, bytes]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
