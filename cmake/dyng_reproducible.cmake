@@ -53,3 +53,10 @@ function(dyng_seed_cuda_sources target)
                  "-frandom-seed=${seed}" "-Xcudafe=--orig_src_path_name=dyng/${seed}")
   endforeach()
 endfunction()
+
+# A module loaded only where it is installed is linked with its install RPATH: a build-tree
+# RUNPATH (the folder of a shared library it links, such as the PyPI toolchain's libomp under
+# build/) stays zero-filled in .dynstr after CMake's install, so the bytes followed the path's length.
+function(dyng_link_for_install target)
+  set_target_properties(${target} PROPERTIES BUILD_WITH_INSTALL_RPATH ON)
+endfunction()
