@@ -48,6 +48,10 @@ void sync_device_copy(graph_handle_t& h, const G& g, const L& log);
 template <class G>
 void reload_device_copy(graph_handle_t& h, const G& g);
 
+/// Frees the device copy, if any: a copy that followed the host is uploaded again by the next
+/// CUDA use. Caller holds the exclusive lock.
+void drop_device_copy(graph_handle_t& h);
+
 /// Adds to_device, drop_device, device, device_bytes, device_full_uploads, device_rows_synced.
 void add_device_methods(nanobind::class_<graph_handle_t>& cls);
 
@@ -84,7 +88,9 @@ apply_summary_t apply_on_device(graph_handle_t&, G&, const B&, L*) {
 }
 template <class G>
 void reload_device_copy(graph_handle_t&, const G&) {}
+inline void drop_device_copy(graph_handle_t&) {}
 #else
+inline void drop_device_copy(graph_handle_t& h) { h.device = std::monostate{}; }
 /// A graph with the properties, counts and version of the device copy `d` and no slots: its row
 /// offsets are zero pages that cost no memory (core/zeroed_array.hpp), so a stray read of its
 /// rows sees empty rows, never memory out of bounds.

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/graph/apply_undo.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
 #if defined(DYNG_HAVE_CUDA)
@@ -35,6 +36,10 @@ using graph_i32_i32_t = graph_t<int32_t, int32_t>;
 using graph_i32_i64_t = graph_t<int32_t, int64_t>;
 using graph_i64_i64_t = graph_t<int64_t, int64_t>;
 using graph_variant_t = std::variant<graph_i32_i32_t, graph_i32_i64_t, graph_i64_i64_t>;
+/// The undo record of a host graph's last revertible apply() (graph/apply_undo.hpp).
+using apply_undo_variant_t =
+    std::variant<std::monostate, apply_undo_t<int32_t, int32_t>, apply_undo_t<int32_t, int64_t>,
+                 apply_undo_t<int64_t, int64_t>>;
 
 #if defined(DYNG_HAVE_CUDA)
 /// The device copy of a graph, when one exists (graph_device.cpp keeps it in step).
@@ -65,6 +70,10 @@ struct graph_handle_t {
     return p != nullptr ? p->get() : static_cast<D*>(nullptr);
   }
 #endif
+
+  /// What revert() needs to take back the last apply() asked to be revertible (dyng.update keeps
+  /// it until every result is repaired). Guarded by `mutex` like the graph.
+  apply_undo_variant_t undo;
 
   explicit graph_handle_t(graph_variant_t g) : graph(std::move(g)) {}
 

@@ -1,7 +1,10 @@
 // Host entry points of cycle_count (sequential and OpenMP backends): compute counts every cycle
 // from its root, update counts the cycles through the batch's changed edges on the graph before
 // and after it (cycle_count.hpp), both with the path counter of detail/cycle_paths.hpp; update
-// runs under the shared dynamic-update policy.
+// runs under the shared dynamic-update policy. Both poll the caller's stop flag
+// (backend/cancel.hpp) between work items (a root, a root's first edge, a changed edge) and throw
+// interrupted_error; the searches poll inside too (detail/), since one root's cycles can be all of
+// a dense graph's.
 #include "dyng/cycle_count/cycle_count.hpp"
 
 #include <algorithm>
@@ -70,17 +73,25 @@ using graph_view_t = detail::cycle_graph_t<vid_t, eid_t>;
 template <class vid_t, class eid_t>
 using counter_t = detail::path_counter_t<graph_view_t<vid_t, eid_t>>;
 
+/// What a count throws when its caller's flag asks it to stop.
+constexpr const char* k_count_stopped = "cycle_count search";
+
 /// Runs body(i, counter, hist) for i < count on a team (or alone), each thread with its own
 /// counter (a counter_type on n vertices) and histogram, and sums the histograms into `total`.
-/// The first exception is rethrown once every thread has stopped.
+/// The first exception is rethrown once every thread has stopped; a stop that `cancel` asks for
+/// ends the items and throws interrupted_error, `total` then part-filled.
 template <class counter_type, class F>
 void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
-                     std::vector<uint64_t>& total, F&& body) {
+                     std::vector<uint64_t>& total, cancel_token_t cancel, F&& body) {
   if (threads <= 1) {
     counter_type counter(n);
-    for (int64_t i = 0; i < count; ++i) body(i, counter, total);
+    for (int64_t i = 0; i < count; ++i) {
+      throw_if_cancelled(cancel, k_count_stopped);
+      body(i, counter, total);
+    }
     return;
   }
+  team_stop_t stop(cancel);
   std::vector<std::vector<uint64_t>> hists(static_cast<size_t>(threads),
                                            std::vector<uint64_t>(hist_size, 0));
   std::vector<std::exception_ptr> failures(static_cast<size_t>(threads));
@@ -97,7 +108,7 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
       // root, which a counter then prepares once.
 #pragma omp for schedule(dynamic, 4)
       for (int64_t i = 0; i < count; ++i) {
-        if (!failures[me]) {
+        if (!failures[me] && !stop.poll()) {
           try {
             body(i, counter, hists[me]);
           } catch (...) {
@@ -112,6 +123,7 @@ void for_each_search(int threads, int64_t count, int64_t n, size_t hist_size,
   for (const auto& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  throw_if_cancelled(stop, k_count_stopped);
   for (const auto& h : hists) detail::add_histogram(total, h);
 }
 
@@ -128,7 +140,7 @@ int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
 /// are hubs whose searches alone would outlast everything else.
 template <class vid_t, class eid_t>
 std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t bound, int threads,
-                                int64_t& work) {
+                                cancel_token_t cancel, int64_t& work) {
   const in_rows_t<vid_t, eid_t> in(graph);
   const auto out = graph.out_view();
   const graph_view_t<vid_t, eid_t> g(out, in.view);
@@ -139,7 +151,7 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
     // Every length counts: Johnson's blocking is exact, and output-sensitive where the bounded
     // search would walk the same dead ends again and again.
     for_each_search<detail::johnson_counter_t<graph_view_t<vid_t, eid_t>>>(
-        threads, n, n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
+        threads, n, n, hist.size(), hist, cancel, [&](int64_t i, auto& counter, auto& into) {
           const int64_t spent = counter.count(g, static_cast<vid_t>(i), into);
 #pragma omp atomic
           total += spent;
@@ -150,6 +162,7 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   if (threads <= 1) {
     counter_t<vid_t, eid_t> counter(n);
     for (vid_t root = 0; root < n; ++root) {
+      throw_if_cancelled(cancel, k_count_stopped);
       counter.count(g, root, root, bound, 0, [root](vid_t w) { return w > root; },
                     [](vid_t, vid_t) { return true; }, hist, k_no_limit);
       total += counter.work();
@@ -161,7 +174,8 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
   std::vector<int64_t> first_item(static_cast<size_t>(n) + 1, 0);
   for (vid_t r = 0; r < n; ++r) first_item[r + 1] = first_item[r] + 1 + out.degree(r);
   for_each_search<counter_t<vid_t, eid_t>>(
-      threads, first_item[n], n, hist.size(), hist, [&](int64_t i, auto& counter, auto& into) {
+      threads, first_item[n], n, hist.size(), hist, cancel,
+      [&](int64_t i, auto& counter, auto& into) {
         const auto at = std::upper_bound(first_item.begin(), first_item.end(), i) - 1;
         const vid_t root = static_cast<vid_t>(at - first_item.begin());
         const int64_t before = counter.work();
@@ -184,13 +198,13 @@ std::vector<uint64_t> count_all(const graph_t<vid_t, eid_t>& graph, int64_t boun
 /// each cycle with several of them is counted once. False once the work passes `limit`.
 template <class vid_t, class eid_t>
 bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
-                   int64_t bound, int threads, int64_t limit, std::vector<uint64_t>& hist,
-                   int64_t& work) {
+                   int64_t bound, int threads, int64_t limit, cancel_token_t cancel,
+                   std::vector<uint64_t>& hist, int64_t& work) {
   bool within = true;
   int64_t done = 0;
   const int64_t n = g.num_vertices();
   for_each_search<counter_t<vid_t, eid_t>>(
-      threads, static_cast<int64_t>(edges.size()), n, hist.size(), hist,
+      threads, static_cast<int64_t>(edges.size()), n, hist.size(), hist, cancel,
       [&](int64_t i, auto& counter, auto& into) {
         const auto [u, v] = edges[static_cast<size_t>(i)];
         // The edges before this one are off limits; a sorted list, so one binary search.
@@ -228,9 +242,11 @@ class host_engine_t {
     // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
     graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
     before.set_overlay(inserted, deleted);
-    if (!through_edges(before, deleted, bound, threads, limit, removed, work)) return false;
+    if (!through_edges(before, deleted, bound, threads, limit, exec_.cancel, removed, work)) {
+      return false;
+    }
     const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in_.view);
-    return through_edges(after, inserted, bound, threads, limit, added, work);
+    return through_edges(after, inserted, bound, threads, limit, exec_.cancel, added, work);
   }
 
   stats_t compute(state_t<vid_t>& state) {
@@ -283,7 +299,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   state_t<vid_t> fresh;
   fresh.num_vertices = n;
   fresh.max_length = options.max_length;
-  fresh.counts = count_all(graph, bound, team_size(exec, graph, options), fresh.compute_work);
+  fresh.counts =
+      count_all(graph, bound, team_size(exec, graph, options), exec.cancel, fresh.compute_work);
   const stats_t stats = detail::compute_stats(fresh);
   state = std::move(fresh);
   return stats;

@@ -5,7 +5,12 @@
 // recomposed by compose_row and stored back in place, or moved to the free tail when it outgrew
 // its range (slots.hpp). Both give the same slots. A batch whose operations exceed a fraction of a
 // direction's edges instead rebuilds that direction compactly from the same composed rows.
+//
+// Asked for an undo record (graph/apply_undo.hpp), apply() copies the touched rows of each
+// direction before writing it, and the whole direction before a re-layout; revert() is in
+// graph_revert.cpp.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -29,6 +34,7 @@
 #include "dyng/core/log.hpp"
 #include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/detail/slots.hpp"
+#include "dyng/graph/detail/undo_rows.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng {
@@ -60,6 +66,11 @@ constexpr size_t k_edit_in_place_max_ops = 16;
 /// Runs per thread of write_rows_on_team: enough that a run the cost estimate got wrong delays
 /// the team by a fraction of a thread's share, few enough that joining their edits is free.
 constexpr int64_t k_write_runs_per_thread = 8;
+
+/// How often the row writes of a revertible apply ask whether to stop (Ctrl-C): every this many
+/// touched rows, and before each run of a team's.
+constexpr size_t k_write_poll_rows = 1024;
+constexpr const char* k_write_stopped = "Graph.apply(): interrupted; nothing was changed";
 
 /// True when row v takes its `count` operations (`inserts` of them insertions) by an in-place
 /// edit: few enough, and room for every insertion in the row's range.
@@ -98,11 +109,12 @@ inline int64_t row_write_cost(int64_t size, int64_t ops, bool in_place_edit) {
 /// are written side by side in runs of consecutive rows, each run recording its own row edits,
 /// joined in row order.
 /// Returns false, having written nothing, when the moved rows would not fit the tail (the
-/// sequential loop then re-lays out at the same row as always).
-template <class D, class vid_t>
+/// sequential loop then re-lays out at the same row as always). Once stop() says so, the runs
+/// not yet begun are left and interrupted_error is thrown after the team ends, rows part-written.
+template <class D, class vid_t, class stop_fn>
 bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                         int num_weights, bool sorted, double headroom, row_edits_t<vid_t>* edits,
-                        int team) {
+                        int team, stop_fn& stop) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const int64_t k = num_weights;
   // The rows' operation ranges: a row starts where the sorted operations change row, found by
@@ -191,6 +203,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   }
   std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(runs) : 0);
   std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
+  std::atomic<bool> stopped{false};
 #pragma omp parallel num_threads(team)
   {
     compose_scratch_t<vid_t> scratch;
@@ -201,6 +214,10 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     // an outer parallel region takes them all).
 #pragma omp for schedule(dynamic, 1)
     for (int64_t run = 0; run < runs; ++run) {
+      if (stopped.load(std::memory_order_relaxed) || stop()) {
+        stopped.store(true, std::memory_order_relaxed);
+        continue;
+      }
       try {
         std::optional<row_piece_recorder_t<vid_t>> recorder;
         if (edits != nullptr) {
@@ -251,6 +268,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   for (const auto& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  if (stopped.load(std::memory_order_relaxed)) throw interrupted_error(k_write_stopped);
   d.tail = static_cast<eid_t>(tail);
   if (edits != nullptr) join_row_edits(*edits, part_edits, team);
   return true;
@@ -258,14 +276,17 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
 
 /// Writes a direction's row operations into a direction holding `stored` edges: grouped by row,
 /// and within a row by (column, seq) when the rows are sorted, by seq when they keep append
-/// order (row_ops_in_write_order). Returns the number of full relayouts it performed.
-/// With `edits`, records how each touched row changed (row_edits_t) for device copies. With
-/// `team` > 1, a batch whose moved rows fit the free tail is written on the team
-/// (write_rows_on_team); the slots come out the same.
-template <class D, class vid_t>
+/// order (row_ops_in_write_order). Returns the number of full relayouts it performed, each after
+/// a call of before_relayout(). With `edits`, records how each touched row changed (row_edits_t)
+/// for device copies. With `team` > 1, a batch whose moved rows fit the free tail is written on
+/// the team (write_rows_on_team); the slots come out the same. stop() is asked every
+/// k_write_poll_rows rows; once it says so, interrupted_error is thrown with the direction part-
+/// written (the caller, holding an undo record, puts it back).
+template <class D, class vid_t, class before_relayout_fn, class stop_fn>
 int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                         int num_weights, bool sorted, double headroom, int64_t stored,
-                        row_edits_t<vid_t>* edits, int team) {
+                        row_edits_t<vid_t>* edits, int team, before_relayout_fn&& before_relayout,
+                        stop_fn&& stop) {
   const int64_t k = num_weights;
   compose_scratch_t<vid_t> scratch;
   std::vector<const int32_t*> queue;
@@ -294,7 +315,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   const bool rebuild = static_cast<int64_t>(ops.size()) >= tuning.rebuild_min_ops &&
                        count > tuning.rebuild_fraction * static_cast<double>(stored);
   if (!rebuild && team > 1 &&
-      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team)) {
+      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team,
+                         stop)) {
     return 0;
   }
   if (!rebuild) {
@@ -305,7 +327,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       edits->recorded = true;
       recorder.emplace(*edits, num_weights);
     }
-    for (size_t first = 0; first < ops.size();) {
+    for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+      if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
       size_t last = first;
       int64_t inserts = 0;
       while (last < ops.size() && ops[last].row == ops[first].row) {
@@ -333,7 +356,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       weights.clear();
       last = compose_next(first);
       relayouts += store_row(d, ops[first].row, cols.data(), weights.data(),
-                             static_cast<int64_t>(cols.size()), num_weights, headroom)
+                             static_cast<int64_t>(cols.size()), num_weights, headroom,
+                             before_relayout)
                        ? 1
                        : 0;
       first = last;
@@ -350,13 +374,15 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   weights.reserve((static_cast<size_t>(stored) + ops.size()) * static_cast<size_t>(k));
   std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
   std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
-  for (size_t first = 0; first < ops.size();) {
+  for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+    if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
     const int64_t v = ops[first].row;
     arena_begin[v] = static_cast<int64_t>(cols.size());
     first = compose_next(first);
     arena_size[v] = static_cast<int64_t>(cols.size()) - arena_begin[v];
   }
   auto spare = [&](int64_t, int64_t size) { return spare_slots(size, headroom); };
+  before_relayout();
   layout_rows(
       d, num_weights,
       [&](int64_t v, bool padded) {
@@ -435,17 +461,36 @@ row_edits_t<vid_t>* row_edits(change_log_t<vid_t>* log,
 }  // namespace detail
 
 template <class vid_t, class eid_t>
-void graph_t<vid_t, eid_t>::grow_vertices(vid_t n) {
+void graph_t<vid_t, eid_t>::start_undo(apply_undo_t<vid_t, eid_t>& undo) const {
+  undo.recorded = false;
+  for (auto* record : {&undo.out, &undo.in}) {
+    record->rows.clear();
+    record->at.assign(1, 0);
+    record->whole.reset();
+  }
+  undo.out.tail = out_.tail;
+  undo.in.tail = in_.tail;
+  undo.num_vertices = num_vertices_;
+  undo.num_edges = num_edges_;
+  undo.version = version_;
+  undo.relayouts = relayouts_;
+}
+
+template <class vid_t, class eid_t>
+void graph_t<vid_t, eid_t>::grow_vertices(vid_t n, apply_undo_t<vid_t, eid_t>* undo) {
+  if (undo != nullptr) start_undo(*undo);
   if (n <= num_vertices_) return;
   detail::grow_rows(out_, n);
   if (props_.directed && props_.store_transposed) detail::grow_rows(in_, n);
   num_vertices_ = n;
   ++version_;
+  if (undo != nullptr) undo->recorded = true;
 }
 
 template <class vid_t, class eid_t>
 apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
-                                             change_log_t<vid_t>* log, const execution_t& exec) {
+                                             change_log_t<vid_t>* log, const execution_t& exec,
+                                             apply_undo_t<vid_t, eid_t>* undo) {
   stage_scope_t apply_stage("graph.apply");
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
@@ -458,7 +503,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     return detail::resolve_batch(
         batch, props_, n_before,
         [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
-        detail::k_error_probe_ops, team);
+        detail::k_error_probe_ops, team, exec.cancel);
   }();
   // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
   const int64_t mult = props_.directed ? 1 : 2;
@@ -474,6 +519,8 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
             std::to_string(resolved.num_vertices_after) + " vertices",
         "Graph.apply()");
   }
+  // The resolve is most of a large batch's time; past it the batch is written.
+  throw_if_cancelled(exec, "Graph.apply()");
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {
@@ -489,6 +536,15 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
 
   const bool transposed = props_.directed && props_.store_transposed;
   const int64_t n_after = resolved.num_vertices_after;
+  if (undo != nullptr) start_undo(*undo);
+  using undo_t = apply_undo_t<vid_t, eid_t>;
+  // With an undo record the writes can be stopped too: what they wrote is put back from it.
+  auto stop = [&] { return undo != nullptr && exec.cancel.requested(); };
+  // Keeps a direction whole before a re-layout moves every row (once: the row copies cover the
+  // rows written before it).
+  auto keep_whole = [undo](const direction_t& d, typename undo_t::direction_record_t undo_t::*of) {
+    if (undo != nullptr && !(undo->*of).whole) (undo->*of).whole = d;
+  };
   if (n_after > n_before) {
     detail::grow_rows(out_, n_after);
     if (transposed) detail::grow_rows(in_, n_after);
@@ -506,27 +562,42 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   auto& out_ops = props_.directed ? resolved.ops : row_ops;
   using log_t = change_log_t<vid_t>;
   stage_scope_t write_stage("graph.write_rows");
-  detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
-  const int32_t* batch_weights = batch.insert_weights.data();
-  relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
-                                        batch_weights, props_.num_weights, sorted, props_.headroom,
-                                        num_edges_, detail::row_edits(log, &log_t::out_edits), team);
-  if (transposed) {
-    row_ops.reserve(resolved.ops.size());
-    for (const auto& op : resolved.ops) {
-      row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+  try {
+    detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
+    const int32_t* batch_weights = batch.insert_weights.data();
+    const std::span<const detail::row_op_t<vid_t>> out_span(out_ops);
+    if (undo != nullptr) {
+      detail::record_touched_rows(out_, out_span, props_.num_weights, team, undo->out);
     }
-    detail::row_ops_in_write_order(row_ops, n_after, sorted, team);
-    relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
-                                          batch_weights, props_.num_weights, sorted,
-                                          props_.headroom, num_edges_,
-                                          detail::row_edits(log, &log_t::in_edits), team);
+    relayouts_ += detail::write_direction(
+        out_, out_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
+        detail::row_edits(log, &log_t::out_edits), team,
+        [&] { keep_whole(out_, &undo_t::out); }, stop);
+    if (transposed) {
+      row_ops.reserve(resolved.ops.size());
+      for (const auto& op : resolved.ops) {
+        row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+      }
+      detail::row_ops_in_write_order(row_ops, n_after, sorted, team);
+      const std::span<const detail::row_op_t<vid_t>> in_span(row_ops);
+      if (undo != nullptr) {
+        detail::record_touched_rows(in_, in_span, props_.num_weights, team, undo->in);
+      }
+      relayouts_ += detail::write_direction(
+          in_, in_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
+          detail::row_edits(log, &log_t::in_edits), team,
+          [&] { keep_whole(in_, &undo_t::in); }, stop);
+    }
+  } catch (const interrupted_error&) {
+    restore(*undo);  // only a revertible apply stops here
+    throw;
   }
   // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
   num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +
                                   resolved.summary.inserted_edges - resolved.summary.deleted_edges);
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;
+  if (undo != nullptr) undo->recorded = true;
   count_in_profile("graph.apply.entries",
                    static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()));
   if (relayouts_ > relayouts_before) {
@@ -548,8 +619,8 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
 
 #define DYNG_INSTANTIATE_APPLY(V, E)                                                    \
   template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*, \
-                                                const execution_t&);                      \
-  template void graph_t<V, E>::grow_vertices(V);
+                                                const execution_t&, apply_undo_t<V, E>*); \
+  template void graph_t<V, E>::grow_vertices(V, apply_undo_t<V, E>*);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
 
 }  // namespace dyng
