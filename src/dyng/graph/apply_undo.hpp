@@ -3,18 +3,28 @@
 // and the re-layout count. dyng.update applies a batch and then repairs each result; when a repair
 // is interrupted (Ctrl-C) or fails, the graph goes back with the results (python/dyng/_update.py).
 //
-// Per stored direction, the offsets and slots of every row the batch touches are copied before the
-// first write. A row moved to the free tail leaves its old range as it was; a row rewritten in its
-// range is put back from the copy. Only a re-layout (the free tail ran out, or a batch large enough
-// to rebuild the direction) moves every row: the direction is then kept whole as it was just before
-// (its arrays copied, at a re-layout's own cost), and the row copies put back the rows written
-// before it. So a batch costs a copy of the rows it touches, which its write reads anyway.
+// Two ways, by the graph's storage:
+//  - Sorted rows without parallel edges (the default) hold each (u, v) once, in column order, so
+//    the batch's inverse (each effective operation taken back, an erasure with the weights it
+//    removed) gives the rows back exactly. The record costs a look-up per operation. revert()
+//    writes the inverse as apply() writes a batch, so rows may end up at other offsets (what a
+//    row holds, and the order, are the old ones; edges() is equal), and puts counts and version
+//    back.
+//  - Otherwise (append order, parallel edges: a slot's position is not given by its column), the
+//    offsets and slots of every row the batch touches are copied before the first write. A row
+//    moved to the free tail leaves its old range as it was; a row rewritten in its range is put
+//    back from the copy. Only a re-layout (the free tail ran out, or a batch large enough to
+//    rebuild the direction) moves every row: the direction is then kept whole as it was just
+//    before, and the row copies put back the rows written before it. revert() then restores
+//    every slot, offset and tail. This costs a copy of the rows the batch touches, which on a
+//    graph with hub rows is far more than the batch.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "dyng/graph/detail/compose.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng {
@@ -37,6 +47,12 @@ struct apply_undo_t {
 
   direction_record_t out;
   direction_record_t in;
+  /// True when the record is the batch's inverse (sorted rows without parallel edges).
+  bool by_inverse = false;
+  /// The inverse as resolved operations in key order (row = a key's first id), and the K
+  /// weights of its insertions and reweights (widx).
+  std::vector<detail::row_op_t<vid_t>> inverse;
+  std::vector<int32_t> inverse_weights;
   vid_t num_vertices = 0;
   eid_t num_edges = 0;
   uint64_t version = 0;  ///< The version before the apply; revert() needs the graph one above.

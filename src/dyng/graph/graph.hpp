@@ -40,6 +40,7 @@ struct edge_batch_t {
 template <class vid_t, class eid_t>
 struct apply_undo_t;
 
+
 /// A compact CSR copy (Graph.to_csr()): row_ptr has n + 1 entries, weights K per edge.
 template <class vid_t, class eid_t>
 struct csr_t {
@@ -89,10 +90,12 @@ class graph_t {
   apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr,
                         const execution_t& exec = {}, apply_undo_t<vid_t, eid_t>* undo = nullptr);
 
-  /// Puts the graph back exactly as it was before the apply() that filled `undo` (rows, slots,
-  /// counts, version), which must be the last change to the graph: throws invalid_argument_error,
-  /// changing nothing, when the graph's version is not the one after it. Otherwise allocates
-  /// nothing and cannot fail; `undo` is spent.
+  /// Puts the graph back as it was before the apply() that filled `undo`, which must be the last
+  /// change to the graph (else invalid_argument_error, nothing changed): every row holds the
+  /// same slots in the same order, and counts and version are the old ones. From row copies
+  /// (append order, parallel edges) the offsets and tails are the old ones too and nothing is
+  /// allocated; from the batch's inverse (sorted rows without parallel edges) rows may sit at
+  /// other offsets, and a re-layout could need memory (std::bad_alloc). `undo` is spent.
   void revert(apply_undo_t<vid_t, eid_t>& undo);
 
   vid_t num_vertices() const noexcept;
@@ -159,8 +162,23 @@ class graph_t {
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
   /// Starts `undo` for a change about to be made: the counts, version and free tails as they are.
   void start_undo(apply_undo_t<vid_t, eid_t>& undo) const;
-  /// Puts back what `undo` recorded, whatever the graph's version (revert() checks it).
+  /// Puts back the row copies `undo` recorded, whatever the graph's version (revert() checks it).
   void restore(apply_undo_t<vid_t, eid_t>& undo) noexcept;
+  /// The writes of apply(): resolved operations `ops` (key order; reordered here) with the
+  /// weights of `batch_weights`, on every stored direction grown to `n_after` rows; the log's row
+  /// edits when it asks; with `snapshot`, the touched rows copied first and the writes stopped
+  /// (put back, interrupted_error) once `cancel` asks. Adds re-layouts to relayouts_.
+  /// (graph_apply.cpp; `ops_t` is a vector of its row operations.)
+  template <class ops_t>
+  void write_ops(ops_t& ops, const int32_t* batch_weights, int64_t n_after,
+                 change_log_t<vid_t>* log, int team, apply_undo_t<vid_t, eid_t>* snapshot,
+                 cancel_token_t cancel);
+  /// Fills `undo` with the inverse of `ops` (apply_undo.hpp), on `team` threads.
+  template <class ops_t>
+  void record_inverse(const ops_t& ops, const int32_t* batch_weights, int team,
+                      apply_undo_t<vid_t, eid_t>& undo) const;
+  /// revert() from the batch's inverse (graph_apply.cpp, next to write_ops()).
+  void revert_by_inverse(apply_undo_t<vid_t, eid_t>& undo);
 
   direction_t out_;
   direction_t in_;

@@ -19,7 +19,11 @@ void graph_t<vid_t, eid_t>::revert(apply_undo_t<vid_t, eid_t>& undo) {
         " but the graph is at version " + std::to_string(version_) +
         "; revert right after the apply that filled the record");
   }
-  restore(undo);
+  if (undo.by_inverse) {
+    revert_by_inverse(undo);
+  } else {
+    restore(undo);
+  }
 }
 
 template <class vid_t, class eid_t>

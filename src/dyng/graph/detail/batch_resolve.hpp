@@ -196,7 +196,8 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
       // An undirected edge is two stored copies unless it is a self-loop: counters count both.
       const int64_t mult = (!props.directed && a != b) ? 2 : 1;
       edge_replay_t replay;
-      replay.count = (a < n && b < n) ? copies(a, b) : 0;
+      const copies_found_t found = (a < n && b < n) ? as_found(copies(a, b)) : copies_found_t{};
+      replay.count = found.count;
       for (size_t j = g; j < h; ++j) {
         const rec_t& r = recs[j];
         const vid_t u = r.swapped ? r.b : r.a;
@@ -208,7 +209,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
             break;
           case replay_step_t::erase:
             counts.deleted_edges += mult;
-            ops.push_back({u, v, r.seq, -1, op_kind_t::erase, 0});
+            ops.push_back({u, v, r.seq, found.first, op_kind_t::erase, 0});
             break;
           case replay_step_t::missing_delete:
             if (sem.on_missing_delete == on_missing_delete_t::error) {
