@@ -146,10 +146,11 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
             if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
             nb::gil_scoped_release release;
             profile_context_t profiling(exec);
+            const cancel_scope_t stoppable(exec.cancel);  // the device apply's checks read it
             std::unique_lock lock(h.mutex);
-            h.undo = std::monostate{};  // a record is for the apply right before a revert
+            forget_undo(h);  // a record is for the apply right before a revert
             if (device_applies(h)) {
-              summary = apply_on_device(h, g, batch, log_ptr);
+              summary = apply_on_device(h, g, batch, log_ptr, revertible);
             } else {
               change_log_t<vid_t> device_log;  // a following device copy needs a log
               const bool mirrored = has_device_copy(h);
@@ -178,6 +179,10 @@ void revert(graph_handle_t& h, uint64_t version) {
   std::visit(
       [&](auto& g) {
         using G = std::decay_t<decltype(g)>;
+        if (device_applies(h)) {
+          revert_on_device(h, g, version);
+          return;
+        }
         using undo_t = apply_undo_t<typename G::vertex_type, typename G::edge_type>;
         auto* undo = std::get_if<undo_t>(&h.undo);
         if (undo == nullptr || !undo->recorded || undo->version != version) {
@@ -198,7 +203,7 @@ void revert(graph_handle_t& h, uint64_t version) {
         }
       },
       h.graph);
-  h.undo = std::monostate{};
+  forget_undo(h);
 }
 
 using array_triple_t = std::tuple<out_array_t, out_array_t, out_array_t>;
@@ -303,7 +308,7 @@ void bind_graph(nb::module_& m) {
           [](graph_handle_t& h) {
             nb::gil_scoped_release release;
             std::unique_lock lock(h.mutex);
-            h.undo = std::monostate{};
+            forget_undo(h);
           },
           "Frees what revert() would need (the batch stays).")
       .def("to_csr", &to_csr, "(row_ptr, col_ind, weights flat K per edge) as fresh arrays.")

@@ -61,7 +61,10 @@ def interrupted_call(tag, call, seconds=0.0, signal_follows=False):
 
 
 def backends():
-    return {"sequential": dyng.Resources.sequential(), "openmp": dyng.Resources.openmp(2)}
+    """The spec's backends (default: both host backends), by name."""
+    make = {"sequential": dyng.Resources.sequential, "openmp": lambda: dyng.Resources.openmp(2),
+            "cuda": dyng.Resources.cuda}
+    return {name: make[name]() for name in SPEC.get("backends", ["sequential", "openmp"])}
 
 
 def complete_digraph(n):
@@ -75,12 +78,12 @@ def complete_graph(n):
                                  directed=False)
 
 
-def cycle_graph_size():
+def cycle_graph_size(res):
     """The smallest complete digraph whose unbounded count should take some tenths of a second
     (four seconds in the long run): the count grows about n-fold with the n-th vertex, so it is predicted from
     K_9's (the counting's speed is not this test's to assume)."""
-    dyng.cycle_count.compute(complete_digraph(4))  # the first call's one-time costs
-    _, seconds = timed(lambda: dyng.cycle_count.compute(complete_digraph(9)))
+    dyng.cycle_count.compute(complete_digraph(4), resources=res)  # one-time costs
+    _, seconds = timed(lambda: dyng.cycle_count.compute(complete_digraph(9), resources=res))
     n = 9
     while seconds < (0.4 if SCALE == 1 else 4.0) and n < 14:
         n += 1
@@ -116,12 +119,12 @@ class Case:
     result's answer; a small compute with a known answer, or None to compare with the first
     compute; and whether a compute is cheap enough to check the next update against."""
 
-    def __init__(self, algorithm):
+    def __init__(self, algorithm, res):
         self.algorithm = algorithm
         self.known = None
         self.cheap = algorithm in ("sssp", "dynamic_bfs")  # a compute takes a fraction of a second
         if algorithm == "cycle_count":
-            n = cycle_graph_size()
+            n = cycle_graph_size(res)
             self.graph = complete_digraph(n)
             self.compute = lambda g, res: dyng.cycle_count.compute(g, resources=res)
             # The cycles through each deleted edge are searched one edge after another.
@@ -177,9 +180,10 @@ def graph_state(graph):
 def scenario_algorithm():
     """For each host backend: a compute, interrupted, and the next compute's answer; an update of
     several results, interrupted, and the graph and every result after it."""
-    case = Case(SPEC["algorithm"])
-    for name, res in backends().items():
-        graph = case.graph.clone()
+    chosen = backends()
+    case = Case(SPEC["algorithm"], next(iter(chosen.values())))
+    for name, res in chosen.items():
+        graph = case.graph.clone(res)  # on the device for CUDA
         reference, seconds = timed(lambda: case.compute(graph, res))
         entry = REPORT.setdefault(name, {})
         stopped = interrupted_call(f"{name}-compute", lambda: case.compute(graph, res), seconds,

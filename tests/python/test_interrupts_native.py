@@ -132,6 +132,24 @@ def test_ctrl_c_stops_compute_and_update(algorithm):
         assert entry.get("next_update_right", True), f"{tag}: the next update was wrong"
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("algorithm", _registry.ALGORITHM_MODULES)
+def test_ctrl_c_on_the_gpu_stops_or_completes_whole(algorithm):
+    """On the GPU a search is often one kernel, and a kernel runs to its end: a call shorter than
+    the signal's delay completes. Either way the KeyboardInterrupt surfaces within LIMIT, and an
+    update that was stopped leaves the device graph and every result as they were."""
+    report, latency, seconds, _ = Child({"scenario": "algorithm", "algorithm": algorithm,
+                                         "backends": ["cuda"]}, compute_delay).run()
+    entry = report["cuda"]
+    for call in ("compute", "update"):
+        tag = f"cuda-{call}"
+        if latency[tag] is not None:
+            assert latency[tag] < LIMIT, f"{tag}: KeyboardInterrupt came {latency[tag]:.3f} s late"
+    assert entry["next_compute_right"]
+    if entry["update_stopped"] and not entry["update_completed"]:
+        assert entry["graph_as_before"] and entry["results_as_before"], entry
+
+
 @pytest.fixture(scope="module")
 def under_signal_handlers():
     """The report of the signal_handlers scenario (one child for the tests below)."""

@@ -1092,9 +1092,9 @@ def stage_device_batch(graph: GraphHandle, insert_src: tuple[int, int, bool, int
     Converts and checks a batch of device arrays on the graph's device; None when the graph's batches are applied by the host.
     """
 
-def apply_staged(graph: GraphHandle, staged: StagedBatch, log: bool = False) -> tuple[dict, ChangeLog]:
+def apply_staged(graph: GraphHandle, staged: StagedBatch, log: bool = False, execution: Execution = ..., revertible: bool = False) -> tuple[dict, ChangeLog]:
     """
-    Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None).
+    Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None). With revertible, GraphHandle.revert() can take it back.
     """
 
 def sssp_validate_staged(staged: StagedBatch, options: SsspOptions) -> None:

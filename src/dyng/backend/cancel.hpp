@@ -62,4 +62,22 @@ class team_stop_t {
   std::atomic<bool> stopped_{false};
 };
 
+/// The stop flag of the call the calling thread is running, for code that is handed a CUDA stream
+/// rather than an execution_t (the GPU entry points, whose profile stages find their session the
+/// same way): the bindings open a scope with the call's token around a device call, and the
+/// device code's host side polls current() (backend/cuda/device_stop.hpp). Scopes nest.
+class cancel_scope_t {
+ public:
+  explicit cancel_scope_t(cancel_token_t token) noexcept;
+  ~cancel_scope_t();
+  cancel_scope_t(const cancel_scope_t&) = delete;
+  cancel_scope_t& operator=(const cancel_scope_t&) = delete;
+
+  /// The token of the innermost scope open on this thread; empty outside every scope.
+  static cancel_token_t current() noexcept;
+
+ private:
+  cancel_token_t outer_;
+};
+
 }  // namespace dyng

@@ -166,6 +166,18 @@ void throw_if_cancelled(const team_stop_t& stop, const char* fn) {
   if (stop.stopped()) throw_interrupted(fn);
 }
 
+namespace {
+thread_local cancel_token_t t_current_cancel;
+}  // namespace
+
+cancel_scope_t::cancel_scope_t(cancel_token_t token) noexcept : outer_(t_current_cancel) {
+  t_current_cancel = token;
+}
+
+cancel_scope_t::~cancel_scope_t() { t_current_cancel = outer_; }
+
+cancel_token_t cancel_scope_t::current() noexcept { return t_current_cancel; }
+
 int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept {
   if (exec.backend != backend_t::openmp) return 1;
   const int threads = resolved_thread_count(exec);

@@ -9,3 +9,4 @@ dyng_add_test(test_graph_row_edits cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_row_
 dyng_add_test(test_graph_revert cpu ${CMAKE_CURRENT_LIST_DIR}/test_graph_revert.cpp)
 dyng_add_gpu_test(test_graph_device ${CMAKE_CURRENT_LIST_DIR}/test_graph_device.cpp)
 dyng_add_gpu_test(test_graph_device_apply ${CMAKE_CURRENT_LIST_DIR}/test_graph_device_apply.cpp)
+dyng_add_gpu_test(test_graph_device_revert ${CMAKE_CURRENT_LIST_DIR}/test_graph_device_revert.cpp)
