@@ -197,8 +197,10 @@ def scenario_algorithm():
         results = [reference] + [reference.clone() for _ in range(case.copies - 1)]
         before = graph_state(graph), [case.answer(r) for r in results]
         versions = [r.graph_version for r in results]
+        # The update repairs several results, each about a compute: the parent's delay, from
+        # the compute's time, lands in its first part.
         updated = interrupted_call(f"{name}-update",
-                                   lambda: dyng.update(graph, case.batch, *results),
+                                   lambda: dyng.update(graph, case.batch, *results), seconds,
                                    signal_follows=True)
         entry["update_stopped"] = updated is None
         entry["update_completed"] = bool(graph.version == before[0][0][0] + 1

@@ -126,7 +126,7 @@ def test_ctrl_c_stops_compute_and_update(algorithm):
         assert entry["update_stopped"], f"{tag}: the update was not stopped"
         assert not entry["update_completed"], (f"{tag}: the update ran to its end, then raised "
                                                f"(a native part of it did not stop)")
-        assert_prompt(tag, latency[tag], 0, compute_delay(tag, 0))
+        assert_prompt(tag, latency[tag], 0, compute_delay(tag, seconds[tag]))
         assert entry["graph_as_before"], f"{tag}: the graph changed"
         assert entry["results_as_before"], f"{tag}: a result changed"
         assert entry.get("next_update_right", True), f"{tag}: the next update was wrong"
