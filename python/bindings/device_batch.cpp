@@ -19,11 +19,13 @@
 #include <nanobind/stl/vector.h>
 
 #include "dyng/backend/cuda/device_allocator.hpp"
+#include "dyng/backend/profile.hpp"
 #include "dyng/graph/cuda/device_batch.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "dyng/sssp/sssp.hpp"
 #include "graph_device.hpp"
 #include "handles.hpp"
+#include "interrupts.hpp"
 #include "module.hpp"
 
 namespace nb = nanobind;
@@ -150,29 +152,38 @@ std::vector<std::tuple<std::string, std::string, int64_t, nb::object, int64_t>> 
 }
 
 std::pair<nb::dict, std::unique_ptr<change_log_handle_t>> apply_staged(
-    graph_handle_t& h, const staged_handle_t& s, bool want_log) {
-  auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
-  apply_summary_t summary;
-  {
-    nb::gil_scoped_release release;
-    std::unique_lock lock(h.mutex);
-    std::visit(
-        [&](auto& g) {
-          using G = std::decay_t<decltype(g)>;
-          using vid_t = typename G::vertex_type;
-          const auto* staged = std::get_if<cuda::staged_batch_t<vid_t>>(&s.batch);
-          if (staged == nullptr || !device_applies(h)) {
-            throw internal_error("Graph.apply(): a staged batch reached a graph of another id "
-                                 "type or without a primary device copy; this is a bug in dyng");
-          }
-          change_log_t<vid_t>* log_ptr = nullptr;
-          if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
-          summary = apply_on_device(h, g, *staged, log_ptr);
-          if (log) log->graph_version = g.version();
-        },
-        h.graph);
-  }
-  return {summary_to_dict(summary), std::move(log)};
+    graph_handle_t& h, const staged_handle_t& s, bool want_log, const execution_t& call_exec,
+    bool revertible) {
+  // Ctrl-C stops the apply before its write (device_graph_t::apply), as for a host batch.
+  return run_interruptible(call_exec, [&](const execution_t& exec) {
+    auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
+    apply_summary_t summary;
+    {
+      nb::gil_scoped_release release;
+      profile_context_t profiling(exec);
+      const cancel_scope_t stoppable(exec.cancel);
+      std::unique_lock lock(h.mutex);
+      forget_undo(h);
+      std::visit(
+          [&](auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            using vid_t = typename G::vertex_type;
+            const auto* staged = std::get_if<cuda::staged_batch_t<vid_t>>(&s.batch);
+            if (staged == nullptr || !device_applies(h)) {
+              throw internal_error("Graph.apply(): a staged batch reached a graph of another id "
+                                   "type or without a primary device copy; this is a bug in "
+                                   "dyng");
+            }
+            change_log_t<vid_t>* log_ptr = nullptr;
+            if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
+            summary = apply_on_device(h, g, *staged, log_ptr, revertible);
+            if (log) log->graph_version = g.version();
+          },
+          h.graph);
+    }
+    return std::pair<nb::dict, std::unique_ptr<change_log_handle_t>>(summary_to_dict(summary),
+                                                                     std::move(log));
+  });
 }
 
 template <class F>
@@ -201,7 +212,9 @@ void bind_device_batch(nb::module_& m) {
         "Converts and checks a batch of device arrays on the graph's device; None when the "
         "graph's batches are applied by the host.");
   m.def("apply_staged", &apply_staged, nb::arg("graph"), nb::arg("staged"), nb::arg("log") = false,
-        "Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None).");
+        nb::arg("execution") = execution_t{}, nb::arg("revertible") = false,
+        "Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None). "
+        "With revertible, GraphHandle.revert() can take it back.");
   m.def(
       "sssp_validate_staged",
       [](const staged_handle_t& s, const sssp::options_t& options) {

@@ -28,14 +28,18 @@ struct device_calls_t {
   static constexpr bool host_rows = false;
   static void check(const execution_t& exec, const char* fn) { require_cuda(exec, fn); }
   static void* stream(const execution_t& exec) { return exec.stream; }
+  // The device entry points take a stream, not an execution: they find the stop flag (Ctrl-C)
+  // through the thread's cancel_scope_t, as their profile stages find their session.
   template <class G, class O, class S, class... source_t>
   static auto run_compute(const graph_handle_t& h, const G& g, const O& options,
                           const execution_t& exec, S& state, const char* fn, source_t... source) {
+    const cancel_scope_t stoppable(exec.cancel);
     return compute(g, device_graph_for(h, g, exec, fn), source..., options, exec.stream, state);
   }
   template <class G, class L, class O, class S>
   static auto run_update(const graph_handle_t& h, const G& g, const L& log, const O& options,
                          const execution_t& exec, S& state, const char* fn) {
+    const cancel_scope_t stoppable(exec.cancel);
     return update(g, device_graph_for(h, g, exec, fn), log, options, exec.stream, state);
   }
 };

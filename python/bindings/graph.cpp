@@ -16,6 +16,7 @@
 #include "dyng/backend/profile.hpp"
 #include "graph_device.hpp"
 #include "handles.hpp"
+#include "interrupts.hpp"
 #include "module.hpp"
 
 namespace dyng::bindings {
@@ -82,8 +83,12 @@ std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
     auto s = as_span<vid_t>(src, fn, "src");
     auto d = as_span<vid_t>(dst, fn, "dst");
     auto w = as_span<int32_t>(weights, fn, "weights");
-    nb::gil_scoped_release release;
-    return graph_variant_t(G::from_edges(static_cast<vid_t>(num_vertices), s, d, w, props));
+    // A build of a huge edge list takes seconds: Ctrl-C stops it between its passes.
+    return run_interruptible(execution_t{}, [&](const execution_t& exec) {
+      nb::gil_scoped_release release;
+      return graph_variant_t(
+          G::from_edges(static_cast<vid_t>(num_vertices), s, d, w, props, exec.cancel));
+    });
   });
   return std::make_unique<graph_handle_t>(std::move(g));
 }
@@ -99,8 +104,10 @@ std::unique_ptr<graph_handle_t> from_csr(const in_array_t& row_ptr, const in_arr
     auto r = as_span<typename G::edge_type>(row_ptr, fn, "row_ptr");
     auto c = as_span<typename G::vertex_type>(col, fn, "col_ind");
     auto w = as_span<int32_t>(weights, fn, "weights");
-    nb::gil_scoped_release release;
-    return graph_variant_t(G::from_csr(r, c, w, props));
+    return run_interruptible(execution_t{}, [&](const execution_t& exec) {
+      nb::gil_scoped_release release;
+      return graph_variant_t(G::from_csr(r, c, w, props, exec.cancel));
+    });
   });
   return std::make_unique<graph_handle_t>(std::move(g));
 }
@@ -109,46 +116,94 @@ using apply_result_t = std::pair<nb::dict, std::unique_ptr<change_log_handle_t>>
 
 apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_array_t& ins_dst,
                      const in_array_t& ins_w, int num_weights, const in_array_t& del_src,
-                     const in_array_t& del_dst, bool want_log, const execution_t& exec) {
-  // A graph with a device copy applies the batch there (its host graph becomes a shell, see
-  // handles.hpp); any other writes its host storage, on the machine's OpenMP team for a CUDA call.
-  execution_t host = exec;
-  if (host.backend == backend_t::cuda) host = execution_t{backend_t::openmp, 0, 0, nullptr};
-  constexpr const char* fn = "Graph.apply";
-  auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
-  apply_summary_t summary;
-  {
-    // The spans are built before the lock: a dtype error must not need the lock.
-    std::visit(
-        [&](auto& g) {
-          using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-          edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),
-                                    as_span<vid_t>(ins_dst, fn, "insert_dst"),
-                                    as_span<int32_t>(ins_w, fn, "insert_weights"), num_weights,
-                                    as_span<vid_t>(del_src, fn, "delete_src"),
-                                    as_span<vid_t>(del_dst, fn, "delete_dst")};
-          change_log_t<vid_t>* log_ptr = nullptr;
-          if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
-          nb::gil_scoped_release release;
-          profile_context_t profiling(exec);
-          std::unique_lock lock(h.mutex);
-          if (device_applies(h)) {
-            summary = apply_on_device(h, g, batch, log_ptr);
-          } else {
-            change_log_t<vid_t> device_log;  // a following device copy needs a log
-            const bool mirrored = has_device_copy(h);
-            if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
-            // ... and the row edits, to replay them instead of copying whole rows.
-            if (mirrored) log_ptr->record_row_edits = true;
-            summary = g.apply(batch, log_ptr, host);
-            if (mirrored) sync_device_copy(h, g, *log_ptr);
+                     const in_array_t& del_dst, bool want_log, const execution_t& call_exec,
+                     bool revertible) {
+  // Ctrl-C stops the apply before its first write (graph_t::apply), so nothing changed then.
+  return run_interruptible(call_exec, [&](const execution_t& exec) -> apply_result_t {
+    // A graph with a device copy applies the batch there (its host graph becomes a shell, see
+    // handles.hpp); any other writes its host storage, on the machine's OpenMP team for a CUDA
+    // call.
+    execution_t host = exec;
+    if (host.backend == backend_t::cuda) {
+      host = execution_t{backend_t::openmp, 0, 0, nullptr};
+      host.cancel = exec.cancel;
+    }
+    constexpr const char* fn = "Graph.apply";
+    auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
+    apply_summary_t summary;
+    {
+      // The spans are built before the lock: a dtype error must not need the lock.
+      std::visit(
+          [&](auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            using vid_t = typename G::vertex_type;
+            edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),
+                                      as_span<vid_t>(ins_dst, fn, "insert_dst"),
+                                      as_span<int32_t>(ins_w, fn, "insert_weights"), num_weights,
+                                      as_span<vid_t>(del_src, fn, "delete_src"),
+                                      as_span<vid_t>(del_dst, fn, "delete_dst")};
+            change_log_t<vid_t>* log_ptr = nullptr;
+            if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
+            nb::gil_scoped_release release;
+            profile_context_t profiling(exec);
+            const cancel_scope_t stoppable(exec.cancel);  // the device apply's checks read it
+            std::unique_lock lock(h.mutex);
+            forget_undo(h);  // a record is for the apply right before a revert
+            if (device_applies(h)) {
+              summary = apply_on_device(h, g, batch, log_ptr, revertible);
+            } else {
+              change_log_t<vid_t> device_log;  // a following device copy needs a log
+              const bool mirrored = has_device_copy(h);
+              if (mirrored && log_ptr == nullptr) log_ptr = &device_log;
+              // ... and the row edits, to replay them instead of copying whole rows.
+              if (mirrored) log_ptr->record_row_edits = true;
+              using undo_t = apply_undo_t<vid_t, typename G::edge_type>;
+              undo_t* undo = revertible ? &h.undo.template emplace<undo_t>() : nullptr;
+              summary = g.apply(batch, log_ptr, host, undo);
+              if (mirrored) sync_device_copy(h, g, *log_ptr);
+            }
+            if (log) log->graph_version = g.version();
+          },
+          h.graph);
+    }
+    // A null log reaches Python as None.
+    return {summary_to_dict(summary), std::move(log)};
+  });
+}
+
+/// Takes back the last apply(), made with `revertible`, from graph version `version` (dyng.update
+/// after a repair failed or was interrupted): the graph is then as it was, at that version.
+void revert(graph_handle_t& h, uint64_t version) {
+  nb::gil_scoped_release release;
+  std::unique_lock lock(h.mutex);
+  std::visit(
+      [&](auto& g) {
+        using G = std::decay_t<decltype(g)>;
+        if (device_applies(h)) {
+          revert_on_device(h, g, version);
+          return;
+        }
+        using undo_t = apply_undo_t<typename G::vertex_type, typename G::edge_type>;
+        auto* undo = std::get_if<undo_t>(&h.undo);
+        if (undo == nullptr || !undo->recorded || undo->version != version) {
+          throw invalid_argument_error(
+              "Graph.revert(): no revertible apply from version " + std::to_string(version) +
+              " is recorded (the graph is at version " + std::to_string(g.version()) +
+              "); revert only the last apply made with revertible=True");
+        }
+        g.revert(*undo);
+        if (has_device_copy(h)) {
+          // The copy followed the apply; it is uploaded again rather than taken back row by row
+          // (a revert is rare). If that fails, the copy goes, and the next CUDA use uploads it.
+          try {
+            reload_device_copy(h, g);
+          } catch (...) {
+            drop_device_copy(h);
           }
-          if (log) log->graph_version = g.version();
-        },
-        h.graph);
-  }
-  // A null log reaches Python as None.
-  return {summary_to_dict(summary), std::move(log)};
+        }
+      },
+      h.graph);
+  forget_undo(h);
 }
 
 using array_triple_t = std::tuple<out_array_t, out_array_t, out_array_t>;
@@ -242,8 +297,20 @@ void bind_graph(nb::module_& m) {
       .def("apply", &apply, nb::arg("insert_src"), nb::arg("insert_dst"),
            nb::arg("insert_weights"), nb::arg("num_weights"), nb::arg("delete_src"),
            nb::arg("delete_dst"), nb::arg("log") = false, nb::arg("execution") = execution_t{},
+           nb::arg("revertible") = false,
            "Applies a batch atomically (a large one on the execution's OpenMP team); returns "
-           "(summary dict, ChangeLog or None).")
+           "(summary dict, ChangeLog or None). With revertible, revert() can take it back until "
+           "the next apply or forget_revert().")
+      .def("revert", &revert, nb::arg("version"),
+           "Takes back the last apply (made with revertible) from graph version `version`.")
+      .def(
+          "forget_revert",
+          [](graph_handle_t& h) {
+            nb::gil_scoped_release release;
+            std::unique_lock lock(h.mutex);
+            forget_undo(h);
+          },
+          "Frees what revert() would need (the batch stays).")
       .def("to_csr", &to_csr, "(row_ptr, col_ind, weights flat K per edge) as fresh arrays.")
       .def("edges", &edges, "(src, dst, weights flat K per edge) in CSR order.")
       .def("clone", &clone, nb::arg("keep_device") = false,

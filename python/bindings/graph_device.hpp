@@ -3,8 +3,11 @@
 // that expose it. CPU builds get stand-ins, so graph.cpp calls the same functions either way.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include <nanobind/nanobind.h>
 
@@ -34,9 +37,16 @@ std::unique_ptr<graph_handle_t> clone_on_device(const graph_handle_t& h);
 bool device_applies(const graph_handle_t& h);
 
 /// Under the exclusive lock, when device_applies(h): the device copy applies the batch
-/// (atomically, as graph_t::apply would) and `g` becomes its shell.
+/// (atomically, as graph_t::apply would) and `g` becomes its shell. With `revertible`, the undo
+/// record is kept in h.device_undo (revert_on_device()).
 template <class G, class B, class L>
-apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log);
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log,
+                                bool revertible);
+
+/// Under the exclusive lock, when device_applies(h): takes back the last revertible apply from
+/// `version` (the graph's revert()); throws invalid_argument_error when none is recorded.
+template <class G>
+void revert_on_device(graph_handle_t& h, G& g, uint64_t version);
 
 /// After `g.apply(batch, &log)` under the exclusive lock, for a copy that follows the host:
 /// brings it level. The batch has been applied by then, so a failed sync must not report the
@@ -47,6 +57,10 @@ void sync_device_copy(graph_handle_t& h, const G& g, const L& log);
 /// After a change that bumps no version (reserve): uploads the graph again.
 template <class G>
 void reload_device_copy(graph_handle_t& h, const G& g);
+
+/// Frees the device copy, if any: a copy that followed the host is uploaded again by the next
+/// CUDA use. Caller holds the exclusive lock.
+void drop_device_copy(graph_handle_t& h);
 
 /// Adds to_device, drop_device, device, device_bytes, device_full_uploads, device_rows_synced.
 void add_device_methods(nanobind::class_<graph_handle_t>& cls);
@@ -79,12 +93,18 @@ inline std::unique_ptr<graph_handle_t> clone_on_device(const graph_handle_t&) { 
 template <class G, class L>
 void sync_device_copy(graph_handle_t&, const G&, const L&) {}
 template <class G, class B, class L>
-apply_summary_t apply_on_device(graph_handle_t&, G&, const B&, L*) {
+apply_summary_t apply_on_device(graph_handle_t&, G&, const B&, L*, bool) {
   throw internal_error("Graph.apply(): a CPU build has no device copies; this is a bug in dyng");
 }
 template <class G>
+void revert_on_device(graph_handle_t&, G&, uint64_t) {
+  throw internal_error("Graph.revert(): a CPU build has no device copies; this is a bug in dyng");
+}
+template <class G>
 void reload_device_copy(graph_handle_t&, const G&) {}
+inline void drop_device_copy(graph_handle_t&) {}
 #else
+inline void drop_device_copy(graph_handle_t& h) { h.device = std::monostate{}; }
 /// A graph with the properties, counts and version of the device copy `d` and no slots: its row
 /// offsets are zero pages that cost no memory (core/zeroed_array.hpp), so a stray read of its
 /// rows sees empty rows, never memory out of bounds.
@@ -115,12 +135,33 @@ void sync_device_copy(graph_handle_t& h, const G& g, const L& log) {
 }
 
 template <class G, class B, class L>
-apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log) {
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log,
+                                bool revertible) {
   auto* d = h.device_copy<G>();
-  const apply_summary_t summary = d->apply(batch, log);
+  using undo_t = typename std::remove_pointer_t<decltype(d)>::undo_t;
+  h.device_undo = std::monostate{};
+  undo_t* undo = revertible ? &h.device_undo.template emplace<undo_t>() : nullptr;
+  const apply_summary_t summary = d->apply(batch, log, undo);
   g = host_shell<G>(*d);
   h.host_behind = true;
   return summary;
+}
+
+template <class G>
+void revert_on_device(graph_handle_t& h, G& g, uint64_t version) {
+  auto* d = h.device_copy<G>();
+  using undo_t = typename std::remove_pointer_t<decltype(d)>::undo_t;
+  auto* undo = std::get_if<undo_t>(&h.device_undo);
+  if (undo == nullptr || !undo->recorded || undo->version != version) {
+    throw invalid_argument_error(
+        "Graph.revert(): no revertible apply from version " + std::to_string(version) +
+        " is recorded (the graph is at version " + std::to_string(d->version()) +
+        "); revert only the last apply made with revertible=True");
+  }
+  d->revert(*undo);
+  h.device_undo = std::monostate{};
+  g = host_shell<G>(*d);
+  h.host_behind = true;
 }
 
 template <class G>

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/graph/apply_undo.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
 #if defined(DYNG_HAVE_CUDA)
@@ -35,6 +36,10 @@ using graph_i32_i32_t = graph_t<int32_t, int32_t>;
 using graph_i32_i64_t = graph_t<int32_t, int64_t>;
 using graph_i64_i64_t = graph_t<int64_t, int64_t>;
 using graph_variant_t = std::variant<graph_i32_i32_t, graph_i32_i64_t, graph_i64_i64_t>;
+/// The undo record of a host graph's last revertible apply() (graph/apply_undo.hpp).
+using apply_undo_variant_t =
+    std::variant<std::monostate, apply_undo_t<int32_t, int32_t>, apply_undo_t<int32_t, int64_t>,
+                 apply_undo_t<int64_t, int64_t>>;
 
 #if defined(DYNG_HAVE_CUDA)
 /// The device copy of a graph, when one exists (graph_device.cpp keeps it in step).
@@ -42,6 +47,11 @@ using device_mirror_t =
     std::variant<std::monostate, std::unique_ptr<cuda::device_graph_t<int32_t, int32_t>>,
                  std::unique_ptr<cuda::device_graph_t<int32_t, int64_t>>,
                  std::unique_ptr<cuda::device_graph_t<int64_t, int64_t>>>;
+/// The undo record of a device copy's last revertible apply() (device_graph.hpp).
+using device_undo_variant_t =
+    std::variant<std::monostate, cuda::device_graph_t<int32_t, int32_t>::undo_t,
+                 cuda::device_graph_t<int32_t, int64_t>::undo_t,
+                 cuda::device_graph_t<int64_t, int64_t>::undo_t>;
 #endif
 
 /// The object behind dyng._core.GraphHandle.
@@ -56,6 +66,8 @@ struct graph_handle_t {
   bool device_primary = false;
   /// True while `graph` is a shell of the device copy (see the header comment).
   bool host_behind = false;
+  /// As `undo`, for a batch the device copy applied.
+  device_undo_variant_t device_undo;
 
   /// The device copy for the graph type of `G`, or null when there is none.
   template <class G>
@@ -65,6 +77,10 @@ struct graph_handle_t {
     return p != nullptr ? p->get() : static_cast<D*>(nullptr);
   }
 #endif
+
+  /// What revert() needs to take back the last apply() asked to be revertible (dyng.update keeps
+  /// it until every result is repaired). Guarded by `mutex` like the graph.
+  apply_undo_variant_t undo;
 
   explicit graph_handle_t(graph_variant_t g) : graph(std::move(g)) {}
 
@@ -125,6 +141,15 @@ inline std::unique_lock<std::shared_mutex> graph_handle_t::lock_host_rows_exclus
   return std::unique_lock<std::shared_mutex>(mutex);
 }
 #endif
+
+/// Frees the undo records of the graph's last apply (host or device). Caller holds the
+/// exclusive lock.
+inline void forget_undo(graph_handle_t& h) {
+  h.undo = std::monostate{};
+#if defined(DYNG_HAVE_CUDA)
+  h.device_undo = std::monostate{};
+#endif
+}
 
 /// The effective edge changes of one apply(), consumed by the algorithms' update().
 struct change_log_handle_t {

@@ -33,6 +33,7 @@
 #include "dyng/core/errors.hpp"
 #include "dyng/core/result_arrays.hpp"
 #include "handles.hpp"
+#include "interrupts.hpp"
 
 namespace dyng::bindings {
 
@@ -280,7 +281,8 @@ struct compute_stats<calls_t, options_t, S, true> {
 /// create_result), check(exec, fn) refuses a wrong backend,
 /// stream(exec) is what copy-on-write copies on, and run_compute(h, g, options, exec, state, fn,
 /// [source]) / run_update(h, g, log, options, exec, state, fn) call the algorithm. `algorithm`
-/// names its Python module in messages.
+/// names its Python module in messages. Both run through run_interruptible() (interrupts.hpp):
+/// Ctrl-C stops them, leaving the graph and the result as they were.
 template <class options_t, template <class> class state_tpl, class calls_t>
 void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* algorithm) {
   using H = result_handle_t<state_tpl>;
@@ -291,25 +293,27 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
   // One body for both forms: `source` is checked against the graph and passed on when the
   // state has one.
   auto compute = [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
-                              const execution_t& exec) {
+                              const execution_t& call_exec) {
     const char* fn = compute_fn.c_str();
-    calls_t::check(exec, fn);
-    // The stage name lives in this lambda, which lives as long as the module.
-    profile_context_t profiling(exec);
-    stage_scope_t stage(fn);
-    stats_t stats;
-    auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
-      using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-      state_tpl<vid_t> state;
-      if constexpr (sourced) {
-        const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
-        stats = calls_t::run_compute(h, g, options, exec, state, fn, src);
-      } else {
-        stats = calls_t::run_compute(h, g, options, exec, state, fn);
-      }
-      return state;
+    calls_t::check(call_exec, fn);
+    return run_interruptible(call_exec, [&](const execution_t& exec) {
+      // The stage name lives in this lambda, which lives as long as the module.
+      profile_context_t profiling(exec);
+      stage_scope_t stage(fn);
+      stats_t stats;
+      auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
+        using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+        state_tpl<vid_t> state;
+        if constexpr (sourced) {
+          const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
+          stats = calls_t::run_compute(h, g, options, exec, state, fn, src);
+        } else {
+          stats = calls_t::run_compute(h, g, options, exec, state, fn);
+        }
+        return state;
+      });
+      return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
     });
-    return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
   };
   if constexpr (sourced) {
     cls.def_static("compute", compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),
@@ -325,16 +329,20 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
   cls.def(
       "update",
       [update_fn](H& r, const graph_handle_t& h, const change_log_handle_t& log,
-                  const options_t& options, const execution_t& exec) {
+                  const options_t& options, const execution_t& call_exec) {
         const char* fn = update_fn.c_str();
-        calls_t::check(exec, fn);
-        profile_context_t profiling(exec);  // the repair's stages come from run_update
-        stats_t stats;
-        update_result(fn, h, calls_t::host_rows, log, r, calls_t::stream(exec),
-                      [&](const auto& g, const auto& l, auto& state) {
-                        stats = calls_t::run_update(h, g, l, options, exec, state, fn);
-                      });
-        return stats;
+        calls_t::check(call_exec, fn);
+        // An interrupted update has put the state back (run_update's undo), so a retry starts
+        // from the state before the batch as the first attempt did.
+        return run_interruptible(call_exec, [&](const execution_t& exec) {
+          profile_context_t profiling(exec);  // the repair's stages come from run_update
+          stats_t stats;
+          update_result(fn, h, calls_t::host_rows, log, r, calls_t::stream(exec),
+                        [&](const auto& g, const auto& l, auto& state) {
+                          stats = calls_t::run_update(h, g, l, options, exec, state, fn);
+                        });
+          return stats;
+        });
       },
       nb::arg("graph"), nb::arg("log"), nb::arg("options"), nb::arg("execution"),
       "Repairs the state after graph.apply(..., log=True); returns the stats.");

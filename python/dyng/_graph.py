@@ -442,17 +442,29 @@ class Graph:
             summary, _ = self._apply(batch, "Graph.apply", log=False, resources=chosen)
         return summary
 
-    def _apply(self, batch, fn, *, log, resolved=None, resources=None):
+    def _apply(self, batch, fn, *, log, resolved=None, resources=None, revertible=False):
+        """Applies `batch`; Ctrl-C stops it before its first write. With `revertible`, the graph
+        keeps what _revert_apply() needs until the next apply or _forget_revert()."""
         if resolved is None:
             resolved = self._resolve_batch(batch, fn)
         execution = (resources or self._resources)._execution()
         if resolved.staged is not None:
-            counters, change_log = _backend.native().apply_staged(self._native, resolved.staged,
-                                                                  log=log)
+            counters, change_log = _backend.native().apply_staged(
+                self._native, resolved.staged, log=log, execution=execution,
+                revertible=revertible)
         else:
             counters, change_log = self._native.apply(*resolved.native_args(), log=log,
-                                                      execution=execution)
+                                                      execution=execution, revertible=revertible)
         return ApplySummary(**counters), change_log
+
+    def _revert_apply(self, version):
+        """Takes back the last apply, made with revertible=True from `version`: rows, counts and
+        version as they were (a repair after it failed or was interrupted)."""
+        self._native.revert(version)
+
+    def _forget_revert(self):
+        """Frees what _revert_apply() would need."""
+        self._native.forget_revert()
 
     def _resolve_batch(self, batch, fn):
         if not isinstance(batch, EdgeBatch):

@@ -1,11 +1,13 @@
-"""Ctrl-C during a batch: the graph and its results change together or not at all.
+"""Holding Ctrl-C while a batch is taken back.
 
-``dyng.update`` applies a batch and then repairs each result. A KeyboardInterrupt raised between
-those steps would leave the graph at the new version and a result at the old one, which can then
-never be updated again. Python raises KeyboardInterrupt only in the main thread, from its SIGINT
-handler, so while those steps run the main thread holds SIGINT and delivers it, to whatever
-handler was installed, as soon as the last repair is done. Native calls that run without the GIL
-are not cut short by Ctrl-C either way: they finish, then the interrupt is raised.
+Ctrl-C stops a long native call within a fraction of a second (python/bindings/interrupts.hpp:
+the native loops poll a flag that SIGINT sets while the call runs, and the call leaves everything
+as it found it). ``dyng.update`` applies a batch and repairs each result; when one of those steps
+is stopped, or fails, it takes the batch back, graph and results together (dyng/_update.py). That
+taking back must itself run to its end: a KeyboardInterrupt in the middle of it would leave the
+graph at one version and a result at another, which can then never be updated again. Python raises
+KeyboardInterrupt only in the main thread, from its SIGINT handler, so while it runs the main thread
+holds SIGINT and delivers it, to whatever handler was installed, as soon as it is done.
 """
 
 from __future__ import annotations

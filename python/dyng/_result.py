@@ -317,6 +317,16 @@ class ResultBase:
     def _validate_batch(self, resolved):
         """Raises for a batch this algorithm cannot take, before the graph changes."""
 
+    def _saved_state(self):
+        """What _restore_state() needs to put this result back as it is now (a deep copy: the
+        update repairs the state in place)."""
+        return self._state.clone(), self._stats
+
+    def _restore_state(self, saved):
+        """Puts back a state kept by _saved_state() (dyng.update taking its batch back)."""
+        self._state, self._stats = saved
+        self._invalidate_arrays()
+
     def _apply_log(self, graph, log, execution, summary):
         native = _backend.native()
         if self._on_device():

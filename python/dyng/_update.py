@@ -23,7 +23,8 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     Everything is checked before the graph changes (batch conversion, each algorithm's batch
     rules, staleness), so a bad batch or a stale result leaves the graph and all results as they
     were. Calls that change one graph (this, ``<algorithm>.update``, ``Graph.apply``) run one at a
-    time, and Ctrl-C during the call is raised only once every result is repaired.
+    time. Ctrl-C stops the call within a fraction of a second (as does an error raised by a
+    repair): the graph and every result are then as they were before it.
 
     Parameters
     ----------
@@ -74,7 +75,7 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     executions = [(explicit or result._resources)._execution() for result in results]
     # One writer of this graph at a time, from the staleness check to the last repair: another
     # thread's batch cannot land between this call's check and its apply, or its apply and its
-    # repairs. Ctrl-C is held from the apply to the last repair (dyng/_interrupts.py).
+    # repairs.
     with graph._write_lock:
         for result in results:
             result._check_current(graph, fn)
@@ -83,13 +84,60 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
             result._validate_batch(resolved)
         # The profile stage spans the apply and every repair (their own stages nest inside).
         apply_execution = (explicit or graph._resources)._execution()
-        with deferred_interrupts(), _profiler.stage(apply_execution, fn):
-            summary, log = graph._apply(batch, fn, log=True, resolved=resolved,
-                                        resources=explicit)
-            return tuple(
-                result._apply_log(graph, log, execution, summary)
-                for result, execution in zip(results, executions)
-            )
+        with _profiler.stage(apply_execution, fn):
+            return _apply_and_repair(graph, batch, resolved, explicit, results, executions, fn)
+
+
+def _apply_and_repair(graph, batch, resolved, explicit, results, executions, fn):
+    """Applies the batch and repairs every result, or, when anything raises on the way (Ctrl-C
+    included: each native step stops within a fraction of a second), leaves the graph and every
+    result as they were and raises it.
+
+    The graph keeps an undo record of the apply until the last repair is done. A repair that
+    fails puts its own result back (the native update policy's undo); the results repaired before
+    it go back to deep copies taken before their repairs (not needed for the last result, so a
+    single result costs no copy).
+    """
+    version = graph.version
+    kept = []  # (result, saved state) of each result but the last, taken before its repair
+    try:
+        summary, log = graph._apply(batch, fn, log=True, resolved=resolved, resources=explicit,
+                                    revertible=True)
+        stats = []
+        last = len(results) - 1
+        for position, (result, execution) in enumerate(zip(results, executions)):
+            if position < last:
+                kept.append((result, result._saved_state()))
+            stats.append(result._apply_log(graph, log, execution, summary))
+    except BaseException:
+        _put_back_holding_interrupts(graph, version, results, kept)
+        raise
+    graph._forget_revert()
+    return tuple(stats)
+
+
+def _put_back_holding_interrupts(graph, version, results, kept):
+    """_put_back() with SIGINT held; a Ctrl-C that lands before the hold starts it again (it
+    does nothing a second time)."""
+    while True:
+        try:
+            with deferred_interrupts():
+                _put_back(graph, version, results, kept)
+            return
+        except KeyboardInterrupt:
+            continue
+
+
+def _put_back(graph, version, results, kept):
+    """Takes the batch back, unless it never reached the graph or every result is repaired
+    already (an exception raised after the last repair: the update is complete). A result is
+    repaired exactly when it matches the new version (stamped natively by its update)."""
+    if graph.version == version or results[-1].graph_version == graph.version:
+        return
+    for result, saved in kept:
+        if result.graph_version == graph.version:
+            result._restore_state(saved)
+    graph._revert_apply(version)
 
 
 def update_one(module_name, result_type, graph, batch, result, resources):

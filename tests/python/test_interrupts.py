@@ -1,10 +1,13 @@
-"""Ctrl-C during updates (issue 11, item 2).
+"""Ctrl-C during updates (issue 11, item 2; issue 40).
 
 A child process updates a result in a loop; the test sends it SIGINT while the loop runs. The
 KeyboardInterrupt must surface, and afterwards the graph and the result must agree: same version,
-and the result equal to a fresh compute, so the next update works. Before the fix, an interrupt
-that arrived during the apply was raised before the repair: the graph moved on and the result
-could never be updated again. compute and apply finish, then raise.
+and the result equal to a fresh compute, so the next update works. Before issue 11's fix, an
+interrupt that arrived during the apply was raised before the repair: the graph moved on and the
+result could never be updated again. Since issue 40 the interrupt stops the update where it is
+(the apply, a repair) and the batch is taken back, graph and results together; an interrupt that
+lands after the last repair is raised once the update is complete. test_interrupts_native.py
+checks the timing and that nothing changed.
 """
 
 import json

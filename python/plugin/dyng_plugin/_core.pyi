@@ -161,10 +161,18 @@ class GraphHandle:
     def from_csr(row_ptr: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], col_ind: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], properties: Properties) -> GraphHandle:
         """Builds from a CSR; the dtypes of row_ptr and col_ind pick the types."""
 
-    def apply(self, insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, delete_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], delete_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], log: bool = False, execution: Execution = ...) -> tuple[dict, ChangeLog]:
+    def apply(self, insert_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], insert_weights: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], num_weights: int, delete_src: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], delete_dst: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], log: bool = False, execution: Execution = ..., revertible: bool = False) -> tuple[dict, ChangeLog]:
         """
-        Applies a batch atomically (a large one on the execution's OpenMP team); returns (summary dict, ChangeLog or None).
+        Applies a batch atomically (a large one on the execution's OpenMP team); returns (summary dict, ChangeLog or None). With revertible, revert() can take it back until the next apply or forget_revert().
         """
+
+    def revert(self, version: int) -> None:
+        """
+        Takes back the last apply (made with revertible) from graph version `version`.
+        """
+
+    def forget_revert(self) -> None:
+        """Frees what revert() would need (the batch stays)."""
 
     def to_csr(self) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
         """(row_ptr, col_ind, weights flat K per edge) as fresh arrays."""
@@ -1100,9 +1108,9 @@ def stage_device_batch(graph: GraphHandle, insert_src: tuple[int, int, bool, int
     Converts and checks a batch of device arrays on the graph's device; None when the graph's batches are applied by the host.
     """
 
-def apply_staged(graph: GraphHandle, staged: StagedBatch, log: bool = False) -> tuple[dict, ChangeLog]:
+def apply_staged(graph: GraphHandle, staged: StagedBatch, log: bool = False, execution: Execution = ..., revertible: bool = False) -> tuple[dict, ChangeLog]:
     """
-    Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None).
+    Applies a staged batch on the graph's device; returns (summary dict, ChangeLog or None). With revertible, GraphHandle.revert() can take it back.
     """
 
 def sssp_validate_staged(staged: StagedBatch, options: SsspOptions) -> None:

@@ -146,10 +146,37 @@ void check_host_backend(const execution_t& exec, const char* fn) {
                             "backend; use the sequential or OpenMP backend");
 }
 
-void throw_if_cancelled(const execution_t& exec, const char* fn) {
-  if (!exec.cancel.requested()) return;
+namespace {
+
+[[noreturn]] void throw_interrupted(const char* fn) {
   throw interrupted_error(std::string(fn) + ": interrupted; nothing was changed");
 }
+
+}  // namespace
+
+void throw_if_cancelled(const execution_t& exec, const char* fn) {
+  if (exec.cancel.requested()) throw_interrupted(fn);
+}
+
+void throw_if_cancelled(const cancel_token_t& cancel, const char* fn) {
+  if (cancel.requested()) throw_interrupted(fn);
+}
+
+void throw_if_cancelled(const team_stop_t& stop, const char* fn) {
+  if (stop.stopped()) throw_interrupted(fn);
+}
+
+namespace {
+thread_local cancel_token_t t_current_cancel;
+}  // namespace
+
+cancel_scope_t::cancel_scope_t(cancel_token_t token) noexcept : outer_(t_current_cancel) {
+  t_current_cancel = token;
+}
+
+cancel_scope_t::~cancel_scope_t() { t_current_cancel = outer_; }
+
+cancel_token_t cancel_scope_t::current() noexcept { return t_current_cancel; }
 
 int host_team_size(const execution_t& exec, int64_t work, int64_t min_work) noexcept {
   if (exec.backend != backend_t::openmp) return 1;

@@ -30,6 +30,10 @@ struct execution_t {
 /// Throws interrupted_error, naming `fn`, when the caller of `exec` asked the call to stop. Call
 /// it outside OpenMP regions only (backend/cancel.hpp says how a region stops).
 void throw_if_cancelled(const execution_t& exec, const char* fn);
+/// The same for code that holds only the call's token (a kernel below the entry point).
+void throw_if_cancelled(const cancel_token_t& cancel, const char* fn);
+/// The same after an OpenMP region: throws when a thread of the team stopped.
+void throw_if_cancelled(const team_stop_t& stop, const char* fn);
 
 /// True when this build of libdyng was compiled with OpenMP.
 bool openmp_enabled() noexcept;

@@ -36,6 +36,11 @@ struct edge_batch_t {
   std::span<const vid_t> delete_dst;
 };
 
+/// What revert() needs to undo one apply() (graph/apply_undo.hpp).
+template <class vid_t, class eid_t>
+struct apply_undo_t;
+
+
 /// A compact CSR copy (Graph.to_csr()): row_ptr has n + 1 entries, weights K per edge.
 template <class vid_t, class eid_t>
 struct csr_t {
@@ -54,13 +59,16 @@ class graph_t {
   /// Builds from an edge list. `weights` holds K = props.num_weights values per edge. Ids must lie
   /// in [0, num_vertices). Repeated (u, v) are merged (first position, last weight) unless
   /// parallel edges are allowed; an undirected graph stores each edge in both directions.
+  /// Between its passes over the edges it throws interrupted_error once `cancel` asks.
   static graph_t from_edges(vid_t num_vertices, std::span<const vid_t> src,
                             std::span<const vid_t> dst, std::span<const int32_t> weights,
-                            const graph_properties_t& props);
+                            const graph_properties_t& props, cancel_token_t cancel = {});
 
-  /// Builds from a CSR. An undirected CSR must already be symmetric (checked).
+  /// Builds from a CSR. An undirected CSR must already be symmetric (checked). `cancel` as for
+  /// from_edges().
   static graph_t from_csr(std::span<const eid_t> row_ptr, std::span<const vid_t> col,
-                          std::span<const int32_t> weights, const graph_properties_t& props);
+                          std::span<const int32_t> weights, const graph_properties_t& props,
+                          cancel_token_t cancel = {});
 
   /// Internal, for graphs an algorithm derives (mosp's combined graph): a directed graph with
   /// in-edges from both directions as compact CSRs, `in` exactly the transpose of `out` and every
@@ -77,8 +85,18 @@ class graph_t {
   /// nothing if the batch is invalid under the graph's semantics. With an OpenMP `exec`, a large
   /// batch (apply_tuning_t::parallel_min_changes entries) is resolved and written on the team
   /// that host_team_size() grants; graph, summary and log are the same for every team.
+  /// Throws interrupted_error, changing nothing, when exec.cancel asks before the first write.
+  /// With `undo`, records what revert() needs to take the batch back.
   apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr,
-                        const execution_t& exec = {});
+                        const execution_t& exec = {}, apply_undo_t<vid_t, eid_t>* undo = nullptr);
+
+  /// Puts the graph back as it was before the apply() that filled `undo`, which must be the last
+  /// change to the graph (else invalid_argument_error, nothing changed): every row holds the
+  /// same slots in the same order, and counts and version are the old ones. From row copies
+  /// (append order, parallel edges) the offsets and tails are the old ones too and nothing is
+  /// allocated; from the batch's inverse (sorted rows without parallel edges) rows may sit at
+  /// other offsets, and a re-layout could need memory (std::bad_alloc). `undo` is spent.
+  void revert(apply_undo_t<vid_t, eid_t>& undo);
 
   vid_t num_vertices() const noexcept;
   /// Stored directed edges (an undirected edge counts twice, a self-loop once).
@@ -99,8 +117,9 @@ class graph_t {
   void edges(std::vector<vid_t>& src, std::vector<vid_t>& dst, std::vector<int32_t>& weights) const;
   /// Adds isolated vertices up to `n` (no-op when the graph has as many); +1 version. For graphs
   /// that follow another graph's vertex set (mosp's combined graph), where a batch would only
-  /// grow the vertex set as far as its largest id.
-  void grow_vertices(vid_t n);
+  /// grow the vertex set as far as its largest id. With `undo`, records what revert() needs to
+  /// take the growth back (`undo->recorded` stays false when nothing grew).
+  void grow_vertices(vid_t n, apply_undo_t<vid_t, eid_t>* undo = nullptr);
   /// Makes room for `edge_capacity` stored edges per direction without relayout later.
   void reserve(int64_t edge_capacity);
   /// Verifies every storage invariant; throws internal_error naming the first violation.
@@ -141,6 +160,25 @@ class graph_t {
 
  private:
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
+  /// Starts `undo` for a change about to be made: the counts, version and free tails as they are.
+  void start_undo(apply_undo_t<vid_t, eid_t>& undo) const;
+  /// Puts back the row copies `undo` recorded, whatever the graph's version (revert() checks it).
+  void restore(apply_undo_t<vid_t, eid_t>& undo) noexcept;
+  /// The writes of apply(): resolved operations `ops` (key order; reordered here) with the
+  /// weights of `batch_weights`, on every stored direction grown to `n_after` rows; the log's row
+  /// edits when it asks; with `snapshot`, the touched rows copied first and the writes stopped
+  /// (put back, interrupted_error) once `cancel` asks. Adds re-layouts to relayouts_.
+  /// (graph_apply.cpp; `ops_t` is a vector of its row operations.)
+  template <class ops_t>
+  void write_ops(ops_t& ops, const int32_t* batch_weights, int64_t n_after,
+                 change_log_t<vid_t>* log, int team, apply_undo_t<vid_t, eid_t>* snapshot,
+                 cancel_token_t cancel);
+  /// Fills `undo` with the inverse of `ops` (apply_undo.hpp), on `team` threads.
+  template <class ops_t>
+  void record_inverse(const ops_t& ops, const int32_t* batch_weights, int team,
+                      apply_undo_t<vid_t, eid_t>& undo) const;
+  /// revert() from the batch's inverse (graph_apply.cpp, next to write_ops()).
+  void revert_by_inverse(apply_undo_t<vid_t, eid_t>& undo);
 
   direction_t out_;
   direction_t in_;

@@ -5,7 +5,12 @@
 // recomposed by compose_row and stored back in place, or moved to the free tail when it outgrew
 // its range (slots.hpp). Both give the same slots. A batch whose operations exceed a fraction of a
 // direction's edges instead rebuilds that direction compactly from the same composed rows.
+//
+// Asked for an undo record (graph/apply_undo.hpp), apply() copies the touched rows of each
+// direction before writing it, and the whole direction before a re-layout; revert() is in
+// graph_revert.cpp.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -14,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dyng/backend/profile.hpp"
@@ -29,6 +35,7 @@
 #include "dyng/core/log.hpp"
 #include "dyng/graph/detail/row_pieces.hpp"
 #include "dyng/graph/detail/slots.hpp"
+#include "dyng/graph/detail/undo_rows.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng {
@@ -41,16 +48,16 @@ apply_tuning_t& apply_tuning() {
 
 namespace {
 
-/// Stored copies of column c in row v.
+/// Stored copies of column c in row v, with the slot of the first in a sorted row.
 template <class D, class vid_t>
-int64_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
+copies_found_t count_copies(const D& d, int64_t v, vid_t c, bool sorted) {
   const auto* first = d.col.data() + d.row_begin[v];
   const auto* last = d.col.data() + d.row_end[v];
   if (sorted) {
     const auto [lo, hi] = std::equal_range(first, last, c);
-    return hi - lo;
+    return {hi - lo, lo - d.col.data()};
   }
-  return std::count(first, last, c);
+  return {std::count(first, last, c), -1};
 }
 
 /// Most operations per row that the in-place edit takes on: each one moves the row's suffix, so
@@ -60,6 +67,11 @@ constexpr size_t k_edit_in_place_max_ops = 16;
 /// Runs per thread of write_rows_on_team: enough that a run the cost estimate got wrong delays
 /// the team by a fraction of a thread's share, few enough that joining their edits is free.
 constexpr int64_t k_write_runs_per_thread = 8;
+
+/// How often the row writes of a revertible apply ask whether to stop (Ctrl-C): every this many
+/// touched rows, and before each run of a team's.
+constexpr size_t k_write_poll_rows = 1024;
+constexpr const char* k_write_stopped = "Graph.apply(): interrupted; nothing was changed";
 
 /// True when row v takes its `count` operations (`inserts` of them insertions) by an in-place
 /// edit: few enough, and room for every insertion in the row's range.
@@ -98,11 +110,12 @@ inline int64_t row_write_cost(int64_t size, int64_t ops, bool in_place_edit) {
 /// are written side by side in runs of consecutive rows, each run recording its own row edits,
 /// joined in row order.
 /// Returns false, having written nothing, when the moved rows would not fit the tail (the
-/// sequential loop then re-lays out at the same row as always).
-template <class D, class vid_t>
+/// sequential loop then re-lays out at the same row as always). Once stop() says so, the runs
+/// not yet begun are left and interrupted_error is thrown after the team ends, rows part-written.
+template <class D, class vid_t, class stop_fn>
 bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                         int num_weights, bool sorted, double headroom, row_edits_t<vid_t>* edits,
-                        int team) {
+                        int team, stop_fn& stop) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const int64_t k = num_weights;
   // The rows' operation ranges: a row starts where the sorted operations change row, found by
@@ -191,6 +204,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   }
   std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(runs) : 0);
   std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
+  std::atomic<bool> stopped{false};
 #pragma omp parallel num_threads(team)
   {
     compose_scratch_t<vid_t> scratch;
@@ -201,6 +215,10 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     // an outer parallel region takes them all).
 #pragma omp for schedule(dynamic, 1)
     for (int64_t run = 0; run < runs; ++run) {
+      if (stopped.load(std::memory_order_relaxed) || stop()) {
+        stopped.store(true, std::memory_order_relaxed);
+        continue;
+      }
       try {
         std::optional<row_piece_recorder_t<vid_t>> recorder;
         if (edits != nullptr) {
@@ -251,6 +269,7 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   for (const auto& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  if (stopped.load(std::memory_order_relaxed)) throw interrupted_error(k_write_stopped);
   d.tail = static_cast<eid_t>(tail);
   if (edits != nullptr) join_row_edits(*edits, part_edits, team);
   return true;
@@ -258,14 +277,17 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
 
 /// Writes a direction's row operations into a direction holding `stored` edges: grouped by row,
 /// and within a row by (column, seq) when the rows are sorted, by seq when they keep append
-/// order (row_ops_in_write_order). Returns the number of full relayouts it performed.
-/// With `edits`, records how each touched row changed (row_edits_t) for device copies. With
-/// `team` > 1, a batch whose moved rows fit the free tail is written on the team
-/// (write_rows_on_team); the slots come out the same.
-template <class D, class vid_t>
+/// order (row_ops_in_write_order). Returns the number of full relayouts it performed, each after
+/// a call of before_relayout(). With `edits`, records how each touched row changed (row_edits_t)
+/// for device copies. With `team` > 1, a batch whose moved rows fit the free tail is written on
+/// the team (write_rows_on_team); the slots come out the same. stop() is asked every
+/// k_write_poll_rows rows; once it says so, interrupted_error is thrown with the direction part-
+/// written (the caller, holding an undo record, puts it back).
+template <class D, class vid_t, class before_relayout_fn, class stop_fn>
 int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
                         int num_weights, bool sorted, double headroom, int64_t stored,
-                        row_edits_t<vid_t>* edits, int team) {
+                        row_edits_t<vid_t>* edits, int team, before_relayout_fn&& before_relayout,
+                        stop_fn&& stop) {
   const int64_t k = num_weights;
   compose_scratch_t<vid_t> scratch;
   std::vector<const int32_t*> queue;
@@ -294,7 +316,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   const bool rebuild = static_cast<int64_t>(ops.size()) >= tuning.rebuild_min_ops &&
                        count > tuning.rebuild_fraction * static_cast<double>(stored);
   if (!rebuild && team > 1 &&
-      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team)) {
+      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team,
+                         stop)) {
     return 0;
   }
   if (!rebuild) {
@@ -305,7 +328,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       edits->recorded = true;
       recorder.emplace(*edits, num_weights);
     }
-    for (size_t first = 0; first < ops.size();) {
+    for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+      if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
       size_t last = first;
       int64_t inserts = 0;
       while (last < ops.size() && ops[last].row == ops[first].row) {
@@ -333,7 +357,8 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       weights.clear();
       last = compose_next(first);
       relayouts += store_row(d, ops[first].row, cols.data(), weights.data(),
-                             static_cast<int64_t>(cols.size()), num_weights, headroom)
+                             static_cast<int64_t>(cols.size()), num_weights, headroom,
+                             before_relayout)
                        ? 1
                        : 0;
       first = last;
@@ -350,13 +375,15 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   weights.reserve((static_cast<size_t>(stored) + ops.size()) * static_cast<size_t>(k));
   std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
   std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
-  for (size_t first = 0; first < ops.size();) {
+  for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+    if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
     const int64_t v = ops[first].row;
     arena_begin[v] = static_cast<int64_t>(cols.size());
     first = compose_next(first);
     arena_size[v] = static_cast<int64_t>(cols.size()) - arena_begin[v];
   }
   auto spare = [&](int64_t, int64_t size) { return spare_slots(size, headroom); };
+  before_relayout();
   layout_rows(
       d, num_weights,
       [&](int64_t v, bool padded) {
@@ -435,17 +462,232 @@ row_edits_t<vid_t>* row_edits(change_log_t<vid_t>* log,
 }  // namespace detail
 
 template <class vid_t, class eid_t>
-void graph_t<vid_t, eid_t>::grow_vertices(vid_t n) {
+void graph_t<vid_t, eid_t>::start_undo(apply_undo_t<vid_t, eid_t>& undo) const {
+  undo.recorded = false;
+  undo.by_inverse = false;
+  undo.inverse.clear();
+  undo.inverse_weights.clear();
+  for (auto* record : {&undo.out, &undo.in}) {
+    record->rows.clear();
+    record->at.assign(1, 0);
+    record->whole.reset();
+  }
+  undo.out.tail = out_.tail;
+  undo.in.tail = in_.tail;
+  undo.num_vertices = num_vertices_;
+  undo.num_edges = num_edges_;
+  undo.version = version_;
+  undo.relayouts = relayouts_;
+}
+
+template <class vid_t, class eid_t>
+void graph_t<vid_t, eid_t>::grow_vertices(vid_t n, apply_undo_t<vid_t, eid_t>* undo) {
+  if (undo != nullptr) start_undo(*undo);
   if (n <= num_vertices_) return;
   detail::grow_rows(out_, n);
   if (props_.directed && props_.store_transposed) detail::grow_rows(in_, n);
   num_vertices_ = n;
   ++version_;
+  if (undo != nullptr) undo->recorded = true;
+}
+
+template <class vid_t, class eid_t>
+template <class ops_t>
+void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, int64_t n_after,
+                                      change_log_t<vid_t>* log, int team,
+                                      apply_undo_t<vid_t, eid_t>* snapshot,
+                                      cancel_token_t cancel) {
+  const bool sorted = props_.order == edge_order_t::sorted;
+  const bool transposed = props_.directed && props_.store_transposed;
+  using undo_t = apply_undo_t<vid_t, eid_t>;
+  // With row copies the writes can be stopped too: what they wrote is put back from them.
+  auto stop = [&] { return snapshot != nullptr && cancel.requested(); };
+  // Keeps a direction whole before a re-layout moves every row (once: the row copies cover the
+  // rows written before it).
+  auto keep_whole = [snapshot](const direction_t& d,
+                               typename undo_t::direction_record_t undo_t::*of) {
+    if (snapshot != nullptr && !(snapshot->*of).whole) (snapshot->*of).whole = d;
+  };
+  if (n_after > static_cast<int64_t>(out_.row_begin.size())) {
+    detail::grow_rows(out_, n_after);
+    if (transposed) detail::grow_rows(in_, n_after);
+  }
+  // The out-rows of a directed graph take the resolved operations as they are (the order stays
+  // fit for the in-rows below, row_ops_in_write_order); an undirected row takes both directions.
+  std::vector<detail::row_op_t<vid_t>> row_ops;
+  if (!props_.directed) {
+    row_ops.reserve(ops.size() * 2);
+    for (const auto& op : ops) {
+      row_ops.push_back(op);
+      if (op.row != op.col) row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+    }
+  }
+  auto& out_ops = props_.directed ? ops : row_ops;
+  using log_t = change_log_t<vid_t>;
+  stage_scope_t write_stage("graph.write_rows");
+  try {
+    detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
+    const std::span<const detail::row_op_t<vid_t>> out_span(out_ops);
+    if (snapshot != nullptr) {
+      detail::record_touched_rows(out_, out_span, props_.num_weights, team, snapshot->out);
+    }
+    relayouts_ += detail::write_direction(
+        out_, out_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
+        detail::row_edits(log, &log_t::out_edits), team,
+        [&] { keep_whole(out_, &undo_t::out); }, stop);
+    if (transposed) {
+      row_ops.reserve(ops.size());
+      for (const auto& op : ops) {
+        row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+      }
+      detail::row_ops_in_write_order(row_ops, n_after, sorted, team);
+      const std::span<const detail::row_op_t<vid_t>> in_span(row_ops);
+      if (snapshot != nullptr) {
+        detail::record_touched_rows(in_, in_span, props_.num_weights, team, snapshot->in);
+      }
+      relayouts_ += detail::write_direction(
+          in_, in_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
+          detail::row_edits(log, &log_t::in_edits), team,
+          [&] { keep_whole(in_, &undo_t::in); }, stop);
+    }
+  } catch (const interrupted_error&) {
+    restore(*snapshot);  // only writes with row copies stop here
+    throw;
+  }
+}
+
+/// The inverse of `ops` (resolved operations in key order) for revert(): per key, the
+/// operations taken back last to first (an insertion erased, an erasure inserted again with the
+/// weights it removed, a reweight given the old weights back), in key order. The weights a key
+/// had before the batch come from its slot in the out-row (one binary search; rows are sorted
+/// and hold each key once); within the batch each operation leaves the next its weights.
+template <class vid_t, class eid_t>
+template <class ops_t>
+void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batch_weights,
+                                           int team, apply_undo_t<vid_t, eid_t>& undo) const {
+  using detail::op_kind_t;
+  using op_t = detail::row_op_t<vid_t>;
+  const int64_t k = props_.num_weights;
+  // An undirected key is {min, max}, whichever way round each operation names it.
+  auto key = [&](const op_t& op) {
+    return props_.directed || op.row <= op.col ? std::pair{op.row, op.col}
+                                               : std::pair{op.col, op.row};
+  };
+  // Runs of whole key groups, one per thread; each inverts its own into parts joined in order.
+  const int runs = std::max(1, team);
+  std::vector<size_t> start(static_cast<size_t>(runs) + 1, ops.size());
+  start[0] = 0;
+  for (int r = 1; r < runs; ++r) {
+    size_t at = std::max(start[r - 1], ops.size() * static_cast<size_t>(r) / runs);
+    while (at > start[r - 1] && at < ops.size() && key(ops[at]) == key(ops[at - 1])) ++at;
+    start[r] = at;
+  }
+  std::vector<std::vector<op_t>> parts(static_cast<size_t>(runs));
+  std::vector<std::vector<int32_t>> part_weights(static_cast<size_t>(runs));
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
+#pragma omp parallel for num_threads(runs) schedule(static, 1) if (runs > 1)
+  for (int r = 0; r < runs; ++r) {
+    try {
+      std::vector<op_t>& inverse = parts[r];
+      std::vector<int32_t>& weights = part_weights[r];
+      inverse.reserve(start[r + 1] - start[r]);
+      std::vector<int32_t> current(static_cast<size_t>(k));
+      std::vector<op_t> taken_back;
+      // Keys come in order, so a row's next search starts where its last one ended.
+      vid_t searched_row = -1;
+      const vid_t* from = nullptr;
+      for (size_t g = start[r]; g < start[r + 1];) {
+        size_t h = g + 1;
+        while (h < start[r + 1] && key(ops[h]) == key(ops[g])) ++h;
+        const auto [a, b] = key(ops[g]);
+        // The key's weights before the batch, needed only when its first operation finds it
+        // stored (an effective insertion finds it absent, and sets them itself); an erasure
+        // carries the slot the resolve found (row_op_t::widx), a reweight is looked up.
+        if (ops[g].kind != op_kind_t::insert && k > 0) {
+          int64_t slot = ops[g].kind == op_kind_t::erase ? ops[g].widx : -1;
+          if (slot < 0) {
+            const vid_t* last = out_.col.data() + out_.row_end[a];
+            if (a != searched_row) {
+              searched_row = a;
+              from = out_.col.data() + out_.row_begin[a];
+            }
+            from = std::lower_bound(from, last, b);
+            slot = from - out_.col.data();
+          }
+          std::copy_n(out_.weights.data() + slot * k, k, current.begin());
+        }
+        taken_back.clear();
+        auto inverse_of = [&](op_kind_t kind, const int32_t* with) {
+          op_t op{a, b, 0, -1, kind, 0};
+          if (with != nullptr && k > 0) {
+            op.widx = static_cast<int64_t>(weights.size()) / k;  // within the part, for now
+            weights.insert(weights.end(), with, with + k);
+            op.weight = with[0];
+          }
+          taken_back.push_back(op);
+        };
+        for (size_t j = g; j < h; ++j) {
+          const op_t& op = ops[j];
+          switch (op.kind) {
+            case op_kind_t::insert: inverse_of(op_kind_t::erase, nullptr); break;
+            case op_kind_t::erase: inverse_of(op_kind_t::insert, current.data()); break;
+            case op_kind_t::reweight: inverse_of(op_kind_t::reweight, current.data()); break;
+          }
+          const int32_t* written = detail::op_weights(op, batch_weights, k);
+          if (op.kind != op_kind_t::erase && written != nullptr) {
+            std::copy_n(written, k, current.begin());
+          }
+        }
+        inverse.insert(inverse.end(), taken_back.rbegin(), taken_back.rend());
+        g = h;
+      }
+    } catch (...) {
+      failures[r] = std::current_exception();  // std::bad_alloc, rethrown below
+    }
+  }
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  undo.by_inverse = true;
+  undo.inverse.clear();
+  undo.inverse.reserve(ops.size());
+  undo.inverse_weights.clear();
+  for (int r = 0; r < runs; ++r) {
+    const int64_t base = k > 0 ? static_cast<int64_t>(undo.inverse_weights.size()) / k : 0;
+    for (op_t op : parts[r]) {
+      op.seq = static_cast<int64_t>(undo.inverse.size());
+      if (op.widx >= 0) op.widx += base;
+      undo.inverse.push_back(op);
+    }
+    undo.inverse_weights.insert(undo.inverse_weights.end(), part_weights[r].begin(),
+                                part_weights[r].end());
+  }
+}
+
+template <class vid_t, class eid_t>
+void graph_t<vid_t, eid_t>::revert_by_inverse(apply_undo_t<vid_t, eid_t>& undo) {
+  // The inverse written as a batch is; then the rows of vertices the batch added go (they are
+  // empty again; zeroed as a smaller zeroed_array keeps them).
+  write_ops(undo.inverse, undo.inverse_weights.data(), num_vertices_, nullptr, 1, nullptr, {});
+  const auto rows = static_cast<size_t>(undo.num_vertices);
+  for (auto* d : {&out_, &in_}) {
+    if (d->row_begin.size() <= rows) continue;
+    d->row_begin.resize(rows);
+    d->row_end.resize(rows);
+    d->row_capacity_end.resize(rows);
+  }
+  num_vertices_ = undo.num_vertices;
+  num_edges_ = undo.num_edges;
+  version_ = undo.version;
+  undo.recorded = false;
+  undo.inverse.clear();
+  undo.inverse_weights.clear();
 }
 
 template <class vid_t, class eid_t>
 apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
-                                             change_log_t<vid_t>* log, const execution_t& exec) {
+                                             change_log_t<vid_t>* log, const execution_t& exec,
+                                             apply_undo_t<vid_t, eid_t>* undo) {
   stage_scope_t apply_stage("graph.apply");
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
@@ -458,7 +700,7 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
     return detail::resolve_batch(
         batch, props_, n_before,
         [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
-        detail::k_error_probe_ops, team);
+        detail::k_error_probe_ops, team, exec.cancel);
   }();
   // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
   const int64_t mult = props_.directed ? 1 : 2;
@@ -474,6 +716,8 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
             std::to_string(resolved.num_vertices_after) + " vertices",
         "Graph.apply()");
   }
+  // The resolve is most of a large batch's time; past it the batch is written.
+  throw_if_cancelled(exec, "Graph.apply()");
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {
@@ -487,46 +731,25 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
         props_.directed, log->changes);
   }
 
-  const bool transposed = props_.directed && props_.store_transposed;
   const int64_t n_after = resolved.num_vertices_after;
-  if (n_after > n_before) {
-    detail::grow_rows(out_, n_after);
-    if (transposed) detail::grow_rows(in_, n_after);
-  }
-  // The out-rows of a directed graph take the resolved operations as they are (the order stays
-  // fit for the in-rows below, row_ops_in_write_order); an undirected row takes both directions.
-  std::vector<detail::row_op_t<vid_t>> row_ops;
-  if (!props_.directed) {
-    row_ops.reserve(resolved.ops.size() * 2);
-    for (const auto& op : resolved.ops) {
-      row_ops.push_back(op);
-      if (op.row != op.col) row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+  if (undo != nullptr) {
+    start_undo(*undo);
+    // Sorted rows without parallel edges hold each (u, v) once, in column order: the batch's
+    // inverse puts them back exactly, and it costs a look-up per operation where copies of the
+    // touched rows cost their slots (R-MAT 22's hub rows: 18 MB for 1,000 changes).
+    if (sorted && !props_.allow_parallel_edges) {
+      stage_scope_t undo_stage("graph.undo_record");
+      record_inverse(resolved.ops, batch.insert_weights.data(), team, *undo);
     }
   }
-  auto& out_ops = props_.directed ? resolved.ops : row_ops;
-  using log_t = change_log_t<vid_t>;
-  stage_scope_t write_stage("graph.write_rows");
-  detail::row_ops_in_write_order(out_ops, n_after, sorted, team);
-  const int32_t* batch_weights = batch.insert_weights.data();
-  relayouts_ += detail::write_direction(out_, std::span<const detail::row_op_t<vid_t>>(out_ops),
-                                        batch_weights, props_.num_weights, sorted, props_.headroom,
-                                        num_edges_, detail::row_edits(log, &log_t::out_edits), team);
-  if (transposed) {
-    row_ops.reserve(resolved.ops.size());
-    for (const auto& op : resolved.ops) {
-      row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
-    }
-    detail::row_ops_in_write_order(row_ops, n_after, sorted, team);
-    relayouts_ += detail::write_direction(in_, std::span<const detail::row_op_t<vid_t>>(row_ops),
-                                          batch_weights, props_.num_weights, sorted,
-                                          props_.headroom, num_edges_,
-                                          detail::row_edits(log, &log_t::in_edits), team);
-  }
+  write_ops(resolved.ops, batch.insert_weights.data(), n_after, log, team,
+            undo != nullptr && !undo->by_inverse ? undo : nullptr, exec.cancel);
   // The summary counts stored copies (both directions of an undirected edge, a self-loop once).
   num_edges_ = static_cast<eid_t>(static_cast<int64_t>(num_edges_) +
                                   resolved.summary.inserted_edges - resolved.summary.deleted_edges);
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;
+  if (undo != nullptr) undo->recorded = true;
   count_in_profile("graph.apply.entries",
                    static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()));
   if (relayouts_ > relayouts_before) {
@@ -548,8 +771,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
 
 #define DYNG_INSTANTIATE_APPLY(V, E)                                                    \
   template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*, \
-                                                const execution_t&);                      \
-  template void graph_t<V, E>::grow_vertices(V);
+                                                const execution_t&, apply_undo_t<V, E>*); \
+  template void graph_t<V, E>::grow_vertices(V, apply_undo_t<V, E>*);                    \
+  template void graph_t<V, E>::revert_by_inverse(apply_undo_t<V, E>&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
 
 }  // namespace dyng

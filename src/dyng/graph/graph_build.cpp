@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/share_scan.hpp"
 #include "dyng/graph/detail/capacity.hpp"
@@ -198,7 +199,8 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
                                                         std::span<const vid_t> src,
                                                         std::span<const vid_t> dst,
                                                         std::span<const int32_t> weights,
-                                                        const graph_properties_t& props) {
+                                                        const graph_properties_t& props,
+                                                        cancel_token_t cancel) {
   constexpr const char* fn = "Graph.from_edges()";
   detail::check_properties(props, fn);
   if (num_vertices < 0) {
@@ -232,12 +234,16 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   // so merging them per row is the same as merging them per pair.
   const bool merge = !props.allow_parallel_edges;
   auto check = [&](int64_t count) { detail::check_slot_count<eid_t>(count, fn); };
+  throw_if_cancelled(cancel, fn);
   const auto out_rows = detail::rows_of_entries(n, src, dst, !props.directed);
+  throw_if_cancelled(cancel, fn);
   g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, out_rows, src, dst, weights,
                                                          k, !props.directed, sorted, merge,
                                                          props.headroom, check));
   if (props.directed && props.store_transposed) {
+    throw_if_cancelled(cancel, fn);
     const auto in_rows = detail::rows_of_entries(n, dst, src, false);
+    throw_if_cancelled(cancel, fn);
     if (sorted) {
       detail::transpose_rows(g.in_, g.out_, n, k, props.headroom, out_rows, in_rows);
     } else {
@@ -253,7 +259,8 @@ template <class vid_t, class eid_t>
 graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row_ptr,
                                                       std::span<const vid_t> col,
                                                       std::span<const int32_t> weights,
-                                                      const graph_properties_t& props) {
+                                                      const graph_properties_t& props,
+                                                      cancel_token_t cancel) {
   constexpr const char* fn = "Graph.from_csr()";
   detail::check_properties(props, fn);
   if (row_ptr.empty()) {
@@ -286,6 +293,7 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
   const int k = props.num_weights;
   check_weight_count(weights.size(), m, k, fn);
   check_ids(col, n, fn, "col_ind entry");
+  throw_if_cancelled(cancel, fn);
 
   std::vector<vid_t> rows(static_cast<size_t>(m));
   for (int64_t v = 0; v < n; ++v) {
@@ -313,6 +321,7 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
   rows.resize(kept);
   cols.resize(kept);
   keep.resize(kept);
+  throw_if_cancelled(cancel, fn);
 
   graph_t g;
   g.props_ = props;
@@ -322,6 +331,7 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
   detail::assemble_direction(g.out_, n, std::span<const vid_t>(rows), std::span<const vid_t>(cols),
                              std::span<const int64_t>(keep), weights.data(), k, sorted,
                              props.headroom);
+  throw_if_cancelled(cancel, fn);
   if (!props.directed) {
     const std::string mismatch = detail::transpose_mismatch(g.out_, g.out_, n, k);
     if (!mismatch.empty()) {
@@ -357,10 +367,10 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_storage(direction_t out, direc
 #define DYNG_INSTANTIATE_BUILD(V, E)                                                          \
   template graph_t<V, E> graph_t<V, E>::from_edges(V, std::span<const V>, std::span<const V>, \
                                                    std::span<const int32_t>,                  \
-                                                   const graph_properties_t&);                \
+                                                   const graph_properties_t&, cancel_token_t); \
   template graph_t<V, E> graph_t<V, E>::from_csr(std::span<const E>, std::span<const V>,      \
                                                  std::span<const int32_t>,                    \
-                                                 const graph_properties_t&);                  \
+                                                 const graph_properties_t&, cancel_token_t);  \
   template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                 \
       const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);         \
   template graph_t<V, E> graph_t<V, E>::from_storage(                                         \

@@ -4,4 +4,5 @@ target_sources(dyng PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/graph_access.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_apply.cpp
   ${CMAKE_CURRENT_LIST_DIR}/graph_build.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/graph_check.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/graph_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/graph_revert.cpp)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/graph/apply_undo.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/path_costs.hpp"
 #include "dyng/sssp/detail/host_entry.hpp"
@@ -247,6 +249,8 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
     state.combined_graph = detail::combined_store_t<vid_t>(detail::build_combined_csrs(
         tree_parents(state), n, state.tree_weights, state.preference_scale, team));
   }
+  // The passes between the searches read every vertex once; a stop is honoured between them.
+  throw_if_cancelled(exec, "mosp.combine");
   std::optional<stage_scope_t> combined_stage(std::in_place, "mosp.combined_sssp");
   sssp::state_t<vid_t> combined;
   // Through sssp's kernel entry with a packed scratch: the combined graph's search then reads one
@@ -270,6 +274,7 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   state.has_path_costs = options.compute_path_costs;
   state.path_costs.clear();
   if (state.has_path_costs) {
+    throw_if_cancelled(exec, "mosp.combine");
     stage_scope_t costs_stage("mosp.path_costs");
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
                                state.combined_parents.data(), state.source, state.path_costs,
@@ -332,11 +337,13 @@ void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vect
 /// reading the pack, 405-455 ms reading the graph's rows, and 373-391 ms alone on one thread);
 /// otherwise, or when a weight does not fit the shared word, each thread packs
 /// its objective into its own copy, reused by its next search (a fresh copy costs its page
-/// faults, 8 bytes an edge, every time). `fn` words a bad weight.
+/// faults, 8 bytes an edge, every time). `fn` words a bad weight. With `replaced`, a recounted
+/// tree's old distances go to (*replaced)[objective].
 template <class vid_t, class eid_t>
 void search_objectives(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                        const execution_t& exec, const std::vector<int>& which, const char* fn,
-                       bool recount, state_t<vid_t>& state, std::vector<sssp::stats_t>& stats) {
+                       bool recount, state_t<vid_t>& state, std::vector<sssp::stats_t>& stats,
+                       std::vector<std::vector<int64_t>>* replaced = nullptr) {
   const int count = static_cast<int>(which.size());
   if (count == 0) return;
   const auto views = sssp::detail::views_of(graph);
@@ -370,13 +377,64 @@ void search_objectives(const graph_t<vid_t, eid_t>& graph, const options_t& opti
     }
     const sssp::options_t o = objective_options(options, i);
     if (recount) {
-      sssp::detail::recompute_counting(views, o, e, state.trees[i], stats[i], scratch);
+      sssp::detail::recompute_counting(views, o, e, state.trees[i], stats[i], scratch,
+                                       replaced != nullptr ? &(*replaced)[i] : nullptr);
     } else {
       stats[i] = sssp::detail::run_compute(views, state.source, o, e, state.trees[i], fn,
                                            nullptr, nullptr, scratch);
     }
   });
 }
+
+/// What an update changes before its last part, kept so that a failed or interrupted update puts
+/// the state back as it was (a stop is honoured anywhere before the path costs). No array is
+/// copied for it: a repaired tree goes back by its repair's own undo (sssp's steps, kept), a
+/// recomputed one from the distances its recompute replaced and the parents the update keeps
+/// anyway, the combined graph by its undo records, and the combined tree's update undoes itself.
+template <class vid_t, class eid_t>
+class update_rollback_t {
+ public:
+  using steps_t = sssp::detail::host_update_steps_t<vid_t, eid_t>;
+
+  update_rollback_t(state_t<vid_t>& state, int k, int64_t n_before)
+      : steps(static_cast<size_t>(k)),
+        old_parents(static_cast<size_t>(k)),
+        replaced(static_cast<size_t>(k)),
+        state_(state),
+        n_before_(n_before) {}
+
+  /// Puts the trees and the combined graph back as they were before the update.
+  void put_back() noexcept {
+    if (combined_ != nullptr) {
+      if (combined_apply.recorded) combined_->revert(combined_apply);
+      if (combined_growth.recorded) combined_->revert(combined_growth);
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+      sssp::state_t<vid_t>& tree = state_.trees[i];
+      if (!replaced[i].empty()) {  // recomputed: the whole tree was replaced
+        tree.distances = std::move(replaced[i]);
+        tree.parents = std::move(old_parents[i]);
+      } else if (steps[i]) {
+        steps[i]->undo();
+      }
+      if (steps[i]) steps[i]->shrink(n_before_);
+    }
+  }
+
+  /// The combined graph the update edits (its growth and apply record here).
+  void edits(combined_graph_t<vid_t>& combined) { combined_ = &combined; }
+
+  std::vector<std::unique_ptr<steps_t>> steps;  ///< Per objective, once its repair ran.
+  std::vector<std::vector<vid_t>> old_parents;   ///< Per objective, before the update.
+  std::vector<std::vector<int64_t>> replaced;    ///< Per recomputed objective: old distances.
+  apply_undo_t<vid_t, int64_t> combined_growth;
+  apply_undo_t<vid_t, int64_t> combined_apply;
+
+ private:
+  state_t<vid_t>& state_;
+  int64_t n_before_;
+  combined_graph_t<vid_t>* combined_ = nullptr;
+};
 
 }  // namespace
 
@@ -521,14 +579,19 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   const int64_t n_before = static_cast<int64_t>(log.num_vertices_before);
   const int64_t n_after = static_cast<int64_t>(log.num_vertices_after);
   stage_scope_t update_stage("mosp.repair");
-  return all_or_poisoned(state, [&] {
-    stats_t stats;
+  // Parts 1-3 can be stopped (Ctrl-C) or fail anywhere: the rollback then puts everything back.
+  update_rollback_t<vid_t, eid_t> rollback(state, k, n_before);
+  stats_t stats;
+  bool recomputed = false;
+  std::vector<vid_t> old_combined_parents;
+  combined_graph_t<vid_t>* combined_graph = nullptr;
+  try {
     // 1. The trees, each by sssp's own update (its budget and fallback); the old parents are
     //    kept to find the vertices whose parent tuple moved. The trees whose repair passes its
     //    budget are recomputed afterwards, together, as compute searches them: three separate
     //    fallbacks packed the graph's rows three times (R-MAT 20, K = 3, 100,000 changes: 156 ms
     //    of packing instead of 56, and the update came out 1.2x apply + compute).
-    std::vector<std::vector<vid_t>> old_parents(static_cast<size_t>(k));
+    std::vector<std::vector<vid_t>>& old_parents = rollback.old_parents;
     stats.objectives.resize(static_cast<size_t>(k));
     const auto views = sssp::detail::views_of(graph);
     const profile_fork_t fork = profile_fork();
@@ -538,7 +601,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                          const stage_scope_t objective_stage("mosp.objective");
                          old_parents[i] = state.trees[i].parents;
                          stats.objectives[i] = sssp::detail::update_views(
-                             views, log, objective_options(options, i), e, state.trees[i], true);
+                             views, log, objective_options(options, i), e, state.trees[i], true,
+                             &rollback.steps[i]);
                        });
     std::vector<int> fell_back;
     for (int i = 0; i < k; ++i) {
@@ -547,9 +611,9 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     if (!fell_back.empty()) {
       const stage_scope_t recompute_stage("mosp.recompute_objectives");
       search_objectives(graph, options, exec, fell_back, "sssp.update()", true, state,
-                        stats.objectives);
+                        stats.objectives, &rollback.replaced);
     }
-    bool recomputed = !fell_back.empty();
+    recomputed = !fell_back.empty();
     for (const auto& part : stats.objectives) add_counters(stats, part);
     auto old_parent = [&](int i, vid_t v) {
       return v < n_before ? old_parents[i][v] : vid_t{-1};
@@ -580,14 +644,16 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     for (size_t share = 1; share < found.size(); ++share) {
       moved.insert(moved.end(), found[share].begin(), found[share].end());
     }
-    old_parents.clear();
     moved_stage.emplace("mosp.combine");
+    throw_if_cancelled(exec, fn);  // between the searches and the combined graph's edits
     // 2. The combined graph: the in-edges of the moved vertices, as one batch with its log.
     std::vector<vid_t> ins_src, ins_dst, del_src, del_dst;
     std::vector<int32_t> ins_w;
     // The stored combined in-edges of v are those of its old parents (combined_edges.hpp), so
     // they are what the new ones are diffed against.
     auto& cg = state.combined_graph.graph(cost_threads(exec, graph, options));
+    combined_graph = &cg;
+    rollback.edits(cg);
     const auto cin = cg.in_view();
     std::vector<detail::combined_in_edge_t<vid_t>> before, after;
     for (const vid_t v : moved) {
@@ -613,13 +679,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
         ins_w.push_back(e.weight);
       }
     }
-    cg.grow_vertices(static_cast<vid_t>(n_after));
+    cg.grow_vertices(static_cast<vid_t>(n_after), &rollback.combined_growth);
     change_log_t<vid_t> clog;
-    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec);
+    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec,
+             &rollback.combined_apply);
     clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
     moved_stage.emplace("mosp.combined_sssp");
-    // 3. The MOSP tree, by sssp's update on the combined graph.
-    const std::vector<vid_t> old_combined_parents = state.combined_parents;
+    // 3. The MOSP tree, by sssp's update on the combined graph (which puts it back if it fails).
+    old_combined_parents = state.combined_parents;
     sssp::state_t<vid_t> combined;
     combined.source = state.source;
     combined.distances.swap(state.combined_distances);
@@ -640,7 +707,16 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     stats.affected = c.affected;
     stats.engine_used = c.engine_used;
     stats.method = c.method;
-    // 4. Path costs below the vertices whose MOSP parent moved or whose parent edge changed.
+  } catch (...) {
+    rollback.put_back();
+    throw;
+  }
+  // 4. Path costs below the vertices whose MOSP parent moved or whose parent edge changed. Not
+  //    stopped: taking parts 1-3 back from here would need copies of the combined tree and the
+  //    costs; the pass reads each vertex's costs once. Only running out of memory fails it, and
+  //    the state is then marked inconsistent.
+  const combined_graph_t<vid_t>& cg = *combined_graph;
+  return all_or_poisoned(state, [&] {
     const stage_scope_t costs_stage("mosp.path_costs");
     if (!options.compute_path_costs) {
       state.path_costs.clear();

@@ -18,6 +18,7 @@
 #include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
@@ -391,9 +392,12 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   }
   objectives_stage.reset();
   add_counters(stats, joint);
-  // 2. The combined graph, 3. the MOSP tree, 4. the path costs.
+  // 2. The combined graph, 3. the MOSP tree, 4. the path costs; a stop between them.
+  ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   fresh.combined_graph = build_combined_graph(fresh, n, stream, fresh.combined_edges);
+  ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   const sssp::stats_t c = compute_combined_tree(fresh, stream);
+  ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   add_counters(stats, c);
   stats.engine_used = c.engine_used;
   stats.method = c.method;
@@ -427,6 +431,10 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                  ": the options name other objectives or preferences than the "
                                  "result was computed with; compute a new result instead");
   }
+  // This update marks its state inconsistent when a step fails part-way (all_or_poisoned), so
+  // it is not stopped: the trees' sssp updates inside it see no stop flag. A stop is honoured
+  // once it ends.
+  const cancel_scope_t unstoppable{cancel_token_t{}};
   device_scope_t scope(graph.device());
   const stage_scope_t update_stage("mosp.repair");
   const int64_t n_after = host.num_vertices();

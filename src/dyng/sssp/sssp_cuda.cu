@@ -15,6 +15,7 @@
 #include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/sssp/detail/cuda/launch.cuh"
@@ -94,6 +95,8 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   device_buffer<kernels::control_t> control(1, stream);
   control.fill_bytes(0);
   kernels::control_t host = kernels::count_edges(out, objective, pick, control);
+  // The search is one persistent kernel: a stop (Ctrl-C) is honoured before it, or after it.
+  ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   const double mean_degree = static_cast<double>(host.stored_edges) / static_cast<double>(n);
   const double mean_weight =
       host.sampled_weight_count > 0
@@ -154,6 +157,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   }
   stage.emplace("sssp.finalize");
   control.copy_to_host(&host, 1);
+  ::dyng::cuda::throw_if_cancelled_on(stream, fn);
 
   stats.iterations = host.rounds;
   stats.epochs = host.epochs;

@@ -27,6 +27,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/dynamic_update.hpp"
 #include "dyng/core/errors.hpp"
@@ -247,8 +248,10 @@ class repair_t {
         memory_.near_stamp, memory_.far_stamp, control_.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
 
-    // The one wait: every verdict comes back together.
+    // The one wait: every verdict comes back together. A stop is honoured here (the policy's
+    // undo then puts the state back).
     const kernels::update_control_t host = read_control();
+    ::dyng::cuda::throw_if_cancelled_on(stream_, k_fn);
     if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
     check_overflow(host);
     stats.invalidated = static_cast<int64_t>(host.repair.invalidated);

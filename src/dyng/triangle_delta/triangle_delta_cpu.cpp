@@ -33,11 +33,21 @@ int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
 /// the work.
 constexpr int64_t k_compute_chunk = 64;
 
+/// What a count throws when its caller's flag asks it to stop.
+constexpr const char* k_count_stopped = "triangle_delta count";
+
+/// Every triangle of `g`; throws interrupted_error once `cancel` asks.
 template <class vid_t, class eid_t>
-uint64_t count_all(const adjacency_view_t<vid_t, eid_t>& g, int threads, int64_t& work) {
+uint64_t count_all(const adjacency_view_t<vid_t, eid_t>& g, int threads, int64_t& work,
+                   cancel_token_t cancel) {
   const int64_t n = g.num_vertices;
-  if (threads <= 1) return detail::triangles_from(g, vid_t{0}, static_cast<vid_t>(n), work);
+  team_stop_t stop(cancel);
   uint64_t found = 0;
+  if (threads <= 1) {
+    found = detail::triangles_from(g, vid_t{0}, static_cast<vid_t>(n), work, stop);
+    throw_if_cancelled(stop, k_count_stopped);
+    return found;
+  }
   int64_t total_work = 0;
   const int64_t chunks = (n + k_compute_chunk - 1) / k_compute_chunk;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
@@ -45,32 +55,36 @@ uint64_t count_all(const adjacency_view_t<vid_t, eid_t>& g, int threads, int64_t
   for (int64_t c = 0; c < chunks; ++c) {
     const auto first = static_cast<vid_t>(c * k_compute_chunk);
     const auto last = static_cast<vid_t>(std::min(n, (c + 1) * k_compute_chunk));
-    found += detail::triangles_from(g, first, last, total_work);
+    found += detail::triangles_from(g, first, last, total_work, stop);
   }
+  throw_if_cancelled(stop, k_count_stopped);
   work += total_work;
   return found;
 }
 
 /// The triangles through each of `edges`, each counted at the first changed edge it holds.
-/// False once the work passes `limit`.
+/// False once the work passes `limit`; throws interrupted_error once `cancel` asks.
 template <class vid_t, class eid_t>
 bool through_edges(const adjacency_view_t<vid_t, eid_t>& g,
                    const std::vector<edge_pair_t<vid_t>>& edges,
                    const detail::overlay_t<vid_t>* overlay, int threads, int64_t limit,
-                   uint64_t& found, int64_t& work) {
+                   uint64_t& found, int64_t& work, cancel_token_t cancel) {
   const auto count = static_cast<int64_t>(edges.size());
   uint64_t total = 0;
   int64_t spent = 0;
+  team_stop_t stop(cancel);
   if (threads <= 1) {
-    for (int64_t i = 0; i < count && work + spent <= limit; ++i) {
+    for (int64_t i = 0; i < count && work + spent <= limit && !stop.poll(); ++i) {
       total += detail::triangles_through(g, edges, static_cast<size_t>(i), overlay, spent);
     }
   } else {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16) reduction(+ : total, spent)
     for (int64_t i = 0; i < count; ++i) {
+      if (stop.poll()) continue;
       total += detail::triangles_through(g, edges, static_cast<size_t>(i), overlay, spent);
     }
   }
+  throw_if_cancelled(stop, k_count_stopped);
   found += total;
   work += spent;
   return work <= limit;
@@ -92,9 +106,11 @@ class host_engine_t {
     const auto g = graph_.out_view();
     // Removed triangles on the graph before the batch: its insertions hidden, deletions shown.
     const detail::overlay_t<vid_t> before(inserted, deleted);
-    if (!through_edges(g, deleted, &before, threads, limit, removed, work)) return false;
+    if (!through_edges(g, deleted, &before, threads, limit, removed, work, exec_.cancel)) {
+      return false;
+    }
     return through_edges(g, inserted, static_cast<const detail::overlay_t<vid_t>*>(nullptr),
-                         threads, limit, added, work);
+                         threads, limit, added, work, exec_.cancel);
   }
 
   stats_t compute(state_t<vid_t>& state) {
@@ -131,7 +147,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   check_graph(graph, fn);
   state_t<vid_t> fresh;
   fresh.num_vertices = graph.num_vertices();
-  fresh.count = count_all(graph.out_view(), team_size(exec, graph, options), fresh.compute_work);
+  fresh.count = count_all(graph.out_view(), team_size(exec, graph, options), fresh.compute_work,
+                          exec.cancel);
   const stats_t stats = detail::compute_stats(fresh);
   state = std::move(fresh);
   return stats;

@@ -12,6 +12,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
@@ -74,8 +75,11 @@ class device_engine_t {
                                                static_cast<int64_t>(deleted.size()),
                                                shown_rows.data(),
                                                static_cast<int64_t>(both_ways.size())};
-    // Removed triangles on the graph before the batch, added ones on the graph after it.
+    // Removed triangles on the graph before the batch, added ones on the graph after it. Each
+    // count is one kernel: a stop (Ctrl-C) is honoured between them.
+    ::dyng::cuda::throw_if_cancelled_on(stream_, "triangle_delta.update()");
     launch_through(shown.data(), static_cast<int64_t>(deleted.size()), before, sums.data());
+    ::dyng::cuda::throw_if_cancelled_on(stream_, "triangle_delta.update()");
     launch_through(hidden.data(), static_cast<int64_t>(inserted.size()), {}, sums.data() + 1);
     counters_t got[2];
     sums.copy_to_host(got, 2);
@@ -93,6 +97,7 @@ class device_engine_t {
     fresh.num_vertices = host_.num_vertices();
     device_buffer<counters_t> sums(1, stream_);
     sums.fill_bytes(0);
+    ::dyng::cuda::throw_if_cancelled_on(stream_, "triangle_delta.compute()");  // one kernel
     if (out_.num_vertices > 0) {
       const long long warps_wanted = out_.num_vertices;
       detail::cuda::count_all_kernel<<<stride_blocks(warps_wanted * 32, k_blocks_per_sm),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <span>
 #include <utility>
 #include <vector>
@@ -118,6 +119,62 @@ template <class C>
 bool same_csr(const C& a, const C& b) {
   return a.row_ptr == b.row_ptr && a.col == b.col && a.weights == b.weights &&
          a.num_weights == b.num_weights;
+}
+
+/// The same rows at the same offsets with the same slots.
+template <class vid_t, class eid_t>
+bool same_direction(const dyng::adjacency_view_t<vid_t, eid_t>& a,
+                    const dyng::adjacency_view_t<vid_t, eid_t>& b) {
+  if (a.num_vertices != b.num_vertices || a.num_weights != b.num_weights) return false;
+  const int k = a.num_weights;
+  for (vid_t v = 0; v < a.num_vertices; ++v) {
+    if (a.row_begin[v] != b.row_begin[v] || a.row_end[v] != b.row_end[v]) return false;
+    for (eid_t s = a.row_begin[v]; s < a.row_end[v]; ++s) {
+      if (a.col[s] != b.col[s]) return false;
+      for (int j = 0; j < k; ++j) {
+        if (a.weights[s * k + j] != b.weights[s * k + j]) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// The same storage slot for slot (offsets, capacities, relayouts, version), both directions.
+template <class vid_t, class eid_t>
+bool same_graph(const dyng::graph_t<vid_t, eid_t>& a, const dyng::graph_t<vid_t, eid_t>& b) {
+  bool same = a.num_vertices() == b.num_vertices() && a.num_edges() == b.num_edges() &&
+              a.slot_capacity() == b.slot_capacity() &&
+              a.in_slot_capacity() == b.in_slot_capacity() &&
+              a.relayout_count() == b.relayout_count() && a.version() == b.version() &&
+              same_direction(a.out_view(), b.out_view());
+  if (a.properties().directed && a.has_transposed()) {
+    same = same && same_direction(a.in_view(), b.in_view());
+  }
+  return same;
+}
+
+/// Properties over every storage and semantics switch.
+inline dyng::graph_properties_t random_props(std::mt19937_64& rng) {
+  dyng::graph_properties_t p;
+  p.directed = rng() % 4 != 0;
+  p.store_transposed = rng() % 4 != 0;
+  p.num_weights = static_cast<int>(rng() % 3);
+  p.order = rng() % 2 ? dyng::edge_order_t::sorted : dyng::edge_order_t::append;
+  p.allow_parallel_edges = rng() % 3 == 0;
+  p.headroom = rng() % 3 == 0 ? 0.0 : 0.25;
+  auto& sem = p.semantics;
+  sem.as_sets = !p.allow_parallel_edges && rng() % 4 == 0;
+  sem.deletions_first = rng() % 2 == 0;
+  sem.allow_vertex_growth = rng() % 2 == 0;
+  sem.on_existing_insert = rng() % 8 == 0 ? dyng::on_existing_insert_t::error
+                           : rng() % 2    ? dyng::on_existing_insert_t::upsert
+                                          : dyng::on_existing_insert_t::ignore;
+  sem.on_missing_delete =
+      rng() % 8 == 0 ? dyng::on_missing_delete_t::error : dyng::on_missing_delete_t::ignore;
+  sem.on_self_loop = rng() % 8 == 0 ? dyng::on_self_loop_t::error
+                     : rng() % 2    ? dyng::on_self_loop_t::keep
+                                    : dyng::on_self_loop_t::drop;
+  return p;
 }
 
 }  // namespace graph_test

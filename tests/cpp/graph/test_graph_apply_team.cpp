@@ -22,6 +22,8 @@
 namespace {
 
 using namespace dyng;
+using graph_test::random_props;
+using graph_test::same_graph;
 
 /// Forces every OpenMP apply onto its full team while it lives.
 struct forced_team_t {
@@ -29,35 +31,6 @@ struct forced_team_t {
   forced_team_t() { detail::apply_tuning().parallel_min_changes = 0; }
   ~forced_team_t() { detail::apply_tuning().parallel_min_changes = saved; }
 };
-
-template <class vid_t, class eid_t>
-bool same_direction(const adjacency_view_t<vid_t, eid_t>& a, const adjacency_view_t<vid_t, eid_t>& b) {
-  if (a.num_vertices != b.num_vertices || a.num_weights != b.num_weights) return false;
-  const int k = a.num_weights;
-  for (vid_t v = 0; v < a.num_vertices; ++v) {
-    if (a.row_begin[v] != b.row_begin[v] || a.row_end[v] != b.row_end[v]) return false;
-    for (eid_t s = a.row_begin[v]; s < a.row_end[v]; ++s) {
-      if (a.col[s] != b.col[s]) return false;
-      for (int j = 0; j < k; ++j) {
-        if (a.weights[s * k + j] != b.weights[s * k + j]) return false;
-      }
-    }
-  }
-  return true;
-}
-
-template <class vid_t, class eid_t>
-bool same_graph(const graph_t<vid_t, eid_t>& a, const graph_t<vid_t, eid_t>& b) {
-  bool same = a.num_vertices() == b.num_vertices() && a.num_edges() == b.num_edges() &&
-              a.slot_capacity() == b.slot_capacity() &&
-              a.in_slot_capacity() == b.in_slot_capacity() &&
-              a.relayout_count() == b.relayout_count() && a.version() == b.version() &&
-              same_direction(a.out_view(), b.out_view());
-  if (a.properties().directed && a.has_transposed()) {
-    same = same && same_direction(a.in_view(), b.in_view());
-  }
-  return same;
-}
 
 template <class vid_t>
 bool same_edits(const row_edits_t<vid_t>& a, const row_edits_t<vid_t>& b) {
@@ -80,29 +53,6 @@ template <class vid_t>
 bool same_log(const change_log_t<vid_t>& a, const change_log_t<vid_t>& b) {
   return graph_test::same_changes(a, b) && same_edits(a.out_edits, b.out_edits) &&
          same_edits(a.in_edits, b.in_edits);
-}
-
-graph_properties_t random_props(std::mt19937_64& rng) {
-  graph_properties_t p;
-  p.directed = rng() % 4 != 0;
-  p.store_transposed = rng() % 4 != 0;
-  p.num_weights = static_cast<int>(rng() % 3);
-  p.order = rng() % 2 ? edge_order_t::sorted : edge_order_t::append;
-  p.allow_parallel_edges = rng() % 3 == 0;
-  p.headroom = rng() % 3 == 0 ? 0.0 : 0.25;
-  auto& sem = p.semantics;
-  sem.as_sets = !p.allow_parallel_edges && rng() % 4 == 0;
-  sem.deletions_first = rng() % 2 == 0;
-  sem.allow_vertex_growth = rng() % 2 == 0;
-  sem.on_existing_insert = rng() % 8 == 0 ? on_existing_insert_t::error
-                           : rng() % 2    ? on_existing_insert_t::upsert
-                                          : on_existing_insert_t::ignore;
-  sem.on_missing_delete =
-      rng() % 8 == 0 ? on_missing_delete_t::error : on_missing_delete_t::ignore;
-  sem.on_self_loop = rng() % 8 == 0 ? on_self_loop_t::error
-                     : rng() % 2    ? on_self_loop_t::keep
-                                    : on_self_loop_t::drop;
-  return p;
 }
 
 template <class vid_t, class eid_t>

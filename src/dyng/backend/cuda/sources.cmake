@@ -1,9 +1,10 @@
 # CUDA backend plumbing: the one error checker and the pooled device allocator that every GPU
-# kernel of libdyng uses, the reusable scratch of repeated small calls, and the profiler's events
-# and NVTX ranges. Included by src/CMakeLists.txt when DYNG_ENABLE_CUDA is ON.
+# kernel of libdyng uses, the reusable scratch of repeated small calls, the profiler's events
+# and NVTX ranges, and the host-side stop check (Ctrl-C). Included by src/CMakeLists.txt when DYNG_ENABLE_CUDA is ON.
 target_sources(dyng PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cuda_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_scope.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_stop.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profile_device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_allocator.cu
   ${CMAKE_CURRENT_LIST_DIR}/device_workspace.cpp)

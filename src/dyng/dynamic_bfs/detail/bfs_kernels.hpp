@@ -2,7 +2,10 @@
 // level-synchronous OpenMP BFS (each thread relaxes a share of a wide frontier, claims vertices
 // with a compare-and-swap on the level and collects them in its own list; the lists make the
 // next frontier; narrow frontiers are expanded by the calling thread). Both give the same levels and the same counters (levels settled, edges
-// scanned), so stats agree across backends.
+// scanned), so stats agree across backends. Both poll the caller's stop flag (backend/cancel.hpp)
+// every k_cancel_poll_mask + 1 vertices, and every 64 vertices of a thread's share of a frontier,
+// and throw interrupted_error with `levels` part-written (compute and the recompute fill a fresh
+// state).
 #pragma once
 
 #include <algorithm>
@@ -29,9 +32,12 @@ struct bfs_counters_t {
   int64_t edges = 0;
 };
 
+/// What a search throws when its caller's flag asks it to stop.
+inline constexpr const char* k_bfs_stopped = "dynamic_bfs search";
+
 template <class vid_t, class eid_t>
 bfs_counters_t bfs_sequential(const adjacency_view_t<vid_t, eid_t>& out, vid_t source,
-                              std::vector<int64_t>& levels) {
+                              std::vector<int64_t>& levels, cancel_token_t cancel = {}) {
   levels.assign(static_cast<size_t>(out.num_vertices), k_unreached);
   std::vector<vid_t> queue;
   queue.reserve(static_cast<size_t>(out.num_vertices));
@@ -39,6 +45,7 @@ bfs_counters_t bfs_sequential(const adjacency_view_t<vid_t, eid_t>& out, vid_t s
   levels[static_cast<size_t>(source)] = 0;
   bfs_counters_t counters;
   for (size_t head = 0; head < queue.size(); ++head) {
+    if ((head & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel, k_bfs_stopped);
     const vid_t u = queue[head];
     const int64_t next = levels[static_cast<size_t>(u)] + 1;
     for (eid_t slot = out.begin(u); slot < out.end(u); ++slot) {
@@ -63,7 +70,8 @@ inline constexpr size_t k_parallel_frontier = 2048;
 /// tests; k_parallel_frontier otherwise).
 template <class vid_t, class eid_t>
 bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t source, int threads,
-                          size_t parallel_frontier, std::vector<int64_t>& levels) {
+                          size_t parallel_frontier, std::vector<int64_t>& levels,
+                          cancel_token_t cancel = {}) {
 #if defined(DYNG_HAVE_OPENMP)
   const size_t n = static_cast<size_t>(out.num_vertices);
   levels.assign(n, k_unreached);
@@ -74,6 +82,7 @@ bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t sourc
   for (int64_t level = 1; !frontier.empty(); ++level) {
     ++counters.levels;
     next.clear();
+    throw_if_cancelled(cancel, k_bfs_stopped);
     if (frontier.size() < parallel_frontier) {
       for (const vid_t u : frontier) {
         for (eid_t slot = out.begin(u); slot < out.end(u); ++slot) {
@@ -87,12 +96,16 @@ bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t sourc
       }
     } else {
       int64_t edges = 0;
+      team_stop_t stop(cancel);
 #pragma omp parallel num_threads(threads) reduction(+ : edges)
       {
         std::vector<vid_t>& mine = found[static_cast<size_t>(omp_get_thread_num())];
         mine.clear();
+        bool stopping = false;
 #pragma omp for schedule(dynamic, 64) nowait
         for (size_t i = 0; i < frontier.size(); ++i) {
+          if ((i & 63) == 0) stopping = stop.poll();
+          if (stopping) continue;
           const vid_t u = frontier[i];
           for (eid_t slot = out.begin(u); slot < out.end(u); ++slot) {
             const vid_t v = out.neighbour(slot);
@@ -106,6 +119,7 @@ bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t sourc
           edges += out.degree(u);
         }
       }
+      throw_if_cancelled(stop, k_bfs_stopped);
       counters.edges += edges;
       for (const auto& list : found) next.insert(next.end(), list.begin(), list.end());
     }
@@ -115,7 +129,7 @@ bfs_counters_t bfs_openmp(const adjacency_view_t<vid_t, eid_t>& out, vid_t sourc
 #else
   (void)threads;
   (void)parallel_frontier;
-  return bfs_sequential(out, source, levels);
+  return bfs_sequential(out, source, levels, cancel);
 #endif
 }
 
@@ -131,8 +145,8 @@ stats_t full_bfs(const graph_t<vid_t, eid_t>& graph, vid_t source, const options
       options.parallel_min_edges >= 0 ? options.parallel_min_edges : k_default_parallel_min_edges);
   const bfs_counters_t counters =
       threads > 1 ? bfs_openmp(graph.out_view(), source, threads,
-                               forced ? size_t{0} : k_parallel_frontier, levels)
-                  : bfs_sequential(graph.out_view(), source, levels);
+                               forced ? size_t{0} : k_parallel_frontier, levels, exec.cancel)
+                  : bfs_sequential(graph.out_view(), source, levels, exec.cancel);
   stats_t stats;
   stats.record(threads > 1 ? engine_t{"fused", "frontier"} : engine_t{"operators", "queue"});
   stats.iterations = counters.levels;

@@ -12,13 +12,16 @@
 //    inserted edge (u, v) offers level[u] + 1 to v.
 // 3. Search: a bucket-per-level BFS from the seeds lowers levels until no edge improves one.
 // All three count the edges they examine; past `budget` the repair gives up (undo() restores the
-// levels) and the shared update policy recomputes. The repair is sequential on every host
-// backend: the region of a batch that does not fall back is small.
+// levels) and the shared update policy recomputes. Steps 1 and 3 poll the caller's stop flag
+// (backend/cancel.hpp) per round and every k_cancel_poll_mask + 1 vertices, and throw
+// interrupted_error (the policy's undo() then puts the levels back). The repair is sequential on
+// every host backend: the region of a batch that does not fall back is small.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/backend/profile.hpp"
 #include "dyng/dynamic_bfs/dynamic_bfs.hpp"
 #include "dyng/graph/adjacency_view.hpp"
@@ -33,8 +36,9 @@ template <class vid_t, class eid_t>
 class level_repair_t {
  public:
   level_repair_t(const adjacency_view_t<vid_t, eid_t>& out,
-                 const adjacency_view_t<vid_t, eid_t>& in, state_t<vid_t>& state)
-      : out_(out), in_(in), state_(state) {}
+                 const adjacency_view_t<vid_t, eid_t>& in, state_t<vid_t>& state,
+                 cancel_token_t cancel = {})
+      : out_(out), in_(in), state_(state), cancel_(cancel) {}
 
   /// Repairs the (already grown) levels for `log`; false once the work passes `budget`.
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
@@ -77,6 +81,7 @@ class level_repair_t {
          level < buckets.size(); ++level) {
       // The bucket may grow while it is read (relaxations push level + 1 only), so index it.
       for (size_t i = 0; i < buckets[level].size(); ++i) {
+        if ((i & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel_, k_repair_stopped);
         const vid_t u = buckets[level][i];
         if (level_[u] != static_cast<int64_t>(level)) continue;  // lowered again since
         const int64_t next = static_cast<int64_t>(level) + 1;
@@ -113,6 +118,7 @@ class level_repair_t {
     vid_t vertex;
     int64_t level;
   };
+  static constexpr const char* k_repair_stopped = "dynamic_bfs repair";
   static constexpr uint8_t k_recorded = 1;
   static constexpr uint8_t k_dead = 2;
   static constexpr uint8_t k_queued = 4;  // a candidate of the round being built
@@ -144,6 +150,7 @@ class level_repair_t {
     }
     int64_t rounds = 0;
     while (!candidates.empty()) {
+      throw_if_cancelled(cancel_, k_repair_stopped);
       ++rounds;
       falling.clear();
       for (const vid_t v : candidates) {
@@ -187,6 +194,7 @@ class level_repair_t {
   adjacency_view_t<vid_t, eid_t> out_;
   adjacency_view_t<vid_t, eid_t> in_;
   state_t<vid_t>& state_;
+  cancel_token_t cancel_;
   int64_t* level_ = nullptr;
   std::vector<uint8_t> flags_;
   std::vector<record_t> records_;

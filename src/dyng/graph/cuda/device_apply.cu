@@ -24,6 +24,10 @@
 // workspace (device_workspace.hpp), one round per apply(), instead of the pool; counts come back
 // through the workspace's page-locked memory; and the host waits only where it needs a value:
 // the resolve's status, the two plan reads, the end (and a re-layout's own sizes).
+//
+// With an undo record (dyng.update), the touched rows are copied before the commit and the
+// storage the commit replaces is kept; revert() (device_revert.cu) puts them back. A stop (Ctrl-C)
+// is honoured up to the commit, before which nothing of the graph is written.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -49,9 +53,11 @@
 #include "dyng/core/graph_types.hpp"
 #include "dyng/core/log.hpp"
 #include "dyng/core/radix_sort.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/graph/cuda/apply_kernels.cuh"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/cuda/packed_blob.hpp"
+#include "dyng/graph/cuda/undo_kernels.cuh"
 #include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/graph/detail/edge_replay.hpp"
 #include "dyng/graph/detail/slot_growth.hpp"
@@ -578,7 +584,7 @@ void check_batch_size(int64_t total) {
 
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
-                                                    change_log_t<vid_t>* log) {
+                                                    change_log_t<vid_t>* log, undo_t* undo) {
   const stage_scope_t apply_stage("graph.apply");
   const auto& sem = props_.semantics;
   batch_input_t in;
@@ -610,12 +616,12 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
                     reinterpret_cast<const vid_t*>(base + at_ds),
                     reinterpret_cast<const vid_t*>(base + at_dd), ni, nd, props_);
   upload_stage.reset();
-  return apply_input(in, log);
+  return apply_input(in, log, undo);
 }
 
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>& batch,
-                                                    change_log_t<vid_t>* log) {
+                                                    change_log_t<vid_t>* log, undo_t* undo) {
   const stage_scope_t apply_stage("graph.apply");
   if (batch.device != device_ || batch.checked_version != version_ || batch.conversion.any()) {
     throw internal_error("Graph.apply(): a device batch staged for another graph state (or "
@@ -633,7 +639,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>&
                     batch.delete_src(), batch.delete_dst(), ni, nd, props_);
   device_scope_t scope(device_);
   apply_workspace_.begin(stream_);
-  return apply_input(in, log);
+  return apply_input(in, log, undo);
 }
 
 
@@ -764,9 +770,43 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in,
   copy_to_host(ctx.changes, changes, count * sizeof(edge_change_t<vid_t>), s);
 }
 
+/// Copies the touched rows of `p` (offsets and slots) as they are into `record`, before the
+/// commit writes them. A re-layout's rows are not copied: the old storage is kept whole.
+template <class vid_t, class eid_t>
+void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
+                                               const apply_context_t& ctx,
+                                               typename undo_t::record_t& record) {
+  const cudaStream_t s = ctx.stream;
+  const direction_t& d = *p.d;
+  record = {};
+  record.tail = d.tail;
+  record.rows = p.relayout ? 0 : p.rows;
+  if (record.rows == 0) return;
+  const auto count = static_cast<size_t>(record.rows);
+  record.row = device_buffer<vid_t>(count, stream_);
+  copy_on_device(record.row.data(), p.row, count * sizeof(vid_t), stream_);
+  record.at = device_buffer<int64_t>(count + 1, stream_);
+  sums_into(p.old_size, record.rows, record.at.data(), apply_workspace_, s);
+  const int64_t slots = fetch(record.at.data() + record.rows, s);
+  record.begin = device_buffer<eid_t>(count, stream_);
+  record.end = device_buffer<eid_t>(count, stream_);
+  record.capacity_end = device_buffer<eid_t>(count, stream_);
+  record.col = device_buffer<vid_t>(static_cast<size_t>(std::max<int64_t>(slots, 1)), stream_);
+  record.weights = device_buffer<int32_t>(
+      static_cast<size_t>(std::max<int64_t>(slots * num_weights_, 1)), stream_);
+  detail::save_rows_kernel<vid_t, eid_t>
+      <<<blocks_for(record.rows * 32, ctx.multiprocessors), k_block_threads, 0, s>>>(
+          record.row.data(), record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
+          d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_,
+          record.at.data(), record.begin.data(), record.end.data(), record.capacity_end.data(),
+          record.col.data(), record.weights.data());
+  DYNG_CUDA_CHECK(cudaGetLastError());
+}
+
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& in,
-                                                          change_log_t<vid_t>* log) {
+                                                          change_log_t<vid_t>* log,
+                                                          undo_t* undo) {
   const detail::device_batch_t<vid_t>& b = in.b;
   apply_context_t ctx;
   ctx.stream = as_stream(stream_);
@@ -800,8 +840,30 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
   }
   stage.emplace("graph.plan_rows");
   plan_rows(plans, directions, ctx);
+  // Nothing of the graph is written before the commit.
+  throw_if_cancelled_on(stream_, "Graph.apply()");
+  if (undo != nullptr) {
+    undo->recorded = false;
+    undo->num_vertices = num_vertices_;
+    undo->num_edges = num_edges_;
+    undo->version = version_;
+    undo->device_relayouts = device_relayouts_;
+    undo->in = {};
+    for (int i = 0; i < directions; ++i) record_rows(plans[i], ctx, i == 0 ? undo->out : undo->in);
+  }
   stage.emplace("graph.write_rows");
   for (int i = 0; i < directions; ++i) commit_direction(plans[i], ctx);
+  if (undo != nullptr) {
+    // What the commit swapped out (a re-layout's storage, a growth's row arrays) stays with the
+    // record rather than being freed with the plan.
+    for (int i = 0; i < directions; ++i) {
+      auto& record = i == 0 ? undo->out : undo->in;
+      record.whole = plans[i].relayout;
+      if (plans[i].relayout || plans[i].grown) {
+        record.replaced = std::make_unique<direction_t>(std::move(plans[i].fresh));
+      }
+    }
+  }
   synchronize(ctx.stream);
   stage.reset();
   apply_workspace_.end();
@@ -816,6 +878,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
   num_edges_ = static_cast<eid_t>(ctx.stored_after);
   num_vertices_ = static_cast<vid_t>(ctx.n_after);
   ++version_;
+  if (undo != nullptr) undo->recorded = true;
   return sum;
 }
 
@@ -881,10 +944,10 @@ graph_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::download() const {
 }
 
 #define DYNG_INSTANTIATE_DEVICE_APPLY(V, E)                                                \
-  template apply_summary_t device_graph_t<V, E>::apply(const edge_batch_t<V>&,             \
-                                                       change_log_t<V>*);                  \
-  template apply_summary_t device_graph_t<V, E>::apply(const staged_batch_t<V>&,           \
-                                                       change_log_t<V>*);                  \
+  template apply_summary_t device_graph_t<V, E>::apply(                                    \
+      const edge_batch_t<V>&, change_log_t<V>*, device_graph_t<V, E>::undo_t*);            \
+  template apply_summary_t device_graph_t<V, E>::apply(                                    \
+      const staged_batch_t<V>&, change_log_t<V>*, device_graph_t<V, E>::undo_t*);          \
   template graph_t<V, E> device_graph_t<V, E>::download() const;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DEVICE_APPLY)
 #undef DYNG_INSTANTIATE_DEVICE_APPLY

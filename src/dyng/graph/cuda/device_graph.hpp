@@ -42,12 +42,18 @@ class device_graph_t {
   device_graph_t(const device_graph_t&) = delete;
   device_graph_t& operator=(const device_graph_t&) = delete;
 
+  /// What revert() needs to take back one apply() (defined below, after the storage it keeps).
+  struct undo_t;
+
   /// Applies `batch` on the device, atomically: an invalid batch throws what graph_t::apply()
   /// throws and changes nothing. `log` receives the effective changes in processing order, as
   /// graph_t::apply() logs them (its slot-level row edits stay unrecorded). Returns the same
   /// summary as graph_t::apply() on an equal host graph; the rows hold the same slots in the
-  /// same order, though not necessarily at the same offsets.
-  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log);
+  /// same order, though not necessarily at the same offsets. Throws interrupted_error, changing
+  /// nothing, when the calling thread's call is asked to stop before the write (cancel_scope_t).
+  /// With `undo`, records what revert() needs to take the batch back.
+  apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log,
+                        undo_t* undo = nullptr);
 
   /// A batch in device memory (on this graph's device, ready on its stream) converted to this
   /// graph's types and checked for it, without a host copy (device_batch.hpp). Throws for bad
@@ -57,7 +63,13 @@ class device_graph_t {
 
   /// apply() for a staged batch whose conversion found no fault: the same checks, summary and
   /// log as for the batch on the host.
-  apply_summary_t apply(const staged_batch_t<vid_t>& batch, change_log_t<vid_t>* log);
+  apply_summary_t apply(const staged_batch_t<vid_t>& batch, change_log_t<vid_t>* log,
+                        undo_t* undo = nullptr);
+
+  /// Puts the graph back as it was before the apply() that filled `undo`, which must be the last
+  /// change (else invalid_argument_error, nothing changed): the rows hold the same slots in the
+  /// same order at the same offsets, and counts and version are the old ones. `undo` is spent.
+  void revert(undo_t& undo);
 
   /// A host graph equal to this copy slot for slot (offsets, tail and all), at its version.
   graph_t<vid_t, eid_t> download() const;
@@ -113,13 +125,42 @@ class device_graph_t {
     int64_t slots = 0;
     int64_t tail = 0;  ///< First never-used slot.
   };
+
+ public:
+  /// What revert() needs to take back one apply() (graph_t's apply_undo_t, in device memory):
+  /// per stored direction, the offsets and slots of the rows the batch touches, copied before the
+  /// write, and the storage the write replaced (a re-layout's, or the row arrays of a growth).
+  struct undo_t {
+    struct record_t {
+      std::unique_ptr<direction_t> replaced;  ///< Storage the commit swapped out, if any.
+      bool whole = false;                     ///< `replaced` is the whole direction.
+      int64_t rows = 0;
+      ::dyng::cuda::device_buffer<vid_t> row;
+      ::dyng::cuda::device_buffer<eid_t> begin, end, capacity_end;
+      ::dyng::cuda::device_buffer<int64_t> at;  ///< rows + 1 offsets into col.
+      ::dyng::cuda::device_buffer<vid_t> col;
+      ::dyng::cuda::device_buffer<int32_t> weights;
+      int64_t tail = 0;
+    };
+    record_t out, in;
+    vid_t num_vertices = 0;
+    eid_t num_edges = 0;
+    uint64_t version = 0;  ///< Before the apply.
+    int64_t device_relayouts = 0;
+    bool recorded = false;
+  };
+
+ private:
   // device_apply.cu: what one apply() knows about its batch, and one direction's rewrite,
   // prepared in full before anything is written.
   struct apply_context_t;
   struct direction_plan_t;
   struct batch_input_t;  ///< A checked batch in device memory, with what its checks found.
 
-  apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log);
+  apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log,
+                              undo_t* undo);
+  void record_rows(const direction_plan_t& plan, const apply_context_t& ctx,
+                   typename undo_t::record_t& record);
 
   void resolve(const batch_input_t& input, apply_context_t& ctx, apply_summary_t& sum);
   void compact_operations(const batch_input_t& input, apply_context_t& ctx, bool with_log);

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/radix_sort.hpp"
 #include "dyng/graph/detail/batch_validate.hpp"
@@ -93,16 +94,20 @@ std::vector<size_t> group_aligned_runs(const std::vector<batch_record_t<vid_t>>&
 /// `probe_ops` operations (tests pass 0 to exercise the sorted path alone). With `team` > 1 the
 /// records are ordered by a radix sort and the key groups replayed in runs on an OpenMP team
 /// (copies() must then be safe to call concurrently); the result is the same for every team.
+/// Between its passes over the batch it throws interrupted_error once `cancel` asks.
 template <class vid_t, class copies_fn>
 resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
                                       const graph_properties_t& props, int64_t n,
                                       copies_fn&& copies,
-                                      int64_t probe_ops = k_error_probe_ops, int team = 1) {
+                                      int64_t probe_ops = k_error_probe_ops, int team = 1,
+                                      cancel_token_t cancel = {}) {
+  constexpr const char* fn = "Graph.apply()";
   const auto& sem = props.semantics;
   resolved_batch_t<vid_t> out;
   const validated_batch_t checked = validate_batch(batch, props, n);
   out.num_vertices_after = checked.num_vertices_after;
   probe_batch_errors(batch, props, n, probe_ops, copies);
+  throw_if_cancelled(cancel, fn);
   auto& sum = out.summary;
   sum.num_vertices_after = out.num_vertices_after;
   sum.inserted_vertices = out.num_vertices_after - n;
@@ -145,6 +150,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
     add_insertions();
     add_deletions();
   }
+  throw_if_cancelled(cancel, fn);
   // Ordered by (a, b, seq). Sequentially: stably by a (a counting sort for a large batch), then
   // each a-group stably by b; the groups are small (a row's share of the batch). On a team: two
   // stable radix sorts, by b and then by a.
@@ -167,6 +173,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
     }
   }
 
+  throw_if_cancelled(cancel, fn);
   // Replays the key groups of recs[first, last) (whole groups) into `part`.
   auto replay_run = [&](size_t first, size_t last, replay_part_t<vid_t>& part) {
     auto& counts = part.counts;
@@ -189,7 +196,8 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
       // An undirected edge is two stored copies unless it is a self-loop: counters count both.
       const int64_t mult = (!props.directed && a != b) ? 2 : 1;
       edge_replay_t replay;
-      replay.count = (a < n && b < n) ? copies(a, b) : 0;
+      const copies_found_t found = (a < n && b < n) ? as_found(copies(a, b)) : copies_found_t{};
+      replay.count = found.count;
       for (size_t j = g; j < h; ++j) {
         const rec_t& r = recs[j];
         const vid_t u = r.swapped ? r.b : r.a;
@@ -201,7 +209,7 @@ resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
             break;
           case replay_step_t::erase:
             counts.deleted_edges += mult;
-            ops.push_back({u, v, r.seq, -1, op_kind_t::erase, 0});
+            ops.push_back({u, v, r.seq, found.first, op_kind_t::erase, 0});
             break;
           case replay_step_t::missing_delete:
             if (sem.on_missing_delete == on_missing_delete_t::error) {

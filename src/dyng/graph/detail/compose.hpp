@@ -22,7 +22,8 @@ namespace dyng::detail {
 enum class op_kind_t : uint8_t { erase, insert, reweight };
 
 /// One resolved change of one row. `seq` orders operations within the batch; `widx` is the
-/// insertion whose weights an insert/reweight writes.
+/// insertion whose weights an insert/reweight writes, and for an erase the slot of the key's
+/// first stored copy before the batch when the resolve knew it (else -1; nothing writes by it).
 template <class vid_t>
 struct row_op_t {
   vid_t row;

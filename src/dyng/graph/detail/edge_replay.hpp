@@ -47,6 +47,16 @@ struct edge_replay_t {
 };
 
 /// The message of an 'error' mode's rejection; `index` is the position in its list.
+/// What a copies(u, v) callback of the resolve returns: the stored copies of (u, v), or those with the slot of
+/// the first (the graph's own callback knows it from its search; an erasure carries it on, see
+/// row_op_t::widx, so that an undo record need not search again).
+struct copies_found_t {
+  int64_t count = 0;
+  int64_t first = -1;
+};
+inline copies_found_t as_found(int64_t count) { return {count, -1}; }
+inline copies_found_t as_found(copies_found_t found) { return found; }
+
 inline std::string missing_delete_text(int64_t index, int64_t u, int64_t v) {
   return "Graph.apply(): deletion " + std::to_string(index) + " removes edge (" +
          std::to_string(u) + ", " + std::to_string(v) +

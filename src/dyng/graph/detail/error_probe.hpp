@@ -57,7 +57,7 @@ void probe_batch_errors(const edge_batch_t<vid_t>& batch, const graph_properties
       slot_t& s = table[i];
       if (!s.used) {
         s = {a, b, true, {}};
-        s.replay.count = (a < n && b < n) ? copies(a, b) : 0;
+        s.replay.count = (a < n && b < n) ? as_found(copies(a, b)).count : 0;
         return s.replay;
       }
       if (s.a == a && s.b == b) return s.replay;

@@ -145,15 +145,17 @@ void write_row_content(D& d, int64_t v, const vid_t* cols, const int32_t* weight
 
 /// Writes `size` slots (columns + K weights each) as the new content of row v: in place when the
 /// row's range is large enough, else in a fresh range at the tail (re-laying out the direction
-/// first when the tail is exhausted). Returns true when it had to re-lay out.
-template <class D, class vid_t>
+/// first when the tail is exhausted, after calling before_relayout()). Returns true when it had
+/// to re-lay out.
+template <class D, class vid_t, class before_relayout_fn>
 bool store_row(D& d, int64_t v, const vid_t* cols, const int32_t* weights, int64_t size,
-               int num_weights, double headroom) {
+               int num_weights, double headroom, before_relayout_fn&& before_relayout) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   bool relaid = false;
   if (static_cast<int64_t>(d.row_begin[v]) + size > static_cast<int64_t>(d.row_capacity_end[v])) {
     const int64_t cap = moved_capacity(size, headroom);
     if (static_cast<int64_t>(d.tail) + cap > static_cast<int64_t>(d.col.size())) {
+      before_relayout();
       // Row v's old content is stale (the caller holds the new one): lay it out empty with
       // room for the new content, which is written below.
       using vid_type = typename decltype(d.col)::value_type;

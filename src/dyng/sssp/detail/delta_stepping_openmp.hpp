@@ -20,6 +20,12 @@
 // of R >= max_weight / delta + 2 slots; delta is raised if needed to keep R <= k_max_ring. The
 // region starts with the weight scan (validation, max_weight, mean degree) and ends with the
 // canonical-parent pass, so a compute costs one parallel region.
+//
+// Stopping (backend/cancel.hpp): a thread polls the caller's flag per frontier chunk and leaves the
+// rest of its phase once a stop is recorded; thread 0 reads the record before each phase's barrier
+// into a slot of that phase's parity, which every thread reads after the barrier, so the team
+// leaves the loop together. It then skips the parent pass (which writes the old parents in place
+// during an update's recompute), and the caller's thread throws after the region.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +38,7 @@
 #include <omp.h>
 #endif
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/backend/profile.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
@@ -79,7 +86,8 @@ inline int64_t effective_delta(int64_t requested, int64_t max_weight, double deg
 /// Full compute with `threads` threads. Returns false, computing nothing, when the weight scan
 /// finds a weight < 1; `range` then names it (the caller throws, outside the parallel region).
 /// With `previous` distances (and the previous parents in `parents`), adds the number of vertices
-/// whose distance or parent changed to `changed`.
+/// whose distance or parent changed to `changed`. Throws interrupted_error once `cancel` asks,
+/// `parents` then as it was.
 ///
 /// The search reads `known->rows` when given (a packed copy of the objective's rows whose weights
 /// are all known to be >= 1, at most known->max_weight, known->edges of them: mosp's shared pack),
@@ -97,7 +105,8 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
                     vid_t source, int64_t requested_delta, int threads, std::vector<int64_t>& dist,
                     std::vector<vid_t>& parents, weight_range_t<vid_t, eid_t>& range,
                     search_counters_t& counters, const int64_t* previous = nullptr,
-                    int64_t* changed = nullptr, const known_rows_t<rows_t>* known = nullptr) {
+                    int64_t* changed = nullptr, const known_rows_t<rows_t>* known = nullptr,
+                    cancel_token_t cancel = {}) {
   const vid_t n = out.num_vertices;
   {
     stage_scope_t reset_stage("sssp.reset");
@@ -122,6 +131,11 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
   // Phase k's bin is shared_bin[k % 3]; phase k fills slot k + 1 and clears slot k + 2, which
   // nobody reads any more (it held phase k - 1's bin).
   int64_t shared_bin[3] = {0, k_no_bin, k_no_bin};
+  // Phase k leaves the loop when halt[k & 1] is set, written by thread 0 before phase k - 1's
+  // barrier; phase k's own slot is rewritten only after phase k + 1's barrier.
+  team_stop_t stop(cancel);
+  bool halt[2] = {false, false};
+  bool parents_wanted = false;
   int64_t edges = 0, total_relaxations = 0, total_pushes = 1, phases = 0, total_changed = 0;
   int64_t* const d = dist.data();
   const column_rows_t<vid_t, eid_t> own_rows{out, w_out};
@@ -210,7 +224,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
           });
     };
 
-    while (valid) {
+    while (valid && !halt[iteration & 1]) {
       const int64_t bin = shared_bin[iteration % 3];
       if (bin == k_no_bin) break;
       const int64_t threshold = bin * delta;
@@ -223,7 +237,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
         const std::vector<vid_t>& items = now[t].items;
         std::atomic<size_t>& next = now_cursor[t].next;
         for (size_t first = next.fetch_add(k_frontier_chunk, std::memory_order_relaxed);
-             first < items.size();
+             first < items.size() && !stop.poll();
              first = next.fetch_add(k_frontier_chunk, std::memory_order_relaxed)) {
           const size_t last = std::min(items.size(), first + k_frontier_chunk);
           for (size_t i = first; i < last; ++i) {
@@ -235,7 +249,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
 
       // Bucket fusion: settle what this thread found for the current bin without a barrier.
       std::vector<vid_t>& current = ring[static_cast<uint64_t>(bin) & ring_mask];
-      while (!current.empty() && current.size() < k_fusion_limit) {
+      while (!current.empty() && current.size() < k_fusion_limit && !stop.poll()) {
         fused.swap(current);
         for (const vid_t u : fused) relax(u, threshold);
         fused.clear();
@@ -269,14 +283,21 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
       }
       cursors[(iteration + 1) & 1][static_cast<size_t>(tid)].next.store(0,
                                                                         std::memory_order_relaxed);
-      if (tid == 0) shared_bin[(iteration + 2) % 3] = k_no_bin;
+      if (tid == 0) {
+        shared_bin[(iteration + 2) % 3] = k_no_bin;
+        halt[(iteration + 1) & 1] = stop.poll();
+      }
       ++iteration;
 #pragma omp barrier
     }
+    // Every thread left the loop after the same barrier; this decides for all of them.
+#pragma omp single
+    parents_wanted = valid && !stop.stopped();
 
     const int64_t my_changed =
-        valid ? canonical_parents_team(in, w_in, d, source, in_sorted, parents.data(), previous)
-              : 0;
+        parents_wanted
+            ? canonical_parents_team(in, w_in, d, source, in_sorted, parents.data(), previous)
+            : 0;
 #pragma omp atomic
     total_relaxations += relaxations;
 #pragma omp atomic
@@ -285,6 +306,7 @@ bool compute_openmp(const adjacency_view_t<vid_t, eid_t>& out,
     total_changed += my_changed;
     if (tid == 0) phases = iteration;
   }
+  throw_if_cancelled(stop, k_search_stopped);
   counters.relaxations += total_relaxations;
   counters.pushes += total_pushes;
   counters.buckets += phases;

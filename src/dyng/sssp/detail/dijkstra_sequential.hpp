@@ -12,6 +12,11 @@
 // kernel need. The radix-heap search also serves update(): it starts from arbitrary seeds,
 // reports every improvement, and gives up once its edge work passes a budget so that a hopeless
 // repair can fall back to a full compute cheaply.
+//
+// Both searches poll the caller's stop flag (backend/cancel.hpp) once per bucket and every
+// k_cancel_poll_mask + 1 entries of a bucket (a bucket of an unweighted graph is a whole BFS
+// level), and throw interrupted_error; their callers' states are fresh or put back on any
+// exception.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/execution.hpp"
 #include "dyng/backend/profile.hpp"
 #include "dyng/sssp/detail/big_arrays.hpp"
 #include "dyng/sssp/detail/canonical_parents.hpp"
@@ -96,14 +102,19 @@ inline void prefetch_bucket(const rows_t& rows, size_t i, size_t size, vertex_fn
   prefetch_entries(rows, i, size, vertex, dist, [&](auto x) { return dist[x] == d; });
 }
 
+/// What a search throws when its caller's flag asks it to stop.
+inline constexpr const char* k_search_stopped = "sssp search";
+
 /// Settles the buckets of `queue` in order, recording canonical parents (dial_search() says why
 /// they are exact), while they lie at distances <= `last_distance`. Returns true once the queue
 /// is empty; false with the next bucket still queued, unread, when it lies further out (a caller
 /// that then moves dist to a wider type goes on from there with the same queue). dist holds the
-/// tentative distances of everything queued and its type's "unreached" value elsewhere.
+/// tentative distances of everything queued and its type's "unreached" value elsewhere. Throws
+/// interrupted_error, with dist and parent part-written, once `cancel` asks.
 template <class rows_t, class vid_t, class dist_t>
 bool dial_settle(const rows_t& rows, dial_queue_t<vid_t>& queue, int64_t last_distance,
-                 dist_t* dist, vid_t* parent, search_counters_t& counters) {
+                 dist_t* dist, vid_t* parent, search_counters_t& counters,
+                 cancel_token_t cancel = {}) {
   int64_t relaxations = 0, pushes = 0, buckets = 0;
   bool emptied = true;
   while (!queue.empty()) {
@@ -115,6 +126,7 @@ bool dial_settle(const rows_t& rows, dial_queue_t<vid_t>& queue, int64_t last_di
     const std::vector<vid_t>& bucket = queue.bucket();
     const size_t size = bucket.size();  // pushes while reading land in other buckets
     for (size_t i = 0; i < size; ++i) {
+      if ((i & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel, k_search_stopped);
       prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j]; }, dist, d);
       const vid_t u = bucket[i];
       if (dist[u] != d) continue;
@@ -152,12 +164,12 @@ bool dial_settle(const rows_t& rows, dial_queue_t<vid_t>& queue, int64_t last_di
 /// the one canonical_parents_sequential() derives from the in-rows, without reading them.
 template <class rows_t, class vid_t, class dist_t>
 void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist,
-                 vid_t* parent, search_counters_t& counters) {
+                 vid_t* parent, search_counters_t& counters, cancel_token_t cancel = {}) {
   dial_queue_t<vid_t> queue(max_weight);
   dist[source] = 0;
   queue.push(source, 0);
   ++counters.pushes;
-  dial_settle(rows, queue, INT64_MAX, dist, parent, counters);
+  dial_settle(rows, queue, INT64_MAX, dist, parent, counters, cancel);
 }
 
 /// dial_search() on the graph's own rows, parents discarded (bench/cpp/sssp_timing.cpp).
@@ -171,10 +183,12 @@ void dijkstra_dial(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
 
 /// Dijkstra from whatever `heap` holds, with dist holding the matching tentative distances.
 /// Calls on_improve(v, old_distance) before lowering dist[v]. Returns false, leaving dist
-/// partially updated, as soon as the relaxations exceed `budget`.
+/// partially updated, as soon as the relaxations exceed `budget`; throws interrupted_error, dist
+/// as partly updated, once `cancel` asks.
 template <class rows_t, class vid_t, class on_improve_t>
 bool radix_search(const rows_t& rows, radix_heap_t<vid_t>& heap, int64_t* dist, int64_t budget,
-                  on_improve_t&& on_improve, search_counters_t& counters) {
+                  on_improve_t&& on_improve, search_counters_t& counters,
+                  cancel_token_t cancel = {}) {
   using entry_t = typename radix_heap_t<vid_t>::entry_t;
   int64_t relaxations = 0, pushes = 0, buckets = 0;
   bool within_budget = true;
@@ -183,6 +197,7 @@ bool radix_search(const rows_t& rows, radix_heap_t<vid_t>& heap, int64_t* dist, 
     std::vector<entry_t>& bucket = heap.minimum_bucket();
     const size_t size = bucket.size();
     for (size_t i = 0; i < size; ++i) {
+      if ((i & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel, k_search_stopped);
       prefetch_bucket(rows, i, size, [&](size_t j) { return bucket[j].vertex; }, dist, d);
       const vid_t u = bucket[i].vertex;
       if (dist[u] != d) continue;
@@ -212,9 +227,10 @@ bool radix_search(const rows_t& rows, radix_heap_t<vid_t>& heap, int64_t* dist, 
 template <class vid_t, class eid_t, class on_improve_t>
 bool dijkstra_radix(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
                     radix_heap_t<vid_t>& heap, int64_t* dist, int64_t budget,
-                    on_improve_t&& on_improve, search_counters_t& counters) {
+                    on_improve_t&& on_improve, search_counters_t& counters,
+                    cancel_token_t cancel = {}) {
   return radix_search(column_rows_t<vid_t, eid_t>{out, w}, heap, dist, budget,
-                      std::forward<on_improve_t>(on_improve), counters);
+                      std::forward<on_improve_t>(on_improve), counters, cancel);
 }
 
 /// "Unreached" in a search with 4-byte distances.
@@ -254,12 +270,15 @@ inline bool narrow_distances_fit(int64_t max_weight, int64_t n) {
 /// largest): distances from `source` and canonical parents, fused into Dial's search, or for
 /// weights beyond Dial's ring a radix-heap search and then the in-row pass. With `previous`
 /// distances (and the previous parents in `parents`), returns how many vertices changed distance
-/// or parent.
+/// or parent. Throws interrupted_error once `cancel` asks: with `previous`, `parents` is then as
+/// it was (the in-row pass of the radix-heap search, which writes it, is not polled; it reads
+/// each in-edge once).
 template <class rows_t, class vid_t, class eid_t>
 int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid_t>& in,
                            bool in_sorted, int objective, vid_t source, int64_t max_weight,
                            std::vector<int64_t>& dist, std::vector<vid_t>& parents,
-                           search_counters_t& counters, const int64_t* previous = nullptr) {
+                           search_counters_t& counters, const int64_t* previous = nullptr,
+                           cancel_token_t cancel = {}) {
   const vid_t n = in.num_vertices;
   const auto count = static_cast<size_t>(n);
   if (max_weight > k_dial_max_weight) {
@@ -274,8 +293,9 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
     ++counters.pushes;
     {
       stage_scope_t loop_stage("sssp.loop");
-      radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters);
+      radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters, cancel);
     }
+    throw_if_cancelled(cancel, k_search_stopped);
     stage_scope_t parents_stage("sssp.parents");
     return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
                                         in_sorted, parents.data(), previous);
@@ -313,7 +333,8 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
         near[source] = 0;
         queue.push(source, 0);
         ++counters.pushes;
-        settled = dial_settle(rows, queue, short_limit, near.data(), found.data(), counters);
+        settled =
+            dial_settle(rows, queue, short_limit, near.data(), found.data(), counters, cancel);
       }
       stage_scope_t widen_stage("sssp.widen_distances");
       if (settled) {
@@ -333,7 +354,7 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
     if (!settled) {
       {
         stage_scope_t loop_stage("sssp.loop");
-        dial_settle(rows, queue, INT64_MAX, narrow.data(), found.data(), counters);
+        dial_settle(rows, queue, INT64_MAX, narrow.data(), found.data(), counters, cancel);
       }
       stage_scope_t widen_stage("sssp.widen_distances");
       resize_big(dist, count);
@@ -343,7 +364,7 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
     assign_big(dist, count, k_infinite_distance);
     reset_stage.reset();
     stage_scope_t loop_stage("sssp.loop");
-    dial_search(rows, source, max_weight, dist.data(), found.data(), counters);
+    dial_search(rows, source, max_weight, dist.data(), found.data(), counters, cancel);
   }
   count_changes();
   return changed;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -83,18 +84,19 @@ struct row_scratch_t {
 
 /// The sequential kernel: the objective's rows, packed when the graph keeps several weights per
 /// slot or the caller gives scratch (search_rows.hpp), their weights checked on the way (`fn`
-/// words the message), then compute_sequential(). Only the check throws, before anything in
-/// `state` is written.
+/// words the message), then compute_sequential(). The check throws before anything in `state`
+/// is written; a stop (`cancel`) throws as compute_sequential() says.
 template <class vid_t, class eid_t>
 int64_t run_sequential(const graph_views_t<vid_t, eid_t>& g, vid_t source, int objective,
                        state_t<vid_t>& state, search_counters_t& counters, const char* fn,
-                       const int64_t* previous, row_scratch_t<vid_t, eid_t> scratch = {}) {
+                       const int64_t* previous, row_scratch_t<vid_t, eid_t> scratch = {},
+                       cancel_token_t cancel = {}) {
   const weight_column_t w = column_of(g.out, objective);
   auto run = [&](const auto& rows, const weight_range_t<vid_t, eid_t>& range) {
     check_weight_range(range, g.out, objective, fn);
     return compute_sequential(rows, g.in, g.sorted, objective, source,
                               std::max<int64_t>(1, range.max_weight), state.distances,
-                              state.parents, counters, previous);
+                              state.parents, counters, previous, cancel);
   };
   weight_range_t<vid_t, eid_t> range;
   if (scratch.objectives != nullptr && scratch.objectives->usable &&
@@ -142,16 +144,18 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
           rows, pack->max_weight[static_cast<size_t>(options.objective)],
           static_cast<int64_t>(pack->offsets[static_cast<size_t>(g.out.num_vertices)])};
       compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta, threads,
-                     state.distances, state.parents, range, counters, previous, changed, &known);
-    } else if (!compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta,
+                     state.distances, state.parents, range, counters, previous, changed, &known,
+                     exec.cancel);
+    } else if (const known_rows_t<column_rows_t<vid_t, eid_t>>* own_rows = nullptr;
+               !compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta,
                                threads, state.distances, state.parents, range, counters,
-                               previous, changed)) {
+                               previous, changed, own_rows, exec.cancel)) {
       // The parallel kernel scans the weights inside its own region.
       check_weight_range(range, g.out, options.objective, fn);
     }
   } else {
-    const int64_t n_changed =
-        run_sequential(g, source, options.objective, state, counters, fn, previous, scratch);
+    const int64_t n_changed = run_sequential(g, source, options.objective, state, counters, fn,
+                                             previous, scratch, exec.cancel);
     if (changed) *changed += n_changed;
   }
   stage_scope_t finalize_stage("sssp.finalize");
@@ -181,12 +185,15 @@ stats_t compute_views(const graph_views_t<vid_t, eid_t>& g, vid_t source, const 
 /// undone), counting into stats.affected the vertices whose distance or parent changed; the
 /// counters of the abandoned repair that a compute does not produce (`invalidated`) are kept, and
 /// so are `path` and `fallback_used` (a deferred recompute's stats say recompute already).
-/// Only the weight check throws, before any parent is written, and then the old distances are
-/// put back, so the state is as it was. `scratch` as for run_compute().
+/// The weight check throws before any parent is written, and a stop (exec.cancel) leaves the
+/// parents as they were (run_compute()'s kernels say how); either way the old distances are put
+/// back, so the state is as it was. `scratch` as for run_compute(). With `replaced`, the
+/// distances it replaced end up there (mosp keeps them to take its update back).
 template <class vid_t, class eid_t>
 void recompute_counting(const graph_views_t<vid_t, eid_t>& g, const options_t& options,
                         const execution_t& exec, state_t<vid_t>& state, stats_t& stats,
-                        row_scratch_t<vid_t, eid_t> scratch = {}) {
+                        row_scratch_t<vid_t, eid_t> scratch = {},
+                        std::vector<int64_t>* replaced = nullptr) {
   const int64_t invalidated = stats.invalidated;
   const update_path_t path = stats.path;
   const bool fallback_used = stats.fallback_used;
@@ -204,6 +211,7 @@ void recompute_counting(const graph_views_t<vid_t, eid_t>& g, const options_t& o
   stats.invalidated = invalidated;
   stats.path = path;
   stats.fallback_used = fallback_used;
+  if (replaced != nullptr) *replaced = std::move(previous);
 }
 
 /// sssp's steps for run_update() on the host: the sequential incremental repair
@@ -220,7 +228,7 @@ class host_update_steps_t {
         exec_(exec),
         state_(state),
         defer_recompute_(defer_recompute),
-        repair_(g.out, g.in, g.sorted, options.objective, state) {}
+        repair_(g.out, g.in, g.sorted, options.objective, state, exec.cancel) {}
 
   int64_t result_vertices() const { return covered_vertices(state_); }
   /// Stored edges, at least one: a large fraction must stay a large budget on an edgeless graph
@@ -253,16 +261,24 @@ class host_update_steps_t {
 /// update() on views. With `defer_recompute`, a repair that passes its budget is undone and the
 /// stats say recompute (path, fallback_used, the repair's `invalidated`), but the compute is left
 /// to the caller, who must run recompute_counting() on the state with those stats before anything
-/// reads it (mosp runs the trees that fell back together, their rows packed once).
+/// reads it (mosp runs the trees that fell back together, their rows packed once). With `kept`,
+/// the steps stay there after the call, so that a caller can take a repair back later (undo(),
+/// then shrink() to the old vertex count) when a later part of its own update fails.
 template <class vid_t, class eid_t>
 stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vid_t>& log,
                      const options_t& options, const execution_t& exec, state_t<vid_t>& state,
-                     bool defer_recompute = false) {
+                     bool defer_recompute = false,
+                     std::unique_ptr<host_update_steps_t<vid_t, eid_t>>* kept = nullptr) {
   const char* fn = "sssp.update()";
   check_options(options, g.out.num_weights, fn);
   check_source(state.source, std::max<vid_t>(g.out.num_vertices, log.num_vertices_before), fn);
-  host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state, defer_recompute);
-  return run_update(steps, log, g.out.num_vertices, options.repair_budget, fn);
+  if (kept == nullptr) {
+    host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state, defer_recompute);
+    return run_update(steps, log, g.out.num_vertices, options.repair_budget, fn);
+  }
+  *kept = std::make_unique<host_update_steps_t<vid_t, eid_t>>(g, options, exec, state,
+                                                              defer_recompute);
+  return run_update(**kept, log, g.out.num_vertices, options.repair_budget, fn);
 }
 
 template <class vid_t, class eid_t>

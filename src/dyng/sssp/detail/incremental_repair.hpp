@@ -41,17 +41,20 @@ class incremental_repair_t {
  public:
   incremental_repair_t(const adjacency_view_t<vid_t, eid_t>& out,
                        const adjacency_view_t<vid_t, eid_t>& in, bool in_sorted, int objective,
-                       state_t<vid_t>& state)
+                       state_t<vid_t>& state, cancel_token_t cancel = {})
       : out_(out),
         in_(in),
         in_sorted_(in_sorted),
         objective_(objective),
         w_out_(column_of(out, objective)),
         w_in_(column_of(in, objective)),
-        state_(state) {}
+        state_(state),
+        cancel_(cancel) {}
 
   /// Repairs `state` (already grown to the graph's size) for the batch in `log`. Returns false,
-  /// with the state partly modified, once the work passes `budget`; call undo() then.
+  /// with the state partly modified, once the work passes `budget`; call undo() then. The search
+  /// of step 3, the bulk of a large repair, throws interrupted_error once the caller's flag asks
+  /// (undo() then too); the steps before it stay within the budget's share of a compute.
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     records_.clear();
     offers_.clear();
@@ -106,7 +109,7 @@ class incremental_repair_t {
       stage_scope_t loop_stage("sssp.loop");
       finished = dijkstra_radix(
           out_, w_out_, heap, dist_, budget - work_, [this](vid_t v, int64_t) { remember(v); },
-          counters);
+          counters, cancel_);
     }
     work_ += counters.relaxations;
     pushes_ += counters.pushes;
@@ -270,6 +273,7 @@ class incremental_repair_t {
   weight_column_t w_out_;
   weight_column_t w_in_;
   state_t<vid_t>& state_;
+  cancel_token_t cancel_;
   int64_t* dist_ = nullptr;
   vid_t* parents_ = nullptr;
   std::vector<uint8_t> flags_;

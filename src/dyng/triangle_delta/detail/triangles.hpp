@@ -10,6 +10,10 @@
 // the graph before the batch, seen through an overlay that hides the batch's insertions and
 // shows its deletions again. The candidates w for e_i = (u, v) are the neighbours of the
 // lower-degree end; each is tested against the other end's row by binary search.
+//
+// Stopping (backend/cancel.hpp): both take a team_stop_t, which the caller polls per edge and
+// triangles_from() per vertex and every 64 edges of a row, and return early once it records a
+// stop; they run inside OpenMP regions too, so the caller throws afterwards.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "dyng/backend/cancel.hpp"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/changed_pairs.hpp"
 
@@ -26,16 +31,20 @@ namespace dyng::triangle_delta::detail {
 using ::dyng::edge_pair_t;
 
 /// Triangles u < v < w found from the rows of vertices [first, last); adds the row slots read
-/// to `work`.
+/// to `work`. Returns early, with part of them, once `stop` records a stop.
 template <class vid_t, class eid_t>
 uint64_t triangles_from(const adjacency_view_t<vid_t, eid_t>& g, vid_t first, vid_t last,
-                        int64_t& work) {
+                        int64_t& work, team_stop_t& stop) {
   uint64_t found = 0;
   for (vid_t u = first; u < last; ++u) {
+    if (stop.poll()) return found;
     const vid_t* ub = g.col + g.begin(u);
     const vid_t* ue = g.col + g.end(u);
-    // Only neighbours above u start an edge (u, v); the rest of u's row is above v.
-    for (const vid_t* pv = std::upper_bound(ub, ue, u); pv < ue; ++pv) {
+    // Only neighbours above u start an edge (u, v); the rest of u's row is above v. A dense
+    // neighbourhood makes a single row long work: it is polled too.
+    const vid_t* above = std::upper_bound(ub, ue, u);
+    for (const vid_t* pv = above; pv < ue; ++pv) {
+      if (((pv - above) & 63) == 63 && stop.poll()) return found;
       const vid_t v = *pv;
       const vid_t* a = pv + 1;
       const vid_t* ve = g.col + g.end(v);

@@ -22,6 +22,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/cycle_count/detail/cuda/path_search.cuh"
@@ -249,6 +250,9 @@ class path_searches_t {
         std::min<long long>(wave, 64LL * ::dyng::cuda::multiprocessor_count()));
     bool gave_up = false;
     for (long long first = 0; first < total && !gave_up; first += wave) {
+      // A stop (Ctrl-C) between waves; the counts go to a fresh histogram or one the update's
+      // undo restores.
+      ::dyng::cuda::throw_if_cancelled_on(stream_, "cycle_count search");
       const long long slots = std::min(wave, total - first);
       if (first > 0) {
         reset_kernel<eid_t><<<slot_blocks, k_block_threads, 0, s>>>(p, wave);
@@ -347,6 +351,7 @@ class path_searches_t {
                                                             static_cast<size_t>(d + 2));
       expand(p, list, count, d, lists[which].data(), capacity);
       const control_t seen = read_control();
+      ::dyng::cuda::throw_if_cancelled_on(stream_, "cycle_count search");
       if (seen.gave_up || seen.next_count == 0 || d + 4 > p.max_edges) return seen;
       list = lists[which].data();
       count = static_cast<long long>(seen.next_count);

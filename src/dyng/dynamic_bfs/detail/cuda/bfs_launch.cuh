@@ -17,6 +17,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
+#include "dyng/backend/cuda/device_stop.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/dynamic_bfs/detail/cuda/bfs_kernels.cuh"
@@ -128,6 +129,8 @@ inline int64_t count_changed(const level_t* levels, const level_t* old, int64_t 
 template <class vid_t, class eid_t>
 stats_t full_bfs(const views_t<vid_t, eid_t>& v, vid_t source, int64_t* levels, void* stream) {
   const stage_scope_t loop_stage("dynamic_bfs.loop");
+  // The search is one persistent kernel: a stop (Ctrl-C) is honoured before it writes anything.
+  ::dyng::cuda::throw_if_cancelled_on(stream, "dynamic_bfs search");
   const int64_t n = v.out.num_vertices;
   auto* l = reinterpret_cast<level_t*>(levels);
   ::dyng::cuda::fill_values(levels, k_unreached, static_cast<size_t>(n), stream);
@@ -177,6 +180,7 @@ bool repair_levels(const views_t<vid_t, eid_t>& v, level_t* levels, const level_
   DYNG_CUDA_CHECK(cudaGetLastError());
   launch_loop<invalidate_of>(v, rounds.params, stream);
   const loop_control_t cut = rounds.read();
+  ::dyng::cuda::throw_if_cancelled_on(stream, "dynamic_bfs repair");  // the undo puts it back
   stats.invalidated = static_cast<int64_t>(cut.dead);
   stats.invalidation_rounds = cut.rounds;
   if (cut.status == k_over_budget) return false;
@@ -194,6 +198,7 @@ bool repair_levels(const views_t<vid_t, eid_t>& v, level_t* levels, const level_
       search.params, dead.data(), cut.dead, changes.data(), num_changes);
   DYNG_CUDA_CHECK(cudaGetLastError());
   const loop_control_t seeded = search.read();
+  ::dyng::cuda::throw_if_cancelled_on(stream, "dynamic_bfs repair");
   const unsigned long long used = cut.total_work + seeded.seed_work;
   if (used > budget) return false;
 
