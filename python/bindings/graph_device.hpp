@@ -1,6 +1,6 @@
 // The device copy of a GraphHandle (CUDA builds): creating it, applying batches on it, the host
 // shell it leaves behind (handles.hpp), reloading it after reserve(), and the GraphHandle methods
-// that expose it. CPU builds get stand-ins, so graph.cpp calls the same functions either way.
+// that expose it. CPU builds get stand-ins, so bind_graph.cpp calls the same functions either way.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@
 
 namespace dyng::bindings {
 
-/// An ApplySummary's counters as the dict the Python layer turns into one (graph.cpp).
+/// An ApplySummary's counters as the dict the Python layer turns into one (bind_graph.cpp).
 nanobind::dict summary_to_dict(const apply_summary_t& s);
 
 /// True when the graph has a device copy. Caller holds the graph's lock.

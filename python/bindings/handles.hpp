@@ -42,7 +42,7 @@ using apply_undo_variant_t =
                  apply_undo_t<int64_t, int64_t>>;
 
 #if defined(DYNG_HAVE_CUDA)
-/// The device copy of a graph, when one exists (graph_device.cpp keeps it in step).
+/// The device copy of a graph, when one exists (bind_graph_device.cpp keeps it in step).
 using device_mirror_t =
     std::variant<std::monostate, std::unique_ptr<cuda::device_graph_t<int32_t, int32_t>>,
                  std::unique_ptr<cuda::device_graph_t<int32_t, int64_t>>,
@@ -114,7 +114,7 @@ struct graph_handle_t {
 };
 
 #if defined(DYNG_HAVE_CUDA)
-/// Replaces a shell by the device copy's rows (graph_device.cpp). Caller holds the exclusive lock.
+/// Replaces a shell by the device copy's rows (bind_graph_device.cpp). Caller holds the exclusive lock.
 void bring_host_level(graph_handle_t& h);
 
 inline std::shared_lock<std::shared_mutex> graph_handle_t::lock_host_rows() const {

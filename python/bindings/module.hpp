@@ -5,56 +5,56 @@
 
 namespace dyng::bindings {
 
-/// `_register_error_classes` and the C++ -> Python exception translator (errors.cpp).
+/// `_register_error_classes` and the C++ -> Python exception translator (bind_errors.cpp).
 void bind_errors(nanobind::module_& m);
-/// `Execution`, the per-call backend request (execution.cpp).
+/// `Execution`, the per-call backend request (bind_execution.cpp).
 void bind_execution(nanobind::module_& m);
-/// `set_log_level`, `get_log_level`: the core's log (log.cpp).
+/// `set_log_level`, `get_log_level`: the core's log (bind_log.cpp).
 void bind_log(nanobind::module_& m);
-/// `ProfileSession`, `ProfileStage`, `nvtx_available`: dyng.profile()'s native side (profile.cpp).
+/// `ProfileSession`, `ProfileStage`, `nvtx_available`: dyng.profile()'s native side (bind_profile.cpp).
 void bind_profile(nanobind::module_& m);
-/// `Properties`, graph storage choices and batch semantics (properties.cpp).
+/// `Properties`, graph storage choices and batch semantics (bind_properties.cpp).
 void bind_properties(nanobind::module_& m);
-/// `GraphHandle` and `ChangeLog` (graph.cpp).
+/// `GraphHandle` and `ChangeLog` (bind_graph.cpp).
 void bind_graph(nanobind::module_& m);
-/// `UpdateStats`, the common base of every algorithm's stats class (stats.cpp).
+/// `UpdateStats`, the common base of every algorithm's stats class (bind_stats.cpp).
 void bind_update_stats(nanobind::module_& m);
-/// `SsspOptions`, `SsspStats`, `SsspState` and the sssp functions (sssp.cpp).
+/// `SsspOptions`, `SsspStats`, `SsspState` and the sssp functions (bind_sssp.cpp).
 void bind_sssp(nanobind::module_& m);
-/// `BfsOptions`, `BfsStats`, `BfsState` (dynamic_bfs.cpp).
+/// `BfsOptions`, `BfsStats`, `BfsState` (bind_dynamic_bfs.cpp).
 void bind_dynamic_bfs(nanobind::module_& m);
-/// `MospOptions`, `MospStats`, `MospState` and the mosp oracles (mosp.cpp).
+/// `MospOptions`, `MospStats`, `MospState` and the mosp oracles (bind_mosp.cpp).
 void bind_mosp(nanobind::module_& m);
 /// `CycleCountOptions`, `CycleCountStats`, `CycleCountState` and the enumeration oracle
-/// (cycle_count.cpp).
+/// (bind_cycle_count.cpp).
 void bind_cycle_count(nanobind::module_& m);
-/// `TriangleDeltaOptions`, `TriangleDeltaStats`, `TriangleDeltaState` (triangle_delta.cpp).
+/// `TriangleDeltaOptions`, `TriangleDeltaStats`, `TriangleDeltaState` (bind_triangle_delta.cpp).
 void bind_triangle_delta(nanobind::module_& m);
 /// `legacy_mosp_changes`, `legacy_cycle_enum_batch`, the original tools' batch generators
-/// (generators.cpp).
+/// (bind_generators.cpp).
 void bind_generators(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
-/// `SsspDeviceState`, results in device memory (sssp_device.cpp).
+/// `SsspDeviceState`, results in device memory (bind_sssp_device.cpp).
 void bind_sssp_device(nanobind::module_& m);
-/// `BfsDeviceState`, dynamic_bfs results in device memory (dynamic_bfs_device.cpp).
+/// `BfsDeviceState`, dynamic_bfs results in device memory (bind_dynamic_bfs_device.cpp).
 void bind_dynamic_bfs_device(nanobind::module_& m);
-/// `MospDeviceState`, mosp results in device memory (mosp_device.cpp).
+/// `MospDeviceState`, mosp results in device memory (bind_mosp_device.cpp).
 void bind_mosp_device(nanobind::module_& m);
-/// `CycleCountDeviceState`, cycle histograms counted on the GPU (cycle_count_device.cpp).
+/// `CycleCountDeviceState`, cycle histograms counted on the GPU (bind_cycle_count_device.cpp).
 void bind_cycle_count_device(nanobind::module_& m);
-/// `TriangleDeltaDeviceState`, triangle counts made on the GPU (triangle_delta_device.cpp).
+/// `TriangleDeltaDeviceState`, triangle counts made on the GPU (bind_triangle_delta_device.cpp).
 void bind_triangle_delta_device(nanobind::module_& m);
-/// `cuda_device_count`, `cuda_synchronize` and the workspace pool (cuda_runtime.cpp).
+/// `cuda_device_count`, `cuda_synchronize` and the workspace pool (bind_cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
-/// `StagedBatch` and the functions of batches in device memory (device_batch.cpp).
+/// `StagedBatch` and the functions of batches in device memory (bind_device_batch.cpp).
 void bind_device_batch(nanobind::module_& m);
 #endif
-/// `io_read_*` and `io_write_*`, the file formats of dyng.io (io.cpp).
+/// `io_read_*` and `io_write_*`, the file formats of dyng.io (bind_io.cpp).
 void bind_io(nanobind::module_& m);
 /// `io_write_group_*` and `io_write_bytes`, the command line's all-or-nothing outputs
-/// (io_groups.cpp).
+/// (bind_io_groups.cpp).
 void bind_io_groups(nanobind::module_& m);
-/// `build_config` and `openmp_max_threads` (build_config.cpp).
+/// `build_config` and `openmp_max_threads` (bind_build_config.cpp).
 void bind_build_config(nanobind::module_& m);
 
 }  // namespace dyng::bindings
