@@ -538,7 +538,14 @@ __global__ void descend_kernel(search_params_t<eid_t> p, const int32_t* list,
     group.sync();
     int top = d;
     unsigned long long item_reads = 1;
+    unsigned steps = 0;
     while (true) {
+      // One path's subtree can hold a group for seconds: a stop (Ctrl-C raises gave_up through
+      // the host, a spent budget through another group) must reach it inside the subtree too.
+      if ((++steps & 1023u) == 0 &&
+          group.shfl(lane == 0 ? *static_cast<volatile int*>(p.gave_up) : 0, 0) != 0) {
+        break;
+      }
       const frame_t f = frames[top];
       if (f.pending != 0) {
         // Enter the next child of the last chunk.

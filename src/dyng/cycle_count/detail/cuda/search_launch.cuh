@@ -371,12 +371,14 @@ class path_searches_t {
   }
 
   /// The lane groups over the list that the last expand made (its length in next_count).
+  /// Ctrl-C reaches the groups through gave_up, which they read before taking each path.
   void descend(search_params_t<eid_t>& p, const int32_t* list, int d) {
     if (group_ == 4) {
       descend_with<4>(p, list, d);
     } else {
       descend_with<32>(p, list, d);
     }
+    ::dyng::cuda::synchronize_or_stop(stream_, p.gave_up, "cycle_count search");
   }
 
   template <int G>
