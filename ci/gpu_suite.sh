@@ -18,6 +18,11 @@ status=0
 "$python" -m pip install -q --no-index --no-deps --disable-pip-version-check --target "$target" \
   dist/dyng-*.whl dist/dyng_"$plugin"-*.whl || exit 2
 export PYTHONPATH="$target" HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
+# pip --target writes no console scripts: the `dyng` command of the docs' blocks, as pip would.
+mkdir -p "$target/../bin"
+printf '#!/bin/sh\nexec "%s" -m dyng "$@"\n' "$(command -v "$python")" > "$target/../bin/dyng"
+chmod +x "$target/../bin/dyng"
+export PATH="$target/../bin:$PATH" DYNG_NO_PACKAGE_INDEX=1
 echo "== dyng config ($plugin, GPU visible)"
 "$python" -m dyng config || status=1
 echo "== dyng config (CUDA_VISIBLE_DEVICES='')"

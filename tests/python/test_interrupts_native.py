@@ -171,7 +171,8 @@ def test_python_handler_that_returns_runs_during_the_call(under_signal_handlers,
 def test_call_on_another_thread_is_not_stopped(under_signal_handlers):
     report = under_signal_handlers[0]["thread"]
     assert report["caught"] is not None, "the main thread did not get KeyboardInterrupt"
-    assert report["right"], "the compute on the other thread gave no answer or a wrong one"
+    assert report["right"], ("the compute on the other thread gave no answer or a wrong one: "
+                             f"{report['error'] or report['count']} (expected {report['expected']})")
 
 
 def test_ignored_sigint_stops_nothing(under_signal_handlers):

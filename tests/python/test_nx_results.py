@@ -166,3 +166,21 @@ def test_a_long_weighted_path_with_many_ties():
     expected = nx.dijkstra_predecessor_and_distance(G, source)
     answer = nx.dijkstra_predecessor_and_distance(G, source, backend="dyng")
     assert in_order(answer) == in_order(expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cls", (nx.DiGraph, nx.Graph), ids=lambda c: c.__name__)
+def test_answers_from_a_graph_kept_on_the_gpu_equal_networkx(cls):
+    """With a usable CUDA backend the default resources are the GPU, so the backend's graphs and
+    results live there; the answers it hands NetworkX must still come back to the host."""
+    import dyng
+
+    assert dyng.get_default_resources().backend == "cuda"
+    G, labels, rng = random_graph(cls, 11)
+    for source in rng.sample(labels, 3):
+        for function in (nx.single_source_dijkstra_path_length,
+                         nx.single_source_shortest_path_length):
+            nx_answer, dyng_answer = both(function, G, source)
+            assert dyng_answer == nx_answer, function.__name__
+    if cls is nx.Graph:
+        assert nx.transitivity(G, backend="dyng") == nx.transitivity(G)

@@ -142,7 +142,7 @@ class LiveSource:
         if source >= mirror.graph.num_vertices:
             return self._alone(source, _INFINITE)
         result = mirror.result(("sssp", source), lambda g: dyng.sssp.compute(g, source))
-        return self._padded(result.distances.to_numpy(copy=False), _INFINITE)
+        return self._padded(result.distances.to_numpy(), _INFINITE)
 
     def levels(self, source):
         import dyng
@@ -151,7 +151,7 @@ class LiveSource:
         if source >= mirror.graph.num_vertices:
             return self._alone(source, -1)
         result = mirror.result(("bfs", source), lambda g: dyng.dynamic_bfs.compute(g, source))
-        return self._padded(result.levels.to_numpy(copy=False), -1)
+        return self._padded(result.levels.to_numpy(), -1)
 
     def ordered_edges(self, attr):
         return self._usable(attr).edges()

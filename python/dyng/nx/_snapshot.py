@@ -143,13 +143,13 @@ class Snapshot:
         import dyng
 
         result = dyng.sssp.compute(self._search_graph(attr), source)
-        return result.distances.to_numpy(copy=False)
+        return result.distances.to_numpy()
 
     def _bfs(self, source):
         import dyng
 
         result = dyng.dynamic_bfs.compute(self._search_graph(None), source)
-        return result.levels.to_numpy(copy=False)
+        return result.levels.to_numpy()
 
     def _count_triangles(self):
         import dyng
