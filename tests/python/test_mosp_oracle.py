@@ -304,14 +304,6 @@ def test_combined_graph_rejects_bad_preferences_and_sources():
         combined_graph([[-1, 0, 1]], 1.0)
 
 
-def test_docstring_examples_run():
-    import doctest
-
-    outcome = doctest.testmod(mosp_oracle)
-    assert outcome.attempted > 0
-    assert outcome.failed == 0
-
-
 # --- comparison with a reference dyng in another interpreter -------------------------------------
 
 REFERENCE_PYTHON = os.environ.get("DYNG_REFERENCE_PYTHON")
