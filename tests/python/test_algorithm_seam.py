@@ -4,6 +4,7 @@ class, and the shared plumbing imports no algorithm (so no import cycle can come
 
 import ast
 import dataclasses
+import importlib.util
 import pathlib
 import re
 
@@ -55,6 +56,16 @@ def test_registry_order_and_unknown_names():
     with pytest.raises(dyng.InvalidArgumentError,
                        match=re.escape(", ".join(_registry.ALGORITHM_MODULES))):
         _registry.find("pagerank")
+
+
+@pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)
+def test_an_algorithm_with_a_cli_module_is_a_cli_command(name):
+    """The command line keeps 0.2's commands (not every algorithm has one); a command module
+    written for a registered algorithm is wired in."""
+    from dyng import cli
+
+    has_module = importlib.util.find_spec(f"dyng.cli.{name}") is not None
+    assert has_module == (name in cli.COMMANDS)
 
 
 @pytest.mark.parametrize("plumbing", ["_update.py", "_result.py", "_registry.py"])
