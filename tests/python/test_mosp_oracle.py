@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import dyng
-from dyng.testing import mosp_oracle
 from dyng.testing.mosp_oracle import combined_graph, mosp_path_costs, mosp_reference
 
 INF = 2**61 - 1
