@@ -46,11 +46,13 @@ _HOMES = {
     "set_default_resources": "dyng._resources",
     "update": "dyng._update",
 }
-_SUBMODULES = ("cycle_count", "dynamic_bfs", "generators", "io", "mosp", "sssp", "triangle_delta",
-               "testing", "nx")
+# The algorithm modules (dyng.sssp, ...) are submodules too: the registry names them
+# (_registry.ALGORITHM_MODULES), read on first use, since it imports dataclasses. Type checkers
+# see them as what __getattr__ returns, or as themselves after `import dyng.<algorithm>`.
+_SUBMODULES = ("generators", "io", "testing", "nx")
 
 if TYPE_CHECKING:
-    from dyng import cycle_count, dynamic_bfs, generators, io, mosp, sssp, testing, triangle_delta
+    from dyng import generators, io, testing
     from dyng._array import Array
     from dyng._batch import ApplySummary, EdgeBatch
     from dyng._citations import citation, citation_keys
@@ -75,7 +77,9 @@ if TYPE_CHECKING:
     from dyng._resources import Resources, get_default_resources, set_default_resources
     from dyng._update import update
 
-__all__ = [
+# The public names but the algorithm modules: `__all__` (made on first use, by __getattr__) adds
+# those the registry names.
+_PUBLIC = (
     "Graph",
     "GraphProperties",
     "BatchSemantics",
@@ -87,11 +91,6 @@ __all__ = [
     "set_default_resources",
     "Array",
     "update",
-    "sssp",
-    "mosp",
-    "cycle_count",
-    "dynamic_bfs",
-    "triangle_delta",
     "generators",
     "io",
     "testing",
@@ -119,7 +118,14 @@ __all__ = [
     "OutOfMemoryError",
     "InternalError",
     "BackendWarning",
-]
+)
+
+
+def _algorithm_modules():
+    from dyng import _registry
+
+    return _registry.ALGORITHM_MODULES
+
 
 def __getattr__(name):
     if name == "__version__":
@@ -129,7 +135,9 @@ def __getattr__(name):
     home = _HOMES.get(name)
     if home is not None:
         value = getattr(importlib.import_module(home), name)
-    elif name in _SUBMODULES:
+    elif name == "__all__":
+        value = [*_PUBLIC, *_algorithm_modules()]
+    elif name in _SUBMODULES or (not name.startswith("_") and name in _algorithm_modules()):
         value = importlib.import_module(f"dyng.{name}")
     elif name.startswith("_") and not name.startswith("__"):
         # A private module (dyng._backend, ...): the eager package of 0.2 made them all
@@ -147,4 +155,5 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | {"__version__", *_HOMES, *_SUBMODULES})
+    return sorted(set(globals()) | {"__version__", "__all__", *_HOMES, *_SUBMODULES,
+                                    *_algorithm_modules()})

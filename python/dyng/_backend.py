@@ -22,7 +22,7 @@ import warnings
 from types import ModuleType
 from typing import NamedTuple
 
-from dyng import _errors, _plugins
+from dyng import _errors, _log, _plugins
 
 __all__ = ["native", "selection", "on_activate", "native_module_name", "request_cpu_only",
            "parse_cpu_only", "Selection", "CPU_MODULE", "CPU_ONLY_VARIABLE", "ENTRY_POINT_GROUP"]
@@ -208,8 +208,6 @@ def _select():
     # it into an exception (or a showwarning hook that uses dyng) cannot undo or deadlock it.
     for text in notices:
         warnings.warn(text, _errors.BackendWarning, skip_file_prefixes=(_PACKAGE_DIR,))
-    from dyng import _log
-
     _log.sync_native(made.module)
     _log.log("info", lambda: f"native module {made.module.__name__}: {made.reason}")
     return made

@@ -6,14 +6,14 @@ import platform
 import sys
 import threading
 
-from dyng import _backend
+from dyng import _backend, _log
 from dyng._errors import InvalidArgumentError
 
 __all__ = ["config", "show_config", "set_log_level", "get_log_level", "use_cpu_only"]
 
-_LOG_LEVELS = ("off", "error", "warn", "info", "debug", "trace")
+# Held from a level's change to the native module's, so that two threads setting levels leave
+# the Python layer and the native module at the same one.
 _log_lock = threading.Lock()
-_log_level = "warn"
 
 
 def config():
@@ -110,17 +110,14 @@ def set_log_level(level):
     'debug'
     >>> dyng.set_log_level("warn")
     """
-    global _log_level
     name = level.lower().strip() if isinstance(level, str) else level
-    if name not in _LOG_LEVELS:
+    if name not in _log.LEVELS:
         raise InvalidArgumentError(
             f"set_log_level(): level={level!r} is not a level; use one of "
-            + ", ".join(repr(v) for v in _LOG_LEVELS)
+            + ", ".join(repr(v) for v in _log.LEVELS)
         )
     with _log_lock:
-        _log_level = name
-        from dyng import _log
-
+        _log.set_level(name)
         module = _backend.loaded_native()
         if module is not None:
             _log.sync_native(module)
@@ -135,7 +132,7 @@ def get_log_level():
     >>> dyng.get_log_level() in ("off", "error", "warn", "info", "debug", "trace")
     True
     """
-    return _log_level
+    return _log.level()
 
 
 def use_cpu_only():

@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from dyng._array import Array
 from dyng._errors import InvalidArgumentError, NotSupportedError
 
 __all__ = [
@@ -148,8 +149,6 @@ def _on_cuda_device(obj):
 
 def _from_cuda_device(obj, function, argument):
     """Inputs in CUDA memory are copied to the host (spec section 1): graphs are built there."""
-    from dyng._array import Array
-
     if isinstance(obj, Array):
         return obj.to_numpy(copy=True)
     try:

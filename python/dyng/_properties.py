@@ -132,7 +132,8 @@ class GraphProperties:
     directed : bool
         False stores every edge in both directions.
     store_transposed : bool
-        Also keep in-edges (sssp, mosp and dynamic_bfs need them).
+        Also keep in-edges (the traversals' repairs read them: an algorithm's compute says
+        when it needs them).
     num_weights : int
         Weights per edge (K); taken from the input when a graph is built.
     layout : str

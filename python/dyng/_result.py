@@ -46,8 +46,8 @@ class StatsBase:
     affected region) or "recompute" (fell back to a full compute; ``fallback_used`` is then
     True). ``batch`` is the ApplySummary of the update's batch (None after a compute).
     ``engine_used`` is "operators" (sequential steps) or "fused" (one parallel pass: an OpenMP
-    team, one persistent GPU kernel), as in 0.2; ``method`` names the kernel that ran (sssp:
-    "dijkstra", "delta_stepping", "near_far"; dynamic_bfs: "queue", "frontier").
+    team, one persistent GPU kernel), as in 0.2; ``method`` names the kernel that ran (each
+    algorithm's Stats says which it has).
     """
 
     affected: int = 0
@@ -347,7 +347,7 @@ class ResultBase:
 
 
 class SingleSourceResult(ResultBase):
-    """A result computed from one source vertex (sssp, mosp, dynamic_bfs)."""
+    """A result computed from one source vertex (the traversals: ``family="fixed_point"``)."""
 
     @property
     def source(self):

@@ -43,9 +43,9 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     --------
     >>> import dyng
     >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
-    >>> a, b = dyng.sssp.compute(g, 0), dyng.dynamic_bfs.compute(g, 1)
+    >>> a, b = dyng.sssp.compute(g, 0), dyng.sssp.compute(g, 1)
     >>> stats = dyng.update(g, dyng.EdgeBatch(insert=([2], [0], [1])), a, b)
-    >>> (len(stats), g.version, b.levels.tolist())
+    >>> (len(stats), g.version, b.distances.tolist())
     (2, 1, [2, 0, 1])
     """
     fn = _function

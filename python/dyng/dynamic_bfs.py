@@ -65,7 +65,7 @@ class Options(OptionsBase):
 class Stats(StatsBase):
     """What one compute or update did: the common fields and the repair's invalidation counters
     (``invalidated``: vertices whose level a deletion took away; ``invalidation_rounds``: rounds
-    the invalidation needed)."""
+    the invalidation needed). ``method`` is "queue" or "frontier"."""
 
     invalidated: int = 0
     invalidation_rounds: int = 0

@@ -92,7 +92,7 @@ class Options(OptionsBase):
 class Stats(StatsBase):
     """What one compute or update did: the common fields (see ``dyng.update``'s Stats) and sssp's
     own counters (``invalidated``: vertices whose tree path the batch cut; ``pushes``: queue
-    insertions)."""
+    insertions). ``method`` is "dijkstra", "delta_stepping" or "near_far"."""
 
     invalidated: int = 0
     epochs: int = 0

@@ -43,7 +43,8 @@ def test_every_registered_algorithm_has_a_row():
 def test_host_yes_means_it_runs_there(name, backend):
     algorithm = _registry.find(name)
     assert backend in algorithm.backends
-    # Undirected, sorted and simple: a graph every algorithm takes (triangle_delta needs it).
+    # Undirected, sorted and simple: a graph every algorithm takes (the whole-graph counts may
+    # refuse a directed one).
     g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 2, 3], directed=False)
     module = algorithm.module()
     # Single-source algorithms take the source; whole-graph ones (cycle_count) take none.

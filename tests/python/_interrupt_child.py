@@ -25,6 +25,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np  # noqa: E402
 
 import dyng  # noqa: E402
+from _algorithm_examples import answer  # noqa: E402
 
 SPEC = json.loads(sys.argv[1])
 SCALE = SPEC.get("scale", 1)
@@ -115,57 +116,67 @@ def random_batch(graph, changes, seed):
 class Case:
     """What an algorithm's test runs on: a graph whose compute takes long; a batch whose update
     of `copies` results takes long (each repair sent to a recompute, or, for cycles, a path of
-    edges of a dense digraph, whose cycles are counted edge by edge); the arrays that make a
-    result's answer; a small compute with a known answer, or None to compare with the first
-    compute; and whether a compute is cheap enough to check the next update against."""
+    edges of a dense digraph, whose cycles are counted edge by edge); a small compute with a
+    known answer, or None to compare with the first compute; and whether a compute is cheap
+    enough to check the next update against. A result's answer is its arrays
+    (_algorithm_examples.answer). Each registered algorithm has a method ``_<name>`` here; one
+    without fails, naming it."""
 
     def __init__(self, algorithm, res):
         self.algorithm = algorithm
         self.known = None
-        self.cheap = algorithm in ("sssp", "dynamic_bfs")  # a compute takes a fraction of a second
-        if algorithm == "cycle_count":
-            n = cycle_graph_size(res)
-            self.graph = complete_digraph(n)
-            self.compute = lambda g, res: dyng.cycle_count.compute(g, resources=res)
-            # The cycles through each deleted edge are searched one edge after another.
-            self.batch = dyng.EdgeBatch(delete=(np.arange(n - 1), np.arange(1, n)))
-            self.answer = lambda r: [r.counts.to_numpy()]
-            self.copies = 1
-            # K_6 has 6! / ((6 - k)! k) cycles of length k.
-            self.known = (lambda res: dyng.cycle_count.compute(complete_digraph(6),
-                                                               resources=res).counts.tolist(),
-                          [0, 0, 15, 40, 90, 144, 120])
-        elif algorithm == "triangle_delta":
-            n = 1300 if SCALE == 1 else 4000
-            self.graph = complete_graph(n)
-            self.compute = lambda g, res: dyng.triangle_delta.compute(g, resources=res)
-            self.batch = random_batch(self.graph, 40 * n, 3)
-            self.answer = lambda r: [np.array([r.count])]
-            self.copies = 2
-            self.known = (lambda res: int(dyng.triangle_delta.compute(complete_graph(40),
-                                                                      resources=res).count),
-                          40 * 39 * 38 // 6)
-        elif algorithm == "mosp":
-            k = 6 if SCALE == 1 else 48
-            self.graph = random_graph(100_000, 800_000, k, 1)
-            self.compute = lambda g, res: dyng.mosp.compute(g, 0, resources=res)
-            self.batch = random_batch(self.graph, 20_000, 2)
-            self.answer = lambda r: ([r.combined_distances.to_numpy(),
-                                      r.combined_parents.to_numpy(), r.path_costs.to_numpy()]
-                                     + [r.distances(i).to_numpy() for i in range(k)]
-                                     + [r.parents(i).to_numpy() for i in range(k)])
-            self.copies = 2
-        else:  # sssp, dynamic_bfs: a linear search takes seconds only on a very large graph
-            n, m = (500_000, 4_000_000) if SCALE == 1 else (8_000_000, 96_000_000)
-            self.graph = random_graph(n, m, 1, 1)
-            module = getattr(dyng, algorithm)
-            self.compute = lambda g, res: module.compute(g, 0, resources=res)
-            self.batch = random_batch(self.graph, m // 50, 2)
-            if algorithm == "sssp":
-                self.answer = lambda r: [r.distances.to_numpy(), r.parents.to_numpy()]
-            else:
-                self.answer = lambda r: [r.levels.to_numpy()]
-            self.copies = 4
+        self.cheap = False
+        self.answer = answer
+        build = getattr(self, f"_{algorithm}", None)
+        if build is None:
+            raise LookupError(f"_interrupt_child.py has no case for the registered algorithm "
+                              f"{algorithm!r}; add Case._{algorithm}")
+        build(res)
+
+    def _cycle_count(self, res):
+        n = cycle_graph_size(res)
+        self.graph = complete_digraph(n)
+        self.compute = lambda g, res: dyng.cycle_count.compute(g, resources=res)
+        # The cycles through each deleted edge are searched one edge after another.
+        self.batch = dyng.EdgeBatch(delete=(np.arange(n - 1), np.arange(1, n)))
+        self.copies = 1
+        # K_6 has 6! / ((6 - k)! k) cycles of length k.
+        self.known = (lambda res: dyng.cycle_count.compute(complete_digraph(6),
+                                                           resources=res).counts.tolist(),
+                      [0, 0, 15, 40, 90, 144, 120])
+
+    def _triangle_delta(self, res):
+        n = 1300 if SCALE == 1 else 4000
+        self.graph = complete_graph(n)
+        self.compute = lambda g, res: dyng.triangle_delta.compute(g, resources=res)
+        self.batch = random_batch(self.graph, 40 * n, 3)
+        self.copies = 2
+        self.known = (lambda res: int(dyng.triangle_delta.compute(complete_graph(40),
+                                                                  resources=res).count),
+                      40 * 39 * 38 // 6)
+
+    def _mosp(self, res):
+        k = 6 if SCALE == 1 else 48
+        self.graph = random_graph(100_000, 800_000, k, 1)
+        self.compute = lambda g, res: dyng.mosp.compute(g, 0, resources=res)
+        self.batch = random_batch(self.graph, 20_000, 2)
+        self.copies = 2
+
+    def _linear_search(self, module):
+        """sssp, dynamic_bfs: a linear search takes seconds only on a very large graph; a compute
+        takes a fraction of a second."""
+        n, m = (500_000, 4_000_000) if SCALE == 1 else (8_000_000, 96_000_000)
+        self.graph = random_graph(n, m, 1, 1)
+        self.compute = lambda g, res: module.compute(g, 0, resources=res)
+        self.batch = random_batch(self.graph, m // 50, 2)
+        self.copies = 4
+        self.cheap = True
+
+    def _sssp(self, res):
+        self._linear_search(dyng.sssp)
+
+    def _dynamic_bfs(self, res):
+        self._linear_search(dyng.dynamic_bfs)
 
 
 def same(a, b):

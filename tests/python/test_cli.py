@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import doctest
 import importlib
 import io
 import os
@@ -74,12 +73,6 @@ def test_version_and_module_entry_point():
     done = subprocess.run([sys.executable, "-m", "dyng", "--version"], capture_output=True,
                           text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, f"dyng {dyng.__version__}\n")
-
-
-@pytest.mark.parametrize("module", ["dyng.__main__", "dyng.cli"])
-def test_docstring_examples_run(module):
-    outcome = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert outcome.attempted > 0 and outcome.failed == 0
 
 
 def test_usage_errors_exit_2_with_argparse_usage():

@@ -12,6 +12,7 @@ checks the timing and that nothing changed.
 
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -25,14 +26,11 @@ CHILD = textwrap.dedent("""
     # A shell that starts the tests in the background leaves SIGINT ignored, and Python keeps an
     # ignored SIGINT ignored: give the child Python's own handler whatever it inherited.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.path.insert(0, {tests!r})
     import numpy as np
     import dyng
     from dyng import dynamic_bfs, sssp
-
-    def arrays(r):
-        if isinstance(r, sssp.Result):
-            return [r.distances.to_numpy(), r.parents.to_numpy()]
-        return [r.levels.to_numpy()]
+    from _algorithm_examples import answer as arrays
 
     rng = np.random.default_rng(5)
     n, m = 200_000, 1_000_000
@@ -67,6 +65,8 @@ CHILD = textwrap.dedent("""
     print(json.dumps(report), flush=True)
 """)
 
+TESTS = pathlib.Path(__file__).resolve().parent  # the child imports _algorithm_examples
+
 # entry: (algorithms the child keeps, the update call of one loop round)
 ENTRIES = {
     "dyng_update": ("sssp, dynamic_bfs", "dyng.update(g, batch, *results)"),
@@ -75,7 +75,7 @@ ENTRIES = {
 
 
 def run_child(algorithms, call, delay):
-    code = CHILD.format(algorithms=algorithms, call=call)
+    code = CHILD.format(algorithms=algorithms, call=call, tests=str(TESTS))
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "OMP_NUM_THREADS": "2"})
     try:

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import dyng
-from dyng.testing import mosp_oracle
 from dyng.testing.mosp_oracle import combined_graph, mosp_path_costs, mosp_reference
 
 INF = 2**61 - 1
@@ -302,14 +301,6 @@ def test_combined_graph_rejects_bad_preferences_and_sources():
         combined_graph([[-1, 0, 1]], 0, [0])
     with pytest.raises(dyng.InvalidArgumentError, match="source"):
         combined_graph([[-1, 0, 1]], 1.0)
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    outcome = doctest.testmod(mosp_oracle)
-    assert outcome.attempted > 0
-    assert outcome.failed == 0
 
 
 # --- comparison with a reference dyng in another interpreter -------------------------------------

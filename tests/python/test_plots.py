@@ -150,11 +150,3 @@ def test_no_samples_or_negative_times_are_refused():
     bad = StageSample("sssp.loop", 1, -2.0, 0.0, start_ms=1.0)
     with pytest.raises(dyng.InvalidArgumentError, match="'sssp.loop' has depth 1"):
         stage_timeline([bad])
-
-
-def test_docstring_example(mpl):
-    import doctest
-
-    import dyng._plots
-
-    assert doctest.testmod(dyng._plots).failed == 0

@@ -5,19 +5,12 @@ import json
 
 import numpy as np
 import pytest
+from _algorithm_examples import example, weighted_graph
 
 import dyng
+from dyng import _registry
 
 HOST_BACKENDS = ["sequential", "openmp"]
-
-
-def weighted_graph(resources, k=1, n=60, m=300, seed=3, **kw):
-    rng = np.random.default_rng(seed)
-    src = rng.integers(0, n, m).astype(np.int32)
-    dst = rng.integers(0, n, m).astype(np.int32)
-    w = rng.integers(1, 9, (m, k)).astype(np.int32)
-    return dyng.Graph.from_edges(src, dst, w if k > 1 else w[:, 0], num_vertices=n,
-                                 resources=resources, **kw)
 
 
 def names(profiler, depth=None):
@@ -91,30 +84,22 @@ def test_budget_fallback_shows_recompute(resources):
     assert prof.counters["update.recomputes"] == 1
 
 
-def test_every_algorithm_records_its_stages(resources):
-    g = weighted_graph(resources, k=3, properties="mosp_compatible")
-    cyc = weighted_graph(resources, properties="cycle_enum_compatible")
-    und = dyng.Graph.from_edges([0, 1, 2, 0, 3], [1, 2, 0, 3, 1], num_vertices=5, directed=False,
-                                resources=resources)
+@pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)
+def test_every_algorithm_records_its_stages(name, resources):
+    algorithm = example(name)
+    graph = algorithm.graph(resources)
     with dyng.profile(resources) as prof:
-        m = dyng.mosp.compute(g, 0)
-        dyng.mosp.update(g, dyng.EdgeBatch(insert=([3], [7], [[1, 2, 3]])), m)
-        c = dyng.cycle_count.compute(cyc, max_length=4)
-        dyng.cycle_count.update(cyc, dyng.EdgeBatch(insert=([3], [7], [1])), c)
-        b = dyng.dynamic_bfs.compute(g, 0)
-        dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([3], [7])), b)
-        t = dyng.triangle_delta.compute(und)
-        dyng.triangle_delta.update(und, dyng.EdgeBatch(insert=([2], [3])), t)
-    top = names(prof, 0)
-    for algo in ("mosp", "cycle_count", "dynamic_bfs", "triangle_delta"):
-        assert f"{algo}.compute" in top and f"{algo}.update" in top
+        algorithm.run(getattr(dyng, name), graph)
+    assert names(prof, 0) == [f"{name}.compute", f"{name}.update"]
     every = set(names(prof))
-    for stage in ("mosp.objective", "mosp.combine", "mosp.combined_sssp", "mosp.path_costs",
-                  "mosp.repair", "mosp.combined_layout", "cycle_count.count", "cycle_count.repair",
-                  "cycle_count.count_batch", "dynamic_bfs.loop", "dynamic_bfs.repair",
-                  "triangle_delta.count", "triangle_delta.count_batch", "graph.apply"):
+    for stage in algorithm.stages["host"]:
         assert stage in every, stage
-    # mosp runs one sssp search per objective plus the combined one.
+
+
+def test_mosp_runs_a_search_per_objective_and_the_combined_one(resources):
+    g = weighted_graph(resources, k=3, properties="mosp_compatible")
+    with dyng.profile(resources) as prof:
+        dyng.mosp.compute(g, 0)
     sssp_loops = sum(r.calls for r in prof.stages if r.name == "sssp.loop")
     assert sssp_loops >= 4
 

@@ -1,5 +1,5 @@
 """dyng.profile() on the GPU: the device paths record their stages (device graph apply, sssp's
-GPU search and repair, mosp, cycle_count, dynamic_bfs, triangle_delta), cuda_events gives
+GPU search and repair, every registered algorithm), cuda_events gives
 device times, sync_stages makes host times cover the device work, and NVTX is compiled into the
 plugin. Skipped where no CUDA backend is usable (CI); must pass on a GPU before CUDA work is
 done."""
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _algorithm_examples import example
 
 import dyng
-from dyng import _backend
+from dyng import _backend, _registry
 
 pytestmark = pytest.mark.gpu
 
@@ -67,29 +68,18 @@ def test_sync_stages_host_time_covers_device_time(cuda):
     assert top.host_ms + 0.05 >= top.device_ms > 0.0
 
 
-def test_every_algorithm_on_the_device(cuda):
-    g, rng = rmat_like(cuda, n=5000, m=40000, k=3, properties="mosp_compatible")
-    cyc, _ = rmat_like(cuda, n=2000, m=8000, properties="cycle_enum_compatible")
-    rows = rng.integers(0, 3000, (12000, 2)).astype(np.int32)
-    rows = rows[rows[:, 0] != rows[:, 1]]
-    und = dyng.Graph.from_edges(rows[:, 0], rows[:, 1], num_vertices=3000, directed=False,
-                                resources=cuda)
+@pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)
+def test_every_algorithm_on_the_device(name, cuda):
+    algorithm = example(name)
+    graph = algorithm.graph(cuda)
     with dyng.profile(cuda, cuda_events=True) as prof:
-        m = dyng.mosp.compute(g, 0)
-        dyng.mosp.update(g, dyng.EdgeBatch(insert=([3], [7], [[1, 2, 3]])), m)
-        c = dyng.cycle_count.compute(cyc, max_length=5)
-        dyng.cycle_count.update(cyc, dyng.EdgeBatch(insert=([3], [7], [1])), c)
-        b = dyng.dynamic_bfs.compute(g, 0)
-        dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([3], [7])), b)
-        t = dyng.triangle_delta.compute(und)
-        dyng.triangle_delta.update(und, dyng.EdgeBatch(insert=([2], [3])), t)
+        algorithm.run(getattr(dyng, name), graph)
+    assert names(prof, 0) == [f"{name}.compute", f"{name}.update"]
     every = set(names(prof))
-    for stage in ("mosp.objectives", "mosp.combine", "mosp.combined_sssp", "mosp.path_costs",
-                  "mosp.repair", "mosp.objective", "sssp.repair", "cycle_count.count",
-                  "cycle_count.count_batch", "dynamic_bfs.loop", "dynamic_bfs.repair",
-                  "triangle_delta.count", "triangle_delta.count_batch", "graph.apply"):
+    for stage in algorithm.stages["cuda"]:
         assert stage in every, stage
-    assert prof.counters["graph.apply.entries"] == 4
+    batch = algorithm.batch()
+    assert prof.counters["graph.apply.entries"] == batch.num_insertions + batch.num_deletions
 
 
 def test_host_graph_with_device_copy_records_the_sync(cuda):

@@ -320,21 +320,3 @@ def test_from_arrays_clone_and_set_options():
     with pytest.raises(TypeError, match="bogus"):
         sssp.compute(g, 0, bogus=1)
     assert sssp.compute(g, 0, objective=1).distances.tolist() == [0, 4, 1]
-
-
-@pytest.mark.parametrize("module", [
-    "dyng", "dyng._array", "dyng._batch", "dyng._config", "dyng._errors", "dyng._graph",
-    "dyng._properties", "dyng._resources", "dyng._result", "dyng._update", "dyng.sssp",
-    "dyng.dynamic_bfs", "dyng.mosp", "dyng.cycle_count", "dyng.testing.cycle_check",
-])
-def test_docstring_examples_run(module):
-    import doctest
-    import importlib
-
-    saved = dyng.get_default_resources()
-    try:
-        outcome = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    finally:
-        dyng.set_default_resources(saved)
-    assert outcome.attempted > 0, f"{module} has no examples"
-    assert outcome.failed == 0

@@ -111,14 +111,3 @@ def test_native_dijkstra_and_check_agree_with_python_oracle(rg, data):
         bad = d.copy()
         bad[v] = bad[v] - 1 if bad[v] not in (0, INF) else 5
         assert not check_sssp_tree(g, (source, bad, p))
-
-
-@pytest.mark.parametrize("module", ["dyng.testing.oracles", "dyng.testing.strategies",
-                                    "dyng.testing.sssp_check"])
-def test_docstring_examples_run(module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from dyng import _log
 from dyng.cli import _errors, _outputs, _progress
 
 __all__ = ["main"]
 
-LOG_LEVELS = ("trace", "debug", "info", "warn", "error", "off")
+# 0.2's --help lists the levels loudest first.
+LOG_LEVELS = tuple(reversed(_log.LEVELS))
 COMMANDS = ("sssp", "mosp", "cycle_count", "prep", "convert", "generate", "config")
 
 
