@@ -20,6 +20,9 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_generators(m);
   dyng::bindings::bind_io(m);
   dyng::bindings::bind_io_groups(m);
+  dyng::bindings::bind_build_config(m);
+  // What only a CUDA module has comes last, so its stub is the CPU module's with the plugin's
+  // extras appended (python/plugin/merge_stub.py).
 #if defined(DYNG_HAVE_CUDA)
 #define DYNG_ALGORITHM(name) dyng::bindings::bind_##name##_device(m);
 #include "dyng_algorithms.inc"
@@ -27,5 +30,4 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_cuda_runtime(m);
   dyng::bindings::bind_device_batch(m);
 #endif
-  dyng::bindings::bind_build_config(m);
 }
