@@ -307,7 +307,9 @@ def check_sdist(path: Path) -> list[str]:
     problems = []
     with tarfile.open(path) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    # merge_stub.py and device_stub.pyi make the plugin's type stub (python/CMakeLists.txt).
     for required in ("python/plugin/dyng_plugin/__init__.py", "python/plugin/README.md",
+                     "python/plugin/merge_stub.py", "python/plugin/device_stub.pyi",
                      licences.CUDA_THIRD_PARTY, "THIRD_PARTY_LICENSES.txt", "LICENSE", "VERSION",
                      "PKG-INFO"):
         if required not in names:

@@ -300,6 +300,7 @@ def test_sdist_check_names_what_is_missing(tmp_path):
             archive.add(source, f"dyng-0.3.0/{name}")
     found = check.check_sdist(sdist)
     assert any("python/plugin/dyng_plugin/__init__.py" in p for p in found), found
+    assert any("python/plugin/device_stub.pyi" in p for p in found), found
     assert any(licences.CUDA_THIRD_PARTY in p for p in found), found
     assert any("build output" in p for p in found), found
 
