@@ -30,7 +30,7 @@
 
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "graphs.hpp"
 #include "reference.hpp"
 #include "update_bench.hpp"

@@ -25,7 +25,7 @@
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/graph/graph.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "gpu_test_util.hpp"  // uploaded_view_t: a graph_t direction uploaded whole
 #include "graphs.hpp"
 

@@ -85,6 +85,11 @@ def _check_layout(names: list[str], package: str) -> list[str]:
     for required in (f"{package}/__init__.py",):
         if required not in names:
             problems.append(f"{required} is missing from the wheel")
+    # The type stub: committed for the CPU package, merged at build time for a plugin
+    # (python/plugin/merge_stub.py), so a build step that stopped installing it shows here.
+    if f"{package}/_core.pyi" not in names:
+        problems.append(f"{package}/_core.pyi, the native module's type stub, is missing from the "
+                        "wheel")
     modules = [n for n in names if re.fullmatch(rf"{package}/_core\..*so", n)]
     if not modules:
         problems.append(f"the extension module {package}/_core.*.so is missing")
@@ -302,7 +307,9 @@ def check_sdist(path: Path) -> list[str]:
     problems = []
     with tarfile.open(path) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    # merge_stub.py and device_stub.pyi make the plugin's type stub (python/CMakeLists.txt).
     for required in ("python/plugin/dyng_plugin/__init__.py", "python/plugin/README.md",
+                     "python/plugin/merge_stub.py", "python/plugin/device_stub.pyi",
                      licences.CUDA_THIRD_PARTY, "THIRD_PARTY_LICENSES.txt", "LICENSE", "VERSION",
                      "PKG-INFO"):
         if required not in names:

@@ -53,6 +53,13 @@ void bind_build_config(nb::module_& m) {
   config["cuda_toolkit"] = DYNG_CUDA_TOOLKIT;
   config["cuda_architectures"] = DYNG_CUDA_ARCHITECTURES_LIST;
   config["cuda_runtime"] = DYNG_CUDA_RUNTIME_KIND;
+  // The algorithms this module binds, in DYNG_ALGORITHMS's order (a test holds it equal to the
+  // Python registry's ALGORITHM_MODULES).
+  nb::list algorithms;
+#define DYNG_ALGORITHM(name) algorithms.append(#name);
+#include "dyng_algorithms.inc"
+#undef DYNG_ALGORITHM
+  config["algorithms"] = nb::handle(reinterpret_cast<PyObject*>(&PyTuple_Type))(algorithms);
   m.attr("build_config") = config;
 
   m.def("openmp_max_threads",

@@ -2,7 +2,7 @@
 // result handle's (result_handle.hpp, device_result_methods.hpp); a CuPy or PyTorch array made
 // from a result keeps its values after the result is updated, as host views do.
 #include "device_result_methods.hpp"
-#include "dyng/sssp/sssp_device.hpp"
+#include "dyng/sssp/sssp_cuda.hpp"
 #include "module.hpp"
 #include "result_handle.hpp"
 

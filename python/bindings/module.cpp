@@ -14,22 +14,20 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_properties(m);
   dyng::bindings::bind_graph(m);
   dyng::bindings::bind_update_stats(m);
-  dyng::bindings::bind_sssp(m);
-  dyng::bindings::bind_dynamic_bfs(m);
-  dyng::bindings::bind_mosp(m);
-  dyng::bindings::bind_cycle_count(m);
-  dyng::bindings::bind_triangle_delta(m);
+#define DYNG_ALGORITHM(name) dyng::bindings::bind_##name(m);
+#include "dyng_algorithms.inc"
+#undef DYNG_ALGORITHM
   dyng::bindings::bind_generators(m);
   dyng::bindings::bind_io(m);
   dyng::bindings::bind_io_groups(m);
+  dyng::bindings::bind_build_config(m);
+  // What only a CUDA module has comes last, so its stub is the CPU module's with the plugin's
+  // extras appended (python/plugin/merge_stub.py).
 #if defined(DYNG_HAVE_CUDA)
-  dyng::bindings::bind_sssp_device(m);
-  dyng::bindings::bind_dynamic_bfs_device(m);
-  dyng::bindings::bind_mosp_device(m);
-  dyng::bindings::bind_cycle_count_device(m);
-  dyng::bindings::bind_triangle_delta_device(m);
+#define DYNG_ALGORITHM(name) dyng::bindings::bind_##name##_device(m);
+#include "dyng_algorithms.inc"
+#undef DYNG_ALGORITHM
   dyng::bindings::bind_cuda_runtime(m);
   dyng::bindings::bind_device_batch(m);
 #endif
-  dyng::bindings::bind_build_config(m);
 }

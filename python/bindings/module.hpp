@@ -19,31 +19,22 @@ void bind_properties(nanobind::module_& m);
 void bind_graph(nanobind::module_& m);
 /// `UpdateStats`, the common base of every algorithm's stats class (bind_stats.cpp).
 void bind_update_stats(nanobind::module_& m);
-/// `SsspOptions`, `SsspStats`, `SsspState` and the sssp functions (bind_sssp.cpp).
-void bind_sssp(nanobind::module_& m);
-/// `BfsOptions`, `BfsStats`, `BfsState` (bind_dynamic_bfs.cpp).
-void bind_dynamic_bfs(nanobind::module_& m);
-/// `MospOptions`, `MospStats`, `MospState` and the mosp oracles (bind_mosp.cpp).
-void bind_mosp(nanobind::module_& m);
-/// `CycleCountOptions`, `CycleCountStats`, `CycleCountState` and the enumeration oracle
-/// (bind_cycle_count.cpp).
-void bind_cycle_count(nanobind::module_& m);
-/// `TriangleDeltaOptions`, `TriangleDeltaStats`, `TriangleDeltaState` (bind_triangle_delta.cpp).
-void bind_triangle_delta(nanobind::module_& m);
+// One pair per algorithm of DYNG_ALGORITHMS, generated into dyng_algorithms.inc by
+// python/CMakeLists.txt: bind_<algo> binds the algorithm's options, stats, host result class and
+// functions (bind_<algo>.cpp); bind_<algo>_device, in CUDA builds, its device result class
+// (bind_<algo>_device.cpp).
+#define DYNG_ALGORITHM(name) void bind_##name(nanobind::module_& m);
+#include "dyng_algorithms.inc"
+#undef DYNG_ALGORITHM
+#if defined(DYNG_HAVE_CUDA)
+#define DYNG_ALGORITHM(name) void bind_##name##_device(nanobind::module_& m);
+#include "dyng_algorithms.inc"
+#undef DYNG_ALGORITHM
+#endif
 /// `legacy_mosp_changes`, `legacy_cycle_enum_batch`, the original tools' batch generators
 /// (bind_generators.cpp).
 void bind_generators(nanobind::module_& m);
 #if defined(DYNG_HAVE_CUDA)
-/// `SsspDeviceState`, results in device memory (bind_sssp_device.cpp).
-void bind_sssp_device(nanobind::module_& m);
-/// `BfsDeviceState`, dynamic_bfs results in device memory (bind_dynamic_bfs_device.cpp).
-void bind_dynamic_bfs_device(nanobind::module_& m);
-/// `MospDeviceState`, mosp results in device memory (bind_mosp_device.cpp).
-void bind_mosp_device(nanobind::module_& m);
-/// `CycleCountDeviceState`, cycle histograms counted on the GPU (bind_cycle_count_device.cpp).
-void bind_cycle_count_device(nanobind::module_& m);
-/// `TriangleDeltaDeviceState`, triangle counts made on the GPU (bind_triangle_delta_device.cpp).
-void bind_triangle_delta_device(nanobind::module_& m);
 /// `cuda_device_count`, `cuda_synchronize` and the workspace pool (bind_cuda_runtime.cpp).
 void bind_cuda_runtime(nanobind::module_& m);
 /// `StagedBatch` and the functions of batches in device memory (bind_device_batch.cpp).
@@ -54,7 +45,8 @@ void bind_io(nanobind::module_& m);
 /// `io_write_group_*` and `io_write_bytes`, the command line's all-or-nothing outputs
 /// (bind_io_groups.cpp).
 void bind_io_groups(nanobind::module_& m);
-/// `build_config` and `openmp_max_threads` (bind_build_config.cpp).
+/// `build_config` (its "algorithms": DYNG_ALGORITHMS) and `openmp_max_threads`
+/// (bind_build_config.cpp).
 void bind_build_config(nanobind::module_& m);
 
 }  // namespace dyng::bindings

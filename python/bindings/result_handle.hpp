@@ -107,8 +107,8 @@ struct result_handle_t {
   }
 };
 
-/// A state of a single-source algorithm (sssp, mosp, dynamic_bfs) rather than of the whole graph
-/// (cycle_count): its compute takes a source and the result reports it.
+/// A state of a single-source algorithm (one with a source, such as sssp) rather than of the
+/// whole graph: its compute takes a source and the result reports it.
 template <class S>
 concept has_source = requires(const S& state) { state.source; };
 

@@ -365,24 +365,66 @@ def sssp_reference_dijkstra(graph: GraphHandle, source: int, objective: int = 0)
 
 SSSP_INFINITE_DISTANCE: int = 2305843009213693951
 
-class BfsOptions:
-    """Native dynamic_bfs options."""
+class CycleCountOptions:
+    """Native cycle_count options."""
 
-    def __init__(self) -> None: ...
-
-class BfsStats(UpdateStats):
-    """dynamic_bfs's counters."""
+    def __init__(self, max_length: int = -1) -> None: ...
 
     @property
-    def invalidated(self) -> int: ...
+    def max_length(self) -> int: ...
+
+    @max_length.setter
+    def max_length(self, arg: int, /) -> None: ...
 
     @property
-    def invalidation_rounds(self) -> int: ...
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
 
-class BfsState:
-    """BFS levels of one source on the host."""
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
 
-    def clone(self) -> BfsState:
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+    @property
+    def gpu_wave_slots(self) -> int:
+        """Tuning knob for tests: at most this many CUDA search slots per wave."""
+
+    @gpu_wave_slots.setter
+    def gpu_wave_slots(self, arg: int, /) -> None: ...
+
+    @property
+    def gpu_depth_first_paths(self) -> int:
+        """
+        Tuning knob for tests: paths a CUDA level list holds before depth-first.
+        """
+
+    @gpu_depth_first_paths.setter
+    def gpu_depth_first_paths(self, arg: int, /) -> None: ...
+
+class CycleCountStats(UpdateStats):
+    """cycle_count's counters."""
+
+    @property
+    def deletions(self) -> int: ...
+
+    @property
+    def insertions(self) -> int: ...
+
+    @property
+    def cycles_removed(self) -> int: ...
+
+    @property
+    def cycles_added(self) -> int: ...
+
+class CycleCountState:
+    """A histogram of simple cycles by length, on the host."""
+
+    def clone(self) -> CycleCountState:
         """A deep copy."""
 
     @property
@@ -396,18 +438,23 @@ class BfsState:
     @property
     def num_vertices(self) -> int: ...
 
-    @property
-    def source(self) -> int: ...
-
-    def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+    def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
     @staticmethod
-    def compute(graph: GraphHandle, source: int, options: BfsOptions, execution: Execution) -> tuple[BfsState, BfsStats]:
+    def compute(graph: GraphHandle, options: CycleCountOptions, execution: Execution) -> tuple[CycleCountState, CycleCountStats]:
         """Returns (state, stats)."""
 
-    def update(self, graph: GraphHandle, log: ChangeLog, options: BfsOptions, execution: Execution) -> BfsStats:
+    def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @property
+    def max_length(self) -> int: ...
+
+def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated[NDArray, dict(shape=(None,))]:
+    """
+    The untrimmed histogram of simple cycles by plain enumeration (an oracle).
+    """
 
 class MospOptions:
     """Native mosp options."""
@@ -552,66 +599,24 @@ MOSP_MAX_OBJECTIVES: int = 64
 
 MOSP_MAX_PREFERENCE_SCALE: int = 1048576
 
-class CycleCountOptions:
-    """Native cycle_count options."""
+class BfsOptions:
+    """Native dynamic_bfs options."""
 
-    def __init__(self, max_length: int = -1) -> None: ...
+    def __init__(self) -> None: ...
 
-    @property
-    def max_length(self) -> int: ...
-
-    @max_length.setter
-    def max_length(self, arg: int, /) -> None: ...
+class BfsStats(UpdateStats):
+    """dynamic_bfs's counters."""
 
     @property
-    def repair_budget(self) -> float:
-        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
-
-    @repair_budget.setter
-    def repair_budget(self, arg: float, /) -> None: ...
+    def invalidated(self) -> int: ...
 
     @property
-    def parallel_min_edges(self) -> int:
-        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+    def invalidation_rounds(self) -> int: ...
 
-    @parallel_min_edges.setter
-    def parallel_min_edges(self, arg: int, /) -> None: ...
+class BfsState:
+    """BFS levels of one source on the host."""
 
-    @property
-    def gpu_wave_slots(self) -> int:
-        """Tuning knob for tests: at most this many CUDA search slots per wave."""
-
-    @gpu_wave_slots.setter
-    def gpu_wave_slots(self, arg: int, /) -> None: ...
-
-    @property
-    def gpu_depth_first_paths(self) -> int:
-        """
-        Tuning knob for tests: paths a CUDA level list holds before depth-first.
-        """
-
-    @gpu_depth_first_paths.setter
-    def gpu_depth_first_paths(self, arg: int, /) -> None: ...
-
-class CycleCountStats(UpdateStats):
-    """cycle_count's counters."""
-
-    @property
-    def deletions(self) -> int: ...
-
-    @property
-    def insertions(self) -> int: ...
-
-    @property
-    def cycles_removed(self) -> int: ...
-
-    @property
-    def cycles_added(self) -> int: ...
-
-class CycleCountState:
-    """A histogram of simple cycles by length, on the host."""
-
-    def clone(self) -> CycleCountState:
+    def clone(self) -> BfsState:
         """A deep copy."""
 
     @property
@@ -625,23 +630,18 @@ class CycleCountState:
     @property
     def num_vertices(self) -> int: ...
 
-    def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+    @property
+    def source(self) -> int: ...
+
+    def levels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
     @staticmethod
-    def compute(graph: GraphHandle, options: CycleCountOptions, execution: Execution) -> tuple[CycleCountState, CycleCountStats]:
+    def compute(graph: GraphHandle, source: int, options: BfsOptions, execution: Execution) -> tuple[BfsState, BfsStats]:
         """Returns (state, stats)."""
 
-    def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
+    def update(self, graph: GraphHandle, log: ChangeLog, options: BfsOptions, execution: Execution) -> BfsStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def max_length(self) -> int: ...
-
-def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated[NDArray, dict(shape=(None,))]:
-    """
-    The untrimmed histogram of simple cycles by plain enumeration (an oracle).
-    """
 
 class TriangleDeltaOptions:
     """Native triangle_delta options."""

@@ -102,6 +102,7 @@ def plugin_files(major: int = 13, *, version: str = VERSION, requires=None, modu
     ]
     files = {
         f"{package}/__init__.py": b"",
+        f"{package}/_core.pyi": b"",
         f"{package}/_core.abi3.so": module if module is not None else make_elf(
             fatbin_bytes=release_fatbin()),
         f"{package}.libs/libomp-1a2b3c4d.so": make_elf(exported=("omp_get_num_threads",),
@@ -132,6 +133,7 @@ def cpu_files(*, version: str = VERSION, extras=None):
                   f'Requires-Dist: {requirement.format(version=version)}; extra == "{extra}"']
     return {
         "dyng/__init__.py": b"",
+        "dyng/_core.pyi": b"",
         "dyng/_core.abi3.so": make_elf(),
         f"{info}/METADATA": ("\n".join(lines) + "\n").encode(),
         f"{info}/WHEEL": b"Wheel-Version: 1.0\n",
@@ -187,6 +189,15 @@ def test_dt_needed_on_cudart_is_rejected_for_a_static_plugin(tmp_path):
 def test_wrong_dyng_pin_is_rejected(tmp_path):
     found = problems_of(tmp_path, plugin_files(requires=["dyng>=0.2"]))
     assert any("Requires-Dist" in p and "dyng==0.3.0" in p for p in found), found
+
+
+def test_missing_type_stub_is_rejected(tmp_path):
+    plugin = plugin_files()
+    del plugin["dyng_cu13/_core.pyi"]
+    assert any("dyng_cu13/_core.pyi" in p for p in problems_of(tmp_path, plugin))
+    cpu = cpu_files()
+    del cpu["dyng/_core.pyi"]
+    assert any("dyng/_core.pyi" in p for p in problems_of(tmp_path, cpu, CPU_NAME))
 
 
 def test_missing_eula_is_rejected(tmp_path):
@@ -289,6 +300,7 @@ def test_sdist_check_names_what_is_missing(tmp_path):
             archive.add(source, f"dyng-0.3.0/{name}")
     found = check.check_sdist(sdist)
     assert any("python/plugin/dyng_plugin/__init__.py" in p for p in found), found
+    assert any("python/plugin/device_stub.pyi" in p for p in found), found
     assert any(licences.CUDA_THIRD_PARTY in p for p in found), found
     assert any("build output" in p for p in found), found
 

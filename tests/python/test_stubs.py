@@ -1,16 +1,21 @@
-"""The committed stubs must match the native modules they describe (as nanobind's test_stubs.py
-holds its own): python/dyng/_core.pyi for the CPU module dyng._core, and
-python/plugin/dyng_plugin/_core.pyi, which the CUDA plugin wheels carry as dyng_cu<N>/_core.pyi,
-for a CUDA build (it adds the device result classes and the CUDA runtime functions).
+"""The type stubs must match the native modules they describe (as nanobind's test_stubs.py holds
+its own). One stub is committed whole: python/dyng/_core.pyi, the CPU module dyng._core's. The
+CUDA plugin's (shipped as dyng_cu<N>/_core.pyi) is that stub with the device extras of
+python/plugin/device_stub.pyi merged in at build time by python/plugin/merge_stub.py, which says
+why (docs/developer/testing.md, "Stubs").
 
-The test checks the module this process runs on: the CPU stub in CI, the CUDA stub on a GPU
-machine. Regenerate a stub after changing the bindings (from the repository root):
+The test checks the module this process runs on: the CPU stub in CI, the merged stub on a GPU
+machine. After changing the bindings (from the repository root):
 
     python -m nanobind.stubgen -q -m dyng._core -o python/dyng/_core.pyi
-    python -m nanobind.stubgen -q -m <a CUDA build's module> -o python/plugin/dyng_plugin/_core.pyi
+    python -m nanobind.stubgen -q -m <a CUDA build's module> -o /tmp/cuda.pyi
+    python python/plugin/merge_stub.py --extract python/dyng/_core.pyi /tmp/cuda.pyi \
+        python/plugin/device_stub.pyi
 """
 
+import importlib.util
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -18,7 +23,26 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CPU_STUB = ROOT / "python" / "dyng" / "_core.pyi"
-CUDA_STUB = ROOT / "python" / "plugin" / "dyng_plugin" / "_core.pyi"
+DEVICE_FRAGMENT = ROOT / "python" / "plugin" / "device_stub.pyi"
+MERGE_SCRIPT = ROOT / "python" / "plugin" / "merge_stub.py"
+
+if not MERGE_SCRIPT.is_file():
+    pytest.skip("no source tree beside the tests (an installed package's test run)",
+                allow_module_level=True)
+
+
+def _merge_stub():
+    spec = importlib.util.spec_from_file_location("merge_stub", MERGE_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+merge_stub = _merge_stub()
+
+
+def _plugin_stub():
+    return merge_stub.merge(CPU_STUB.read_text(), DEVICE_FRAGMENT.read_text())
 
 
 def _stub_of(module_name, tmp_path):
@@ -31,36 +55,69 @@ def _stub_of(module_name, tmp_path):
     return fresh.read_text()
 
 
-def test_committed_stub_matches_module(tmp_path):
+def test_stub_matches_module(tmp_path):
     pytest.importorskip("nanobind.stubgen", reason="nanobind (a build dependency) is not installed")
     from dyng import _backend
 
     module = _backend.native()
-    committed = CUDA_STUB if module.build_config["cuda"] else CPU_STUB
-    regenerate = (f"python -m nanobind.stubgen -q -m {module.__name__} -o "
-                  f"{committed.relative_to(ROOT)}")
-    if not committed.exists():
-        pytest.fail(f"{committed} is missing; generate it with: {regenerate}")
-    assert _stub_of(module.__name__, tmp_path) == committed.read_text(), (
-        f"{committed.relative_to(ROOT)} is out of date with {module.__name__}; regenerate it "
-        f"with: {regenerate}"
-    )
+    fresh = _stub_of(module.__name__, tmp_path)
+    if not module.build_config["cuda"]:
+        regenerate = f"python -m nanobind.stubgen -q -m {module.__name__} -o python/dyng/_core.pyi"
+        assert fresh == CPU_STUB.read_text(), (
+            f"python/dyng/_core.pyi is out of date with {module.__name__}; regenerate it with: "
+            f"{regenerate}")
+        return
+    assert fresh == _plugin_stub(), (
+        f"the plugin stub (python/dyng/_core.pyi merged with python/plugin/device_stub.pyi) is out "
+        f"of date with {module.__name__}; regenerate both as this file's docstring says")
 
 
-def test_cuda_stub_extends_the_cpu_stub():
-    """Everything the CPU module offers, the CUDA module offers too, with the same signatures:
-    the CUDA stub is the CPU stub plus device classes and functions."""
-    cpu = CPU_STUB.read_text().splitlines()
-    cuda = CUDA_STUB.read_text().splitlines()
-    missing = [line for line in cpu if line not in cuda and not line.startswith("from typing")]
-    assert not missing, f"lines of the CPU stub missing from the CUDA stub: {missing[:5]}"
-    for name in ("class SsspDeviceState", "class BfsDeviceState", "def cuda_device_count"):
-        assert any(line.startswith(name) for line in cuda), name
+def test_plugin_stub_is_the_cpu_stub_plus_the_device_fragment():
+    """The merge adds and never drops or reorders: every CPU line (bar the typing import, which
+    gains names) and every line of the fragment's definitions appear in the plugin stub in
+    their order, and extracting the fragment from the plugin stub gives the committed one."""
+    cpu = CPU_STUB.read_text()
+    fragment = DEVICE_FRAGMENT.read_text()
+    plugin = _plugin_stub().splitlines()
+
+    def in_order(lines):
+        remaining = iter(plugin)
+        return [line for line in lines if line not in remaining]
+
+    kept = [line for line in cpu.splitlines() if not line.startswith("from typing")]
+    assert not in_order(kept), "the merge dropped or moved lines of the CPU stub"
+    definitions = fragment.split("\nclass ", 1)[1].splitlines()[1:]
+    assert not in_order(definitions), "the merge dropped or moved lines of the device fragment"
+    assert merge_stub.extract(cpu, _plugin_stub()) == fragment, (
+        "python/plugin/device_stub.pyi is not in the form --extract writes; rewrite it as this "
+        "file's docstring says")
 
 
-@pytest.mark.parametrize("stub", [CPU_STUB, CUDA_STUB], ids=["cpu", "cuda"])
+def test_every_host_result_has_a_device_result_in_the_plugin_stub():
+    cpu = CPU_STUB.read_text()
+    plugin = _plugin_stub()
+    hosts = re.findall(r"^class (\w+)State:", cpu, re.MULTILINE)
+    assert hosts, "no result classes (class <Algo>State) in the CPU stub"
+    missing = [f"{name}DeviceState" for name in hosts
+               if f"\nclass {name}DeviceState:" not in plugin]
+    assert not missing, f"device result classes missing from the plugin stub: {missing}"
+    assert "\ndef cuda_device_count() -> int:" in plugin
+
+
+@pytest.mark.parametrize("stub", ["cpu", "plugin"])
 def test_stub_names_no_unconvertible_cpp_type(stub):
     """nanobind writes a C++ type name where no type caster was compiled in; such a function
     raises TypeError on every call (a device view once did, for want of the tuple caster)."""
-    bad = [line.strip() for line in stub.read_text().splitlines() if '"std::' in line]
-    assert not bad, f"{stub.name}: functions without a type caster for their types: {bad}"
+    text = CPU_STUB.read_text() if stub == "cpu" else _plugin_stub()
+    bad = [line.strip() for line in text.splitlines() if '"std::' in line]
+    assert not bad, f"{stub} stub: functions without a type caster for their types: {bad}"
+
+
+def test_merge_refuses_what_it_cannot_place():
+    cpu = CPU_STUB.read_text()
+    with pytest.raises(merge_stub.StubFormatError, match="again"):
+        merge_stub.merge(cpu, "def openmp_max_threads() -> int: ...\n")
+    with pytest.raises(merge_stub.StubFormatError, match="imports nothing from"):
+        merge_stub.merge(cpu, "from os import path\n\ndef f() -> None: ...\n")
+    with pytest.raises(merge_stub.StubFormatError, match="one blank line"):
+        merge_stub.merge(cpu, "def f() -> None: ...\n\n\ndef g() -> None: ...\n")

@@ -240,6 +240,8 @@ void stage_scope_t::open(std::string_view prefix, const char* suffix) noexcept {
   if (context->session->begin(stage_, name)) session_ = context->session;
 }
 
+void stage_scope_t::close() noexcept { session_->end(stage_); }
+
 void count_in_profile_slow(const char* name, int64_t amount) noexcept {
   const profile_context_t::state_t* context = t_context;
   if (context == nullptr) return;

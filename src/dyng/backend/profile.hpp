@@ -1,4 +1,5 @@
-// Stage timings of libdyng's calls (dyng.profile() in Python).
+// The profiler of libdyng's calls (dyng.profile() in Python): sessions, contexts, and the
+// recording behind the stage scopes and counters of core/stage_scope.hpp.
 //
 // A profile_session_t collects one sample per stage. A call is profiled when the execution_t it
 // runs with points at a session (execution_t::profiler) and the call's entry point opens a
@@ -7,14 +8,10 @@
 // execution, so the stages reach the session through the thread's context rather than through
 // arguments; the bindings open one context per native call (C++ users open their own).
 //
-// With no context open anywhere a stage costs one relaxed load of a global and one branch, so
-// the stages stay compiled into release builds (bench/cpp/profile_idle.cpp measures it). With a
-// session, a stage takes two clock readings and, on a CUDA execution, optionally waits for the
-// stream (sync_stages), records CUDA events (cuda_events: device_ms) and pushes an NVTX range
-// (nvtx: the stage shows in Nsight Systems).
-//
-// Stages nest per thread; depth counts the enclosing stages of the same session. Stages are
-// opened only on the thread that made the call, never inside an OpenMP team.
+// With a session, a stage takes two clock readings and, on a CUDA execution, optionally waits for
+// the stream (sync_stages), records CUDA events (cuda_events: device_ms) and pushes an NVTX range
+// (nvtx: the stage shows in Nsight Systems). Stages nest per thread; depth counts the enclosing
+// stages of the same session.
 #pragma once
 
 #include <atomic>
@@ -28,6 +25,7 @@
 #include <vector>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/core/stage_scope.hpp"
 
 namespace dyng {
 
@@ -75,7 +73,7 @@ class profile_session_t {
   const char* intern(std::string_view name);
 
   // For stage_scope_t.
-  struct open_stage_t;
+  using open_stage_t = profile_detail::open_stage_t;
   /// False when the stage could not be recorded (it then has no end()).
   bool begin(open_stage_t& stage, const char* name) noexcept;
   void end(open_stage_t& stage) noexcept;
@@ -96,10 +94,14 @@ class profile_session_t {
   std::unique_ptr<pending_events_t> events_;
 };
 
-namespace profile_detail {
-/// How many profile contexts are open in the process: the one value an idle stage reads.
-inline std::atomic<int> open_contexts{0};
-}  // namespace profile_detail
+/// Where the stages of this thread's current call go: the session they record into, and the
+/// CUDA stream and device their events and waits go to.
+struct profile_target_t {
+  profile_session_t* session = nullptr;
+  void* stream = nullptr;
+  int device = 0;
+  bool on_device = false;
+};
 
 /// Sends this thread's stages to `exec`'s session (if it has one) until the scope ends; restores
 /// the context it replaced, so nested calls nest.
@@ -115,14 +117,7 @@ class profile_context_t {
   profile_context_t(const profile_context_t&) = delete;
   profile_context_t& operator=(const profile_context_t&) = delete;
 
-  /// What the stages of this thread's current call need: where to record, and the CUDA stream
-  /// and device their events and waits go to.
-  struct state_t {
-    profile_session_t* session = nullptr;
-    void* stream = nullptr;
-    int device = 0;
-    bool on_device = false;
-  };
+  using state_t = profile_target_t;
 
  private:
   state_t state_;
@@ -139,54 +134,6 @@ struct profile_fork_t {
 
 /// What workers of this thread's call need to record their stages (empty when not profiling).
 profile_fork_t profile_fork() noexcept;
-
-// Filled by begin() only: an idle scope writes none of it.
-struct profile_session_t::open_stage_t {
-  const char* name;
-  int depth;
-  int64_t begin_index;
-  int64_t start_ns;
-  const profile_context_t::state_t* context;
-  int64_t events;
-};
-
-/// Times the enclosing block as stage `name` (a string that outlives the session, such as a
-/// literal) when this thread's call is being profiled.
-class stage_scope_t {
- public:
-  explicit stage_scope_t(const char* name) {
-    if (profile_detail::open_contexts.load(std::memory_order_relaxed) != 0) open(name);
-  }
-  /// The stage `<prefix><suffix>`, the name built only when profiling (for stages named after
-  /// a call's algorithm, such as run_update's).
-  stage_scope_t(std::string_view prefix, const char* suffix) {
-    if (profile_detail::open_contexts.load(std::memory_order_relaxed) != 0) open(prefix, suffix);
-  }
-  ~stage_scope_t() {
-    if (session_ != nullptr) session_->end(stage_);
-  }
-  stage_scope_t(const stage_scope_t&) = delete;
-  stage_scope_t& operator=(const stage_scope_t&) = delete;
-
- private:
-  void open(const char* name) noexcept;
-  void open(std::string_view prefix, const char* suffix) noexcept;
-
-  profile_session_t* session_ = nullptr;
-  profile_session_t::open_stage_t stage_;
-};
-
-/// Adds `amount` to counter `name` of the session this thread's call is profiled into, if any.
-void count_in_profile_slow(const char* name, int64_t amount) noexcept;
-inline void count_in_profile(const char* name, int64_t amount) {
-  if (profile_detail::open_contexts.load(std::memory_order_relaxed) != 0) {
-    count_in_profile_slow(name, amount);
-  }
-}
-
-/// "sssp" from "sssp.update()" or "sssp::cuda::update()": the algorithm a call belongs to, for
-/// stage names.
-std::string_view algorithm_of_call(std::string_view fn) noexcept;
 
 /// True when this build can emit NVTX ranges.
 bool nvtx_available() noexcept;

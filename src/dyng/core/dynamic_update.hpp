@@ -28,9 +28,9 @@
 #include <string>
 #include <type_traits>
 
-#include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/log.hpp"
+#include "dyng/core/stage_scope.hpp"
 #include "dyng/core/update_stats.hpp"
 
 namespace dyng {

@@ -4,8 +4,8 @@
 //
 // A vertex-indexed state lists its arrays in `static constexpr auto arrays()`, a tuple of
 // result_array_t: the name the Python views carry, the member holding the array, and the value of
-// a vertex nothing has reached (what growth fills in). sssp: distances (k_infinite_distance) and
-// parents (-1); dynamic_bfs: levels (-1).
+// a vertex nothing has reached (what growth fills in), e.g. sssp's distances
+// (k_infinite_distance) and parents (-1).
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ constexpr const char* path_name(update_path_t path) noexcept {
 /// What ran, in two words. `engine_used` is 0.2's vocabulary for the execution style, "operators"
 /// (one step after another: the sequential kernels) or "fused" (the steps merged into one parallel
 /// pass: the OpenMP team, one persistent GPU kernel); `method` names the kernel itself (per
-/// algorithm: sssp "dijkstra", "delta_stepping", "near_far"; dynamic_bfs "queue", "frontier").
+/// algorithm, e.g. sssp's "dijkstra", "delta_stepping" and "near_far").
 struct engine_t {
   const char* engine_used;
   const char* method;

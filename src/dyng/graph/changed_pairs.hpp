@@ -1,5 +1,5 @@
 // The structural changes of a batch as edge pairs, read from its change log: what the
-// whole-graph counts (cycle_count, triangle_delta) repair from.
+// algorithms that count over the whole graph repair from.
 #pragma once
 
 #include <algorithm>

@@ -27,6 +27,7 @@
 #include "dyng/mosp/detail/cuda/combined_graph.cuh"
 #include "dyng/mosp/detail/cuda/path_costs.cuh"
 #include "dyng/mosp/detail/mosp_checks.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "dyng/sssp/detail/sssp_checks.hpp"
 
 namespace dyng::mosp::cuda {

@@ -2,7 +2,7 @@
 // group size and blocks per multiprocessor (detail/cuda/launch.cuh; docs/developer/gpu-sssp.md has
 // the measurements), then three kernels on the caller's stream: prepare, the persistent near-far
 // search, parents. update() is in sssp_cuda_update.cu.
-#include "dyng/sssp/sssp_cuda.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 
 #include <cuda_runtime.h>
 

@@ -1,14 +1,9 @@
-// SSSP on a CUDA device: distances and canonical parents from a graph already in device memory.
-//
-// The host API below has no CUDA types (streams are void*), so CPU code and the bindings can
-// include it; the kernels live in detail/cuda/*.cuh, their host sides in sssp_cuda.cu (compute)
-// and sssp_cuda_update.cu (update). Results are bit-identical
-// to the CPU backends: int64 distances (k_infinite_distance when unreachable) and the canonical
-// parent, the lowest-id in-neighbour u != v with dist[u] + w(u, v) == dist[v] (-1 for the source
-// and unreachable vertices). update() repairs them after a batch, with the CPU's scheme (cut the
-// subtrees of changed tree edges, seed, search, redo the parents that can change) and a GPU
-// recompute when the repair grows too large. See docs/developer/gpu-sssp.md for the method and
-// measurements.
+// sssp on a device-resident graph: the result lives in device memory and update() repairs it
+// there. These entry points (sssp_cuda_entry.cpp) own device selection, the input checks against
+// the host graph and the copies between host and device results; the GPU algorithms themselves
+// (and the growth of a result, which the shared update policy does) work on device adjacency
+// views (detail/cuda_views.hpp). No CUDA types here (streams are void*), so the bindings include
+// it.
 #pragma once
 
 #include <cstdint>
@@ -16,53 +11,12 @@
 
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/backend/cuda/device_result.hpp"
-#include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
+#include "dyng/graph/cuda/device_graph.hpp"
+#include "dyng/graph/graph.hpp"
 #include "dyng/sssp/sssp.hpp"
 
 namespace dyng::sssp::cuda {
-
-/// One direction of a graph in device memory: the same slotted-CSR arrays as adjacency_view_t
-/// (rows [row_begin[v], row_end[v]) of one column array, K int32 weights per slot, slot-major),
-/// except that every pointer is a device pointer.
-template <class vid_t, class eid_t>
-using device_adjacency_t = adjacency_view_t<vid_t, eid_t>;
-
-/// Knobs for benchmarks and tests; the defaults (0) pick tuned values from the mean degree.
-struct tuning_t {
-  /// Lanes that relax one work item together: 4, 8, 16 or 32.
-  int group_size = 0;
-  /// Resident blocks per multiprocessor of the persistent kernel (capped by occupancy).
-  int blocks_per_sm = 0;
-  /// update(): bucket width of the repair search; 0 uses compute()'s (the call's delta, or the
-  /// one compute() would pick). For experiments (docs/developer/gpu-sssp.md, "Update").
-  int64_t repair_delta = 0;
-};
-
-/// Computes distances from `source` into `d_dist` (n int64) and canonical parents into
-/// `d_parents` (n entries), both device pointers, using weight column `objective`. `out` and
-/// `in` are the out- and in-edges of the same graph. `delta` is the bucket width; 0 picks one
-/// from a sample of the weights. `stream` is a cudaStream_t (nullptr: default stream); the
-/// call returns after the work on it has finished. Weights must be >= 1 (the caller validates,
-/// as the CPU backends do). Throws invalid_argument_error for a bad source, objective or
-/// mismatched views, not_supported_error for an unweighted graph, out_of_memory_error when the
-/// workspace does not fit, cuda_error for a CUDA failure, convergence_error if the search
-/// exceeded its round limit (only possible with invalid weights).
-template <class vid_t, class eid_t>
-void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-             vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
-             vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
-
-/// compute() for `num_objectives` weight columns at once (mosp's trees): column first_objective
-/// + o gets its n distances at d_dist + o*n and its parents at d_parents + o*n. One joint search
-/// over vertex-objective items (near_far.cuh), so the K searches share rounds and barriers
-/// instead of running one after another; then one parent pass per column. `stats` holds the
-/// joint search's counters. Each column's results equal a compute() of that column alone.
-template <class vid_t, class eid_t>
-void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
-                   const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
-                   int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
-                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
 
 /// What update() keeps between batches so that a small repair costs O(the vertices it touches)
 /// rather than O(n) (sssp_cuda_update.cu, detail/cuda/touched.cuh): a mirror of the state as the
@@ -104,41 +58,24 @@ struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
   }
 };
 
-/// Repairs `state` (the result of compute() or update() for the graph before the batch, on the
-/// current device) after a batch, through the shared dynamic-update policy
-/// (core/dynamic_update.hpp): vertices the batch added join as unreached, the GPU repair runs
-/// within its budget, else the state is put back and recomputed on the GPU. `out`/`in` are
-/// device views of the graph AFTER the batch; `log` (host memory) is what graph_t::apply()
-/// recorded. `repair_budget` is the fraction of stored edges the repair may relax (seeding scans
-/// included) before it gives up; 0 always recomputes, negative picks
-/// k_default_gpu_repair_budget. Changed edges that lower their head by more than a bucket width
-/// are charged part of the budget up front, so a batch that moves most of the graph goes straight
-/// to the recompute. `delta` is the bucket width of the repair and the fallback compute; 0 picks
-/// compute()'s from a sample of the weights. Fills stats (path incremental or recompute,
-/// fallback_used, affected, invalidated, iterations, frontier_visits, pushes, engine_used);
-/// returns after the work on `stream` has finished. Results are bit-identical to a fresh
-/// compute(). Throws invalid_argument_error for bad arguments or a changed edge whose weight is
-/// below 1, and what compute() throws; `state` is then as it was.
+/// Computes into `state` on the device of `graph`. `host` is the same graph in host memory (it
+/// is the authority the device copy mirrors, and it names the edge in error messages).
+/// `stream` orders the work; the call returns when it is done.
 template <class vid_t, class eid_t>
-void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-            const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
-            void* stream, device_state_t<vid_t>& state, stats_t& stats,
-            const tuning_t& tuning = {}, int64_t stored_edges = -1);
+stats_t compute(const graph_t<vid_t, eid_t>& host,
+                const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph, vid_t source,
+                const options_t& options, void* stream, device_state_t<vid_t>& state);
+
+/// Repairs `state` after `host.apply(batch, &log)` and `graph.sync(host, log)`.
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& host,
+               const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+               const change_log_t<vid_t>& log, const options_t& options, void* stream,
+               device_state_t<vid_t>& state);
 
 /// update()'s default budget (a fraction of the stored edges): a repair relaxes edges about as
 /// fast as compute() does, so an abandoned one costs a few percent of the recompute that follows
 /// (gpu-sssp.md, "Update").
 inline constexpr double k_default_gpu_repair_budget = 0.1;
-
-/// True when every used slot of `out` holds a weight >= 1 in column `objective` (one pass over
-/// the device weights; the host scan would cost more than the whole GPU search).
-template <class vid_t, class eid_t>
-bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective, void* stream);
-
-/// Canonical parents for given device distances (one pass over the in-edges, as compute() does
-/// after its search).
-template <class vid_t, class eid_t>
-void canonical_parents(const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective,
-                       const int64_t* d_dist, void* stream, vid_t* d_parents);
 
 }  // namespace dyng::sssp::cuda

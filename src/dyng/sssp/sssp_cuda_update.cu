@@ -35,7 +35,7 @@
 #include "dyng/sssp/detail/cuda/launch.cuh"
 #include "dyng/sssp/detail/cuda/repair_cut.cuh"
 #include "dyng/sssp/detail/cuda/repair_parents.cuh"
-#include "dyng/sssp/sssp_cuda.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 
 namespace dyng::sssp::cuda {
 namespace {

@@ -11,7 +11,7 @@
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/mosp/mosp_cuda.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "gpu_test_util.hpp"
 #include "mosp/mosp_test_util.hpp"
 #include "random_graph_case.hpp"

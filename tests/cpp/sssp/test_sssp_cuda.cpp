@@ -11,8 +11,8 @@
 #include "check.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/core/errors.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
 #include "gpu_test_util.hpp"
 
 using dyng_test::edges_t;

@@ -19,8 +19,8 @@
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "dyng/sssp/sssp.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
 #include "gpu_test_util.hpp"
 #include "random_graph_case.hpp"
 

@@ -1,5 +1,5 @@
 // The input checks of sssp, one wording for every backend: the host entry points
-// (host_entry.hpp), the device-graph layer (sssp_device.cpp) and the raw GPU API (sssp_cuda*.cu)
+// (host_entry.hpp), the device-graph layer (sssp_cuda_entry.cpp) and the raw GPU API (sssp_cuda*.cu)
 // all throw from here, and the Python layer leaves these checks to them.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Host orchestration of sssp on device-resident graphs (see sssp_device.hpp).
-#include "dyng/sssp/sssp_device.hpp"
+// Host orchestration of sssp on device-resident graphs (see sssp_cuda.hpp).
+#include "dyng/sssp/sssp_cuda.hpp"
 
 #include <string>
 #include <utility>
@@ -8,8 +8,8 @@
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
+#include "dyng/sssp/detail/cuda_views.hpp"
 #include "dyng/sssp/detail/sssp_checks.hpp"
-#include "dyng/sssp/sssp_cuda.hpp"
 
 namespace dyng::sssp::cuda {
 
