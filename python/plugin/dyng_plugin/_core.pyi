@@ -481,16 +481,14 @@ class MospOptions:
 
     @property
     def repair_budget(self) -> float:
-        """
-        Tuning knob for tests: the sub-updates' work budget (0 always recomputes).
-        """
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
 
     @repair_budget.setter
     def repair_budget(self, arg: float, /) -> None: ...
 
     @property
     def parallel_min_edges(self) -> int:
-        """Tuning knob for tests: 0 runs the OpenMP kernels on any graph."""
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
 
     @parallel_min_edges.setter
     def parallel_min_edges(self, arg: int, /) -> None: ...
@@ -660,6 +658,9 @@ class CycleCountState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def max_length(self) -> int: ...
+
     def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
@@ -669,9 +670,6 @@ class CycleCountState:
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def max_length(self) -> int: ...
 
 def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated[NDArray, dict(shape=(None,))]:
     """
@@ -729,15 +727,15 @@ class TriangleDeltaState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def count(self) -> int: ...
+
     @staticmethod
     def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaState, TriangleDeltaStats]:
         """Returns (state, stats)."""
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def count(self) -> int: ...
 
 class MospChangeCounts:
     """What mospPrep's change generator reports about a batch."""
@@ -1012,6 +1010,9 @@ class CycleCountDeviceState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def max_length(self) -> int: ...
+
     def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
@@ -1032,9 +1033,6 @@ class CycleCountDeviceState:
     @property
     def device(self) -> int: ...
 
-    @property
-    def max_length(self) -> int: ...
-
 class TriangleDeltaDeviceState:
     """
     The number of triangles of an undirected graph, counted on a CUDA device.
@@ -1054,6 +1052,9 @@ class TriangleDeltaDeviceState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def count(self) -> int: ...
+
     @staticmethod
     def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaDeviceState, TriangleDeltaStats]:
         """Returns (state, stats)."""
@@ -1070,9 +1071,6 @@ class TriangleDeltaDeviceState:
 
     @property
     def device(self) -> int: ...
-
-    @property
-    def count(self) -> int: ...
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
