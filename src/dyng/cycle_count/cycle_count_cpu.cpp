@@ -135,12 +135,6 @@ int64_t for_each_search(int threads, const execution_t& exec, const char* fn, in
   return last;
 }
 
-template <class vid_t, class eid_t>
-int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
-              const options_t& options) {
-  return whole_graph_count::team_size(exec, graph, options, k_default_parallel_min_edges);
-}
-
 /// Every cycle, from its root (the simple paths root -> ... -> root through larger vertices),
 /// through the work items of a counter_type: one for the root, then one per slot of its out-row
 /// (the cycles whose first edge it holds), so that a team shares a hub's search out instead of
@@ -262,10 +256,12 @@ template <class vid_t, class eid_t>
 stats_t count_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                    const execution_t& exec, const char* fn, state_t<vid_t>& state) {
   const int64_t n = graph.num_vertices();
-  return whole_graph_count::count_fresh<detail::tally_t<vid_t>>(state, n, [&](auto& fresh) {
+  using tally_t = detail::tally_t<vid_t>;
+  return whole_graph_count::count_fresh<tally_t>(state, n, [&](state_t<vid_t>& fresh) {
     fresh.max_length = options.max_length;
-    fresh.counts = count_all(graph, bound_of(options.max_length, n),
-                             team_size(exec, graph, options), exec, fn, fresh.compute_work);
+    const int team = whole_graph_count::team_size<tally_t>(exec, graph, options);
+    fresh.counts =
+        count_all(graph, bound_of(options.max_length, n), team, exec, fn, fresh.compute_work);
   });
 }
 
@@ -281,8 +277,8 @@ class host_engine_t {
                    const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
                    std::vector<uint64_t>& removed, std::vector<uint64_t>& added, int64_t& work) {
     const auto bound = static_cast<int64_t>(removed.size()) - 1;
-    const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    const int threads = whole_graph_count::batch_team_size<detail::tally_t<vid_t>>(
+        exec_, graph_, options_, deleted.size(), inserted.size());
     // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
     graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
     before.set_overlay(inserted, deleted);

@@ -20,12 +20,6 @@ namespace {
 
 using detail::edge_pair_t;
 
-template <class vid_t, class eid_t>
-int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
-              const options_t& options) {
-  return whole_graph_count::team_size(exec, graph, options, k_default_parallel_min_edges);
-}
-
 /// Vertices per dynamic chunk of a team's compute: small, since one hub's row can be most of
 /// the work.
 constexpr int64_t k_compute_chunk = 64;
@@ -98,8 +92,8 @@ class host_engine_t {
   bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
                    const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
                    uint64_t& removed, uint64_t& added, int64_t& work) {
-    const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    const int threads = whole_graph_count::batch_team_size<detail::tally_t<vid_t>>(
+        exec_, graph_, options_, deleted.size(), inserted.size());
     const auto g = graph_.out_view();
     // Removed triangles on the graph before the batch: its insertions hidden, deletions shown.
     const detail::overlay_t<vid_t> before(inserted, deleted);
@@ -143,8 +137,9 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   check_graph(graph, fn);
   return whole_graph_count::count_fresh<detail::tally_t<vid_t>>(
       state, graph.num_vertices(), [&](state_t<vid_t>& fresh) {
-        fresh.count = count_all(graph.out_view(), team_size(exec, graph, options),
-                                fresh.compute_work, exec.cancel);
+        const int team =
+            whole_graph_count::team_size<detail::tally_t<vid_t>>(exec, graph, options);
+        fresh.count = count_all(graph.out_view(), team, fresh.compute_work, exec.cancel);
       });
 }
 

@@ -3,6 +3,8 @@
 // algorithm's host engine.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "dyng/backend/execution.hpp"
@@ -14,13 +16,22 @@
 
 namespace dyng::whole_graph_count {
 
-/// Threads for a count on `graph`: a team from options.min_parallel_edges(default_min_edges)
-/// stored edges on (host_team_size).
-template <class vid_t, class eid_t>
+/// Threads for a count on `graph`: a team from the options' parallel_min_edges (or the tally's
+/// k_default_parallel_min_edges) stored edges on (host_team_size).
+template <class tally_t, class vid_t, class eid_t>
 int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
-              const tuning_knobs_t& options, int64_t default_min_edges) {
+              const tuning_knobs_t& options) {
   return host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
-                        options.min_parallel_edges(default_min_edges));
+                        options.min_parallel_edges(tally_t::k_default_parallel_min_edges));
+}
+
+/// Threads for a batch's searches, one edge each: team_size(), but no more than the longer of
+/// the batch's two edge lists.
+template <class tally_t, class vid_t, class eid_t>
+int batch_team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
+                    const tuning_knobs_t& options, size_t deleted, size_t inserted) {
+  return std::min<int>(team_size<tally_t>(exec, graph, options),
+                       static_cast<int>(std::max(deleted, inserted)));
 }
 
 /// update() on the host: `state` (valid for the graph before the batch) repaired after

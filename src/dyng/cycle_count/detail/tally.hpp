@@ -30,6 +30,8 @@ struct tally_t {
   static constexpr engine_t k_compute_engine{"operators", "rooted_paths"};
   static constexpr engine_t k_repair_engine{"operators", "edge_paths"};
   static constexpr double k_default_repair_budget = ::dyng::cycle_count::k_default_repair_budget;
+  static constexpr int64_t k_default_parallel_min_edges =
+      ::dyng::cycle_count::k_default_parallel_min_edges;
   static constexpr auto k_removed = &stats_t::cycles_removed;
   static constexpr auto k_added = &stats_t::cycles_added;
 

@@ -25,6 +25,8 @@ struct tally_t {
   static constexpr engine_t k_repair_engine{"operators", "edge_intersection"};
   static constexpr double k_default_repair_budget =
       ::dyng::triangle_delta::k_default_repair_budget;
+  static constexpr int64_t k_default_parallel_min_edges =
+      ::dyng::triangle_delta::k_default_parallel_min_edges;
   static constexpr auto k_removed = &stats_t::triangles_removed;
   static constexpr auto k_added = &stats_t::triangles_added;
 
