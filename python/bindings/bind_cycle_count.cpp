@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "bind_tuning_knobs.hpp"
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "handles.hpp"
 #include "module.hpp"
@@ -33,20 +34,18 @@ out_array_t enumerate(const graph_handle_t& h, int64_t max_length) {
 }  // namespace
 
 void bind_cycle_count(nb::module_& m) {
-  nb::class_<cycle_count::options_t>(m, "CycleCountOptions", "Native cycle_count options.")
-      .def(
+  nb::class_<cycle_count::options_t> options(m, "CycleCountOptions",
+                                             "Native cycle_count options.");
+  options.def(
           "__init__",
           [](cycle_count::options_t* self, int64_t max_length) {
             new (self) cycle_count::options_t{};
             self->max_length = max_length;
           },
           nb::arg("max_length") = cycle_count::k_unbounded)
-      .def_rw("max_length", &cycle_count::options_t::max_length)
-      .def_rw("repair_budget", &cycle_count::options_t::repair_budget,
-              "Tuning knob for tests: the update's work budget (0 always recomputes).")
-      .def_rw("parallel_min_edges", &cycle_count::options_t::parallel_min_edges,
-              "Tuning knob for tests: 0 runs the OpenMP team on any graph.")
-      .def_rw("gpu_wave_slots", &cycle_count::options_t::gpu_wave_slots,
+      .def_rw("max_length", &cycle_count::options_t::max_length);
+  add_tuning_knobs(options);
+  options.def_rw("gpu_wave_slots", &cycle_count::options_t::gpu_wave_slots,
               "Tuning knob for tests: at most this many CUDA search slots per wave.")
       .def_rw("gpu_depth_first_paths", &cycle_count::options_t::gpu_depth_first_paths,
               "Tuning knob for tests: paths a CUDA level list holds before depth-first.");
@@ -59,9 +58,6 @@ void bind_cycle_count(nb::module_& m) {
                                  "A histogram of simple cycles by length, on the host.");
   add_result_methods(cls);
   add_host_entry_points<cycle_count::options_t>(cls, "cycle_count");
-  cls.def_prop_ro("max_length", [](const cycle_result_t& r) {
-    return r.read([](const auto& p) { return p->max_length; });
-  });
   m.def("cycle_count_enumerate", &enumerate, nb::arg("graph"), nb::arg("max_length") = -1,
         "The untrimmed histogram of simple cycles by plain enumeration (an oracle).");
 }

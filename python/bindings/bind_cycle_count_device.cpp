@@ -15,9 +15,6 @@ void bind_cycle_count_device(nb::module_& m) {
                            "A histogram of simple cycles by length, counted on a CUDA device.");
   add_result_methods(cls);
   add_device_result_methods<cycle_count::state_t, cycle_count::options_t>(cls, "cycle_count");
-  cls.def_prop_ro("max_length", [](const device_t& r) {
-    return r.read([](const auto& p) { return p->max_length; });
-  });
 }
 
 }  // namespace dyng::bindings

@@ -281,11 +281,8 @@ array_triple_t log_changes(const change_log_handle_t& l) {
       l.log);
 }
 
-}  // namespace
-
-void bind_graph(nb::module_& m) {
-  nb::class_<graph_handle_t> graph_cls(
-      m, "GraphHandle", "A native graph over one compiled (vertex, edge) id combination.");
+/// Construction, batches and copies: what makes or changes a graph.
+void add_graph_writes(nb::class_<graph_handle_t>& graph_cls) {
   graph_cls
       .def_static("from_edges", &from_edges, nb::arg("vertex_dtype"), nb::arg("edge_dtype"),
                   nb::arg("num_vertices"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
@@ -332,7 +329,12 @@ void bind_graph(nb::module_& m) {
             nb::gil_scoped_release release;
             h.read([](const auto& g) { g.check_integrity(); });
           },
-          "Raises InternalError naming the first broken storage invariant.")
+          "Raises InternalError naming the first broken storage invariant.");
+}
+
+/// What a graph reports about itself: sizes, types, properties, memory and layout.
+void add_graph_readers(nb::class_<graph_handle_t>& graph_cls) {
+  graph_cls
       .def_prop_ro("num_vertices", reader([](const auto& g) {
                      return static_cast<int64_t>(g.num_vertices());
                    }))
@@ -372,10 +374,9 @@ void bind_graph(nb::module_& m) {
                    layout_reader([](const auto& g) { return g.slot_capacity(); }))
       .def_prop_ro("relayout_count",
                    layout_reader([](const auto& g) { return g.relayout_count(); }));
-#if defined(DYNG_HAVE_CUDA)
-  add_device_methods(graph_cls);
-#endif
+}
 
+void bind_change_log(nb::module_& m) {
   nb::class_<change_log_handle_t>(m, "ChangeLog",
                                   "The effective edge changes of one Graph.apply().")
       .def_ro("graph_version", &change_log_handle_t::graph_version)
@@ -397,6 +398,19 @@ void bind_graph(nb::module_& m) {
                    })
       .def("changes", &log_changes,
            "(src, dst, kind) arrays; kind 0 inserted, 1 deleted, 2 reweighted.");
+}
+
+}  // namespace
+
+void bind_graph(nb::module_& m) {
+  nb::class_<graph_handle_t> graph_cls(
+      m, "GraphHandle", "A native graph over one compiled (vertex, edge) id combination.");
+  add_graph_writes(graph_cls);
+  add_graph_readers(graph_cls);
+#if defined(DYNG_HAVE_CUDA)
+  add_device_methods(graph_cls);
+#endif
+  bind_change_log(m);
 }
 
 }  // namespace dyng::bindings

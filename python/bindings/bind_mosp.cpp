@@ -15,6 +15,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "arrays.hpp"
+#include "bind_tuning_knobs.hpp"
 #include "dyng/mosp/mosp.hpp"
 #include "handles.hpp"
 #include "insertion_batch.hpp"
@@ -131,7 +132,8 @@ std::pair<out_array_t, int> path_costs(const graph_handle_t& h, const in_array_t
 }  // namespace
 
 void bind_mosp(nb::module_& m) {
-  nb::class_<mosp::options_t>(m, "MospOptions", "Native mosp options.")
+  nb::class_<mosp::options_t> options(m, "MospOptions", "Native mosp options.");
+  options
       .def(
           "__init__",
           [](mosp::options_t* self, std::vector<int64_t> preferences, int64_t delta,
@@ -150,11 +152,8 @@ void bind_mosp(nb::module_& m) {
       .def_rw("delta", &mosp::options_t::delta)
       .def_rw("compute_path_costs", &mosp::options_t::compute_path_costs)
       .def_rw("validate_inputs", &mosp::options_t::validate_inputs)
-      .def_rw("num_objectives", &mosp::options_t::num_objectives)
-      .def_rw("repair_budget", &mosp::options_t::repair_budget,
-              "Tuning knob for tests: the sub-updates' work budget (0 always recomputes).")
-      .def_rw("parallel_min_edges", &mosp::options_t::parallel_min_edges,
-              "Tuning knob for tests: 0 runs the OpenMP kernels on any graph.");
+      .def_rw("num_objectives", &mosp::options_t::num_objectives);
+  add_tuning_knobs(options);
 
   nb::class_<mosp::stats_t, update_stats_t>(m, "MospStats", "mosp's counters.")
       .def_ro("objectives", &mosp::stats_t::objectives)

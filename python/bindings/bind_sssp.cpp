@@ -102,7 +102,10 @@ void bind_sssp(nb::module_& m) {
       .def(
           "__init__",
           [](sssp::options_t* self, int64_t delta, int objective, bool validate_inputs) {
-            new (self) sssp::options_t{delta, objective, validate_inputs};
+            new (self) sssp::options_t{};
+            self->delta = delta;
+            self->objective = objective;
+            self->validate_inputs = validate_inputs;
           },
           nb::arg("delta") = 0, nb::arg("objective") = 0, nb::arg("validate_inputs") = true)
       .def_rw("delta", &sssp::options_t::delta)

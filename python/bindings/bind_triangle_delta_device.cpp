@@ -16,9 +16,6 @@ void bind_triangle_delta_device(nb::module_& m) {
   add_result_methods(cls);
   add_device_result_methods<triangle_delta::state_t, triangle_delta::options_t>(cls,
                                                                                 "triangle_delta");
-  cls.def_prop_ro("count", [](const device_t& r) {
-    return r.read([](const auto& p) { return p->count; });
-  });
 }
 
 }  // namespace dyng::bindings

@@ -151,6 +151,19 @@ void add_array_view(nb::class_<H>& cls, const char* name) {
   }, "A read-only view that keeps this state's values alive.");
 }
 
+/// Binds the read-only property of scalar `i` of the state (its host state's scalars(),
+/// core/result_arrays.hpp).
+template <size_t i, bool on_device, class H>
+void add_scalar(nb::class_<H>& cls, const char* name) {
+  cls.def_prop_ro(name, [](const H& r) {
+    return r.read([](const auto& p) {
+      using S = std::decay_t<decltype(*p)>;
+      using host_t = typename host_state_of<S, on_device>::type;
+      return (*p).*(std::get<i>(host_t::scalars()).member);
+    });
+  });
+}
+
 /// Builds a result on `h`'s graph: f(graph) returns the new state (by value) and runs without the
 /// GIL under the graph's shared lock, which also stamps the version the state matches. With
 /// `host_rows` false, f reads only the device copy and the host graph's counts (handles.hpp).
@@ -230,8 +243,9 @@ void update_result(const char* fn, const graph_handle_t& h, bool host_rows,
   });
 }
 
-/// Adds what every result class offers: clone(), vertex_dtype, source, num_vertices and one
-/// read-only view per array of the state (its arrays(), core/result_arrays.hpp), host or device.
+/// Adds what every result class offers: clone(), vertex_dtype, source, num_vertices, its scalars
+/// and one read-only view per array of the state (its scalars() and arrays(),
+/// core/result_arrays.hpp), host or device.
 template <template <class> class state_tpl>
 void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
   using H = result_handle_t<state_tpl>;
@@ -254,6 +268,11 @@ void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
     });
   }
   using host_t = typename host_state_of<S32, on_device>::type;
+  if constexpr (requires { host_t::scalars(); }) {
+    [&]<size_t... i>(std::index_sequence<i...>) {
+      (add_scalar<i, on_device>(cls, std::get<i>(host_t::scalars()).name), ...);
+    }(std::make_index_sequence<std::tuple_size_v<decltype(host_t::scalars())>>{});
+  }
   [&]<size_t... i>(std::index_sequence<i...>) {
     (add_array_view<i, on_device>(cls, std::get<i>(host_t::arrays()).name), ...);
   }(std::make_index_sequence<std::tuple_size_v<decltype(host_t::arrays())>>{});

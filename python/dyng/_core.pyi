@@ -438,6 +438,9 @@ class CycleCountState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def max_length(self) -> int: ...
+
     def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
@@ -447,9 +450,6 @@ class CycleCountState:
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: CycleCountOptions, execution: Execution) -> CycleCountStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def max_length(self) -> int: ...
 
 def cycle_count_enumerate(graph: GraphHandle, max_length: int = -1) -> Annotated[NDArray, dict(shape=(None,))]:
     """
@@ -493,16 +493,14 @@ class MospOptions:
 
     @property
     def repair_budget(self) -> float:
-        """
-        Tuning knob for tests: the sub-updates' work budget (0 always recomputes).
-        """
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
 
     @repair_budget.setter
     def repair_budget(self, arg: float, /) -> None: ...
 
     @property
     def parallel_min_edges(self) -> int:
-        """Tuning knob for tests: 0 runs the OpenMP kernels on any graph."""
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
 
     @parallel_min_edges.setter
     def parallel_min_edges(self, arg: int, /) -> None: ...
@@ -694,15 +692,15 @@ class TriangleDeltaState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def count(self) -> int: ...
+
     @staticmethod
     def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaState, TriangleDeltaStats]:
         """Returns (state, stats)."""
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
-
-    @property
-    def count(self) -> int: ...
 
 class MospChangeCounts:
     """What mospPrep's change generator reports about a batch."""

@@ -100,6 +100,9 @@ class CycleCountDeviceState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def max_length(self) -> int: ...
+
     def counts(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
         """A read-only view that keeps this state's values alive."""
 
@@ -119,9 +122,6 @@ class CycleCountDeviceState:
 
     @property
     def device(self) -> int: ...
-
-    @property
-    def max_length(self) -> int: ...
 
 class MospDeviceState:
     """mosp trees, MOSP tree and path costs in CUDA device memory."""
@@ -249,6 +249,9 @@ class TriangleDeltaDeviceState:
     @property
     def num_vertices(self) -> int: ...
 
+    @property
+    def count(self) -> int: ...
+
     @staticmethod
     def compute(graph: GraphHandle, options: TriangleDeltaOptions, execution: Execution) -> tuple[TriangleDeltaDeviceState, TriangleDeltaStats]:
         """Returns (state, stats)."""
@@ -265,9 +268,6 @@ class TriangleDeltaDeviceState:
 
     @property
     def device(self) -> int: ...
-
-    @property
-    def count(self) -> int: ...
 
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""

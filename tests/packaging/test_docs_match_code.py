@@ -121,7 +121,9 @@ def code_stages():
     named, per_algorithm = set(), set()
     for _, text in _sources("src/dyng", "python/bindings"):
         for line in text.splitlines():
-            if "stage_scope_t" in line or re.search(r"stage\.emplace\(", line):
+            # A stage named in a constant the shared steps open (k_<step>_stage = "...").
+            if ("stage_scope_t" in line or re.search(r"stage\.emplace\(", line)
+                    or re.search(r"\bk_\w*_stage\s*=", line)):
                 named.update(re.findall(rf'"({STAGE})"', line))
                 per_algorithm.update(re.findall(r'stage_scope_t\s+\w+\(\s*algorithm,\s*"\.([a-z_]+)"',
                                                 line))

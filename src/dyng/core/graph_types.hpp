@@ -1,8 +1,9 @@
 // The id/offset combinations libdyng compiles (spec section 1), as the one list that every
 // explicit instantiation in the library expands: graph storage, each algorithm on each backend.
-// An implementation file defines its templates, then ends with one line such as
-//   DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CPU)
-// so adding a combination here compiles it everywhere, and no header carries extern template
+// An algorithm's implementation file defines its entry points, then ends with one line,
+//   DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)   (core/entry_points.hpp)
+// and other templates end with DYNG_FOR_EACH_GRAPH_TYPES(<their macro>), so adding a
+// combination here compiles it everywhere, and no header carries extern template
 // lists (the definitions are not visible to includers, so none are needed).
 #pragma once
 

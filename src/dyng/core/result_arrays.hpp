@@ -1,6 +1,6 @@
 // The per-vertex arrays of a result, described once per algorithm so that everything that only
 // moves them (growth for new vertices, host and device copies, the bindings' views) is written
-// once for all algorithms.
+// once for all algorithms; and the scalars a result reports (result_scalar_t below).
 //
 // A vertex-indexed state lists its arrays in `static constexpr auto arrays()`, a tuple of
 // result_array_t: the name the Python views carry, the member holding the array, and the value of
@@ -21,6 +21,18 @@ struct result_array_t {
   const char* name;
   std::vector<T> state_t::*member;
   T untouched;
+};
+
+/// A number a result reports besides its arrays (cycle_count's max_length, triangle_delta's
+/// count), listed in the state's `static constexpr auto scalars()`: the name of the read-only
+/// property the bindings give every result class of the algorithm, host and device alike (a
+/// device state whose values stay on the host derives from the host state, so the member is
+/// its too).
+template <class state_t, class T>
+struct result_scalar_t {
+  using value_type = T;
+  const char* name;
+  T state_t::*member;
 };
 
 /// Calls f(array description) for each array of state type S.

@@ -19,6 +19,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -28,18 +29,13 @@ namespace dyng::cycle_count {
 /// max_length for "no limit" (the bound is then max(n, 2)).
 inline constexpr int64_t k_unbounded = -1;
 
-struct options_t {
+/// The tuning knobs (core/tuning_knobs.hpp): repair_budget is a fraction of the last full
+/// count's work (path vertices and row slots read); below parallel_min_edges stored edges the
+/// OpenMP team still joins once a count has done a few milliseconds of work alone (a small graph
+/// may hold millions of cycles).
+struct options_t : tuning_knobs_t {
   /// Longest cycle counted (>= 2), or k_unbounded.
   int64_t max_length = k_unbounded;
-  /// Tuning knob: update() gives its searches up for a full compute once their work (path
-  /// vertices and row slots read) passes this fraction of the last full count's work. Negative
-  /// picks k_default_repair_budget; 0 always recomputes.
-  double repair_budget = -1.0;
-  /// Tuning knob: the OpenMP team runs from the start for graphs with at least this many
-  /// stored edges, and on a smaller graph once its count has done a few milliseconds of work
-  /// alone (a small graph may hold millions of cycles); -1 picks k_default_parallel_min_edges,
-  /// 0 always runs it (tests).
-  int64_t parallel_min_edges = -1;
   /// Tuning knobs of the CUDA backend (tests): at most this many search slots per wave (-1:
   /// as many as k_slot_budget_bytes of device memory hold), and the paths a level list must
   /// hold before the lane groups finish them depth-first (-1: enough to fill the GPU; 0: as
@@ -65,6 +61,9 @@ struct state_t {
 
   static constexpr auto arrays() {
     return std::tuple{result_array_t<state_t, uint64_t>{"counts", &state_t::counts, 0}};
+  }
+  static constexpr auto scalars() {
+    return std::tuple{result_scalar_t<state_t, int64_t>{"max_length", &state_t::max_length}};
   }
 };
 

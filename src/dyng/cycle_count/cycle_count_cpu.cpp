@@ -20,14 +20,14 @@
 #endif
 
 #include "dyng/backend/profile.hpp"
-#include "dyng/core/dynamic_update.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
 #include "dyng/cycle_count/detail/cycle_graph.hpp"
 #include "dyng/cycle_count/detail/cycle_paths.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
 #include "dyng/cycle_count/detail/johnson.hpp"
-#include "dyng/cycle_count/detail/update_steps.hpp"
+#include "dyng/cycle_count/detail/tally.hpp"
+#include "dyng/whole_graph_count/host_entry.hpp"
 
 namespace dyng::cycle_count {
 namespace {
@@ -133,14 +133,6 @@ int64_t for_each_search(int threads, const execution_t& exec, const char* fn, in
   throw_if_cancelled(exec, fn);
   for (const auto& h : hists) detail::add_histogram(total, h);
   return last;
-}
-
-template <class vid_t, class eid_t>
-int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
-              const options_t& options) {
-  return host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
-                        options.parallel_min_edges < 0 ? k_default_parallel_min_edges
-                                                       : options.parallel_min_edges);
 }
 
 /// Every cycle, from its root (the simple paths root -> ... -> root through larger vertices),
@@ -263,19 +255,17 @@ bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
 template <class vid_t, class eid_t>
 stats_t count_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                    const execution_t& exec, const char* fn, state_t<vid_t>& state) {
-  const stage_scope_t count_stage("cycle_count.count");
   const int64_t n = graph.num_vertices();
-  state_t<vid_t> fresh;
-  fresh.num_vertices = n;
-  fresh.max_length = options.max_length;
-  fresh.counts = count_all(graph, bound_of(options.max_length, n),
-                           team_size(exec, graph, options), exec, fn, fresh.compute_work);
-  const stats_t stats = detail::compute_stats(fresh);
-  state = std::move(fresh);
-  return stats;
+  using tally_t = detail::tally_t<vid_t>;
+  return whole_graph_count::count_fresh<tally_t>(state, n, [&](state_t<vid_t>& fresh) {
+    fresh.max_length = options.max_length;
+    const int team = whole_graph_count::team_size<tally_t>(exec, graph, options);
+    fresh.counts =
+        count_all(graph, bound_of(options.max_length, n), team, exec, fn, fresh.compute_work);
+  });
 }
 
-/// The host backends' counting for the shared update steps (detail/update_steps.hpp).
+/// The host backends' counting for the shared update steps (whole_graph_count/update_steps.hpp).
 template <class vid_t, class eid_t>
 class host_engine_t {
  public:
@@ -284,10 +274,11 @@ class host_engine_t {
       : graph_(graph), options_(options), exec_(exec), in_(graph) {}
 
   bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
-                   const std::vector<edge_pair_t<vid_t>>& inserted, int64_t bound, int64_t limit,
+                   const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
                    std::vector<uint64_t>& removed, std::vector<uint64_t>& added, int64_t& work) {
-    const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    const auto bound = static_cast<int64_t>(removed.size()) - 1;
+    const int threads = whole_graph_count::batch_team_size<detail::tally_t<vid_t>>(
+        exec_, graph_, options_, deleted.size(), inserted.size());
     // Removed cycles on the graph before the batch: the insertions hidden, the deletions back.
     graph_view_t<vid_t, eid_t> before(graph_.out_view(), in_.view);
     before.set_overlay(inserted, deleted);
@@ -360,9 +351,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   check_graph(graph, fn);
   check_options(options, fn);
   detail::check_same_length(options, state.max_length, fn);
-  host_engine_t<vid_t, eid_t> engine(graph, options, exec);
-  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, log, state);
-  return run_update(steps, log, graph.num_vertices(), options.repair_budget, fn);
+  return whole_graph_count::update_on_host<detail::tally_t<vid_t>, host_engine_t<vid_t, eid_t>>(
+      graph, log, options, exec, state, fn);
 }
 
 template <class vid_t, class eid_t>
@@ -407,14 +397,11 @@ std::vector<uint64_t> enumerate_cycles(const graph_t<vid_t, eid_t>& graph, int64
   return hist;
 }
 
-#define DYNG_INSTANTIATE_CYCLE_COUNT(VID, EID)                                                   \
-  template void check_graph(const graph_t<VID, EID>&, const char*);                             \
-  template stats_t compute(const graph_t<VID, EID>&, const options_t&, const execution_t&,      \
-                           state_t<VID>&);                                                      \
-  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
-                          const execution_t&, state_t<VID>&);                                   \
+DYNG_INSTANTIATE_ENTRY_POINTS(host, whole)
+#define DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS(VID, EID)              \
+  template void check_graph(const graph_t<VID, EID>&, const char*); \
   template std::vector<uint64_t> enumerate_cycles(const graph_t<VID, EID>&, int64_t);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_CYCLE_COUNT)
-#undef DYNG_INSTANTIATE_CYCLE_COUNT
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS)
+#undef DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS
 
 }  // namespace dyng::cycle_count

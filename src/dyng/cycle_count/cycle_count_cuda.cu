@@ -1,5 +1,5 @@
 // Host side of cycle_count on the GPU: the entry points, with update() as the shared policy over
-// cycle_count's own steps (detail/update_steps.hpp) and the GPU path searches of
+// the whole-graph count steps (whole_graph_count/update_steps.hpp) and the GPU path searches of
 // detail/cuda/search_launch.cuh as their counting engine.
 #include "dyng/cycle_count/cycle_count_cuda.hpp"
 
@@ -9,15 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "dyng/backend/profile.hpp"
-#include "dyng/backend/cuda/device_result.hpp"
-#include "dyng/backend/cuda/device_scope.hpp"
-#include "dyng/core/dynamic_update.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
 #include "dyng/cycle_count/detail/cuda/degree_sum.cuh"
 #include "dyng/cycle_count/detail/cuda/search_launch.cuh"
-#include "dyng/cycle_count/detail/update_steps.hpp"
+#include "dyng/cycle_count/detail/tally.hpp"
+#include "dyng/whole_graph_count/device_entry.hpp"
 
 namespace dyng::cycle_count::cuda {
 namespace {
@@ -57,10 +54,10 @@ class device_engine_t {
   }
 
   bool count_batch(const std::vector<edge_pair_t<int32_t>>& deleted,
-                   const std::vector<edge_pair_t<int32_t>>& inserted, int64_t bound,
-                   int64_t limit, std::vector<uint64_t>& removed, std::vector<uint64_t>& added,
-                   int64_t& work) {
+                   const std::vector<edge_pair_t<int32_t>>& inserted, int64_t limit,
+                   std::vector<uint64_t>& removed, std::vector<uint64_t>& added, int64_t& work) {
     if (deleted.empty() && inserted.empty()) return true;
+    const auto bound = static_cast<int64_t>(removed.size()) - 1;
     // The first list's length at most: the out-lists of the edges' heads, a deleted edge's head
     // with its own deleted out-edges (the graph before the batch shows them). The degrees are
     // read on the device: a device graph keeps no host rows.
@@ -80,17 +77,14 @@ class device_engine_t {
   }
 
   stats_t compute(state_t<int32_t>& state) {
-    const stage_scope_t count_stage("cycle_count.count");
     const int64_t n = host_.num_vertices();
-    state_t<int32_t> fresh;
-    fresh.num_vertices = n;
-    fresh.max_length = options_.max_length;
-    const int64_t bound = bound_of(options_.max_length, n);
-    fresh.counts.assign(static_cast<size_t>(bound) + 1, 0);
-    make_searches().count_roots(bound, fresh.counts, fresh.compute_work);
-    const stats_t stats = detail::compute_stats(fresh);
-    state = std::move(fresh);
-    return stats;
+    return whole_graph_count::count_fresh<detail::tally_t<int32_t>>(
+        state, n, [&](state_t<int32_t>& fresh) {
+          fresh.max_length = options_.max_length;
+          const int64_t bound = bound_of(options_.max_length, n);
+          fresh.counts.assign(static_cast<size_t>(bound) + 1, 0);
+          make_searches().count_roots(bound, fresh.counts, fresh.compute_work);
+        });
   }
 
  private:
@@ -117,13 +111,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   if constexpr (sizeof(vid_t) != 4) {
     throw internal_error(std::string(fn) + ": 64-bit ids passed the check; this is a bug in dyng");
   } else {
-    ::dyng::cuda::device_scope_t scope(graph.device());
-    device_engine_t<eid_t> engine(host, graph, options, stream);
-    device_state_t<vid_t> fresh;
-    fresh.device = graph.device();
-    const stats_t stats = engine.compute(fresh);
-    state = std::move(fresh);
-    return stats;
+    return whole_graph_count::compute_on_device<device_engine_t<eid_t>>(host, graph, options,
+                                                                        stream, state);
   }
 }
 
@@ -134,24 +123,14 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   constexpr const char* fn = "cycle_count.update()";
   check_call(host, graph, options, fn);
   detail::check_same_length(options, state.max_length, fn);
-  ::dyng::cuda::check_on_device(state, graph.device(), fn);
   if constexpr (sizeof(vid_t) != 4) {
     throw internal_error(std::string(fn) + ": 64-bit ids passed the check; this is a bug in dyng");
   } else {
-    ::dyng::cuda::device_scope_t scope(graph.device());
-    device_engine_t<eid_t> engine(host, graph, options, stream);
-    detail::update_steps_t<vid_t, device_engine_t<eid_t>> steps(engine, log, state);
-    return run_update(steps, log, host.num_vertices(), options.repair_budget, fn);
+    return whole_graph_count::update_on_device<detail::tally_t<vid_t>, device_engine_t<eid_t>>(
+        host, graph, log, options, stream, state, fn);
   }
 }
 
-#define DYNG_INSTANTIATE_CYCLE_COUNT_CUDA(VID, EID)                                            \
-  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,         \
-                           const options_t&, void*, device_state_t<VID>&);                    \
-  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,          \
-                          const change_log_t<VID>&, const options_t&, void*,                  \
-                          device_state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_CYCLE_COUNT_CUDA)
-#undef DYNG_INSTANTIATE_CYCLE_COUNT_CUDA
+DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)
 
 }  // namespace dyng::cycle_count::cuda

@@ -1,6 +1,7 @@
 // cycle_count on a device-resident graph: the path searches of cycle_count.hpp run as GPU kernels
 // (detail/cuda/path_search.cuh), compute over every root and update through the batch's changed
-// edges, the latter under the same update steps as the host backends (detail/update_steps.hpp).
+// edges, the latter under the same update steps as the host backends
+// (whole_graph_count/update_steps.hpp).
 // The histogram itself (bound + 1 counts) stays in host memory: it is small, every reader wants
 // it there, and the kernels add into a device copy that each call reads back once.
 // No CUDA types here (streams are void*), so the bindings include it.

@@ -14,6 +14,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -22,15 +23,9 @@ namespace dyng::dynamic_bfs {
 
 inline constexpr int64_t k_unreached = -1;
 
-struct options_t {
-  /// Tuning knob, not part of the Python API: update() gives its repair up for a full compute
-  /// once it has examined more than this fraction of the stored edges. Negative picks
-  /// k_default_repair_budget; 0 always recomputes.
-  double repair_budget = -1.0;
-  /// Tuning knob: the OpenMP kernel runs for graphs with at least this many stored edges; -1
-  /// picks k_default_parallel_min_edges, 0 always runs it and its team on every frontier (tests).
-  int64_t parallel_min_edges = -1;
-};
+/// Only the tuning knobs (core/tuning_knobs.hpp), not part of the Python API: repair_budget is
+/// a fraction of the stored edges; parallel_min_edges 0 also runs the team on every frontier.
+struct options_t : tuning_knobs_t {};
 
 /// A repaired edge costs a few times a compute's sequential edge (random access, bookkeeping):
 /// giving up after a tenth of m keeps an abandoned repair well under the recompute.

@@ -7,7 +7,7 @@
 
 #include "dyng/core/argument_checks.hpp"
 #include "dyng/core/dynamic_update.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/core/host_steps.hpp"
 #include "dyng/dynamic_bfs/detail/bfs_kernels.hpp"
 #include "dyng/dynamic_bfs/detail/level_repair.hpp"
@@ -47,12 +47,6 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                     fn);
 }
 
-#define DYNG_INSTANTIATE_DYNAMIC_BFS_CPU(VID, EID)                                         \
-  template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&,               \
-                           const execution_t&, state_t<VID>&);                            \
-  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&,            \
-                          const options_t&, const execution_t&, state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DYNAMIC_BFS_CPU)
-#undef DYNG_INSTANTIATE_DYNAMIC_BFS_CPU
+DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)
 
 }  // namespace dyng::dynamic_bfs

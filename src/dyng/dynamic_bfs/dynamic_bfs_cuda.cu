@@ -8,10 +8,10 @@
 
 #include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/device_update.hpp"
 #include "dyng/backend/cuda/snapshot_steps.hpp"
 #include "dyng/core/argument_checks.hpp"
-#include "dyng/core/dynamic_update.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/dynamic_bfs/detail/cuda/bfs_launch.cuh"
 
 namespace dyng::dynamic_bfs::cuda {
@@ -61,8 +61,6 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                device_state_t<vid_t>& state) {
   constexpr const char* fn = "dynamic_bfs.update()";
   check_call(host, graph, fn);
-  ::dyng::cuda::check_on_device(state, graph.device(), fn);
-  ::dyng::cuda::device_scope_t scope(graph.device());
   const views_t<vid_t, eid_t> v(host, graph);
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
                     const device_state_t<vid_t>& snapshot) {
@@ -78,21 +76,14 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
     fresh.invalidation_rounds = attempt.invalidation_rounds;
     return fresh;
   };
-  ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
-                                 decltype(recompute)>
-      steps(state, stream, v.stored_edges, k_default_gpu_repair_budget, kernels::k_engine, repair,
-            recompute);
-  return run_update(steps, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget,
-                    fn);
+  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t,
+                                                 decltype(repair), decltype(recompute)>;
+  return ::dyng::cuda::update_on_device<steps_t>(
+      state, graph, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget, fn,
+      state, stream, v.stored_edges, k_default_gpu_repair_budget, kernels::k_engine, repair,
+      recompute);
 }
 
-#define DYNG_INSTANTIATE_DYNAMIC_BFS_CUDA(VID, EID)                                             \
-  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&, VID,     \
-                           const options_t&, void*, device_state_t<VID>&);                     \
-  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,           \
-                          const change_log_t<VID>&, const options_t&, void*,                   \
-                          device_state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DYNAMIC_BFS_CUDA)
-#undef DYNG_INSTANTIATE_DYNAMIC_BFS_CUDA
+DYNG_INSTANTIATE_ENTRY_POINTS(cuda, sourced)
 
 }  // namespace dyng::dynamic_bfs::cuda

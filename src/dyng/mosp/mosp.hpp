@@ -21,6 +21,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -32,7 +33,8 @@ namespace dyng::mosp {
 inline constexpr int k_max_objectives = 64;
 inline constexpr int64_t k_max_preference_scale = int64_t{1} << 20;
 
-struct options_t {
+/// With the tuning knobs (core/tuning_knobs.hpp), handed to every sssp search and repair.
+struct options_t : tuning_knobs_t {
   /// One per objective (>= 1; a lower value is a higher priority), or empty for all 1.
   std::vector<int64_t> preferences;
   /// Bucket width of the per-objective searches; 0 picks one from the weights.
@@ -42,9 +44,6 @@ struct options_t {
   bool validate_inputs = true;
   /// Objectives = the first num_objectives weight columns; 0 means all of them.
   int num_objectives = 0;
-  /// Tuning knobs handed to every sssp search and repair (sssp::options_t says what they do).
-  int64_t parallel_min_edges = -1;
-  double repair_budget = -1.0;
 };
 
 template <class vid_t>

@@ -19,7 +19,7 @@
 
 #include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/graph/apply_undo.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/path_costs.hpp"
@@ -815,11 +815,8 @@ std::vector<int64_t> path_costs_of(const graph_t<vid_t, eid_t>& graph,
   return costs;
 }
 
+DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)
 #define DYNG_INSTANTIATE_MOSP_CPU(VID, EID)                                                      \
-  template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&, const execution_t&, \
-                           state_t<VID>&);                                                      \
-  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
-                          const execution_t&, state_t<VID>&);                                   \
   template state_t<VID> from_trees(const graph_t<VID, EID>&, VID,                                \
                                    std::vector<sssp::state_t<VID>>, bool, const options_t&,      \
                                    const execution_t&);                                         \

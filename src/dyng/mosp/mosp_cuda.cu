@@ -22,7 +22,7 @@
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/cuda/combined_graph.cuh"
 #include "dyng/mosp/detail/cuda/path_costs.cuh"
@@ -509,16 +509,9 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   });
 }
 
-#define DYNG_INSTANTIATE_MOSP_CUDA(VID, EID)                                                    \
-  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&, VID,     \
-                           const options_t&, void*, device_state_t<VID>&);                     \
-  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,           \
-                          const change_log_t<VID>&, const options_t&, void*,                   \
-                          device_state_t<VID>&);
+DYNG_INSTANTIATE_ENTRY_POINTS(cuda, sourced)
 #define DYNG_INSTANTIATE_MOSP_CUDA_STATE(VID) template struct device_state_t<VID>;
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_MOSP_CUDA)
 DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_MOSP_CUDA_STATE)
-#undef DYNG_INSTANTIATE_MOSP_CUDA
 #undef DYNG_INSTANTIATE_MOSP_CUDA_STATE
 
 }  // namespace dyng::mosp::cuda

@@ -11,6 +11,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
@@ -20,7 +21,9 @@ namespace dyng::sssp {
 
 inline constexpr int64_t k_infinite_distance = (int64_t{1} << 61) - 1;
 
-struct options_t {
+/// With the tuning knobs (core/tuning_knobs.hpp), not part of the Python API: repair_budget is
+/// a fraction of the stored edges; parallel_min_edges picks the sequential kernel below it.
+struct options_t : tuning_knobs_t {
   /// Bucket width for delta-stepping; 0 picks one from the weights.
   int64_t delta = 0;
   /// Weight column used as the edge length.
@@ -28,15 +31,6 @@ struct options_t {
   /// Check weights (>= 1) and the source before running. compute() scans the weights anyway to
   /// pick its queue, so it rejects weights < 1 either way: a search over them might not finish.
   bool validate_inputs = true;
-  /// Tuning knob, not part of the Python API: on the OpenMP backend, graphs with fewer stored
-  /// edges than this take the sequential kernel, and so does a machine with fewer than two CPUs
-  /// free (host_team_size). -1 picks k_default_parallel_min_edges; 0 always runs the
-  /// parallel kernel (the tests use it on small graphs). Results are identical either way.
-  int64_t parallel_min_edges = -1;
-  /// Tuning knob, not part of the Python API: update() abandons its incremental repair for a
-  /// full compute once the repair has examined more than this fraction of the stored edges.
-  /// Negative picks k_default_repair_budget; 0 always recomputes.
-  double repair_budget = -1.0;
 };
 
 /// Below this many stored edges, a team of threads costs more than the whole sequential search.

@@ -8,7 +8,7 @@
 
 #include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/sssp/detail/host_entry.hpp"
 #include "dyng/sssp/detail/reference_dijkstra.hpp"
@@ -109,12 +109,9 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
   return detail::reference_dijkstra_view(graph.out_view(), source, objective);
 }
 
+DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)
 #define DYNG_INSTANTIATE_SSSP_CPU(VID, EID)                                                     \
   template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&, const char*); \
-  template stats_t compute(const graph_t<VID, EID>&, VID, const options_t&,                    \
-                           const execution_t&, state_t<VID>&);                                 \
-  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&, const options_t&, \
-                          const execution_t&, state_t<VID>&);                                  \
   template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,               \
                                      const execution_t&, state_t<VID>&);                       \
   template void check_result(const graph_t<VID, EID>&, const options_t&, const state_t<VID>&,   \

@@ -6,6 +6,8 @@
 
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
+#include "dyng/backend/cuda/device_update.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/sssp/detail/cuda_views.hpp"
@@ -64,22 +66,16 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                device_state_t<vid_t>& state) {
   constexpr const char* fn = "sssp.update()";
   check_shape(host, graph, options, fn);
-  ::dyng::cuda::check_on_device(state, graph.device(), fn);
-  device_scope_t scope(graph.device());
-  stats_t stats;
-  ::dyng::sssp::cuda::update(graph.out_view(), graph.in_view(), log, options.objective,
-                             options.delta, options.repair_budget, stream, state, stats, {},
-                             static_cast<int64_t>(graph.num_edges()));
-  return stats;
+  // The policy and its steps are sssp_cuda_update.cu's, which mosp's device update shares.
+  return ::dyng::cuda::on_graph_device(state, graph, fn, [&] {
+    stats_t stats;
+    ::dyng::sssp::cuda::update(graph.out_view(), graph.in_view(), log, options.objective,
+                               options.delta, options.repair_budget, stream, state, stats, {},
+                               static_cast<int64_t>(graph.num_edges()));
+    return stats;
+  });
 }
 
-#define DYNG_INSTANTIATE_SSSP_DEVICE(VID, EID)                                                  \
-  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&, VID,     \
-                           const options_t&, void*, device_state_t<VID>&);                     \
-  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,           \
-                          const change_log_t<VID>&, const options_t&, void*,                   \
-                          device_state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_DEVICE)
-#undef DYNG_INSTANTIATE_SSSP_DEVICE
+DYNG_INSTANTIATE_ENTRY_POINTS(cuda, sourced)
 
 }  // namespace dyng::sssp::cuda

@@ -13,21 +13,17 @@
 #include <tuple>
 
 #include "dyng/backend/execution.hpp"
+#include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
 #include "dyng/core/update_stats.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/graph.hpp"
 
 namespace dyng::triangle_delta {
 
-struct options_t {
-  /// Tuning knob: update() gives its intersections up for a full compute once their work (row
-  /// slots read) passes this fraction of the last compute's work. Negative picks
-  /// k_default_repair_budget; 0 always recomputes.
-  double repair_budget = -1.0;
-  /// Tuning knob: the OpenMP team runs for graphs with at least this many stored edges; -1
-  /// picks k_default_parallel_min_edges, 0 always runs it (tests).
-  int64_t parallel_min_edges = -1;
-};
+/// Only the tuning knobs (core/tuning_knobs.hpp); repair_budget is a fraction of the last
+/// compute's work (row slots read).
+struct options_t : tuning_knobs_t {};
 
 /// A repair reads about the rows a compute reads for the same edges, so past half a compute's
 /// work the compute is the cheaper way.
@@ -41,6 +37,9 @@ struct state_t {
   /// Row slots the last compute read: what update() budgets against.
   int64_t compute_work = 0;
   static constexpr auto arrays() { return std::tuple{}; }
+  static constexpr auto scalars() {
+    return std::tuple{result_scalar_t<state_t, uint64_t>{"count", &state_t::count}};
+  }
 };
 
 /// The common fields (affected = 1 when the count changed; iterations = 0; frontier_visits =

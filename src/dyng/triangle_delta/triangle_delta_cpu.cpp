@@ -9,25 +9,16 @@
 #include <utility>
 #include <vector>
 
-#include "dyng/backend/profile.hpp"
-#include "dyng/core/dynamic_update.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/core/errors.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/triangle_delta/detail/tally.hpp"
 #include "dyng/triangle_delta/detail/triangles.hpp"
-#include "dyng/triangle_delta/detail/update_steps.hpp"
+#include "dyng/whole_graph_count/host_entry.hpp"
 
 namespace dyng::triangle_delta {
 namespace {
 
 using detail::edge_pair_t;
-
-template <class vid_t, class eid_t>
-int team_size(const execution_t& exec, const graph_t<vid_t, eid_t>& graph,
-              const options_t& options) {
-  return host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
-                        options.parallel_min_edges < 0 ? k_default_parallel_min_edges
-                                                       : options.parallel_min_edges);
-}
 
 /// Vertices per dynamic chunk of a team's compute: small, since one hub's row can be most of
 /// the work.
@@ -90,7 +81,7 @@ bool through_edges(const adjacency_view_t<vid_t, eid_t>& g,
   return work <= limit;
 }
 
-/// The host backends' counting for the shared update steps (detail/update_steps.hpp).
+/// The host backends' counting for the shared update steps (whole_graph_count/update_steps.hpp).
 template <class vid_t, class eid_t>
 class host_engine_t {
  public:
@@ -101,8 +92,8 @@ class host_engine_t {
   bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
                    const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
                    uint64_t& removed, uint64_t& added, int64_t& work) {
-    const int threads = std::min<int>(team_size(exec_, graph_, options_),
-                                      static_cast<int>(std::max(deleted.size(), inserted.size())));
+    const int threads = whole_graph_count::batch_team_size<detail::tally_t<vid_t>>(
+        exec_, graph_, options_, deleted.size(), inserted.size());
     const auto g = graph_.out_view();
     // Removed triangles on the graph before the batch: its insertions hidden, deletions shown.
     const detail::overlay_t<vid_t> before(inserted, deleted);
@@ -141,17 +132,15 @@ void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn) {
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
-  const stage_scope_t count_stage("triangle_delta.count");
   constexpr const char* fn = "triangle_delta.compute()";
   check_host_backend(exec, fn);
   check_graph(graph, fn);
-  state_t<vid_t> fresh;
-  fresh.num_vertices = graph.num_vertices();
-  fresh.count = count_all(graph.out_view(), team_size(exec, graph, options), fresh.compute_work,
-                          exec.cancel);
-  const stats_t stats = detail::compute_stats(fresh);
-  state = std::move(fresh);
-  return stats;
+  return whole_graph_count::count_fresh<detail::tally_t<vid_t>>(
+      state, graph.num_vertices(), [&](state_t<vid_t>& fresh) {
+        const int team =
+            whole_graph_count::team_size<detail::tally_t<vid_t>>(exec, graph, options);
+        fresh.count = count_all(graph.out_view(), team, fresh.compute_work, exec.cancel);
+      });
 }
 
 template <class vid_t, class eid_t>
@@ -160,18 +149,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   constexpr const char* fn = "triangle_delta.update()";
   check_host_backend(exec, fn);
   check_graph(graph, fn);
-  host_engine_t<vid_t, eid_t> engine(graph, options, exec);
-  detail::update_steps_t<vid_t, host_engine_t<vid_t, eid_t>> steps(engine, log, state);
-  return run_update(steps, log, graph.num_vertices(), options.repair_budget, fn);
+  return whole_graph_count::update_on_host<detail::tally_t<vid_t>, host_engine_t<vid_t, eid_t>>(
+      graph, log, options, exec, state, fn);
 }
 
-#define DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU(VID, EID)                                        \
-  template void check_graph(const graph_t<VID, EID>&, const char*);                         \
-  template stats_t compute(const graph_t<VID, EID>&, const options_t&, const execution_t&,  \
-                           state_t<VID>&);                                                   \
-  template stats_t update(const graph_t<VID, EID>&, const change_log_t<VID>&,               \
-                          const options_t&, const execution_t&, state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU)
-#undef DYNG_INSTANTIATE_TRIANGLE_DELTA_CPU
+DYNG_INSTANTIATE_ENTRY_POINTS(host, whole)
+#define DYNG_INSTANTIATE_TRIANGLE_DELTA_CHECK(VID, EID) \
+  template void check_graph(const graph_t<VID, EID>&, const char*);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_TRIANGLE_DELTA_CHECK)
+#undef DYNG_INSTANTIATE_TRIANGLE_DELTA_CHECK
 
 }  // namespace dyng::triangle_delta

@@ -1,5 +1,5 @@
 // Host side of triangle_delta on the GPU: the entry points, with update() as the shared policy
-// over triangle_delta's own steps (detail/update_steps.hpp) and the kernels of
+// over the whole-graph count steps (whole_graph_count/update_steps.hpp) and the kernels of
 // detail/cuda/triangle_kernels.cuh as their counting engine.
 #include "dyng/triangle_delta/triangle_delta_cuda.hpp"
 
@@ -8,18 +8,15 @@
 #include <utility>
 #include <vector>
 
-#include "dyng/backend/profile.hpp"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/backend/cuda/device_stop.hpp"
-#include "dyng/backend/cuda/device_result.hpp"
-#include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
-#include "dyng/core/dynamic_update.hpp"
-#include "dyng/core/graph_types.hpp"
+#include "dyng/core/entry_points.hpp"
 #include "dyng/triangle_delta/detail/cuda/triangle_kernels.cuh"
-#include "dyng/triangle_delta/detail/update_steps.hpp"
+#include "dyng/triangle_delta/detail/tally.hpp"
+#include "dyng/whole_graph_count/device_entry.hpp"
 
 namespace dyng::triangle_delta::cuda {
 namespace {
@@ -50,14 +47,14 @@ template <class vid_t, class eid_t>
 class device_engine_t {
  public:
   device_engine_t(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
-                  void* stream)
+                  const options_t&, void* stream)
       : host_(host), stream_(stream), out_(graph.out_view()) {}
 
-  bool count_batch(const std::vector<detail::edge_pair_t<vid_t>>& deleted,
-                   const std::vector<detail::edge_pair_t<vid_t>>& inserted, int64_t limit,
+  bool count_batch(const std::vector<edge_pair_t<vid_t>>& deleted,
+                   const std::vector<edge_pair_t<vid_t>>& inserted, int64_t limit,
                    uint64_t& removed, uint64_t& added, int64_t& work) {
     if (deleted.empty() && inserted.empty()) return true;
-    std::vector<detail::edge_pair_t<vid_t>> both_ways;
+    std::vector<edge_pair_t<vid_t>> both_ways;
     both_ways.reserve(2 * deleted.size());
     for (const auto& [u, v] : deleted) {
       both_ways.push_back({u, v});
@@ -92,9 +89,12 @@ class device_engine_t {
   }
 
   stats_t compute(state_t<vid_t>& state) {
-    const stage_scope_t count_stage("triangle_delta.count");
-    state_t<vid_t> fresh;
-    fresh.num_vertices = host_.num_vertices();
+    return whole_graph_count::count_fresh<detail::tally_t<vid_t>>(
+        state, host_.num_vertices(), [&](state_t<vid_t>& fresh) { count_all(fresh); });
+  }
+
+ private:
+  void count_all(state_t<vid_t>& fresh) {
     device_buffer<counters_t> sums(1, stream_);
     sums.fill_bytes(0);
     ::dyng::cuda::throw_if_cancelled_on(stream_, "triangle_delta.compute()");  // one kernel
@@ -109,12 +109,8 @@ class device_engine_t {
     sums.copy_to_host(&got, 1);
     fresh.count = got.found;
     fresh.compute_work = static_cast<int64_t>(got.work);
-    const stats_t stats = detail::compute_stats(fresh);
-    static_cast<state_t<vid_t>&>(state) = std::move(fresh);
-    return stats;
   }
 
- private:
   void launch_through(const pair_t<vid_t>* edges, int64_t count,
                       const detail::cuda::overlay_view_t<vid_t>& before, counters_t* sums) {
     if (count == 0) return;
@@ -133,17 +129,12 @@ class device_engine_t {
 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
-                const options_t&, void* stream, device_state_t<vid_t>& state) {
+                const options_t& options, void* stream, device_state_t<vid_t>& state) {
   constexpr const char* fn = "triangle_delta.compute()";
   check_graph(host, fn);
   ::dyng::cuda::check_level(host, graph, fn);
-  ::dyng::cuda::device_scope_t scope(graph.device());
-  device_engine_t<vid_t, eid_t> engine(host, graph, stream);
-  device_state_t<vid_t> fresh;
-  fresh.device = graph.device();
-  const stats_t stats = engine.compute(fresh);
-  state = std::move(fresh);
-  return stats;
+  return whole_graph_count::compute_on_device<device_engine_t<vid_t, eid_t>>(host, graph, options,
+                                                                             stream, state);
 }
 
 template <class vid_t, class eid_t>
@@ -153,20 +144,10 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   constexpr const char* fn = "triangle_delta.update()";
   check_graph(host, fn);
   ::dyng::cuda::check_level(host, graph, fn);
-  ::dyng::cuda::check_on_device(state, graph.device(), fn);
-  ::dyng::cuda::device_scope_t scope(graph.device());
-  device_engine_t<vid_t, eid_t> engine(host, graph, stream);
-  detail::update_steps_t<vid_t, device_engine_t<vid_t, eid_t>> steps(engine, log, state);
-  return run_update(steps, log, host.num_vertices(), options.repair_budget, fn);
+  return whole_graph_count::update_on_device<detail::tally_t<vid_t>, device_engine_t<vid_t, eid_t>>(
+      host, graph, log, options, stream, state, fn);
 }
 
-#define DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA(VID, EID)                                      \
-  template stats_t compute(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,       \
-                           const options_t&, void*, device_state_t<VID>&);                  \
-  template stats_t update(const graph_t<VID, EID>&, const device_graph_t<VID, EID>&,        \
-                          const change_log_t<VID>&, const options_t&, void*,                \
-                          device_state_t<VID>&);
-DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA)
-#undef DYNG_INSTANTIATE_TRIANGLE_DELTA_CUDA
+DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)
 
 }  // namespace dyng::triangle_delta::cuda

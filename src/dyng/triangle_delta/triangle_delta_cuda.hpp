@@ -1,8 +1,9 @@
 // triangle_delta on a device-resident graph: the row intersections of triangle_delta.hpp as GPU
 // kernels (detail/cuda/triangle_kernels.cuh), compute over every vertex and update through the
 // batch's changed edges, the latter under the same update steps as the host backends
-// (detail/update_steps.hpp). The count is one number that every reader wants on the host, so the
-// state stays there; the kernels add into a device counter that each call reads back once.
+// (whole_graph_count/update_steps.hpp). The count is one number that every reader wants on the
+// host, so the state stays there; the kernels add into a device counter that each call reads
+// back once.
 // No CUDA types here (streams are void*), so the bindings include it.
 #pragma once
 

@@ -17,6 +17,7 @@
 #include "dyng/cycle_count/cycle_count.hpp"
 #include "dyng/cycle_count/detail/histogram.hpp"
 #include "dyng/graph/graph.hpp"
+#include "dyng/whole_graph_count/counts.hpp"
 
 namespace {
 
@@ -273,6 +274,32 @@ DYNG_TEST("counts never wrap past 2^64 - 1") {
   more[3] = 2;
   hist[3] = UINT64_MAX - 1;
   CHECK_THROWS_AS(cc::detail::add_histogram(hist, more), capacity_error);
+}
+
+DYNG_TEST("the whole-graph counts' arithmetic agrees for a number and a histogram") {
+  namespace wgc = dyng::whole_graph_count;
+  const wgc::histogram_t before{0, 0, 3, 5}, now{0, 0, 1, 9, 2};
+  uint64_t added = 0, removed = 0;
+  wgc::add_net_change(before, now, added, removed);
+  CHECK_EQ(added, uint64_t{6});  // 4 more of length 3, 2 of length 4 where none were
+  CHECK_EQ(removed, uint64_t{2});
+  CHECK_EQ(wgc::changed_entries(before, now), 3);
+  CHECK_EQ(wgc::nonzero_entries(now), 3);
+  uint64_t one_added = 0, one_removed = 0;
+  wgc::add_net_change(uint64_t{7}, uint64_t{4}, one_added, one_removed);
+  CHECK_EQ(one_added, uint64_t{0});
+  CHECK_EQ(one_removed, uint64_t{3});
+  wgc::histogram_t counts = before;
+  wgc::take_away(counts, {0, 0, 3, 1}, "cycle_count");
+  CHECK(counts == wgc::histogram_t({0, 0, 0, 4}));
+  const wgc::histogram_t too_many{0, 0, 1, 0};
+  CHECK_THROWS_AS(wgc::take_away(counts, too_many, "cycle_count"), internal_error);
+  uint64_t count = 2;
+  CHECK_THROWS_AS(wgc::take_away(count, uint64_t{3}, "triangle_delta"), internal_error);
+  wgc::histogram_t grown = before;
+  grown.resize(6, 0);
+  wgc::restore(grown, before);
+  CHECK(grown == before);
 }
 
 }  // namespace
