@@ -9,7 +9,9 @@ than 80 lines, so that each step has a name. This script lists the ones that are
 
 A function's length is its own span: from the line of its name to the line of its closing brace
 (C++) or its last statement (Python), blank and comment lines included, lambdas and nested
-functions included (a long lambda keeps its function long). Lambdas and nested functions are
+functions included (a long lambda keeps its function long). Documentation is not counted: a C++
+function's ``///`` block stands above its name, outside the span, and a Python function's
+docstring (numpydoc, with its Examples section) is left out of its span alike. Lambdas and nested functions are
 also measured on their own, named ``outer::<lambda>`` (or by the variable they initialise) and
 ``outer.inner``, so a split into one long lambda still shows.
 
@@ -498,6 +500,15 @@ def cpp_functions(path: Path, rel: str) -> list[Function]:
 # Python
 
 
+def _docstring_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines of the function's docstring, 0 without one."""
+    first = node.body[0] if node.body else None
+    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)):
+        return (first.end_lineno or first.lineno) - first.lineno + 1
+    return 0
+
+
 def py_functions(path: Path, rel: str) -> list[Function]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
     found: list[Function] = []
@@ -507,7 +518,8 @@ def py_functions(path: Path, rel: str) -> list[Function]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = prefix + child.name
                 end = child.end_lineno or child.lineno
-                found.append(Function(rel, child.lineno, name, end - child.lineno + 1))
+                length = end - child.lineno + 1 - _docstring_lines(child)
+                found.append(Function(rel, child.lineno, name, length))
                 visit(child, name + ".")
             elif isinstance(child, ast.ClassDef):
                 visit(child, prefix + child.name + ".")
