@@ -119,6 +119,13 @@ def test_checker_ignores_strings_comments_and_control_blocks(tmp_path: Path) -> 
     assert _long(5, tmp_path, "d.cpp", src) == ["g:13"]
 
 
+def test_no_timings_in_src_comments() -> None:
+    found = check_comment_timings.timing_comments()
+    assert not found, (
+        "comments that quote timings (say why; put the figures in bench/README.md):\n"
+        + "\n".join(found))
+
+
 @pytest.mark.parametrize("comment", [
     "// took 40 ms on the 2-core machine", "/// 1.17-1.22 s against 1.36 s",
     "/* about 0.4 ms per MiB */", "// 2x slower than the sequential one", "// 5 us per barrier",

@@ -156,7 +156,7 @@ void edit_row(D& d, const direction_ops_t<vid_t>& in, int64_t v,
 /// Where each operation range of `ops` that starts a row begins, found by the team (no row is
 /// read yet): a row starts where the sorted operations change row. Fills row_start[0, count) and
 /// returns count. One thread walking the operations is a visible part of a large apply on many
-/// cores (bench/README.md, apply_stages.py).
+/// cores (bench/README.md, "Figures behind design choices").
 template <class vid_t>
 int64_t find_row_starts(std::span<const row_op_t<vid_t>> ops, int team, int64_t* row_start) {
   const auto n_ops = static_cast<int64_t>(ops.size());

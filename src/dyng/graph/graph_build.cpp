@@ -123,9 +123,9 @@ void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k
   detail::assign_zeroed(d.col, static_cast<size_t>(total));
   detail::assign_zeroed(d.weights, static_cast<size_t>(total * k));
   // The offsets by a running sum shared out on the team (core/share_scan.hpp), so that the
-  // three offset arrays fault their fresh pages in on every thread: on the H200's 16 cores the
-  // sequential sum took most of the 26 ms this layout cost mosp's combined graph. Then the rows
-  // are copied in parallel.
+  // three offset arrays fault their fresh pages in on every thread: a sequential sum, faulting
+  // them in on one thread, was most of this layout's time on many cores. Then the rows are
+  // copied in parallel.
   auto slots_of = [&](int64_t v) {
     const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1] - csr.row_ptr[v]);
     return s == 0 ? 0 : padded ? s + detail::spare_slots(s, headroom) : s;

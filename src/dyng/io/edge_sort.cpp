@@ -36,7 +36,7 @@ bool already_in_order(const edge_table_t& t, const column_t<id_t>& src,
 // The bucket sort's records: the sort key (the source's low bits, then the target) in the high
 // 32 bits and, in the low 32, the edge's one weight or its position, so weights and
 // timestamps follow it; K = 0 without timestamps needs the key alone. Fewer bytes per record
-// is less to move and fewer fresh pages, which cost more than the sorting on the dev VM.
+// is less to move and fewer fresh pages, which can cost more than the sorting itself.
 
 /// What a record carries besides its key.
 enum class payload_t { none, weight, position };
@@ -69,7 +69,7 @@ struct bucket_layout_t {
 };
 
 /// About 2^10 buckets of source high bits for ids below `n` (as many write streams as the TLB
-/// and L2 serve well; more streams slowed the whole read), more only when the ids are too wide
+/// and L2 serve well; twice as many slowed the whole read), more only when the ids are too wide
 /// for that.
 inline bucket_layout_t bucket_layout(int64_t n) {
   const int dst_bits = key_bits_below(std::max<int64_t>(n, 2));

@@ -211,9 +211,9 @@ void for_each_objective(const objective_plan_t& plan, F&& f) {
 /// The team of one mosp call, decided once at entry. host_team_size() counts the machine's
 /// runnable threads, and right after a parallel part this call's own OpenMP workers are still
 /// spinning and count as busy: checked before every part, the later trees went to the
-/// sequential kernel (on the H200's 16 cores two of three trees ran Dijkstra, and 8 threads
-/// beat 16). The parts then take the decided team as it is (parallel_min_edges = 0), or run
-/// sequentially with num_threads = 1 (still reported as the OpenMP backend, as 0.2 does).
+/// sequential kernel on many cores. The parts then take the decided team as it is
+/// (parallel_min_edges = 0), or run sequentially with num_threads = 1 (still reported as the
+/// OpenMP backend, as 0.2 does).
 struct team_decision_t {
   execution_t exec;
   options_t options;
@@ -332,10 +332,9 @@ void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vect
 /// differs from the tree it replaces, as sssp's own fallback does, and keeps the stats that
 /// update_views() left). The searches share the call's team as plan_objectives() says, and when
 /// two or more run the sequential kernel, every objective's rows are packed once, together
-/// (search_rows.hpp), and a tree with a team of its own reads them too (R-MAT 20, K = 3, 2
-/// threads, dyng_bench_mosp_timing: the third tree on both threads took compute to 351-383 ms
-/// reading the pack, 405-455 ms reading the graph's rows, and 373-391 ms alone on one thread);
-/// otherwise, or when a weight does not fit the shared word, each thread packs
+/// (search_rows.hpp), and a tree with a team of its own reads them too (reading the graph's
+/// rows instead made the team slower than one thread: bench/README.md, "Figures behind design
+/// choices"); otherwise, or when a weight does not fit the shared word, each thread packs
 /// its objective into its own copy, reused by its next search (a fresh copy costs its page
 /// faults, 8 bytes an edge, every time). `fn` words a bad weight. With `replaced`, a recounted
 /// tree's old distances go to (*replaced)[objective].

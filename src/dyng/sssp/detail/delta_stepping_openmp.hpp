@@ -67,10 +67,11 @@ struct alignas(64) cursor_t {
 };
 
 /// The bin width used when options.delta is 0: max_weight * min(1, (4 / degree)^3) for mean
-/// out-degree `degree`, at least 1. Empirical (timing driver, weights 1..100, 2 threads): R-MAT
-/// (degree 15) is fastest at delta 1-2, where wider bins re-relax up to 5x the edges, while a
-/// 4-neighbour grid (degree 4) wants delta ~100-200, where narrow bins cost thousands of phases
-/// (and a barrier each). Low degree means long paths, so few wide bins; high degree, the reverse.
+/// out-degree `degree`, at least 1. Fitted to the timing driver (bench/cpp/sssp_timing.cpp,
+/// weights 1..100): R-MAT (degree 15) wants delta near 1, where wider bins re-relax edges many
+/// times, while a 4-neighbour grid (degree 4) wants delta near max_weight, where narrow bins cost
+/// thousands of phases (and a barrier each). Low degree means long paths, so few wide bins; high
+/// degree, the reverse.
 inline int64_t default_delta(int64_t max_weight, double degree) {
   const double ratio = std::min(1.0, 4.0 / std::max(1.0, degree));
   return std::max<int64_t>(

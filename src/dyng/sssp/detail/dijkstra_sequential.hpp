@@ -6,7 +6,8 @@
 // heap (radix_heap.hpp). There is no decrease-key and no visited array: an improved vertex is
 // pushed again and a popped entry is stale exactly when its key differs from dist[v], which also
 // keeps the hot loop to the distance array and the out-rows (a settled-vertex bitmap checked
-// before each relaxation was measured 10-60% slower on R-MAT and grids). A full compute with
+// before each relaxation adds a third random read per edge, and measured slower on R-MAT and
+// grids). A full compute with
 // Dial's queue records the canonical parents as it relaxes (dial_search() says why that is
 // exact), which spares the pass over the in-rows that the radix-heap search and the parallel
 // kernel need. The radix-heap search also serves update(): it starts from arbitrary seeds,
