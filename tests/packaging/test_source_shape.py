@@ -25,12 +25,6 @@ ALLOWED_LONG = {
     # python/bindings/ is restructured by the bindings helper (one scalar binding for host and
     # device), which splits this function.
     ("python/bindings/bind_graph.cpp", "bind_graph"),
-    # Not split yet (issue 41's "Named steps", in progress on this branch): each entry goes as its
-    # function is split.
-    ("src/dyng/graph/cuda/device_batch.cu", "stage"),
-    ("src/dyng/mosp/mosp_cuda.cu", "update"),
-    ("src/dyng/sssp/sssp_cuda.cu", "compute_joint"),
-    ("src/dyng/sssp/sssp_cuda_update.cu", "repair_t::run"),
 }
 
 
