@@ -4,16 +4,16 @@ A function that carries a whole algorithm hides its steps in numbered comments; 
 (issue 41, docs/developer STYLE "Named steps") is that no function outside GPU kernels is longer
 than 80 lines, so that each step has a name. This script lists the ones that are:
 
-    python ci/check_function_length.py            # every function over 80 lines, file:line name length
+    python ci/check_function_length.py            # every function over 80 lines: file:line name
     python ci/check_function_length.py --limit 60 src/dyng/mosp
 
 A function's length is its own span: from the line of its name to the line of its closing brace
 (C++) or its last statement (Python), blank and comment lines included, lambdas and nested
 functions included (a long lambda keeps its function long). Documentation is not counted: a C++
 function's ``///`` block stands above its name, outside the span, and a Python function's
-docstring (numpydoc, with its Examples section) is left out of its span alike. Lambdas and nested functions are
-also measured on their own, named ``outer::<lambda>`` (or by the variable they initialise) and
-``outer.inner``, so a split into one long lambda still shows.
+docstring (numpydoc, with its Examples section) is left out of its span alike. Lambdas and
+nested functions are also measured on their own, named ``outer::<lambda>`` (or by the variable
+they initialise) and ``outer.inner``, so a split into one long lambda still shows.
 
 C++ is read without a compiler: comments, string and character literals and preprocessor lines
 are removed, then braces are matched. A brace opens a function body when the text before it (since
@@ -76,6 +76,12 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
+def _after_word(text: str, i: int) -> bool:
+    """Whether text[i] follows a letter, digit or underscore (a ' there is a digit separator, an
+    R a name's last letter)."""
+    return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
+
+
 def strip_cpp(text: str) -> str:
     """Blank out comments, string/character literals and preprocessor lines, keeping line breaks.
 
@@ -113,7 +119,7 @@ def strip_cpp(text: str) -> str:
             j = n if j < 0 else j + 2
             out.append(re.sub(r"[^\n]", " ", text[i:j]))
             i = j
-        elif c == "R" and text.startswith('R"', i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+        elif c == "R" and text.startswith('R"', i) and not _after_word(text, i):
             m = re.match(r'R"([^(\s]*)\(', text[i:])
             if m is None:
                 out.append(c)
@@ -123,7 +129,7 @@ def strip_cpp(text: str) -> str:
             j = n if end < 0 else end + len(m.group(1)) + 2
             out.append(re.sub(r"[^\n]", " ", text[i:j]))
             i = j
-        elif c == '"' or (c == "'" and not (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_"))):
+        elif c == '"' or (c == "'" and not _after_word(text, i)):
             # A ' after a digit or letter is a digit separator (1'000) or part of a prefix we keep.
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
@@ -207,42 +213,44 @@ class _CppScanner:
                 i += 1
 
     def brace_at_scope(self, header: list[int], brace: int, prefix: str) -> int:
+        """Handles the brace at ``brace`` opened after ``header`` at scope level; returns the
+        index after what it opens."""
         words = [self.t[k].text for k in header]
         close = _match(self.t, brace, "{", "}")
-        first = _skip_template(words)
-        head = words[first:]
-        if head and head[0] in _SCOPE_KEYWORDS and "(" not in head[: _first_index(head, "{")]:
-            name = _scope_name(head)
-            inner = prefix + name + "::" if head[0] in ("class", "struct", "union") and name else prefix
-            self.scope(brace + 1, close, inner)
-            return close + 1
-        if head and head[0] in _SCOPE_KEYWORDS and head[0] in ("class", "struct", "union", "enum"):
-            # struct alignas(64) name { ... }
-            self.scope(brace + 1, close, prefix + _scope_name(head) + "::")
+        head = words[_skip_template(words):]
+        if head and head[0] in _SCOPE_KEYWORDS and (head[0] not in ("extern", "namespace")
+                                                     or "(" not in head):
+            # namespace a {, extern "C" {, struct alignas(64) name : base {, enum class e {
+            # (but extern "C" void f(...) { is a function)
+            kind = head[0]
+            name = _scope_name(head) if kind in ("class", "struct", "union", "enum") else ""
+            self.scope(brace + 1, close, prefix + name + "::" if name else prefix)
             return close + 1
         if "[" in words and "=" in _top_level(words):
             # inline constexpr auto f = [](...) { ... };  a lambda at namespace scope.
-            lam = self.lambda_at(brace, header)
-            if lam is not None:
-                return lam
-        init_list = _constructor_body(words)
-        if init_list is not None:
-            # ``X::X(args) : a_(b), c_{d} {`` : the body is the brace after ``)`` or ``}``.
-            if self.t[brace - 1].text not in (")", "}") and not _is_qualifier(self.t[brace - 1].text):
-                # An initializer's braces: part of the header; the body comes after them.
-                return self._skip_init_brace(header, brace, close, prefix)
+            after = self.lambda_at(brace, header)
+            if after is not None:
+                return after
+        if _constructor_body(words) is not None and not _ends_declarator(self.t[brace - 1].text):
+            # ``X::X(args) : a_(b), c_{d} {``: an initializer's braces; the body comes later.
+            return self.after_initializer(header, brace, close, prefix)
+        if "__global__" in words or ("__device__" in words and "__host__" not in words):
+            return close + 1  # a GPU kernel or a piece of one: not measured
+        return self.function_at(header, brace, close, prefix)
+
+    def function_at(self, header: list[int], brace: int, close: int, prefix: str) -> int:
+        """Records the function whose body is [brace, close] if ``header`` declares one."""
         name_at = _function_name(self.t, header)
         if name_at is None:
             return close + 1  # an initializer, an array, an enum body: nothing to measure
         name, name_index = name_at
-        if "__global__" in words or ("__device__" in words and "__host__" not in words):
-            return close + 1
         self.record(prefix + name, self.t[name_index].line, self.t[close].line)
         self.body(brace + 1, close, prefix + name)
         return close + 1
 
-    def _skip_init_brace(self, header: list[int], brace: int, close: int, prefix: str) -> int:
-        # Continue the header past the initializer's braces: the next brace may be the body.
+    def after_initializer(self, header: list[int], brace: int, close: int, prefix: str) -> int:
+        """Goes on through a constructor's initializer list from the initializer brace at
+        ``brace`` to the body: the first brace after ``)``, ``}`` or a qualifier."""
         j = close + 1
         extended = header + list(range(brace, close + 1))
         while j < len(self.t):
@@ -252,9 +260,9 @@ class _CppScanner:
                 extended.extend(range(j, c + 1))
                 j = c + 1
             elif text == "{":
-                if self.t[j - 1].text in (")", "}") or _is_qualifier(self.t[j - 1].text):
-                    return self.brace_at_scope_body(extended, j, prefix)
                 c = _match(self.t, j, "{", "}")
+                if _ends_declarator(self.t[j - 1].text):
+                    return self.function_at(extended, j, c, prefix)
                 extended.extend(range(j, c + 1))
                 j = c + 1
             elif text == ";":
@@ -264,16 +272,6 @@ class _CppScanner:
                 j += 1
         return j
 
-    def brace_at_scope_body(self, header: list[int], brace: int, prefix: str) -> int:
-        close = _match(self.t, brace, "{", "}")
-        name_at = _function_name(self.t, header)
-        if name_at is None:
-            return close + 1
-        name, name_index = name_at
-        self.record(prefix + name, self.t[name_index].line, self.t[close].line)
-        self.body(brace + 1, close, prefix + name)
-        return close + 1
-
     # Function bodies: look for lambdas and local classes only.
     def body(self, start: int, end: int, owner: str) -> None:
         i = start
@@ -281,7 +279,8 @@ class _CppScanner:
             text = self.t[i].text
             if text == "[" and _opens_lambda(self.t, i):
                 i = self.lambda_from(i, owner)
-            elif text in ("struct", "class") and i + 2 < end and self.t[i + 2].text in ("{", ":", "final"):
+            elif (text in ("struct", "class") and i + 2 < end
+                  and self.t[i + 2].text in ("{", ":", "final")):
                 j = i
                 while j < end and self.t[j].text not in ("{", ";"):
                     j += 1
@@ -309,7 +308,8 @@ class _CppScanner:
             return bracket + 1
         close = _match(self.t, j, "{", "}")
         name = "<lambda>"
-        if bracket >= 2 and self.t[bracket - 1].text == "=" and re.match(r"\w+$", self.t[bracket - 2].text):
+        if (bracket >= 2 and self.t[bracket - 1].text == "="
+                and re.match(r"\w+$", self.t[bracket - 2].text)):
             name = self.t[bracket - 2].text
         full = f"{owner}::{name}"
         self.record(full, self.t[bracket].line, self.t[close].line)
@@ -328,10 +328,6 @@ class _CppScanner:
 
     def record(self, name: str, first: int, last: int) -> None:
         self.found.append(Function(self.path, first, name, last - first + 1))
-
-
-def _first_index(words: list[str], word: str) -> int:
-    return words.index(word) if word in words else len(words)
 
 
 def _skip_template(words: list[str]) -> int:
@@ -383,9 +379,11 @@ def _scope_name(head: list[str]) -> str:
     return ""
 
 
-def _is_qualifier(word: str) -> bool:
-    return word in ("const", "noexcept", "override", "final", "mutable", "volatile", "&", "&&",
-                    "constexpr", "try")
+def _ends_declarator(word: str) -> bool:
+    """Whether a body brace can follow ``word``: a parameter list's or an initializer's close, or
+    a trailing qualifier."""
+    return word in (")", "}", "const", "noexcept", "override", "final", "mutable", "volatile",
+                    "&", "&&", "constexpr", "try")
 
 
 def _constructor_body(words: list[str]) -> int | None:
@@ -440,14 +438,16 @@ def _function_name(tokens: list[_Token], header: list[int]) -> tuple[str, int] |
             if w in ("noexcept", "requires", "decltype", "alignas", "__launch_bounds__"):
                 continue  # qualifier groups: the parameter list is further left
             return None
-        if w == ")" and before >= 2 and words[before - 1] == "(" and words[before - 2] == "operator":
+        if w == ")" and before >= 2 and words[before - 2:before] == ["operator", "("]:
             return "operator()", header[before - 2]
         for back in range(1, 4):
             if before - back + 1 >= 0 and words[before - back + 1] == "operator":
-                return "operator" + "".join(words[before - back + 2:open_]), header[before - back + 1]
+                at = before - back + 1
+                return "operator" + "".join(words[at + 1:open_]), header[at]
         if re.match(r"[A-Za-z_]\w*$", w):
             name_index = before
-            while name_index >= 2 and words[name_index - 1] == "::" and re.match(r"~?[A-Za-z_]\w*$", words[name_index - 2]):
+            while (name_index >= 2 and words[name_index - 1] == "::"
+                   and re.match(r"~?[A-Za-z_]\w*$", words[name_index - 2])):
                 name_index -= 2
             if name_index >= 1 and words[name_index - 1] == "~":
                 name_index -= 1
@@ -484,7 +484,9 @@ def _opens_lambda(tokens: list[_Token], i: int) -> bool:
     if i == 0:
         return True
     prev = tokens[i - 1].text
-    if prev in (")", "]", ">") or re.match(r"[A-Za-z_0-9]", prev) and prev not in ("return", "co_return"):
+    if prev in (")", "]", ">"):
+        return False
+    if re.match(r"[A-Za-z_0-9]", prev) and prev not in ("return", "co_return"):
         return False
     return True
 
@@ -538,7 +540,8 @@ def py_functions(path: Path, rel: str) -> list[Function]:
 def source_files(root: Path = ROOT) -> list[Path]:
     files: list[Path] = []
     for top in CPP_ROOTS:
-        files.extend(p for p in sorted((root / top).rglob("*")) if p.suffix in CPP_SUFFIXES and p.is_file())
+        files.extend(p for p in sorted((root / top).rglob("*"))
+                     if p.suffix in CPP_SUFFIXES and p.is_file())
     for top in PY_ROOTS:
         files.extend(p for p in sorted((root / top).rglob("*.py")) if p.is_file())
     return files
@@ -547,27 +550,33 @@ def source_files(root: Path = ROOT) -> list[Path]:
 def functions(paths: list[Path], root: Path = ROOT) -> list[Function]:
     found: list[Function] = []
     for p in paths:
-        rel = p.resolve().relative_to(root).as_posix() if p.resolve().is_relative_to(root) else p.as_posix()
+        full = p.resolve()
+        rel = full.relative_to(root).as_posix() if full.is_relative_to(root) else p.as_posix()
         found.extend(py_functions(p, rel) if p.suffix == ".py" else cpp_functions(p, rel))
     return found
 
 
-def long_functions(limit: int = LIMIT, paths: list[Path] | None = None, root: Path = ROOT) -> list[Function]:
+def long_functions(limit: int = LIMIT, paths: list[Path] | None = None,
+                   root: Path = ROOT) -> list[Function]:
     """Every function whose own span is longer than ``limit`` lines, in file order."""
-    return [f for f in functions(paths if paths is not None else source_files(root), root) if f.length > limit]
+    found = functions(paths if paths is not None else source_files(root), root)
+    return [f for f in found if f.length > limit]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: src, python)")
-    parser.add_argument("--limit", type=int, default=LIMIT, help="longest allowed span in lines (default 80)")
+    parser.add_argument("paths", nargs="*", type=Path,
+                        help="files or folders (default: src, python)")
+    parser.add_argument("--limit", type=int, default=LIMIT,
+                        help="longest allowed span in lines (default 80)")
     args = parser.parse_args(argv)
     paths: list[Path] | None = None
     if args.paths:
         paths = []
         for p in args.paths:
             if p.is_dir():
-                paths.extend(q for q in sorted(p.rglob("*")) if q.is_file() and (q.suffix in CPP_SUFFIXES or q.suffix == ".py"))
+                paths.extend(q for q in sorted(p.rglob("*"))
+                             if q.is_file() and q.suffix in CPP_SUFFIXES + (".py",))
             else:
                 paths.append(p)
     found = long_functions(args.limit, paths)

@@ -31,7 +31,8 @@ ALLOWED_LONG = {
 def _long(limit: int, tmp_path: Path, name: str, text: str) -> list[str]:
     path = tmp_path / name
     path.write_text(text)
-    return [f"{f.name}:{f.length}" for f in check_function_length.long_functions(limit, [path], tmp_path)]
+    found = check_function_length.long_functions(limit, [path], tmp_path)
+    return [f"{f.name}:{f.length}" for f in found]
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +78,18 @@ __host__ __device__ int both(int x) {{
   return x;
 }}
 }}  // namespace a
+extern "C" {{
+int in_c_block(int x) {{
+{body}
+  return x;
+}}
+}}
+extern "C" void c_entry(int x) {{
+{body}
+}}
 """
     found = _long(5, tmp_path, "a.cpp", src)
-    assert found == ["f:12", "s_t::s_t:10", "both:11"]
+    assert found == ["f:12", "s_t::s_t:10", "both:11", "in_c_block:11", "c_entry:10"]
 
 
 def test_checker_counts_lambdas_in_their_function(tmp_path: Path) -> None:
@@ -109,7 +119,8 @@ def test_checker_leaves_out_python_docstrings(tmp_path: Path) -> None:
 
 
 def test_checker_ignores_strings_comments_and_control_blocks(tmp_path: Path) -> None:
-    src = 'void g() {\n  const char* s = "{{{";  // }}}\n  if (true) {\n' + "    ;\n" * 8 + "  }\n}\n"
+    src = ('void g() {\n  const char* s = "{{{";  // }}}\n  if (true) {\n' + "    ;\n" * 8
+           + "  }\n}\n")
     assert _long(5, tmp_path, "d.cpp", src) == ["g:13"]
 
 
