@@ -258,23 +258,30 @@ raw_rows_t count_row_entries(D& d, std::vector<pay_t>& pay, int64_t n, const row
   if (!rows.sparse()) {
     for (auto* a : {&raw.size, &raw.begin, &raw.fill}) a->prefer_huge_pages();
   }
+  // Through plain pointers and local sums, so that the stores into the arrays cannot be taken
+  // for stores into `raw`'s other members (which would keep the sums out of registers).
+  int64_t* const size = raw.size.data();
+  int64_t* const begin = raw.begin.data();
+  int64_t* const fill = raw.fill.data();
   bool ascending = !both_ways;
   for (int64_t i = 0; i < m_in; ++i) {
     ascending = ascending && (i == 0 || src[i - 1] <= src[i]);
-    ++raw.size[static_cast<size_t>(src[i])];
-    if (both_ways && src[i] != dst[i]) ++raw.size[static_cast<size_t>(dst[i])];
+    ++size[static_cast<size_t>(src[i])];
+    if (both_ways && src[i] != dst[i]) ++size[static_cast<size_t>(dst[i])];
   }
   raw.ascending = ascending;
+  int64_t entries = 0;
   int64_t raw_total = 0;
   rows.each([&](int64_t v) {
-    const int64_t s = raw.size[v];
+    const int64_t s = size[v];
     if (s == 0) return;
-    raw.begin[v] = raw_total;
-    raw.fill[v] = raw_total;
-    raw.entries += s;
+    begin[v] = raw_total;
+    fill[v] = raw_total;
+    entries += s;
     raw_total += s + spare_slots(s, headroom);
   });
-  raw_total += tail_slots(raw.entries, headroom);
+  raw.entries = entries;
+  raw_total += tail_slots(entries, headroom);
   assign_zeroed(d.col, static_cast<size_t>(raw_total));
   assign_zeroed(pay, static_cast<size_t>(raw_total));
   return raw;
@@ -287,6 +294,7 @@ void scatter_entries(vid_t* col, pay_t* pl, int64_t n, const row_walk_t& rows, r
                      payload_fn& payload, bool both_ways) {
   const int64_t m_in = static_cast<int64_t>(src.size());
   using rec_t = scatter_rec_t<vid_t, pay_t>;
+  int64_t* const fill = raw.fill.data();
   staged_scatter<rec_t>(
       n, raw.size, raw.ascending, rows.sparse(),
       [&](auto&& push) {
@@ -299,7 +307,7 @@ void scatter_entries(vid_t* col, pay_t* pl, int64_t n, const row_walk_t& rows, r
         }
       },
       [&](const rec_t& r) {
-        const int64_t p = raw.fill[static_cast<size_t>(r.row)]++;
+        const int64_t p = fill[static_cast<size_t>(r.row)]++;
         col[p] = r.col;
         pl[p] = r.pay;
       });
