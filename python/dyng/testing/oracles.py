@@ -230,6 +230,26 @@ class GraphModel:
         """
         ins_src, ins_dst = _as_int_list(ins_src), _as_int_list(ins_dst)
         del_src, del_dst = _as_int_list(del_src), _as_int_list(del_dst)
+        rows, new_n = self._check_batch(ins_src, ins_dst, ins_w, del_src, del_dst)
+        # Resolve on a scratch copy so that a rejected batch leaves self untouched.
+        replay = _BatchReplay(self, dict(self.edges))
+        if self.semantics.deletions_first:
+            replay.deletions(del_src, del_dst)
+            replay.insertions(ins_src, ins_dst, rows)
+        else:
+            replay.insertions(ins_src, ins_dst, rows)
+            replay.deletions(del_src, del_dst)
+        s = replay.summary
+        s.inserted_vertices = new_n - self.num_vertices
+        s.num_vertices_after = new_n
+        self.edges = replay.edges
+        self.num_vertices = new_n
+        self.version += 1
+        return s
+
+    def _check_batch(self, ins_src, ins_dst, ins_w, del_src, del_dst):
+        """Rejects a malformed batch; returns the insertions' weight rows and the vertex count
+        after the batch."""
         if len(ins_src) != len(ins_dst) or len(del_src) != len(del_dst):
             raise ModelError("GraphModel.apply: mismatched endpoint lengths")
         k, rows = _weight_rows(ins_w, len(ins_src))
@@ -248,68 +268,63 @@ class GraphModel:
             raise ModelError(f"GraphModel.apply: id {new_n - 1} >= {self.num_vertices}")
         if sem.on_self_loop == "error" and any(u == v for u, v in zip(ins_src, ins_dst)):
             raise ModelError("GraphModel.apply: self-loop insertion")
+        return rows, new_n
 
-        # Resolve on a scratch copy so that a rejected batch leaves self untouched.
-        edges = dict(self.edges)
-        s = ModelSummary()
-        deleted: set[tuple[int, int]] = set()
-        inserted: set[tuple[int, int]] = set()
 
-        seen_deletions: set[tuple[int, int]] = set()
+class _BatchReplay:
+    """One batch of GraphModel.apply replayed on a scratch copy of the edges: the deletions and
+    the insertions in the semantics' order, with the counters they owe."""
 
-        def run_deletions():
-            for u, v in zip(del_src, del_dst):
-                keys = self._directions(u, v)
-                if sem.as_sets and keys[0] in seen_deletions:
-                    continue  # repeats collapse before anything is counted
-                seen_deletions.update(keys)
-                if keys[0] in edges:
-                    for key in keys:
-                        del edges[key]
-                        deleted.add(key)
-                    s.deleted_edges += len(keys)
-                elif sem.on_missing_delete == "error":
-                    raise ModelError(f"GraphModel.apply: missing deletion ({u}, {v})")
-                else:
-                    s.ignored_deletions += len(keys)
+    def __init__(self, model: GraphModel, edges: dict) -> None:
+        self.model = model
+        self.sem = model.semantics
+        self.edges = edges
+        self.summary = ModelSummary()
+        self.deleted: set[tuple[int, int]] = set()
+        self.inserted: set[tuple[int, int]] = set()
+        self.seen_deletions: set[tuple[int, int]] = set()
 
-        def run_insertions():
-            for (u, v), w in zip(zip(ins_src, ins_dst), rows):
-                keys = self._directions(u, v)
-                if u == v and sem.on_self_loop == "drop":
-                    s.dropped_self_loops += 1
-                elif sem.as_sets and keys[0] in inserted:
-                    pass  # a repeat: collapsed, not counted
-                elif keys[0] in edges:
-                    if sem.on_existing_insert == "error":
-                        raise ModelError(f"GraphModel.apply: existing insertion ({u}, {v})")
-                    if sem.on_existing_insert == "ignore":
-                        s.ignored_insertions += len(keys)
-                    else:
-                        for key in keys:
-                            edges[key] = w
-                        s.updated_edges += len(keys)
+    def deletions(self, del_src, del_dst) -> None:
+        sem, edges, s = self.sem, self.edges, self.summary
+        for u, v in zip(del_src, del_dst):
+            keys = self.model._directions(u, v)
+            if sem.as_sets and keys[0] in self.seen_deletions:
+                continue  # repeats collapse before anything is counted
+            self.seen_deletions.update(keys)
+            if keys[0] in edges:
+                for key in keys:
+                    del edges[key]
+                    self.deleted.add(key)
+                s.deleted_edges += len(keys)
+            elif sem.on_missing_delete == "error":
+                raise ModelError(f"GraphModel.apply: missing deletion ({u}, {v})")
+            else:
+                s.ignored_deletions += len(keys)
+
+    def insertions(self, ins_src, ins_dst, rows) -> None:
+        sem, edges, s = self.sem, self.edges, self.summary
+        for (u, v), w in zip(zip(ins_src, ins_dst), rows):
+            keys = self.model._directions(u, v)
+            if u == v and sem.on_self_loop == "drop":
+                s.dropped_self_loops += 1
+            elif sem.as_sets and keys[0] in self.inserted:
+                pass  # a repeat: collapsed, not counted
+            elif keys[0] in edges:
+                if sem.on_existing_insert == "error":
+                    raise ModelError(f"GraphModel.apply: existing insertion ({u}, {v})")
+                if sem.on_existing_insert == "ignore":
+                    s.ignored_insertions += len(keys)
                 else:
                     for key in keys:
                         edges[key] = w
-                    s.inserted_edges += len(keys)
-                    if sem.as_sets:
-                        s.cancelled_pairs += sum(1 for key in keys if key in deleted)
-                inserted.update(keys)
-
-        if sem.deletions_first:
-            run_deletions()
-            run_insertions()
-        else:
-            run_insertions()
-            run_deletions()
-
-        s.inserted_vertices = new_n - self.num_vertices
-        s.num_vertices_after = new_n
-        self.edges = edges
-        self.num_vertices = new_n
-        self.version += 1
-        return s
+                    s.updated_edges += len(keys)
+            else:
+                for key in keys:
+                    edges[key] = w
+                s.inserted_edges += len(keys)
+                if sem.as_sets:
+                    s.cancelled_pairs += sum(1 for key in keys if key in self.deleted)
+            self.inserted.update(keys)
 
 
 def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[int], list[int]]:

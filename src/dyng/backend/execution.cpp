@@ -74,8 +74,9 @@ long runnable_now() noexcept {
 /// This process's threads that are runnable right now, the caller included (state R in
 /// /proc/self/task/*/stat), or -1 where that cannot be read. OpenMP's idle workers spin for a
 /// while after each parallel region (libgomp's default, milliseconds), and the machine-wide count
-/// sees them as runnable: counted as neighbours, a mosp compute right after another one got a
-/// team of one on the H200's 16 cores and took 700-1100 ms instead of 130-150.
+/// sees them as runnable: counted as neighbours, they would cut the team of a call that follows
+/// another one to a single thread however many cores are idle (bench/README.md, "Figures behind
+/// design choices").
 long own_runnable_now() noexcept {
 #if defined(__linux__)
   long count = 0;
@@ -108,10 +109,10 @@ long own_runnable_now() noexcept {
 /// How many of `threads` the machine can run at once now: the usable CPUs that no other
 /// runnable thread holds. A team larger than that waits a scheduler time slice (milliseconds)
 /// at every barrier for a descheduled member, and the parallel kernels have a barrier per
-/// phase: on the 2-core development machine one busy neighbour made the 2-thread sssp kernel
-/// 1.7-15x slower than the sequential one. The instantaneous runnable count sees a neighbour at
-/// once (the 1-minute load average this replaces lagged by a minute); where it is missing, the
-/// load average still guards against a machine that stays oversubscribed.
+/// phase, so an oversubscribed team is slower than the sequential kernel, not merely less fast
+/// (bench/README.md, "Figures behind design choices"). The instantaneous runnable count sees a
+/// neighbour at once (the 1-minute load average this replaces lagged by a minute); where it is
+/// missing, the load average still guards against a machine that stays oversubscribed.
 int free_team(int threads) noexcept {
   const long cpus = usable_cpus();
   if (cpus <= 0) return threads;
@@ -120,7 +121,7 @@ int free_team(int threads) noexcept {
     // Runnable threads on CPUs outside our mask do not compete with us; without per-CPU counts
     // all of them are assumed to, which errs toward the sequential kernel. This process's own
     // runnable threads (the caller, spinning OpenMP workers) are not neighbours; they are read
-    // (a file per thread, about 0.2 ms) only when the machine-wide count would cut the team.
+    // (a file per thread) only when the machine-wide count would cut the team.
     if (cpus - (running - 1) >= threads) return threads;
     const long own = own_runnable_now();
     // The machine-wide count is read again after our own: an OpenMP worker of ours that went to

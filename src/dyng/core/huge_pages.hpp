@@ -1,7 +1,7 @@
 // A hint for big fresh arrays: back them with huge pages before they are first touched. Fresh
-// 4 KiB pages cost a fault (and a TLB miss) every few hundred entries; on the 2-core dev VM
-// that was about 1 ms per MiB, against 0.15-0.2 ms/MiB with huge pages. A no-op where the
-// kernel does not support it.
+// 4 KiB pages cost a fault (and a TLB miss) every few hundred entries, a fault per 2 MiB with
+// huge pages (bench/README.md, "Figures behind design choices"). A no-op where the kernel does
+// not support it.
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,8 @@
 //      edges and pairs already chosen are discarded, up to an attempt cap.
 // Both lists are then sorted.
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <random>
 #include <string>
 #include <unordered_set>
@@ -44,6 +46,97 @@ void emit(std::vector<change_t> changes, std::vector<vid_t>& src, std::vector<vi
   }
 }
 
+/// Throws unless the graph's rows are sorted without repeats, as the tool's graph view is: the
+/// shuffle's input order and the candidate count depend on it, so other graphs are refused as
+/// 0.2.0 does. Sorted rows also answer "is (u, v) an edge?" by binary search, without a hash set
+/// of every edge.
+template <class vid_t, class eid_t>
+void check_sorted_simple_rows(const adjacency_view_t<vid_t, eid_t>& view, size_t n) {
+  for (size_t u = 0; u < n; ++u) {
+    const auto su = static_cast<vid_t>(u);
+    for (eid_t e = view.begin(su) + 1; e < view.end(su); ++e) {
+      if (view.neighbour(e - 1) >= view.neighbour(e)) {
+        throw invalid_argument_error(
+            std::string(k_fn) + ": row " + std::to_string(u) + " lists neighbour " +
+            std::to_string(view.neighbour(e)) + " after " + std::to_string(view.neighbour(e - 1)) +
+            " (unsorted or a parallel edge); build the graph with row_order='sorted' and "
+            "multi_edges='forbid' (properties='default' or 'cycle_enum_compatible')");
+      }
+    }
+  }
+}
+
+/// Draw 1: the ids [lo, hi) the changes stay in, the whole graph unless a locality window
+/// smaller than n is asked for.
+inline std::pair<size_t, size_t> draw_window(std::mt19937_64& rng, size_t n,
+                                             const std::optional<int64_t>& locality_window) {
+  if (!locality_window.has_value() || *locality_window < 0 ||
+      static_cast<size_t>(*locality_window) >= n) {
+    return {0, n};
+  }
+  const size_t window = std::max<size_t>(static_cast<size_t>(*locality_window), 2);
+  if (window >= n) return {0, n};
+  const size_t lo = stdlib_random::uniform_int<size_t>(rng, 0, n - window);
+  return {lo, lo + window};
+}
+
+/// Draw 2: `count` stored edges with both ends in [lo, hi), by one shuffle of those edges in CSR
+/// order.
+template <class vid_t, class eid_t>
+std::vector<change_t> draw_deletions(const adjacency_view_t<vid_t, eid_t>& view, size_t lo,
+                                     size_t hi, int64_t count, std::mt19937_64& rng) {
+  std::vector<change_t> pool;  // the stored edges inside the window, in CSR order
+  for (size_t u = lo; u < hi; ++u) {
+    const auto su = static_cast<vid_t>(u);
+    for (eid_t e = view.begin(su); e < view.end(su); ++e) {
+      const auto v = static_cast<tool_vertex_t>(view.neighbour(e));
+      if (v >= lo && v < hi) pool.push_back({static_cast<tool_vertex_t>(u), v});
+    }
+  }
+  if (pool.size() < static_cast<size_t>(count)) {
+    throw invalid_argument_error(
+        std::string(k_fn) + ": num_deletions=" + std::to_string(count) + " but only " +
+        std::to_string(pool.size()) + " stored edges lie in ids [" + std::to_string(lo) + ", " +
+        std::to_string(hi) + "); ask for fewer deletions or a wider locality_window");
+  }
+  stdlib_random::shuffle(pool.begin(), pool.end(), rng);
+  pool.resize(static_cast<size_t>(count));
+  return pool;
+}
+
+/// Draw 3: `wanted` distinct non-edges inside [lo, hi), two endpoint draws per attempt,
+/// self-loops, edges and repeats discarded, up to an attempt cap.
+template <class vid_t, class eid_t>
+std::vector<change_t> draw_insertions(const adjacency_view_t<vid_t, eid_t>& view, size_t lo,
+                                      size_t hi, size_t wanted, std::mt19937_64& rng) {
+  auto is_edge = [&](tool_vertex_t u, tool_vertex_t v) {
+    const auto su = static_cast<vid_t>(u);
+    return std::binary_search(view.col + view.begin(su), view.col + view.end(su),
+                              static_cast<vid_t>(v));
+  };
+  std::unordered_set<uint64_t> chosen;
+  std::vector<change_t> picked;
+  const size_t attempt_cap = 1000ull * (wanted + 1) + 100ull * (hi - lo);
+  size_t attempts = 0;
+  while (picked.size() < wanted) {
+    if (++attempts > attempt_cap) {
+      throw invalid_argument_error(
+          std::string(k_fn) + ": found only " + std::to_string(picked.size()) +
+          " of num_insertions=" + std::to_string(wanted) + " non-edges in ids [" +
+          std::to_string(lo) + ", " + std::to_string(hi) + ") after " +
+          std::to_string(attempt_cap) +
+          " draws; ask for fewer insertions or a wider locality_window");
+    }
+    const auto u = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
+    const auto v = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
+    if (u == v) continue;
+    const uint64_t key = edge_key(u, v);  // only for `chosen`: the tool's key
+    if (is_edge(u, v) || !chosen.insert(key).second) continue;
+    picked.push_back({u, v});
+  }
+  return picked;
+}
+
 }  // namespace
 
 template <class vid_t, class eid_t>
@@ -66,85 +159,16 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
     throw not_supported_error(std::string(k_fn) + ": the graph has " + std::to_string(n) +
                               " vertices but the tool's ids are 32-bit; use a smaller graph");
   }
-
-  // The tool's graph view has sorted rows without repeats: the shuffle's input order and the
-  // candidate count depend on it, so other graphs are refused as 0.2.0 does. Sorted rows also
-  // answer "is (u, v) an edge?" by binary search, without a hash set of every edge.
   const auto view = graph.out_view();
-  for (size_t u = 0; u < n; ++u) {
-    const auto su = static_cast<vid_t>(u);
-    for (eid_t e = view.begin(su) + 1; e < view.end(su); ++e) {
-      if (view.neighbour(e - 1) >= view.neighbour(e)) {
-        throw invalid_argument_error(
-            std::string(k_fn) + ": row " + std::to_string(u) + " lists neighbour " +
-            std::to_string(view.neighbour(e)) + " after " + std::to_string(view.neighbour(e - 1)) +
-            " (unsorted or a parallel edge); build the graph with row_order='sorted' and "
-            "multi_edges='forbid' (properties='default' or 'cycle_enum_compatible')");
-      }
-    }
-  }
-  auto is_edge = [&](tool_vertex_t u, tool_vertex_t v) {
-    const auto su = static_cast<vid_t>(u);
-    return std::binary_search(view.col + view.begin(su), view.col + view.end(su),
-                              static_cast<vid_t>(v));
-  };
-
+  check_sorted_simple_rows(view, n);
   std::mt19937_64 rng(o.seed);
-  size_t lo = 0, hi = n;
-  if (o.locality_window.has_value() && *o.locality_window >= 0 &&
-      static_cast<size_t>(*o.locality_window) < n) {
-    const size_t window = std::max<size_t>(static_cast<size_t>(*o.locality_window), 2);
-    if (window < n) {
-      lo = stdlib_random::uniform_int<size_t>(rng, 0, n - window);
-      hi = lo + window;
-    }
-  }
-  auto inside = [&](tool_vertex_t v) { return v >= lo && v < hi; };
-
+  const auto [lo, hi] = draw_window(rng, n, o.locality_window);
   if (o.num_deletions > 0) {
-    std::vector<change_t> pool;  // the stored edges inside the window, in CSR order
-    for (size_t u = lo; u < hi; ++u) {
-      const auto su = static_cast<vid_t>(u);
-      for (eid_t e = view.begin(su); e < view.end(su); ++e) {
-        const auto v = static_cast<tool_vertex_t>(view.neighbour(e));
-        if (inside(v)) pool.push_back({static_cast<tool_vertex_t>(u), v});
-      }
-    }
-    if (pool.size() < static_cast<size_t>(o.num_deletions)) {
-      throw invalid_argument_error(
-          std::string(k_fn) + ": num_deletions=" + std::to_string(o.num_deletions) +
-          " but only " + std::to_string(pool.size()) + " stored edges lie in ids [" +
-          std::to_string(lo) + ", " + std::to_string(hi) +
-          "); ask for fewer deletions or a wider locality_window");
-    }
-    stdlib_random::shuffle(pool.begin(), pool.end(), rng);
-    pool.resize(static_cast<size_t>(o.num_deletions));
-    emit(std::move(pool), out.delete_src, out.delete_dst);
+    emit(draw_deletions(view, lo, hi, o.num_deletions, rng), out.delete_src, out.delete_dst);
   }
-
   if (o.num_insertions > 0) {
-    const auto wanted = static_cast<size_t>(o.num_insertions);
-    std::unordered_set<uint64_t> chosen;
-    std::vector<change_t> picked;
-    const size_t attempt_cap = 1000ull * (wanted + 1) + 100ull * (hi - lo);
-    size_t attempts = 0;
-    while (picked.size() < wanted) {
-      if (++attempts > attempt_cap) {
-        throw invalid_argument_error(
-            std::string(k_fn) + ": found only " + std::to_string(picked.size()) +
-            " of num_insertions=" +
-            std::to_string(wanted) + " non-edges in ids [" + std::to_string(lo) + ", " +
-            std::to_string(hi) + ") after " + std::to_string(attempt_cap) +
-            " draws; ask for fewer insertions or a wider locality_window");
-      }
-      const auto u = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
-      const auto v = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
-      if (u == v) continue;
-      const uint64_t key = edge_key(u, v);  // only for `chosen`: the tool's key
-      if (is_edge(u, v) || !chosen.insert(key).second) continue;
-      picked.push_back({u, v});
-    }
-    emit(std::move(picked), out.insert_src, out.insert_dst);
+    emit(draw_insertions(view, lo, hi, static_cast<size_t>(o.num_insertions), rng),
+         out.insert_src, out.insert_dst);
   }
   return out;
 }

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <string>
 #include <unordered_set>
 #include <utility>
 
@@ -152,103 +153,119 @@ std::vector<int> below_average(const detail::rows_t& g, const mosp_change_option
   return bound;
 }
 
-template <class vid_t>
-mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_options_t& o) {
-  check_options(g, o);
-  const int n = g.n;
-  const int num_weights = g.num_weights;
+/// How many insertions, deletions and re-weights a batch of o.num_changes holds.
+struct change_counts_t {
+  int inserts = 0;
+  int deletes = 0;
+  int reweights = 0;
+};
+
+change_counts_t count_changes(const mosp_change_options_t& o) {
   const int changes = static_cast<int>(o.num_changes);
-  const bool splits = o.mode == change_mode_t::uniform || o.mode == change_mode_t::targeted;
-  const bool tree_only = o.mode == change_mode_t::targeted || o.mode == change_mode_t::increase;
-  int insert_count = 0, delete_count = 0, reweight_count = 0;
-  if (splits) {
+  change_counts_t counts;
+  if (o.mode == change_mode_t::uniform || o.mode == change_mode_t::targeted) {
     // llround's out-of-range result (NaN, huge percentages) narrowed to int, as in the tool.
-    insert_count = static_cast<int>(std::llround(changes * o.insertion_percentage / 100.0));
-    insert_count = std::max(0, std::min(insert_count, changes));
-    delete_count = changes - insert_count;
+    counts.inserts = static_cast<int>(std::llround(changes * o.insertion_percentage / 100.0));
+    counts.inserts = std::max(0, std::min(counts.inserts, changes));
+    counts.deletes = changes - counts.inserts;
   } else {
-    reweight_count = changes;
+    counts.reweights = changes;
   }
+  return counts;
+}
 
-  std::mt19937 rng(o.seed);
-  auto weight_dist = [&](std::mt19937& r) {
-    return stdlib_random::uniform_int(r, o.weight_min, o.weight_max);
-  };
-
-  std::vector<int> region;
-  std::vector<char> in_region;
+/// The local region of draw 1: its vertices, a membership flag per vertex, and its centre (all
+/// empty and -1 without local_hops).
+struct local_region_t {
+  std::vector<int> vertices;
+  std::vector<char> member;
   int centre = -1;
-  if (o.local_hops > 0) {
-    centre = stdlib_random::uniform_int(rng, 0, n - 1);
-    region = detail::local_ball(g, detail::transpose(g), centre, o.local_hops);
-    if (region.size() < 2) {
-      throw invalid_argument_error(std::string(k_fn) + ": the region within local_hops=" +
-                                   std::to_string(o.local_hops) + " of the drawn centre " +
-                                   std::to_string(centre) +
-                                   " holds fewer than 2 vertices; raise local_hops or change seed");
-    }
-    in_region.assign(static_cast<size_t>(n), 0);
-    for (int v : region) in_region[v] = 1;
+};
+
+local_region_t draw_region(const detail::rows_t& g, const mosp_change_options_t& o,
+                           std::mt19937& rng) {
+  local_region_t region;
+  if (o.local_hops <= 0) return region;
+  region.centre = stdlib_random::uniform_int(rng, 0, g.n - 1);
+  region.vertices = detail::local_ball(g, detail::transpose(g), region.centre, o.local_hops);
+  if (region.vertices.size() < 2) {
+    throw invalid_argument_error(std::string(k_fn) + ": the region within local_hops=" +
+                                 std::to_string(o.local_hops) + " of the drawn centre " +
+                                 std::to_string(region.centre) +
+                                 " holds fewer than 2 vertices; raise local_hops or change seed");
   }
+  region.member.assign(static_cast<size_t>(g.n), 0);
+  for (int v : region.vertices) region.member[v] = 1;
+  return region;
+}
+
+/// Draw 2: `count` insertions, two endpoint draws per attempt, in the region when there is one.
+std::vector<edge_t> draw_insertions(int n, int count, const local_region_t& region,
+                                    std::mt19937& rng) {
   auto random_vertex = [&]() {
-    if (region.empty()) return stdlib_random::uniform_int(rng, 0, n - 1);
-    return region[stdlib_random::uniform_int<size_t>(rng, 0, region.size() - 1)];
+    if (region.vertices.empty()) return stdlib_random::uniform_int(rng, 0, n - 1);
+    return region.vertices[stdlib_random::uniform_int<size_t>(rng, 0, region.vertices.size() - 1)];
   };
-
-  std::vector<std::vector<int>> trees;
-  if (tree_only) {
-    for (int k = 0; k < num_weights; ++k) {
-      trees.push_back(detail::shortest_path_tree(g, k, static_cast<int>(o.source)));
-    }
-  }
-
-  std::vector<edge_t> insert_edges;
-  insert_edges.reserve(static_cast<size_t>(insert_count));
-  while (static_cast<int>(insert_edges.size()) < insert_count) {
+  std::vector<edge_t> edges;
+  edges.reserve(static_cast<size_t>(count));
+  while (static_cast<int>(edges.size()) < count) {
     // Two draws per attempt, endpoints in this order (argument order would be unspecified).
     const int u = random_vertex();
     const int v = random_vertex();
-    if (u != v) insert_edges.emplace_back(u, v);
+    if (u != v) edges.emplace_back(u, v);
   }
+  return edges;
+}
 
-  std::vector<edge_t> delete_edges, reweight_edges;
-  if (delete_count > 0 || reweight_count > 0) {
-    std::vector<edge_t> pool = candidates(g, in_region, trees);
-    if (pool.empty()) {
-      const std::string from =
-          tree_only ? "the shortest-path-tree edges from source=" + std::to_string(o.source)
-                    : std::string("the stored edges that are not self-loops");
-      throw invalid_argument_error(
-          std::string(k_fn) + ": no edge qualifies for " +
-          (delete_count > 0 ? "deletion" : "re-weighting") + " (mode '" + mode_name(o.mode) +
-          "' draws from " + from + (region.empty() ? "" : " inside the local region") +
-          ", and there are none); pass insertion_percentage=100, another source or seed, or a "
-          "graph with such edges");
-    }
-    const int wanted = std::max(delete_count, reweight_count);
-    auto& chosen = delete_count > 0 ? delete_edges : reweight_edges;
-    if (!tree_only) {
-      const int last = static_cast<int>(pool.size()) - 1;
-      for (int i = 0; i < wanted; ++i) {
-        chosen.push_back(pool[stdlib_random::uniform_int(rng, 0, last)]);
-      }
-    } else {
-      stdlib_random::shuffle(pool.begin(), pool.end(), rng);
-      chosen.assign(pool.begin(), pool.begin() + std::min<size_t>(pool.size(), wanted));
-    }
+/// Draw 3: `wanted` edges to delete or re-weight from the candidates: with replacement, or for
+/// the tree modes (`trees` given) a prefix of one shuffle.
+std::vector<edge_t> draw_changed_edges(const detail::rows_t& g, const mosp_change_options_t& o,
+                                       const local_region_t& region,
+                                       const std::vector<std::vector<int>>& trees, int wanted,
+                                       bool deleting, std::mt19937& rng) {
+  const bool tree_only = !trees.empty();
+  std::vector<edge_t> pool = candidates(g, region.member, trees);
+  if (pool.empty()) {
+    const std::string from =
+        tree_only ? "the shortest-path-tree edges from source=" + std::to_string(o.source)
+                  : std::string("the stored edges that are not self-loops");
+    throw invalid_argument_error(
+        std::string(k_fn) + ": no edge qualifies for " + (deleting ? "deletion" : "re-weighting") +
+        " (mode '" + mode_name(o.mode) + "' draws from " + from +
+        (region.vertices.empty() ? "" : " inside the local region") +
+        ", and there are none); pass insertion_percentage=100, another source or seed, or a "
+        "graph with such edges");
   }
+  std::vector<edge_t> chosen;
+  if (!tree_only) {
+    const int last = static_cast<int>(pool.size()) - 1;
+    for (int i = 0; i < wanted; ++i) chosen.push_back(pool[stdlib_random::uniform_int(rng, 0, last)]);
+  } else {
+    stdlib_random::shuffle(pool.begin(), pool.end(), rng);
+    chosen.assign(pool.begin(), pool.begin() + std::min<size_t>(pool.size(), wanted));
+  }
+  return chosen;
+}
 
-  mosp_change_batch_t<vid_t> out;
+/// Draw 4: the insertions' and then the re-weighted edges' K weights each, into out's insertion
+/// lists (a re-weight is an insertion of an existing edge).
+template <class vid_t>
+void draw_weights(const detail::rows_t& g, const mosp_change_options_t& o,
+                  const std::vector<edge_t>& insert_edges,
+                  const std::vector<edge_t>& reweight_edges, std::mt19937& rng,
+                  std::vector<int>& ins_src, std::vector<int>& ins_dst,
+                  mosp_change_batch_t<vid_t>& out) {
+  auto weight_dist = [&](std::mt19937& r) {
+    return stdlib_random::uniform_int(r, o.weight_min, o.weight_max);
+  };
   const std::vector<int> bound = below_average(g, o);
-  std::vector<int> ins_src, ins_dst, del_src, del_dst;
   for (const auto& [u, v] : insert_edges) {
     ins_src.push_back(u);
     ins_dst.push_back(v);
-    for (int k = 0; k < num_weights; ++k) {
-      out.insert_weights.push_back(
-          o.mode == change_mode_t::targeted
-              ? stdlib_random::uniform_int(rng, o.weight_min, bound[k])
-              : weight_dist(rng));
+    for (int k = 0; k < g.num_weights; ++k) {
+      out.insert_weights.push_back(o.mode == change_mode_t::targeted
+                                       ? stdlib_random::uniform_int(rng, o.weight_min, bound[k])
+                                       : weight_dist(rng));
     }
   }
   for (const auto& [u, v] : reweight_edges) {
@@ -256,7 +273,7 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
     while (g.col[e] != v) ++e;  // the first copy of (u, v): the one a batch rewrites
     ins_src.push_back(u);
     ins_dst.push_back(v);
-    for (int k = 0; k < num_weights; ++k) {
+    for (int k = 0; k < g.num_weights; ++k) {
       if (o.mode == change_mode_t::increase) {
         // Saturates at the largest valid weight.
         const int64_t raised = static_cast<int64_t>(g.weight(e, k)) +
@@ -267,11 +284,53 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
       }
     }
   }
+}
+
+/// The batch's one-line summary.
+template <class vid_t>
+std::string summary_of(const mosp_change_batch_t<vid_t>& out, const mosp_change_options_t& o) {
+  std::ostringstream text;
+  text << "inserts=" << out.inserts << " reweights=" << out.reweights
+       << " deletes=" << out.deletes;
+  if (o.safe_deletions) {
+    text << " (safe: kept " << out.deletes << " of " << out.requested_deletes << " after "
+         << out.safe_rounds << " rounds)";
+  }
+  if (out.centre >= 0) {
+    text << " local centre=" << out.centre << " hops=" << o.local_hops << " region=" << out.region
+         << " vertices";
+  }
+  return text.str();
+}
+
+template <class vid_t>
+mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_options_t& o) {
+  check_options(g, o);
+  const bool tree_only = o.mode == change_mode_t::targeted || o.mode == change_mode_t::increase;
+  const change_counts_t counts = count_changes(o);
+  std::mt19937 rng(o.seed);
+  const local_region_t region = draw_region(g, o, rng);
+  std::vector<std::vector<int>> trees;
+  if (tree_only) {
+    for (int k = 0; k < g.num_weights; ++k) {
+      trees.push_back(detail::shortest_path_tree(g, k, static_cast<int>(o.source)));
+    }
+  }
+  const std::vector<edge_t> insert_edges = draw_insertions(g.n, counts.inserts, region, rng);
+  std::vector<edge_t> delete_edges, reweight_edges;
+  if (counts.deletes > 0 || counts.reweights > 0) {
+    (counts.deletes > 0 ? delete_edges : reweight_edges) =
+        draw_changed_edges(g, o, region, trees, std::max(counts.deletes, counts.reweights),
+                           counts.deletes > 0, rng);
+  }
+
+  mosp_change_batch_t<vid_t> out;
+  std::vector<int> ins_src, ins_dst, del_src, del_dst;
+  draw_weights(g, o, insert_edges, reweight_edges, rng, ins_src, ins_dst, out);
   for (const auto& [u, v] : delete_edges) {
     del_src.push_back(u);
     del_dst.push_back(v);
   }
-
   out.requested_deletes = static_cast<int64_t>(del_src.size());
   if (o.safe_deletions) {
     out.safe_rounds =
@@ -284,21 +343,9 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
   out.reweights = static_cast<int64_t>(reweight_edges.size());
   out.inserts = static_cast<int64_t>(ins_src.size()) - out.reweights;
   out.deletes = static_cast<int64_t>(del_src.size());
-  out.centre = centre;
-  out.region = static_cast<int64_t>(region.size());
-
-  std::ostringstream text;
-  text << "inserts=" << out.inserts << " reweights=" << out.reweights
-       << " deletes=" << out.deletes;
-  if (o.safe_deletions) {
-    text << " (safe: kept " << out.deletes << " of " << out.requested_deletes << " after "
-         << out.safe_rounds << " rounds)";
-  }
-  if (centre >= 0) {
-    text << " local centre=" << centre << " hops=" << o.local_hops << " region=" << region.size()
-         << " vertices";
-  }
-  out.summary = text.str();
+  out.centre = region.centre;
+  out.region = static_cast<int64_t>(region.vertices.size());
+  out.summary = summary_of(out, o);
   return out;
 }
 

@@ -103,30 +103,65 @@ inline int64_t row_write_cost(int64_t size, int64_t ops, bool in_place_edit) {
   return 1 + ops + (in_place_edit ? ops * (size / 2) : size);
 }
 
-/// write_direction's per-row loop on an OpenMP team, for a batch that needs no relayout: each row
-/// is planned first (in-place edit, recomposed in its range, or moved to the tail with
-/// moved_capacity() slots, exactly as store_row decides), the moved rows get their tail ranges
-/// in row order as the sequential loop would hand them out, and then the rows, being disjoint,
-/// are written side by side in runs of consecutive rows, each run recording its own row edits,
-/// joined in row order.
-/// Returns false, having written nothing, when the moved rows would not fit the tail (the
-/// sequential loop then re-lays out at the same row as always). Once stop() says so, the runs
-/// not yet begun are left and interrupted_error is thrown after the team ends, rows part-written.
-template <class D, class vid_t, class stop_fn>
-bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                        int num_weights, bool sorted, double headroom, row_edits_t<vid_t>* edits,
-                        int team, stop_fn& stop) {
-  using eid_t = typename decltype(d.row_begin)::value_type;
-  const int64_t k = num_weights;
-  // The rows' operation ranges: a row starts where the sorted operations change row, found by
-  // the team (no row is read yet). One thread walking the operations and appending the plans
-  // took 2.2 ms per direction of a 16-thread apply of 100,000 changes on R-MAT 22 (H200), a
-  // tenth of the apply (bench/gpu/apply_stages.py).
+/// A direction's row operations as write_direction() takes them, with the batch's weights.
+template <class vid_t>
+struct direction_ops_t {
+  std::span<const row_op_t<vid_t>> ops;
+  const int32_t* batch_weights;
+  int num_weights;
+  bool sorted;
+};
+
+/// One thread's buffers for composing rows, reused row after row.
+template <class vid_t>
+struct row_write_scratch_t {
+  compose_scratch_t<vid_t> compose;
+  std::vector<const int32_t*> queue;
+  std::vector<vid_t> cols;
+  std::vector<int32_t> weights;
+};
+
+/// Appends the new content of row v, given its operations `row_ops`, to s.cols and s.weights.
+/// A sorted row merges its operations ordered by (column, seq); an append row needs compose_row.
+template <class D, class vid_t>
+void compose_row_content(const D& d, const direction_ops_t<vid_t>& in, int64_t v,
+                         std::span<const row_op_t<vid_t>> row_ops, row_write_scratch_t<vid_t>& s) {
+  const int64_t k = in.num_weights;
+  const int64_t b = d.row_begin[v];
+  if (in.sorted) {
+    compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v), row_ops,
+                              in.batch_weights, in.num_weights, s.queue, s.cols, s.weights);
+  } else {
+    compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v), row_ops,
+                       in.batch_weights, in.num_weights, in.sorted, s.compose, s.cols, s.weights);
+  }
+}
+
+/// Edits row v in place by its operations `row_ops` (only the suffixes behind the changes move),
+/// recording the edit with `recorder` when given.
+template <class D, class vid_t>
+void edit_row(D& d, const direction_ops_t<vid_t>& in, int64_t v,
+              std::span<const row_op_t<vid_t>> row_ops, row_piece_recorder_t<vid_t>* recorder) {
+  const int64_t k = in.num_weights;
+  const int64_t b = d.row_begin[v];
+  const int64_t size = row_size(d, v);
+  if (recorder != nullptr) recorder->begin_row(size);
+  const int64_t new_size = edit_row_in_place<vid_t>(
+      d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
+      in.batch_weights, in.num_weights, in.sorted, recorder);
+  d.row_end[v] = static_cast<typename decltype(d.row_end)::value_type>(b + new_size);
+  if (recorder != nullptr) recorder->end_row(static_cast<vid_t>(v), new_size);
+}
+
+/// Where each operation range of `ops` that starts a row begins, found by the team (no row is
+/// read yet): a row starts where the sorted operations change row. Fills row_start[0, count) and
+/// returns count. One thread walking the operations is a visible part of a large apply on many
+/// cores (bench/README.md, "Figures behind design choices").
+template <class vid_t>
+int64_t find_row_starts(std::span<const row_op_t<vid_t>> ops, int team, int64_t* row_start) {
   const auto n_ops = static_cast<int64_t>(ops.size());
   auto starts_row = [&](int64_t j) { return j == 0 || ops[j].row != ops[j - 1].row; };
-  std::unique_ptr<int64_t[]> row_start(
-      new int64_t[static_cast<size_t>(std::max<int64_t>(n_ops, 1))]);
-  const int64_t count = scan_shares(
+  return scan_shares(
       n_ops, team,
       [&](int64_t lo, int64_t hi) {
         int64_t c = 0;
@@ -138,8 +173,14 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
           if (starts_row(j)) row_start[at++] = j;
         }
       });
-  const auto plans = static_cast<size_t>(std::max<int64_t>(count, 1));
-  std::unique_ptr<row_plan_t[]> rows(new row_plan_t[plans]);
+}
+
+/// Plans the `count` touched rows on the team: in-place edit, recomposed in its range, or moved
+/// to the tail with moved_capacity() slots, exactly as store_row decides, and its write cost.
+template <class D, class vid_t>
+void plan_rows(const D& d, std::span<const row_op_t<vid_t>> ops, const int64_t* row_start,
+               int64_t count, double headroom, int team, row_plan_t* rows) {
+  const auto n_ops = static_cast<int64_t>(ops.size());
 #pragma omp parallel for num_threads(team) schedule(static)
   for (int64_t i = 0; i < count; ++i) {
     row_plan_t& r = rows[i];
@@ -163,36 +204,33 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       r.tail_slots = moved_capacity(r.new_size, headroom);
     }
   }
-  // Where each moved row lands in the tail, and the write cost before each row: running sums
-  // on the team (one thread took 1.1 ms for both directions of the apply above).
-  std::unique_ptr<int64_t[]> tail_at(new int64_t[plans]);
-  std::unique_ptr<int64_t[]> cost_before(new int64_t[static_cast<size_t>(count) + 1]);
-  auto running_sum = [&](auto part, int64_t* into, int64_t base) {
-    return base + scan_shares(
-                      count, team,
-                      [&](int64_t lo, int64_t hi) {
-                        int64_t sum = 0;
-                        for (int64_t i = lo; i < hi; ++i) sum += part(rows[i]);
-                        return sum;
-                      },
-                      [&](int64_t lo, int64_t hi, int64_t at) {
-                        for (int64_t i = lo; i < hi; ++i) {
-                          into[i] = base + at;
-                          at += part(rows[i]);
-                        }
-                      });
-  };
-  const int64_t tail = running_sum([](const row_plan_t& r) { return r.tail_slots; },
-                                   tail_at.get(), static_cast<int64_t>(d.tail));
-  cost_before[count] = running_sum([](const row_plan_t& r) { return r.cost; },
-                                   cost_before.get(), 0);
-  if (tail > static_cast<int64_t>(d.col.size())) return false;
+}
 
-  // Runs of consecutive rows with about equal write costs (consecutive, so the recorded row
-  // edits join in row order), several per thread, taken by the threads as they come free: the
-  // cost is only an estimate (rows moved to the tail first touch fresh pages, which it does not
-  // see, and on R-MAT graphs the empty high-id rows that every insertion moves come last).
-  const int64_t runs = std::min<int64_t>(count, k_write_runs_per_thread * team);
+/// Running sum of part(rows[i]) over the `count` planned rows on the team: into[i] = base + the
+/// sum before row i. Returns base + the whole sum.
+template <class part_fn>
+int64_t running_sum_of_rows(const row_plan_t* rows, int64_t count, int team, part_fn part,
+                            int64_t* into, int64_t base) {
+  return base + scan_shares(
+                    count, team,
+                    [&](int64_t lo, int64_t hi) {
+                      int64_t sum = 0;
+                      for (int64_t i = lo; i < hi; ++i) sum += part(rows[i]);
+                      return sum;
+                    },
+                    [&](int64_t lo, int64_t hi, int64_t at) {
+                      for (int64_t i = lo; i < hi; ++i) {
+                        into[i] = base + at;
+                        at += part(rows[i]);
+                      }
+                    });
+}
+
+/// Splits the rows into `runs` runs of consecutive rows with about equal write costs
+/// (cost_before[i]: the cost of the rows before row i, cost_before[count] the total): runs + 1
+/// offsets.
+inline std::vector<int64_t> cost_balanced_runs(const int64_t* cost_before, int64_t count,
+                                               int64_t runs) {
   std::vector<int64_t> run_start(static_cast<size_t>(runs) + 1, count);
   run_start[0] = 0;
   const double total_cost = static_cast<double>(cost_before[count]);
@@ -202,15 +240,79 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
     while (i < count && cost_before[i] < goal) ++i;
     run_start[r] = i;
   }
+  return run_start;
+}
+
+/// Writes one planned row: edited in place, or recomposed and stored in its range or at
+/// `tail_at` in the tail. A recomposed row is listed in edits->rewritten when `edits` is given.
+template <class D, class vid_t>
+void write_planned_row(D& d, const direction_ops_t<vid_t>& in, const row_plan_t& r,
+                       int64_t tail_at, row_write_scratch_t<vid_t>& s,
+                       row_piece_recorder_t<vid_t>* recorder, row_edits_t<vid_t>* edits) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  const auto row_ops = in.ops.subspan(r.first, r.last - r.first);
+  const int64_t v = in.ops[r.first].row;
+  if (r.in_place_edit) {
+    edit_row(d, in, v, row_ops, recorder);
+    return;
+  }
+  if (edits != nullptr) edits->rewritten.push_back(static_cast<vid_t>(v));
+  s.cols.clear();
+  s.weights.clear();
+  compose_row_content(d, in, v, row_ops, s);
+  if (static_cast<int64_t>(s.cols.size()) != r.new_size) {
+    throw internal_error("Graph.apply(): row " + std::to_string(v) + " was planned with " +
+                         std::to_string(r.new_size) + " slots but holds " +
+                         std::to_string(s.cols.size()));
+  }
+  if (r.tail_slots > 0) {
+    d.row_begin[v] = static_cast<eid_t>(tail_at);
+    d.row_capacity_end[v] = static_cast<eid_t>(tail_at + r.tail_slots);
+  }
+  write_row_content(d, v, s.cols.data(), s.weights.data(), r.new_size, in.num_weights);
+}
+
+/// write_direction's per-row loop on an OpenMP team, for a batch that needs no relayout: each row
+/// is planned first (plan_rows), the moved rows get their tail ranges in row order as the
+/// sequential loop would hand them out, and then the rows, being disjoint, are written side by
+/// side in runs of consecutive rows, each run recording its own row edits, joined in row order.
+/// Returns false, having written nothing, when the moved rows would not fit the tail (the
+/// sequential loop then re-lays out at the same row as always). Once stop() says so, the runs
+/// not yet begun are left and interrupted_error is thrown after the team ends, rows part-written.
+template <class D, class vid_t, class stop_fn>
+bool write_rows_on_team(D& d, const direction_ops_t<vid_t>& in, double headroom,
+                        row_edits_t<vid_t>* edits, int team, stop_fn& stop) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  const auto n_ops = static_cast<int64_t>(in.ops.size());
+  std::unique_ptr<int64_t[]> row_start(
+      new int64_t[static_cast<size_t>(std::max<int64_t>(n_ops, 1))]);
+  const int64_t count = find_row_starts(in.ops, team, row_start.get());
+  const auto plans = static_cast<size_t>(std::max<int64_t>(count, 1));
+  std::unique_ptr<row_plan_t[]> rows(new row_plan_t[plans]);
+  plan_rows(d, in.ops, row_start.get(), count, headroom, team, rows.get());
+  // Where each moved row lands in the tail, and the write cost before each row: running sums
+  // on the team, for the same reason as the row starts.
+  std::unique_ptr<int64_t[]> tail_at(new int64_t[plans]);
+  std::unique_ptr<int64_t[]> cost_before(new int64_t[static_cast<size_t>(count) + 1]);
+  const int64_t tail = running_sum_of_rows(
+      rows.get(), count, team, [](const row_plan_t& r) { return r.tail_slots; }, tail_at.get(),
+      static_cast<int64_t>(d.tail));
+  cost_before[count] = running_sum_of_rows(
+      rows.get(), count, team, [](const row_plan_t& r) { return r.cost; }, cost_before.get(), 0);
+  if (tail > static_cast<int64_t>(d.col.size())) return false;
+
+  // Runs of consecutive rows with about equal write costs (consecutive, so the recorded row
+  // edits join in row order), several per thread, taken by the threads as they come free: the
+  // cost is only an estimate (rows moved to the tail first touch fresh pages, which it does not
+  // see, and on R-MAT graphs the empty high-id rows that every insertion moves come last).
+  const int64_t runs = std::min<int64_t>(count, k_write_runs_per_thread * team);
+  const std::vector<int64_t> run_start = cost_balanced_runs(cost_before.get(), count, runs);
   std::vector<row_edits_t<vid_t>> part_edits(edits != nullptr ? static_cast<size_t>(runs) : 0);
   std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
   std::atomic<bool> stopped{false};
 #pragma omp parallel num_threads(team)
   {
-    compose_scratch_t<vid_t> scratch;
-    std::vector<const int32_t*> queue;
-    std::vector<vid_t> cols;
-    std::vector<int32_t> weights;
+    row_write_scratch_t<vid_t> scratch;
     // A worksharing loop, so every run is written whatever team OpenMP grants (one thread inside
     // an outer parallel region takes them all).
 #pragma omp for schedule(dynamic, 1)
@@ -221,45 +323,15 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
       }
       try {
         std::optional<row_piece_recorder_t<vid_t>> recorder;
+        row_edits_t<vid_t>* run_edits = nullptr;
         if (edits != nullptr) {
-          part_edits[run].clear();
-          recorder.emplace(part_edits[run], num_weights);
+          run_edits = &part_edits[run];
+          run_edits->clear();
+          recorder.emplace(*run_edits, in.num_weights);
         }
         for (int64_t i = run_start[run]; i < run_start[run + 1]; ++i) {
-          const row_plan_t& r = rows[i];
-          const auto row_ops = ops.subspan(r.first, r.last - r.first);
-          const int64_t v = ops[r.first].row;
-          const int64_t b = d.row_begin[v];
-          const int64_t size = row_size(d, v);
-          if (r.in_place_edit) {
-            if (recorder) recorder->begin_row(size);
-            const int64_t new_size = edit_row_in_place<vid_t>(
-                d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
-                batch_weights, num_weights, sorted, recorder ? &*recorder : nullptr);
-            d.row_end[v] = static_cast<eid_t>(b + new_size);
-            if (recorder) recorder->end_row(static_cast<vid_t>(v), new_size);
-            continue;
-          }
-          if (edits != nullptr) part_edits[run].rewritten.push_back(static_cast<vid_t>(v));
-          cols.clear();
-          weights.clear();
-          if (sorted) {
-            compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
-                                      batch_weights, num_weights, queue, cols, weights);
-          } else {
-            compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, size, row_ops,
-                               batch_weights, num_weights, sorted, scratch, cols, weights);
-          }
-          if (static_cast<int64_t>(cols.size()) != r.new_size) {
-            throw internal_error("Graph.apply(): row " + std::to_string(v) +
-                                 " was planned with " + std::to_string(r.new_size) +
-                                 " slots but holds " + std::to_string(cols.size()));
-          }
-          if (r.tail_slots > 0) {
-            d.row_begin[v] = static_cast<eid_t>(tail_at[i]);
-            d.row_capacity_end[v] = static_cast<eid_t>(tail_at[i] + r.tail_slots);
-          }
-          write_row_content(d, v, cols.data(), weights.data(), r.new_size, num_weights);
+          write_planned_row(d, in, rows[i], tail_at[i], scratch, recorder ? &*recorder : nullptr,
+                            run_edits);
         }
       } catch (...) {
         failures[run] = std::current_exception();
@@ -275,12 +347,96 @@ bool write_rows_on_team(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
   return true;
 }
 
+/// write_direction's per-row loop on one thread: a row with room for all its insertions and few
+/// operations is edited in place (only the suffixes behind the changes move); otherwise it is
+/// recomposed, and stored in place or moved by store_row exactly as write_rows_on_team() plans
+/// it, so the layout does not depend on the path taken. Returns the number of relayouts.
+template <class D, class vid_t, class before_relayout_fn, class stop_fn>
+int64_t write_rows_in_order(D& d, const direction_ops_t<vid_t>& in, double headroom,
+                            row_edits_t<vid_t>* edits, before_relayout_fn& before_relayout,
+                            stop_fn& stop, row_write_scratch_t<vid_t>& s) {
+  const auto ops = in.ops;
+  int64_t relayouts = 0;
+  std::optional<row_piece_recorder_t<vid_t>> recorder;
+  if (edits != nullptr) {
+    edits->clear();
+    edits->recorded = true;
+    recorder.emplace(*edits, in.num_weights);
+  }
+  for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+    if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
+    size_t last = first;
+    int64_t inserts = 0;
+    while (last < ops.size() && ops[last].row == ops[first].row) {
+      inserts += ops[last].kind == op_kind_t::insert ? 1 : 0;
+      ++last;
+    }
+    const int64_t v = ops[first].row;
+    const auto row_ops = ops.subspan(first, last - first);
+    first = last;
+    if (edits_in_place(d, v, row_ops.size(), inserts)) {
+      edit_row(d, in, v, row_ops, recorder ? &*recorder : nullptr);
+      continue;
+    }
+    if (edits != nullptr) edits->rewritten.push_back(static_cast<vid_t>(v));
+    s.cols.clear();
+    s.weights.clear();
+    compose_row_content(d, in, v, row_ops, s);
+    relayouts += store_row(d, v, s.cols.data(), s.weights.data(),
+                           static_cast<int64_t>(s.cols.size()), in.num_weights, headroom,
+                           before_relayout)
+                     ? 1
+                     : 0;
+  }
+  return relayouts;
+}
+
+/// Rebuilds a direction holding `stored` edges: composes every touched row into one arena, then
+/// lays the direction out afresh. A device copy uploads the whole direction after this, so
+/// nothing is recorded.
+template <class D, class vid_t, class before_relayout_fn, class stop_fn>
+void rebuild_direction(D& d, const direction_ops_t<vid_t>& in, double headroom, int64_t stored,
+                       before_relayout_fn& before_relayout, stop_fn& stop,
+                       row_write_scratch_t<vid_t>& s) {
+  const auto ops = in.ops;
+  const int64_t k = in.num_weights;
+  const int64_t n = static_cast<int64_t>(d.row_begin.size());
+  // At most every stored slot plus one per insertion: reserved, so the arena never regrows.
+  s.cols.reserve(static_cast<size_t>(stored) + ops.size());
+  s.weights.reserve((static_cast<size_t>(stored) + ops.size()) * static_cast<size_t>(k));
+  std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
+  std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
+  for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
+    if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
+    const int64_t v = ops[first].row;
+    size_t last = first;
+    while (last < ops.size() && ops[last].row == ops[first].row) ++last;
+    arena_begin[v] = static_cast<int64_t>(s.cols.size());
+    compose_row_content(d, in, v, ops.subspan(first, last - first), s);
+    arena_size[v] = static_cast<int64_t>(s.cols.size()) - arena_begin[v];
+    first = last;
+  }
+  auto spare = [&](int64_t, int64_t size) { return spare_slots(size, headroom); };
+  before_relayout();
+  layout_rows(
+      d, in.num_weights,
+      [&](int64_t v, bool padded) {
+        if (arena_begin[v] < 0) return stored_row(d, in.num_weights, v, padded, spare);
+        const int64_t size = arena_size[v];
+        return row_source_t<vid_t>{s.cols.data() + arena_begin[v],
+                                   s.weights.data() + arena_begin[v] * k, size,
+                                   padded ? size + spare(v, size) : size};
+      },
+      headroom, 0);
+}
+
 /// Writes a direction's row operations into a direction holding `stored` edges: grouped by row,
 /// and within a row by (column, seq) when the rows are sorted, by seq when they keep append
 /// order (row_ops_in_write_order). Returns the number of full relayouts it performed, each after
 /// a call of before_relayout(). With `edits`, records how each touched row changed (row_edits_t)
 /// for device copies. With `team` > 1, a batch whose moved rows fit the free tail is written on
-/// the team (write_rows_on_team); the slots come out the same. stop() is asked every
+/// the team (write_rows_on_team); the slots come out the same. A batch whose operations exceed a
+/// fraction of the direction's edges rebuilds it (rebuild_direction). stop() is asked every
 /// k_write_poll_rows rows; once it says so, interrupted_error is thrown with the direction part-
 /// written (the caller, holding an undo record, puts it back).
 template <class D, class vid_t, class before_relayout_fn, class stop_fn>
@@ -288,112 +444,18 @@ int64_t write_direction(D& d, std::span<const row_op_t<vid_t>> ops, const int32_
                         int num_weights, bool sorted, double headroom, int64_t stored,
                         row_edits_t<vid_t>* edits, int team, before_relayout_fn&& before_relayout,
                         stop_fn&& stop) {
-  const int64_t k = num_weights;
-  compose_scratch_t<vid_t> scratch;
-  std::vector<const int32_t*> queue;
-  std::vector<vid_t> cols;
-  std::vector<int32_t> weights;
-  // Appends the new content of the row whose operations start at ops[first]; returns the end.
-  // A sorted row merges its operations ordered by (column, seq); an append row needs compose_row.
-  auto compose_next = [&](size_t first) {
-    size_t last = first;
-    while (last < ops.size() && ops[last].row == ops[first].row) ++last;
-    const int64_t v = ops[first].row;
-    const int64_t b = d.row_begin[v];
-    const auto row_ops = ops.subspan(first, last - first);
-    if (sorted) {
-      compose_sorted_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v),
-                                row_ops, batch_weights, num_weights, queue, cols, weights);
-    } else {
-      compose_row<vid_t>(d.col.data() + b, d.weights.data() + b * k, row_size(d, v), row_ops,
-                         batch_weights, num_weights, sorted, scratch, cols, weights);
-    }
-    return last;
-  };
-
+  const direction_ops_t<vid_t> in{ops, batch_weights, num_weights, sorted};
   const auto& tuning = apply_tuning();
   const auto count = static_cast<double>(ops.size());
   const bool rebuild = static_cast<int64_t>(ops.size()) >= tuning.rebuild_min_ops &&
                        count > tuning.rebuild_fraction * static_cast<double>(stored);
-  if (!rebuild && team > 1 &&
-      write_rows_on_team(d, ops, batch_weights, num_weights, sorted, headroom, edits, team,
-                         stop)) {
-    return 0;
-  }
+  if (!rebuild && team > 1 && write_rows_on_team(d, in, headroom, edits, team, stop)) return 0;
+  row_write_scratch_t<vid_t> scratch;
   if (!rebuild) {
-    int64_t relayouts = 0;
-    std::optional<row_piece_recorder_t<vid_t>> recorder;
-    if (edits != nullptr) {
-      edits->clear();
-      edits->recorded = true;
-      recorder.emplace(*edits, num_weights);
-    }
-    for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
-      if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
-      size_t last = first;
-      int64_t inserts = 0;
-      while (last < ops.size() && ops[last].row == ops[first].row) {
-        inserts += ops[last].kind == op_kind_t::insert ? 1 : 0;
-        ++last;
-      }
-      const int64_t v = ops[first].row;
-      const int64_t b = d.row_begin[v];
-      // A row with room for all its insertions and few operations is edited in place (only the
-      // suffixes behind the changes move); otherwise it is recomposed, and stored in place or
-      // moved by store_row exactly as before, so the layout does not depend on the path taken.
-      if (edits_in_place(d, v, last - first, inserts)) {
-        if (recorder) recorder->begin_row(row_size(d, v));
-        const int64_t size = edit_row_in_place<vid_t>(
-            d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, row_size(d, v),
-            ops.subspan(first, last - first), batch_weights, num_weights, sorted,
-            recorder ? &*recorder : nullptr);
-        d.row_end[v] = static_cast<typename decltype(d.row_end)::value_type>(b + size);
-        if (recorder) recorder->end_row(static_cast<vid_t>(v), size);
-        first = last;
-        continue;
-      }
-      if (edits != nullptr) edits->rewritten.push_back(static_cast<vid_t>(v));
-      cols.clear();
-      weights.clear();
-      last = compose_next(first);
-      relayouts += store_row(d, ops[first].row, cols.data(), weights.data(),
-                             static_cast<int64_t>(cols.size()), num_weights, headroom,
-                             before_relayout)
-                       ? 1
-                       : 0;
-      first = last;
-    }
-    return relayouts;
+    return write_rows_in_order(d, in, headroom, edits, before_relayout, stop, scratch);
   }
-
-  // Rebuild: compose every touched row into one arena, then lay the direction out afresh. A
-  // device copy uploads the whole direction after this, so nothing is recorded.
   if (edits != nullptr) edits->clear();
-  const int64_t n = static_cast<int64_t>(d.row_begin.size());
-  // At most every stored slot plus one per insertion: reserved, so the arena never regrows.
-  cols.reserve(static_cast<size_t>(stored) + ops.size());
-  weights.reserve((static_cast<size_t>(stored) + ops.size()) * static_cast<size_t>(k));
-  std::vector<int64_t> arena_begin(static_cast<size_t>(n), -1);
-  std::vector<int64_t> arena_size(static_cast<size_t>(n), 0);
-  for (size_t first = 0, rows = 0; first < ops.size(); ++rows) {
-    if (rows % k_write_poll_rows == 0 && stop()) throw interrupted_error(k_write_stopped);
-    const int64_t v = ops[first].row;
-    arena_begin[v] = static_cast<int64_t>(cols.size());
-    first = compose_next(first);
-    arena_size[v] = static_cast<int64_t>(cols.size()) - arena_begin[v];
-  }
-  auto spare = [&](int64_t, int64_t size) { return spare_slots(size, headroom); };
-  before_relayout();
-  layout_rows(
-      d, num_weights,
-      [&](int64_t v, bool padded) {
-        if (arena_begin[v] < 0) return stored_row(d, num_weights, v, padded, spare);
-        const int64_t s = arena_size[v];
-        return row_source_t<vid_t>{cols.data() + arena_begin[v],
-                                   weights.data() + arena_begin[v] * k, s,
-                                   padded ? s + spare(v, s) : s};
-      },
-      headroom, 0);
+  rebuild_direction(d, in, headroom, stored, before_relayout, stop, scratch);
   return 1;
 }
 
@@ -448,6 +510,165 @@ void fill_change_log(const std::vector<row_op_t<vid_t>>& ops, int64_t seqs, bool
     changes.push_back({op.row, op.col, kind_of(op.kind)});
     if (!directed && op.row != op.col) changes.push_back({op.col, op.row, kind_of(op.kind)});
   }
+}
+
+/// The key of a resolved operation as record_inverse() groups them: (row, col), or {min, max}
+/// for an undirected graph, whichever way round each operation names it.
+struct inverse_keys_t {
+  bool directed;
+
+  template <class vid_t>
+  std::pair<vid_t, vid_t> operator()(const row_op_t<vid_t>& op) const {
+    return directed || op.row <= op.col ? std::pair{op.row, op.col} : std::pair{op.col, op.row};
+  }
+};
+
+/// Starts of `runs` runs of ops that split only between key groups: runs + 1 offsets.
+template <class vid_t>
+std::vector<size_t> key_aligned_runs(const std::vector<row_op_t<vid_t>>& ops, int runs,
+                                     const inverse_keys_t& key) {
+  std::vector<size_t> start(static_cast<size_t>(runs) + 1, ops.size());
+  start[0] = 0;
+  for (int r = 1; r < runs; ++r) {
+    size_t at = std::max(start[r - 1], ops.size() * static_cast<size_t>(r) / runs);
+    while (at > start[r - 1] && at < ops.size() && key(ops[at]) == key(ops[at - 1])) ++at;
+    start[r] = at;
+  }
+  return start;
+}
+
+/// Inverts one run of whole key groups of resolved operations (in key order) into `inverse`, the
+/// weights of its insertions and reweights into `weights` (widx within this run's weights).
+/// `out` is the out-direction before the batch is written: the weights a stored key had are read
+/// from its slot there.
+template <class D, class vid_t>
+void invert_run(const D& out, std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                int64_t k, const inverse_keys_t& key, std::vector<row_op_t<vid_t>>& inverse,
+                std::vector<int32_t>& weights) {
+  using op_t = row_op_t<vid_t>;
+  inverse.reserve(ops.size());
+  std::vector<int32_t> current(static_cast<size_t>(k));
+  std::vector<op_t> taken_back;
+  // Keys come in order, so a row's next search starts where its last one ended.
+  vid_t searched_row = -1;
+  const vid_t* from = nullptr;
+  for (size_t g = 0; g < ops.size();) {
+    size_t h = g + 1;
+    while (h < ops.size() && key(ops[h]) == key(ops[g])) ++h;
+    const auto [a, b] = key(ops[g]);
+    // The key's weights before the batch, needed only when its first operation finds it
+    // stored (an effective insertion finds it absent, and sets them itself); an erasure
+    // carries the slot the resolve found (row_op_t::widx), a reweight is looked up.
+    if (ops[g].kind != op_kind_t::insert && k > 0) {
+      int64_t slot = ops[g].kind == op_kind_t::erase ? ops[g].widx : -1;
+      if (slot < 0) {
+        const vid_t* last = out.col.data() + out.row_end[a];
+        if (a != searched_row) {
+          searched_row = a;
+          from = out.col.data() + out.row_begin[a];
+        }
+        from = std::lower_bound(from, last, b);
+        slot = from - out.col.data();
+      }
+      std::copy_n(out.weights.data() + slot * k, k, current.begin());
+    }
+    taken_back.clear();
+    auto inverse_of = [&](op_kind_t kind, const int32_t* with) {
+      op_t op{a, b, 0, -1, kind, 0};
+      if (with != nullptr && k > 0) {
+        op.widx = static_cast<int64_t>(weights.size()) / k;  // within the part, for now
+        weights.insert(weights.end(), with, with + k);
+        op.weight = with[0];
+      }
+      taken_back.push_back(op);
+    };
+    for (size_t j = g; j < h; ++j) {
+      const op_t& op = ops[j];
+      switch (op.kind) {
+        case op_kind_t::insert: inverse_of(op_kind_t::erase, nullptr); break;
+        case op_kind_t::erase: inverse_of(op_kind_t::insert, current.data()); break;
+        case op_kind_t::reweight: inverse_of(op_kind_t::reweight, current.data()); break;
+      }
+      const int32_t* written = op_weights(op, batch_weights, k);
+      if (op.kind != op_kind_t::erase && written != nullptr) {
+        std::copy_n(written, k, current.begin());
+      }
+    }
+    inverse.insert(inverse.end(), taken_back.rbegin(), taken_back.rend());
+    g = h;
+  }
+}
+
+/// Joins the runs' inverses in order into `undo` (`total` operations), numbering them in that
+/// order and moving each run's weight indices past the runs before it.
+template <class vid_t, class eid_t>
+void join_inverse_parts(const std::vector<std::vector<row_op_t<vid_t>>>& parts,
+                        const std::vector<std::vector<int32_t>>& part_weights, int64_t k,
+                        size_t total, apply_undo_t<vid_t, eid_t>& undo) {
+  undo.by_inverse = true;
+  undo.inverse.clear();
+  undo.inverse.reserve(total);
+  undo.inverse_weights.clear();
+  for (size_t r = 0; r < parts.size(); ++r) {
+    const int64_t base = k > 0 ? static_cast<int64_t>(undo.inverse_weights.size()) / k : 0;
+    for (row_op_t<vid_t> op : parts[r]) {
+      op.seq = static_cast<int64_t>(undo.inverse.size());
+      if (op.widx >= 0) op.widx += base;
+      undo.inverse.push_back(op);
+    }
+    undo.inverse_weights.insert(undo.inverse_weights.end(), part_weights[r].begin(),
+                                part_weights[r].end());
+  }
+}
+
+/// Throws before anything is written when the resolved operations could overflow the slot
+/// offsets of a graph holding `num_edges` edges, or growing it from `n_before` vertices would not
+/// fit in memory.
+template <class eid_t, class vid_t>
+void check_room_for(const resolved_batch_t<vid_t>& resolved, const graph_properties_t& props,
+                    int64_t num_edges, int64_t n_before) {
+  // Upper bound on any intermediate edge count, so no write can overflow the offsets.
+  const int64_t mult = props.directed ? 1 : 2;
+  check_slot_count<eid_t>(num_edges + mult * resolved.insert_ops, "Graph.apply()");
+  if (resolved.num_vertices_after > n_before) {
+    check_memory(growth_bytes<eid_t>(n_before, resolved.num_vertices_after,
+                                     static_cast<int64_t>(resolved.ops.size()),
+                                     props.directed && props.store_transposed ? 2 : 1),
+                 growth_largest_block<eid_t>(resolved.num_vertices_after),
+                 "growing the graph from " + std::to_string(n_before) + " to " +
+                     std::to_string(resolved.num_vertices_after) + " vertices",
+                 "Graph.apply()");
+  }
+}
+
+/// Fills `log` for a batch of `entries` entries resolved on a graph of `n_before` vertices.
+template <class vid_t>
+void start_change_log(const resolved_batch_t<vid_t>& resolved, int64_t entries, vid_t n_before,
+                      bool directed, change_log_t<vid_t>& log) {
+  log.clear();
+  log.num_vertices_before = n_before;
+  log.num_vertices_after = static_cast<vid_t>(resolved.num_vertices_after);
+  fill_change_log(resolved.ops, entries, directed, log.changes);
+}
+
+/// Counts an apply of `entries` batch entries in the profile and logs its relayouts (info) and
+/// its effective operations and team (debug).
+inline void report_apply(size_t entries, size_t effective_ops, int64_t relayouts, size_t slots,
+                         int team) {
+  count_in_profile("graph.apply.entries", static_cast<int64_t>(entries));
+  if (relayouts > 0) {
+    count_in_profile("graph.relayouts", relayouts);
+    ::dyng::log(log_level_t::info, [&] {
+      return "Graph.apply(): the batch (" + std::to_string(entries) +
+             " entries) outgrew the rows' spare slots and the free tail; " +
+             std::to_string(relayouts) + " direction(s) re-laid out (" + std::to_string(slots) +
+             " slots out)";
+    });
+  }
+  ::dyng::log(log_level_t::debug, [&] {
+    return "Graph.apply(): " + std::to_string(effective_ops) + " effective operations on " +
+           (team > 1 ? "an OpenMP team of " + std::to_string(team) : std::string("one thread"));
+  });
 }
 
 /// Where apply() records a direction's row edits: in `log` when its caller asked for them
@@ -565,82 +786,20 @@ template <class vid_t, class eid_t>
 template <class ops_t>
 void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batch_weights,
                                            int team, apply_undo_t<vid_t, eid_t>& undo) const {
-  using detail::op_kind_t;
   using op_t = detail::row_op_t<vid_t>;
   const int64_t k = props_.num_weights;
-  // An undirected key is {min, max}, whichever way round each operation names it.
-  auto key = [&](const op_t& op) {
-    return props_.directed || op.row <= op.col ? std::pair{op.row, op.col}
-                                               : std::pair{op.col, op.row};
-  };
+  const detail::inverse_keys_t keys{props_.directed};
   // Runs of whole key groups, one per thread; each inverts its own into parts joined in order.
   const int runs = std::max(1, team);
-  std::vector<size_t> start(static_cast<size_t>(runs) + 1, ops.size());
-  start[0] = 0;
-  for (int r = 1; r < runs; ++r) {
-    size_t at = std::max(start[r - 1], ops.size() * static_cast<size_t>(r) / runs);
-    while (at > start[r - 1] && at < ops.size() && key(ops[at]) == key(ops[at - 1])) ++at;
-    start[r] = at;
-  }
+  const std::vector<size_t> start = detail::key_aligned_runs(ops, runs, keys);
   std::vector<std::vector<op_t>> parts(static_cast<size_t>(runs));
   std::vector<std::vector<int32_t>> part_weights(static_cast<size_t>(runs));
   std::vector<std::exception_ptr> failures(static_cast<size_t>(runs));
 #pragma omp parallel for num_threads(runs) schedule(static, 1) if (runs > 1)
   for (int r = 0; r < runs; ++r) {
     try {
-      std::vector<op_t>& inverse = parts[r];
-      std::vector<int32_t>& weights = part_weights[r];
-      inverse.reserve(start[r + 1] - start[r]);
-      std::vector<int32_t> current(static_cast<size_t>(k));
-      std::vector<op_t> taken_back;
-      // Keys come in order, so a row's next search starts where its last one ended.
-      vid_t searched_row = -1;
-      const vid_t* from = nullptr;
-      for (size_t g = start[r]; g < start[r + 1];) {
-        size_t h = g + 1;
-        while (h < start[r + 1] && key(ops[h]) == key(ops[g])) ++h;
-        const auto [a, b] = key(ops[g]);
-        // The key's weights before the batch, needed only when its first operation finds it
-        // stored (an effective insertion finds it absent, and sets them itself); an erasure
-        // carries the slot the resolve found (row_op_t::widx), a reweight is looked up.
-        if (ops[g].kind != op_kind_t::insert && k > 0) {
-          int64_t slot = ops[g].kind == op_kind_t::erase ? ops[g].widx : -1;
-          if (slot < 0) {
-            const vid_t* last = out_.col.data() + out_.row_end[a];
-            if (a != searched_row) {
-              searched_row = a;
-              from = out_.col.data() + out_.row_begin[a];
-            }
-            from = std::lower_bound(from, last, b);
-            slot = from - out_.col.data();
-          }
-          std::copy_n(out_.weights.data() + slot * k, k, current.begin());
-        }
-        taken_back.clear();
-        auto inverse_of = [&](op_kind_t kind, const int32_t* with) {
-          op_t op{a, b, 0, -1, kind, 0};
-          if (with != nullptr && k > 0) {
-            op.widx = static_cast<int64_t>(weights.size()) / k;  // within the part, for now
-            weights.insert(weights.end(), with, with + k);
-            op.weight = with[0];
-          }
-          taken_back.push_back(op);
-        };
-        for (size_t j = g; j < h; ++j) {
-          const op_t& op = ops[j];
-          switch (op.kind) {
-            case op_kind_t::insert: inverse_of(op_kind_t::erase, nullptr); break;
-            case op_kind_t::erase: inverse_of(op_kind_t::insert, current.data()); break;
-            case op_kind_t::reweight: inverse_of(op_kind_t::reweight, current.data()); break;
-          }
-          const int32_t* written = detail::op_weights(op, batch_weights, k);
-          if (op.kind != op_kind_t::erase && written != nullptr) {
-            std::copy_n(written, k, current.begin());
-          }
-        }
-        inverse.insert(inverse.end(), taken_back.rbegin(), taken_back.rend());
-        g = h;
-      }
+      detail::invert_run(out_, std::span<const op_t>(ops).subspan(start[r], start[r + 1] - start[r]),
+                         batch_weights, k, keys, parts[r], part_weights[r]);
     } catch (...) {
       failures[r] = std::current_exception();  // std::bad_alloc, rethrown below
     }
@@ -648,20 +807,7 @@ void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batc
   for (const auto& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
-  undo.by_inverse = true;
-  undo.inverse.clear();
-  undo.inverse.reserve(ops.size());
-  undo.inverse_weights.clear();
-  for (int r = 0; r < runs; ++r) {
-    const int64_t base = k > 0 ? static_cast<int64_t>(undo.inverse_weights.size()) / k : 0;
-    for (op_t op : parts[r]) {
-      op.seq = static_cast<int64_t>(undo.inverse.size());
-      if (op.widx >= 0) op.widx += base;
-      undo.inverse.push_back(op);
-    }
-    undo.inverse_weights.insert(undo.inverse_weights.end(), part_weights[r].begin(),
-                                part_weights[r].end());
-  }
+  detail::join_inverse_parts(parts, part_weights, k, ops.size(), undo);
 }
 
 template <class vid_t, class eid_t>
@@ -702,33 +848,16 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
         [&](vid_t u, vid_t v) { return detail::count_copies(out_, u, v, sorted); },
         detail::k_error_probe_ops, team, exec.cancel);
   }();
-  // Upper bound on any intermediate edge count, so no write below can overflow the offsets.
-  const int64_t mult = props_.directed ? 1 : 2;
-  detail::check_slot_count<eid_t>(static_cast<int64_t>(num_edges_) + mult * resolved.insert_ops,
-                                  "Graph.apply()");
-  if (resolved.num_vertices_after > n_before) {
-    detail::check_memory(
-        detail::growth_bytes<eid_t>(n_before, resolved.num_vertices_after,
-                                    static_cast<int64_t>(resolved.ops.size()),
-                                    props_.directed && props_.store_transposed ? 2 : 1),
-        detail::growth_largest_block<eid_t>(resolved.num_vertices_after),
-        "growing the graph from " + std::to_string(n_before) + " to " +
-            std::to_string(resolved.num_vertices_after) + " vertices",
-        "Graph.apply()");
-  }
+  detail::check_room_for<eid_t>(resolved, props_, static_cast<int64_t>(num_edges_), n_before);
   // The resolve is most of a large batch's time; past it the batch is written.
   throw_if_cancelled(exec, "Graph.apply()");
 
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {
     stage_scope_t log_stage("graph.change_log");
-    log->clear();
-    log->num_vertices_before = num_vertices_;
-    log->num_vertices_after = static_cast<vid_t>(resolved.num_vertices_after);
-    detail::fill_change_log(
-        resolved.ops,
-        static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
-        props_.directed, log->changes);
+    detail::start_change_log(resolved, static_cast<int64_t>(batch.delete_src.size()) +
+                                           static_cast<int64_t>(batch.insert_src.size()),
+                             num_vertices_, props_.directed, *log);
   }
 
   const int64_t n_after = resolved.num_vertices_after;
@@ -750,22 +879,8 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   num_vertices_ = static_cast<vid_t>(n_after);
   ++version_;
   if (undo != nullptr) undo->recorded = true;
-  count_in_profile("graph.apply.entries",
-                   static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()));
-  if (relayouts_ > relayouts_before) {
-    count_in_profile("graph.relayouts", relayouts_ - relayouts_before);
-    ::dyng::log(log_level_t::info, [&] {
-      return "Graph.apply(): the batch (" +
-             std::to_string(batch.insert_src.size() + batch.delete_src.size()) +
-             " entries) outgrew the rows' spare slots and the free tail; " +
-             std::to_string(relayouts_ - relayouts_before) +
-             " direction(s) re-laid out (" + std::to_string(out_.col.size()) + " slots out)";
-    });
-  }
-  ::dyng::log(log_level_t::debug, [&] {
-    return "Graph.apply(): " + std::to_string(resolved.ops.size()) + " effective operations on " +
-           (team > 1 ? "an OpenMP team of " + std::to_string(team) : std::string("one thread"));
-  });
+  detail::report_apply(batch.insert_src.size() + batch.delete_src.size(), resolved.ops.size(),
+                       relayouts_ - relayouts_before, out_.col.size(), team);
   return resolved.summary;
 }
 

@@ -123,9 +123,9 @@ void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k
   detail::assign_zeroed(d.col, static_cast<size_t>(total));
   detail::assign_zeroed(d.weights, static_cast<size_t>(total * k));
   // The offsets by a running sum shared out on the team (core/share_scan.hpp), so that the
-  // three offset arrays fault their fresh pages in on every thread: on the H200's 16 cores the
-  // sequential sum took most of the 26 ms this layout cost mosp's combined graph. Then the rows
-  // are copied in parallel.
+  // three offset arrays fault their fresh pages in on every thread: a sequential sum, faulting
+  // them in on one thread, was most of this layout's time on many cores. Then the rows are
+  // copied in parallel.
   auto slots_of = [&](int64_t v) {
     const int64_t s = static_cast<int64_t>(csr.row_ptr[v + 1] - csr.row_ptr[v]);
     return s == 0 ? 0 : padded ? s + detail::spare_slots(s, headroom) : s;
@@ -160,6 +160,73 @@ void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k
                   sizeof(int32_t) * static_cast<size_t>(s * k));
     }
   }
+}
+
+/// Checks a CSR's offsets against its `m` column entries; returns its vertex count.
+template <class vid_t, class eid_t>
+int64_t check_csr_offsets(std::span<const eid_t> row_ptr, int64_t m, const char* fn) {
+  if (row_ptr.empty()) {
+    throw invalid_argument_error(std::string(fn) +
+                                 ": row_ptr is empty; pass num_vertices + 1 offsets");
+  }
+  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
+  if (n > static_cast<int64_t>(std::numeric_limits<vid_t>::max())) {
+    throw capacity_error(std::string(fn) + ": row_ptr describes " + std::to_string(n) +
+                         " vertices, more than the vertex id type can number; use int64 ids");
+  }
+  if (row_ptr[0] != 0) {
+    throw invalid_argument_error(std::string(fn) + ": row_ptr[0] is " +
+                                 std::to_string(row_ptr[0]) + "; a CSR starts at offset 0");
+  }
+  for (int64_t v = 0; v < n; ++v) {
+    if (row_ptr[v + 1] < row_ptr[v]) {
+      throw invalid_argument_error(std::string(fn) + ": row_ptr decreases at " +
+                                   std::to_string(v + 1) + " (" + std::to_string(row_ptr[v]) +
+                                   " then " + std::to_string(row_ptr[v + 1]) +
+                                   "); offsets must be non-decreasing");
+    }
+  }
+  if (static_cast<int64_t>(row_ptr[n]) != m) {
+    throw invalid_argument_error(std::string(fn) + ": row_ptr ends at " +
+                                 std::to_string(row_ptr[n]) + " but col_ind has " +
+                                 std::to_string(m) + " entries; they must agree");
+  }
+  return n;
+}
+
+/// The CSR's entries as (rows, cols) with keep[i] the input position of each, repeated columns
+/// of a row merged unless `allow_parallel_edges` (a CSR row is directional even for an
+/// undirected graph: merged within rows only). Returns how many entries are kept.
+template <class vid_t, class eid_t>
+int64_t csr_entries_kept(std::span<const eid_t> row_ptr, std::span<const vid_t> col, int64_t n,
+                         bool allow_parallel_edges, std::vector<vid_t>& rows,
+                         std::vector<vid_t>& cols, std::vector<int64_t>& keep) {
+  const int64_t m = static_cast<int64_t>(col.size());
+  rows.resize(static_cast<size_t>(m));
+  for (int64_t v = 0; v < n; ++v) {
+    for (int64_t e = row_ptr[v]; e < static_cast<int64_t>(row_ptr[v + 1]); ++e) {
+      rows[e] = static_cast<vid_t>(v);
+    }
+  }
+  cols.assign(col.begin(), col.end());
+  if (allow_parallel_edges) {
+    keep.resize(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) keep[i] = i;
+  } else {
+    keep = merge_repeated<vid_t>(n, rows, cols);
+  }
+  int64_t kept = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    if (keep[i] < 0) continue;
+    rows[kept] = rows[i];
+    cols[kept] = cols[i];
+    keep[kept] = keep[i];
+    ++kept;
+  }
+  rows.resize(kept);
+  cols.resize(kept);
+  keep.resize(kept);
+  return kept;
 }
 
 }  // namespace
@@ -263,64 +330,17 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
                                                       cancel_token_t cancel) {
   constexpr const char* fn = "Graph.from_csr()";
   detail::check_properties(props, fn);
-  if (row_ptr.empty()) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": row_ptr is empty; pass num_vertices + 1 offsets");
-  }
-  const int64_t n = static_cast<int64_t>(row_ptr.size()) - 1;
-  if (n > static_cast<int64_t>(std::numeric_limits<vid_t>::max())) {
-    throw capacity_error(std::string(fn) + ": row_ptr describes " + std::to_string(n) +
-                         " vertices, more than the vertex id type can number; use int64 ids");
-  }
+  const int64_t n = check_csr_offsets<vid_t>(row_ptr, static_cast<int64_t>(col.size()), fn);
   const int64_t m = static_cast<int64_t>(col.size());
-  if (row_ptr[0] != 0) {
-    throw invalid_argument_error(std::string(fn) + ": row_ptr[0] is " +
-                                 std::to_string(row_ptr[0]) + "; a CSR starts at offset 0");
-  }
-  for (int64_t v = 0; v < n; ++v) {
-    if (row_ptr[v + 1] < row_ptr[v]) {
-      throw invalid_argument_error(std::string(fn) + ": row_ptr decreases at " +
-                                   std::to_string(v + 1) + " (" + std::to_string(row_ptr[v]) +
-                                   " then " + std::to_string(row_ptr[v + 1]) +
-                                   "); offsets must be non-decreasing");
-    }
-  }
-  if (static_cast<int64_t>(row_ptr[n]) != m) {
-    throw invalid_argument_error(std::string(fn) + ": row_ptr ends at " +
-                                 std::to_string(row_ptr[n]) + " but col_ind has " +
-                                 std::to_string(m) + " entries; they must agree");
-  }
   const int k = props.num_weights;
   check_weight_count(weights.size(), m, k, fn);
   check_ids(col, n, fn, "col_ind entry");
   throw_if_cancelled(cancel, fn);
 
-  std::vector<vid_t> rows(static_cast<size_t>(m));
-  for (int64_t v = 0; v < n; ++v) {
-    for (int64_t e = row_ptr[v]; e < static_cast<int64_t>(row_ptr[v + 1]); ++e) {
-      rows[e] = static_cast<vid_t>(v);
-    }
-  }
-  std::vector<vid_t> cols(col.begin(), col.end());
+  std::vector<vid_t> rows, cols;
   std::vector<int64_t> keep;
-  if (props.allow_parallel_edges) {
-    keep.resize(static_cast<size_t>(m));
-    for (int64_t i = 0; i < m; ++i) keep[i] = i;
-  } else {
-    // A CSR row is directional even for an undirected graph: merge within rows only.
-    keep = merge_repeated<vid_t>(n, rows, cols);
-  }
-  int64_t kept = 0;
-  for (int64_t i = 0; i < m; ++i) {
-    if (keep[i] < 0) continue;
-    rows[kept] = rows[i];
-    cols[kept] = cols[i];
-    keep[kept] = keep[i];
-    ++kept;
-  }
-  rows.resize(kept);
-  cols.resize(kept);
-  keep.resize(kept);
+  const int64_t kept =
+      csr_entries_kept(row_ptr, col, n, props.allow_parallel_edges, rows, cols, keep);
   throw_if_cancelled(cancel, fn);
 
   graph_t g;

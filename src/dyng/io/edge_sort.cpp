@@ -36,7 +36,7 @@ bool already_in_order(const edge_table_t& t, const column_t<id_t>& src,
 // The bucket sort's records: the sort key (the source's low bits, then the target) in the high
 // 32 bits and, in the low 32, the edge's one weight or its position, so weights and
 // timestamps follow it; K = 0 without timestamps needs the key alone. Fewer bytes per record
-// is less to move and fewer fresh pages, which cost more than the sorting on the dev VM.
+// is less to move and fewer fresh pages, which can cost more than the sorting itself.
 
 /// What a record carries besides its key.
 enum class payload_t { none, weight, position };
@@ -59,31 +59,35 @@ uint32_t key_of(bucket_record_t<payload> r) {
   else return static_cast<uint32_t>(r >> 32);
 }
 
-/// Sorts (and merges) in two levels. A counting pass and a scatter by the source's high bits
-/// put the edges into about 1024 buckets, streaming: a scatter into one bucket per source (n
-/// buckets) missed the cache and the TLB on almost every record and was most of the read.
-/// Each bucket, a few hundred KiB, is then sorted by (source's low bits, target) with the
-/// library's LSD radix sort inside the core's cache, merged, and written out. Both levels are
-/// stable, so a merge keeps the last edge read and kept duplicates stay in file order.
-template <payload_t payload, class id_t>
-void bucket_sort_edges(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst, bool merge,
-                       int threads) {
-  using record_t = bucket_record_t<payload>;
-  const int64_t m = t.size();
-  const int64_t n = t.num_vertices;
-  const int k = t.num_weights;
-  // Keys are (low << dst_bits) | dst in 32 bits; about 2^10 buckets of source high bits (as
-  // many write streams as the TLB and L2 serve well: 2^11 cost 3% more of the whole read),
-  // more only when the ids are too wide for that.
+/// How the bucket sort splits a 32-bit key: (source's low bits << dst_bits) | target, the
+/// source's high bits choosing the bucket.
+struct bucket_layout_t {
+  int dst_bits;
+  int low_bits;
+  int64_t buckets;
+  uint32_t low_mask;
+};
+
+/// About 2^10 buckets of source high bits for ids below `n` (as many write streams as the TLB
+/// and L2 serve well; twice as many slowed the whole read), more only when the ids are too wide
+/// for that.
+inline bucket_layout_t bucket_layout(int64_t n) {
   const int dst_bits = key_bits_below(std::max<int64_t>(n, 2));
   const int low_bits = std::clamp(dst_bits - 10, 0, 32 - dst_bits);
-  const int64_t buckets = ((n - 1) >> low_bits) + 1;
-  const uint32_t low_mask = (uint32_t{1} << low_bits) - 1;
-  column_t<int64_t> start(static_cast<size_t>(buckets) + 1);
-  column_t<record_t> records(static_cast<size_t>(m));
-  // Each thread counts and places its own contiguous share, its records of a bucket after
-  // those of the threads before it (stable). Per-thread counters cost team * buckets words, so
-  // a team is used only while that stays below the records' size.
+  return {dst_bits, low_bits, ((n - 1) >> low_bits) + 1, (uint32_t{1} << low_bits) - 1};
+}
+
+/// The first level: counts the edges per bucket and scatters their records into `records`,
+/// bucket b at [start[b], start[b + 1]). Each thread counts and places its own contiguous share,
+/// its records of a bucket after those of the threads before it (stable). Per-thread counters
+/// cost team * buckets words, so a team is used only while that stays below the records' size.
+template <payload_t payload, class id_t>
+void scatter_into_buckets(const edge_table_t& t, const column_t<id_t>& src,
+                          const column_t<id_t>& dst, const bucket_layout_t& layout, int threads,
+                          column_t<int64_t>& start, column_t<bucket_record_t<payload>>& records) {
+  const int64_t m = t.size();
+  const int64_t buckets = layout.buckets;
+  const int low_bits = layout.low_bits;
   const int team = (threads > 1 && threads * buckets <= 2 * m) ? threads : 1;
   column_t<int64_t> offsets(static_cast<size_t>(team) * buckets);
 #pragma omp parallel num_threads(team) if (team > 1)
@@ -108,68 +112,74 @@ void bucket_sort_edges(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst
     }
     for (int64_t e = me.lo; e < me.hi; ++e) {
       const auto s = static_cast<uint64_t>(src[e]);
-      const auto key =
-          static_cast<uint32_t>(((s & low_mask) << dst_bits) | static_cast<uint64_t>(dst[e]));
+      const auto key = static_cast<uint32_t>(((s & layout.low_mask) << layout.dst_bits) |
+                                             static_cast<uint64_t>(dst[e]));
       records[mine[s >> low_bits]++] = make_record<payload>(key, e, t.weights.data());
     }
   }
-  column_t<int64_t>().swap(offsets);
-  // Sorted and merged in place; kept[b + 1] is how many records bucket b keeps.
-  column_t<int64_t> kept(static_cast<size_t>(buckets) + 1);
-  const int key_bits = low_bits + dst_bits;
-  const bool by_time = !merge && t.timed;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-  {
-    std::vector<record_t> scratch;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < buckets; ++b) {
-      record_t* lo = records.data() + start[b];
-      const int64_t size = start[b + 1] - start[b];
-      if (scratch.size() < static_cast<size_t>(size)) scratch.resize(static_cast<size_t>(size));
-      const record_t* sorted = radix_sort_by_key(lo, scratch.data(), size, key_bits,
-                                                 [](record_t r) { return key_of<payload>(r); }, 1);
-      if (sorted != lo) std::copy(sorted, sorted + size, lo);
-      if (by_time) {
-        // Kept duplicates are ordered by timestamp (stable), as 0.2.0 orders them.
-        for (int64_t i = 0; i < size;) {
-          int64_t j = i + 1;
-          while (j < size && key_of<payload>(lo[j]) == key_of<payload>(lo[i])) ++j;
-          if (j - i > 1)
-            std::stable_sort(lo + i, lo + j, [&t](record_t x, record_t y) {
-              const auto at_x = static_cast<uint32_t>(x), at_y = static_cast<uint32_t>(y);
-              return t.timestamps[at_x] < t.timestamps[at_y];
-            });
-          i = j;
-        }
-      }
-      int64_t out = size;
-      if (merge) {
-        // Keep the last record of each run of equal keys: the last edge read.
-        out = 0;
-        for (int64_t i = 0; i < size; ++i)
-          if (i + 1 == size || key_of<payload>(lo[i + 1]) != key_of<payload>(lo[i]))
-            lo[out++] = lo[i];
-      }
-      kept[b + 1] = out;
+}
+
+/// The second level for one bucket of `size` records at `lo`: sorted by key in place (radix,
+/// stable), kept duplicates ordered by timestamp when `by_time`, merged to the last record of
+/// each key when `merge`. Returns how many records the bucket keeps.
+template <payload_t payload>
+int64_t sort_bucket(bucket_record_t<payload>* lo, int64_t size,
+                    std::vector<bucket_record_t<payload>>& scratch, int key_bits, bool by_time,
+                    bool merge, const edge_table_t& t) {
+  using record_t = bucket_record_t<payload>;
+  if (scratch.size() < static_cast<size_t>(size)) scratch.resize(static_cast<size_t>(size));
+  const record_t* sorted = radix_sort_by_key(lo, scratch.data(), size, key_bits,
+                                             [](record_t r) { return key_of<payload>(r); }, 1);
+  if (sorted != lo) std::copy(sorted, sorted + size, lo);
+  if (by_time) {
+    // Kept duplicates are ordered by timestamp (stable), as 0.2.0 orders them.
+    for (int64_t i = 0; i < size;) {
+      int64_t j = i + 1;
+      while (j < size && key_of<payload>(lo[j]) == key_of<payload>(lo[i])) ++j;
+      if (j - i > 1)
+        std::stable_sort(lo + i, lo + j, [&t](record_t x, record_t y) {
+          const auto at_x = static_cast<uint32_t>(x), at_y = static_cast<uint32_t>(y);
+          return t.timestamps[at_x] < t.timestamps[at_y];
+        });
+      i = j;
     }
   }
-  for (int64_t b = 0; b < buckets; ++b) kept[b + 1] += kept[b];
+  if (!merge) return size;
+  // Keep the last record of each run of equal keys: the last edge read.
+  int64_t out = 0;
+  for (int64_t i = 0; i < size; ++i)
+    if (i + 1 == size || key_of<payload>(lo[i + 1]) != key_of<payload>(lo[i])) lo[out++] = lo[i];
+  return out;
+}
+
+/// Writes the kept records back into the columns, bucket b's to [kept[b], kept[b + 1]). The
+/// records hold what src and dst said (and, with a weight payload, the weight), so those columns
+/// are overwritten in place: no fresh memory for the largest arrays. A position payload gathers
+/// the weights and timestamps into new columns.
+template <payload_t payload, class id_t>
+void write_back_buckets(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst,
+                        const bucket_layout_t& layout, const column_t<int64_t>& start,
+                        const column_t<int64_t>& kept,
+                        const column_t<bucket_record_t<payload>>& records, int threads) {
+  using record_t = bucket_record_t<payload>;
+  const int k = t.num_weights;
+  const int64_t buckets = layout.buckets;
   const int64_t total = kept[buckets];
-  // The records hold what src and dst said (and, with a weight payload, the weight), so those
-  // columns are overwritten in place: no fresh memory for the largest arrays.
   column_t<int64_t> stamps;
   column_t<int32_t> weights;
   if constexpr (payload == payload_t::position) {
     stamps.resize(t.timed ? static_cast<size_t>(total) : 0);
     weights.resize(static_cast<size_t>(total) * k);
   }
+  const int dst_bits = layout.dst_bits;
   const uint32_t dst_mask = static_cast<uint32_t>((uint64_t{1} << dst_bits) - 1);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16) if (threads > 1)
   for (int64_t b = 0; b < buckets; ++b) {
     const record_t* r = records.data() + start[b];
     for (int64_t i = kept[b]; i < kept[b + 1]; ++i, ++r) {
       const uint32_t key = key_of<payload>(*r);
-      src[i] = static_cast<id_t>((static_cast<uint64_t>(b) << low_bits) | (key >> dst_bits));
+      src[i] =
+          static_cast<id_t>((static_cast<uint64_t>(b) << layout.low_bits) | (key >> dst_bits));
       dst[i] = static_cast<id_t>(key & dst_mask);
       if constexpr (payload == payload_t::weight) {
         t.weights[static_cast<size_t>(i)] = static_cast<int32_t>(static_cast<uint32_t>(*r));
@@ -188,6 +198,38 @@ void bucket_sort_edges(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst
   } else {
     t.weights.resize(static_cast<size_t>(total) * k);
   }
+}
+
+/// Sorts (and merges) in two levels. A counting pass and a scatter by the source's high bits
+/// put the edges into about 1024 buckets, streaming: a scatter into one bucket per source (n
+/// buckets) missed the cache and the TLB on almost every record and was most of the read.
+/// Each bucket, a few hundred KiB, is then sorted by (source's low bits, target) with the
+/// library's LSD radix sort inside the core's cache, merged, and written out. Both levels are
+/// stable, so a merge keeps the last edge read and kept duplicates stay in file order.
+template <payload_t payload, class id_t>
+void bucket_sort_edges(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst, bool merge,
+                       int threads) {
+  using record_t = bucket_record_t<payload>;
+  const bucket_layout_t layout = bucket_layout(t.num_vertices);
+  const int64_t buckets = layout.buckets;
+  column_t<int64_t> start(static_cast<size_t>(buckets) + 1);
+  column_t<record_t> records(static_cast<size_t>(t.size()));
+  scatter_into_buckets<payload>(t, src, dst, layout, threads, start, records);
+  // Sorted and merged in place; kept[b + 1] is how many records bucket b keeps.
+  column_t<int64_t> kept(static_cast<size_t>(buckets) + 1);
+  const int key_bits = layout.low_bits + layout.dst_bits;
+  const bool by_time = !merge && t.timed;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    std::vector<record_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < buckets; ++b) {
+      kept[b + 1] = sort_bucket<payload>(records.data() + start[b], start[b + 1] - start[b],
+                                         scratch, key_bits, by_time, merge, t);
+    }
+  }
+  for (int64_t b = 0; b < buckets; ++b) kept[b + 1] += kept[b];
+  write_back_buckets<payload>(t, src, dst, layout, start, kept, records, threads);
 }
 
 template <class id_t>

@@ -3,10 +3,10 @@
 //
 // The columns are zeroed_arrays (core/zeroed_array.hpp): growing one writes nothing and moves
 // no bytes, so a reader sizes them for a block of lines and its threads write their rows
-// straight in, each touching its own fresh pages. On the dev VM first writing a fresh page
-// costs about 0.4 ms per MiB, a good part of a read, so the reader keeps its peak memory low:
-// ids in 32 bits whenever they fit, and 4 KiB pages (huge pages cost 1.3-2.3 ms per MiB there
-// unless another process has just freed some, and a read usually starts cold).
+// straight in, each touching its own fresh pages. First writing a fresh page is a good part of a
+// read, so the reader keeps its peak memory low: ids in 32 bits whenever they fit, and 4 KiB
+// pages (a fresh huge page costs more per byte unless another process has just freed some, and a
+// read usually starts cold; bench/README.md, `python -m bench io`).
 #pragma once
 
 #include <climits>

@@ -11,6 +11,9 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "dyng/core/errors.hpp"
 #include "dyng/io/edge_readers.hpp"
@@ -139,6 +142,213 @@ struct part_t {
   int64_t entries = 0;
 };
 
+/// One Matrix Market scan: the header (banner and size line) read serially, then the entries of
+/// each range parsed into `table`, then committed in file order against the announced count. The
+/// parts of scan_text_file() call its members.
+class mm_scan_t {
+ public:
+  mm_scan_t(mm_values_t mode, mm_header_t& h, std::optional<int64_t> as_is_index_base,
+            int threads)
+      : mode_(mode),
+        h_(h),
+        as_is_index_base_(as_is_index_base),
+        parts_(static_cast<size_t>(threads)) {
+    // rows_per_line, the width and the weights are set by the header, before the first block's
+    // ranges are parsed.
+    rows.resize = [this](int64_t n) { table.resize(n); };
+    rows.move = [this](int64_t from, int64_t to, int64_t count) {
+      table.move_rows(from, to, count);
+    };
+  }
+  mm_scan_t(const mm_scan_t&) = delete;
+  mm_scan_t& operator=(const mm_scan_t&) = delete;
+
+  /// header_parser_t: reads lines from `begin` until the size line; returns the bytes read.
+  size_t header(const char* begin, const char* end, int64_t& lines, fault_t& f) {
+    const char* p = begin;
+    while (p < end && !have_size) {
+      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      const char* stop = nl != nullptr ? static_cast<const char*>(nl) : end;
+      line_cursor c(p, stop);
+      ++lines;
+      if (!header_line(c, lines, f)) return 0;
+      p = stop < end ? stop + 1 : end;
+    }
+    if (!have_size) f = {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)};
+    return static_cast<size_t>(p - begin);
+  }
+
+  /// range_parser_t: parses the entries of one range into the table; returns the rows written.
+  int64_t parse(const text_range_t& r, fault_t& f) {
+    part_t& part = parts_[r.part];
+    part = part_t{};
+    const entry_format_t format = entry_format();
+    int64_t at = r.first_row;
+    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
+      const line_kind_t kind = c.kind("%", line, f);
+      if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
+      if (!parse_entry(c, line, format, at, f)) return false;
+      ++part.entries;
+      return true;
+    }, &f);
+    return at - r.first_row;
+  }
+
+  /// range_commit_t: counts the range's entries against the size line, naming the first extra.
+  void commit(const text_range_t& r, int64_t line_base, fault_t& f) {
+    const part_t& part = parts_[r.part];
+    if (seen + part.entries > h_.entries) {
+      // Find the first entry past the announced count; the scan stops there.
+      int64_t left = h_.entries - seen;
+      for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
+        fault_t parsed;  // the range's parse checked every line already
+        if (c.kind("%", line, parsed) != line_kind_t::data) return true;
+        if (left-- > 0) return true;
+        f = {line_base + line, 0, "more entries than the " + std::to_string(h_.entries) +
+                                      " announced in the size line" + std::string(k_fix)};
+        return false;
+      });
+      return;
+    }
+    seen += part.entries;
+  }
+
+  edge_table_t table;
+  row_store_t rows;
+  bool have_size = false;
+  int64_t seen = 0;  ///< Entries committed.
+
+ private:
+  /// What every entry of the file looks like, fixed by the header.
+  struct entry_format_t {
+    int values;          ///< Value tokens after the two indices.
+    bool negate_mirror;  ///< A skew-symmetric matrix's mirrored weights are negated.
+    int64_t n;
+    std::string layout;  ///< The entry's layout, for messages.
+    bool as_is;
+    int64_t base;
+  };
+
+  entry_format_t entry_format() const {
+    const int values = value_count(h_.field);
+    return {values, h_.symmetry == symmetry_t::skew_symmetric && read_values_, h_.num_vertices,
+            std::string("'row column") +
+                (values == 0 ? "'" : values == 1 ? " value'" : " real imaginary'"),
+            as_is_index_base_.has_value(), as_is_index_base_.value_or(0)};
+  }
+
+  /// One header line: the banner (line 1), a comment, or the size line. False on a fault.
+  bool header_line(line_cursor& c, int64_t line, fault_t& f) {
+    if (line == 1) {
+      if (!parse_banner(c, h_, f)) {
+        c.name_control_byte(f);
+        return false;
+      }
+      const bool integer = h_.field == field_t::integer;
+      read_values_ = integer && mode_ != mm_values_t::ignore;
+      if ((mode_ == mm_values_t::required && !integer) ||
+          (mode_ == mm_values_t::if_integer && value_count(h_.field) > 0 && !integer)) {
+        f = {1, 0,
+             "a '" + std::string(field_name(h_.field)) + "' matrix has no integer weights; read "
+             "it with weights='none' or weights='random'"};
+        return false;
+      }
+      return true;
+    }
+    const line_kind_t kind = c.kind("%", line, f);
+    if (kind == line_kind_t::damaged) return false;
+    if (kind != line_kind_t::data) return true;
+    if (!parse_size_line(c, line, h_, f)) {
+      c.name_control_byte(f);
+      return false;
+    }
+    have_size = true;
+    // Ids are 0..n-1: 32-bit columns hold them unless n is above 2^32.
+    table.wide = !fits_narrow(h_.num_vertices - 1);
+    table.num_weights = read_values_ ? 1 : 0;
+    rows.rows_per_line = h_.mirrored() ? 2 : 1;
+    return true;
+  }
+
+  /// The two 1-based indices of an entry into ij (0-based ids later). False on a fault.
+  bool parse_indices(line_cursor& c, int64_t line, const entry_format_t& e, int64_t (&ij)[2],
+                     fault_t& f) const {
+    for (int k = 0; k < 2; ++k) {
+      const std::string_view tok = c.next();
+      const char* what = k == 0 ? "row index" : "column index";
+      if (tok.empty()) {
+        f = {line, c.end_column(), "expected " + e.layout + "; the " + what + " is missing" + k_fix};
+        return false;
+      }
+      if (!parse_int64(tok, ij[k]) || ij[k] < 1 || ij[k] > e.n) {
+        f = {line, c.column_of(tok), std::string(what) + " " + quoted(tok) +
+                                         " is not an integer in [1, " + std::to_string(e.n) + "]" + k_fix};
+        return false;
+      }
+      if (e.as_is && !as_is_id_fits(ij[k], e.base)) {
+        f = {line, c.column_of(tok), as_is_id_problem(ij[k], e.base)};
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// Writes one edge into table row `at` and moves `at` on.
+  void put(int64_t& at, int64_t i, int64_t j, int32_t w) {
+    if (table.wide) {
+      table.src64[at] = i;
+      table.dst64[at] = j;
+    } else {
+      table.src32[at] = static_cast<uint32_t>(i);
+      table.dst32[at] = static_cast<uint32_t>(j);
+    }
+    if (read_values_) table.weights[at] = w;
+    ++at;
+  }
+
+  /// One entry line: its indices, values and nothing after them, written as one or (mirrored)
+  /// two edges from row `at` on. False on a fault.
+  bool parse_entry(line_cursor& c, int64_t line, const entry_format_t& e, int64_t& at,
+                   fault_t& f) {
+    int64_t ij[2];
+    if (!parse_indices(c, line, e, ij, f)) return false;
+    int32_t w = 0;
+    std::string_view weight_token;
+    for (int k = 0; k < e.values; ++k) {
+      const std::string_view tok = c.next();
+      if (tok.empty()) {
+        f = {line, c.end_column(), "an entry of a '" + std::string(field_name(h_.field)) +
+                                       "' matrix reads " + e.layout + k_fix};
+        return false;
+      }
+      if (!parse_value(c, line, tok, h_.field, read_values_, w, f)) return false;
+      if (k == 0) weight_token = tok;
+    }
+    if (!c.at_end()) {
+      const std::string_view extra = c.next();
+      f = {line, c.column_of(extra), "unexpected " + quoted(extra) + " after the entry (" +
+                                         e.layout + ")" + k_fix};
+      return false;
+    }
+    const bool mirror = h_.mirrored() && ij[0] != ij[1];
+    if (mirror && e.negate_mirror && w == INT32_MIN) {
+      f = {line, c.column_of(weight_token),
+           "value -2147483648 of a skew-symmetric matrix has no int32 mirror (2147483648)" +
+               std::string(k_fix)};
+      return false;
+    }
+    put(at, ij[0] - 1, ij[1] - 1, w);
+    if (mirror) put(at, ij[1] - 1, ij[0] - 1, e.negate_mirror ? -w : w);
+    return true;
+  }
+
+  mm_values_t mode_;
+  mm_header_t& h_;
+  std::optional<int64_t> as_is_index_base_;
+  std::vector<part_t> parts_;
+  bool read_values_ = false;
+};
+
 }  // namespace
 
 bool starts_with_matrix_market_banner(const std::string& path, const char* function) {
@@ -152,164 +362,27 @@ bool starts_with_matrix_market_banner(const std::string& path, const char* funct
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                 const scan_options_t& scan, mm_values_t mode, mm_header_t& h,
                                 std::optional<int64_t> as_is_index_base) {
-  bool have_size = false;
-  edge_table_t table;
-  // rows_per_line, the width and the weights are set by the header, before the first block's
-  // ranges are parsed.
-  row_store_t rows;
-  rows.resize = [&table](int64_t n) { table.resize(n); };
-  rows.move = [&table](int64_t from, int64_t to, int64_t count) {
-    table.move_rows(from, to, count);
-  };
-  bool read_values = false;
-  auto header = [&](const char* begin, const char* end, int64_t& lines, fault_t& f) -> size_t {
-    const char* p = begin;
-    while (p < end && !have_size) {
-      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
-      const char* stop = nl != nullptr ? static_cast<const char*>(nl) : end;
-      line_cursor c(p, stop);
-      ++lines;
-      if (lines == 1) {
-        if (!parse_banner(c, h, f)) {
-          c.name_control_byte(f);
-          return 0;
-        }
-        const bool integer = h.field == field_t::integer;
-        read_values = integer && mode != mm_values_t::ignore;
-        if ((mode == mm_values_t::required && !integer) ||
-            (mode == mm_values_t::if_integer && value_count(h.field) > 0 && !integer)) {
-          f = {1, 0,
-               "a '" + std::string(field_name(h.field)) + "' matrix has no integer weights; read "
-               "it with weights='none' or weights='random'"};
-          return 0;
-        }
-      } else if (const line_kind_t kind = c.kind("%", lines, f); kind == line_kind_t::damaged) {
-        return 0;
-      } else if (kind == line_kind_t::data) {
-        if (!parse_size_line(c, lines, h, f)) {
-          c.name_control_byte(f);
-          return 0;
-        }
-        have_size = true;
-        // Ids are 0..n-1: 32-bit columns hold them unless n is above 2^32.
-        table.wide = !fits_narrow(h.num_vertices - 1);
-        table.num_weights = read_values ? 1 : 0;
-        rows.rows_per_line = h.mirrored() ? 2 : 1;
-      }
-      p = stop < end ? stop + 1 : end;
-    }
-    if (!have_size) f = {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)};
-    return static_cast<size_t>(p - begin);
-  };
-
-  std::vector<part_t> parts(static_cast<size_t>(resolve_threads(scan.threads)));
-  auto parse = [&](const text_range_t& r, fault_t& f) -> int64_t {
-    part_t& part = parts[r.part];
-    part = part_t{};
-    const int values = value_count(h.field);
-    const bool negate_mirror = h.symmetry == symmetry_t::skew_symmetric && read_values;
-    const int64_t n = h.num_vertices;
-    int64_t at = r.first_row;
-    auto put = [&](int64_t i, int64_t j, int32_t w) {
-      if (table.wide) {
-        table.src64[at] = i;
-        table.dst64[at] = j;
-      } else {
-        table.src32[at] = static_cast<uint32_t>(i);
-        table.dst32[at] = static_cast<uint32_t>(j);
-      }
-      if (read_values) table.weights[at] = w;
-      ++at;
-    };
-    const std::string layout = std::string("'row column") +
-                               (values == 0 ? "'" : values == 1 ? " value'" : " real imaginary'");
-    const bool as_is = as_is_index_base.has_value();
-    const int64_t base = as_is ? *as_is_index_base : 0;
-    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
-      const line_kind_t kind = c.kind("%", line, f);
-      if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
-      int64_t ij[2];
-      for (int k = 0; k < 2; ++k) {
-        const std::string_view tok = c.next();
-        const char* what = k == 0 ? "row index" : "column index";
-        if (tok.empty()) {
-          f = {line, c.end_column(),
-               "expected " + layout + "; the " + what + " is missing" + k_fix};
-          return false;
-        }
-        if (!parse_int64(tok, ij[k]) || ij[k] < 1 || ij[k] > n) {
-          f = {line, c.column_of(tok), std::string(what) + " " + quoted(tok) +
-                                           " is not an integer in [1, " + std::to_string(n) + "]" + k_fix};
-          return false;
-        }
-        if (as_is && !as_is_id_fits(ij[k], base)) {
-          f = {line, c.column_of(tok), as_is_id_problem(ij[k], base)};
-          return false;
-        }
-      }
-      int32_t w = 0;
-      std::string_view weight_token;
-      for (int k = 0; k < values; ++k) {
-        const std::string_view tok = c.next();
-        if (tok.empty()) {
-          f = {line, c.end_column(), "an entry of a '" + std::string(field_name(h.field)) +
-                                         "' matrix reads " + layout + k_fix};
-          return false;
-        }
-        if (!parse_value(c, line, tok, h.field, read_values, w, f)) return false;
-        if (k == 0) weight_token = tok;
-      }
-      if (!c.at_end()) {
-        const std::string_view extra = c.next();
-        f = {line, c.column_of(extra), "unexpected " + quoted(extra) + " after the entry (" +
-                                           layout + ")" + k_fix};
-        return false;
-      }
-      const bool mirror = h.mirrored() && ij[0] != ij[1];
-      if (mirror && negate_mirror && w == INT32_MIN) {
-        f = {line, c.column_of(weight_token),
-             "value -2147483648 of a skew-symmetric matrix has no int32 mirror (2147483648)" +
-                 std::string(k_fix)};
-        return false;
-      }
-      ++part.entries;
-      put(ij[0] - 1, ij[1] - 1, w);
-      if (mirror) put(ij[1] - 1, ij[0] - 1, negate_mirror ? -w : w);
-      return true;
-    }, &f);
-    return at - r.first_row;
-  };
-
-  int64_t seen = 0;
-  auto commit = [&](const text_range_t& r, int64_t, int64_t line_base, fault_t& f) {
-    const part_t& part = parts[r.part];
-    if (seen + part.entries > h.entries) {
-      // Find the first entry past the announced count; the scan stops there.
-      int64_t left = h.entries - seen;
-      for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
-        fault_t parsed;  // the range's parse checked every line already
-        if (c.kind("%", line, parsed) != line_kind_t::data) return true;
-        if (left-- > 0) return true;
-        f = {line_base + line, 0, "more entries than the " + std::to_string(h.entries) +
-                                      " announced in the size line" + std::string(k_fix)};
-        return false;
+  mm_scan_t s(mode, h, as_is_index_base, resolve_threads(scan.threads));
+  const int64_t lines = scan_text_file(
+      path, function, scan,
+      [&s](const char* begin, const char* end, int64_t& header_lines, fault_t& f) {
+        return s.header(begin, end, header_lines, f);
+      },
+      s.rows, [&s](const text_range_t& r, fault_t& f) { return s.parse(r, f); },
+      [&s](const text_range_t& r, int64_t, int64_t line_base, fault_t& f) {
+        s.commit(r, line_base, f);
       });
-      return;
-    }
-    seen += part.entries;
-  };
-  const int64_t lines = scan_text_file(path, function, scan, header, rows, parse, commit);
-  if (!have_size) {
+  if (!s.have_size) {
     throw_fault(function, path, {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)});
   }
-  if (seen < h.entries) {
-    throw_fault(function, path, {lines + 1, 0, "the file ends after " + std::to_string(seen) + " of " +
+  if (s.seen < h.entries) {
+    throw_fault(function, path, {lines + 1, 0, "the file ends after " + std::to_string(s.seen) + " of " +
                                                    std::to_string(h.entries) + " entries" + std::string(k_fix)});
   }
-  table.num_vertices = h.num_vertices;
-  table.matrix_market = true;
-  table.symmetric = h.mirrored();
-  return table;
+  s.table.num_vertices = h.num_vertices;
+  s.table.matrix_market = true;
+  s.table.symmetric = h.mirrored();
+  return std::move(s.table);
 }
 
 edge_table_t read_matrix_market(const std::string& path, const matrix_market_options_t& o) {

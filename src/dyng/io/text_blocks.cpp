@@ -173,8 +173,8 @@ int64_t count_lines(const char* begin, const char* end, bool* saw_cr) {
   const char* p = begin;
 #if defined(__SSE2__)
   // 16 bytes a step: a compare gives -1 per '\n', subtracted into byte counters that are
-  // summed (psadbw) before any can pass 255. Every x86-64 has SSE2; this pass over the whole
-  // text was 12% of a read as eight-byte words. CRs are or-ed into one more register.
+  // summed (psadbw) before any can pass 255. Every x86-64 has SSE2, and this pass reads the
+  // whole text, so it is worth a wider word. CRs are or-ed into one more register.
   const __m128i newline = _mm_set1_epi8('\n'), carriage = _mm_set1_epi8('\r');
   __m128i crs = _mm_setzero_si128();
   while (end - p >= 16) {
@@ -260,6 +260,100 @@ std::FILE* open_for_reading(const std::string& path, const char* function) {
   return f;
 }
 
+namespace {
+
+/// Reads up to `want` bytes at `offset` into `into`, with a team of readers sized by what is left
+/// of the file (`left`). Throws file_format_error when a read fails.
+size_t read_block_bytes(int fd, int64_t offset, char* into, size_t want, uint64_t left,
+                        const scan_options_t& options, bool& seekable, const std::string& path,
+                        const char* function) {
+  int error = 0;
+  const int readers = team_now(options, static_cast<int64_t>(std::min<uint64_t>(want, left)),
+                               2 * k_min_range_bytes);
+  const size_t got = read_slices(fd, offset, into, want, readers, seekable, error);
+  if (error != 0)
+    throw file_format_error(path, 0, 0,
+                            std::string(function) + "(): " + where(path, 0, 0) +
+                                "a read failed part way through the file (" +
+                                std::strerror(error) + "); check the device");
+  return got;
+}
+
+/// Cuts the block's lines [begin, end) into `used` ranges, counts their lines and gives each its
+/// room in the rows (from row_base on, store.rows_per_line rows per line), then parses them side
+/// by side into step.rows and step.faults. An exception of a part is rethrown after the team.
+void parse_block(block_step_t& step, const char* begin, const char* end, int used, char* text,
+                 const row_store_t& store, const range_parser_t& parse, int64_t row_base) {
+  const std::vector<const char*> cuts = cut_ranges(begin, end, used);
+  step.ranges.assign(static_cast<size_t>(used), text_range_t{});
+  step.faults.assign(static_cast<size_t>(used), fault_t{});
+  step.rows.assign(static_cast<size_t>(used), 0);
+  std::exception_ptr thrown;
+  bool no_room = false;  // written in the single step, read after its barrier
+  auto guarded = [&thrown](auto&& f) {
+    try {
+      f();
+    } catch (...) {
+#pragma omp critical(dyng_io_scan)
+      if (!thrown) thrown = std::current_exception();
+    }
+  };
+#pragma omp parallel num_threads(used) if (used > 1)
+  {
+#pragma omp for schedule(static, 1)
+    for (int i = 0; i < used; ++i) {
+      text_range_t& r = step.ranges[i];
+      r.part = i;
+      r.begin = cuts[i];
+      r.end = cuts[i + 1];
+      // The ranges' bytes, writable for count_range_lines.
+      count_range_lines(r, text + (r.begin - text), text + (r.end - text));
+    }
+#pragma omp single
+    guarded([&] {
+      // Room for every range, each range's slice after the room of the ranges before it.
+      int64_t at = row_base;
+      for (text_range_t& r : step.ranges) {
+        r.first_row = at;
+        at += store.rows_per_line * r.lines;
+      }
+      no_room = true;
+      if (store.rows_per_line > 0) store.resize(at);
+      no_room = false;
+    });
+#pragma omp for schedule(static, 1)
+    for (int i = 0; i < used; ++i)
+      if (!no_room) guarded([&] { step.rows[i] = parse(step.ranges[i], step.faults[i]); });
+  }
+  if (thrown) std::rethrow_exception(thrown);
+}
+
+/// Takes the parsed ranges in file order: throws the first fault, moves each range's rows down
+/// to row_base, commits it, and advances line_base and row_base past it.
+void commit_block(block_step_t& step, const row_store_t& store, const range_commit_t& commit,
+                  const std::string& path, const char* function, int64_t& line_base,
+                  int64_t& row_base) {
+  for (size_t i = 0; i < step.ranges.size(); ++i) {
+    text_range_t& r = step.ranges[i];
+    if (step.faults[i].failed()) {
+      fault_t fault = step.faults[i];
+      fault.line += line_base;
+      throw_fault(function, path, fault);
+    }
+    if (r.first_row != row_base && step.rows[i] > 0)
+      store.move(r.first_row, row_base, step.rows[i]);
+    r.first_row = row_base;
+    fault_t fault;
+    commit(r, step.rows[i], line_base, fault);
+    if (fault.failed()) throw_fault(function, path, fault);
+    line_base += r.lines;
+    row_base += step.rows[i];
+  }
+  if (store.rows_per_line > 0) store.resize(row_base);
+}
+
+}  // namespace
+
 int64_t scan_text_file(const std::string& path, const char* function,
                        const scan_options_t& options, const header_parser_t& header,
                        const row_store_t& store, const range_parser_t& parse,
@@ -289,16 +383,8 @@ int64_t scan_text_file(const std::string& path, const char* function,
     if (have == capacity) capacity *= 2;
     if (buffer.size() < capacity + k_read_slack) buffer.resize(capacity + k_read_slack);
     const size_t want = capacity - have;
-    int error = 0;
-    const int readers = team_now(options, static_cast<int64_t>(std::min<uint64_t>(want, left)),
-                                 2 * k_min_range_bytes);
-    const size_t got =
-        read_slices(fd, offset, buffer.data() + have, want, readers, seekable, error);
-    if (error != 0)
-      throw file_format_error(path, 0, 0,
-                              std::string(function) + "(): " + where(path, 0, 0) +
-                                  "a read failed part way through the file (" +
-                                  std::strerror(error) + "); check the device");
+    const size_t got = read_block_bytes(fd, offset, buffer.data() + have, want, left, options,
+                                        seekable, path, function);
     eof = got < want;
     offset += static_cast<int64_t>(got);
     left -= std::min<uint64_t>(left, got);
@@ -326,65 +412,8 @@ int64_t scan_text_file(const std::string& path, const char* function,
     const size_t bytes = static_cast<size_t>(end - begin);
     const int team = team_now(options, static_cast<int64_t>(bytes), 2 * k_min_range_bytes);
     const int used = static_cast<int>(std::clamp<size_t>(bytes / k_min_range_bytes, 1, team));
-    const std::vector<const char*> cuts = cut_ranges(begin, end, used);
-    step.ranges.assign(static_cast<size_t>(used), text_range_t{});
-    step.faults.assign(static_cast<size_t>(used), fault_t{});
-    step.rows.assign(static_cast<size_t>(used), 0);
-    std::exception_ptr thrown;
-    bool no_room = false;  // written in the single step, read after its barrier
-    auto guarded = [&thrown](auto&& f) {
-      try {
-        f();
-      } catch (...) {
-#pragma omp critical(dyng_io_scan)
-        if (!thrown) thrown = std::current_exception();
-      }
-    };
-#pragma omp parallel num_threads(used) if (used > 1)
-    {
-#pragma omp for schedule(static, 1)
-      for (int i = 0; i < used; ++i) {
-        text_range_t& r = step.ranges[i];
-        r.part = i;
-        r.begin = cuts[i];
-        r.end = cuts[i + 1];
-        char* text = buffer.data();  // the ranges' bytes, writable for count_range_lines
-        count_range_lines(r, text + (r.begin - text), text + (r.end - text));
-      }
-#pragma omp single
-      guarded([&] {
-        // Room for every range, each range's slice after the room of the ranges before it.
-        int64_t at = row_base;
-        for (text_range_t& r : step.ranges) {
-          r.first_row = at;
-          at += store.rows_per_line * r.lines;
-        }
-        no_room = true;
-        if (store.rows_per_line > 0) store.resize(at);
-        no_room = false;
-      });
-#pragma omp for schedule(static, 1)
-      for (int i = 0; i < used; ++i)
-        if (!no_room) guarded([&] { step.rows[i] = parse(step.ranges[i], step.faults[i]); });
-    }
-    if (thrown) std::rethrow_exception(thrown);
-    for (int i = 0; i < used; ++i) {
-      text_range_t& r = step.ranges[i];
-      if (step.faults[i].failed()) {
-        fault_t fault = step.faults[i];
-        fault.line += line_base;
-        throw_fault(function, path, fault);
-      }
-      if (r.first_row != row_base && step.rows[i] > 0)
-        store.move(r.first_row, row_base, step.rows[i]);
-      r.first_row = row_base;
-      fault_t fault;
-      commit(r, step.rows[i], line_base, fault);
-      if (fault.failed()) throw_fault(function, path, fault);
-      line_base += r.lines;
-      row_base += step.rows[i];
-    }
-    if (store.rows_per_line > 0) store.resize(row_base);
+    parse_block(step, begin, end, used, buffer.data(), store, parse, row_base);
+    commit_block(step, store, commit, path, function, line_base, row_base);
     const size_t consumed = static_cast<size_t>(end - buffer.data());
     std::memmove(buffer.data(), buffer.data() + consumed, have - consumed);
     have -= consumed;

@@ -46,8 +46,7 @@ int resolve_threads(int requested);
 /// The team for a parallel step over `work` bytes or edges now: resolve_threads(requested),
 /// cut to the CPUs no other runnable thread holds (backend/execution.hpp's host_team_size, the
 /// library's one load guard), 1 below `min_work`. A team larger than the free CPUs waits a time
-/// slice at every barrier; on the shared 2-core dev machine that made a 2-thread read 2x slower
-/// than a 1-thread one.
+/// slice at every barrier, which makes a read on a busy machine slower than one thread's.
 int team_now(int requested, int64_t work, int64_t min_work);
 
 /// team_now() for a reader's options (exact_team: resolve_threads(threads)).
@@ -56,8 +55,8 @@ int team_now(const scan_options_t& options, int64_t work, int64_t min_work);
 /// `options` with the team settled once for a whole read of `path` (exact_team set): a reader
 /// asks team_now() before its first parallel step and keeps the answer. Asked between steps,
 /// the load guard sees this process's own workers, just idle and about to sleep, as
-/// neighbours (a race between its two counts): on the idle 2-core dev machine it cut a block
-/// or the whole sort to one thread now and then, doubling that part of the read.
+/// neighbours (a race between its two counts): even on an idle machine it cut a block or the
+/// whole sort to one thread now and then.
 scan_options_t settle_team(const scan_options_t& options, const std::string& path);
 
 /// One range of whole lines of a block and its slice of the output rows.

@@ -211,9 +211,9 @@ void for_each_objective(const objective_plan_t& plan, F&& f) {
 /// The team of one mosp call, decided once at entry. host_team_size() counts the machine's
 /// runnable threads, and right after a parallel part this call's own OpenMP workers are still
 /// spinning and count as busy: checked before every part, the later trees went to the
-/// sequential kernel (on the H200's 16 cores two of three trees ran Dijkstra, and 8 threads
-/// beat 16). The parts then take the decided team as it is (parallel_min_edges = 0), or run
-/// sequentially with num_threads = 1 (still reported as the OpenMP backend, as 0.2 does).
+/// sequential kernel on many cores. The parts then take the decided team as it is
+/// (parallel_min_edges = 0), or run sequentially with num_threads = 1 (still reported as the
+/// OpenMP backend, as 0.2 does).
 struct team_decision_t {
   execution_t exec;
   options_t options;
@@ -332,10 +332,9 @@ void check_tree_shape(const adjacency_view_t<vid_t, eid_t>& out, const std::vect
 /// differs from the tree it replaces, as sssp's own fallback does, and keeps the stats that
 /// update_views() left). The searches share the call's team as plan_objectives() says, and when
 /// two or more run the sequential kernel, every objective's rows are packed once, together
-/// (search_rows.hpp), and a tree with a team of its own reads them too (R-MAT 20, K = 3, 2
-/// threads, dyng_bench_mosp_timing: the third tree on both threads took compute to 351-383 ms
-/// reading the pack, 405-455 ms reading the graph's rows, and 373-391 ms alone on one thread);
-/// otherwise, or when a weight does not fit the shared word, each thread packs
+/// (search_rows.hpp), and a tree with a team of its own reads them too (reading the graph's
+/// rows instead made the team slower than one thread: bench/README.md, "Figures behind design
+/// choices"); otherwise, or when a weight does not fit the shared word, each thread packs
 /// its objective into its own copy, reused by its next search (a fresh copy costs its page
 /// faults, 8 bytes an edge, every time). `fn` words a bad weight. With `replaced`, a recounted
 /// tree's old distances go to (*replaced)[objective].
@@ -555,14 +554,12 @@ state_t<vid_t> from_trees(const graph_t<vid_t, eid_t>& graph, vid_t source,
   return state;
 }
 
+namespace {
+
+/// Throws unless `state` can take an update with `options`; returns the number of objectives.
 template <class vid_t, class eid_t>
-stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
-               const options_t& options_in, const execution_t& exec_in, state_t<vid_t>& state) {
-  constexpr const char* fn = "mosp.update()";
-  check_host_backend(exec_in, fn);
-  const team_decision_t decided = decide_team(graph, options_in, exec_in);
-  const execution_t& exec = decided.exec;
-  const options_t& options = decided.options;
+int check_update(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                 const state_t<vid_t>& state, const char* fn) {
   check_graph(graph, fn);
   if (!state.consistent) {
     throw invalid_argument_error(std::string(fn) +
@@ -576,131 +573,211 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                                  ": the options name other objectives or preferences than the "
                                  "result was computed with; compute a new result instead");
   }
+  return k;
+}
+
+/// Update step 1, the trees: each by sssp's own update (its budget and fallback), keeping the old
+/// parents (in `rollback`) to find the vertices whose parent tuple moved. The trees whose repair
+/// passes its budget are recomputed afterwards, together, as compute searches them, so that the
+/// graph's rows are packed once for all of them rather than once per fallback. Returns whether a
+/// tree was recomputed.
+template <class vid_t, class eid_t>
+bool update_trees(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+                  const options_t& options, const execution_t& exec, int k,
+                  state_t<vid_t>& state, update_rollback_t<vid_t, eid_t>& rollback,
+                  stats_t& stats) {
+  std::vector<std::vector<vid_t>>& old_parents = rollback.old_parents;
+  stats.objectives.resize(static_cast<size_t>(k));
+  const auto views = sssp::detail::views_of(graph);
+  const profile_fork_t fork = profile_fork();
+  for_each_objective(plan_objectives(exec, k, graph.num_edges(), options.parallel_min_edges),
+                     [&](int i, const execution_t& e, int) {
+                       const profile_context_t profiling(fork);
+                       const stage_scope_t objective_stage("mosp.objective");
+                       old_parents[i] = state.trees[i].parents;
+                       stats.objectives[i] = sssp::detail::update_views(
+                           views, log, objective_options(options, i), e, state.trees[i], true,
+                           &rollback.steps[i]);
+                     });
+  std::vector<int> fell_back;
+  for (int i = 0; i < k; ++i) {
+    if (stats.objectives[i].fallback_used) fell_back.push_back(i);
+  }
+  if (!fell_back.empty()) {
+    const stage_scope_t recompute_stage("mosp.recompute_objectives");
+    search_objectives(graph, options, exec, fell_back, "sssp.update()", true, state,
+                      stats.objectives, &rollback.replaced);
+  }
+  for (const auto& part : stats.objectives) add_counters(stats, part);
+  return !fell_back.empty();
+}
+
+/// The vertices (below `n_after`) whose parent tuple moved in step 1, ascending. Each of `shares`
+/// shares of the vertices is filtered on the team, since the pass reads n * K parents and is a
+/// visible part of an update on many cores when one thread does it; the shares' finds are then
+/// joined in order, and nothing n-sized is allocated.
+template <class vid_t>
+std::vector<vid_t> moved_tuples(const state_t<vid_t>& state,
+                                const std::vector<std::vector<vid_t>>& old_parents, int k,
+                                int64_t n_before, int64_t n_after, int shares) {
+  auto tuple_moved = [&](int64_t v) {
+    for (int i = 0; i < k; ++i) {
+      const vid_t old = v < n_before ? old_parents[i][v] : vid_t{-1};
+      if (old != state.trees[i].parents[v]) return true;
+    }
+    return false;
+  };
+  std::vector<std::vector<vid_t>> found(static_cast<size_t>(shares));
+#pragma omp parallel for num_threads(shares) schedule(static, 1) if (shares > 1)
+  for (int share = 0; share < shares; ++share) {
+    const int64_t lo = n_after * share / shares, hi = n_after * (share + 1) / shares;
+    for (int64_t v = lo; v < hi; ++v) {
+      if (tuple_moved(v)) found[static_cast<size_t>(share)].push_back(static_cast<vid_t>(v));
+    }
+  }
+  std::vector<vid_t> moved = std::move(found[0]);
+  for (size_t share = 1; share < found.size(); ++share) {
+    moved.insert(moved.end(), found[share].begin(), found[share].end());
+  }
+  return moved;
+}
+
+/// Update step 2, the combined graph: the in-edges of the `moved` vertices are diffed against the
+/// stored ones and applied as one batch (recorded in `rollback`), the vertex growth to `n_after`
+/// included. The stored combined in-edges of v are those of its old parents (combined_edges.hpp),
+/// so they are what the new ones are diffed against. Returns the batch's change log.
+template <class vid_t, class eid_t>
+change_log_t<vid_t> edit_combined_graph(combined_graph_t<vid_t>& cg, const state_t<vid_t>& state,
+                                        const std::vector<vid_t>& moved, int k, int64_t n_before,
+                                        int64_t n_after, const execution_t& exec,
+                                        update_rollback_t<vid_t, eid_t>& rollback) {
+  std::vector<vid_t> ins_src, ins_dst, del_src, del_dst;
+  std::vector<int32_t> ins_w;
+  rollback.edits(cg);
+  const auto cin = cg.in_view();
+  std::vector<detail::combined_in_edge_t<vid_t>> before, after;
+  for (const vid_t v : moved) {
+    before.clear();
+    if (v < cg.num_vertices()) {
+      for (auto j = cin.begin(v); j < cin.end(v); ++j) {
+        before.push_back({cin.neighbour(j), cin.weight(j, 0)});
+      }
+    }
+    detail::combined_in_edges<vid_t>([&](int i) { return state.trees[i].parents[v]; }, k,
+                                     state.tree_weights, state.preference_scale, after);
+    for (const auto& e : before) {
+      if (std::none_of(after.begin(), after.end(),
+                       [&](const auto& a) { return a.from == e.from; })) {
+        del_src.push_back(e.from);
+        del_dst.push_back(v);
+      }
+    }
+    for (const auto& e : after) {
+      if (std::find(before.begin(), before.end(), e) != before.end()) continue;
+      ins_src.push_back(e.from);
+      ins_dst.push_back(v);
+      ins_w.push_back(e.weight);
+    }
+  }
+  cg.grow_vertices(static_cast<vid_t>(n_after), &rollback.combined_growth);
+  change_log_t<vid_t> clog;
+  cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec,
+           &rollback.combined_apply);
+  clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
+  return clog;
+}
+
+/// Update step 3, the MOSP tree: sssp's update on the combined graph (which puts the tree back if
+/// it fails), on the state's combined arrays, swapped in and out without copies.
+template <class vid_t>
+sssp::stats_t update_combined_tree(const combined_graph_t<vid_t>& cg,
+                                   const change_log_t<vid_t>& clog, const options_t& options,
+                                   const execution_t& exec, state_t<vid_t>& state) {
+  sssp::state_t<vid_t> combined;
+  combined.source = state.source;
+  combined.distances.swap(state.combined_distances);
+  combined.parents.swap(state.combined_parents);
+  sssp::stats_t c;
+  try {
+    c = sssp::update(cg, clog, combined_options(options), exec, combined);
+  } catch (...) {
+    combined.distances.swap(state.combined_distances);
+    combined.parents.swap(state.combined_parents);
+    throw;
+  }
+  combined.distances.swap(state.combined_distances);
+  combined.parents.swap(state.combined_parents);
+  return c;
+}
+
+/// Update step 4, the path costs: below the vertices whose MOSP parent moved or whose parent edge
+/// changed (all of them again after a recompute). Returns the frontier visits of the repair.
+template <class vid_t, class eid_t>
+int64_t update_path_costs(const graph_t<vid_t, eid_t>& graph, const combined_graph_t<vid_t>& cg,
+                          const change_log_t<vid_t>& log, const options_t& options,
+                          const execution_t& exec, int k, bool recomputed,
+                          const std::vector<vid_t>& old_combined_parents, int64_t n_before,
+                          int64_t n_after, state_t<vid_t>& state) {
+  if (!options.compute_path_costs) {
+    state.path_costs.clear();
+    state.has_path_costs = false;
+    return 0;
+  }
+  if (!state.has_path_costs || recomputed) {
+    detail::compute_path_costs(cost_rows(graph, k), state.combined_parents.data(), state.source,
+                               state.path_costs, cost_threads(exec, graph, options),
+                               state.combined_distances.data(), state.preference_scale);
+    state.has_path_costs = true;
+    return 0;
+  }
+  state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);
+  std::vector<vid_t> roots;
+  for (int64_t v = 0; v < n_after; ++v) {
+    const vid_t old = v < n_before ? old_combined_parents[v] : vid_t{-1};
+    if (old != state.combined_parents[v]) roots.push_back(static_cast<vid_t>(v));
+  }
+  for (const auto& change : log.changes) {
+    if (state.combined_parents[change.dst] == change.src) roots.push_back(change.dst);
+  }
+  return detail::repair_path_costs(cost_rows(graph, k), cg.out_view(),
+                                   state.combined_parents.data(), state.combined_distances.data(),
+                                   state.source, roots, state.path_costs);
+}
+
+}  // namespace
+
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options_in, const execution_t& exec_in, state_t<vid_t>& state) {
+  constexpr const char* fn = "mosp.update()";
+  check_host_backend(exec_in, fn);
+  const team_decision_t decided = decide_team(graph, options_in, exec_in);
+  const execution_t& exec = decided.exec;
+  const options_t& options = decided.options;
+  const int k = check_update(graph, options, state, fn);
   const int64_t n_before = static_cast<int64_t>(log.num_vertices_before);
   const int64_t n_after = static_cast<int64_t>(log.num_vertices_after);
   stage_scope_t update_stage("mosp.repair");
-  // Parts 1-3 can be stopped (Ctrl-C) or fail anywhere: the rollback then puts everything back.
+  // Steps 1-3 can be stopped (Ctrl-C) or fail anywhere: the rollback then puts everything back.
   update_rollback_t<vid_t, eid_t> rollback(state, k, n_before);
   stats_t stats;
   bool recomputed = false;
   std::vector<vid_t> old_combined_parents;
   combined_graph_t<vid_t>* combined_graph = nullptr;
   try {
-    // 1. The trees, each by sssp's own update (its budget and fallback); the old parents are
-    //    kept to find the vertices whose parent tuple moved. The trees whose repair passes its
-    //    budget are recomputed afterwards, together, as compute searches them: three separate
-    //    fallbacks packed the graph's rows three times (R-MAT 20, K = 3, 100,000 changes: 156 ms
-    //    of packing instead of 56, and the update came out 1.2x apply + compute).
-    std::vector<std::vector<vid_t>>& old_parents = rollback.old_parents;
-    stats.objectives.resize(static_cast<size_t>(k));
-    const auto views = sssp::detail::views_of(graph);
-    const profile_fork_t fork = profile_fork();
-    for_each_objective(plan_objectives(exec, k, graph.num_edges(), options.parallel_min_edges),
-                       [&](int i, const execution_t& e, int) {
-                         const profile_context_t profiling(fork);
-                         const stage_scope_t objective_stage("mosp.objective");
-                         old_parents[i] = state.trees[i].parents;
-                         stats.objectives[i] = sssp::detail::update_views(
-                             views, log, objective_options(options, i), e, state.trees[i], true,
-                             &rollback.steps[i]);
-                       });
-    std::vector<int> fell_back;
-    for (int i = 0; i < k; ++i) {
-      if (stats.objectives[i].fallback_used) fell_back.push_back(i);
-    }
-    if (!fell_back.empty()) {
-      const stage_scope_t recompute_stage("mosp.recompute_objectives");
-      search_objectives(graph, options, exec, fell_back, "sssp.update()", true, state,
-                        stats.objectives, &rollback.replaced);
-    }
-    recomputed = !fell_back.empty();
-    for (const auto& part : stats.objectives) add_counters(stats, part);
-    auto old_parent = [&](int i, vid_t v) {
-      return v < n_before ? old_parents[i][v] : vid_t{-1};
-    };
-    auto new_parent = [&](int i, vid_t v) { return state.trees[i].parents[v]; };
-    // The vertices whose parent tuple moved, ascending: each share of the vertices filtered on
-    // the team (a pass over n * K parents, 6-8 ms of a 16-thread update on the H200 when done by
-    // one thread), the shares' finds then joined in order; nothing n-sized is allocated.
-    auto tuple_moved = [&](int64_t v) {
-      for (int i = 0; i < k; ++i) {
-        if (old_parent(i, static_cast<vid_t>(v)) != new_parent(i, static_cast<vid_t>(v))) {
-          return true;
-        }
-      }
-      return false;
-    };
+    recomputed = update_trees(graph, log, options, exec, k, state, rollback, stats);
     std::optional<stage_scope_t> moved_stage(std::in_place, "mosp.moved_tuples");
-    const int shares = std::max(1, cost_threads(exec, graph, options));
-    std::vector<std::vector<vid_t>> found(static_cast<size_t>(shares));
-#pragma omp parallel for num_threads(shares) schedule(static, 1) if (shares > 1)
-    for (int share = 0; share < shares; ++share) {
-      const int64_t lo = n_after * share / shares, hi = n_after * (share + 1) / shares;
-      for (int64_t v = lo; v < hi; ++v) {
-        if (tuple_moved(v)) found[static_cast<size_t>(share)].push_back(static_cast<vid_t>(v));
-      }
-    }
-    std::vector<vid_t> moved = std::move(found[0]);
-    for (size_t share = 1; share < found.size(); ++share) {
-      moved.insert(moved.end(), found[share].begin(), found[share].end());
-    }
+    const std::vector<vid_t> moved =
+        moved_tuples(state, rollback.old_parents, k, n_before, n_after,
+                     std::max(1, cost_threads(exec, graph, options)));
     moved_stage.emplace("mosp.combine");
     throw_if_cancelled(exec, fn);  // between the searches and the combined graph's edits
-    // 2. The combined graph: the in-edges of the moved vertices, as one batch with its log.
-    std::vector<vid_t> ins_src, ins_dst, del_src, del_dst;
-    std::vector<int32_t> ins_w;
-    // The stored combined in-edges of v are those of its old parents (combined_edges.hpp), so
-    // they are what the new ones are diffed against.
-    auto& cg = state.combined_graph.graph(cost_threads(exec, graph, options));
-    combined_graph = &cg;
-    rollback.edits(cg);
-    const auto cin = cg.in_view();
-    std::vector<detail::combined_in_edge_t<vid_t>> before, after;
-    for (const vid_t v : moved) {
-      before.clear();
-      if (v < cg.num_vertices()) {
-        for (auto j = cin.begin(v); j < cin.end(v); ++j) {
-          before.push_back({cin.neighbour(j), cin.weight(j, 0)});
-        }
-      }
-      detail::combined_in_edges<vid_t>([&](int i) { return new_parent(i, v); }, k,
-                                       state.tree_weights, state.preference_scale, after);
-      for (const auto& e : before) {
-        if (std::none_of(after.begin(), after.end(),
-                         [&](const auto& a) { return a.from == e.from; })) {
-          del_src.push_back(e.from);
-          del_dst.push_back(v);
-        }
-      }
-      for (const auto& e : after) {
-        if (std::find(before.begin(), before.end(), e) != before.end()) continue;
-        ins_src.push_back(e.from);
-        ins_dst.push_back(v);
-        ins_w.push_back(e.weight);
-      }
-    }
-    cg.grow_vertices(static_cast<vid_t>(n_after), &rollback.combined_growth);
-    change_log_t<vid_t> clog;
-    cg.apply(edge_batch_t<vid_t>{ins_src, ins_dst, ins_w, 1, del_src, del_dst}, &clog, exec,
-             &rollback.combined_apply);
-    clog.num_vertices_before = static_cast<vid_t>(n_before);  // the growth above is part of it
+    combined_graph = &state.combined_graph.graph(cost_threads(exec, graph, options));
+    const change_log_t<vid_t> clog = edit_combined_graph(*combined_graph, state, moved, k,
+                                                         n_before, n_after, exec, rollback);
     moved_stage.emplace("mosp.combined_sssp");
-    // 3. The MOSP tree, by sssp's update on the combined graph (which puts it back if it fails).
     old_combined_parents = state.combined_parents;
-    sssp::state_t<vid_t> combined;
-    combined.source = state.source;
-    combined.distances.swap(state.combined_distances);
-    combined.parents.swap(state.combined_parents);
-    sssp::stats_t c;
-    try {
-      c = sssp::update(cg, clog, combined_options(options), exec, combined);
-    } catch (...) {
-      combined.distances.swap(state.combined_distances);
-      combined.parents.swap(state.combined_parents);
-      throw;
-    }
-    combined.distances.swap(state.combined_distances);
-    combined.parents.swap(state.combined_parents);
+    const sssp::stats_t c = update_combined_tree(*combined_graph, clog, options, exec, state);
     moved_stage.reset();
     add_counters(stats, c);
     recomputed = recomputed || c.fallback_used;
@@ -711,36 +788,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
     rollback.put_back();
     throw;
   }
-  // 4. Path costs below the vertices whose MOSP parent moved or whose parent edge changed. Not
-  //    stopped: taking parts 1-3 back from here would need copies of the combined tree and the
-  //    costs; the pass reads each vertex's costs once. Only running out of memory fails it, and
-  //    the state is then marked inconsistent.
+  // Step 4 is not stopped: taking steps 1-3 back from here would need copies of the combined
+  // tree and the costs; the pass reads each vertex's costs once. Only running out of memory fails
+  // it, and the state is then marked inconsistent.
   const combined_graph_t<vid_t>& cg = *combined_graph;
   return all_or_poisoned(state, [&] {
     const stage_scope_t costs_stage("mosp.path_costs");
-    if (!options.compute_path_costs) {
-      state.path_costs.clear();
-      state.has_path_costs = false;
-    } else if (!state.has_path_costs || recomputed) {
-      detail::compute_path_costs(cost_rows(graph, k), state.combined_parents.data(),
-                                 state.source, state.path_costs,
-                                 cost_threads(exec, graph, options),
-                                 state.combined_distances.data(), state.preference_scale);
-      state.has_path_costs = true;
-    } else {
-      state.path_costs.resize(static_cast<size_t>(n_after * k), sssp::k_infinite_distance);
-      std::vector<vid_t> roots;
-      for (int64_t v = 0; v < n_after; ++v) {
-        const vid_t old = v < n_before ? old_combined_parents[v] : vid_t{-1};
-        if (old != state.combined_parents[v]) roots.push_back(static_cast<vid_t>(v));
-      }
-      for (const auto& change : log.changes) {
-        if (state.combined_parents[change.dst] == change.src) roots.push_back(change.dst);
-      }
-      stats.frontier_visits += detail::repair_path_costs(
-          cost_rows(graph, k), cg.out_view(), state.combined_parents.data(),
-          state.combined_distances.data(), state.source, roots, state.path_costs);
-    }
+    stats.frontier_visits += update_path_costs(graph, cg, log, options, exec, k, recomputed,
+                                               old_combined_parents, n_before, n_after, state);
     stats.combined_edges = static_cast<int64_t>(cg.num_edges());
     stats.preference_scale = state.preference_scale;
     stats.path = recomputed ? update_path_t::recompute : update_path_t::incremental;

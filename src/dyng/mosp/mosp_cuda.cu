@@ -258,6 +258,82 @@ bool combined_changes(const device_combined_graph_t<vid_t>& before,
   return true;
 }
 
+/// Update step 1, the trees: each by sssp's GPU update, its stats added to `stats`. Returns
+/// whether one of them fell back to a compute.
+template <class vid_t, class eid_t>
+bool update_trees_on_device(const device_graph_t<vid_t, eid_t>& graph,
+                            const change_log_t<vid_t>& log, const options_t& options, int k,
+                            void* stream, device_state_t<vid_t>& state, stats_t& stats) {
+  bool recomputed = false;
+  for (int i = 0; i < k; ++i) {
+    const stage_scope_t objective_stage("mosp.objective");
+    sssp::stats_t part;
+    sssp::cuda::update(graph.out_view(), graph.in_view(), log, i, options.delta,
+                       options.repair_budget, stream, state.trees[i], part, {},
+                       static_cast<int64_t>(graph.num_edges()));
+    add_counters(stats, part);
+    recomputed = recomputed || part.fallback_used;
+    stats.objectives.push_back(part);
+  }
+  return recomputed;
+}
+
+/// What update step 2 changed in the combined graph: the change log of its edges, and whether
+/// sssp's update can repair from it (combined_changes(): not when the changes are too many).
+template <class vid_t>
+struct combined_edit_t {
+  change_log_t<vid_t> log;
+  bool repairable;
+};
+
+/// Update step 2: the combined graph of the new trees replaces the state's.
+template <class vid_t>
+combined_edit_t<vid_t> replace_combined_graph(device_state_t<vid_t>& state, int64_t n_after,
+                                              void* stream) {
+  int64_t edges = 0;
+  device_combined_graph_t<vid_t> next = build_combined_graph(state, n_after, stream, edges);
+  combined_edit_t<vid_t> edit;
+  edit.log.num_vertices_before = static_cast<vid_t>(state.num_vertices);
+  edit.log.num_vertices_after = static_cast<vid_t>(n_after);
+  edit.repairable = combined_changes(state.combined_graph, next, stream, edit.log);
+  state.combined_graph = std::move(next);
+  state.combined_edges = edges;
+  return edit;
+}
+
+/// Update step 3, the MOSP tree: sssp's GPU update from the combined graph's changes (on the
+/// state's combined arrays, moved in and out), or a compute when they are too many.
+template <class vid_t>
+sssp::stats_t update_combined_tree_on_device(const combined_edit_t<vid_t>& edit,
+                                             const options_t& options, void* stream,
+                                             device_state_t<vid_t>& state) {
+  sssp::stats_t c;
+  if (!edit.repairable) {
+    c = compute_combined_tree(state, stream);
+    c.fallback_used = true;
+    c.path = update_path_t::recompute;
+    return c;
+  }
+  sssp_state_t<vid_t> combined;
+  combined.source = state.source;
+  combined.device = state.device;
+  combined.num_vertices = state.num_vertices;
+  combined.distances = std::move(state.combined_distances);
+  combined.parents = std::move(state.combined_parents);
+  try {
+    sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), edit.log,
+                       0, k_combined_delta, options.repair_budget, stream, combined, c, {},
+                       state.combined_edges);
+  } catch (...) {
+    state.combined_distances = std::move(combined.distances);
+    state.combined_parents = std::move(combined.parents);
+    throw;
+  }
+  state.combined_distances = std::move(combined.distances);
+  state.combined_parents = std::move(combined.parents);
+  return c;
+}
+
 }  // namespace
 
 template <class vid_t>
@@ -441,59 +517,16 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const int64_t n_after = host.num_vertices();
   return all_or_poisoned(state, [&] {
     stats_t stats;
-    bool recomputed = false;
-    // 1. The trees, each by sssp's GPU update.
-    for (int i = 0; i < k; ++i) {
-      const stage_scope_t objective_stage("mosp.objective");
-      sssp::stats_t part;
-      sssp::cuda::update(graph.out_view(), graph.in_view(), log, i, options.delta,
-                         options.repair_budget, stream, state.trees[i], part, {},
-                         static_cast<int64_t>(graph.num_edges()));
-      add_counters(stats, part);
-      recomputed = recomputed || part.fallback_used;
-      stats.objectives.push_back(part);
-    }
-    // 2. The combined graph of the new trees, and what changed in it.
-    int64_t edges = 0;
-    device_combined_graph_t<vid_t> next = build_combined_graph(state, n_after, stream, edges);
-    change_log_t<vid_t> clog;
-    clog.num_vertices_before = static_cast<vid_t>(state.num_vertices);
-    clog.num_vertices_after = static_cast<vid_t>(n_after);
-    const bool repairable = combined_changes(state.combined_graph, next, stream, clog);
-    state.combined_graph = std::move(next);
-    state.combined_edges = edges;
-    // 3. The MOSP tree: sssp's GPU update from those changes, or a compute when they are many.
-    sssp::stats_t c;
-    if (repairable) {
-      sssp_state_t<vid_t> combined;
-      combined.source = state.source;
-      combined.device = state.device;
-      combined.num_vertices = state.num_vertices;
-      combined.distances = std::move(state.combined_distances);
-      combined.parents = std::move(state.combined_parents);
-      try {
-        sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), clog,
-                           0, k_combined_delta, options.repair_budget, stream, combined, c, {},
-                           edges);
-      } catch (...) {
-        state.combined_distances = std::move(combined.distances);
-        state.combined_parents = std::move(combined.parents);
-        throw;
-      }
-      state.combined_distances = std::move(combined.distances);
-      state.combined_parents = std::move(combined.parents);
-    } else {
-      c = compute_combined_tree(state, stream);
-      c.fallback_used = true;
-      c.path = update_path_t::recompute;
-    }
+    bool recomputed = update_trees_on_device(graph, log, options, k, stream, state, stats);
+    const combined_edit_t<vid_t> edit = replace_combined_graph(state, n_after, stream);
+    const sssp::stats_t c = update_combined_tree_on_device(edit, options, stream, state);
     state.num_vertices = n_after;
     add_counters(stats, c);
     recomputed = recomputed || c.fallback_used;
     stats.affected = c.affected;
     stats.engine_used = c.engine_used;
     stats.method = c.method;
-    // 4. The path costs, again from the MOSP tree.
+    // Step 4, the path costs, again from the MOSP tree.
     if (options.compute_path_costs) {
       compute_path_costs(graph.out_view(), state, stream);
     } else {

@@ -27,6 +27,113 @@ namespace kernels = ::dyng::sssp::detail::cuda;
 using ::dyng::cuda::device_buffer;
 using kernels::as_stream;
 
+/// Throws unless compute_joint()'s arguments describe `num_objectives` joint searches on one
+/// graph's out- and in-edge views with device output arrays.
+template <class vid_t, class eid_t>
+void check_joint_arguments(const device_adjacency_t<vid_t, eid_t>& out,
+                           const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective,
+                           int num_objectives, const int64_t* d_dist, const vid_t* d_parents,
+                           const char* fn) {
+  if (num_objectives < 1 || num_objectives > (1 << kernels::k_objective_bits)) {
+    throw invalid_argument_error(std::string(fn) + ": " + std::to_string(num_objectives) +
+                                 " joint searches; pass between 1 and " +
+                                 std::to_string(1 << kernels::k_objective_bits));
+  }
+  kernels::check_view(out, fn, "out-edge", objective);
+  kernels::check_view(in, fn, "in-edge", objective);
+  kernels::check_view(out, fn, "out-edge", objective + num_objectives - 1);
+  const long long n = out.num_vertices;
+  if (in.num_vertices != out.num_vertices) {
+    throw invalid_argument_error(std::string(fn) + ": the out-edge view has " +
+                                 std::to_string(n) + " vertices but the in-edge view " +
+                                 std::to_string(in.num_vertices) + "; pass views of one graph");
+  }
+  ::dyng::sssp::detail::check_source(source, out.num_vertices, fn);
+  if (static_cast<unsigned long long>(n) > kernels::k_vertex_mask) {
+    throw capacity_error("sssp::cuda::compute(): " + std::to_string(n) +
+                         " vertices exceed the 2^40 that work items can name; use a smaller graph");
+  }
+  if (d_dist == nullptr || d_parents == nullptr) {
+    throw invalid_argument_error("sssp::cuda::compute(): null output pointer; pass device arrays "
+                                 "of n distances and n parents");
+  }
+}
+
+/// The search's launch shape and bucket width: tuning's when it sets them, else picked from the
+/// graph's mean degree and (for the width, when `delta` is 0 or less) its sampled mean weight.
+struct search_shape_t {
+  int group_size;
+  int blocks_per_sm;
+  int64_t width;
+};
+
+inline search_shape_t search_shape(const kernels::control_t& counts, long long n, int64_t delta,
+                                   const tuning_t& tuning) {
+  const double mean_degree = static_cast<double>(counts.stored_edges) / static_cast<double>(n);
+  const double mean_weight =
+      counts.sampled_weight_count > 0
+          ? static_cast<double>(counts.sampled_weight_sum) /
+                static_cast<double>(counts.sampled_weight_count)
+          : 1.0;
+  const int group_size =
+      tuning.group_size > 0 ? tuning.group_size : kernels::pick_group_size(mean_degree);
+  const int blocks_per_sm =
+      tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : kernels::pick_blocks_per_sm(mean_degree);
+  const int64_t max_delta = int64_t{1} << 61;
+  const int64_t width = std::min(max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
+  return {group_size, blocks_per_sm, width};
+}
+
+/// The near-far search's parameters over the workspace: `stamps` (near, then far, n per search)
+/// and `queues` (near 0/1, then far 0/1, `capacity` items each).
+template <class vid_t, class eid_t>
+kernels::near_far_params_t<vid_t, eid_t> search_params(
+    const device_adjacency_t<vid_t, eid_t>& out, int objective, int num_objectives, vid_t source,
+    int64_t width, int64_t* d_dist, device_buffer<int>& stamps,
+    device_buffer<kernels::item_t>& queues, unsigned long long capacity,
+    kernels::control_t* control) {
+  const long long n = out.num_vertices;
+  const auto searches = static_cast<unsigned long long>(num_objectives);
+  kernels::near_far_params_t<vid_t, eid_t> params;
+  params.out = out;
+  params.objective = objective;
+  params.num_objectives = num_objectives;
+  params.source = source;
+  params.delta = static_cast<kernels::dist_t>(width);
+  params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
+  params.dist = reinterpret_cast<kernels::dist_t*>(d_dist);
+  params.near_stamp = stamps.data();
+  params.far_stamp = stamps.data() + searches * n;
+  for (int q = 0; q < 2; ++q) {
+    params.near_queue[q] = queues.data() + q * capacity;
+    params.far_queue[q] = queues.data() + (2 + q) * capacity;
+  }
+  params.capacity = capacity;
+  params.control = control;
+  return params;
+}
+
+/// The search's counters into `stats`; throws when a work list overflowed or the search did not
+/// settle within `max_rounds`.
+inline void read_search_verdict(const kernels::control_t& host, unsigned long long capacity,
+                                long long max_rounds, stats_t& stats) {
+  stats.iterations = host.rounds;
+  stats.epochs = host.epochs;
+  stats.frontier_visits = static_cast<int64_t>(host.relaxations);
+  stats.pushes = static_cast<int64_t>(host.pushes);
+  if (host.status == kernels::k_status_overflow) {
+    throw internal_error("sssp::cuda::compute(): a work list overflowed (queues of " +
+                         std::to_string(capacity) + " entries); the in- and out-edge views "
+                         "disagree, or this is a bug in libdyng");
+  }
+  if (host.status == kernels::k_status_round_limit) {
+    stats.converged = false;
+    throw convergence_error("sssp::cuda::compute(): the search did not settle within " +
+                            std::to_string(max_rounds) +
+                            " rounds; check that every weight of the objective column is >= 1");
+  }
+}
+
 }  // namespace
 
 template <class vid_t, class eid_t>
@@ -62,88 +169,42 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    vid_t* d_parents, stats_t& stats, const tuning_t& tuning) {
   constexpr const char* fn = "sssp::cuda::compute()";
   const int objective = first_objective;
-  if (num_objectives < 1 || num_objectives > (1 << kernels::k_objective_bits)) {
-    throw invalid_argument_error(std::string(fn) + ": " + std::to_string(num_objectives) +
-                                 " joint searches; pass between 1 and " +
-                                 std::to_string(1 << kernels::k_objective_bits));
-  }
-  kernels::check_view(out, fn, "out-edge", objective);
-  kernels::check_view(in, fn, "in-edge", objective);
-  kernels::check_view(out, fn, "out-edge", objective + num_objectives - 1);
+  check_joint_arguments(out, in, source, objective, num_objectives, d_dist, d_parents, fn);
   const long long n = out.num_vertices;
-  if (in.num_vertices != out.num_vertices) {
-    throw invalid_argument_error(std::string(fn) + ": the out-edge view has " +
-                                 std::to_string(n) + " vertices but the in-edge view " +
-                                 std::to_string(in.num_vertices) + "; pass views of one graph");
-  }
-  ::dyng::sssp::detail::check_source(source, out.num_vertices, fn);
-  if (static_cast<unsigned long long>(n) > kernels::k_vertex_mask) {
-    throw capacity_error("sssp::cuda::compute(): " + std::to_string(n) +
-                         " vertices exceed the 2^40 that work items can name; use a smaller graph");
-  }
-  if (d_dist == nullptr || d_parents == nullptr) {
-    throw invalid_argument_error("sssp::cuda::compute(): null output pointer; pass device arrays "
-                                 "of n distances and n parents");
-  }
   stats = stats_t{};
   stats.record({"fused", "near_far"});  // one persistent kernel does the search
   const cudaStream_t s = as_stream(stream);
 
   // (1) Stored edges (queue sizes, mean degree) and, when delta is ours to pick, a weight sample.
-  const bool pick = delta <= 0;
   std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
   device_buffer<kernels::control_t> control(1, stream);
   control.fill_bytes(0);
-  kernels::control_t host = kernels::count_edges(out, objective, pick, control);
+  kernels::control_t host = kernels::count_edges(out, objective, delta <= 0, control);
   // The search is one persistent kernel: a stop (Ctrl-C) is honoured before it, or after it.
   ::dyng::cuda::throw_if_cancelled_on(stream, fn);
-  const double mean_degree = static_cast<double>(host.stored_edges) / static_cast<double>(n);
-  const double mean_weight =
-      host.sampled_weight_count > 0
-          ? static_cast<double>(host.sampled_weight_sum) / static_cast<double>(host.sampled_weight_count)
-          : 1.0;
-  const int group_size =
-      tuning.group_size > 0 ? tuning.group_size : kernels::pick_group_size(mean_degree);
-  const int blocks_per_sm =
-      tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : kernels::pick_blocks_per_sm(mean_degree);
-  const int64_t max_delta = int64_t{1} << 61;
-  const int64_t width = std::min(max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
+  const search_shape_t shape = search_shape(host, n, delta, tuning);
 
   // (2) Workspace: each queue holds every vertex once plus the chunk items of long rows, per
   // search.
   const auto searches = static_cast<unsigned long long>(num_objectives);
   const unsigned long long capacity =
       searches * (static_cast<unsigned long long>(n) +
-                  host.stored_edges / kernels::chunk_edges_of(group_size)) +
+                  host.stored_edges / kernels::chunk_edges_of(shape.group_size)) +
       64;
   device_buffer<int> stamps(2 * searches * static_cast<size_t>(n), stream);
   device_buffer<kernels::item_t> queues(4 * capacity, stream);
-
-  kernels::near_far_params_t<vid_t, eid_t> params;
-  params.out = out;
-  params.objective = objective;
-  params.num_objectives = num_objectives;
-  params.source = source;
-  params.delta = static_cast<kernels::dist_t>(width);
-  params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
-  params.dist = reinterpret_cast<kernels::dist_t*>(d_dist);
-  params.near_stamp = stamps.data();
-  params.far_stamp = stamps.data() + searches * n;
-  for (int q = 0; q < 2; ++q) {
-    params.near_queue[q] = queues.data() + q * capacity;
-    params.far_queue[q] = queues.data() + (2 + q) * capacity;
-  }
-  params.capacity = capacity;
-  params.control = control.data();
+  const kernels::near_far_params_t<vid_t, eid_t> params =
+      search_params(out, objective, num_objectives, source, shape.width, d_dist, stamps,
+                    queues, capacity, control.data());
 
   // (3) The search, then (4) parents from the final distances.
   stage.emplace("sssp.loop");
   // The in-edges of a consistent graph number the same as the out-edges; a mismatch can only
   // overflow the piece list, which is flagged and thrown below.
   if (num_objectives == 1) {
-    kernels::dispatch_search<false>(group_size, params, blocks_per_sm, s);
+    kernels::dispatch_search<false>(shape.group_size, params, shape.blocks_per_sm, s);
   } else {
-    kernels::dispatch_search<false, true>(group_size, params, blocks_per_sm, s);
+    kernels::dispatch_search<false, true>(shape.group_size, params, shape.blocks_per_sm, s);
   }
   stage.emplace("sssp.parents");
   device_buffer<unsigned long long> pieces;
@@ -158,22 +219,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   stage.emplace("sssp.finalize");
   control.copy_to_host(&host, 1);
   ::dyng::cuda::throw_if_cancelled_on(stream, fn);
-
-  stats.iterations = host.rounds;
-  stats.epochs = host.epochs;
-  stats.frontier_visits = static_cast<int64_t>(host.relaxations);
-  stats.pushes = static_cast<int64_t>(host.pushes);
-  if (host.status == kernels::k_status_overflow) {
-    throw internal_error("sssp::cuda::compute(): a work list overflowed (queues of " +
-                         std::to_string(capacity) + " entries); the in- and out-edge views "
-                         "disagree, or this is a bug in libdyng");
-  }
-  if (host.status == kernels::k_status_round_limit) {
-    stats.converged = false;
-    throw convergence_error("sssp::cuda::compute(): the search did not settle within " +
-                            std::to_string(params.max_rounds) +
-                            " rounds; check that every weight of the objective column is >= 1");
-  }
+  read_search_verdict(host, capacity, params.max_rounds, stats);
 }
 
 /// One warp per row, so R-MAT's hub rows (~10^5 slots) are read coalesced, not by one thread.

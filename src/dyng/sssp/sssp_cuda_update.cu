@@ -143,11 +143,49 @@ class repair_t {
         tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : kernels::pick_blocks_per_sm(mean_degree);
     const unsigned long long capacity = static_cast<unsigned long long>(n) +
                                         stored_edges / kernels::chunk_edges_of(group_size) + 64;
-
-    // (1) Cut and seed.
     std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
-    const long long num_changes = static_cast<long long>(log.changes.size());
     repair_workspace_t<vid_t> w;
+    cut_and_seed(log, stored_edges, budget, delta, capacity, w, stage);
+    stage.emplace("sssp.loop");
+    search_from_seeds(budget, tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta)
+                                                      : delta,
+                      capacity, group_size, blocks_per_sm, w);
+    stage.emplace("sssp.finalize");
+    repair_parents(stored_edges, w);
+
+    // The one wait: every verdict comes back together. A stop is honoured here (the policy's
+    // undo then puts the state back).
+    const kernels::update_control_t host = read_control();
+    ::dyng::cuda::throw_if_cancelled_on(stream_, k_fn);
+    if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
+    check_overflow(host);
+    stats.invalidated = static_cast<int64_t>(host.repair.invalidated);
+    stats.iterations = host.search.rounds;
+    stats.epochs = host.search.epochs;
+    stats.pushes = static_cast<int64_t>(host.search.pushes);
+    // Predicted too large, a cycle in the parents (not a result of compute), a cut that alone
+    // costs the budget, or a search past it. The round limit is only reachable with weights
+    // < 1 elsewhere in the graph: compute() reports it.
+    if (host.repair.status != kernels::k_repair_ok ||
+        host.search.status == kernels::k_status_budget ||
+        host.search.status == kernels::k_status_round_limit) {
+      return repair_end_t::over_budget;
+    }
+    stats.frontier_visits =
+        static_cast<int64_t>(host.search.relaxations + host.repair.cut_in_edges);
+    stats.affected = static_cast<int64_t>(host.repair.affected);
+    return repair_end_t::done;
+  }
+
+ private:
+  /// Step 1, cut and seed: uploads the changes, sizes the workspace `w` (search queues of
+  /// `capacity` items each) and launches the cut kernel (repair_cut.cuh), which invalidates the
+  /// subtrees below changed tree edges and seeds the search. Ends `stage` on the kernel's launch.
+  void cut_and_seed(const change_log_t<vid_t>& log, unsigned long long stored_edges,
+                    unsigned long long budget, int64_t delta, unsigned long long capacity,
+                    repair_workspace_t<vid_t>& w, std::optional<stage_scope_t>& stage) {
+    const long long n = out_.num_vertices;
+    const long long num_changes = static_cast<long long>(log.changes.size());
     w.changes = device_buffer<edge_change_t<vid_t>>(std::max<long long>(1, num_changes), stream_);
     w.changes.copy_from_host(log.changes.data(), static_cast<size_t>(num_changes));
     w.change_weight = device_buffer<long long>(std::max<long long>(1, num_changes), stream_);
@@ -185,20 +223,21 @@ class repair_t {
     cut.far_charge = std::max<unsigned long long>(1, stored_edges / k_far_lowering_share);
     cut.budget = budget;
     stage.emplace("sssp.identify_affected");
-    {
-      auto* kernel = kernels::repair_cut_kernel<vid_t, eid_t>;
-      ::dyng::cuda::launch_cooperative(kernel, kernels::cooperative_blocks(kernel, 8, k_fn), cut,
-                                       as_stream(stream_));
-    }
+    auto* kernel = kernels::repair_cut_kernel<vid_t, eid_t>;
+    ::dyng::cuda::launch_cooperative(kernel, kernels::cooperative_blocks(kernel, 8, k_fn), cut,
+                                     as_stream(stream_));
+  }
 
-    // (2) The search from the seeds; nothing when the cut kernel gave up or seeded nothing.
-    stage.emplace("sssp.loop");
+  /// Step 2, the search from the seeds with bucket width `width`; nothing when the cut kernel
+  /// gave up or seeded nothing.
+  void search_from_seeds(unsigned long long budget, int64_t width, unsigned long long capacity,
+                         int group_size, int blocks_per_sm, repair_workspace_t<vid_t>& w) {
+    const long long n = out_.num_vertices;
     kernels::near_far_params_t<vid_t, eid_t> params;
     params.out = out_;
     params.objective = objective_;
     params.source = source_;
-    params.delta = static_cast<kernels::dist_t>(
-        tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta) : delta);
+    params.delta = static_cast<kernels::dist_t>(width);
     params.max_rounds = std::min<long long>(INT_MAX - 1, 8 * n + 4096);
     params.dist = dist_;
     params.near_stamp = memory_.near_stamp;
@@ -213,11 +252,13 @@ class repair_t {
     params.touched = touched_list();
     params.gate = &control_.data()->repair.status;
     kernels::dispatch_search<true>(group_size, params, blocks_per_sm, as_stream(stream_));
+  }
 
-    // (3) Parents where they can have changed, then the clean-up; nothing when the cut kernel or
-    // the search gave up. The search's queues are not needed any more and lend their memory to
-    // the lists.
-    stage.emplace("sssp.finalize");
+  /// Step 3, parents where they can have changed, then the clean-up; nothing when the cut kernel
+  /// or the search gave up. The search's queues are not needed any more and lend their memory to
+  /// the lists.
+  void repair_parents(unsigned long long stored_edges, repair_workspace_t<vid_t>& w) {
+    const long long n = out_.num_vertices;
     w.queues.reset();
     w.words.reset();
     w.tree_pieces.reset();
@@ -247,32 +288,8 @@ class repair_t {
         dist_, parents_, touched_list(), memory_.old_dist, memory_.old_parents,
         memory_.near_stamp, memory_.far_stamp, control_.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
-
-    // The one wait: every verdict comes back together. A stop is honoured here (the policy's
-    // undo then puts the state back).
-    const kernels::update_control_t host = read_control();
-    ::dyng::cuda::throw_if_cancelled_on(stream_, k_fn);
-    if (host.repair.status == kernels::k_repair_bad_weight) throw_bad_weight(log, w, host);
-    check_overflow(host);
-    stats.invalidated = static_cast<int64_t>(host.repair.invalidated);
-    stats.iterations = host.search.rounds;
-    stats.epochs = host.search.epochs;
-    stats.pushes = static_cast<int64_t>(host.search.pushes);
-    // Predicted too large, a cycle in the parents (not a result of compute), a cut that alone
-    // costs the budget, or a search past it. The round limit is only reachable with weights
-    // < 1 elsewhere in the graph: compute() reports it.
-    if (host.repair.status != kernels::k_repair_ok ||
-        host.search.status == kernels::k_status_budget ||
-        host.search.status == kernels::k_status_round_limit) {
-      return repair_end_t::over_budget;
-    }
-    stats.frontier_visits =
-        static_cast<int64_t>(host.search.relaxations + host.repair.cut_in_edges);
-    stats.affected = static_cast<int64_t>(host.repair.affected);
-    return repair_end_t::done;
   }
 
- private:
   kernels::touched_list_t<vid_t> touched_list() const {
     return {memory_.flags, memory_.touched, &control_.data()->repair.touched_count,
             memory_.capacity};

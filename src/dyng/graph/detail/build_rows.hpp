@@ -234,53 +234,69 @@ row_walk_t rows_of_entries(int64_t n, std::span<const vid_t> src, std::span<cons
                         [&](int64_t i) { return i < m ? src[i] : dst[i - m]; });
 }
 
-/// Fills direction `d` (col, row offsets; not its weights) and `pay` (one payload per slot, same
-/// layout) with n rows from entries (src[i] -> dst[i], payload(i)), plus (dst[i] -> src[i]) for
-/// non-loops when `both_ways`; `rows` holds every row they occupy. Rows keep input order, or are
-/// sorted stably by column when `sorted`; `merge` merges repeated columns. Returns the stored
-/// entry count; `check(count)` is called with it before the final layout (it throws when the
-/// offsets type cannot hold it).
-template <class D, class vid_t, class pay_t, class payload_fn, class check_fn>
-int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
-                   std::span<const vid_t> src, std::span<const vid_t> dst, payload_fn&& payload,
-                   bool both_ways, bool sorted, bool merge, double headroom, check_fn&& check) {
-  using eid_t = typename decltype(d.row_begin)::value_type;
-  const int64_t m_in = static_cast<int64_t>(src.size());
+/// The rows of build_rows() between its passes: each row's entry count, the start of its range
+/// in the raw layout, and the next slot pass 2 writes there. Written only for rows with entries,
+/// so the rows of isolated vertices cost no memory (core/zeroed_array.hpp).
+struct raw_rows_t {
+  zeroed_array<int64_t> size;
+  zeroed_array<int64_t> begin;
+  zeroed_array<int64_t> fill;
+  bool ascending = false;  ///< The entries arrive by ascending row.
+  int64_t entries = 0;     ///< Raw entry count (before merging).
+};
 
-  // Pass 1: raw row sizes, and a layout padded for them (int64 offsets: the raw count may exceed
-  // the offsets type even when the merged one does not). Every per-row array is written only for
-  // rows with entries, so the rows of isolated vertices cost no memory (core/zeroed_array.hpp).
-  zeroed_array<int64_t> size(static_cast<size_t>(n)), begin(static_cast<size_t>(n)),
-      fill(static_cast<size_t>(n));
+/// Pass 1: raw row sizes, and a layout padded for them (int64 offsets: the raw count may exceed
+/// the offsets type even when the merged one does not); sizes d.col and `pay` for it, zeroed.
+template <class D, class vid_t, class pay_t>
+raw_rows_t count_row_entries(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
+                             std::span<const vid_t> src, std::span<const vid_t> dst,
+                             bool both_ways, double headroom) {
+  const int64_t m_in = static_cast<int64_t>(src.size());
+  raw_rows_t raw{zeroed_array<int64_t>(static_cast<size_t>(n)),
+                 zeroed_array<int64_t>(static_cast<size_t>(n)),
+                 zeroed_array<int64_t>(static_cast<size_t>(n))};
   if (!rows.sparse()) {
-    for (auto* a : {&size, &begin, &fill}) a->prefer_huge_pages();
+    for (auto* a : {&raw.size, &raw.begin, &raw.fill}) a->prefer_huge_pages();
   }
+  // Through plain pointers and local sums, so that the stores into the arrays cannot be taken
+  // for stores into `raw`'s other members (which would keep the sums out of registers).
+  int64_t* const size = raw.size.data();
+  int64_t* const begin = raw.begin.data();
+  int64_t* const fill = raw.fill.data();
   bool ascending = !both_ways;
   for (int64_t i = 0; i < m_in; ++i) {
     ascending = ascending && (i == 0 || src[i - 1] <= src[i]);
     ++size[static_cast<size_t>(src[i])];
     if (both_ways && src[i] != dst[i]) ++size[static_cast<size_t>(dst[i])];
   }
-  int64_t m_raw = 0;
+  raw.ascending = ascending;
+  int64_t entries = 0;
   int64_t raw_total = 0;
   rows.each([&](int64_t v) {
     const int64_t s = size[v];
     if (s == 0) return;
     begin[v] = raw_total;
     fill[v] = raw_total;
-    m_raw += s;
+    entries += s;
     raw_total += s + spare_slots(s, headroom);
   });
-  raw_total += tail_slots(m_raw, headroom);
+  raw.entries = entries;
+  raw_total += tail_slots(entries, headroom);
   assign_zeroed(d.col, static_cast<size_t>(raw_total));
   assign_zeroed(pay, static_cast<size_t>(raw_total));
+  return raw;
+}
 
-  // Pass 2: scatter in input order.
-  vid_t* col = d.col.data();
-  pay_t* pl = pay.data();
+/// Pass 2: scatters every entry (column + payload) into its row's raw range, in input order.
+template <class vid_t, class pay_t, class payload_fn>
+void scatter_entries(vid_t* col, pay_t* pl, int64_t n, const row_walk_t& rows, raw_rows_t& raw,
+                     std::span<const vid_t> src, std::span<const vid_t> dst,
+                     payload_fn& payload, bool both_ways) {
+  const int64_t m_in = static_cast<int64_t>(src.size());
   using rec_t = scatter_rec_t<vid_t, pay_t>;
+  int64_t* const fill = raw.fill.data();
   staged_scatter<rec_t>(
-      n, size, ascending, rows.sparse(),
+      n, raw.size, raw.ascending, rows.sparse(),
       [&](auto&& push) {
         for (int64_t i = 0; i < m_in; ++i) {
           const vid_t u = src[i];
@@ -295,61 +311,78 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& r
         col[p] = r.col;
         pl[p] = r.pay;
       });
-  fill = {};
+  raw.fill = {};
+}
 
-  // Pass 3: per-row order and merging.
-  int64_t m = m_raw;
-  if (sorted || merge) {
-    m = 0;
-    // Rows are independent; each thread keeps its own scratch.
+/// Merges repeated columns of a sorted row in place (the last payload wins); returns the new
+/// size.
+template <class vid_t, class pay_t>
+int64_t merge_sorted_row(vid_t* c, pay_t* p, int64_t s) {
+  int64_t w = 1;
+  for (int64_t i = 1; i < s; ++i) {
+    if (c[i] == c[w - 1]) {
+      p[w - 1] = p[i];  // repeated pair: the last weight wins
+    } else {
+      c[w] = c[i];
+      p[w] = p[i];
+      ++w;
+    }
+  }
+  return w;
+}
+
+/// Pass 3: per row, sorts by column (when `sorted`, and only a row not sorted already) and merges
+/// repeated columns in place (when `merge`); raw.size takes the new sizes. Returns the entry
+/// count after merging.
+template <class vid_t, class pay_t>
+int64_t order_and_merge_rows(vid_t* col, pay_t* pl, int64_t n, const row_walk_t& rows,
+                             raw_rows_t& raw, bool sorted, bool merge) {
+  if (!sorted && !merge) return raw.entries;
+  int64_t m = 0;
+  // Rows are independent; each thread keeps its own scratch.
 #if defined(DYNG_HAVE_OPENMP)
-#pragma omp parallel reduction(+ : m) if (m_raw > (int64_t{1} << 16))
+#pragma omp parallel reduction(+ : m) if (raw.entries > (int64_t{1} << 16))
 #endif
-    {
-      sort_scratch_t<vid_t, pay_t> sort_scratch;
-      std::vector<std::pair<vid_t, int64_t>> merge_scratch;
-      std::vector<char> dead;
-      const int64_t visited = rows.size();
+  {
+    sort_scratch_t<vid_t, pay_t> sort_scratch;
+    std::vector<std::pair<vid_t, int64_t>> merge_scratch;
+    std::vector<char> dead;
+    const int64_t visited = rows.size();
 #if defined(DYNG_HAVE_OPENMP)
 #pragma omp for schedule(dynamic, 1024)
 #endif
-      for (int64_t j = 0; j < visited; ++j) {
-        const int64_t v = rows.row(j);
-        int64_t s = size[v];
-        if (s < 2) {  // nothing to order or merge (and an empty row is not written)
-          m += s;
-          continue;
-        }
-        vid_t* c = col + begin[v];
-        pay_t* p = pl + begin[v];
-        if (sorted) {
-          sort_row(c, p, s, n, sort_scratch);
-          if (merge) {
-            int64_t w = 1;
-            for (int64_t i = 1; i < s; ++i) {
-              if (c[i] == c[w - 1]) {
-                p[w - 1] = p[i];  // repeated pair: the last weight wins
-              } else {
-                c[w] = c[i];
-                p[w] = p[i];
-                ++w;
-              }
-            }
-            s = w;
-          }
-        } else {
-          s = merge_append_row(c, p, s, merge_scratch, dead);
-        }
-        size[v] = s;
+    for (int64_t j = 0; j < visited; ++j) {
+      const int64_t v = rows.row(j);
+      int64_t s = raw.size[v];
+      if (s < 2) {  // nothing to order or merge (and an empty row is not written)
         m += s;
+        continue;
       }
+      vid_t* c = col + raw.begin[v];
+      pay_t* p = pl + raw.begin[v];
+      if (sorted) {
+        sort_row(c, p, s, n, sort_scratch);
+        if (merge) s = merge_sorted_row(c, p, s);
+      } else {
+        s = merge_append_row(c, p, s, merge_scratch, dead);
+      }
+      raw.size[v] = s;
+      m += s;
     }
   }
-  check(m);
+  return m;
+}
 
-  // Pass 4: slide rows left into the final layout; zero what they leave behind.
+/// Pass 4: slides the rows left into the final layout of their merged sizes (m entries) and
+/// zeroes what they leave behind; sets d's row offsets and tail and trims d.col and `pay`.
+template <class D, class vid_t, class pay_t>
+void slide_rows_into_layout(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
+                            const raw_rows_t& raw, int64_t m, double headroom) {
+  using eid_t = typename decltype(d.row_begin)::value_type;
+  vid_t* col = d.col.data();
+  pay_t* pl = pay.data();
   bool padded = true;
-  const int64_t total = layout_total<eid_t>(rows, m, [&](int64_t v) { return size[v]; },
+  const int64_t total = layout_total<eid_t>(rows, m, [&](int64_t v) { return raw.size[v]; },
                                             headroom, padded);
   d.row_begin = {};
   d.row_end = {};
@@ -361,12 +394,12 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& r
   int64_t pos = 0;
   for (int64_t j = 0, visited = rows.size(); j < visited; ++j) {
     const int64_t v = rows.row(j);
-    const int64_t s = size[v];
+    const int64_t s = raw.size[v];
     if (s == 0) continue;  // an empty row has no capacity: offsets (0, 0, 0), never written
     const int64_t cap = padded ? s + spare_slots(s, headroom) : s;
-    if (pos != begin[v] && s > 0) {
-      std::memmove(col + pos, col + begin[v], sizeof(vid_t) * static_cast<size_t>(s));
-      std::memmove(pl + pos, pl + begin[v], sizeof(pay_t) * static_cast<size_t>(s));
+    if (pos != raw.begin[v] && s > 0) {
+      std::memmove(col + pos, col + raw.begin[v], sizeof(vid_t) * static_cast<size_t>(s));
+      std::memmove(pl + pos, pl + raw.begin[v], sizeof(pay_t) * static_cast<size_t>(s));
     }
     // The spare slots lie inside the raw range of row v (the final one is never larger), so
     // zeroing them cannot touch rows not yet moved.
@@ -382,6 +415,23 @@ int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& r
   std::fill(pl + pos, pl + total, pay_t{});
   d.col.resize(static_cast<size_t>(total));
   pay.resize(static_cast<size_t>(total));
+}
+
+/// Fills direction `d` (col, row offsets; not its weights) and `pay` (one payload per slot, same
+/// layout) with n rows from entries (src[i] -> dst[i], payload(i)), plus (dst[i] -> src[i]) for
+/// non-loops when `both_ways`; `rows` holds every row they occupy. Rows keep input order, or are
+/// sorted stably by column when `sorted`; `merge` merges repeated columns. Returns the stored
+/// entry count; `check(count)` is called with it before the final layout (it throws when the
+/// offsets type cannot hold it). The passes are the file header's four.
+template <class D, class vid_t, class pay_t, class payload_fn, class check_fn>
+int64_t build_rows(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
+                   std::span<const vid_t> src, std::span<const vid_t> dst, payload_fn&& payload,
+                   bool both_ways, bool sorted, bool merge, double headroom, check_fn&& check) {
+  raw_rows_t raw = count_row_entries(d, pay, n, rows, src, dst, both_ways, headroom);
+  scatter_entries(d.col.data(), pay.data(), n, rows, raw, src, dst, payload, both_ways);
+  const int64_t m = order_and_merge_rows(d.col.data(), pay.data(), n, rows, raw, sorted, merge);
+  check(m);
+  slide_rows_into_layout<D, vid_t>(d, pay, n, rows, raw, m, headroom);
   return m;
 }
 

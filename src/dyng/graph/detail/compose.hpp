@@ -58,43 +58,48 @@ struct compose_scratch_t {
   std::vector<int64_t> fresh;          ///< Surviving new items (append order).
 };
 
-/// Appends the new content of a row (old content cols/weights with `size` slots, operations
-/// `ops` in seq order) to out_cols / out_weights.
+/// Appends one slot (column c, k weights from w) to out_cols / out_weights.
 template <class vid_t>
-void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
-                 std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                 int num_weights, bool sorted, compose_scratch_t<vid_t>& s,
-                 std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights) {
-  const int64_t k = num_weights;
-  auto emit = [&](vid_t c, const int32_t* w) {
-    out_cols.push_back(c);
-    for (int64_t i = 0; i < k; ++i) out_weights.push_back(w[i]);
-  };
+void append_slot(std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights, vid_t c,
+                 const int32_t* w, int64_t k) {
+  out_cols.push_back(c);
+  for (int64_t i = 0; i < k; ++i) out_weights.push_back(w[i]);
+}
+
+/// The index of column c among s.touched, or -1.
+template <class vid_t>
+int64_t touched_index(const compose_scratch_t<vid_t>& s, vid_t c) {
+  const auto it = std::lower_bound(s.touched.begin(), s.touched.end(), c);
+  return it != s.touched.end() && *it == c ? it - s.touched.begin() : -1;
+}
+
+/// compose_row's index: s.touched (the columns the operations name), and per touched column a
+/// queue of its copies, old ones in row order, then its insertions, in s.items[head[c],
+/// tail_pos[c]) once the operations are replayed (an erase pops the head, a reweight rewrites
+/// it). s.slot_state marks the old slots: -2 untouched, -1 a touched column's copy.
+template <class vid_t>
+void queue_row_copies(const vid_t* cols, const int32_t* weights, int64_t size,
+                      std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                      int64_t k, compose_scratch_t<vid_t>& s) {
   auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
   auto weights_of = [&](const row_op_t<vid_t>& op) { return op_weights(op, batch_weights, k); };
-
   s.touched.clear();
   for (const auto& op : ops) s.touched.push_back(op.col);
   std::sort(s.touched.begin(), s.touched.end());
   s.touched.erase(std::unique(s.touched.begin(), s.touched.end()), s.touched.end());
   const int64_t t = static_cast<int64_t>(s.touched.size());
-  auto index_of = [&](vid_t c) -> int64_t {
-    const auto it = std::lower_bound(s.touched.begin(), s.touched.end(), c);
-    return it != s.touched.end() && *it == c ? it - s.touched.begin() : -1;
-  };
 
-  // Per touched column, a queue of its copies: old ones in row order, then room for insertions.
   s.offset.assign(static_cast<size_t>(t) + 1, 0);
   s.slot_state.assign(static_cast<size_t>(size), -2);
   for (int64_t i = 0; i < size; ++i) {
-    const int64_t c = index_of(cols[i]);
+    const int64_t c = touched_index(s, cols[i]);
     if (c >= 0) {
       ++s.offset[c + 1];
       s.slot_state[i] = -1;
     }
   }
   for (const auto& op : ops) {
-    if (op.kind == op_kind_t::insert) ++s.offset[index_of(op.col) + 1];
+    if (op.kind == op_kind_t::insert) ++s.offset[touched_index(s, op.col) + 1];
   }
   for (int64_t c = 0; c < t; ++c) s.offset[c + 1] += s.offset[c];
   s.head.assign(s.offset.begin(), s.offset.end() - 1);
@@ -102,13 +107,13 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
   s.items.resize(static_cast<size_t>(s.offset[t]));
   for (int64_t i = 0; i < size; ++i) {
     if (s.slot_state[i] == -1) {
-      const int64_t c = index_of(cols[i]);
+      const int64_t c = touched_index(s, cols[i]);
       s.items[s.tail_pos[c]++] = {i, -1, slot_weights(i)};
     }
   }
   for (size_t j = 0; j < ops.size(); ++j) {
     const auto& op = ops[j];
-    const int64_t c = index_of(op.col);
+    const int64_t c = touched_index(s, op.col);
     switch (op.kind) {
       case op_kind_t::erase: ++s.head[c]; break;
       case op_kind_t::reweight: s.items[s.head[c]].weights = weights_of(op); break;
@@ -117,23 +122,38 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
         break;
     }
   }
+}
 
-  if (sorted) {
-    int64_t i = 0;
-    for (int64_t c = 0; c <= t; ++c) {
-      // Old slots of smaller, untouched columns come first; then column c's queue replaces its
-      // old copies.
-      while (i < size && (c == t || cols[i] < s.touched[c])) {
-        emit(cols[i], slot_weights(i));
-        ++i;
-      }
-      if (c == t) break;
-      while (i < size && cols[i] == s.touched[c]) ++i;
-      for (int64_t q = s.head[c]; q < s.tail_pos[c]; ++q) emit(s.touched[c], s.items[q].weights);
+/// compose_row's output for a sorted row: old slots of smaller, untouched columns first; then
+/// each touched column's queue replaces its old copies.
+template <class vid_t>
+void emit_sorted_from_queues(const vid_t* cols, const int32_t* weights, int64_t size, int64_t k,
+                             const compose_scratch_t<vid_t>& s, std::vector<vid_t>& out_cols,
+                             std::vector<int32_t>& out_weights) {
+  auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
+  const int64_t t = static_cast<int64_t>(s.touched.size());
+  int64_t i = 0;
+  for (int64_t c = 0; c <= t; ++c) {
+    while (i < size && (c == t || cols[i] < s.touched[c])) {
+      append_slot(out_cols, out_weights, cols[i], slot_weights(i), k);
+      ++i;
     }
-    return;
+    if (c == t) break;
+    while (i < size && cols[i] == s.touched[c]) ++i;
+    for (int64_t q = s.head[c]; q < s.tail_pos[c]; ++q) {
+      append_slot(out_cols, out_weights, s.touched[c], s.items[q].weights, k);
+    }
   }
+}
 
+/// compose_row's output for an append-order row: surviving old slots where they were (with their
+/// new weights), then the surviving insertions in append order.
+template <class vid_t>
+void emit_append_from_queues(const vid_t* cols, const int32_t* weights, int64_t size, int64_t k,
+                             std::span<const row_op_t<vid_t>> ops, compose_scratch_t<vid_t>& s,
+                             std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights) {
+  auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
+  const int64_t t = static_cast<int64_t>(s.touched.size());
   s.fresh.clear();
   for (int64_t c = 0; c < t; ++c) {
     for (int64_t q = s.head[c]; q < s.tail_pos[c]; ++q) {
@@ -146,14 +166,32 @@ void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
   }
   for (int64_t i = 0; i < size; ++i) {
     if (s.slot_state[i] == -2) {
-      emit(cols[i], slot_weights(i));
+      append_slot(out_cols, out_weights, cols[i], slot_weights(i), k);
     } else if (s.slot_state[i] >= 0) {
-      emit(cols[i], s.items[s.slot_state[i]].weights);
+      append_slot(out_cols, out_weights, cols[i], s.items[s.slot_state[i]].weights, k);
     }
   }
   std::sort(s.fresh.begin(), s.fresh.end(),
             [&](int64_t a, int64_t b) { return s.items[a].order < s.items[b].order; });
-  for (const int64_t q : s.fresh) emit(ops[s.items[q].order].col, s.items[q].weights);
+  for (const int64_t q : s.fresh) {
+    append_slot(out_cols, out_weights, ops[s.items[q].order].col, s.items[q].weights, k);
+  }
+}
+
+/// Appends the new content of a row (old content cols/weights with `size` slots, operations
+/// `ops` in seq order) to out_cols / out_weights.
+template <class vid_t>
+void compose_row(const vid_t* cols, const int32_t* weights, int64_t size,
+                 std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
+                 int num_weights, bool sorted, compose_scratch_t<vid_t>& s,
+                 std::vector<vid_t>& out_cols, std::vector<int32_t>& out_weights) {
+  const int64_t k = num_weights;
+  queue_row_copies(cols, weights, size, ops, batch_weights, k, s);
+  if (sorted) {
+    emit_sorted_from_queues(cols, weights, size, k, s, out_cols, out_weights);
+  } else {
+    emit_append_from_queues(cols, weights, size, k, ops, s, out_cols, out_weights);
+  }
 }
 
 /// compose_row for a sorted row, as one merge: the row's operations must come ordered by

@@ -54,8 +54,8 @@ struct combined_in_edge_t {
 /// v's combined in-edges from its parents parent(i) for i < k, ordered by source, written to
 /// `out` (room for k); returns how many. None for a vertex no tree reaches (and for the source,
 /// whose parents are all -1). A few entries at most, so a linear search finds a repeated parent
-/// and an insertion sort orders them: this runs once per vertex of every compute (the
-/// std::vector and std::sort version took 16 ms of a sequential R-MAT 20 compute).
+/// and an insertion sort orders them: this runs once per vertex of every compute, where a
+/// std::vector and std::sort per vertex would allocate and call out every time.
 /// `k` is an int or, for the full pass's common K, a std::integral_constant, so that the loops
 /// unroll (the pass over R-MAT 20's 1M vertices with K = 3: see build_combined_csrs()).
 template <class vid_t, class parent_fn, class count_t>
@@ -194,8 +194,8 @@ void fill_combined_in_rows(const vid_t* const* parents, int64_t n, count_t k,
 /// come out final vertex by vertex (fill_combined_in_rows()), and the out-rows are their
 /// radix-sort transpose (transpose_rows()), every row sorted. No edge list is scattered, sorted
 /// and transposed as from_edges() would. With `threads` > 1 the vertices and edges are shared out
-/// for every pass. K of 2 to 4 has its loops unrolled: R-MAT 20 with K = 3 took 40 ms for the
-/// in-rows with K a run-time value on the 2-core dev machine.
+/// for every pass. K of 2 to 4 has its loops unrolled: the in-rows pass runs per vertex with K's
+/// short loops inside, which a run-time K leaves as loops.
 template <class vid_t>
 combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& parents, int64_t n,
                                            const std::vector<int64_t>& tree_weights,

@@ -45,8 +45,8 @@ adjacency_view_t<vid_t, int64_t> view_of(const csr_t<vid_t, int64_t>& csr) {
 /// The combined graph as a state holds it. A compute builds the two CSRs and searches them as
 /// they are; only an update edits the graph, so the CSRs are laid out as a dyng graph (spare
 /// slots in every row of both directions, six n-sized offset arrays) when an update first asks
-/// for it. A compute that is never updated does not pay for that layout (on R-MAT 20 with K = 3
-/// it took about 38 ms of a 610 ms sequential compute); the first update pays it once.
+/// for it. A compute that is never updated does not pay for that layout (a few percent of a
+/// sequential compute); the first update pays it once.
 template <class vid_t>
 class combined_store_t {
  public:

@@ -11,9 +11,9 @@
 //
 // When each (p, v) has one slot (no parallel edges, sorted rows) and in-rows are kept, a full
 // pass with the MOSP distances at hand takes another route (costs_in_distance_order()): the
-// vertices sorted by distance, each child's edge found in its own in-row. On R-MAT 20 a child's
-// in-row is short where its parent's out-row is a hub's, and the order costs less than the tree
-// walk's child lists (path costs 50 ms instead of 85 of a 650 ms sequential compute).
+// vertices sorted by distance, each child's edge found in its own in-row. On skewed graphs a
+// child's in-row is short where its parent's out-row is a hub's, and the order costs less than
+// the tree walk's child lists.
 #pragma once
 
 #include <algorithm>
@@ -123,7 +123,7 @@ void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
 /// Built on `threads` (each pass shared out): the children lists are the tree's one in-edge per
 /// vertex turned into out-rows by the combined graph's radix transpose, and each level is
 /// written by a running sum over its parents' child counts (core/share_scan.hpp). Done by one
-/// thread this took 25 ms of a 16-thread mosp compute on the H200.
+/// thread it is a serial part that grows with the team's other parts shrinking.
 template <class vid_t>
 struct tree_order_t {
   std::vector<vid_t> order;
@@ -446,8 +446,8 @@ void costs_in_distance_order(const cost_rows_t<vid_t, eid_t>& rows, const vid_t*
 /// Every vertex's costs from scratch, level by level down the tree from the source
 /// (tree_order_t). Each level takes two passes whose iterations are independent, the parent-edge
 /// slots and then the costs, so that their random reads overlap (with prefetching in the second;
-/// the first reads each parent's row once for all its children). Was one pass per parent,
-/// search, weights and costs in a chain of dependent misses: 340 ns a vertex on R-MAT 20. With
+/// the first reads each parent's row once for all its children), where one pass per parent puts
+/// the search, the weights and the costs in a chain of dependent cache misses per vertex. With
 /// `threads` > 1 both passes of a wide level are shared out: children are written by one thread
 /// each and read only costs of the level before.
 ///

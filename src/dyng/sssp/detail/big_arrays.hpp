@@ -2,10 +2,10 @@
 // paying for fresh memory twice.
 //
 // A compute on a million vertices fills a few dozen MiB of arrays, and a fresh 4 KiB page costs
-// a fault on first write: on the 2-core dev VM that was about 1 ms per MiB (a fresh 128 MiB took
-// 125 ms, 18-28 ms with huge pages, and a memset of it 7 ms afterwards), which made the faults a
-// large part of mosp's compute. So a vector keeps its block when it is large enough, and a new
-// block is asked for huge pages before anything is written to it.
+// a fault on first write, many times what writing the page costs afterwards, which made the
+// faults a large part of mosp's compute (bench/README.md, "Figures behind design choices"). So a
+// vector keeps its block when it is large enough, and a new block is asked for huge pages before
+// anything is written to it.
 #pragma once
 
 #include <cstddef>

@@ -6,7 +6,8 @@
 // heap (radix_heap.hpp). There is no decrease-key and no visited array: an improved vertex is
 // pushed again and a popped entry is stale exactly when its key differs from dist[v], which also
 // keeps the hot loop to the distance array and the out-rows (a settled-vertex bitmap checked
-// before each relaxation was measured 10-60% slower on R-MAT and grids). A full compute with
+// before each relaxation adds a third random read per edge, and measured slower on R-MAT and
+// grids). A full compute with
 // Dial's queue records the canonical parents as it relaxes (dial_search() says why that is
 // exact), which spares the pass over the in-rows that the radix-heap search and the parallel
 // kernel need. The radix-heap search also serves update(): it starts from arbitrary seeds,
@@ -266,6 +267,85 @@ inline bool narrow_distances_fit(int64_t max_weight, int64_t n) {
   return n <= 1 || max_weight <= (int64_t{k_narrow_unreached} - 1) / n;
 }
 
+/// compute_sequential() for weights beyond Dial's ring: a radix-heap search, then the in-row
+/// pass for the canonical parents (which reads the old parents for the count when `previous`).
+template <class rows_t, class vid_t, class eid_t>
+int64_t compute_radix_heap(const rows_t& rows, const adjacency_view_t<vid_t, eid_t>& in,
+                           bool in_sorted, int objective, vid_t source, std::vector<int64_t>& dist,
+                           std::vector<vid_t>& parents, search_counters_t& counters,
+                           const int64_t* previous, cancel_token_t cancel) {
+  const auto count = static_cast<size_t>(in.num_vertices);
+  {
+    stage_scope_t reset_stage("sssp.reset");
+    assign_big(dist, count, k_infinite_distance);
+    parents.resize(count);  // the old parents, if any, are read by the count below
+  }
+  radix_heap_t<vid_t> heap;
+  dist[source] = 0;
+  heap.push(source, 0);
+  ++counters.pushes;
+  {
+    stage_scope_t loop_stage("sssp.loop");
+    radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters, cancel);
+  }
+  throw_if_cancelled(cancel, k_search_stopped);
+  stage_scope_t parents_stage("sssp.parents");
+  return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
+                                      in_sorted, parents.data(), previous);
+}
+
+/// compute_sequential()'s Dial search when every candidate is below max_weight * n < 2^31: it
+/// keeps 4-byte distances, so that twice as many fit in the cache its random reads hit. It
+/// starts with 2-byte ones while its frontier is near enough (short_distance_limit()), which
+/// halves them again (on R-MAT graphs with weights up to 100 most distances stay that small).
+/// The distances are widened into `dist` at the end; `found` takes the parents. Ends
+/// `reset_stage` once the arrays are set.
+template <class rows_t, class vid_t>
+void dial_compute_narrow(const rows_t& rows, vid_t n, vid_t source, int64_t max_weight,
+                         std::vector<int64_t>& dist, std::vector<vid_t>& found,
+                         search_counters_t& counters, cancel_token_t cancel,
+                         std::optional<stage_scope_t>& reset_stage) {
+  const auto count = static_cast<size_t>(n);
+  std::vector<int32_t> narrow;
+  dial_queue_t<vid_t> queue(max_weight);
+  const int64_t short_limit = short_distance_limit(max_weight);
+  bool settled = false;
+  if (short_limit > 0) {
+    std::vector<uint16_t> near;
+    assign_big(near, count, k_short_unreached);
+    reset_stage.reset();
+    {
+      stage_scope_t loop_stage("sssp.loop");
+      near[source] = 0;
+      queue.push(source, 0);
+      ++counters.pushes;
+      settled = dial_settle(rows, queue, short_limit, near.data(), found.data(), counters, cancel);
+    }
+    stage_scope_t widen_stage("sssp.widen_distances");
+    if (settled) {
+      resize_big(dist, count);
+      widen_distances(near.data(), k_short_unreached, dist.data(), k_infinite_distance, n);
+    } else {
+      resize_big(narrow, count);
+      widen_distances(near.data(), k_short_unreached, narrow.data(), k_narrow_unreached, n);
+    }
+  } else {
+    assign_big(narrow, count, k_narrow_unreached);
+    reset_stage.reset();
+    narrow[source] = 0;
+    queue.push(source, 0);
+    ++counters.pushes;
+  }
+  if (settled) return;
+  {
+    stage_scope_t loop_stage("sssp.loop");
+    dial_settle(rows, queue, INT64_MAX, narrow.data(), found.data(), counters, cancel);
+  }
+  stage_scope_t widen_stage("sssp.widen_distances");
+  resize_big(dist, count);
+  widen_distances(narrow.data(), k_narrow_unreached, dist.data(), k_infinite_distance, n);
+}
+
 /// Full sequential compute on `rows` (search_rows.hpp; weights checked, max_weight their
 /// largest): distances from `source` and canonical parents, fused into Dial's search, or for
 /// weights beyond Dial's ring a radix-heap search and then the in-row pass. With `previous`
@@ -282,91 +362,28 @@ int64_t compute_sequential(const rows_t& rows, const adjacency_view_t<vid_t, eid
   const vid_t n = in.num_vertices;
   const auto count = static_cast<size_t>(n);
   if (max_weight > k_dial_max_weight) {
-    {
-      stage_scope_t reset_stage("sssp.reset");
-      assign_big(dist, count, k_infinite_distance);
-      parents.resize(count);  // the old parents, if any, are read by the count below
-    }
-    radix_heap_t<vid_t> heap;
-    dist[source] = 0;
-    heap.push(source, 0);
-    ++counters.pushes;
-    {
-      stage_scope_t loop_stage("sssp.loop");
-      radix_search(rows, heap, dist.data(), INT64_MAX, [](vid_t, int64_t) {}, counters, cancel);
-    }
-    throw_if_cancelled(cancel, k_search_stopped);
-    stage_scope_t parents_stage("sssp.parents");
-    return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
-                                        in_sorted, parents.data(), previous);
+    return compute_radix_heap(rows, in, in_sorted, objective, source, dist, parents, counters,
+                              previous, cancel);
   }
   // The old parents are needed for the count until the end, so the search then writes elsewhere.
   std::vector<vid_t> fresh;
   std::vector<vid_t>& found = previous ? fresh : parents;
   std::optional<stage_scope_t> reset_stage(std::in_place, "sssp.reset");
   assign_big(found, count, vid_t{-1});
-  int64_t changed = 0;
-  auto count_changes = [&] {
-    if (!previous) return;
-    for (vid_t v = 0; v < n; ++v) {
-      changed += (found[v] != parents[v] || dist[v] != previous[v]) ? 1 : 0;
-    }
-    parents.swap(fresh);
-  };
   if (narrow_distances_fit(max_weight, n)) {
-    // Every candidate is below max_weight * n < 2^31: the search keeps 4-byte distances, so
-    // twice as many fit in the cache its random reads hit (three R-MAT 20 searches took
-    // 1.17-1.22 s against 1.36-1.51 s with 8-byte distances on the 2-core dev machine). It
-    // starts with 2-byte ones while its frontier is near enough (short_distance_limit()), which
-    // halves them again: R-MAT 20's distances stay below 300 with weights up to 100, and its
-    // three searches took 412-422 ms instead of 450-470.
-    std::vector<int32_t> narrow;
-    dial_queue_t<vid_t> queue(max_weight);
-    const int64_t short_limit = short_distance_limit(max_weight);
-    bool settled = false;
-    if (short_limit > 0) {
-      std::vector<uint16_t> near;
-      assign_big(near, count, k_short_unreached);
-      reset_stage.reset();
-      {
-        stage_scope_t loop_stage("sssp.loop");
-        near[source] = 0;
-        queue.push(source, 0);
-        ++counters.pushes;
-        settled =
-            dial_settle(rows, queue, short_limit, near.data(), found.data(), counters, cancel);
-      }
-      stage_scope_t widen_stage("sssp.widen_distances");
-      if (settled) {
-        resize_big(dist, count);
-        widen_distances(near.data(), k_short_unreached, dist.data(), k_infinite_distance, n);
-      } else {
-        resize_big(narrow, count);
-        widen_distances(near.data(), k_short_unreached, narrow.data(), k_narrow_unreached, n);
-      }
-    } else {
-      assign_big(narrow, count, k_narrow_unreached);
-      reset_stage.reset();
-      narrow[source] = 0;
-      queue.push(source, 0);
-      ++counters.pushes;
-    }
-    if (!settled) {
-      {
-        stage_scope_t loop_stage("sssp.loop");
-        dial_settle(rows, queue, INT64_MAX, narrow.data(), found.data(), counters, cancel);
-      }
-      stage_scope_t widen_stage("sssp.widen_distances");
-      resize_big(dist, count);
-      widen_distances(narrow.data(), k_narrow_unreached, dist.data(), k_infinite_distance, n);
-    }
+    dial_compute_narrow(rows, n, source, max_weight, dist, found, counters, cancel, reset_stage);
   } else {
     assign_big(dist, count, k_infinite_distance);
     reset_stage.reset();
     stage_scope_t loop_stage("sssp.loop");
     dial_search(rows, source, max_weight, dist.data(), found.data(), counters, cancel);
   }
-  count_changes();
+  if (!previous) return 0;
+  int64_t changed = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    changed += (found[v] != parents[v] || dist[v] != previous[v]) ? 1 : 0;
+  }
+  parents.swap(fresh);
   return changed;
 }
 

@@ -28,8 +28,8 @@
 namespace dyng::sssp::detail {
 
 /// About how many times faster the OpenMP kernel computes than the sequential one on `threads`
-/// threads, the line through two measurements: R-MAT 20 on 2 cores, 1.5x (296-342 against
-/// 202-219 ms); R-MAT 22 on the H200's 16 cores, 10.8x (1048 against 97 ms, python -m bench sssp).
+/// threads: the line through two measured speedups, on 2 and on 16 cores (bench/README.md,
+/// "Figures behind design choices", which gives them and the command that measures them).
 inline double parallel_compute_speedup(int threads) { return 0.2 + 0.65 * threads; }
 
 /// update()'s default budget when its fallback would run the OpenMP kernel on `threads`

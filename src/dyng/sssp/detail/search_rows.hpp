@@ -5,11 +5,11 @@
 // Why the copy: the weights are slot-major, so a search that reads one column of K = 3 pulls 12
 // bytes per slot through the cache for the 4 it uses, from a third stream beside the columns and
 // two offset arrays. Packed, a row visit reads one offset pair (usually one cache line) and one
-// stream of (neighbour, weight) pairs: on R-MAT 20 with K = 3 the Dial search took 190-250 ms
-// instead of 300-360 ms with the same prefetching, for a copy that costs about the weight scan it
-// replaces (validation and the queue choice need that scan anyway, and the copy yields the same
-// weight range). The copy lives for one search: 8 bytes per edge with 4-byte ids. With K == 1 the
-// column is already contiguous and the graph's rows are read directly.
+// stream of (neighbour, weight) pairs, which made the Dial search markedly faster with the same
+// prefetching (bench/README.md, "Figures behind design choices"), for a copy that costs about the
+// weight scan it replaces (validation and the queue choice need that scan anyway, and the copy
+// yields the same weight range). The copy lives for one search: 8 bytes per edge with 4-byte ids.
+// With K == 1 the column is already contiguous and the graph's rows are read directly.
 #pragma once
 
 #include <algorithm>
@@ -45,8 +45,7 @@ inline void prefetch(const void* address) {
 
 /// Cache lines of a row that a search prefetches before it relaxes the row: a row as long as
 /// R-MAT's mean (about 30 arcs) spans 4 lines packed, too short for the hardware prefetcher to
-/// find the stream before the row is done (R-MAT 20, one objective's Dial search: 4 lines with
-/// stale entries skipped took 160-240 ms where the first line alone took 250-300).
+/// find the stream before the row is done, so the whole row is asked for, not its first line.
 inline constexpr int k_row_prefetch_lines = 4;
 
 /// Prefetches the cache lines of [first, last), at most k_row_prefetch_lines of them.
@@ -177,8 +176,8 @@ void pack_rows(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w,
 /// All objectives' rows in one packed copy, for a caller that runs a search per objective (mosp's
 /// trees): row u is arcs[offsets[u], offsets[u + 1]), each arc the neighbour and the K weights
 /// in `bits` bits each (32 / K) of one word. One pass over the graph instead of K, and the arcs
-/// stay 8 bytes with 4-byte ids, so a search reads the same bytes as on its own copy (R-MAT 20,
-/// K = 3: the three packs took 199 ms of a 1092 ms compute; see bench/cpp/mosp_timing.cpp).
+/// stay 8 bytes with 4-byte ids, so a search reads the same bytes as on its own copy (separate
+/// packs are a sizeable part of a mosp compute: bench/cpp/mosp_timing.cpp).
 /// Usable only when every weight fits its field and is at least 1 (then no search can refuse
 /// a weight, so nothing needs the first bad slot); otherwise `usable` is false and each search
 /// packs its own objective as before, which also words the refusal.
@@ -255,9 +254,8 @@ void pack_objective_rows(const adjacency_view_t<vid_t, eid_t>& out, vid_t first,
     hi[i] = high[i];
   }
   // How far ahead the column and weight streams are prefetched, in slots: the graph's rows are
-  // short runs between gaps of headroom, and the hardware prefetcher alone fell behind (R-MAT
-  // 20, K = 3: this pass took 83-89 ms without the hints, 61-67 with them). Addresses are formed as
-  // integers, as in prefetch_lines(): near the end they pass the arrays.
+  // short runs between gaps of headroom, and the hardware prefetcher alone falls behind.
+  // Addresses are formed as integers, as in prefetch_lines(): near the end they pass the arrays.
   constexpr int64_t ahead = 1024;
   const auto col_base = reinterpret_cast<std::uintptr_t>(out.col);
   const auto weight_base = reinterpret_cast<std::uintptr_t>(out.weights);

@@ -71,8 +71,8 @@ inline constexpr unsigned long long k_cut_bit = 1ull << 63;
 inline constexpr long long k_seed_piece_slots = 64;
 inline constexpr long long k_tree_piece_slots = 64;
 inline constexpr int k_seed_group = 8;
-/// Levels walked top down before the cut switches to pointer jumping: each level costs two
-/// barriers (~5 us on an H200), a pointer-jumping pass over 4M vertices about as much as ten.
+/// Levels walked top down before the cut switches to pointer jumping: each level costs two grid
+/// barriers, and a pointer-jumping pass over a few million vertices about as much as ten levels.
 inline constexpr int k_top_down_levels = 24;
 /// More passes than log2(2^40) + 1 only happen when the parent array has a cycle (bad input).
 inline constexpr long long k_max_jump_passes = 48;
