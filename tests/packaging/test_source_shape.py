@@ -19,15 +19,6 @@ sys.path.insert(0, str(ROOT / "ci"))
 import check_comment_timings  # noqa: E402
 import check_function_length  # noqa: E402
 
-# Long functions that other parts of issue 41 restructure; the lead empties this list once those
-# branches are merged. (path, name as the checker prints it)
-ALLOWED_LONG = {
-    # python/bindings/ is restructured by the bindings helper (one scalar binding for host and
-    # device), which splits this function.
-    ("python/bindings/bind_graph.cpp", "bind_graph"),
-}
-
-
 def _long(limit: int, tmp_path: Path, name: str, text: str) -> list[str]:
     path = tmp_path / name
     path.write_text(text)
@@ -41,16 +32,9 @@ def long_functions() -> list[check_function_length.Function]:
 
 
 def test_no_long_functions(long_functions: list[check_function_length.Function]) -> None:
-    found = long_functions
-    unexpected = [str(f) for f in found if (f.path, f.name) not in ALLOWED_LONG]
+    unexpected = [str(f) for f in long_functions]
     assert not unexpected, (
         "functions longer than 80 lines; split them into named steps:\n" + "\n".join(unexpected))
-
-
-def test_allow_list_is_current(long_functions: list[check_function_length.Function]) -> None:
-    found = {(f.path, f.name) for f in long_functions}
-    stale = sorted(ALLOWED_LONG - found)
-    assert not stale, f"no longer long (or renamed); drop them from ALLOWED_LONG: {stale}"
 
 
 def test_checker_measures_cpp_functions(tmp_path: Path) -> None:
