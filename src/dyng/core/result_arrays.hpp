@@ -23,7 +23,7 @@ struct result_array_t {
   T untouched;
 };
 
-/// A number a result reports besides its arrays (cycle_count's max_length, triangle_delta's
+/// A number a result reports besides its arrays (a histogram's longest length, a
 /// count), listed in the state's `static constexpr auto scalars()`: the name of the read-only
 /// property the bindings give every result class of the algorithm, host and device alike (a
 /// device state whose values stay on the host derives from the host state, so the member is

@@ -1,5 +1,5 @@
-// The two shapes a whole-graph count takes, one number (triangle_delta) or a histogram of exact
-// counts by length (cycle_count), and the arithmetic the shared update steps do on either
+// The two shapes a whole-graph count takes, one number (a count of triangles) or a
+// histogram of exact counts by length (of cycles), and the arithmetic the shared update steps do on either
 // (update_steps.hpp). Every function has an overload per shape, so the steps read the same for
 // both.
 #pragma once

@@ -1,11 +1,10 @@
-// The update steps of a whole-graph count (cycle_count's histogram, triangle_delta's number), one
+// The update steps of a whole-graph count (a histogram by length, or one number), one
 // copy for every such algorithm and backend, for the shared policy (core/dynamic_update.hpp):
 // the batch's effective edge changes, growth and undo of the counts, and the repair that takes
 // away what the deleted edges closed (counted on the graph before the batch) and adds what the
 // inserted ones close (on the graph after it).
 //
-// The algorithm describes its counts by a `tally_t` (cycle_count/detail/tally.hpp,
-// triangle_delta/detail/tally.hpp):
+// The algorithm describes its counts by a `tally_t` (in its folder's detail/tally.hpp):
 //   vid_type, state_type, stats_type, counts_type (uint64_t or a histogram, counts.hpp)
 //   k_name                       the algorithm, in messages
 //   k_normalize_stage, k_count_stage, k_count_batch_stage   its profile stages
