@@ -8,7 +8,7 @@
 
 #include "dyng/backend/cuda/device_result.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
-#include "dyng/backend/cuda/device_update.hpp"
+#include "dyng/graph/cuda/device_update.hpp"
 #include "dyng/backend/cuda/snapshot_steps.hpp"
 #include "dyng/core/argument_checks.hpp"
 #include "dyng/core/entry_points.hpp"

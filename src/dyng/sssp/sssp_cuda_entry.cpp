@@ -6,7 +6,7 @@
 
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
-#include "dyng/backend/cuda/device_update.hpp"
+#include "dyng/graph/cuda/device_update.hpp"
 #include "dyng/core/entry_points.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "dyng/backend/cuda/device_scope.hpp"
-#include "dyng/backend/cuda/device_update.hpp"
+#include "dyng/graph/cuda/device_update.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
