@@ -23,6 +23,7 @@
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/entry_points.hpp"
+#include "dyng/graph/cuda/device_update.hpp"
 #include "dyng/mosp/detail/combined_edges.hpp"
 #include "dyng/mosp/detail/cuda/combined_graph.cuh"
 #include "dyng/mosp/detail/cuda/path_costs.cuh"
@@ -495,50 +496,50 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   constexpr const char* fn = "mosp.update()";
   detail::check_graph(host, fn);
   ::dyng::cuda::check_level(host, graph, fn);
-  ::dyng::cuda::check_on_device(state, graph.device(), fn);
-  if (!state.consistent) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": an earlier update of this result failed part-way, so it "
-                                 "holds no consistent answer; compute it again");
-  }
-  const int k = check_options(options, host.num_weights(), fn);
-  if (k != state.num_objectives ||
-      detail::preference_scale_of(options.preferences) != state.preference_scale) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": the options name other objectives or preferences than the "
-                                 "result was computed with; compute a new result instead");
-  }
-  // This update marks its state inconsistent when a step fails part-way (all_or_poisoned), so
-  // it is not stopped: the trees' sssp updates inside it see no stop flag. A stop is honoured
-  // once it ends.
-  const cancel_scope_t unstoppable{cancel_token_t{}};
-  device_scope_t scope(graph.device());
-  const stage_scope_t update_stage("mosp.repair");
-  const int64_t n_after = host.num_vertices();
-  return all_or_poisoned(state, [&] {
-    stats_t stats;
-    bool recomputed = update_trees_on_device(graph, log, options, k, stream, state, stats);
-    const combined_edit_t<vid_t> edit = replace_combined_graph(state, n_after, stream);
-    const sssp::stats_t c = update_combined_tree_on_device(edit, options, stream, state);
-    state.num_vertices = n_after;
-    add_counters(stats, c);
-    recomputed = recomputed || c.fallback_used;
-    stats.affected = c.affected;
-    stats.engine_used = c.engine_used;
-    stats.method = c.method;
-    // Step 4, the path costs, again from the MOSP tree.
-    if (options.compute_path_costs) {
-      compute_path_costs(graph.out_view(), state, stream);
-    } else {
-      state.path_costs = {};
-      state.has_path_costs = false;
+  return ::dyng::cuda::on_graph_device(state, graph, fn, [&] {
+    if (!state.consistent) {
+      throw invalid_argument_error(std::string(fn) +
+                                   ": an earlier update of this result failed part-way, so it "
+                                   "holds no consistent answer; compute it again");
     }
-    ::dyng::cuda::synchronize(stream);
-    stats.combined_edges = state.combined_edges;
-    stats.preference_scale = state.preference_scale;
-    stats.path = recomputed ? update_path_t::recompute : update_path_t::incremental;
-    stats.fallback_used = recomputed;
-    return stats;
+    const int k = check_options(options, host.num_weights(), fn);
+    if (k != state.num_objectives ||
+        detail::preference_scale_of(options.preferences) != state.preference_scale) {
+      throw invalid_argument_error(std::string(fn) +
+                                   ": the options name other objectives or preferences than the "
+                                   "result was computed with; compute a new result instead");
+    }
+    // This update marks its state inconsistent when a step fails part-way (all_or_poisoned), so
+    // it is not stopped: the trees' sssp updates inside it see no stop flag. A stop is honoured
+    // once it ends.
+    const cancel_scope_t unstoppable{cancel_token_t{}};
+    const stage_scope_t update_stage("mosp.repair");
+    const int64_t n_after = host.num_vertices();
+    return all_or_poisoned(state, [&] {
+      stats_t stats;
+      bool recomputed = update_trees_on_device(graph, log, options, k, stream, state, stats);
+      const combined_edit_t<vid_t> edit = replace_combined_graph(state, n_after, stream);
+      const sssp::stats_t c = update_combined_tree_on_device(edit, options, stream, state);
+      state.num_vertices = n_after;
+      add_counters(stats, c);
+      recomputed = recomputed || c.fallback_used;
+      stats.affected = c.affected;
+      stats.engine_used = c.engine_used;
+      stats.method = c.method;
+      // Step 4, the path costs, again from the MOSP tree.
+      if (options.compute_path_costs) {
+        compute_path_costs(graph.out_view(), state, stream);
+      } else {
+        state.path_costs = {};
+        state.has_path_costs = false;
+      }
+      ::dyng::cuda::synchronize(stream);
+      stats.combined_edges = state.combined_edges;
+      stats.preference_scale = state.preference_scale;
+      stats.path = recomputed ? update_path_t::recompute : update_path_t::incremental;
+      stats.fallback_used = recomputed;
+      return stats;
+    });
   });
 }
 

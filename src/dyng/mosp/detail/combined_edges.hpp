@@ -162,7 +162,7 @@ template <class vid_t, class count_t>
 void fill_combined_in_rows(const vid_t* const* parents, int64_t n, count_t k,
                            const std::vector<int64_t>& tree_weights, int64_t scale, int threads,
                            csr_t<vid_t, int64_t>& in) {
-  const bool parallel = threads > 1;
+  [[maybe_unused]] const bool parallel = threads > 1;  // read only by the OpenMP pragmas
   int64_t* in_ptr = in.row_ptr.data();
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
   for (int64_t v = 0; v < n; ++v) {
