@@ -112,6 +112,7 @@ nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact,
   o.symmetrize = symmetrize;
   o.drop_self_loops = drop_self_loops;
   o.merge_duplicates = merge;
+  o.max_as_is_offset = wide ? io::k_max_as_is_offset : io::k_max_as_is_offset_int32;
   o.scan.threads = threads;
   io::edge_table_t t;
   {

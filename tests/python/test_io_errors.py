@@ -171,7 +171,9 @@ def test_missing_file_is_file_format_error(tmp_path):
 def test_int32_overflow_needs_int64(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text("0 3000000000\n")
-    with pytest.raises(InvalidArgumentError, match="vertex_dtype='int64'"):
+    # As 0.2.0: the file's fault, at the id's place.
+    with pytest.raises(FileFormatError, match="vertex_dtype='int64'") as info:
         io.read_edge_list_arrays(str(p), ids="as_is")
+    assert (info.value.line, info.value.column) == (1, 3)
     e = io.read_edge_list_arrays(str(p), ids="as_is", vertex_dtype="int64")
     assert e.dst.tolist() == [3000000000] and e.src.dtype == np.int64

@@ -100,8 +100,8 @@ def test_as_is_ids_up_to_the_int64_count_read(tmp_path):
     p = _write(tmp_path, "g.txt", "0 9223372036854775806\n")
     e = io.read_edge_list_arrays(p, ids="as_is", vertex_dtype="int64")
     assert (e.num_vertices, e.dst.tolist()) == (2**63 - 1, [2**63 - 2])
-    with pytest.raises(dyng.InvalidArgumentError, match="vertex_dtype='int64'"):
-        io.read_edge_list_arrays(p, ids="as_is")
+    e = _fault(lambda: io.read_edge_list_arrays(p, ids="as_is"))
+    assert (e.line, e.column) == (1, 3) and "vertex_dtype='int64'" in str(e)
     # A negative index_base within reach still numbers from it.
     p = _write(tmp_path, "g.txt", "-5 -3\n")
     e = io.read_edge_list_arrays(p, ids="as_is", index_base=-5)
@@ -237,3 +237,22 @@ def test_dgt_weights_keep_their_sign(tmp_path):
     b = io.read_batches(_write(tmp_path, "b.dgt", "+e 0 1 0\n+e 1 2 -3\n"))
     assert b[0].insert_weights.tolist() == [[0], [-3]]
     assert np.array_equal(b[0].insert_src, [0, 1])
+
+
+@pytest.mark.parametrize("text, k, where", [
+    ("0 1\n1 3000000000\n", 0, (2, 3)),               # a plain line (the reader's fast path)
+    ("# c\n0 1 7\n1\t2147483647  7\n", 1, (3, 3)),   # a line the general path reads
+    ("0 1\n2147483646 1\n", 0, None),                 # the largest id int32 ids hold
+])
+def test_as_is_ids_past_int32_are_a_fault_at_their_place(tmp_path, text, k, where):
+    # 0.2.0 refused them at file:line with FileFormatError; before, this reader read the file
+    # and then raised InvalidArgumentError without a place.
+    p = _write(tmp_path, "g.txt", text)
+    if where is None:
+        assert io.read_edge_list_arrays(p, ids="as_is").num_vertices == 2**31 - 1
+        return
+    e = _fault(lambda: io.read_edge_list_arrays(p, ids="as_is", num_weights=k))
+    assert (e.line, e.column) == where, str(e)
+    assert "does not fit int32 ids" in str(e) and "vertex_dtype='int64'" in str(e)
+    wide = io.read_edge_list_arrays(p, ids="as_is", vertex_dtype="int64", num_weights=k)
+    assert wide.num_vertices == (3000000001 if "3000000000" in text else 2**31)

@@ -67,8 +67,8 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
                                        quoted(tok) + "; fix the line or comment it out with '#'"};
       return false;
     }
-    if (!o.compact && !as_is_id_fits(v.ids[j], base)) {
-      f = {line, c.column_of(tok), as_is_id_problem(v.ids[j], base)};
+    if (!o.compact && !as_is_id_fits(v.ids[j], base, o.max_as_is_offset)) {
+      f = {line, c.column_of(tok), as_is_id_problem(v.ids[j], base, o.max_as_is_offset)};
       return false;
     }
   }
@@ -147,6 +147,7 @@ class line_reader_t {
  public:
   explicit line_reader_t(const edge_list_options_t& o)
       : o_(o), k_(o.num_weights), base_(o.compact ? 0 : o.index_base),
+        as_is_limit_(as_is_limit(o)),
         plain_(static_cast<size_t>(2 + k_)), plain_b_(static_cast<size_t>(2 + k_)) {
     general_.weights.resize(static_cast<size_t>(k_));
   }
@@ -222,7 +223,7 @@ class line_reader_t {
       const char* next = read_plain_line(s.p, 2 + k_, plain_.data());
       // A plain line is never an error for line_cursor, except for a weight past int32 or an
       // id below index_base: those are left to it, to be worded there.
-      bool fine = next != nullptr &&
+      bool fine = next != nullptr && plain_[0] <= as_is_limit_ && plain_[1] <= as_is_limit_ &&
                   (base_ <= 0 || (plain_[0] >= static_cast<uint64_t>(base_) &&
                                   plain_[1] >= static_cast<uint64_t>(base_)));
       for (int j = 0; fine && j < k_; ++j) fine = plain_[2 + j] <= INT32_MAX;
@@ -248,6 +249,7 @@ class line_reader_t {
   [[gnu::always_inline]] bool plain_fits(const uint64_t* v) const {
     if (base_ > 0 && (v[0] < static_cast<uint64_t>(base_) || v[1] < static_cast<uint64_t>(base_)))
       return false;
+    if (v[0] > as_is_limit_ || v[1] > as_is_limit_) return false;
     if constexpr (std::is_same_v<id_t, uint32_t>) {
       if (!fits_narrow(static_cast<int64_t>(v[0]) - base_) ||
           !fits_narrow(static_cast<int64_t>(v[1]) - base_))
@@ -300,9 +302,20 @@ class line_reader_t {
     s.dst[s.rows] = static_cast<id_t>(b);
   }
 
+  /// The largest id a plain line may carry for the fast path: ids="as_is" for a caller with
+  /// int32 ids caps it, and a larger id goes to line_cursor, which words the fault.
+  static uint64_t as_is_limit(const edge_list_options_t& o) {
+    if (o.compact || o.max_as_is_offset >= k_max_as_is_offset) return UINT64_MAX;
+    int64_t last = 0;
+    if (__builtin_add_overflow(o.index_base, static_cast<int64_t>(o.max_as_is_offset), &last))
+      return UINT64_MAX;  // past int64: every plain line's ids (18 digits at most) are below it
+    return last < 0 ? 0 : static_cast<uint64_t>(last);
+  }
+
   const edge_list_options_t& o_;
   const int k_;
   const int64_t base_;
+  const uint64_t as_is_limit_;
   std::vector<uint64_t> plain_, plain_b_;  // one per stream: the two lines stay independent
   line_values_t general_;
 };
@@ -421,10 +434,14 @@ edge_table_t read_edge_list_text(const std::string& path, const edge_list_option
 
 }  // namespace
 
-std::string as_is_id_problem(int64_t id, int64_t index_base) {
+std::string as_is_id_problem(int64_t id, int64_t index_base, uint64_t max_offset) {
   if (id < index_base)
     return "vertex id " + std::to_string(id) + " is below index_base " +
            std::to_string(index_base) + "; pass the file's index_base or ids='compact'";
+  if (max_offset < k_max_as_is_offset)
+    return "vertex id " + std::to_string(id) + " does not fit int32 ids with ids='as_is' and "
+           "index_base " + std::to_string(index_base) + " (the vertex count, id - index_base + "
+           "1, must be at most 2147483647); pass vertex_dtype='int64' or ids='compact'";
   return "vertex id " + std::to_string(id) + " is too large for ids='as_is' with index_base " +
          std::to_string(index_base) + " (the vertex count, id - index_base + 1, must fit int64)"
          "; pass ids='compact'";

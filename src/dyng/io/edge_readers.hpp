@@ -14,6 +14,11 @@
 namespace dyng::io {
 
 /// Options of read_edge_list(): lines `src dst [w1..wK] [timestamp]`.
+/// The largest id - index_base of ids="as_is": the vertex count, one more, must fit int64.
+inline constexpr uint64_t k_max_as_is_offset = uint64_t{INT64_MAX} - 1;
+/// The same for a caller that keeps int32 ids.
+inline constexpr uint64_t k_max_as_is_offset_int32 = uint64_t{INT32_MAX} - 1;
+
 struct edge_list_options_t {
   int num_weights = 0;
   /// Renumber ids ascending (external_ids); otherwise ids are id - index_base.
@@ -23,6 +28,9 @@ struct edge_list_options_t {
   bool drop_self_loops = true;
   /// Merge repeated (src, dst), the last weight winning; otherwise keep all, with timestamps.
   bool merge_duplicates = true;
+  /// ids="as_is": the largest id - index_base the caller's id type numbers (one of the
+  /// k_max_as_is_offset constants); a larger id is a fault at its place in the file.
+  uint64_t max_as_is_offset = k_max_as_is_offset;
   scan_options_t scan;
 };
 
@@ -31,18 +39,17 @@ struct edge_list_options_t {
 /// must be 0). Edges come out sorted by (src, dst).
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options);
 
-/// The largest id - index_base of ids="as_is": the vertex count, one more, must fit int64.
-inline constexpr uint64_t k_max_as_is_offset = uint64_t{INT64_MAX} - 1;
-
 /// Whether ids="as_is" can number vertex `id` as id - index_base: at or above the base, and
-/// with the vertex count fitting int64 (the difference taken exactly, in uint64).
-inline bool as_is_id_fits(int64_t id, int64_t index_base) {
+/// with the vertex count fitting the ids (the difference taken exactly, in uint64).
+inline bool as_is_id_fits(int64_t id, int64_t index_base,
+                          uint64_t max_offset = k_max_as_is_offset) {
   return id >= index_base &&
-         static_cast<uint64_t>(id) - static_cast<uint64_t>(index_base) <= k_max_as_is_offset;
+         static_cast<uint64_t>(id) - static_cast<uint64_t>(index_base) <= max_offset;
 }
 
 /// What is wrong with an id that as_is_id_fits() refuses, and what to do.
-std::string as_is_id_problem(int64_t id, int64_t index_base);
+std::string as_is_id_problem(int64_t id, int64_t index_base,
+                             uint64_t max_offset = k_max_as_is_offset);
 
 /// Where Matrix Market weights come from.
 enum class mm_weights_t { automatic, none, from_file, random };
