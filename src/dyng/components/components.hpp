@@ -41,6 +41,7 @@ struct state_t {
   std::vector<int64_t> labels;  ///< Smallest vertex id of the vertex's component.
   std::vector<int64_t> sizes;   ///< Vertices per label, indexed by the label (a vertex id).
   int64_t count = 0;            ///< Number of components.
+  kind_t kind = kind_t::weak;   ///< What the labels are components of (compute sets it).
 
   // Growth fills -1 and 0; the repair then makes each new vertex a component of its own.
   static constexpr auto arrays() {
@@ -69,7 +70,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state);
 
 /// Repairs `state` (valid for the graph before the batch) after `graph.apply(batch, &log)`;
-/// `options.kind` must be the one it was computed with.
+/// `options.kind` must be the one it was computed with (invalid_argument_error otherwise).
 template <class vid_t, class eid_t>
 stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
                const options_t& options, const execution_t& exec, state_t<vid_t>& state);

@@ -25,6 +25,8 @@ namespace dyng::components {
 
 namespace {
 
+const char* kind_name(kind_t kind) { return kind == kind_t::strong ? "strong" : "weak"; }
+
 template <class vid_t, class eid_t>
 void check_call(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, const char* fn) {
@@ -43,6 +45,7 @@ stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& option
                      const execution_t& exec, state_t<vid_t>& state) {
   stats_t stats;
   const auto n = static_cast<int64_t>(graph.num_vertices());
+  state.kind = options.kind;
   if (options.kind == kind_t::weak) {
     const stage_scope_t stage("components.union_find");
     const int threads =
@@ -101,6 +104,12 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "components.update()";
   check_call(graph, options, exec, fn);
+  if (options.kind != state.kind) {
+    throw invalid_argument_error(std::string(fn) + ": the result holds " +
+                                 kind_name(state.kind) + " components, the options ask for " +
+                                 kind_name(options.kind) +
+                                 "; pass the kind the result was computed with");
+  }
   const bool directed = graph.properties().directed;
   const auto out = graph.out_view();
   const auto in = in_edges_view(graph, directed);

@@ -222,6 +222,21 @@ DYNG_TEST("weak: a bridge cut near one end searches the small side only") {
   CHECK_EQ(state.count, 2);
 }
 
+DYNG_TEST("strong: an insertion that closes no cycle searches the smaller side only") {
+  const int32_t n = 100000;
+  auto g = path_graph(n, true, false);
+  cc::state_t<int32_t> state;
+  cc::compute(g, options_for(true, -1.0), {}, state);
+  const std::vector<int32_t> is{1}, id{3};  // 3 reaches almost everything, 1 is reached by 0
+  change_log_t<int32_t> log;
+  g.apply({is, id, {}, 0, {}, {}}, &log);
+  const cc::stats_t stats = cc::update(g, log, options_for(true, -1.0), {}, state);
+  CHECK(stats.path == update_path_t::incremental);
+  CHECK(stats.search_size < 10);
+  CHECK_EQ(stats.merged, 0);
+  CHECK_EQ(state.count, n);
+}
+
 DYNG_TEST("weak: deleting a whole path, then merging every piece into one hub") {
   const int32_t n = 50;
   auto g = path_graph(n, true, false);
@@ -263,6 +278,8 @@ DYNG_TEST("bad arguments are refused and change nothing") {
   wrong.num_vertices_before = 2;
   CHECK_THROWS_AS(cc::update(g, wrong, {}, {}, state), invalid_argument_error);
   CHECK(state.labels == before.labels);
+  CHECK_THROWS_AS(cc::update(g, log, options_for(true, -1.0), {}, state), invalid_argument_error);
+  CHECK(state.labels == before.labels && state.kind == cc::kind_t::weak);
   execution_t cuda;
   cuda.backend = backend_t::cuda;
   CHECK_THROWS_AS(cc::update(g, log, {}, cuda, state), not_supported_error);

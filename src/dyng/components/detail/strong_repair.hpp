@@ -6,13 +6,13 @@
 //     the vertices labelled c, started from every endpoint of those deletions. That reaches all of
 //     c: an old path from a deletion's tail to any vertex of c either survived or has a last
 //     deleted edge, whose head reaches the vertex. Each component found takes its smallest id.
-//  2. Merge. An inserted edge (u, v) between two labels closes a cycle exactly when v reaches u;
-//     then the component of u in the new graph is what v reaches (a forward search) intersected
-//     with what reaches u (a backward search inside the forward marks), and it is a union of
-//     whole labels of phase 1, which become one with its smallest id.
-// The searches of phase 2 read the whole graph beyond the touched components: every vertex the
-// forward search reaches could lie on a path back to u, and without a topological order of the
-// components nothing cheaper decides it; the budget bounds them. Work is counted in vertices and
+//  2. Merge. An inserted edge (u, v) between two labels closes a cycle exactly when v reaches u,
+//     which a forward search from v and a backward one from u decide together, stopping when
+//     they meet or the smaller runs out. On a cycle, the component of u in the new graph is what
+//     v reaches (a forward search) intersected with what reaches u (a backward search inside the
+//     forward marks), and it is a union of whole labels of phase 1, which become one with its
+//     smallest id. Without a topological order of the components nothing cheaper bounds these
+//     searches to the vertices between v and u; the budget bounds them. Work is counted in vertices and
 // edges visited; past `budget` the repair gives up (the journal undoes it) and the shared policy
 // recomputes. Searches poll the caller's stop flag every k_cancel_poll_mask + 1 vertices.
 #pragma once
@@ -136,10 +136,49 @@ class strong_repair_t {
     return true;
   }
 
+  // Whether v reaches u: a forward search from v and a backward one from u, in turns, the one
+  // with less work first, until they meet (yes) or one runs out (no), so a miss costs about the
+  // smaller of the two. Sets `reaches`; false when over budget.
+  bool meets(vid_t u, vid_t v, int64_t budget, stats_t& stats, bool& reaches) {
+    const int64_t ahead = ++stamp_, behind = ++stamp_;
+    forward_.assign(1, v);
+    backward_.assign(1, u);
+    mark_[static_cast<size_t>(v)] = ahead;
+    mark_[static_cast<size_t>(u)] = behind;
+    size_t heads[2] = {0, 0};
+    int64_t work[2] = {0, 0};
+    ++stats.searches;
+    reaches = false;
+    while (!reaches && heads[0] < forward_.size() && heads[1] < backward_.size()) {
+      const int side = work[0] <= work[1] ? 0 : 1;
+      const auto& view = side == 0 ? out_ : in_;
+      std::vector<vid_t>& queue = side == 0 ? forward_ : backward_;
+      const int64_t own = side == 0 ? ahead : behind, other = side == 0 ? behind : ahead;
+      const vid_t x = queue[heads[side]++];
+      if ((heads[side] & k_cancel_poll_mask) == 0) {
+        throw_if_cancelled(cancel_, k_strong_repair_stopped);
+      }
+      for (eid_t slot = view.begin(x); slot < view.end(x) && !reaches; ++slot) {
+        const auto y = static_cast<size_t>(view.neighbour(slot));
+        reaches = mark_[y] == other;
+        if (mark_[y] == own || reaches) continue;
+        mark_[y] = own;
+        queue.push_back(view.neighbour(slot));
+      }
+      work[side] += 1 + view.degree(x);
+      work_ += 1 + view.degree(x);
+      if (work_ > budget) return false;
+    }
+    stats.search_size += static_cast<int64_t>(forward_.size() + backward_.size());
+    return true;
+  }
+
   // Phase 2 for the inserted edge (u, v); false when over budget.
   bool merge_cycle(vid_t u, vid_t v, int64_t budget, stats_t& stats) {
+    bool reaches = false;
+    if (!meets(u, v, budget, stats, reaches)) return false;
+    if (!reaches) return true;  // no cycle through (u, v)
     if (!reach(out_, v, 0, budget, forward_, stats)) return false;
-    if (mark_[static_cast<size_t>(u)] != stamp_) return true;  // v does not reach u: no cycle
     if (!reach(in_, u, stamp_, budget, backward_, stats)) return false;
     std::vector<int64_t> labels;
     for (const vid_t w : backward_) labels.push_back(journal_.label(w));
