@@ -2,8 +2,11 @@
 //
 // An edge between two components of the old graph lies on no cycle of it, so deleting it changes
 // nothing, and only the components the batch touches can change, in two phases:
-//  1. Split. Each component c with deleted edges inside it is examined once: Tarjan restricted to
-//     the vertices labelled c, started from every endpoint of those deletions. That reaches all of
+//  1. Split. A component c with deleted edges inside it stays strongly connected when the tail
+//     of each still reaches its head inside c (an old path goes around the deletions); each is
+//     asked with a forward and a backward search in turns, stopping when they meet. Otherwise c
+//     is examined once: Tarjan restricted to the vertices labelled c, started from every
+//     endpoint of those deletions. That reaches all of
 //     c: an old path from a deletion's tail to any vertex of c either survived or has a last
 //     deleted edge, whose head reaches the vertex. Each component found takes its smallest id.
 //  2. Merge. An inserted edge (u, v) between two labels closes a cycle exactly when v reaches u,
@@ -19,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -33,6 +37,7 @@
 namespace dyng::components::detail {
 
 inline constexpr const char* k_strong_repair_stopped = "components repair";
+inline constexpr int64_t k_any_label = INT64_MIN;
 
 template <class vid_t, class eid_t>
 class strong_repair_t {
@@ -51,20 +56,19 @@ class strong_repair_t {
     add_new_vertices(log, journal_);
     // Inserted edges between old components, taken before phase 1 relabels anything.
     std::vector<std::pair<vid_t, vid_t>> crossing;
-    std::vector<std::pair<int64_t, vid_t>> starts;  // (label, vertex) of phase 1
+    std::vector<deletion_t> inside;  // deletions within one old component, for phase 1
     for (const edge_change_t<vid_t>& change : log.changes) {
       const int64_t lu = journal_.label(change.src), lv = journal_.label(change.dst);
       if (change.kind == edge_change_kind_t::inserted && lu != lv) {
         crossing.emplace_back(change.src, change.dst);
       } else if (change.kind == edge_change_kind_t::deleted && lu == lv &&
                  change.src != change.dst) {
-        starts.emplace_back(lu, change.src);
-        starts.emplace_back(lu, change.dst);
+        inside.push_back({lu, change.src, change.dst});
       }
     }
     {
       const stage_scope_t split_stage("components.split");
-      if (!split(starts, budget, stats)) return false;
+      if (!split(inside, budget, stats)) return false;
     }
     const stage_scope_t merge_stage("components.merge");
     for (const auto& [u, v] : crossing) {
@@ -82,33 +86,60 @@ class strong_repair_t {
   void undo() noexcept { journal_.undo(); }
 
  private:
-  // Phase 1: one restricted Tarjan per component with deletions inside it.
-  bool split(std::vector<std::pair<int64_t, vid_t>>& starts, int64_t budget, stats_t& stats) {
-    if (starts.empty()) return true;
-    std::sort(starts.begin(), starts.end());
-    tarjan_t<vid_t, eid_t> tarjan(out_, cancel_);
+  struct deletion_t {
+    int64_t label;
+    vid_t tail, head;
+  };
+
+  // Whether every deleted edge (tail, head) of one component still has a path from its tail to
+  // its head inside the component: then each old path can go around the deletions, and the
+  // component is still strongly connected.
+  bool still_connected(const deletion_t* first, const deletion_t* last, int64_t budget,
+                       stats_t& stats, bool& connected) {
+    connected = true;
+    for (const deletion_t* d = first; d != last && connected; ++d) {
+      if (!meets(d->head, d->tail, d->label, budget, stats, connected)) return false;
+    }
+    return true;
+  }
+
+  // Phase 1: a component with deletions inside it that leave it strongly connected stays as it
+  // is; any other is re-examined by one Tarjan restricted to it, started from every endpoint.
+  bool split(std::vector<deletion_t>& inside, int64_t budget, stats_t& stats) {
+    if (inside.empty()) return true;
+    std::stable_sort(inside.begin(), inside.end(),
+                     [](const deletion_t& a, const deletion_t& b) { return a.label < b.label; });
+    std::optional<tarjan_t<vid_t, eid_t>> tarjan;
     std::vector<std::vector<vid_t>> found;
-    for (size_t first = 0; first < starts.size();) {
-      const int64_t label = starts[first].first;
-      size_t last = first;
+    for (size_t first = 0, last = 0; first < inside.size(); first = last) {
+      const int64_t label = inside[first].label;
+      for (last = first; last < inside.size() && inside[last].label == label; ++last) {
+      }
+      bool connected = true;
+      if (!still_connected(&inside[first], inside.data() + last, budget, stats, connected)) {
+        return false;
+      }
+      if (connected) continue;
+      if (!tarjan) tarjan.emplace(out_, cancel_);
       found.clear();
-      const auto inside = [&](vid_t w) { return journal_.label(w) == label; };
+      const auto within = [&](vid_t w) { return journal_.label(w) == label; };
       const auto emit = [&](const vid_t* begin, const vid_t* end) {
         found.emplace_back(begin, end);
       };
-      for (; last < starts.size() && starts[last].first == label; ++last) {
-        tarjan.search(starts[last].second, inside, emit);
+      for (size_t k = first; k < last; ++k) {
+        tarjan->search(inside[k].tail, within, emit);
+        tarjan->search(inside[k].head, within, emit);
       }
       ++stats.searches;
-      first = last;
-      if (tarjan.edges() + tarjan.vertices() > budget) return false;
-      if (found.size() < 2) continue;
+      if (work_ + tarjan->edges() + tarjan->vertices() > budget) return false;
       for (const std::vector<vid_t>& members : found) label_component(members, journal_);
       journal_.add_components(static_cast<int64_t>(found.size()) - 1);
       stats.split += static_cast<int64_t>(found.size()) - 1;
     }
-    work_ += tarjan.edges() + tarjan.vertices();
-    stats.search_size += tarjan.vertices();
+    if (tarjan) {
+      work_ += tarjan->edges() + tarjan->vertices();
+      stats.search_size += tarjan->vertices();
+    }
     return true;
   }
 
@@ -136,10 +167,11 @@ class strong_repair_t {
     return true;
   }
 
-  // Whether v reaches u: a forward search from v and a backward one from u, in turns, the one
-  // with less work first, until they meet (yes) or one runs out (no), so a miss costs about the
-  // smaller of the two. Sets `reaches`; false when over budget.
-  bool meets(vid_t u, vid_t v, int64_t budget, stats_t& stats, bool& reaches) {
+  // Whether v reaches u, through vertices labelled `label` (k_any_label: any): a forward search
+  // from v and a backward one from u, in turns, the one with less work first, until they meet
+  // (yes) or one runs out (no), so either answer costs about the smaller of the two. Sets
+  // `reaches`; false when over budget.
+  bool meets(vid_t u, vid_t v, int64_t label, int64_t budget, stats_t& stats, bool& reaches) {
     const int64_t ahead = ++stamp_, behind = ++stamp_;
     forward_.assign(1, v);
     backward_.assign(1, u);
@@ -160,6 +192,7 @@ class strong_repair_t {
       }
       for (eid_t slot = view.begin(x); slot < view.end(x) && !reaches; ++slot) {
         const auto y = static_cast<size_t>(view.neighbour(slot));
+        if (label != k_any_label && journal_.label(view.neighbour(slot)) != label) continue;
         reaches = mark_[y] == other;
         if (mark_[y] == own || reaches) continue;
         mark_[y] = own;
@@ -176,7 +209,7 @@ class strong_repair_t {
   // Phase 2 for the inserted edge (u, v); false when over budget.
   bool merge_cycle(vid_t u, vid_t v, int64_t budget, stats_t& stats) {
     bool reaches = false;
-    if (!meets(u, v, budget, stats, reaches)) return false;
+    if (!meets(u, v, k_any_label, budget, stats, reaches)) return false;
     if (!reaches) return true;  // no cycle through (u, v)
     if (!reach(out_, v, 0, budget, forward_, stats)) return false;
     if (!reach(in_, u, stamp_, budget, backward_, stats)) return false;

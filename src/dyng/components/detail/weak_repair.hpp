@@ -2,17 +2,19 @@
 //
 // Components the batch does not touch are unchanged: no changed edge ends in them. The touched
 // ones are repaired in two phases, whose order makes every search a search of one label:
-//  1. Split. The endpoints of the deletions inside one old component c are paired up: two
-//     breadth-first searches run from two of them through label c on the undirected view (out-
-//     and in-edges), in turns, the side with less work first. If they meet, the two are
-//     connected and one of them is dropped; the search cost about twice the smaller side's work.
-//     If one side runs out, it is a whole piece cut off by the deletions, and leaves the search.
-//     Once one endpoint is left, what still has label c is one piece. Each piece found takes its
-//     smallest id as label, and the rest keeps c, unless c (the smallest id of the old
-//     component) is in a piece found, in which case the rest is searched once more to find its
-//     own (a canonical label costs that). Inserted edges inside c take part in the searches;
-//     edges between labels are not followed, so after this phase each label is a connected piece
-//     of one old component.
+//  1. Split. The endpoints of the deletions inside one old component c are checked against the
+//     first of them, the anchor: a breadth-first search from the anchor and one from the
+//     endpoint run through label c on the undirected view (out- and in-edges), in turns, the
+//     side with less work first. If they meet, the two are connected, and the anchor's side
+//     absorbs the other's vertices and keeps them for the next endpoint (one it already holds
+//     costs nothing). If one side runs out, it is a whole piece cut off by the deletions, and
+//     leaves the search (a new anchor is taken if it was the anchor's). A search costs about
+//     twice the smaller side's work. Every piece holds an endpoint, so once one is left, what
+//     still has label c is one piece. Each piece found takes its smallest id as label, and the
+//     rest keeps c, unless c (the smallest id of the old component) is in a piece found, in
+//     which case the rest is searched once more to find its own (a canonical label costs that).
+//     Inserted edges inside c take part in the searches; edges between labels are not followed,
+//     so after this phase each label is a connected piece of one old component.
 //  2. Merge. For each inserted edge (u, v) whose endpoints have different labels, the component
 //     with the larger label is searched and relabelled with the smaller one.
 // Searches count the vertices and edges they visit; past `budget` the repair gives up (the journal
@@ -22,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -113,63 +116,112 @@ class weak_repair_t {
     if ((visited & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel_, k_weak_repair_stopped);
   }
 
-  /// One side of the two-sided search: its stamp, queue and work so far.
+  /// One side of a two-sided search: its stamp, the vertices it holds (all marked with the
+  /// stamp), those still to expand, and its work so far. Every label-c neighbour of an expanded
+  /// vertex is held by the side (or by the other one, which it then absorbs), so a side with
+  /// nothing left to expand holds a whole piece.
   struct side_t {
-    int64_t stamp;
-    vid_t start;
-    std::vector<vid_t> queue;
+    int64_t stamp = 0;
+    std::vector<vid_t> members;
+    std::vector<vid_t> pending;
     size_t head = 0;
     int64_t work = 0;
-    bool exhausted() const { return head == queue.size(); }
+    bool exhausted() const { return head == pending.size(); }
   };
 
   enum class outcome_t { met, searching, cut, over_budget };
 
+  void start_side(side_t& side, vid_t start) {
+    side.stamp = ++stamp_;
+    side.members.assign(1, start);
+    side.pending.assign(1, start);
+    side.head = 0;
+    side.work = 0;
+    mark_[static_cast<size_t>(start)] = side.stamp;
+  }
+
   outcome_t expand(side_t& side, const side_t& other, int64_t label) {
-    const vid_t x = side.queue[side.head++];
+    const vid_t x = side.pending[side.head++];
     poll(side.head);
     bool met = false;
     const int64_t before = work_;
     for_each_neighbour(x, [&](vid_t y) {
       const auto at = static_cast<size_t>(y);
-      if (met || journal_.label(y) != label || mark_[at] == side.stamp) return;
+      if (journal_.label(y) != label || mark_[at] == side.stamp) return;
       if (mark_[at] == other.stamp) {
         met = true;
         return;
       }
       mark_[at] = side.stamp;
-      side.queue.push_back(y);
+      side.members.push_back(y);
+      side.pending.push_back(y);
     });
     side.work += work_ - before;
     if (met) return outcome_t::met;
     return work_ > budget_ ? outcome_t::over_budget : outcome_t::searching;
   }
 
+  // Expands the sides in turns, the one with less work first, until they meet or one runs out.
+  outcome_t two_sided(side_t& a, side_t& b, int64_t label) {
+    while (!a.exhausted() && !b.exhausted()) {
+      side_t& side = a.work <= b.work ? a : b;
+      const outcome_t outcome = expand(side, &side == &a ? b : a, label);
+      if (outcome != outcome_t::searching) return outcome;
+    }
+    return outcome_t::cut;  // one side ran out
+  }
+
+  // After a meeting: `into` holds what `from` held and goes on with its unexpanded vertices.
+  void absorb(side_t& into, side_t& from) {
+    for (const vid_t v : from.members) mark_[static_cast<size_t>(v)] = into.stamp;
+    into.members.insert(into.members.end(), from.members.begin(), from.members.end());
+    const auto unexpanded = from.pending.begin() + static_cast<std::ptrdiff_t>(from.head);
+    into.pending.insert(into.pending.end(), unexpanded, from.pending.end());
+    into.work += from.work;
+  }
+
   /// Phase 1 for one old component `label` and the endpoints of its deleted edges (sorted,
   /// unique); false when over budget. Every piece the deletions leave holds one of the endpoints
-  /// (the component was connected through the deleted edges), so once every pair of open
-  /// endpoints has met or been cut apart, what still has the label is one piece.
+  /// (the component was connected through the deleted edges), so once each open endpoint has met
+  /// the anchor (the first one) or been cut off, what still has the label is one piece. The
+  /// anchor's side keeps what it learnt from one endpoint to the next, so an endpoint it already
+  /// holds costs nothing and the others meet it sooner.
   bool split_component(int64_t label, std::vector<vid_t>& open) {
     std::vector<std::vector<vid_t>> found;
+    side_t anchor, other;
+    start_side(anchor, open.front());
     while (open.size() >= 2) {
-      side_t a{++stamp_, open.front(), {open.front()}}, b{++stamp_, open.back(), {open.back()}};
-      mark_[static_cast<size_t>(a.start)] = a.stamp;
-      mark_[static_cast<size_t>(b.start)] = b.stamp;
+      if (mark_[static_cast<size_t>(open.back())] == anchor.stamp) {
+        open.pop_back();
+        continue;
+      }
+      start_side(other, open.back());
       ++stats_->searches;
-      const outcome_t outcome = two_sided(a, b, label);
-      stats_->search_size += static_cast<int64_t>(a.queue.size() + b.queue.size());
+      const size_t held = anchor.members.size();
+      const outcome_t outcome = two_sided(anchor, other, label);
+      stats_->search_size +=
+          static_cast<int64_t>(anchor.members.size() - held + other.members.size());
       if (outcome == outcome_t::over_budget) return false;
       if (outcome == outcome_t::met) {
+        absorb(anchor, other);
         open.pop_back();
         continue;
       }
       // A side that ran out is a whole piece: a temporary label (negative, unique) keeps it out
       // of the later searches until the canonical labels are written below.
-      found.push_back(std::move(a.exhausted() ? a.queue : b.queue));
+      const bool anchor_cut = anchor.exhausted();
+      found.push_back(std::move(anchor_cut ? anchor.members : other.members));
       const int64_t temporary = -2 - static_cast<int64_t>(found.size());
       for (const vid_t v : found.back()) journal_.set_label(v, temporary);
       std::erase_if(open, [&](vid_t v) { return journal_.label(v) != label; });
+      if (anchor_cut && !open.empty()) start_side(anchor, open.front());
     }
+    return label_split(label, found, open);
+  }
+
+  // The canonical labels and sizes after phase 1 found `found` cut off from label c.
+  bool label_split(int64_t label, const std::vector<std::vector<vid_t>>& found,
+                   const std::vector<vid_t>& open) {
     if (found.empty()) return true;
     int64_t moved = 0;
     for (const std::vector<vid_t>& piece : found) moved += static_cast<int64_t>(piece.size());
@@ -186,16 +238,6 @@ class weak_repair_t {
     journal_.add_components(added);
     stats_->split += added;
     return true;
-  }
-
-  // Expands the sides in turns, the one with less work first, until they meet or one runs out.
-  outcome_t two_sided(side_t& a, side_t& b, int64_t label) {
-    while (!a.exhausted() && !b.exhausted()) {
-      side_t& side = a.work <= b.work ? a : b;
-      const outcome_t outcome = expand(side, &side == &a ? b : a, label);
-      if (outcome != outcome_t::searching) return outcome;
-    }
-    return outcome_t::cut;  // one side ran out
   }
 
   // Every vertex labelled `label` that is connected to `start` through such vertices, except
