@@ -211,11 +211,11 @@ def update(graph, batch, result, *, resources=None):
     Examples
     --------
     >>> import dyng
-    >>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], num_vertices=50)
+    >>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], num_vertices=100)
     >>> r = dyng.components.compute(g, kind="strong")
     >>> s = dyng.components.update(g, dyng.EdgeBatch(delete=([2], [0])), r)
     >>> r.labels.tolist()[:4], r.count, s.split, s.path
-    ([0, 1, 2, 3], 50, 2, 'incremental')
+    ([0, 1, 2, 3], 100, 2, 'incremental')
 
     On a graph this small a repair is dearer than a recompute, which the update then runs
     (``s.path == "recompute"``; the repair's counters stay 0):
