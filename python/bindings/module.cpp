@@ -25,7 +25,7 @@ NB_MODULE(_core, m) {
   // extras appended (python/plugin/merge_stub.py).
 #if defined(DYNG_HAVE_CUDA)
 #define DYNG_ALGORITHM(name) dyng::bindings::bind_##name##_device(m);
-#include "dyng_algorithms.inc"
+#include "dyng_device_algorithms.inc"
 #undef DYNG_ALGORITHM
   dyng::bindings::bind_cuda_runtime(m);
   dyng::bindings::bind_device_batch(m);

@@ -22,13 +22,13 @@ void bind_update_stats(nanobind::module_& m);
 // One pair per algorithm of DYNG_ALGORITHMS, generated into dyng_algorithms.inc by
 // python/CMakeLists.txt: bind_<algo> binds the algorithm's options, stats, host result class and
 // functions (bind_<algo>.cpp); bind_<algo>_device, in CUDA builds, its device result class
-// (bind_<algo>_device.cpp).
+// (bind_<algo>_device.cpp, listed in dyng_device_algorithms.inc where it exists).
 #define DYNG_ALGORITHM(name) void bind_##name(nanobind::module_& m);
 #include "dyng_algorithms.inc"
 #undef DYNG_ALGORITHM
 #if defined(DYNG_HAVE_CUDA)
 #define DYNG_ALGORITHM(name) void bind_##name##_device(nanobind::module_& m);
-#include "dyng_algorithms.inc"
+#include "dyng_device_algorithms.inc"
 #undef DYNG_ALGORITHM
 #endif
 /// `legacy_mosp_changes`, `legacy_cycle_enum_batch`, the original tools' batch generators

@@ -702,6 +702,83 @@ class TriangleDeltaState:
     def update(self, graph: GraphHandle, log: ChangeLog, options: TriangleDeltaOptions, execution: Execution) -> TriangleDeltaStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
 
+class ComponentsOptions:
+    """Native components options."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def kind(self) -> str:
+        """"weak" or "strong"."""
+
+    @kind.setter
+    def kind(self, arg: str, /) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class ComponentsStats(UpdateStats):
+    """components' counters."""
+
+    @property
+    def merged(self) -> int: ...
+
+    @property
+    def split(self) -> int: ...
+
+    @property
+    def relabelled(self) -> int: ...
+
+    @property
+    def searches(self) -> int: ...
+
+    @property
+    def search_size(self) -> int: ...
+
+class ComponentsState:
+    """Component labels, sizes and count of a graph, on the host."""
+
+    def clone(self) -> ComponentsState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
+
+    def labels(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    def sizes(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: ComponentsOptions, execution: Execution) -> tuple[ComponentsState, ComponentsStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: ComponentsOptions, execution: Execution) -> ComponentsStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
 class MospChangeCounts:
     """What mospPrep's change generator reports about a batch."""
 

@@ -18,7 +18,8 @@ __all__ = ["Algorithm", "AlgorithmInfo", "ALGORITHM_MODULES", "PLANNED", "algori
            "all_algorithms", "find", "feature_table"]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
-ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs", "triangle_delta")
+ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs", "triangle_delta",
+                     "components")
 
 #: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
 PLANNED = ()

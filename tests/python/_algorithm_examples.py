@@ -113,6 +113,14 @@ EXAMPLES = {
         stages={"host": ("triangle_delta.count", "triangle_delta.count_batch", "graph.apply"),
                 "cuda": ("triangle_delta.count", "triangle_delta.count_batch", "graph.apply")},
         answer=lambda r: [np.array([r.count])]),
+    "components": Example(
+        graph=lambda res: weighted_graph(res, m=70),
+        compute=lambda module, g: module.compute(g),
+        batch=lambda: dyng.EdgeBatch(insert=([3], [7], [1]), delete=([0], [1])),
+        stages={"host": ("components.union_find", "components.split", "components.merge",
+                         "components.repair", "graph.apply"),
+                "cuda": ()},
+        answer=lambda r: [r.labels.to_numpy(), r.sizes.to_numpy(), np.array([r.count])]),
 }
 
 

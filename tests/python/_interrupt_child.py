@@ -178,6 +178,17 @@ class Case:
     def _dynamic_bfs(self, res):
         self._linear_search(dyng.dynamic_bfs)
 
+    def _components(self, res):
+        """Weak components: union-find reads every edge once, so only a very large graph takes
+        seconds; the batch's deletions of a random graph's edges send each repair past its
+        budget to a recompute."""
+        n, m = (500_000, 4_000_000) if SCALE == 1 else (8_000_000, 96_000_000)
+        self.graph = random_graph(n, m, 1, 1)
+        self.compute = lambda g, res: dyng.components.compute(g, resources=res)
+        self.batch = random_batch(self.graph, m // 50, 2)
+        self.copies = 4
+        self.cheap = True
+
 
 def same(a, b):
     return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))

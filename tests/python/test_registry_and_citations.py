@@ -16,7 +16,10 @@ EXPECTED = {
     "mosp": ("fixed_point", "stable", "bitwise", ("dynamosp2025", "dynamosptpds2025")),
     "dynamic_bfs": ("fixed_point", "tutorial", "exact_value", ()),
     "triangle_delta": ("aggregate_delta", "tutorial", "exact_value", ()),
+    "components": ("fixed_point", "stable", "bitwise", ()),
 }
+#: Algorithms whose CUDA backend has not landed yet (the README's table says "planned").
+HOST_ONLY = {"components"}
 
 
 def test_algorithms_lists_every_registered_module_in_order():
@@ -34,7 +37,8 @@ def test_algorithm_info_values(name):
     assert (info.family, info.maturity, info.determinism, info.cite) == (family, maturity,
                                                                          determinism, cite)
     assert info.container == "graph" and info.oracle == "compute"
-    assert info.backends == ("sequential", "openmp", "cuda")
+    host = ("sequential", "openmp")
+    assert info.backends == (host if name in HOST_ONLY else host + ("cuda",))
     assert info.title and isinstance(info.title, str)
     # The module named is the one that runs.
     assert hasattr(getattr(dyng, name), "compute")
@@ -56,6 +60,7 @@ def test_algorithm_info_fields_and_immutability():
     ("cycle_count", ["dyng2027", "trucy2026"]),
     ("dynamic_bfs", ["dyng2027"]),
     ("triangle_delta", ["dyng2027"]),
+    ("components", ["dyng2027"]),
     ("triad_count", ["dyng2027", "escher2026", "escherplus2026"]),
     ("hypergraph", ["dyng2027", "escher2026", "escherplus2026"]),
     ("label_propagation", ["dyng2027", "dynlp2026"]),

@@ -21,6 +21,8 @@ import sys
 
 import pytest
 
+from dyng import _registry
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CPU_STUB = ROOT / "python" / "dyng" / "_core.pyi"
 DEVICE_FRAGMENT = ROOT / "python" / "plugin" / "device_stub.pyi"
@@ -98,8 +100,12 @@ def test_every_host_result_has_a_device_result_in_the_plugin_stub():
     plugin = _plugin_stub()
     hosts = re.findall(r"^class (\w+)State:", cpu, re.MULTILINE)
     assert hosts, "no result classes (class <Algo>State) in the CPU stub"
+    # An algorithm whose record has no CUDA backend yet has no device result.
+    host_only = {importlib.import_module(f"dyng.{name}").Result._HOST_STATE[:-len("State")]
+                 for name in _registry.ALGORITHM_MODULES
+                 if "cuda" not in _registry.find(name).backends}
     missing = [f"{name}DeviceState" for name in hosts
-               if f"\nclass {name}DeviceState:" not in plugin]
+               if name not in host_only and f"\nclass {name}DeviceState:" not in plugin]
     assert not missing, f"device result classes missing from the plugin stub: {missing}"
     assert "\ndef cuda_device_count() -> int:" in plugin
 

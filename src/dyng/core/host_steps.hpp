@@ -31,7 +31,9 @@ int64_t count_differences(const S& a, const S& b) {
 /// `repair_t` has run(log, budget, stats) -> bool and undo(); `engine` is what a repair reports
 /// in Stats.engine_used and Stats.method; `compute_t` is called as
 /// compute(fresh_state, attempt_stats) -> stats: a compute into `fresh_state` (its source set),
-/// which may copy counters a compute does not produce from the abandoned attempt.
+/// which may copy counters a compute does not produce from the abandoned attempt. A state
+/// without a `source` (a whole-graph result with per-vertex arrays: components) computes from
+/// the graph alone.
 template <class S, class stats_t, class repair_t, class compute_t>
 class host_steps_t {
  public:
@@ -59,7 +61,7 @@ class host_steps_t {
   void undo() noexcept { repair_.undo(); }
   void recompute(stats_t& stats) {
     S fresh;
-    fresh.source = state_.source;
+    if constexpr (requires { state_.source; }) fresh.source = state_.source;
     stats_t computed = compute_(fresh, stats);
     computed.affected = count_differences(state_, fresh);
     state_ = std::move(fresh);
