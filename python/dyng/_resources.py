@@ -101,7 +101,7 @@ class Resources:
     """
 
     __slots__ = ("_backend", "_num_threads", "_device", "_stream", "_stream_owner", "_shared",
-                 "__weakref__")
+                 "_automatic", "__weakref__")
 
     def __init__(self, backend=None, *, num_threads=0, device=0):
         self._setup("Resources", backend, num_threads, device, None)
@@ -138,6 +138,8 @@ class Resources:
                 f"Resources.sequential()"
             )
         self._backend = backend
+        # Nobody asked for this backend: an algorithm without it may run on a host one instead.
+        self._automatic = automatic
         self._num_threads = 1 if backend == "sequential" else num_threads
         self._device = device
         self._stream = _cuda_stream.stream_handle(stream, device, fn) if backend == "cuda" else 0
@@ -293,6 +295,7 @@ class Resources:
         other._stream = self._stream
         other._stream_owner = self._stream_owner
         other._shared = self._shared
+        other._automatic = self._automatic
         return other
 
     def __deepcopy__(self, memo):
@@ -366,6 +369,18 @@ def set_default_resources(resources):
         )
     with _default_lock:
         _default = value
+
+
+def host_resources_for(backends):
+    """Automatic resources of a host backend among `backends` (OpenMP first where compiled), or
+    None when there is none."""
+    native = _backend.native()
+    for name in ("openmp", "sequential"):
+        if name in backends and (name != "openmp" or native.build_config["openmp"]):
+            resources = Resources(name)
+            resources._automatic = True
+            return resources
+    return None
 
 
 def resolve(resources, fallback, function):

@@ -99,6 +99,7 @@ def run_compute(result_type, fn, graph, options, resources, *args):
     """A fresh result: the algorithm's native state class (host or device, by the resources)
     computes it from `args`; native checks raise before anything is created."""
     res = _resources.resolve(resources, graph.resources, fn)
+    res = _host_when_automatic(result_type, res, fn)
     _check_backend(result_type, res, fn)
     native = _backend.native()
     if res.backend == "cuda":
@@ -111,6 +112,21 @@ def run_compute(result_type, fn, graph, options, resources, *args):
     _log.log("debug", lambda: f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
                               f"{stats.affected} affected")
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
+
+
+def _host_when_automatic(result_type, res, fn):
+    """`res`, or host resources when `res` is the automatic choice (nobody named its backend)
+    and the algorithm has no such backend yet: a script that never asked for the GPU runs
+    wherever the algorithm can. A backend someone named is kept, and refused if missing."""
+    backends = result_type._ALGORITHM.backends
+    if res.backend in backends or not res._automatic:
+        return res
+    host = _resources.host_resources_for(backends)
+    if host is None:
+        return res
+    _log.log("info", lambda: f"{fn}(): {result_type._ALGORITHM.name} has no {res.backend} "
+                             f"backend yet; running on {host.backend}")
+    return host
 
 
 def _check_backend(result_type, res, fn):

@@ -129,3 +129,46 @@ def test_registry_entry():
     info = {a.name: a for a in dyng.algorithms()}["components"]
     assert (info.family, info.maturity, info.determinism) == ("fixed_point", "stable", "bitwise")
     assert dyng.citation_keys("components") == ["dyng2027"]
+
+
+def _only_sequential(monkeypatch):
+    record = dataclasses.replace(components.ALGORITHM, backends=("sequential",))
+    monkeypatch.setattr(components.Result, "_ALGORITHM", record)
+
+
+def test_an_automatic_backend_the_algorithm_lacks_falls_back_to_a_host_one(monkeypatch):
+    # As on a machine whose automatic choice is the GPU, which components has no backend for
+    # yet: a script that never named a backend must still run (here: automatic OpenMP, an
+    # algorithm with the sequential backend only).
+    _only_sequential(monkeypatch)
+    monkeypatch.setattr(dyng._resources, "_default", dyng.Resources())
+    graph = two_pieces()
+    if graph.resources.backend == "sequential":
+        pytest.skip("the automatic choice here is already sequential (no OpenMP in this build)")
+    r = components.compute(graph)
+    assert r._resources.backend == "sequential" and r.labels.tolist() == [0, 0, 0, 3, 3]
+    components.update(graph, dyng.EdgeBatch(insert=([2], [3])), r)
+    assert r.labels.tolist() == [0] * 5
+
+
+def test_a_backend_someone_named_is_refused_not_replaced(monkeypatch):
+    _only_sequential(monkeypatch)
+    with pytest.raises(dyng.NotSupportedError, match="not on openmp"):
+        components.compute(two_pieces(), resources="openmp")
+    graph = dyng.Graph.from_edges([0], [1], resources=dyng.Resources.openmp())
+    with pytest.raises(dyng.NotSupportedError, match="not on openmp"):
+        components.compute(graph)
+
+
+@pytest.mark.gpu
+def test_with_the_gpu_as_the_automatic_choice_components_run_on_the_host():
+    assert dyng.get_default_resources().backend == "cuda"
+    graph = dyng.Graph.from_edges([0, 1, 3], [1, 2, 4], directed=False, num_vertices=8)
+    assert graph.space == "device"
+    r = components.compute(graph)
+    assert r.space == "host" and r.labels.tolist()[:5] == [0, 0, 0, 3, 3]
+    dyng.update(graph, dyng.EdgeBatch(insert=([2, 6], [3, 7]), delete=([0], [1])), r)
+    fresh = components.compute(graph)
+    assert r.labels.tolist() == fresh.labels.tolist() == [0, 1, 1, 1, 1, 5, 6, 6]
+    with pytest.raises(dyng.NotSupportedError, match="not on cuda"):
+        components.compute(graph, resources=dyng.Resources.cuda())
