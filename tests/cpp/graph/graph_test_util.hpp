@@ -177,4 +177,56 @@ inline dyng::graph_properties_t random_props(std::mt19937_64& rng) {
   return p;
 }
 
+/// A random edge list for properties `p`: n vertices, m edges with hub columns (every seventh
+/// edge ends in vertex 0..4), weights 1..9, no self-loop where `p` refuses them.
+template <class vid_t>
+struct random_edges_t {
+  std::vector<vid_t> src, dst;
+  std::vector<int32_t> w;
+};
+
+template <class vid_t>
+random_edges_t<vid_t> random_edges(std::mt19937_64& rng, const dyng::graph_properties_t& p,
+                                   vid_t n, int64_t m) {
+  random_edges_t<vid_t> e;
+  for (int64_t i = 0; i < m; ++i) {
+    e.src.push_back(static_cast<vid_t>(rng() % n));
+    e.dst.push_back(static_cast<vid_t>(rng() % (i % 7 == 0 ? 5 : n)));
+    if (e.src.back() == e.dst.back() && p.semantics.on_self_loop == dyng::on_self_loop_t::error) {
+      e.dst.back() = static_cast<vid_t>((e.dst.back() + 1) % n);
+    }
+    for (int j = 0; j < p.num_weights; ++j) e.w.push_back(static_cast<int32_t>(1 + rng() % 9));
+  }
+  return e;
+}
+
+/// The arrays of a drawn batch; batch() views them (edge_batch_t holds spans, so these must
+/// outlive it).
+template <class vid_t>
+struct random_batch_t {
+  std::vector<vid_t> is, id, ds, dd;
+  std::vector<int32_t> iw;
+  int k = 0;
+  dyng::edge_batch_t<vid_t> batch() const { return {is, id, iw, k, ds, dd}; }
+};
+
+/// A mixed batch of `size` insertions (ids below `limit`, every fifth towards a hub) and as many
+/// deletions, two in three of an edge of `edges` (which may be gone by now), the rest of random
+/// pairs below `num_vertices`.
+template <class vid_t>
+random_batch_t<vid_t> random_batch(std::mt19937_64& rng, const random_edges_t<vid_t>& edges,
+                                   int k, int64_t size, vid_t limit, vid_t num_vertices) {
+  random_batch_t<vid_t> b;
+  b.k = k;
+  for (int64_t i = 0; i < size; ++i) {
+    b.is.push_back(static_cast<vid_t>(rng() % limit));
+    b.id.push_back(static_cast<vid_t>(rng() % (i % 5 == 0 ? 5 : limit)));
+    for (int j = 0; j < k; ++j) b.iw.push_back(static_cast<int32_t>(1 + rng() % 9));
+    const size_t e = rng() % edges.src.size();
+    b.ds.push_back(rng() % 3 ? edges.src[e] : static_cast<vid_t>(rng() % num_vertices));
+    b.dd.push_back(rng() % 3 ? edges.dst[e] : static_cast<vid_t>(rng() % num_vertices));
+  }
+  return b;
+}
+
 }  // namespace graph_test

@@ -22,6 +22,8 @@
 namespace {
 
 using namespace dyng;
+using graph_test::random_batch;
+using graph_test::random_edges;
 using graph_test::random_props;
 using graph_test::same_graph;
 
@@ -67,17 +69,8 @@ void teams_match_sequential(uint64_t seed, int trials) {
     // tail) next to rows edited in place.
     const vid_t n = static_cast<vid_t>(50 + rng() % 400);
     const int64_t m = static_cast<int64_t>(n) * static_cast<int64_t>(1 + rng() % 12);
-    std::vector<vid_t> src, dst;
-    std::vector<int32_t> w;
-    for (int64_t e = 0; e < m; ++e) {
-      src.push_back(static_cast<vid_t>(rng() % n));
-      dst.push_back(static_cast<vid_t>(rng() % (e % 7 == 0 ? 5 : n)));
-      if (src.back() == dst.back() && p.semantics.on_self_loop == on_self_loop_t::error) {
-        dst.back() = static_cast<vid_t>((dst.back() + 1) % n);
-      }
-      for (int j = 0; j < k; ++j) w.push_back(static_cast<int32_t>(1 + rng() % 9));
-    }
-    auto base = graph_t<vid_t, eid_t>::from_edges(n, src, dst, w, p);
+    const auto edges = random_edges(rng, p, n, m);
+    auto base = graph_t<vid_t, eid_t>::from_edges(n, edges.src, edges.dst, edges.w, p);
     for (int step = 0; step < 3; ++step) {
       // Sizes from a handful to past the rebuild point (half the stored edges).
       const int64_t size = step == 2 ? static_cast<int64_t>(base.num_edges()) + 50
@@ -85,17 +78,8 @@ void teams_match_sequential(uint64_t seed, int trials) {
       const vid_t limit = p.semantics.allow_vertex_growth && rng() % 2
                               ? static_cast<vid_t>(base.num_vertices() + 5)
                               : base.num_vertices();
-      std::vector<vid_t> is, id, ds, dd;
-      std::vector<int32_t> iw;
-      for (int64_t i = 0; i < size; ++i) {
-        is.push_back(static_cast<vid_t>(rng() % limit));
-        id.push_back(static_cast<vid_t>(rng() % (i % 5 == 0 ? 5 : limit)));
-        for (int j = 0; j < k; ++j) iw.push_back(static_cast<int32_t>(1 + rng() % 9));
-        const size_t e = rng() % src.size();
-        ds.push_back(rng() % 3 ? src[e] : static_cast<vid_t>(rng() % base.num_vertices()));
-        dd.push_back(rng() % 3 ? dst[e] : static_cast<vid_t>(rng() % base.num_vertices()));
-      }
-      const edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
+      const auto drawn = random_batch(rng, edges, k, size, limit, base.num_vertices());
+      const edge_batch_t<vid_t> batch = drawn.batch();
       auto expected = base;
       change_log_t<vid_t> expected_log;
       expected_log.record_row_edits = true;

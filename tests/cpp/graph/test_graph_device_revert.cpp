@@ -20,6 +20,8 @@
 namespace {
 
 using namespace dyng;
+using graph_test::random_batch;
+using graph_test::random_edges;
 using graph_test::random_props;
 using graph_test::same_graph;
 
@@ -32,17 +34,8 @@ void device_reverts_restore_the_graph(uint64_t seed, int trials) {
     const int k = p.num_weights;
     const vid_t n = static_cast<vid_t>(20 + rng() % 300);
     const int64_t m = static_cast<int64_t>(n) * static_cast<int64_t>(1 + rng() % 10);
-    std::vector<vid_t> src, dst;
-    std::vector<int32_t> w;
-    for (int64_t e = 0; e < m; ++e) {
-      src.push_back(static_cast<vid_t>(rng() % n));
-      dst.push_back(static_cast<vid_t>(rng() % (e % 7 == 0 ? 5 : n)));
-      if (src.back() == dst.back() && p.semantics.on_self_loop == on_self_loop_t::error) {
-        dst.back() = static_cast<vid_t>((dst.back() + 1) % n);
-      }
-      for (int j = 0; j < k; ++j) w.push_back(static_cast<int32_t>(1 + rng() % 9));
-    }
-    const auto host = graph_t<vid_t, eid_t>::from_edges(n, src, dst, w, p);
+    const auto edges = random_edges(rng, p, n, m);
+    const auto host = graph_t<vid_t, eid_t>::from_edges(n, edges.src, edges.dst, edges.w, p);
     cuda::device_graph_t<vid_t, eid_t> device(host, 0, nullptr);
     for (int step = 0; step < 6; ++step) {
       const int64_t size = step == 5 ? static_cast<int64_t>(device.num_edges()) + 20
@@ -50,17 +43,8 @@ void device_reverts_restore_the_graph(uint64_t seed, int trials) {
       const vid_t limit = p.semantics.allow_vertex_growth && rng() % 2
                               ? static_cast<vid_t>(device.num_vertices() + 4)
                               : device.num_vertices();
-      std::vector<vid_t> is, id, ds, dd;
-      std::vector<int32_t> iw;
-      for (int64_t i = 0; i < size; ++i) {
-        is.push_back(static_cast<vid_t>(rng() % limit));
-        id.push_back(static_cast<vid_t>(rng() % (i % 5 == 0 ? 5 : limit)));
-        for (int j = 0; j < k; ++j) iw.push_back(static_cast<int32_t>(1 + rng() % 9));
-        const size_t e = rng() % src.size();
-        ds.push_back(rng() % 3 ? src[e] : static_cast<vid_t>(rng() % device.num_vertices()));
-        dd.push_back(rng() % 3 ? dst[e] : static_cast<vid_t>(rng() % device.num_vertices()));
-      }
-      const edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
+      const auto drawn = random_batch(rng, edges, k, size, limit, device.num_vertices());
+      const edge_batch_t<vid_t> batch = drawn.batch();
       const auto before = device.download();
       typename cuda::device_graph_t<vid_t, eid_t>::undo_t undo;
       try {
