@@ -38,7 +38,7 @@ __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
 ALGORITHM = Algorithm(name="components", title="Dynamic connected components (weak and strong)",
                       family="fixed_point", maturity="stable", determinism="bitwise",
-                      backends=("sequential", "openmp"))
+                      backends=("sequential", "openmp", "cuda"))
 
 KINDS = ("weak", "strong")
 
@@ -83,7 +83,8 @@ class Stats(StatsBase):
     and the ``searches`` it ran with the vertices they visited (``search_size``); ``merged`` and
     ``split`` are 0 when the update fell back to a recompute. ``method`` is
     "union_find" or "tarjan" for a compute, "two_sided_search" or "restricted_tarjan" for a
-    repair."""
+    repair on the host; "afforest" or "signatures" for a compute, "relink" or
+    "restricted_signatures" for a repair on CUDA."""
 
     merged: int = 0
     split: int = 0
@@ -171,8 +172,8 @@ def compute(graph, *, kind=None, options=None, resources=None, **fields):
         raises InvalidArgumentError, as NetworkX refuses it: use ``"weak"`` there.
     options : Options, optional
     resources : Resources, optional
-        Defaults to the graph's resources; the sequential and OpenMP backends (the CUDA backend
-        of components is not available yet: NotSupportedError).
+        Defaults to the graph's resources; every backend gives the same labels. On CUDA, labels
+        and sizes stay in device memory (CuPy and PyTorch read them in place).
     **fields
         Override fields of `options`.
 

@@ -269,6 +269,49 @@ class TriangleDeltaDeviceState:
     @property
     def device(self) -> int: ...
 
+class ComponentsDeviceState:
+    """Component labels, sizes and count of a graph, on a CUDA device."""
+
+    def clone(self) -> ComponentsDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
+
+    def labels(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view that keeps this state's values alive."""
+
+    def sizes(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: ComponentsOptions, execution: Execution) -> tuple[ComponentsDeviceState, ComponentsStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: ComponentsOptions, execution: Execution) -> ComponentsStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> ComponentsState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: ComponentsState, execution: Execution) -> ComponentsDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
 

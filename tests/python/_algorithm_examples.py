@@ -119,7 +119,7 @@ EXAMPLES = {
         batch=lambda: dyng.EdgeBatch(insert=([3], [7], [1]), delete=([0], [1])),
         stages={"host": ("components.union_find", "components.split", "components.merge",
                          "components.repair", "graph.apply"),
-                "cuda": ()},
+                "cuda": ("components.afforest", "components.repair", "graph.apply")},
         answer=lambda r: [r.labels.to_numpy(), r.sizes.to_numpy(), np.array([r.count])]),
 }
 

@@ -3,13 +3,12 @@ views, Result.component, staleness, clones, growth, int64 ids, the CUDA refusal 
 entry."""
 
 import dataclasses
-import types
 
 import numpy as np
 import pytest
 
 import dyng
-from dyng import _result, components
+from dyng import components
 
 
 def two_pieces():
@@ -116,12 +115,9 @@ def test_module_update_with_other_results():
     assert weak.labels.tolist() == [0, 0, 2] and dist.distances.tolist()[1] == 1
 
 
-def test_cuda_is_refused_with_what_to_do():
-    cuda = types.SimpleNamespace(backend="cuda")
-    with pytest.raises(dyng.NotSupportedError, match="sequential, openmp backends.*not on cuda"):
-        _result._check_backend(components.Result, cuda, "components.compute")
-    assert components.ALGORITHM.backends == ("sequential", "openmp")
-    row = "| `components`: dynamic connected components (weak and strong) | yes | yes | planned |"
+def test_every_backend_is_listed():
+    assert components.ALGORITHM.backends == ("sequential", "openmp", "cuda")
+    row = "| `components`: dynamic connected components (weak and strong) | yes | yes | yes |"
     assert row in dyng._registry.feature_table()
 
 
@@ -137,7 +133,7 @@ def _only_sequential(monkeypatch):
 
 
 def test_an_automatic_backend_the_algorithm_lacks_falls_back_to_a_host_one(monkeypatch):
-    # As on a machine whose automatic choice is the GPU, which components has no backend for
+    # As on a machine whose automatic choice is the GPU, for an algorithm that has no GPU backend
     # yet: a script that never named a backend must still run (here: automatic OpenMP, an
     # algorithm with the sequential backend only).
     _only_sequential(monkeypatch)
@@ -161,14 +157,13 @@ def test_a_backend_someone_named_is_refused_not_replaced(monkeypatch):
 
 
 @pytest.mark.gpu
-def test_with_the_gpu_as_the_automatic_choice_components_run_on_the_host():
+def test_with_the_gpu_as_the_automatic_choice_components_run_there():
     assert dyng.get_default_resources().backend == "cuda"
     graph = dyng.Graph.from_edges([0, 1, 3], [1, 2, 4], directed=False, num_vertices=8)
     assert graph.space == "device"
     r = components.compute(graph)
-    assert r.space == "host" and r.labels.tolist()[:5] == [0, 0, 0, 3, 3]
+    assert r.space == "device" and r.labels.to_numpy().tolist()[:5] == [0, 0, 0, 3, 3]
     dyng.update(graph, dyng.EdgeBatch(insert=([2, 6], [3, 7]), delete=([0], [1])), r)
     fresh = components.compute(graph)
-    assert r.labels.tolist() == fresh.labels.tolist() == [0, 1, 1, 1, 1, 5, 6, 6]
-    with pytest.raises(dyng.NotSupportedError, match="not on cuda"):
-        components.compute(graph, resources=dyng.Resources.cuda())
+    assert r.labels.to_numpy().tolist() == fresh.labels.to_numpy().tolist() == [
+        0, 1, 1, 1, 1, 5, 6, 6]

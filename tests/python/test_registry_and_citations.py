@@ -19,7 +19,7 @@ EXPECTED = {
     "components": ("fixed_point", "stable", "bitwise", ()),
 }
 #: Algorithms whose CUDA backend has not landed yet (the README's table says "planned").
-HOST_ONLY = {"components"}
+HOST_ONLY = set()
 
 
 def test_algorithms_lists_every_registered_module_in_order():

@@ -36,12 +36,16 @@ struct options_t : tuning_knobs_t {
 inline constexpr double k_default_repair_budget = 0.2;
 inline constexpr int64_t k_default_parallel_min_edges = 200000;
 
+/// What a result holds besides its arrays; the device state (components_cuda.hpp) shares it.
+struct summary_t {
+  int64_t count = 0;           ///< Number of components.
+  kind_t kind = kind_t::weak;  ///< What the labels are components of (compute sets it).
+};
+
 template <class vid_t>
-struct state_t {
+struct state_t : summary_t {
   std::vector<int64_t> labels;  ///< Smallest vertex id of the vertex's component.
   std::vector<int64_t> sizes;   ///< Vertices per label, indexed by the label (a vertex id).
-  int64_t count = 0;            ///< Number of components.
-  kind_t kind = kind_t::weak;   ///< What the labels are components of (compute sets it).
 
   // Growth fills -1 and 0; the repair then makes each new vertex a component of its own.
   static constexpr auto arrays() {
@@ -49,7 +53,7 @@ struct state_t {
                       result_array_t<state_t, int64_t>{"sizes", &state_t::sizes, 0}};
   }
   static constexpr auto scalars() {
-    return std::tuple{result_scalar_t<state_t, int64_t>{"count", &state_t::count}};
+    return std::tuple{result_scalar_t<summary_t, int64_t>{"count", &summary_t::count}};
   }
 };
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "dyng/components/detail/call_checks.hpp"
 #include "dyng/components/detail/strong_repair.hpp"
 #include "dyng/components/detail/tarjan.hpp"
 #include "dyng/components/detail/union_find.hpp"
@@ -25,18 +26,11 @@ namespace dyng::components {
 
 namespace {
 
-const char* kind_name(kind_t kind) { return kind == kind_t::strong ? "strong" : "weak"; }
-
 template <class vid_t, class eid_t>
 void check_call(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, const char* fn) {
   check_host_backend(exec, fn);
-  if (options.kind == kind_t::strong && !graph.properties().directed) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": kind \"strong\" needs a directed graph, and this one is "
-                                 "undirected; use kind=\"weak\" (its connected components)");
-  }
-  require_in_edges(graph, fn, "components");
+  detail::check_graph(graph, options, fn);
 }
 
 /// The whole graph's components into `state` (checks done).
@@ -104,12 +98,7 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "components.update()";
   check_call(graph, options, exec, fn);
-  if (options.kind != state.kind) {
-    throw invalid_argument_error(std::string(fn) + ": the result holds " +
-                                 kind_name(state.kind) + " components, the options ask for " +
-                                 kind_name(options.kind) +
-                                 "; pass the kind the result was computed with");
-  }
+  detail::check_kind(state.kind, options, fn);
   const bool directed = graph.properties().directed;
   const auto out = graph.out_view();
   const auto in = in_edges_view(graph, directed);

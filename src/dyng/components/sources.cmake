@@ -1,2 +1,2 @@
-# components sources (host backends; the CUDA backend has no cuda_sources.cmake yet).
+# components sources (host backends; the CUDA backend is in cuda_sources.cmake).
 target_sources(dyng PRIVATE ${CMAKE_CURRENT_LIST_DIR}/components_cpu.cpp)

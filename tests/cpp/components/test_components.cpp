@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "components/components_batches.hpp"
 #include "components/components_oracle.hpp"
 #include "dyng/components/components.hpp"
 #include "dyng/core/errors.hpp"
@@ -87,57 +88,7 @@ cc::state_t<vid_t> check_updates(const graph_t<vid_t, eid_t>& g, const change_lo
   return result;
 }
 
-template <class vid_t>
-struct batch_t {
-  std::vector<vid_t> insert_src, insert_dst, delete_src, delete_dst;
-  std::vector<int32_t> insert_weights;
-  int num_weights = 0;
-  edge_batch_t<vid_t> view() const {
-    return {insert_src, insert_dst, insert_weights, num_weights, delete_src, delete_dst};
-  }
-  void insert(vid_t u, vid_t v) {
-    insert_src.push_back(u), insert_dst.push_back(v);
-    for (int k = 0; k < num_weights; ++k) insert_weights.push_back(1);
-  }
-};
-
-/// Deletes existing edges (of random vertices, and along a random walk, which cuts paths and
-/// bridges), inserts a few random ones (some to new vertices, self-loops, parallel edges) and
-/// joins a few random vertices to one hub (many components merged at once).
-template <class vid_t, class eid_t>
-batch_t<vid_t> random_batch(std::mt19937_64& rng, const graph_t<vid_t, eid_t>& g) {
-  batch_t<vid_t> b;
-  b.num_weights = g.num_weights();
-  const auto n = static_cast<uint64_t>(g.num_vertices());
-  const auto out = g.out_view();
-  auto first_edge = [&](vid_t v, vid_t& to) {
-    if (out.degree(v) == 0) return false;
-    const auto pick = rng() % static_cast<uint64_t>(out.degree(v));
-    to = out.neighbour(out.begin(v) + static_cast<eid_t>(pick));
-    return true;
-  };
-  for (int i = static_cast<int>(rng() % 4); i > 0; --i) {
-    vid_t v = static_cast<vid_t>(rng() % n), to;
-    if (first_edge(v, to)) b.delete_src.push_back(v), b.delete_dst.push_back(to);
-  }
-  vid_t at = static_cast<vid_t>(rng() % n), to;
-  for (int step = static_cast<int>(rng() % 6); step > 0 && first_edge(at, to); --step) {
-    b.delete_src.push_back(at), b.delete_dst.push_back(to);
-    at = to;
-  }
-  for (int i = static_cast<int>(rng() % 4); i > 0; --i) {
-    const uint64_t limit = n + (rng() % 4 == 0 ? 2 : 0);
-    const auto u = static_cast<vid_t>(rng() % limit);
-    b.insert(u, rng() % 5 == 0 ? u : static_cast<vid_t>(rng() % limit));
-  }
-  if (rng() % 3 == 0) {
-    const auto hub = static_cast<vid_t>(rng() % n);
-    for (int i = static_cast<int>(rng() % 5); i > 0; --i) {
-      b.insert(static_cast<vid_t>(rng() % n), hub);
-    }
-  }
-  return b;
-}
+using dyng_test::random_batch;
 
 template <class vid_t, class eid_t>
 void random_rounds(uint64_t seed, int trials) {

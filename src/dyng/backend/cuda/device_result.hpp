@@ -3,10 +3,13 @@
 // No CUDA types here (the copies go through device_allocator.hpp), so C++ code and the bindings
 // use them.
 //
-// A device state derives from device_result_t<vid_t>, names its host state `host_type` (which
+// A device state derives from device_result_t<vid_t> (a result of one source) or
+// device_placement_t (a result of the whole graph), names its host state `host_type` (which
 // lists its arrays, core/result_arrays.hpp) and lists its device buffers in
-// `static constexpr auto device_arrays()`, in the same order. Being derived from
-// device_result_t also makes the functions below reachable by argument-dependent lookup.
+// `static constexpr auto device_arrays()`, in the same order. Host-side values besides the
+// arrays (a count, a kind) sit in a plain struct that the host and the device state both derive
+// from, named `fields_type` in the device state: every copy below carries it along. Being
+// derived from these bases also makes the functions below reachable by argument-dependent lookup.
 //
 // A state that holds more than vertex-indexed arrays (mosp: K trees and a combined graph) copies
 // itself instead (self_copying_result): clone, to_host and to_device then call its members, so
@@ -28,11 +31,15 @@
 
 namespace dyng::cuda {
 
-template <class vid_t>
-struct device_result_t {
-  vid_t source = 0;
+/// Where a result's buffers live.
+struct device_placement_t {
   int device = 0;
   int64_t num_vertices = 0;  ///< entries in use; each buffer holds at least this many
+};
+
+template <class vid_t>
+struct device_result_t : device_placement_t {
+  vid_t source = 0;
 };
 
 /// Throws invalid_argument_error unless `state` (any device state: it records its `device`)
@@ -83,14 +90,26 @@ void for_each_pair(F&& f) {
   }(std::make_index_sequence<std::tuple_size_v<decltype(host)>>{});
 }
 
+/// Copies what `from` holds besides its arrays and placement (its source, D's fields_type)
+/// into `to`; either side may be D or D's host state.
+template <class D, class to_t, class from_t>
+void copy_host_values(to_t& to, const from_t& from) {
+  if constexpr (requires { to.source = from.source; }) to.source = from.source;
+  if constexpr (requires { typename D::fields_type; }) {
+    using fields_t = typename D::fields_type;
+    static_cast<fields_t&>(to) = static_cast<const fields_t&>(from);
+  }
+}
+
 }  // namespace result_detail
 
-/// A result of `n` vertices with uninitialised buffers on the current device. Long-lived, so
-/// allocated on the default stream (a caller's stream may be destroyed before the result is).
-template <class D>
-D allocate_result(decltype(D::source) source, int device, int64_t n) {
+/// A result of `n` vertices with uninitialised buffers on the current device and `model`'s host
+/// values (source, fields), `model` being a D or a D::host_type. Long-lived, so allocated on the
+/// default stream (a caller's stream may be destroyed before the result is).
+template <class D, class model_t>
+D allocate_like(const model_t& model, int device, int64_t n) {
   D fresh;
-  fresh.source = source;
+  result_detail::copy_host_values<D>(fresh, model);
   fresh.device = device;
   fresh.num_vertices = n;
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
@@ -100,12 +119,28 @@ D allocate_result(decltype(D::source) source, int device, int64_t n) {
   return fresh;
 }
 
+/// A result of one source: allocate_like() with only the source set.
+template <class D>
+D allocate_result(decltype(D::source) source, int device, int64_t n) {
+  D model;
+  model.source = source;
+  return allocate_like<D>(model, device, n);
+}
+
+/// A whole-graph result: allocate_like() with default host values.
+template <class D>
+  requires(!requires { D::source; })
+D allocate_result(int device, int64_t n) {
+  const D model;
+  return allocate_like<D>(model, device, n);
+}
+
 /// A deep copy on the same device, ready when it returns.
 template <class D>
   requires(requires { D::device_arrays(); } && !self_copying_result<D>)
 D clone(const D& state, void* stream) {
   device_scope_t scope(state.device);
-  D copy = allocate_result<D>(state.source, state.device, state.num_vertices);
+  D copy = allocate_like<D>(state, state.device, state.num_vertices);
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     using T = typename std::decay_t<decltype(h)>::value_type;
     copy_on_device((copy.*member).data(), (state.*member).data(),
@@ -121,7 +156,7 @@ template <class D>
 typename D::host_type to_host(const D& state, void* stream) {
   device_scope_t scope(state.device);
   typename D::host_type host;
-  host.source = state.source;
+  result_detail::copy_host_values<D>(host, state);
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     auto& values = host.*h.member;
     values.resize(static_cast<size_t>(state.num_vertices));
@@ -136,7 +171,7 @@ template <class D>
   requires(!self_copying_result<D>)
 D to_device(const typename D::host_type& host, int device, void* stream) {
   device_scope_t scope(device);
-  D copy = allocate_result<D>(host.source, device, covered_vertices(host));
+  D copy = allocate_like<D>(host, device, covered_vertices(host));
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     const auto& values = host.*h.member;
     copy_to_device((copy.*member).data(), values.data(), values.size() * sizeof(values[0]),
@@ -146,9 +181,11 @@ D to_device(const typename D::host_type& host, int device, void* stream) {
   return copy;
 }
 
-/// Copies every array of `from` into `to` (same vertex count, on the current device) and waits.
+/// Copies every array and host value of `from` into `to` (same vertex count, on the current
+/// device) and waits.
 template <class D>
 void copy_values(D& to, const D& from, void* stream) {
+  result_detail::copy_host_values<D>(to, from);
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     using T = typename std::decay_t<decltype(h)>::value_type;
     copy_on_device((to.*member).data(), (from.*member).data(),
@@ -163,7 +200,7 @@ void copy_values(D& to, const D& from, void* stream) {
 template <class D>
 void grow(D& state, int64_t n, void* stream) {
   if (n <= state.num_vertices) return;
-  D grown = allocate_result<D>(state.source, state.device, n);
+  D grown = allocate_like<D>(state, state.device, n);
   const int64_t old = state.num_vertices;
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     using T = typename std::decay_t<decltype(h)>::value_type;

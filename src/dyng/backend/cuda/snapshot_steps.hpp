@@ -44,7 +44,11 @@ class snapshot_steps_t {
   template <class log_t>
   bool repair(const log_t& log, int64_t budget, stats_t& stats) {
     stats.record(engine_);
-    if (log.changes.empty()) return true;  // new vertices stay untouched; nothing else moves
+    // Without changes nothing moves, and new vertices stay untouched, unless untouched is not
+    // their answer (a new vertex is a component of its own): D says so with
+    // `static constexpr bool k_new_vertices_need_repair = true`.
+    const bool grew = log.num_vertices_after != log.num_vertices_before;
+    if (log.changes.empty() && !(grew && new_vertices_need_repair())) return true;
     take_snapshot();
     return repair_(log, budget, stats, snapshot_);
   }
@@ -70,6 +74,14 @@ class snapshot_steps_t {
   }
 
  private:
+  static constexpr bool new_vertices_need_repair() {
+    if constexpr (requires { D::k_new_vertices_need_repair; }) {
+      return D::k_new_vertices_need_repair;
+    } else {
+      return false;
+    }
+  }
+
   void take_snapshot() {
     if (taken_) return;
     snapshot_ = clone(state_, stream_);

@@ -1,0 +1,106 @@
+// Labels and the rest of a components result on the GPU: sizes and the count after a compute,
+// the components a batch's deletions may cut, the write of an update's new labels with what it
+// changed (sizes moved label by label, components that appeared and disappeared), and the
+// entries that differ from a snapshot.
+// Included by the components launch files only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "dyng/backend/cuda/warp_primitives.cuh"
+#include "dyng/graph/change_log.hpp"
+
+namespace dyng::components::detail::cuda {
+
+/// What write_labels() found, summed over the vertices (device counters).
+struct label_counts_t {
+  unsigned long long relabelled;
+  unsigned long long appeared;     ///< Old vertices that became a label.
+  unsigned long long disappeared;  ///< Old labels that are labels no more.
+  long long count_change;          ///< Labels now minus labels before.
+};
+
+/// sizes[c] += the vertices labelled c, and *count += the labels (vertices labelled with
+/// themselves). Lanes with the same label add once per warp: most vertices of a skewed graph
+/// share the giant component's label, and one atomic per vertex would queue on it.
+__global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t* sizes,
+                                    unsigned long long* count) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  // Every lane runs the same number of rounds, so the warp-wide calls below see all 32 lanes.
+  const long long rounds = (n + stride - 1) / stride;
+  for (long long r = 0; r < rounds; ++r) {
+    const long long v = first + r * stride;
+    const bool active = v < n;
+    const int64_t label = active ? labels[v] : -1 - static_cast<int64_t>(threadIdx.x & 31);
+    const unsigned same =
+        __match_any_sync(::dyng::cuda::k_full_mask, static_cast<unsigned long long>(label));
+    if (active && (threadIdx.x & 31) == static_cast<unsigned>(__ffs(same) - 1)) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(sizes + label),
+                static_cast<unsigned long long>(__popc(same)));
+    }
+    const unsigned roots = __ballot_sync(::dyng::cuda::k_full_mask, active && label == v);
+    if ((threadIdx.x & 31) == 0 && roots != 0) atomicAdd(count, __popc(roots));
+  }
+}
+
+/// Writes fresh[v] into labels[v] where they differ and moves sizes along; counts what changed
+/// (label_counts_t). Vertices at or past `old_vertices` are the batch's new ones (label -1).
+__global__ void write_labels(const int64_t* fresh, long long n, long long old_vertices,
+                             int64_t* labels, int64_t* sizes, label_counts_t* counts) {
+  unsigned long long relabelled = 0, appeared = 0, disappeared = 0;
+  long long change = 0;
+  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int64_t now = fresh[v];
+    const int64_t was = labels[v];
+    change += static_cast<long long>(now == v) - static_cast<long long>(was == v);
+    if (now == was) continue;
+    labels[v] = now;
+    ++relabelled;
+    if (was >= 0) atomicAdd(reinterpret_cast<unsigned long long*>(sizes + was), ~0ull);
+    atomicAdd(reinterpret_cast<unsigned long long*>(sizes + now), 1ull);
+    appeared += now == v && v < old_vertices ? 1 : 0;
+    disappeared += was == v ? 1 : 0;
+  }
+  if (relabelled > 0) {
+    atomicAdd(&counts->relabelled, relabelled);
+    atomicAdd(&counts->appeared, appeared);
+    atomicAdd(&counts->disappeared, disappeared);
+  }
+  if (change != 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(&counts->count_change),
+              static_cast<unsigned long long>(change));
+  }
+}
+
+/// *differ += the vertices whose label or size entry differs from the snapshot's.
+__global__ void count_differing(const int64_t* labels, const int64_t* sizes,
+                                  const int64_t* old_labels, const int64_t* old_sizes,
+                                  long long n, unsigned long long* differ) {
+  unsigned long long found = 0;
+  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * blockDim.x) {
+    found += labels[v] != old_labels[v] || sizes[v] != old_sizes[v] ? 1 : 0;
+  }
+  if (found > 0) atomicAdd(differ, found);
+}
+
+/// cut[label] = 1 for each deleted edge whose ends share that label (>= 0): the components a
+/// deletion may cut.
+template <class vid_t>
+__global__ void mark_cut(const edge_change_t<vid_t>* changes, unsigned long long count,
+                         const int64_t* labels, unsigned char* cut) {
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
+                              threadIdx.x;
+       i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
+    const edge_change_t<vid_t> c = changes[i];
+    if (c.kind != edge_change_kind_t::deleted) continue;
+    const int64_t a = labels[c.src];
+    if (a >= 0 && a == labels[c.dst]) cut[a] = 1;
+  }
+}
+
+}  // namespace dyng::components::detail::cuda

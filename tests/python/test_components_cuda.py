@@ -1,0 +1,113 @@
+"""On the GPU: components on CUDA equals the host backends, SciPy and the pure-Python oracle,
+compute and update, weak and strong, batch after adversarial batch, for every id combination
+(the C++ tests take every budget path); device results move between spaces and hand out
+device arrays (CuPy reads them in place); larger skewed graphs against the host. Skipped where
+no CUDA backend is usable (CI); must pass on a GPU before CUDA work is done."""
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+import dyng
+from dyng import components
+from dyng.testing.strategies import batches, graphs
+
+from _helpers import summary_dict
+from test_components_properties import COMBOS, expected_answer
+
+pytestmark = pytest.mark.gpu
+
+
+def answer(result):
+    return (result.labels.to_numpy().tolist(), result.sizes.to_numpy().tolist(), result.count)
+
+
+@pytest.mark.parametrize("combo", sorted(COMBOS))
+@settings(max_examples=30, deadline=None)
+@given(rg=graphs(max_vertices=14, max_edges=30), data=st.data(), directed=st.booleans())
+def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
+    kw, id_dtype = COMBOS[combo]
+    kind = data.draw(st.sampled_from(["weak", "strong"])) if directed else "weak"
+    model = rg.model(directed=directed)
+    g_dev = rg.to_graph(directed=directed, id_dtype=id_dtype, resources=dyng.Resources.cuda(), **kw)
+    g_host = rg.to_graph(directed=directed, id_dtype=id_dtype,
+                         resources=dyng.Resources.sequential(), **kw)
+    r_dev = components.compute(g_dev, kind=kind)
+    r_host = components.compute(g_host, kind=kind)
+    assert r_dev.space == "device"
+    assert answer(r_dev) == expected_answer(model, kind)
+    for step in range(4):
+        rb = data.draw(batches(model), label=f"batch {step}")
+        expected = rb.apply_to(model)
+        s_dev = components.update(g_dev, rb.to_batch(id_dtype=id_dtype), r_dev)
+        components.update(g_host, rb.to_batch(id_dtype=id_dtype), r_host)
+        event(f"cuda update path: {s_dev.path}")
+        context = f"batch {step} ({combo}, {kind}, directed={directed})"
+        assert summary_dict(s_dev.batch) == expected.as_dict(), context
+        got = answer(r_dev)
+        assert got == expected_answer(model, kind), f"{context}: CUDA update != oracle"
+        assert got == (r_host.labels.tolist(), r_host.sizes.tolist(), r_host.count), context
+        assert answer(components.compute(g_dev, kind=kind)) == got, context
+
+
+def test_device_results_move_between_spaces_and_read_in_place():
+    cupy = pytest.importorskip("cupy")
+    cuda = dyng.Resources.cuda()
+    g = dyng.Graph.from_edges([0, 1, 3], [1, 2, 4], directed=False, resources=cuda)
+    r = components.compute(g)
+    assert (r.stats.engine_used, r.stats.method, r.stats.affected) == ("operators", "afforest", 5)
+    assert r.labels.__cuda_array_interface__["typestr"] == "<i8"
+    labels = cupy.asarray(r.labels)
+    assert labels.data.ptr == r.labels.__cuda_array_interface__["data"][0]
+    assert labels.tolist() == [0, 0, 0, 3, 3] and r.count == 2
+    host = r.clone(resources="sequential")
+    assert host.space == "host" and host.labels.tolist() == [0, 0, 0, 3, 3] and host.count == 2
+    back = host.clone(resources=cuda)
+    assert back.space == "device" and back.sizes.to_numpy().tolist() == [3, 0, 0, 2, 0]
+    kept = r.labels.to_numpy()
+    stats = components.update(g, dyng.EdgeBatch(insert=([2], [3]), delete=([0], [1])), r)
+    assert kept.tolist() == [0, 0, 0, 3, 3]
+    assert r.labels.to_numpy().tolist() == [0, 1, 1, 1, 1] and r.count == 2
+    assert stats.path in ("incremental", "recompute") and host.count == 2
+
+
+def test_strong_on_the_device_and_a_mixed_update():
+    cuda = dyng.Resources.cuda()
+    g = dyng.Graph.from_edges([0, 1, 2, 3], [1, 2, 0, 4], [1, 1, 1, 1], resources=cuda)
+    strong, tree = components.compute(g, kind="strong"), dyng.sssp.compute(g, 0)
+    assert strong.labels.to_numpy().tolist() == [0, 0, 0, 3, 4]
+    assert strong.stats.method == "signatures"
+    dyng.update(g, dyng.EdgeBatch(insert=([4, 5], [3, 2], [1, 1]), delete=([2], [0])), strong,
+                tree)
+    assert strong.labels.to_numpy().tolist() == [0, 1, 2, 3, 3, 5] and strong.count == 5
+    assert tree.distances.to_numpy().tolist()[:3] == [0, 1, 2]
+    with pytest.raises(dyng.InvalidArgumentError, match="strong.*undirected"):
+        components.compute(dyng.Graph.from_edges([0], [1], directed=False, resources=cuda),
+                           kind="strong")
+
+
+@pytest.mark.parametrize("kind", ["weak", "strong"])
+def test_skewed_graphs_with_batches_of_a_thousand_changes(kind):
+    rng = np.random.default_rng(5)
+    n, m = 50_000, 400_000
+    src = np.minimum(rng.zipf(1.6, m), n) - 1
+    dst = rng.integers(0, n, m)
+    graphs = {name: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=res)
+              for name, res in (("cuda", dyng.Resources.cuda()),
+                                ("host", dyng.Resources.openmp()))}
+    results = {name: components.compute(g, kind=kind) for name, g in graphs.items()}
+    paths = set()
+    for step in range(5):
+        pick = rng.integers(0, m, 500)
+        batch = dyng.EdgeBatch(insert=(rng.integers(0, n + 3, 500), rng.integers(0, n, 500)),
+                               delete=(src[pick], dst[pick]))
+        for name, g in graphs.items():
+            stats = components.update(g, batch, results[name])
+            if name == "cuda":
+                paths.add(stats.path)
+        device = results["cuda"]
+        assert device.labels.to_numpy().tolist() == results["host"].labels.tolist(), step
+        assert device.sizes.to_numpy().tolist() == results["host"].sizes.tolist(), step
+        assert device.count == results["host"].count, step
+    assert "incremental" in paths
