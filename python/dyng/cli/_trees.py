@@ -23,9 +23,10 @@ def add_tree_flags(parser):
                         help="the source vertex (default 0)")
 
 
-def add_output_flags(parser):
+def add_output_flags(parser, holds="obj<k>/ per objective"):
+    """``--out DIR`` (whose contents `holds` describes) and ``--quiet``."""
     parser.add_argument("--out", required=True, metavar="DIR",
-                        help="the output folder (obj<k>/ per objective)")
+                        help=f"the output folder ({holds})")
     parser.add_argument("--quiet", action="store_true",
                         help="print no report lines and no progress line")
 
