@@ -1,5 +1,6 @@
 """On the GPU: the command line's algorithm commands write, with ``--backend cuda``, exactly the
-files they write with ``--backend sequential`` (sssp, mosp and cycle_count, compute and update),
+files they write with ``--backend sequential`` (sssp, mosp and cycle_count, compute and update;
+components with no --backend, and with --backend cuda once it has a CUDA backend),
 on a graph large enough for the GPU kernels' parallel paths. Skipped where no CUDA backend is
 usable (CI); must pass on a GPU before CUDA work is done."""
 
@@ -74,3 +75,24 @@ def test_cycle_count_writes_the_same_histogram(files, verb):
              "--max-length", 4, *batch, "--output", outs[backend], "--backend", backend])
     assert outs["sequential"].read_bytes() == outs["cuda"].read_bytes()
     assert outs["cuda"].read_text().startswith("# cycle_size, num_of_cycles")
+
+
+@pytest.mark.parametrize("kind", ["weak", "strong"])
+@pytest.mark.parametrize("verb", ["compute", "update"])
+def test_components_writes_the_same_files(files, verb, kind):
+    # No --backend is the automatic choice, the GPU here: components runs on the host until its
+    # CUDA backend lands, and then on the GPU (--backend cuda is tried once it is registered).
+    from dyng import components
+
+    backends = {"sequential": ["--backend", "sequential"], "automatic": []}
+    if "cuda" in components.ALGORITHM.backends:
+        backends["cuda"] = ["--backend", "cuda"]
+    outs = {}
+    for name, flags in backends.items():
+        outs[name] = files / f"components-{verb}-{kind}-{name}"
+        batch = ["--changes", files / "ch"] if verb == "update" else []
+        run(["components", verb, "--graph", files / "g.txt", "--num-weights", 3, "--kind", kind,
+             *batch, "--out", outs[name], *flags, "--quiet"])
+    for name in backends:
+        same_tree(outs["sequential"], outs[name])
+    assert any(outs["automatic"].rglob("labels*.txt"))

@@ -1,10 +1,11 @@
 """The ``dyng`` command line (also ``python -m dyng``), spec section 10.
 
-``dyng [--version] [--log-level L] COMMAND ...`` with the commands ``sssp``, ``mosp`` and
-``cycle_count`` (verbs ``compute`` and ``update``), ``prep``, ``convert``, ``generate`` and
-``config``. Each command lives in its own module with a ``register(commands)`` function that
-adds its parser and sets ``run``, the function that does the work; :mod:`dyng.cli._flags` builds
-the flag groups they share, :mod:`dyng.cli._outputs` makes every command's output files appear
+``dyng [--version] [--log-level L] COMMAND ...`` with the commands ``sssp``, ``mosp``,
+``cycle_count`` and ``components`` (verbs ``compute`` and ``update``), ``prep``, ``convert``,
+``generate`` and ``config``. Each command lives in its own module with a ``register(commands)``
+function that adds its parser and sets ``run``, the function that does the work;
+:mod:`dyng.cli._flags` builds the flag groups they share, :mod:`dyng.cli._batches` reads an
+update's batch, :mod:`dyng.cli._outputs` makes every command's output files appear
 all together or not at all, and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
 1 failure (``dyng: error: ...``), 2 usage, 130 interrupted.
 
@@ -24,7 +25,7 @@ __all__ = ["main"]
 
 # 0.2's --help lists the levels loudest first.
 LOG_LEVELS = tuple(reversed(_log.LEVELS))
-COMMANDS = ("sssp", "mosp", "cycle_count", "prep", "convert", "generate", "config")
+COMMANDS = ("sssp", "mosp", "cycle_count", "components", "prep", "convert", "generate", "config")
 
 
 class _VersionAction(argparse.Action):
@@ -45,8 +46,8 @@ def parser():
     top = argparse.ArgumentParser(
         prog="dyng",
         description="dyng: graph algorithms whose results stay current while the graph changes "
-                    "in batches. The algorithms (sssp, mosp, cycle_count) take the verbs "
-                    "compute and update; prep, convert and generate prepare their inputs.",
+                    "in batches. The algorithms (sssp, mosp, cycle_count, components) take the "
+                    "verbs compute and update; prep, convert and generate prepare their inputs.",
         epilog="See 'dyng COMMAND --help' for a command's flags, e.g. dyng sssp update --help.")
     top.add_argument("--version", action=_VersionAction, help="print the version and exit")
     top.add_argument("--log-level", choices=LOG_LEVELS,

@@ -174,6 +174,16 @@ def add_resources(parser):
                         help="CUDA device ordinal (default 0)")
 
 
+def check_backend(args, algorithm):
+    """Fails when ``--backend`` names a backend `algorithm` (a registry entry) does not run on
+    yet, saying which it runs on, before any resources are made."""
+    if args.backend is not None and args.backend not in algorithm.backends:
+        have = ", ".join(algorithm.backends)
+        raise CliError(f"--backend {args.backend}: {algorithm.name} runs on the {have} backends "
+                       f"in this release; pass --backend {algorithm.backends[-1]} or leave "
+                       f"--backend out")
+
+
 def resources_of(args):
     """The Resources the resource flags ask for, or None for the process default."""
     import dyng

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dyng._interrupts import deferred_interrupts
 
-__all__ = ["reset", "run", "interrupt_outcome", "write_text", "write_bytes"]
+__all__ = ["reset", "run", "interrupt_outcome", "write_text", "write_bytes",
+           "write_vertex_values"]
 
 _NOTHING_WRITTEN = "no output was written; files from before the run are as they were"
 _ALL_WRITTEN = "every output had been written in full"
@@ -80,3 +81,12 @@ def write_text(path, text, function):
 def write_bytes(path, data, function):
     """Writes `data` to `path` through the native writers (so it joins the command's group)."""
     _native().io_write_bytes(str(path), function, bytes(data))
+
+
+def write_vertex_values(path, values, function):
+    """Writes ``v value`` per entry of the integer array `values` (the layout of the distance
+    and parent files, never INF) through the native writers."""
+    import numpy as np
+
+    _native().io_write_vertex_values(str(path), function,
+                                     np.ascontiguousarray(values, dtype=np.int64), 0)

@@ -1,5 +1,5 @@
-"""What ``sssp`` and ``mosp`` share: the original tools' output layout, their change batches,
-the ``--init`` trees, and the flags of an update.
+"""What ``sssp`` and ``mosp`` share: the original tools' output layout, the ``--init`` trees and
+the flags of an update (their batches come from :mod:`dyng.cli._batches`).
 
 Layout under ``--out DIR``: ``obj<k>/distancesOriginal.txt`` and ``obj<k>/SSSPTreeOriginal.txt``
 after a compute, ``obj<k>/distancesUpdated.txt`` and ``obj<k>/SSSPTreeUpdated.txt`` after an
@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import time
 
-from dyng.cli import _flags, _progress
-from dyng.cli._errors import CliError, UsageError
+from dyng.cli import _batches, _flags, _progress
+from dyng.cli._errors import CliError
 
 INFINITE_DISTANCE = 2**61 - 1
 
@@ -23,16 +23,17 @@ def add_tree_flags(parser):
                         help="the source vertex (default 0)")
 
 
-def add_output_flags(parser):
+def add_output_flags(parser, holds="obj<k>/ per objective"):
+    """``--out DIR`` (whose contents `holds` describes) and ``--quiet``."""
     parser.add_argument("--out", required=True, metavar="DIR",
-                        help="the output folder (obj<k>/ per objective)")
+                        help=f"the output folder ({holds})")
     parser.add_argument("--quiet", action="store_true",
                         help="print no report lines and no progress line")
 
 
 def add_update_flags(parser):
     """The batch and start-tree flags of ``sssp update`` and ``mosp update``."""
-    add_batch_source(parser)
+    _batches.add_batch_source(parser)
     parser.add_argument("--init", metavar="DIR",
                         help="start from the trees in DIR/obj<k>/ (distancesOriginal.txt, "
                              "SSSPTreeOriginal.txt) instead of computing them")
@@ -40,40 +41,6 @@ def add_update_flags(parser):
                         help="with --init: replace each parent by the canonical one")
     parser.add_argument("--write-graph", metavar="PREFIX",
                         help="also write the changed graph as a CSR triplet at PREFIX")
-
-
-def add_batch_source(parser):
-    parser.add_argument("--changes", metavar="DIR",
-                        help="the batch folder holding insert.txt and delete.txt")
-    parser.add_argument("--insert", metavar="FILE", help="insertions, 'u v w1..wK' per line")
-    parser.add_argument("--delete", metavar="FILE", help="deletions, 'u v' per line")
-
-
-def batch_paths(args):
-    """``(insert, delete)`` paths of the batch flags, or None when none was given."""
-    if args.changes is not None:
-        if args.insert is not None or args.delete is not None:
-            raise UsageError("give either --changes or --insert/--delete")
-        return (os.path.join(args.changes, "insert.txt"),
-                os.path.join(args.changes, "delete.txt"))
-    if (args.insert is None) != (args.delete is None):
-        raise UsageError("--insert and --delete go together")
-    if args.insert is None:
-        return None
-    return args.insert, args.delete
-
-
-def read_batch(args, graph):
-    """The change batch of the batch flags, read as the MOSP tools did."""
-    from dyng import io
-
-    paths = batch_paths(args)
-    if paths is None:
-        raise UsageError("a batch is required: --changes DIR or --insert FILE --delete FILE")
-    with _progress.step(f"reading the batch {paths[0]}"):
-        return io.read_legacy_batch(*paths, num_weights=graph.num_weights,
-                                    num_vertices=graph.num_vertices, mosp_lenient=True,
-                                    vertex_dtype=graph.vertex_dtype)
 
 
 def objectives_of(graph, requested):

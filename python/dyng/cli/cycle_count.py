@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from dyng.cli import _flags, _progress, _textbatch, _trees
+from dyng.cli import _batches, _flags, _progress, _trees
 from dyng.cli._errors import UsageError
 
 _CHOICES = {
@@ -23,12 +23,6 @@ _HELPS = {
     "scheduler": "how the CUDA backend hands out work",
     "work_items": "the unit of work the CUDA backend balances",
 }
-_GENERATOR_HELPS = {
-    "num_deletions": "generate a batch: delete this many existing edges",
-    "num_insertions": "generate a batch: insert this many new edges",
-    "seed": "the generator's seed",
-    "locality_window": "draw the generated edges among nearby vertex ids",
-}
 _EXAMPLES = {
     "compute": "dyng cycle_count compute --graph g.txt --max-length 6 --output cycles.csv",
     "update": "dyng cycle_count update --graph g.txt --max-length 6 --num-deletions 10 "
@@ -38,7 +32,6 @@ _EXAMPLES = {
 
 def register(commands):
     from dyng import cycle_count
-    from dyng.generators import legacy
 
     group = _flags.command(
         commands, "cycle_count", help="count directed simple cycles by length",
@@ -57,19 +50,11 @@ def register(commands):
         parser.add_argument("--output", metavar="FILE",
                             help="write the histogram here instead of stdout")
         _flags.add_resources(parser)
-        generator = []
         if verb == "update":
-            parser.add_argument("--batch", metavar="FILE",
-                                help="a text batch: '- u v' and '+ u v' lines")
-            _trees.add_batch_source(parser)
-            generator = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
-                                          helps=_GENERATOR_HELPS)
-            parser.add_argument("--write-batch", metavar="FILE",
-                                help="also write the batch used, in the text batch format")
+            _batches.add_any_batch(parser)
             parser.add_argument("--compare-recompute", action="store_true",
                                 help="also count from scratch and say whether both agree")
-        parser.set_defaults(run=_compute if verb == "compute" else _update, fields=names,
-                            generator=generator)
+        parser.set_defaults(run=_compute if verb == "compute" else _update, fields=names)
 
 
 def _emit(args, counts):
@@ -95,25 +80,6 @@ def _compute(args):
     _emit(args, result.counts.to_numpy())
 
 
-def _batch(args, graph):
-    """The update's batch: a text batch, a MOSP batch, a generated one, or none."""
-    import dyng
-    from dyng.generators import legacy
-
-    generated = _flags.given(args, args.generator)
-    sources = [args.batch is not None, _trees.batch_paths(args) is not None, bool(generated)]
-    if sum(sources) > 1:
-        raise UsageError("give one batch: --batch, --changes/--insert/--delete or generator "
-                         "flags")
-    if args.batch is not None:
-        return _textbatch.read(args.batch, graph)
-    if sources[1]:
-        return _trees.read_batch(args, graph)
-    if generated:
-        return legacy.cycle_enum_batch(graph, **generated)
-    return dyng.EdgeBatch()
-
-
 def _update(args):
     from dyng import cycle_count
 
@@ -121,9 +87,7 @@ def _update(args):
         raise UsageError("cycle_count update requires --max-length (the update enumerates the "
                          "simple paths through the changed edges up to that length)")
     graph, fields = _prepare(args)
-    batch = _batch(args, graph)
-    if args.write_batch is not None:
-        _textbatch.write(args.write_batch, batch)
+    batch = _batches.read_any_batch(args, graph)
     with _progress.step("counting cycles"):
         result = cycle_count.compute(graph, **fields)
     with _progress.step("updating the counts"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from dyng.cli import _flags, _progress, _trees
+from dyng.cli import _batches, _flags, _progress, _trees
 
 _CHOICES = {"cuda_engine": ("automatic", "fused", "operators")}
 _HELPS = {
@@ -94,9 +94,9 @@ def _compute(args):
 def _update(args):
     from dyng import mosp
 
-    _trees.batch_paths(args)
+    _batches.batch_paths(args)
     graph, _ = _trees.prepare(args, "mosp")
-    batch = _trees.read_batch(args, graph)
+    batch = _batches.read_batch(args, graph)
     fields = _flags.given(args, args.fields)
     with _progress.step("building the start trees"):
         if args.init is not None:

@@ -3,7 +3,7 @@ layout (``<out>/obj<k>/``)."""
 
 from __future__ import annotations
 
-from dyng.cli import _flags, _progress, _trees
+from dyng.cli import _batches, _flags, _progress, _trees
 
 _CHOICES = {"cuda_engine": ("automatic", "fused", "operators")}
 _HELPS = {
@@ -73,10 +73,10 @@ def _update(args):
     import dyng
     from dyng import sssp
 
-    _trees.batch_paths(args)
+    _batches.batch_paths(args)
     graph, _ = _trees.prepare(args, "sssp")
     objectives = _trees.objectives_of(graph, args.objective)
-    batch = _trees.read_batch(args, graph)
+    batch = _batches.read_batch(args, graph)
     fields = _options(args)
     with _progress.step("building the start trees"):
         if args.init is not None:
