@@ -22,6 +22,9 @@ parser.add_argument("--scale", type=int, default=22)
 parser.add_argument("--changes", type=int, default=1000)
 parser.add_argument("--batches", type=int, default=10)
 parser.add_argument("--huge", type=int, default=0)
+parser.add_argument("--stages", action="store_true",
+                    help="also print the profile stages of one update per kind (waiting after "
+                         "each stage, device times from CUDA events)")
 args = parser.parse_args()
 print("dyng", dyng.__version__, "from", dyng.__file__)
 
@@ -59,6 +62,20 @@ def huge(exponent):
           f"{median_ms(lambda: dyng.components.compute(graph)):.1f} ms, count {r.count}")
 
 
+def print_stages(graph, result, b, kind):
+    """The stages of one more update (the last batch again, inverted: its insertions deleted and
+    its deletions inserted back)."""
+    batch = dyng.EdgeBatch(insert=(b.delete_src, b.delete_dst), delete=(b.insert_src,
+                                                                        b.insert_dst))
+    with dyng.profile(graph.resources, sync_stages=True, cuda_events=True) as profile:
+        stats = dyng.components.update(graph, batch, result)
+    print(f"  {kind} update stages ({stats.path}, searches {stats.searches}, search_size "
+          f"{stats.search_size}, edges {stats.frontier_visits}):")
+    for stage in profile.stages:
+        print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
+              f"  device {stage.device_ms:8.3f}")
+
+
 def run_updates(graph, spare, kind, batches):
     result = dyng.components.compute(graph, kind=kind)
     times, apply_times, paths = [], [], []
@@ -74,6 +91,8 @@ def run_updates(graph, spare, kind, batches):
                 and np.array_equal(fresh.sizes.to_numpy(), result.sizes.to_numpy())
                 and fresh.count == result.count)
         assert same, f"{kind} update {i} differs from a fresh compute"
+    if args.stages:
+        print_stages(graph, result, batches[-1], kind)
     recompute = median_ms(lambda: dyng.components.compute(graph, kind=kind))
     steady = float(np.median(times[1:]))
     apply = float(np.median(apply_times[1:]))
