@@ -149,6 +149,7 @@ def run(settings: Settings, progress) -> dict:
     """Every measurement; the benchmark's part of the JSON document."""
     import dyng
 
+    _require_backends(dyng, settings.backends)
     skipped = []
     nk = _optional("networkit", skipped) if settings.peers else None
     nx = _optional("networkx", skipped) if settings.peers and settings.nx_scale else None
@@ -176,6 +177,15 @@ def run(settings: Settings, progress) -> dict:
     return {"machine": machine, "cores": machine["cpu_count"], "skipped": skipped, "rows": rows,
             "graph": {"name": edges.name, "n": edges.num_vertices, "m": edges.num_edges,
                       "params": edges.params}}
+
+
+def _require_backends(dyng, backends) -> None:
+    """Refuses, before minutes of graph building, a backend dyng.components does not have."""
+    have = next(a.backends for a in dyng.algorithms() if a.name == "components")
+    missing = [b for b in backends if b not in have]
+    if missing:
+        raise RuntimeError(f"dyng {dyng.__version__}'s components has no {', '.join(missing)} "
+                           f"backend (it has {', '.join(have)}); leave it out of --backends")
 
 
 def _dyng_graph(dyng, edges, res):

@@ -3,6 +3,7 @@ missing peer is skipped, and an update that differs from a fresh compute stops t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -100,3 +101,13 @@ def test_bars_judge_ratios_against_the_issue():
     assert got[f"{first} <= 1.1x apply+recompute"] == ("FAIL", 2.0)
     assert got[f"{first} >= 10x faster than NetworKit dynamic"] == ("PASS", 15.0)
     assert got[f"{steady} >= 10x faster than NetworKit dynamic"] == ("FAIL", 5.0)
+
+
+def test_a_backend_components_lacks_is_refused_up_front(capsys, monkeypatch, dyng_components):
+    import dyng
+
+    have = [dataclasses.replace(a, backends=("sequential",)) if a.name == "components" else a
+            for a in dyng.algorithms()]
+    monkeypatch.setattr(dyng, "algorithms", lambda: have)
+    assert cli.main(["components", "--backends", "sequential,openmp"]) == 1
+    assert "components has no openmp backend" in capsys.readouterr().err
