@@ -31,7 +31,8 @@ Peers that are not installed (networkit, networkx) are skipped with a line sayin
 (issue 42, the 2-core machine): weak compute <= 0.5x SciPy, strong <= 1.0x SciPy; update
 <= 0.1x recompute (weak) and <= 0.3x (strong); update <= 1.1x apply+recompute; NetworKit's
 dynamic update >= 10x dyng's update time. Each update bar is judged for the first update and
-for the steady ones.
+for the steady ones. With the cuda backend, the GPU bars in ms on R-MAT 22: weak compute <= 5,
+strong <= 25; update of 1,000 changes <= 0.5 (weak) and <= 2 (strong).
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ RECOMPUTE_BARS = {"weak": 0.1, "strong": 0.3}
 APPLY_RECOMPUTE_BAR = 1.1
 NETWORKIT_SPEEDUP_BAR = 10.0
 PHASES = ("first", "steady")
+# The GPU machine's absolute bars, in ms, judged on R-MAT 22 with the cuda backend.
+GPU_GRAPH = "rmat22"
+GPU_BARS = {("compute", "weak"): 5.0, ("compute", "strong"): 25.0,
+            ("update", "weak"): 0.5, ("update", "strong"): 2.0}
 
 
 def add_parser(sub) -> None:
@@ -292,7 +297,24 @@ def bars(document: dict) -> list[dict]:
                                 lambda r, limit=limit: r <= limit))
         elif row["section"] == "update":
             out += _update_bars(row, backends)
+        if "cuda" in backends and row["section"] in ("compute", "update"):
+            out += _gpu_bars(row, document["graph"]["name"])
     return out
+
+
+def _gpu_bars(row: dict, graph: str) -> list[dict]:
+    """Milliseconds of the cuda backend against the issue's GPU bars (SKIP off R-MAT 22)."""
+    section, kind = row["section"], row["kind"]
+    limit = GPU_BARS[(section, kind)]
+    if section == "compute":
+        timed = [("", row["peers"]["dyng cuda"]["ms"])]
+    else:
+        update = row["peers"]["dyng cuda update"]
+        timed = [(f" ({phase})", _phase_ms(update, phase)) for phase in PHASES]
+    what = "compute" if section == "compute" else f"update {row['changes']}"
+    return [_bar(f"{kind} {what} cuda{phase} <= {limit:g} ms on {GPU_GRAPH} (GPU)",
+                 ms if graph == GPU_GRAPH else None, lambda v, limit=limit: v <= limit)
+            for phase, ms in timed]
 
 
 def _update_bars(row: dict, backends) -> list[dict]:

@@ -88,7 +88,7 @@ def test_bars_judge_ratios_against_the_issue():
              "dyng sequential recompute": summary(10.0, 20.0),
              "dyng sequential apply+recompute": summary(1.0, 25.0),
              "networkit dynamic": summary(30.0, 5.0)}
-    doc = {"settings": {"backends": ["sequential"]},
+    doc = {"settings": {"backends": ["sequential"]}, "graph": {"name": "rmat20"},
            "rows": [{"section": "compute", "kind": "weak",
                      "peers": {"dyng sequential": summary(1, 6.0), "scipy": summary(1, 10.0)}},
                     {"section": "update", "kind": "weak", "changes": 1000, "peers": peers}]}
@@ -111,3 +111,22 @@ def test_a_backend_components_lacks_is_refused_up_front(capsys, monkeypatch, dyn
     monkeypatch.setattr(dyng, "algorithms", lambda: have)
     assert cli.main(["components", "--backends", "sequential,openmp"]) == 1
     assert "components has no openmp backend" in capsys.readouterr().err
+
+
+def test_gpu_bars_are_milliseconds_on_rmat22():
+    def summary(first, steady):
+        return {"ms": steady, "first_ms": first, "samples_ms": [steady]}
+
+    update = {f"dyng cuda {peer}": summary(0.4, 0.6)
+              for peer in ("update", "recompute", "apply+recompute")}
+    rows = [{"section": "compute", "kind": "strong",
+             "peers": {"dyng cuda": summary(1, 20.0), "scipy": summary(1, 400.0)}},
+            {"section": "update", "kind": "weak", "changes": 1000, "peers": update}]
+    doc = {"settings": {"backends": ["cuda"]}, "graph": {"name": "rmat22"}, "rows": rows}
+    got = {b["bar"]: (b["status"], b["value"]) for b in components.bars(doc)}
+    assert got["strong compute cuda <= 25 ms on rmat22 (GPU)"] == ("PASS", 20.0)
+    assert got["weak update 1000 cuda (first) <= 0.5 ms on rmat22 (GPU)"] == ("PASS", 0.4)
+    assert got["weak update 1000 cuda (steady) <= 0.5 ms on rmat22 (GPU)"] == ("FAIL", 0.6)
+    doc["graph"]["name"] = "rmat20"
+    statuses = {b["status"] for b in components.bars(doc) if "(GPU)" in b["bar"]}
+    assert statuses == {"SKIP"}
