@@ -107,6 +107,8 @@ class _Walk:
 
 
 def _dyng_peers(ctx, kind: str, backend: str, walk: _Walk, edge_batches):
+    """The result that update repairs, and the three dyng peers of one backend, each on its own
+    clone of the starting graph."""
     dyng, res = ctx.dyng, ctx.resources[backend]
     updated = ctx.base[backend].clone()
     result = dyng.components.compute(updated, kind=kind, resources=res)
@@ -115,7 +117,7 @@ def _dyng_peers(ctx, kind: str, backend: str, walk: _Walk, edge_batches):
     def apply_and_compute(_):
         done = applied.apply(edge_batches[walk.index])
         if (done.inserted_edges, done.deleted_edges) != (walk.batch.insert_src.size,
-                                                               walk.batch.delete_src.size):
+                                                         walk.batch.delete_src.size):
             raise verify.VerificationError(
                 f"Graph.apply(): inserted {done.inserted_edges} and deleted "
                 f"{done.deleted_edges} edges, expected {walk.batch.insert_src.size} new edges "
@@ -169,6 +171,7 @@ def _networkit_dynamic_peer(ctx, walk: _Walk, undirected) -> Peer:
 
 
 def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
+    """The update rows of `kind`: every peer walks the batch sequence, checked each round."""
     batches, after_first = drawn.batches, drawn.after_first
     dyng, backends = ctx.dyng, ctx.settings.backends
     walk = _Walk(batches)
