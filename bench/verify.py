@@ -2,7 +2,8 @@
 
 The references are independent of dyng: SciPy's Dijkstra for distances and a NumPy
 reconstruction of the canonical parent (the lowest-id in-neighbour ``u`` with
-``dist[u] + w(u, v) == dist[v]``, -1 for the source and unreachable vertices).
+``dist[u] + w(u, v) == dist[v]``, -1 for the source and unreachable vertices); for components,
+any labelling (SciPy's, NetworKit's) turned into dyng's canonical one.
 """
 
 from __future__ import annotations
@@ -49,6 +50,19 @@ def canonical_parents(graph: EdgeGraph, distances: np.ndarray, source: int) -> n
     np.minimum.at(parents, graph.dst[tight], graph.src[tight].astype(np.int64))
     parents[parents == n] = -1
     return parents
+
+
+def canonical_labels(labels: np.ndarray) -> np.ndarray:
+    """Component labels as dyng gives them: each vertex labelled with the smallest vertex id of
+    its component, whatever ids `labels` used.
+
+    Examples
+    --------
+    >>> canonical_labels(np.array([7, 2, 7, 2, 5])).tolist()
+    [0, 1, 0, 1, 4]
+    """
+    _, first, inverse = np.unique(np.asarray(labels), return_index=True, return_inverse=True)
+    return first[inverse].astype(np.int64)
 
 
 def assert_equal(what: str, actual: np.ndarray, expected: np.ndarray) -> None:
