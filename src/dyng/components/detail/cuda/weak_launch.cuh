@@ -45,12 +45,12 @@ long long most_common_root(vid_t* parent, const vid_t* list, unsigned long long 
   return best;
 }
 
-/// Afforest over the listed vertices (all with no list): sampled links, flattening, then the
-/// whole rows of the vertices outside the most common tree. Returns the edges read.
+/// Afforest's first steps over the listed vertices (all with no list): the sampled links,
+/// flattening, and the vote; returns the root of the largest tree (-1 for no items).
 template <class vid_t, class eid_t>
-unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
-                             unsigned long long items, void* stream) {
-  if (items == 0) return 0;
+long long link_samples(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
+                       unsigned long long items, void* stream) {
+  const stage_scope_t stage("components.sample");
   const auto s = as_stream(stream);
   for (int round = 0; round < k_sample_rounds; ++round) {
     link_sampled<<<grid_for(items), k_block_threads, 0, s>>>(rows.out, list, items, round, parent);
@@ -60,7 +60,18 @@ unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, co
   }
   flatten<<<grid_for(items), k_block_threads, 0, s>>>(parent, list, items);
   check_launch();
-  const long long giant = most_common_root(parent, list, items, stream);
+  return most_common_root(parent, list, items, stream);
+}
+
+/// Afforest over the listed vertices (all with no list): link_samples(), then the whole rows
+/// of the vertices outside the largest tree. Returns the edges read.
+template <class vid_t, class eid_t>
+unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
+                             unsigned long long items, void* stream) {
+  if (items == 0) return 0;
+  const long long giant = link_samples(rows, parent, list, items, stream);
+  const stage_scope_t stage("components.rows");
+  const auto s = as_stream(stream);
   auto read = zeros<unsigned long long>(1, stream);
   with_group(rows, [&](auto width) {
     constexpr int G = decltype(width)::value;
