@@ -224,3 +224,12 @@ def test_components_with_the_gpu_as_the_default_backend_equal_networkx(cls):
     for _ in range(5):
         edit(live, rng, labels)
         check_live(live)
+
+
+def test_views_whose_rows_count_more_than_they_yield():
+    # A multigraph's edge_subgraph: len() of a row counts neighbours without kept edges.
+    G = nx.MultiGraph([(0, 1), (0, 1), (1, 2), (2, 3), (3, 0)])
+    view = G.edge_subgraph([(0, 1, 0), (2, 3, 0)])
+    for function, _ in UNDIRECTED:
+        assert answer(function, view, backend="dyng") == answer(function, view)
+    assert nx.single_source_shortest_path_length(view, 0, backend="dyng") == {0: 0, 1: 1}

@@ -189,7 +189,11 @@ def snapshot_of(G, attrs):
     index = NodeIndex(G)
     nodes = len(index)
     index.ids_for(rows)  # a view's adjacency may hold what its node list filters out
-    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=len(rows))
+    # A view's rows can count more neighbours than they yield (the rows of a multigraph's
+    # edge_subgraph count every neighbour the node filter keeps, edges or not), so a view's
+    # degrees are counted by iterating, as the edge arrays are read.
+    count = len if getattr(G, "_graph", None) is None else _count_yielded
+    degrees = np.fromiter(map(count, adj.values()), dtype=np.int64, count=len(rows))
     src = np.repeat(np.array(index.ids_for(rows), dtype=np.int64), degrees)
     dst = np.array(index.ids_for(list(itertools.chain.from_iterable(adj.values()))),
                    dtype=np.int64)
@@ -201,6 +205,10 @@ def snapshot_of(G, attrs):
     weights = {attr: _read_weights(adj, attr, default, multigraph, index, src, dst)
                for attr, default in (attrs or {}).items()}
     return Snapshot(index, G.is_directed(), multigraph, src, dst, order, weights, nodes)
+
+
+def _count_yielded(row):
+    return sum(1 for _ in row)
 
 
 def _read_weights(adj, attr, default, multigraph, index, src, dst):
