@@ -47,7 +47,8 @@ else
   # reach them through NetworkX's own code are counted too when they run (NX_SUITE_ALL=1).
   modules=(networkx.algorithms.shortest_paths.tests
            networkx.algorithms.traversal.tests.test_bfs
-           networkx.algorithms.tests.test_cluster)
+           networkx.algorithms.tests.test_cluster
+           networkx.algorithms.components.tests)
 fi
 
 workers=()

@@ -4,7 +4,9 @@ Each function takes a *source* of dyng results (a converted graph, dyng.nx._snap
 mirrors of a ``dyng.nx`` graph, dyng.nx._live) with NetworkX's own arguments, already accepted by
 can_run, and returns what NetworkX returns: the same errors for missing nodes, dicts keyed by
 node with Python ints, paths and predecessor lists as NetworkX's search finds them
-(dyng.nx._orders), BFS layers in NetworkX's order.
+(dyng.nx._orders), BFS layers in NetworkX's order, components as sets in NetworkX's order.
+NetworkX's decorators refuse directed graphs for the undirected components functions and
+undirected ones for the others before the call reaches the backend.
 """
 
 from __future__ import annotations
@@ -19,13 +21,18 @@ from dyng.nx import _orders
 __all__ = ["single_source_dijkstra_path_length", "single_source_dijkstra",
            "single_source_dijkstra_path", "dijkstra_path", "dijkstra_path_length",
            "dijkstra_predecessor_and_distance", "single_source_shortest_path_length",
-           "bfs_layers", "transitivity"]
+           "bfs_layers", "transitivity", "connected_components", "number_connected_components",
+           "is_connected", "node_connected_component", "weakly_connected_components",
+           "number_weakly_connected_components", "is_weakly_connected",
+           "strongly_connected_components", "number_strongly_connected_components",
+           "is_strongly_connected"]
 
 _INFINITE = 2**61 - 1  # dyng.sssp.INFINITE_DISTANCE
 _INT64_SAFE = 2**62
 # Before 3.6 NetworkX's Dijkstra filled its paths dict as it pushed nodes, so the keys came in
 # first-push order; since then it builds the dict after the search, in pop order.
 _PATHS_IN_PUSH_ORDER = tuple(int(part) for part in nx.__version__.split(".")[:2]) < (3, 6)
+_NULL_GRAPH = "Connectivity is undefined for the null graph."
 
 
 def _distances(source, node, weight):
@@ -199,3 +206,74 @@ def transitivity(source):
     if triangles == 0:
         return 0
     return 6 * triangles / source.triad_sum()
+
+
+def _components(source, kind):
+    """Each component as a set, in NetworkX's order (dyng.nx._orders)."""
+    node_ids = source.node_ids()
+    labels = source.components(kind)
+    in_order = None
+    if kind == "strong":
+        in_order = _orders.reverse_topological_order(node_ids, labels, _edges(source, None))
+    labels_of = source.index.labels_of
+    for ids in _orders.component_groups(node_ids, labels, in_order):
+        yield set(labels_of(ids).tolist())
+
+
+def _count(source, kind):
+    node_ids = source.node_ids()
+    # Each component has one node labelled with its own id: the smallest.
+    return int(np.count_nonzero(source.components(kind)[node_ids] == node_ids))
+
+
+def _is_connected(source, kind):
+    if len(source) == 0:
+        raise nx.NetworkXPointlessConcept(_NULL_GRAPH)
+    return _count(source, kind) == 1
+
+
+def connected_components(source):
+    return _components(source, "weak")
+
+
+def number_connected_components(source):
+    return _count(source, "weak")
+
+
+def is_connected(source):
+    return _is_connected(source, "weak")
+
+
+def node_connected_component(source, n):
+    if n not in source:
+        hash(n)  # an unhashable node raises TypeError, as NetworkX's {n} does
+        raise KeyError(n)
+    vertex = source.source_id(n)
+    node_ids = source.node_ids()
+    labels = source.components("weak")
+    members = node_ids[labels[node_ids] == labels[vertex]]
+    return set(source.index.labels_of(members).tolist())
+
+
+def weakly_connected_components(source):
+    return _components(source, "weak")
+
+
+def number_weakly_connected_components(source):
+    return _count(source, "weak")
+
+
+def is_weakly_connected(source):
+    return _is_connected(source, "weak")
+
+
+def strongly_connected_components(source):
+    return _components(source, "strong")
+
+
+def number_strongly_connected_components(source):
+    return _count(source, "strong")
+
+
+def is_strongly_connected(source):
+    return _is_connected(source, "strong")

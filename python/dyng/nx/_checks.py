@@ -100,11 +100,21 @@ def can_run(name, function, args, kwargs):
 _PAYS_FROM = {"single_source_dijkstra_path_length": 1, "single_source_dijkstra": 3,
               "single_source_dijkstra_path": 3, "dijkstra_predecessor_and_distance": 10,
               "transitivity": 0.02, "dijkstra_path": None, "dijkstra_path_length": None,
-              "single_source_shortest_path_length": None, "bfs_layers": None}
+              "single_source_shortest_path_length": None, "bfs_layers": None,
+              "number_strongly_connected_components": 1}
 _STOPS_AT_TARGET = "NetworkX's search stops at the target"
 _BFS = "NetworkX's BFS costs less than converting the graph"
+# NetworkX's components searches cost less than the conversion (its weak ones stop once every
+# node is seen, its is_* functions at the first component); only counting strong components
+# pays, and every answer that builds sets costs as much Python work per node as NetworkX.
+_SEARCH = "NetworkX's components search costs less than converting the graph"
 _WHY_NOT = {"dijkstra_path": _STOPS_AT_TARGET, "dijkstra_path_length": _STOPS_AT_TARGET,
-            "single_source_shortest_path_length": _BFS, "bfs_layers": _BFS}
+            "single_source_shortest_path_length": _BFS, "bfs_layers": _BFS,
+            **{name: _SEARCH for name in (
+                "connected_components", "number_connected_components", "is_connected",
+                "node_connected_component", "weakly_connected_components",
+                "number_weakly_connected_components", "is_weakly_connected",
+                "strongly_connected_components", "is_strongly_connected")}}
 
 
 def should_run(name, function, args, kwargs):
@@ -114,7 +124,8 @@ def should_run(name, function, args, kwargs):
         return True
     if _conversions.cached_snapshot(G, {}) is not None:
         return True  # converted before and unchanged since: only dyng's search is left
-    factor, why = _PAYS_FROM.get(name, 1), _WHY_NOT.get(name)
+    why = _WHY_NOT.get(name)
+    factor = _PAYS_FROM.get(name, None if why else 1)
     if name == "single_source_dijkstra" and _target(function, args, kwargs) is not None:
         factor, why = None, _STOPS_AT_TARGET
     if factor is None:

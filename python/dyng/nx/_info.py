@@ -15,6 +15,8 @@ _WEIGHTS = ("Runs on dyng when every edge weight (the ``weight`` attribute, 1 wh
             "an integer in [1, 2**31 - 1]; ``None`` hides an edge, as in NetworkX. Callable "
             "weights, floats and weights < 1 stay in NetworkX.")
 _SINGLE_SOURCE = "One source; the result is kept current on a ``dyng.nx`` graph."
+_COMPONENTS = ("dyng labels the components (``dyng.components``); on a ``dyng.nx`` graph the "
+               "labels are kept current.")
 
 #: name -> the note NetworkX appends to that function's docstring under "Backends".
 FUNCTIONS = {
@@ -32,6 +34,20 @@ FUNCTIONS = {
                                           "NetworkX's.",
     "bfs_layers": f"{_SINGLE_SOURCE} Several sources stay in NetworkX. Each layer is in "
                   "NetworkX's order.",
+    **{name: f"{_COMPONENTS} {note}".rstrip() for name, note in {
+        "connected_components": "Sets in NetworkX's order (by first node).",
+        "number_connected_components": "",
+        "is_connected": "",
+        "node_connected_component": "",
+        "weakly_connected_components": "Sets in NetworkX's order (by first node).",
+        "number_weakly_connected_components": "",
+        "is_weakly_connected": "",
+        "strongly_connected_components": "Sets with every component after the components it "
+                                         "reaches, as Tarjan's search yields them; NetworkX's "
+                                         "own order when every component is one node.",
+        "number_strongly_connected_components": "",
+        "is_strongly_connected": "",
+    }.items()},
     "transitivity": "Undirected graphs: the triangle count comes from dyng (kept current on a "
                     "``dyng.nx.Graph``), the triads from the degrees. Directed graphs stay in "
                     "NetworkX.",
@@ -53,8 +69,8 @@ def get_info():
         "backend_name": "dyng",
         "project": "dyng",
         "package": "dyng",
-        "short_summary": "Shortest paths, BFS and triangles that stay current while the graph "
-                         "changes (dyng.nx.DiGraph, dyng.nx.Graph).",
+        "short_summary": "Shortest paths, BFS, connected components and triangles that stay "
+                         "current while the graph changes (dyng.nx.DiGraph, dyng.nx.Graph).",
         "functions": {name: {"additional_docs": note} for name, note in FUNCTIONS.items()},
         # should_run sends a plain NetworkX graph to dyng's shortest-path lengths only from this
         # many edges on (other functions from a multiple of it): below, converting the graph

@@ -79,6 +79,48 @@ def transitivity(G):
     return _call("transitivity", locals())
 
 
+# The components generators, as NetworkX's, compute nothing before the first set is asked for.
+
+def connected_components(G):
+    yield from _call("connected_components", locals())
+
+
+def number_connected_components(G):
+    return _call("number_connected_components", locals())
+
+
+def is_connected(G):
+    return _call("is_connected", locals())
+
+
+def node_connected_component(G, n):
+    return _call("node_connected_component", locals())
+
+
+def weakly_connected_components(G):
+    yield from _call("weakly_connected_components", locals())
+
+
+def number_weakly_connected_components(G):
+    return _call("number_weakly_connected_components", locals())
+
+
+def is_weakly_connected(G):
+    return _call("is_weakly_connected", locals())
+
+
+def strongly_connected_components(G):
+    yield from _call("strongly_connected_components", locals())
+
+
+def number_strongly_connected_components(G):
+    return _call("number_strongly_connected_components", locals())
+
+
+def is_strongly_connected(G):
+    return _call("is_strongly_connected", locals())
+
+
 _FUNCTIONS = {name: globals()[name] for name in _info.FUNCTIONS}
 
 

@@ -1,9 +1,9 @@
 """What a ``dyng.nx`` graph keeps besides its NetworkX dicts: the journal of touched pairs, the
 node index, one dyng mirror per weight attribute and the counters that say what they did.
 
-:class:`LiveSource` answers the backend's questions (distances, levels, edges, triangles) for
-one graph, syncing the mirror it reads first: this is where "the next time a cached result is
-asked for" happens.
+:class:`LiveSource` answers the backend's questions (distances, levels, components, edges,
+triangles) for one graph, syncing the mirror it reads first: this is where "the next time a
+cached result is asked for" happens.
 """
 
 from __future__ import annotations
@@ -152,6 +152,21 @@ class LiveSource:
             return self._alone(source, -1)
         result = mirror.result(("bfs", source), lambda g: dyng.dynamic_bfs.compute(g, source))
         return self._padded(result.levels.to_numpy(), -1)
+
+    def node_ids(self):
+        """ids of the graph's nodes, in its node order (new nodes get their ids here)."""
+        return np.array(self.state.index_of(self.G).ids_for(self.G), dtype=np.int64)
+
+    def components(self, kind):
+        import dyng
+
+        mirror = self._usable(None)
+        result = mirror.result(("components", kind),
+                               lambda g: dyng.components.compute(g, kind=kind))
+        labels = result.labels.to_numpy()
+        # Ids given since the copy last grew have no edges there: each is its own component.
+        missing = np.arange(len(labels), len(self.state.index), dtype=np.int64)
+        return np.concatenate((labels, missing)) if len(missing) else labels
 
     def ordered_edges(self, attr):
         return self._usable(attr).edges()

@@ -1,8 +1,8 @@
 """The dyng copy of a ``dyng.nx`` graph for one weight attribute, and the results kept on it.
 
 A mirror is built from the NetworkX dicts the first time a call needs it (a weighted one per
-weight attribute, one unweighted for BFS and triangles) and from then on reads the graph's
-journal: before answering, it turns the pairs touched since its last read into one
+weight attribute, one unweighted for BFS, components and triangles) and from then on reads the
+graph's journal: before answering, it turns the pairs touched since its last read into one
 ``dyng.EdgeBatch`` (each pair's state read from the graph now: an insertion or reweighting, or a
 deletion) and hands it to ``dyng.update`` with every result it keeps, so they are all repaired at
 once; a result it does not keep could not be repaired later.

@@ -16,6 +16,12 @@ and the adjacency order alone:
   the first node of the current layer adjacent to it is scanned, so a layer is ordered by (rank
   of that node in its layer, adjacency position). Layer by layer, that is a sort of the
   layer-crossing edges.
+- Components (``connected_components``, ``weakly_connected_components``) come in the order of
+  their first node in the graph's node order. ``strongly_connected_components`` (Tarjan's search)
+  yields a component once its search is done, so after every component it reaches; which of the
+  orders with that property depends on the search inside each component. dyng gives that of a
+  depth-first search of the components themselves, started from them in node order and leaving
+  each along its edges in order: NetworkX's own whenever every component is one node (a DAG).
 
 `order` arrays number edges so that, within each row, they follow NetworkX's adjacency order.
 """
@@ -24,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DijkstraOrder", "dijkstra_order", "bfs_layer_order"]
+__all__ = ["DijkstraOrder", "dijkstra_order", "bfs_layer_order", "component_groups",
+           "reverse_topological_order"]
 
 
 class DijkstraOrder:
@@ -153,3 +160,74 @@ def bfs_layer_order(source, levels, edges, last_level=None):
         rank[layer] = np.arange(len(layer))
         layers.append(layer.tolist())
     return layers
+
+
+def component_groups(node_ids, labels, component_order=None):
+    """The ids of each component, components in `component_order` (labels; default: by first
+    node), each component's ids in node order.
+
+    Parameters
+    ----------
+    node_ids : int64 array
+        The graph's nodes in its node order.
+    labels : int64 array
+        The component label of every id.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dyng.nx._orders import component_groups
+    >>> [g.tolist() for g in component_groups(np.array([3, 0, 1, 2]), np.array([0, 0, 2, 2]))]
+    [[3, 2], [0, 1]]
+    """
+    node_labels = labels[node_ids]
+    if component_order is None:
+        _, first = np.unique(node_labels, return_index=True)
+        component_order = node_labels[np.sort(first)]
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[component_order] = np.arange(len(component_order))
+    grouped = np.argsort(rank[node_labels], kind="stable")
+    bounds = np.flatnonzero(np.diff(rank[node_labels][grouped])) + 1
+    return np.split(node_ids[grouped], bounds) if len(node_ids) else []
+
+
+def reverse_topological_order(node_ids, labels, edges):
+    """Component labels with every component after all components it reaches: the finishing
+    order of a depth-first search over the components, started from them in node order and
+    following each component's out-edges in order (rows by label, then `order`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dyng.nx._orders import reverse_topological_order
+    >>> edges = (np.array([0, 1, 2, 0]), np.array([1, 0, 3, 2]), None, np.arange(4))
+    >>> reverse_topological_order(np.arange(4), np.array([0, 0, 2, 3]), edges)
+    [3, 2, 0]
+    """
+    src, dst, _, order = edges
+    s, d = labels[src], labels[dst]
+    leaving = s != d
+    s, d, o = s[leaving], d[leaving], order[leaving]
+    by_row = np.lexsort((o, s))
+    succ = d[by_row].tolist()
+    ends = np.cumsum(np.bincount(s, minlength=len(labels))).tolist()
+    node_labels = labels[node_ids]
+    _, first = np.unique(node_labels, return_index=True)
+    finished, seen = [], set()
+    for root in node_labels[np.sort(first)].tolist():
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, ends[root - 1] if root else 0)]
+        while stack:
+            component, at = stack[-1]
+            while at < ends[component] and succ[at] in seen:
+                at += 1
+            if at == ends[component]:
+                stack.pop()
+                finished.append(component)
+                continue
+            stack[-1] = (component, at + 1)
+            seen.add(succ[at])
+            stack.append((succ[at], ends[succ[at] - 1] if succ[at] else 0))
+    return finished

@@ -7,8 +7,9 @@ break ties (dyng.nx._orders). An undirected graph is stored as both directions o
 searched as a directed dyng graph; only the triangle count uses an undirected one.
 
 A multigraph becomes a simple graph whose edge (u, v) weighs the least of its parallel edges,
-which is exactly how NetworkX's shortest-path code reads it (``_weight_function``); BFS and
-triangles read only who is adjacent to whom, so nothing is lost for the functions dyng runs.
+which is exactly how NetworkX's shortest-path code reads it (``_weight_function``); BFS,
+components and triangles read only who is adjacent to whom, so nothing is lost for the functions
+dyng runs.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ class Snapshot:
 
     __networkx_backend__ = "dyng"
 
-    def __init__(self, index, directed, multigraph, src, dst, order, weights):
+    def __init__(self, index, directed, multigraph, src, dst, order, weights, nodes=None):
         self.index = index
+        # The graph's nodes are ids 0..nodes-1 in its order; a view's adjacency may add more.
+        self.nodes = len(index) if nodes is None else nodes
         self.directed = directed
         self.multigraph = multigraph
         self.src, self.dst, self.order = src, dst, order
@@ -68,7 +71,7 @@ class Snapshot:
         return self.multigraph
 
     def __len__(self):
-        return len(self.index)
+        return self.nodes
 
     def __contains__(self, node):
         try:
@@ -80,7 +83,7 @@ class Snapshot:
         return self.index.id_of(node)
 
     def __iter__(self):
-        return iter(self.index.labels_of(slice(None)).tolist())
+        return iter(self.index.labels_of(slice(0, self.nodes)).tolist())
 
     def weight_problem(self, attr):
         """Why dyng cannot search by `attr`, or None."""
@@ -109,6 +112,15 @@ class Snapshot:
     def levels(self, source):
         """int64 BFS levels from `source` (-1 where unreachable)."""
         return self._remember(("bfs", source), lambda: self._bfs(source))
+
+    def node_ids(self):
+        """ids of the graph's nodes, in its node order."""
+        return np.arange(self.nodes, dtype=np.int64)
+
+    def components(self, kind):
+        """int64 component labels (``"weak"`` or ``"strong"``) of every id, each the smallest id
+        of its component."""
+        return self._remember(("components", kind), lambda: self._components(kind))
 
     def triangles(self):
         """Triangles of an undirected graph (self-loops ignored)."""
@@ -151,6 +163,13 @@ class Snapshot:
         result = dyng.dynamic_bfs.compute(self._search_graph(None), source)
         return result.levels.to_numpy()
 
+    def _components(self, kind):
+        import dyng
+
+        # An undirected graph is searched with both directions of each edge: its weak components.
+        result = dyng.components.compute(self._search_graph(None), kind=kind)
+        return result.labels.to_numpy()
+
     def _count_triangles(self):
         import dyng
 
@@ -168,8 +187,13 @@ def snapshot_of(G, attrs):
     adj = G._adj
     rows = list(adj)
     index = NodeIndex(G)
+    nodes = len(index)
     index.ids_for(rows)  # a view's adjacency may hold what its node list filters out
-    degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=len(rows))
+    # A view's rows can count more neighbours than they yield (the rows of a multigraph's
+    # edge_subgraph count every neighbour the node filter keeps, edges or not), so a view's
+    # degrees are counted by iterating, as the edge arrays are read.
+    count = len if getattr(G, "_graph", None) is None else _count_yielded
+    degrees = np.fromiter(map(count, adj.values()), dtype=np.int64, count=len(rows))
     src = np.repeat(np.array(index.ids_for(rows), dtype=np.int64), degrees)
     dst = np.array(index.ids_for(list(itertools.chain.from_iterable(adj.values()))),
                    dtype=np.int64)
@@ -180,7 +204,11 @@ def snapshot_of(G, attrs):
     multigraph = G.is_multigraph()
     weights = {attr: _read_weights(adj, attr, default, multigraph, index, src, dst)
                for attr, default in (attrs or {}).items()}
-    return Snapshot(index, G.is_directed(), multigraph, src, dst, order, weights)
+    return Snapshot(index, G.is_directed(), multigraph, src, dst, order, weights, nodes)
+
+
+def _count_yielded(row):
+    return sum(1 for _ in row)
 
 
 def _read_weights(adj, attr, default, multigraph, index, src, dst):
