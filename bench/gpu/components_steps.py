@@ -121,7 +121,13 @@ def main():
         assert np.array_equal(r.labels.to_numpy(), h.labels.to_numpy())
         print(f"  {kind} compute: cuda first {first:.2f} ms, median {steady:.2f} ms; openmp "
               f"{host_ms:.1f} ms; scipy {sp_ms:.1f} ms; count {r.count} (all agree); "
-              f"scipy/cuda {sp_ms / steady:.1f}x")
+              f"scipy/cuda {sp_ms / steady:.1f}x; rounds {r.stats.iterations}")
+        if args.stages:
+            with dyng.profile(cuda, sync_stages=True, cuda_events=True) as profile:
+                dyng.components.compute(graph, kind=kind)
+            for stage in profile.stages:
+                print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
+                      f"  device {stage.device_ms:8.3f}")
     drawn = changes.make_changes(g0, 2 * args.changes * args.batches, "uniform",
                                  np.random.default_rng(7))
     half = args.changes // 2
