@@ -210,7 +210,7 @@ def test_should_run_keeps_plain_graphs_in_networkx_except_to_count_strong_compon
 @pytest.mark.parametrize("cls", (dyng.nx.DiGraph, dyng.nx.Graph), ids=lambda c: c.__name__)
 def test_components_with_the_gpu_as_the_default_backend_equal_networkx(cls):
     """The default resources are then the GPU: the converted graph and the dyng.nx graph's copy
-    live there, and components (host backends only so far) must still answer and follow edits."""
+    live there, and components (on the GPU too) must answer and follow edits."""
     assert dyng.get_default_resources().backend == "cuda"
     plain = nx.DiGraph if cls is dyng.nx.DiGraph else nx.Graph
     G, labels, rng = random_graph(plain, 3, m=60)
