@@ -1,7 +1,8 @@
-// The adversarial batches of the components tests, host and GPU alike: existing edges deleted
-// (of random vertices, and along a random walk, which cuts paths and bridges), a few random
-// insertions (some to new vertices, self-loops, parallel edges) and a few random vertices joined
-// to one hub (many components merged at once).
+// The random graphs and adversarial batches of the components tests, host and GPU alike: graphs
+// of about one edge per vertex; batches of existing edges deleted (of random vertices, and along
+// a random walk, which cuts paths and bridges), a few random insertions (some to new vertices,
+// self-loops, parallel edges) and a few random vertices joined to one hub (many components
+// merged at once).
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,20 @@
 #include <vector>
 
 #include "dyng/graph/graph.hpp"
+#include "random_graph_case.hpp"
 
 namespace dyng_test {
+
+/// A random graph case (random_graph_case.hpp) cut to about one edge per vertex: sparse graphs
+/// have many components to split and merge.
+template <class vid_t, class eid_t>
+dyng::graph_t<vid_t, eid_t> sparse_graph(std::mt19937_64& rng) {
+  auto rc = random_graph_case<vid_t>(rng, 30);
+  const size_t m = static_cast<size_t>(rc.n) + rng() % 4;
+  rc.src.resize(m), rc.dst.resize(m);
+  rc.weights.resize(m * static_cast<size_t>(rc.props.num_weights));
+  return dyng::graph_t<vid_t, eid_t>::from_edges(rc.n, rc.src, rc.dst, rc.weights, rc.props);
+}
 
 template <class vid_t>
 struct batch_t {

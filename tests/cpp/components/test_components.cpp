@@ -16,7 +16,6 @@
 #include "dyng/components/components.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/graph.hpp"
-#include "random_graph_case.hpp"
 
 namespace {
 
@@ -95,12 +94,7 @@ void random_rounds(uint64_t seed, int trials) {
   std::mt19937_64 rng(seed);
   int paths[2] = {0, 0};
   for (int trial = 0; trial < trials; ++trial) {
-    auto rc = dyng_test::random_graph_case<vid_t>(rng, 30);
-    // Sparse graphs (about one edge per vertex) have many components to split and merge.
-    const size_t m = static_cast<size_t>(rc.n) + rng() % 4;
-    rc.src.resize(m), rc.dst.resize(m);
-    rc.weights.resize(m * static_cast<size_t>(rc.props.num_weights));
-    auto g = graph_t<vid_t, eid_t>::from_edges(rc.n, rc.src, rc.dst, rc.weights, rc.props);
+    auto g = dyng_test::sparse_graph<vid_t, eid_t>(rng);
     const bool strong = g.properties().directed && rng() % 2 == 0;
     cc::state_t<vid_t> state;
     for (const variant_t& v : k_variants) {

@@ -56,21 +56,17 @@ template <class vid_t, class eid_t>
 __global__ void trim_and_list(adjacency_view_t<vid_t, eid_t> out, adjacency_view_t<vid_t, eid_t> in,
                               long long n, signatures_t<vid_t> s, vid_t* list,
                               unsigned long long* listed, int* status) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
-    if (v < n) {
+    if (active) {
       open = out.row_end[v] > out.row_begin[v] && in.row_end[v] > in.row_begin[v];
-      s.labels[v] = open ? k_undecided : v;
+      s.labels[v] = open ? k_undecided : static_cast<int64_t>(v);
       s.group_first[v] = 0;
       s.group_second[v] = 0;
     }
     ::dyng::cuda::warp_append(open, static_cast<vid_t>(v), list, listed,
                               static_cast<unsigned long long>(n), status, 1);
-  }
+  });
 }
 
 template <class vid_t>
@@ -158,15 +154,10 @@ __global__ void list_heavy(adjacency_view_t<vid_t, eid_t> out, const vid_t* list
 template <class vid_t>
 __global__ void finish_phase(const vid_t* list, unsigned long long items, signatures_t<vid_t> s,
                              vid_t* next, unsigned long long* next_items, int* status) {
-  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  const unsigned long long first =
-      blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-  const unsigned long long rounds = (items + stride - 1) / stride;
-  for (unsigned long long r = 0; r < rounds; ++r) {
-    const unsigned long long i = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(items, [&](unsigned long long i, bool active) {
     bool open = false;
     vid_t v = 0;
-    if (i < items) {
+    if (active) {
       v = list[i];
       const vid_t a = s.first[v];
       const vid_t b = s.second[v];
@@ -179,7 +170,7 @@ __global__ void finish_phase(const vid_t* list, unsigned long long items, signat
       }
     }
     ::dyng::cuda::warp_append(open, v, next, next_items, items, status, 1);
-  }
+  });
 }
 
 /// One breadth-first level: the unmarked neighbours of the frontier get `bit` and join `next`.
@@ -231,13 +222,9 @@ template <class vid_t>
 __global__ void open_affected(const int64_t* labels, const unsigned char* cut,
                               const unsigned* marks, long long n, signatures_t<vid_t> s,
                               vid_t* list, unsigned long long* listed, int* status) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
-    if (v < n) {
+    if (active) {
       const int64_t label = labels[v];
       open = label < 0 || cut[label] != 0 || (marks != nullptr && marks[v] == 3u);
       s.labels[v] = open ? k_undecided : label;
@@ -246,7 +233,7 @@ __global__ void open_affected(const int64_t* labels, const unsigned char* cut,
     }
     ::dyng::cuda::warp_append(open, static_cast<vid_t>(v), list, listed,
                               static_cast<unsigned long long>(n), status, 1);
-  }
+  });
 }
 
 }  // namespace dyng::components::detail::cuda
