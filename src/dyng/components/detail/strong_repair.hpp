@@ -16,13 +16,11 @@
 //     through a closed set. So a deletion costs about the smaller side of the cut it makes, and
 //     each piece takes its smallest id; what is left keeps c, or, when c was cut off, is searched
 //     once to find its own smallest id.
-//  2. Merge. An inserted edge (u, v) between two labels closes a cycle exactly when v reaches u,
-//     which a forward search from v and a backward one from u decide together, stopping when
-//     they meet or the smaller runs out. On a cycle, the component of u in the new graph is what
-//     v reaches (a forward search) intersected with what reaches u (a backward search inside the
-//     forward marks), and it is a union of whole labels of phase 1, which become one with its
-//     smallest id. Without a topological order of the components nothing cheaper bounds these
-//     searches to the vertices between v and u; the budget bounds them.
+//  2. Merge, along the inserted edges between components of the old graph, one at a time, on
+//     the graph without the inserted edges whose turn has not come, so the labels are always its
+//     exact components: an edge (u, v) closes a cycle when v reaches u, and the component it
+//     makes is what v reaches and what reaches u, found without walking the largest component
+//     (detail/strong_merge.hpp).
 // Work is counted in vertices and edges visited; past `budget` the repair gives up (the journal
 // undoes it) and the shared policy recomputes. Searches poll the caller's stop flag every
 // k_cancel_poll_mask + 1 vertices.
@@ -37,6 +35,7 @@
 #include "dyng/backend/execution.hpp"
 #include "dyng/components/components.hpp"
 #include "dyng/components/detail/label_journal.hpp"
+#include "dyng/components/detail/strong_merge.hpp"
 #include "dyng/components/detail/tarjan.hpp"
 #include "dyng/core/stage_scope.hpp"
 #include "dyng/graph/adjacency_view.hpp"
@@ -45,7 +44,6 @@
 namespace dyng::components::detail {
 
 inline constexpr const char* k_strong_repair_stopped = "components repair";
-inline constexpr int64_t k_any_label = INT64_MIN;
 
 template <class vid_t, class eid_t>
 class strong_repair_t {
@@ -79,11 +77,8 @@ class strong_repair_t {
       if (!split(inside, budget, stats)) return false;
     }
     const stage_scope_t merge_stage("components.merge");
-    for (const auto& [u, v] : crossing) {
-      if (journal_.label(u) != journal_.label(v) && !merge_cycle(u, v, budget, stats)) {
-        return false;
-      }
-    }
+    strong_merge_t<vid_t, eid_t> merge(out_, in_, journal_, mark_, stamp_, work_, cancel_);
+    if (!merge.run(std::move(crossing), budget, stats)) return false;
     stats.affected = journal_.affected();
     stats.relabelled = journal_.relabelled();
     stats.iterations = stats.searches;
@@ -233,7 +228,7 @@ class strong_repair_t {
       }
       rest = start >= 0;
       if (rest) {
-        if (!reach(out_, static_cast<vid_t>(start), 0, label, budget, forward_, stats)) {
+        if (!reach(out_, static_cast<vid_t>(start), label, budget, forward_, stats)) {
           return false;
         }
         label_component(forward_, journal_);
@@ -246,10 +241,10 @@ class strong_repair_t {
     return true;
   }
 
-  // Marks with a new stamp what `start` reaches through `view` and through vertices marked
-  // `within` (0: any vertex); returns them, or false when over budget.
-  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t within,
-             int64_t label, int64_t budget, std::vector<vid_t>& reached, stats_t& stats) {
+  // Marks with a new stamp what `start` reaches through `view` and through vertices labelled
+  // `label`; returns them, or false when over budget.
+  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t label,
+             int64_t budget, std::vector<vid_t>& reached, stats_t& stats) {
     const int64_t stamp = ++stamp_;
     ++stats.searches;
     reached.assign(1, start);
@@ -259,8 +254,7 @@ class strong_repair_t {
       const vid_t x = reached[head];
       for (eid_t slot = view.begin(x); slot < view.end(x); ++slot) {
         const auto y = static_cast<size_t>(view.neighbour(slot));
-        if (mark_[y] == stamp || (within != 0 && mark_[y] != within)) continue;
-        if (label != k_any_label && journal_.label(view.neighbour(slot)) != label) continue;
+        if (mark_[y] == stamp || journal_.label(view.neighbour(slot)) != label) continue;
         mark_[y] = stamp;
         reached.push_back(view.neighbour(slot));
       }
@@ -271,7 +265,7 @@ class strong_repair_t {
     return true;
   }
 
-  // Whether v reaches u, through vertices labelled `label` (k_any_label: any): a forward search
+  // Whether v reaches u, through vertices labelled `label`: a forward search
   // from v and a backward one from u, in turns, the one with less work first, until they meet
   // (yes) or one runs out (no), so either answer costs about the smaller of the two. Sets
   // `reaches`; false when over budget.
@@ -296,7 +290,7 @@ class strong_repair_t {
       }
       for (eid_t slot = view.begin(x); slot < view.end(x) && !reaches; ++slot) {
         const auto y = static_cast<size_t>(view.neighbour(slot));
-        if (label != k_any_label && journal_.label(view.neighbour(slot)) != label) continue;
+        if (journal_.label(view.neighbour(slot)) != label) continue;
         reaches = mark_[y] == other;
         if (mark_[y] == own || reaches) continue;
         mark_[y] = own;
@@ -308,24 +302,6 @@ class strong_repair_t {
     }
     cut_forward_ = heads[0] == forward_.size();
     stats.search_size += static_cast<int64_t>(forward_.size() + backward_.size());
-    return true;
-  }
-
-  // Phase 2 for the inserted edge (u, v); false when over budget.
-  bool merge_cycle(vid_t u, vid_t v, int64_t budget, stats_t& stats) {
-    bool reaches = false;
-    if (!meets(u, v, k_any_label, budget, stats, reaches)) return false;
-    if (!reaches) return true;  // no cycle through (u, v)
-    if (!reach(out_, v, 0, k_any_label, budget, forward_, stats)) return false;
-    if (!reach(in_, u, stamp_, k_any_label, budget, backward_, stats)) return false;
-    std::vector<int64_t> labels;
-    for (const vid_t w : backward_) labels.push_back(journal_.label(w));
-    std::sort(labels.begin(), labels.end());
-    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
-    for (const int64_t label : labels) journal_.set_size(label, 0);
-    label_component(backward_, journal_);
-    journal_.add_components(1 - static_cast<int64_t>(labels.size()));
-    stats.merged += static_cast<int64_t>(labels.size()) - 1;
     return true;
   }
 
