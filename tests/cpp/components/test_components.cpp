@@ -210,6 +210,45 @@ DYNG_TEST("strong: many insertions at once around one large component, in every 
   CHECK(paths[0] > 0);
 }
 
+DYNG_TEST("strong: many deletions in one component share the hub's searches, and a new hub") {
+  // A cycle with random chords is one component; each batch deletes many edges, among them
+  // every edge into or out of the hub (its smallest id) in some rounds, so the hub is cut off
+  // and the questions move to a new one.
+  std::mt19937_64 rng(25);
+  int paths[2] = {0, 0};
+  for (int trial = 0; trial < 30; ++trial) {
+    const int32_t n = 20 + static_cast<int32_t>(rng() % 40);
+    std::vector<int32_t> src, dst;
+    for (int32_t v = 0; v < n; ++v) src.push_back(v), dst.push_back((v + 1) % n);
+    for (int32_t e = 0; e < 2 * n; ++e) {
+      src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(static_cast<int32_t>(rng() % n));
+    }
+    graph_properties_t props;
+    props.num_weights = 0;
+    auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, {}, props);
+    cc::state_t<int32_t> state;
+    cc::compute(g, options_for(true, -1.0), {}, state);
+    for (int round = 0; round < 3; ++round) {
+      batch_t<int32_t> b;
+      const auto out = g.out_view();
+      const auto hub = static_cast<int32_t>(state.labels[rng() % n]);
+      const bool cut_hub = rng() % 2 == 0;
+      for (int32_t u = 0; u < n; ++u) {
+        for (auto slot = out.begin(u); slot < out.end(u); ++slot) {
+          const int32_t v = out.neighbour(slot);
+          if ((cut_hub && (u == hub || v == hub) && rng() % 2 == 0) || rng() % 5 == 0) {
+            b.delete_src.push_back(u), b.delete_dst.push_back(v);
+          }
+        }
+      }
+      change_log_t<int32_t> log;
+      g.apply(b.view(), &log);
+      state = check_updates(g, log, true, state, paths);
+    }
+  }
+  CHECK(paths[0] > 0);
+}
+
 graph_t<int32_t, int32_t> path_graph(int32_t n, bool directed, bool cycle) {
   std::vector<int32_t> src, dst;
   for (int32_t v = 0; v + 1 < n; ++v) src.push_back(v), dst.push_back(v + 1);

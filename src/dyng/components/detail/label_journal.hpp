@@ -4,7 +4,6 @@
 // `relabelled` without a pass over all vertices.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -35,11 +34,6 @@ class label_journal_t {
   void set_size(int64_t label, int64_t size) {
     remember(label);
     state_.sizes[static_cast<size_t>(label)] = size;
-  }
-  /// The label of a largest component (the first one).
-  int64_t largest() const {
-    const auto& sizes = state_.sizes;
-    return std::max_element(sizes.begin(), sizes.end()) - sizes.begin();
   }
   void add_components(int64_t delta) { state_.count += delta; }
 

@@ -6,8 +6,8 @@
 // connected components of the graph searched so far, H_i, whose components form a DAG. The
 // component of an inserted edge (u, v) in H_i + (u, v) is S = {w : v reaches w and w reaches u}.
 //
-// One large component Z (the zone: the largest component, when it holds a fair share of the
-// vertices) is never walked. A forward search F from v and a backward search B
+// One large component Z (the zone: the largest that the endpoints and a sample of the vertices
+// fall in, when it holds a fair share of the vertices) is never walked. A forward search F from v and a backward search B
 // from u stop at Z's vertices (noting that they hit Z) and are run in turns, the one with less
 // work first. Every w of S outside Z lies in F or in B: if every path from v to w avoids Z, w is
 // in F; otherwise Z reaches w, and then no path from w to u touches Z (w would be in Z, a
@@ -34,10 +34,11 @@
 namespace dyng::components::detail {
 
 inline constexpr const char* k_strong_merge_stopped = "components repair";
-/// The largest component is the zone when it holds at least 1 / k_zone_share of the vertices
-/// (and more than one): a search that stops at the zone must run to its end, which a smaller
-/// component does not repay.
+/// A component is the zone when it holds at least 1 / k_zone_share of the vertices (and more
+/// than one): a search that stops at the zone must run to its end, which a smaller component
+/// does not repay.
 inline constexpr int64_t k_zone_share = 256;
+inline constexpr int64_t k_zone_samples = 256;
 
 template <class vid_t, class eid_t>
 class strong_merge_t {
@@ -67,7 +68,7 @@ class strong_merge_t {
     std::sort(by_head_.begin(), by_head_.end());
     live_tail_.assign(by_tail_.size(), 0);
     live_head_.assign(by_head_.size(), 0);
-    choose_zone();
+    choose_zone(crossing);
     for (const auto& [u, v] : crossing) {
       make_live(u, v);
       if (journal_.label(u) != journal_.label(v) && !merge_edge(u, v, budget, stats)) {
@@ -94,10 +95,20 @@ class strong_merge_t {
     bool done() const { return head == queue.size(); }
   };
 
-  void choose_zone() {
-    zone_ = journal_.largest();
-    const int64_t size = journal_.size(zone_);
-    if (size < 2 || size * k_zone_share < static_cast<int64_t>(out_.num_vertices)) zone_ = -1;
+  // The largest component among the endpoints' and those of k_zone_samples evenly spread
+  // vertices, so that a large component between the endpoints is found without a pass over all
+  // labels; any choice gives the same answer.
+  void choose_zone(const std::vector<std::pair<vid_t, vid_t>>& crossing) {
+    zone_ = -1;
+    int64_t largest = 1;
+    const auto consider = [&](vid_t w) {
+      const int64_t label = journal_.label(w);
+      if (journal_.size(label) > largest) largest = journal_.size(label), zone_ = label;
+    };
+    for (const auto& [u, v] : crossing) consider(u), consider(v);
+    const auto n = static_cast<int64_t>(out_.num_vertices);
+    for (int64_t k = 0; k < k_zone_samples; ++k) consider(static_cast<vid_t>(k * n / k_zone_samples));
+    if (largest * k_zone_share < n) zone_ = -1;
   }
 
   // Flags of this edge's searches live in mark_ as base_ + flags, above every older mark.

@@ -4,23 +4,25 @@
 // nothing, and only the components the batch touches can change, in two phases:
 //  1. Split, per component c with deleted edges inside it. c stays strongly connected when the
 //     tail of each deleted edge still reaches its head inside c (an old path goes around the
-//     deletions); each is asked by a forward search from the tail and a backward one from the
-//     head, in turns, stopping when they meet. When one runs out instead, what it holds is closed
-//     inside c (nothing leaves it forwards, or nothing enters it backwards): it is cut off, its
-//     strongly connected components found by Tarjan restricted to it, and c goes on without it.
-//     What is left stays strongly connected when, besides the deletions inside it, every old
-//     path through the pieces cut off can go around them: every vertex left with an edge into a
-//     piece (an entry, now or before the batch) reaches one hub, and the hub reaches every
-//     vertex left with an edge from a piece (an exit). These are asked the same way and may cut
-//     more off; an answer stays true after a cut, since no path between vertices left passes
-//     through a closed set. So a deletion costs about the smaller side of the cut it makes, and
-//     each piece takes its smallest id; what is left keeps c, or, when c was cut off, is searched
-//     once to find its own smallest id.
+//     deletions): the tail reaches one hub and the hub reaches the head. Each such question is
+//     asked by a search from the tail or head and the hub's own search in the other direction,
+//     in turns, stopping when they meet; the hub's searches are kept for the next question
+//     (detail/hub_reach.hpp), so the deletions of one component share them. When a search runs
+//     out instead, what it holds is closed inside c (nothing leaves it forwards, or nothing
+//     enters it backwards): it is cut off, its strongly connected components found by Tarjan
+//     restricted to it, and c goes on without it. What is left stays strongly connected when,
+//     besides the deletions inside it, every old path through the pieces cut off can go around
+//     them: every vertex left with an edge into a piece (an entry, now or before the batch)
+//     reaches the hub, and the hub reaches every vertex left with an edge from a piece (an
+//     exit). These are asked the same way and may cut more off (a new hub when the hub was cut
+//     off asks every question again); an answer stays true after a cut, since no path between
+//     vertices left passes through a closed set. Each piece takes its smallest id; what is left
+//     keeps c, or, when c was cut off, is searched once to find its own smallest id.
 //  2. Merge, along the inserted edges between components of the old graph, one at a time, on
 //     the graph without the inserted edges whose turn has not come, so the labels are always its
 //     exact components: an edge (u, v) closes a cycle when v reaches u, and the component it
-//     makes is what v reaches and what reaches u, found without walking the largest component
-//     (detail/strong_merge.hpp).
+//     makes is what v reaches and what reaches u, found without walking the largest component it
+//     can find (detail/strong_merge.hpp).
 // Work is counted in vertices and edges visited; past `budget` the repair gives up (the journal
 // undoes it) and the shared policy recomputes. Searches poll the caller's stop flag every
 // k_cancel_poll_mask + 1 vertices.
@@ -34,6 +36,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/components/components.hpp"
+#include "dyng/components/detail/hub_reach.hpp"
 #include "dyng/components/detail/label_journal.hpp"
 #include "dyng/components/detail/strong_merge.hpp"
 #include "dyng/components/detail/tarjan.hpp"
@@ -123,18 +126,26 @@ class strong_repair_t {
                        stats_t& stats) {
     const int64_t label = first->label;
     peel_t peel;
-    for (const deletion_t* d = first; d != last; ++d) peel.checks.emplace_back(d->tail, d->head);
+    // Each tail must reach its head: it reaches the hub, and the hub reaches the head.
+    for (const deletion_t* d = first; d != last; ++d) {
+      peel.entries.push_back(d->tail);
+      peel.exits.push_back(d->head);
+    }
+    queue_hub_checks(label, peel, 0, 0);
+    std::vector<vid_t> closed;
     while (!peel.checks.empty()) {
       const auto [from, to] = peel.checks.back();
       peel.checks.pop_back();
       if (++work_ > budget) return false;
       if (from == to || journal_.label(from) != label || journal_.label(to) != label) continue;
+      const bool towards = to == peel.hub;
       bool reaches = false;
-      if (!meets(to, from, label, budget, stats, reaches)) return false;
+      int64_t stamp = 0;
+      if (!hub_.ask(towards ? from : to, towards, label, budget, stats, reaches, closed, stamp)) {
+        return false;
+      }
       if (reaches) continue;
       // The side that ran out is closed inside what is left: peel it.
-      const std::vector<vid_t> closed = cut_forward_ ? forward_ : backward_;
-      const int64_t stamp = cut_forward_ ? stamp_ - 1 : stamp_;
       if (!peel_off(label, closed, stamp, first, last, budget, stats, peel)) return false;
     }
     return label_peeled(label, first, last, budget, stats, peel);
@@ -192,10 +203,14 @@ class strong_repair_t {
         list->erase(std::unique(list->begin(), list->end()), list->end());
       }
       entries = exits = 0;
-      peel.hub = !peel.entries.empty() ? peel.entries.front()
-                 : !peel.exits.empty() ? peel.exits.front()
-                                        : -1;
+      // The component's smallest id while it is left (in a power-law graph often its best
+      // connected vertex), else an entry or exit.
+      peel.hub = journal_.label(static_cast<vid_t>(label)) == label ? label
+                 : !peel.entries.empty()                             ? peel.entries.front()
+                 : !peel.exits.empty()                               ? peel.exits.front()
+                                                                     : -1;
       if (peel.hub < 0) return;
+      hub_.reset(static_cast<vid_t>(peel.hub));
     }
     const auto hub = static_cast<vid_t>(peel.hub);
     for (size_t k = entries; k < peel.entries.size(); ++k) {
@@ -265,53 +280,13 @@ class strong_repair_t {
     return true;
   }
 
-  // Whether v reaches u, through vertices labelled `label`: a forward search
-  // from v and a backward one from u, in turns, the one with less work first, until they meet
-  // (yes) or one runs out (no), so either answer costs about the smaller of the two. Sets
-  // `reaches`; false when over budget.
-  bool meets(vid_t u, vid_t v, int64_t label, int64_t budget, stats_t& stats, bool& reaches) {
-    const int64_t ahead = ++stamp_, behind = ++stamp_;
-    forward_.assign(1, v);
-    backward_.assign(1, u);
-    mark_[static_cast<size_t>(v)] = ahead;
-    mark_[static_cast<size_t>(u)] = behind;
-    size_t heads[2] = {0, 0};
-    int64_t work[2] = {0, 0};
-    ++stats.searches;
-    reaches = false;
-    while (!reaches && heads[0] < forward_.size() && heads[1] < backward_.size()) {
-      const int side = work[0] <= work[1] ? 0 : 1;
-      const auto& view = side == 0 ? out_ : in_;
-      std::vector<vid_t>& queue = side == 0 ? forward_ : backward_;
-      const int64_t own = side == 0 ? ahead : behind, other = side == 0 ? behind : ahead;
-      const vid_t x = queue[heads[side]++];
-      if ((heads[side] & k_cancel_poll_mask) == 0) {
-        throw_if_cancelled(cancel_, k_strong_repair_stopped);
-      }
-      for (eid_t slot = view.begin(x); slot < view.end(x) && !reaches; ++slot) {
-        const auto y = static_cast<size_t>(view.neighbour(slot));
-        if (journal_.label(view.neighbour(slot)) != label) continue;
-        reaches = mark_[y] == other;
-        if (mark_[y] == own || reaches) continue;
-        mark_[y] = own;
-        queue.push_back(view.neighbour(slot));
-      }
-      work[side] += 1 + view.degree(x);
-      work_ += 1 + view.degree(x);
-      if (work_ > budget) return false;
-    }
-    cut_forward_ = heads[0] == forward_.size();
-    stats.search_size += static_cast<int64_t>(forward_.size() + backward_.size());
-    return true;
-  }
-
   adjacency_view_t<vid_t, eid_t> out_;
   adjacency_view_t<vid_t, eid_t> in_;
   label_journal_t<vid_t> journal_;
   cancel_token_t cancel_;
   std::vector<int64_t> mark_;
-  std::vector<vid_t> forward_, backward_;
-  bool cut_forward_ = false;  // which side of the last meets() that missed ran out
+  std::vector<vid_t> forward_;
+  hub_reach_t<vid_t, eid_t> hub_{out_, in_, journal_, mark_, stamp_, work_, cancel_};
   std::optional<tarjan_t<vid_t, eid_t>> tarjan_;
   int64_t stamp_ = 0;
   int64_t work_ = 0;
