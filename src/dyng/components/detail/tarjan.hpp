@@ -37,6 +37,12 @@ class tarjan_t {
   int64_t edges() const { return edges_; }
   int64_t vertices() const { return visits_; }
 
+  /// Marks v as in a finished component that the caller has reported itself.
+  void set_finished(vid_t v) {
+    rank_[static_cast<size_t>(v)] = k_done;
+    ++visits_;
+  }
+
   template <class eligible_t, class emit_t>
   void search(vid_t start, const eligible_t& eligible, const emit_t& emit) {
     if (visited(start)) return;
