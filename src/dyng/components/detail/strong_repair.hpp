@@ -107,6 +107,9 @@ class strong_repair_t {
     std::vector<std::pair<vid_t, vid_t>> checks;  // (from, to): from must reach to
     std::vector<vid_t> entries, exits;
     int64_t hub = -1;
+    // The component's deleted edges as (head, tail) and (tail, head), sorted, so that a cut
+    // finds those that touch it in time of its own size.
+    std::vector<std::pair<vid_t, vid_t>> deleted_into, deleted_from;
   };
 
   // Phase 1, one component per group of deletions (see the header).
@@ -130,7 +133,11 @@ class strong_repair_t {
     for (const deletion_t* d = first; d != last; ++d) {
       peel.entries.push_back(d->tail);
       peel.exits.push_back(d->head);
+      peel.deleted_into.emplace_back(d->head, d->tail);
+      peel.deleted_from.emplace_back(d->tail, d->head);
     }
+    std::sort(peel.deleted_into.begin(), peel.deleted_into.end());
+    std::sort(peel.deleted_from.begin(), peel.deleted_from.end());
     queue_hub_checks(label, peel, 0, 0);
     std::vector<vid_t> closed;
     while (!peel.checks.empty()) {
@@ -146,16 +153,15 @@ class strong_repair_t {
       }
       if (reaches) continue;
       // The side that ran out is closed inside what is left: peel it.
-      if (!peel_off(label, closed, stamp, first, last, budget, stats, peel)) return false;
+      if (!peel_off(label, closed, stamp, budget, stats, peel)) return false;
     }
     return label_peeled(label, first, last, budget, stats, peel);
   }
 
   // Cuts the closed set `closed` (marked `stamp`) off label c: its strongly connected
   // components by Tarjan, each under a temporary label, and the checks its edges call for.
-  bool peel_off(int64_t label, const std::vector<vid_t>& closed, int64_t stamp,
-                const deletion_t* first, const deletion_t* last, int64_t budget, stats_t& stats,
-                peel_t& peel) {
+  bool peel_off(int64_t label, const std::vector<vid_t>& closed, int64_t stamp, int64_t budget,
+                stats_t& stats, peel_t& peel) {
     if (!tarjan_) tarjan_.emplace(out_, cancel_);
     const int64_t cost = tarjan_->edges() + tarjan_->vertices();
     const size_t known = peel.pieces.size();
@@ -181,13 +187,24 @@ class strong_repair_t {
       }
       work_ += 1 + in_.degree(v) + out_.degree(v);
     }
-    const auto in_closed = [&](vid_t v) { return mark_[static_cast<size_t>(v)] == stamp; };
-    for (const deletion_t* d = first; d != last; ++d) {  // edges to or from it before the batch
-      if (journal_.label(d->tail) == label && in_closed(d->head)) peel.entries.push_back(d->tail);
-      if (journal_.label(d->head) == label && in_closed(d->tail)) peel.exits.push_back(d->head);
+    for (const vid_t v : closed) {  // edges to or from it before the batch
+      add_deleted_ends(peel.deleted_into, v, label, peel.entries);
+      add_deleted_ends(peel.deleted_from, v, label, peel.exits);
     }
     queue_hub_checks(label, peel, old_entries, old_exits);
     return work_ <= budget;
+  }
+
+  // Appends the other end of each deleted edge that `sorted` lists under v, when it is labelled
+  // `label`.
+  void add_deleted_ends(const std::vector<std::pair<vid_t, vid_t>>& sorted, vid_t v,
+                        int64_t label, std::vector<vid_t>& ends) {
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<vid_t, vid_t>{v, 0},
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (; it != sorted.end() && it->first == v; ++it) {
+      if (journal_.label(it->second) == label) ends.push_back(it->second);
+    }
+    work_ += 1;
   }
 
   // Every entry must reach the hub and the hub every exit; a new hub (the old one was cut
