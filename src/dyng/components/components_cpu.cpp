@@ -33,6 +33,39 @@ void check_call(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   detail::check_graph(graph, options, fn);
 }
 
+/// Strong components of the whole graph into `state` by Tarjan; returns the edges examined. A
+/// vertex without in-edges or without out-edges is a component of its own (no cycle passes
+/// through it), labelled before the search, which then never enters it.
+template <class vid_t, class eid_t>
+int64_t strong_into(const graph_t<vid_t, eid_t>& graph, const execution_t& exec,
+                    state_t<vid_t>& state) {
+  const auto n = static_cast<int64_t>(graph.num_vertices());
+  const auto out = graph.out_view();
+  const auto in = graph.in_view();
+  detail::tarjan_t<vid_t, eid_t> tarjan(out, exec.cancel);
+  state.labels.assign(static_cast<size_t>(n), 0);
+  state.sizes.assign(static_cast<size_t>(n), 0);
+  state.count = 0;
+  for (int64_t v = 0; v < n; ++v) {
+    const auto u = static_cast<vid_t>(v);
+    if (out.degree(u) != 0 && in.degree(u) != 0) continue;
+    state.labels[static_cast<size_t>(v)] = v;
+    state.sizes[static_cast<size_t>(v)] = 1;
+    ++state.count;
+    tarjan.set_finished(u);
+  }
+  const auto all = [](vid_t) { return true; };
+  const auto emit = [&](const vid_t* first, const vid_t* last) {
+    int64_t smallest = *first;
+    for (const vid_t* v = first; v != last; ++v) smallest = *v < smallest ? *v : smallest;
+    for (const vid_t* v = first; v != last; ++v) state.labels[static_cast<size_t>(*v)] = smallest;
+    state.sizes[static_cast<size_t>(smallest)] = last - first;
+    ++state.count;
+  };
+  for (int64_t v = 0; v < n; ++v) tarjan.search(static_cast<vid_t>(v), all, emit);
+  return tarjan.edges();
+}
+
 /// The whole graph's components into `state` (checks done).
 template <class vid_t, class eid_t>
 stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
@@ -50,20 +83,7 @@ stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& option
                              : engine_t{"operators", "union_find"});
   } else {
     const stage_scope_t stage("components.tarjan");
-    detail::tarjan_t<vid_t, eid_t> tarjan(graph.out_view(), exec.cancel);
-    state.labels.assign(static_cast<size_t>(n), 0);
-    state.sizes.assign(static_cast<size_t>(n), 0);
-    state.count = 0;
-    const auto all = [](vid_t) { return true; };
-    const auto emit = [&](const vid_t* first, const vid_t* last) {
-      int64_t smallest = *first;
-      for (const vid_t* v = first; v != last; ++v) smallest = *v < smallest ? *v : smallest;
-      for (const vid_t* v = first; v != last; ++v) state.labels[static_cast<size_t>(*v)] = smallest;
-      state.sizes[static_cast<size_t>(smallest)] = last - first;
-      ++state.count;
-    };
-    for (int64_t v = 0; v < n; ++v) tarjan.search(static_cast<vid_t>(v), all, emit);
-    stats.frontier_visits = tarjan.edges();
+    stats.frontier_visits = strong_into(graph, exec, state);
     stats.record(engine_t{"operators", "tarjan"});
   }
   stats.affected = n;

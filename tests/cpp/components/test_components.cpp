@@ -123,6 +123,77 @@ DYNG_TEST("update equals the oracle on random batches, i64/i64") {
   random_rounds<int64_t, int64_t>(23, 40);
 }
 
+DYNG_TEST("strong: many insertions at once around one large component, in every order") {
+  // A cycle through a third of the vertices and sparse random edges; each batch inserts many
+  // edges (some parallel to old ones, some closing cycles only together) and deletes a few.
+  std::mt19937_64 rng(24);
+  int paths[2] = {0, 0};
+  for (int trial = 0; trial < 30; ++trial) {
+    const int32_t n = 30 + static_cast<int32_t>(rng() % 30);
+    std::vector<int32_t> src, dst;
+    for (int32_t v = 0; v < n / 3; ++v) src.push_back(v), dst.push_back((v + 1) % (n / 3));
+    for (int32_t e = 0; e < n; ++e) {
+      src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(static_cast<int32_t>(rng() % n));
+    }
+    graph_properties_t props;
+    props.num_weights = 0;
+    props.allow_parallel_edges = rng() % 2 == 0;
+    auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, {}, props);
+    cc::state_t<int32_t> state;
+    cc::compute(g, options_for(true, -1.0), {}, state);
+    for (int round = 0; round < 3; ++round) {
+      batch_t<int32_t> b = random_batch(rng, g);
+      for (int i = 10 + static_cast<int>(rng() % 20); i > 0; --i) {
+        const auto u = static_cast<int32_t>(rng() % n);
+        b.insert(u, rng() % 4 == 0 ? src[rng() % src.size()] : static_cast<int32_t>(rng() % n));
+      }
+      change_log_t<int32_t> log;
+      g.apply(b.view(), &log);
+      state = check_updates(g, log, true, state, paths);
+    }
+  }
+  CHECK(paths[0] > 0);
+}
+
+DYNG_TEST("strong: many deletions in one component share the hub's searches, and a new hub") {
+  // A cycle with random chords is one component; each batch deletes many edges, among them
+  // every edge into or out of the hub (its smallest id) in some rounds, so the hub is cut off
+  // and the questions move to a new one.
+  std::mt19937_64 rng(25);
+  int paths[2] = {0, 0};
+  for (int trial = 0; trial < 30; ++trial) {
+    const int32_t n = 20 + static_cast<int32_t>(rng() % 40);
+    std::vector<int32_t> src, dst;
+    for (int32_t v = 0; v < n; ++v) src.push_back(v), dst.push_back((v + 1) % n);
+    for (int32_t e = 0; e < 2 * n; ++e) {
+      src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(static_cast<int32_t>(rng() % n));
+    }
+    graph_properties_t props;
+    props.num_weights = 0;
+    auto g = graph_t<int32_t, int32_t>::from_edges(n, src, dst, {}, props);
+    cc::state_t<int32_t> state;
+    cc::compute(g, options_for(true, -1.0), {}, state);
+    for (int round = 0; round < 3; ++round) {
+      batch_t<int32_t> b;
+      const auto out = g.out_view();
+      const auto hub = static_cast<int32_t>(state.labels[rng() % n]);
+      const bool cut_hub = rng() % 2 == 0;
+      for (int32_t u = 0; u < n; ++u) {
+        for (auto slot = out.begin(u); slot < out.end(u); ++slot) {
+          const int32_t v = out.neighbour(slot);
+          if ((cut_hub && (u == hub || v == hub) && rng() % 2 == 0) || rng() % 5 == 0) {
+            b.delete_src.push_back(u), b.delete_dst.push_back(v);
+          }
+        }
+      }
+      change_log_t<int32_t> log;
+      g.apply(b.view(), &log);
+      state = check_updates(g, log, true, state, paths);
+    }
+  }
+  CHECK(paths[0] > 0);
+}
+
 graph_t<int32_t, int32_t> path_graph(int32_t n, bool directed, bool cycle) {
   std::vector<int32_t> src, dst;
   for (int32_t v = 0; v + 1 < n; ++v) src.push_back(v), dst.push_back(v + 1);
@@ -180,6 +251,59 @@ DYNG_TEST("strong: an insertion that closes no cycle searches the smaller side o
   CHECK(stats.search_size < 10);
   CHECK_EQ(stats.merged, 0);
   CHECK_EQ(state.count, n);
+}
+
+/// A cycle of 2000 vertices from `cycle` (the largest component), a path of 10 from `in` into
+/// it, a path of 10 from `out` out of it, and vertices 3000 to 3009 on their own.
+graph_t<int32_t, int32_t> cycle_with_tails(int32_t cycle, int32_t in, int32_t out, bool parallel) {
+  std::vector<int32_t> src, dst;
+  for (int32_t k = 0; k < 2000; ++k) src.push_back(cycle + k), dst.push_back(cycle + (k + 1) % 2000);
+  for (int32_t k = 0; k < 10; ++k) src.push_back(in + k), dst.push_back(k == 9 ? cycle : in + k + 1);
+  src.push_back(cycle + 500), dst.push_back(out);
+  for (int32_t k = 0; k < 9; ++k) src.push_back(out + k), dst.push_back(out + k + 1);
+  graph_properties_t props;
+  props.num_weights = 0;
+  props.allow_parallel_edges = parallel;
+  return graph_t<int32_t, int32_t>::from_edges(3010, src, dst, {}, props);
+}
+
+DYNG_TEST("strong: insertions through the largest component merge without walking it") {
+  for (const bool parallel : {false, true}) {
+    auto g = cycle_with_tails(0, 2000, 2020, parallel);
+    cc::state_t<int32_t> state;
+    cc::compute(g, options_for(true, -1.0), {}, state);
+    // (2025, 2005) closes 2005 -> 0 -> ... -> 500 -> 2025 -> 2005. 3001 -> 3000 and
+    // 3002 -> 3001 close a cycle only with 3000 -> 3002, which sorts first and is searched while
+    // they are still left out; 3003 <-> 3004 twice; 3006 -> 3005 repeats an old edge when
+    // parallel edges are allowed, and 3005 -> 3006, searched first, must not use the old copy.
+    std::vector<int32_t> is{2025, 3000, 3001, 3002, 3003, 3004, 3003, 3004, 1000, 3006},
+        id{2005, 3002, 3000, 3001, 3004, 3003, 3004, 3003, 3005, 3005};
+    if (parallel) {
+      change_log_t<int32_t> first;
+      const std::vector<int32_t> os{3006}, od{3005};
+      g.apply({os, od, {}, 0, {}, {}}, &first);
+      cc::update(g, first, options_for(true, -1.0), {}, state);
+      is.push_back(3005), id.push_back(3006);
+    }
+    change_log_t<int32_t> log;
+    g.apply({is, id, {}, 0, {}, {}}, &log);
+    const cc::stats_t stats = cc::update(g, log, options_for(true, -1.0), {}, state);
+    check_state(g, true, state, "insertions through the largest component");
+    CHECK(stats.path == update_path_t::incremental);
+    CHECK_EQ(state.labels[2025], 0);
+    CHECK_EQ(state.labels[3002], 3000);
+    CHECK(stats.search_size < 100);  // the cycle of 2000 is not searched
+  }
+  // The smallest id of the merged component lies outside the largest one, which is relabelled.
+  auto g = cycle_with_tails(1000, 0, 20, false);
+  cc::state_t<int32_t> state;
+  cc::compute(g, options_for(true, -1.0), {}, state);
+  const std::vector<int32_t> is{25}, id{5};
+  change_log_t<int32_t> log;
+  g.apply({is, id, {}, 0, {}, {}}, &log);
+  cc::update(g, log, options_for(true, 1e9), {}, state);
+  check_state(g, true, state, "largest component relabelled");
+  CHECK_EQ(state.labels[1999], 5);
 }
 
 DYNG_TEST("weak: deleting a whole path, then merging every piece into one hub") {

@@ -4,25 +4,25 @@
 // nothing, and only the components the batch touches can change, in two phases:
 //  1. Split, per component c with deleted edges inside it. c stays strongly connected when the
 //     tail of each deleted edge still reaches its head inside c (an old path goes around the
-//     deletions); each is asked by a forward search from the tail and a backward one from the
-//     head, in turns, stopping when they meet. When one runs out instead, what it holds is closed
-//     inside c (nothing leaves it forwards, or nothing enters it backwards): it is cut off, its
-//     strongly connected components found by Tarjan restricted to it, and c goes on without it.
-//     What is left stays strongly connected when, besides the deletions inside it, every old
-//     path through the pieces cut off can go around them: every vertex left with an edge into a
-//     piece (an entry, now or before the batch) reaches one hub, and the hub reaches every
-//     vertex left with an edge from a piece (an exit). These are asked the same way and may cut
-//     more off; an answer stays true after a cut, since no path between vertices left passes
-//     through a closed set. So a deletion costs about the smaller side of the cut it makes, and
-//     each piece takes its smallest id; what is left keeps c, or, when c was cut off, is searched
-//     once to find its own smallest id.
-//  2. Merge. An inserted edge (u, v) between two labels closes a cycle exactly when v reaches u,
-//     which a forward search from v and a backward one from u decide together, stopping when
-//     they meet or the smaller runs out. On a cycle, the component of u in the new graph is what
-//     v reaches (a forward search) intersected with what reaches u (a backward search inside the
-//     forward marks), and it is a union of whole labels of phase 1, which become one with its
-//     smallest id. Without a topological order of the components nothing cheaper bounds these
-//     searches to the vertices between v and u; the budget bounds them.
+//     deletions): the tail reaches one hub and the hub reaches the head. Each such question is
+//     asked by a search from the tail or head and the hub's own search in the other direction,
+//     in turns, stopping when they meet; the hub's searches are kept for the next question
+//     (detail/hub_reach.hpp), so the deletions of one component share them. When a search runs
+//     out instead, what it holds is closed inside c (nothing leaves it forwards, or nothing
+//     enters it backwards): it is cut off, its strongly connected components found by Tarjan
+//     restricted to it, and c goes on without it. What is left stays strongly connected when,
+//     besides the deletions inside it, every old path through the pieces cut off can go around
+//     them: every vertex left with an edge into a piece (an entry, now or before the batch)
+//     reaches the hub, and the hub reaches every vertex left with an edge from a piece (an
+//     exit). These are asked the same way and may cut more off (a new hub when the hub was cut
+//     off asks every question again); an answer stays true after a cut, since no path between
+//     vertices left passes through a closed set. Each piece takes its smallest id; what is left
+//     keeps c, or, when c was cut off, is searched once to find its own smallest id.
+//  2. Merge, along the inserted edges between components of the old graph, one at a time, on
+//     the graph without the inserted edges whose turn has not come, so the labels are always its
+//     exact components: an edge (u, v) closes a cycle when v reaches u, and the component it
+//     makes is what v reaches and what reaches u, found without walking the largest component it
+//     can find (detail/strong_merge.hpp).
 // Work is counted in vertices and edges visited; past `budget` the repair gives up (the journal
 // undoes it) and the shared policy recomputes. Searches poll the caller's stop flag every
 // k_cancel_poll_mask + 1 vertices.
@@ -36,7 +36,9 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/components/components.hpp"
+#include "dyng/components/detail/hub_reach.hpp"
 #include "dyng/components/detail/label_journal.hpp"
+#include "dyng/components/detail/strong_merge.hpp"
 #include "dyng/components/detail/tarjan.hpp"
 #include "dyng/core/stage_scope.hpp"
 #include "dyng/graph/adjacency_view.hpp"
@@ -45,7 +47,6 @@
 namespace dyng::components::detail {
 
 inline constexpr const char* k_strong_repair_stopped = "components repair";
-inline constexpr int64_t k_any_label = INT64_MIN;
 
 template <class vid_t, class eid_t>
 class strong_repair_t {
@@ -79,11 +80,8 @@ class strong_repair_t {
       if (!split(inside, budget, stats)) return false;
     }
     const stage_scope_t merge_stage("components.merge");
-    for (const auto& [u, v] : crossing) {
-      if (journal_.label(u) != journal_.label(v) && !merge_cycle(u, v, budget, stats)) {
-        return false;
-      }
-    }
+    strong_merge_t<vid_t, eid_t> merge(out_, in_, journal_, mark_, stamp_, work_, cancel_);
+    if (!merge.run(std::move(crossing), budget, stats)) return false;
     stats.affected = journal_.affected();
     stats.relabelled = journal_.relabelled();
     stats.iterations = stats.searches;
@@ -109,6 +107,9 @@ class strong_repair_t {
     std::vector<std::pair<vid_t, vid_t>> checks;  // (from, to): from must reach to
     std::vector<vid_t> entries, exits;
     int64_t hub = -1;
+    // The component's deleted edges as (head, tail) and (tail, head), sorted, so that a cut
+    // finds those that touch it in time of its own size.
+    std::vector<std::pair<vid_t, vid_t>> deleted_into, deleted_from;
   };
 
   // Phase 1, one component per group of deletions (see the header).
@@ -128,28 +129,39 @@ class strong_repair_t {
                        stats_t& stats) {
     const int64_t label = first->label;
     peel_t peel;
-    for (const deletion_t* d = first; d != last; ++d) peel.checks.emplace_back(d->tail, d->head);
+    // Each tail must reach its head: it reaches the hub, and the hub reaches the head.
+    for (const deletion_t* d = first; d != last; ++d) {
+      peel.entries.push_back(d->tail);
+      peel.exits.push_back(d->head);
+      peel.deleted_into.emplace_back(d->head, d->tail);
+      peel.deleted_from.emplace_back(d->tail, d->head);
+    }
+    std::sort(peel.deleted_into.begin(), peel.deleted_into.end());
+    std::sort(peel.deleted_from.begin(), peel.deleted_from.end());
+    queue_hub_checks(label, peel, 0, 0);
+    std::vector<vid_t> closed;
     while (!peel.checks.empty()) {
       const auto [from, to] = peel.checks.back();
       peel.checks.pop_back();
       if (++work_ > budget) return false;
       if (from == to || journal_.label(from) != label || journal_.label(to) != label) continue;
+      const bool towards = to == peel.hub;
       bool reaches = false;
-      if (!meets(to, from, label, budget, stats, reaches)) return false;
+      int64_t stamp = 0;
+      if (!hub_.ask(towards ? from : to, towards, label, budget, stats, reaches, closed, stamp)) {
+        return false;
+      }
       if (reaches) continue;
       // The side that ran out is closed inside what is left: peel it.
-      const std::vector<vid_t> closed = cut_forward_ ? forward_ : backward_;
-      const int64_t stamp = cut_forward_ ? stamp_ - 1 : stamp_;
-      if (!peel_off(label, closed, stamp, first, last, budget, stats, peel)) return false;
+      if (!peel_off(label, closed, stamp, budget, stats, peel)) return false;
     }
     return label_peeled(label, first, last, budget, stats, peel);
   }
 
   // Cuts the closed set `closed` (marked `stamp`) off label c: its strongly connected
   // components by Tarjan, each under a temporary label, and the checks its edges call for.
-  bool peel_off(int64_t label, const std::vector<vid_t>& closed, int64_t stamp,
-                const deletion_t* first, const deletion_t* last, int64_t budget, stats_t& stats,
-                peel_t& peel) {
+  bool peel_off(int64_t label, const std::vector<vid_t>& closed, int64_t stamp, int64_t budget,
+                stats_t& stats, peel_t& peel) {
     if (!tarjan_) tarjan_.emplace(out_, cancel_);
     const int64_t cost = tarjan_->edges() + tarjan_->vertices();
     const size_t known = peel.pieces.size();
@@ -175,13 +187,24 @@ class strong_repair_t {
       }
       work_ += 1 + in_.degree(v) + out_.degree(v);
     }
-    const auto in_closed = [&](vid_t v) { return mark_[static_cast<size_t>(v)] == stamp; };
-    for (const deletion_t* d = first; d != last; ++d) {  // edges to or from it before the batch
-      if (journal_.label(d->tail) == label && in_closed(d->head)) peel.entries.push_back(d->tail);
-      if (journal_.label(d->head) == label && in_closed(d->tail)) peel.exits.push_back(d->head);
+    for (const vid_t v : closed) {  // edges to or from it before the batch
+      add_deleted_ends(peel.deleted_into, v, label, peel.entries);
+      add_deleted_ends(peel.deleted_from, v, label, peel.exits);
     }
     queue_hub_checks(label, peel, old_entries, old_exits);
     return work_ <= budget;
+  }
+
+  // Appends the other end of each deleted edge that `sorted` lists under v, when it is labelled
+  // `label`.
+  void add_deleted_ends(const std::vector<std::pair<vid_t, vid_t>>& sorted, vid_t v,
+                        int64_t label, std::vector<vid_t>& ends) {
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<vid_t, vid_t>{v, 0},
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (; it != sorted.end() && it->first == v; ++it) {
+      if (journal_.label(it->second) == label) ends.push_back(it->second);
+    }
+    work_ += 1;
   }
 
   // Every entry must reach the hub and the hub every exit; a new hub (the old one was cut
@@ -197,10 +220,14 @@ class strong_repair_t {
         list->erase(std::unique(list->begin(), list->end()), list->end());
       }
       entries = exits = 0;
-      peel.hub = !peel.entries.empty() ? peel.entries.front()
-                 : !peel.exits.empty() ? peel.exits.front()
-                                        : -1;
+      // The component's smallest id while it is left (in a power-law graph often its best
+      // connected vertex), else an entry or exit.
+      peel.hub = journal_.label(static_cast<vid_t>(label)) == label ? label
+                 : !peel.entries.empty()                             ? peel.entries.front()
+                 : !peel.exits.empty()                               ? peel.exits.front()
+                                                                     : -1;
       if (peel.hub < 0) return;
+      hub_.reset(static_cast<vid_t>(peel.hub));
     }
     const auto hub = static_cast<vid_t>(peel.hub);
     for (size_t k = entries; k < peel.entries.size(); ++k) {
@@ -233,7 +260,7 @@ class strong_repair_t {
       }
       rest = start >= 0;
       if (rest) {
-        if (!reach(out_, static_cast<vid_t>(start), 0, label, budget, forward_, stats)) {
+        if (!reach(out_, static_cast<vid_t>(start), label, budget, forward_, stats)) {
           return false;
         }
         label_component(forward_, journal_);
@@ -246,10 +273,10 @@ class strong_repair_t {
     return true;
   }
 
-  // Marks with a new stamp what `start` reaches through `view` and through vertices marked
-  // `within` (0: any vertex); returns them, or false when over budget.
-  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t within,
-             int64_t label, int64_t budget, std::vector<vid_t>& reached, stats_t& stats) {
+  // Marks with a new stamp what `start` reaches through `view` and through vertices labelled
+  // `label`; returns them, or false when over budget.
+  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t label,
+             int64_t budget, std::vector<vid_t>& reached, stats_t& stats) {
     const int64_t stamp = ++stamp_;
     ++stats.searches;
     reached.assign(1, start);
@@ -259,8 +286,7 @@ class strong_repair_t {
       const vid_t x = reached[head];
       for (eid_t slot = view.begin(x); slot < view.end(x); ++slot) {
         const auto y = static_cast<size_t>(view.neighbour(slot));
-        if (mark_[y] == stamp || (within != 0 && mark_[y] != within)) continue;
-        if (label != k_any_label && journal_.label(view.neighbour(slot)) != label) continue;
+        if (mark_[y] == stamp || journal_.label(view.neighbour(slot)) != label) continue;
         mark_[y] = stamp;
         reached.push_back(view.neighbour(slot));
       }
@@ -271,71 +297,13 @@ class strong_repair_t {
     return true;
   }
 
-  // Whether v reaches u, through vertices labelled `label` (k_any_label: any): a forward search
-  // from v and a backward one from u, in turns, the one with less work first, until they meet
-  // (yes) or one runs out (no), so either answer costs about the smaller of the two. Sets
-  // `reaches`; false when over budget.
-  bool meets(vid_t u, vid_t v, int64_t label, int64_t budget, stats_t& stats, bool& reaches) {
-    const int64_t ahead = ++stamp_, behind = ++stamp_;
-    forward_.assign(1, v);
-    backward_.assign(1, u);
-    mark_[static_cast<size_t>(v)] = ahead;
-    mark_[static_cast<size_t>(u)] = behind;
-    size_t heads[2] = {0, 0};
-    int64_t work[2] = {0, 0};
-    ++stats.searches;
-    reaches = false;
-    while (!reaches && heads[0] < forward_.size() && heads[1] < backward_.size()) {
-      const int side = work[0] <= work[1] ? 0 : 1;
-      const auto& view = side == 0 ? out_ : in_;
-      std::vector<vid_t>& queue = side == 0 ? forward_ : backward_;
-      const int64_t own = side == 0 ? ahead : behind, other = side == 0 ? behind : ahead;
-      const vid_t x = queue[heads[side]++];
-      if ((heads[side] & k_cancel_poll_mask) == 0) {
-        throw_if_cancelled(cancel_, k_strong_repair_stopped);
-      }
-      for (eid_t slot = view.begin(x); slot < view.end(x) && !reaches; ++slot) {
-        const auto y = static_cast<size_t>(view.neighbour(slot));
-        if (label != k_any_label && journal_.label(view.neighbour(slot)) != label) continue;
-        reaches = mark_[y] == other;
-        if (mark_[y] == own || reaches) continue;
-        mark_[y] = own;
-        queue.push_back(view.neighbour(slot));
-      }
-      work[side] += 1 + view.degree(x);
-      work_ += 1 + view.degree(x);
-      if (work_ > budget) return false;
-    }
-    cut_forward_ = heads[0] == forward_.size();
-    stats.search_size += static_cast<int64_t>(forward_.size() + backward_.size());
-    return true;
-  }
-
-  // Phase 2 for the inserted edge (u, v); false when over budget.
-  bool merge_cycle(vid_t u, vid_t v, int64_t budget, stats_t& stats) {
-    bool reaches = false;
-    if (!meets(u, v, k_any_label, budget, stats, reaches)) return false;
-    if (!reaches) return true;  // no cycle through (u, v)
-    if (!reach(out_, v, 0, k_any_label, budget, forward_, stats)) return false;
-    if (!reach(in_, u, stamp_, k_any_label, budget, backward_, stats)) return false;
-    std::vector<int64_t> labels;
-    for (const vid_t w : backward_) labels.push_back(journal_.label(w));
-    std::sort(labels.begin(), labels.end());
-    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
-    for (const int64_t label : labels) journal_.set_size(label, 0);
-    label_component(backward_, journal_);
-    journal_.add_components(1 - static_cast<int64_t>(labels.size()));
-    stats.merged += static_cast<int64_t>(labels.size()) - 1;
-    return true;
-  }
-
   adjacency_view_t<vid_t, eid_t> out_;
   adjacency_view_t<vid_t, eid_t> in_;
   label_journal_t<vid_t> journal_;
   cancel_token_t cancel_;
   std::vector<int64_t> mark_;
-  std::vector<vid_t> forward_, backward_;
-  bool cut_forward_ = false;  // which side of the last meets() that missed ran out
+  std::vector<vid_t> forward_;
+  hub_reach_t<vid_t, eid_t> hub_{out_, in_, journal_, mark_, stamp_, work_, cancel_};
   std::optional<tarjan_t<vid_t, eid_t>> tarjan_;
   int64_t stamp_ = 0;
   int64_t work_ = 0;

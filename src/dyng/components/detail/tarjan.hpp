@@ -1,6 +1,11 @@
 // Strongly connected components by Tarjan's algorithm (R. Tarjan, "Depth-first search and linear
-// graph algorithms", SIAM J. Comput. 1972), written with an explicit stack of (vertex, next slot)
-// frames instead of recursion, so a path of millions of vertices cannot overflow the call stack.
+// graph algorithms", SIAM J. Comput. 1972) in the space-saving form of D. Pearce ("A space-efficient
+// algorithm for finding strongly connected components", IPL 2016): one rank per vertex serves as
+// the DFS index and the low-link (0: not visited; k_done: in a finished component), and a root
+// flag on the DFS frame replaces the on-stack array. The ranks take the width of a vertex id, so
+// the array that every edge reads at random is half (int32 ids) the size of an int64 one. The
+// DFS keeps an explicit stack of (vertex, next slot) frames instead of recursion, so a path of
+// millions of vertices cannot overflow the call stack.
 //
 // One object serves the whole graph (compute) and the repair's restricted runs: search(start,
 // eligible, emit) visits the vertices reachable from `start` through vertices that `eligible`
@@ -10,8 +15,9 @@
 // k_cancel_poll_mask + 1 vertices.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "dyng/backend/execution.hpp"
@@ -25,15 +31,17 @@ template <class vid_t, class eid_t>
 class tarjan_t {
  public:
   tarjan_t(const adjacency_view_t<vid_t, eid_t>& out, cancel_token_t cancel)
-      : out_(out),
-        cancel_(cancel),
-        index_(static_cast<size_t>(out.num_vertices), -1),
-        low_(static_cast<size_t>(out.num_vertices), 0),
-        on_stack_(static_cast<size_t>(out.num_vertices), 0) {}
+      : out_(out), cancel_(cancel), rank_(static_cast<size_t>(out.num_vertices), 0) {}
 
-  bool visited(vid_t v) const { return index_[static_cast<size_t>(v)] >= 0; }
+  bool visited(vid_t v) const { return rank_[static_cast<size_t>(v)] != 0; }
   int64_t edges() const { return edges_; }
-  int64_t vertices() const { return next_index_; }
+  int64_t vertices() const { return visits_; }
+
+  /// Marks v as in a finished component that the caller has reported itself.
+  void set_finished(vid_t v) {
+    rank_[static_cast<size_t>(v)] = k_done;
+    ++visits_;
+  }
 
   template <class eligible_t, class emit_t>
   void search(vid_t start, const eligible_t& eligible, const emit_t& emit) {
@@ -42,59 +50,75 @@ class tarjan_t {
     while (!frames_.empty()) {
       frame_t& frame = frames_.back();
       const vid_t v = frame.vertex;
-      if (frame.slot < out_.end(v)) {
-        const vid_t w = out_.neighbour(frame.slot++);
-        ++edges_;
+      rank_t& low = rank_[static_cast<size_t>(v)];
+      const eid_t end = out_.end(v);
+      eid_t slot = frame.slot;
+      bool descended = false;
+      while (slot < end) {
+        const vid_t w = out_.neighbour(slot++);
         if (!eligible(w)) continue;
-        if (!visited(w)) {
-          enter(w);  // invalidates `frame`
-        } else if (on_stack_[static_cast<size_t>(w)]) {
-          low_[static_cast<size_t>(v)] = std::min(low_[static_cast<size_t>(v)], index(w));
+        const rank_t seen = rank_[static_cast<size_t>(w)];
+        if (seen == 0) {
+          descended = true;
+          break;
         }
+        if (seen < low) low = seen, frame.root = false;
+      }
+      edges_ += slot - frame.slot;
+      frame.slot = slot;
+      if (descended) {
+        enter(out_.neighbour(slot - 1));  // invalidates `frame` and `low`
         continue;
       }
+      const bool root = frame.root;
       frames_.pop_back();
       if (!frames_.empty()) {
-        const auto parent = static_cast<size_t>(frames_.back().vertex);
-        low_[parent] = std::min(low_[parent], low_[static_cast<size_t>(v)]);
+        frame_t& parent = frames_.back();
+        rank_t& parent_low = rank_[static_cast<size_t>(parent.vertex)];
+        const rank_t own = rank_[static_cast<size_t>(v)];
+        if (own < parent_low) parent_low = own, parent.root = false;
       }
-      if (low_[static_cast<size_t>(v)] == index(v)) finish(v, emit);
+      stack_.push_back(v);
+      if (root) finish(v, emit);
     }
   }
 
  private:
+  using rank_t = std::make_unsigned_t<vid_t>;
+  static constexpr rank_t k_done = std::numeric_limits<rank_t>::max();
+
   struct frame_t {
     vid_t vertex;
     eid_t slot;
+    bool root;
   };
 
-  int64_t index(vid_t v) const { return index_[static_cast<size_t>(v)]; }
-
   void enter(vid_t v) {
-    if ((next_index_ & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel_, k_tarjan_stopped);
-    index_[static_cast<size_t>(v)] = low_[static_cast<size_t>(v)] = next_index_++;
-    on_stack_[static_cast<size_t>(v)] = 1;
-    stack_.push_back(v);
-    frames_.push_back({v, out_.begin(v)});
+    if ((visits_ & k_cancel_poll_mask) == 0) throw_if_cancelled(cancel_, k_tarjan_stopped);
+    ++visits_;
+    rank_[static_cast<size_t>(v)] = next_rank_++;
+    frames_.push_back({v, out_.begin(v), true});
   }
 
-  // v is the root of a component: everything above it on the stack is that component.
+  // v is the root of a component: it and the vertices above it on the stack, whose low-links
+  // are at least its index, are that component (Pearce's invariant).
   template <class emit_t>
   void finish(vid_t v, const emit_t& emit) {
-    const auto first = std::find(stack_.rbegin(), stack_.rend(), v).base() - 1;
-    for (auto it = first; it != stack_.end(); ++it) on_stack_[static_cast<size_t>(*it)] = 0;
-    emit(&*first, &*first + (stack_.end() - first));
-    stack_.erase(first, stack_.end());
+    const rank_t index = rank_[static_cast<size_t>(v)];
+    size_t first = stack_.size() - 1;
+    while (first > 0 && rank_[static_cast<size_t>(stack_[first - 1])] >= index) --first;
+    for (size_t k = first; k < stack_.size(); ++k) rank_[static_cast<size_t>(stack_[k])] = k_done;
+    emit(stack_.data() + first, stack_.data() + stack_.size());
+    stack_.resize(first);
   }
 
   adjacency_view_t<vid_t, eid_t> out_;
   cancel_token_t cancel_;
-  std::vector<int64_t> index_;
-  std::vector<int64_t> low_;
-  std::vector<uint8_t> on_stack_;
+  std::vector<rank_t> rank_;
   std::vector<vid_t> stack_;
   std::vector<frame_t> frames_;
-  int64_t next_index_ = 0;
+  rank_t next_rank_ = 1;
+  int64_t visits_ = 0;
   int64_t edges_ = 0;
 };
 

@@ -190,12 +190,17 @@ class weak_repair_t {
     std::vector<std::vector<vid_t>> found;
     side_t anchor, other;
     start_side(anchor, open.front());
-    while (open.size() >= 2) {
-      if (mark_[static_cast<size_t>(open.back())] == anchor.stamp) {
+    // Endpoints in `open` still labelled c; a cut does not compact `open` (that would cost its
+    // whole length per cut), so entries cut off are skipped where they are met.
+    size_t live = open.size(), front = 0;
+    while (live >= 2) {
+      const vid_t end = open.back();
+      if (journal_.label(end) != label || mark_[static_cast<size_t>(end)] == anchor.stamp) {
+        live -= journal_.label(end) == label ? 1 : 0;
         open.pop_back();
         continue;
       }
-      start_side(other, open.back());
+      start_side(other, end);
       ++stats_->searches;
       const size_t held = anchor.members.size();
       const outcome_t outcome = two_sided(anchor, other, label);
@@ -205,6 +210,7 @@ class weak_repair_t {
       if (outcome == outcome_t::met) {
         absorb(anchor, other);
         open.pop_back();
+        --live;
         continue;
       }
       // A side that ran out is a whole piece: a temporary label (negative, unique) keeps it out
@@ -212,10 +218,16 @@ class weak_repair_t {
       const bool anchor_cut = anchor.exhausted();
       found.push_back(std::move(anchor_cut ? anchor.members : other.members));
       const int64_t temporary = -2 - static_cast<int64_t>(found.size());
-      for (const vid_t v : found.back()) journal_.set_label(v, temporary);
-      std::erase_if(open, [&](vid_t v) { return journal_.label(v) != label; });
-      if (anchor_cut && !open.empty()) start_side(anchor, open.front());
+      for (const vid_t v : found.back()) {
+        journal_.set_label(v, temporary);
+        live -= std::binary_search(open.begin(), open.end(), v) ? 1 : 0;
+      }
+      if (anchor_cut && live > 0) {
+        while (journal_.label(open[front]) != label) ++front;
+        start_side(anchor, open[front]);
+      }
     }
+    std::erase_if(open, [&](vid_t v) { return journal_.label(v) != label; });
     return label_split(label, found, open);
   }
 
