@@ -87,6 +87,7 @@ cc::state_t<vid_t> check_updates(const graph_t<vid_t, eid_t>& g, const change_lo
   return result;
 }
 
+using dyng_test::batch_t;
 using dyng_test::random_batch;
 
 template <class vid_t, class eid_t>
