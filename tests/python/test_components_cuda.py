@@ -91,8 +91,8 @@ def test_strong_on_the_device_and_a_mixed_update():
 def test_skewed_graphs_with_batches_of_a_thousand_changes(kind):
     rng = np.random.default_rng(5)
     n, m = 50_000, 400_000
-    src = np.minimum(rng.zipf(1.6, m), n) - 1
-    dst = rng.integers(0, n, m)
+    src = (np.minimum(rng.zipf(1.6, m), n) - 1).astype(np.int32)
+    dst = rng.integers(0, n, m, dtype=np.int32)
     graphs = {name: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=res)
               for name, res in (("cuda", dyng.Resources.cuda()),
                                 ("host", dyng.Resources.openmp()))}
@@ -100,7 +100,8 @@ def test_skewed_graphs_with_batches_of_a_thousand_changes(kind):
     paths = set()
     for step in range(5):
         pick = rng.integers(0, m, 500)
-        batch = dyng.EdgeBatch(insert=(rng.integers(0, n + 3, 500), rng.integers(0, n, 500)),
+        batch = dyng.EdgeBatch(insert=(rng.integers(0, n + 3, 500, dtype=np.int32),
+                                       rng.integers(0, n, 500, dtype=np.int32)),
                                delete=(src[pick], dst[pick]))
         for name, g in graphs.items():
             stats = components.update(g, batch, results[name])
