@@ -8,9 +8,10 @@ stops when one iteration moves the ranks by less than ``n * tol`` in L1; the ran
 The answer is iterative, so ``update`` does not give the same bits as a fresh ``compute``: its
 ranks meet the same convergence test and lie within ``2 * n * tol / (1 - alpha)`` in L1 of a
 fresh compute's. Each backend is deterministic: the same input gives the same bits for any
-thread count, and the sequential and OpenMP backends give the same bits. ``update`` starts the
-iteration from the previous ranks (new vertices at their teleport share ``(1 - alpha) / n``), so
-a small batch costs a few iterations rather than a cold start's.
+thread count, and the sequential and OpenMP backends give the same bits. ``update`` starts from
+the previous ranks (new vertices at their teleport share ``(1 - alpha) / n``), recomputes the
+ranks of a frontier around the changed edges that grows only where a rank moves by more than
+``tol``, then runs full iterations until the convergence test holds.
 
 Not yet here: ``personalization`` and ``dangling`` vectors, and the CUDA backend.
 
@@ -101,9 +102,11 @@ class Options(OptionsBase):
 class Stats(StatsBase):
     """What one compute or update did: the common fields (``affected``: vertices whose rank
     changed, all vertices for a compute; ``iterations``; ``frontier_visits``: edges read;
-    ``converged``), the rank computations of all iterations together (``vertices_touched``), the
-    vertices the iteration started from (``frontier_size``: all of them until the frontier
-    repair lands) and the L1 change of the last iteration (``residual``)."""
+    ``converged``; ``iterations`` of an update counts its frontier rounds and its full
+    iterations), the rank computations of all of them together (``vertices_touched``), the
+    frontier's seeds (``frontier_size``; all vertices for a compute) and the L1 change of the
+    last iteration (``residual``). ``method`` is "pull_power_iteration" for a compute,
+    "frontier_power_iteration" for a repair."""
 
     vertices_touched: int = 0
     frontier_size: int = 0

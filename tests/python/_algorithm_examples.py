@@ -125,7 +125,8 @@ EXAMPLES = {
         graph=weighted_graph,
         compute=lambda module, g: module.compute(g),
         batch=lambda: dyng.EdgeBatch(insert=([3], [7], [1]), delete=([0], [1])),
-        stages={"host": ("pagerank.iterate", "pagerank.repair", "graph.apply"), "cuda": ()},
+        stages={"host": ("pagerank.iterate", "pagerank.frontier", "pagerank.repair",
+                         "graph.apply"), "cuda": ()},
         answer=lambda r: [r.ranks.to_numpy(), np.array([r.iterations, r.residual])]),
 }
 

@@ -11,8 +11,9 @@
 // same input gives the same bits for any thread count (sums over vertices run in fixed chunks,
 // added in a fixed order).
 //
-// Not yet here: personalization and dangling vectors (uniform teleport and dangling mass only),
-// and a frontier repair: update() is a warm-started full iteration from the previous ranks.
+// update() starts from the previous ranks, iterates on a frontier around the changed edges, then
+// runs full iterations until the convergence test holds. Not yet here: personalization and
+// dangling vectors (uniform teleport and dangling mass only).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,9 @@ struct options_t : tuning_knobs_t {
 /// which needs about log(tol) / log(alpha) of them (85 at the defaults).
 inline constexpr double k_default_repair_budget = 50.0;
 inline constexpr int64_t k_default_parallel_min_edges = 100000;
+/// An update's frontier takes in the out-neighbours of a vertex whose rank moved by more than
+/// this fraction of tol: the full iterations after it then start close to converged.
+inline constexpr double k_frontier_threshold = 1.0;
 
 /// What a result holds besides its ranks.
 struct summary_t {
@@ -67,7 +71,7 @@ struct state_t : summary_t {
 /// and the vertices an update iterated on.
 struct stats_t : update_stats_t {
   int64_t vertices_touched = 0;  ///< Vertex rank computations, all iterations together.
-  int64_t frontier_size = 0;     ///< Vertices the update started from (all of them for now).
+  int64_t frontier_size = 0;     ///< Vertices the update's frontier started from (seeds).
   double residual = 0.0;         ///< L1 change of the last iteration.
 };
 
