@@ -779,6 +779,94 @@ class ComponentsState:
     def update(self, graph: GraphHandle, log: ChangeLog, options: ComponentsOptions, execution: Execution) -> ComponentsStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
 
+class PagerankOptions:
+    """Native pagerank options."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def alpha(self) -> float: ...
+
+    @alpha.setter
+    def alpha(self, arg: float, /) -> None: ...
+
+    @property
+    def tol(self) -> float: ...
+
+    @tol.setter
+    def tol(self, arg: float, /) -> None: ...
+
+    @property
+    def max_iter(self) -> int: ...
+
+    @max_iter.setter
+    def max_iter(self, arg: int, /) -> None: ...
+
+    @property
+    def weighted(self) -> bool: ...
+
+    @weighted.setter
+    def weighted(self, arg: bool, /) -> None: ...
+
+    @property
+    def repair_budget(self) -> float:
+        """Tuning knob for tests: the update's work budget (0 always recomputes)."""
+
+    @repair_budget.setter
+    def repair_budget(self, arg: float, /) -> None: ...
+
+    @property
+    def parallel_min_edges(self) -> int:
+        """Tuning knob for tests: 0 runs the OpenMP team on any graph."""
+
+    @parallel_min_edges.setter
+    def parallel_min_edges(self, arg: int, /) -> None: ...
+
+class PagerankStats(UpdateStats):
+    """pagerank's counters."""
+
+    @property
+    def vertices_touched(self) -> int: ...
+
+    @property
+    def frontier_size(self) -> int: ...
+
+    @property
+    def residual(self) -> float: ...
+
+class PagerankState:
+    """PageRank of a graph's vertices, on the host."""
+
+    def clone(self) -> PagerankState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @property
+    def iterations(self) -> int: ...
+
+    @property
+    def residual(self) -> float: ...
+
+    def ranks(self) -> Annotated[NDArray, dict(shape=(None,), writable=False)]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: PagerankOptions, execution: Execution) -> tuple[PagerankState, PagerankStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: PagerankOptions, execution: Execution) -> PagerankStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
 class MospChangeCounts:
     """What mospPrep's change generator reports about a batch."""
 

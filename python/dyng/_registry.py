@@ -19,7 +19,7 @@ __all__ = ["Algorithm", "AlgorithmInfo", "ALGORITHM_MODULES", "PLANNED", "algori
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
 ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs", "triangle_delta",
-                     "components")
+                     "components", "pagerank")
 
 #: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
 PLANNED = ()
@@ -39,9 +39,11 @@ class Algorithm:
     family : {"fixed_point", "aggregate_delta"}
         A fixed point repaired in place (traversals) or an aggregate updated by deltas (counts).
     maturity : {"stable", "tutorial"}
-    determinism : {"bitwise", "exact_value"}
+    determinism : {"bitwise", "exact_value", "tolerance"}
         ``bitwise``: update equals compute in every array, bit for bit; ``exact_value``: the
-        values are exact (no tie-breaking choices are exposed).
+        values are exact (no tie-breaking choices are exposed); ``tolerance``: an iterative
+        answer, where update meets compute's convergence test and lies within a stated bound of
+        a fresh compute (each backend still deterministic).
     backends : tuple of str
     cite : tuple of str
         BibTeX keys of the papers the algorithm follows (``dyng.citation`` renders them).

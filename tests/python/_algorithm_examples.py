@@ -121,6 +121,13 @@ EXAMPLES = {
                          "components.repair", "graph.apply"),
                 "cuda": ("components.afforest", "components.repair", "graph.apply")},
         answer=lambda r: [r.labels.to_numpy(), r.sizes.to_numpy(), np.array([r.count])]),
+    "pagerank": Example(
+        graph=weighted_graph,
+        compute=lambda module, g: module.compute(g),
+        batch=lambda: dyng.EdgeBatch(insert=([3], [7], [1]), delete=([0], [1])),
+        stages={"host": ("pagerank.iterate", "pagerank.frontier", "pagerank.repair",
+                         "graph.apply"), "cuda": ()},
+        answer=lambda r: [r.ranks.to_numpy(), np.array([r.iterations, r.residual])]),
 }
 
 

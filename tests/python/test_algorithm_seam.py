@@ -55,7 +55,7 @@ def test_registry_order_and_unknown_names():
     assert names == list(_registry.ALGORITHM_MODULES) and len(set(names)) == len(names)
     with pytest.raises(dyng.InvalidArgumentError,
                        match=re.escape(", ".join(_registry.ALGORITHM_MODULES))):
-        _registry.find("pagerank")
+        _registry.find("betweenness")
 
 
 @pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)

@@ -1,0 +1,91 @@
+// PageRank kept current while the graph changes in batches, with NetworkX's definition.
+//
+// ranks[v] is the stationary probability of a random surfer who follows an out-edge of the
+// current vertex with probability alpha (chosen in proportion to the edge's weight when
+// `weighted`, uniformly otherwise) and jumps to a uniformly chosen vertex otherwise; a vertex
+// without out-edges (or whose out-weights sum to 0) jumps uniformly. compute() runs the power
+// iteration from the uniform vector until the L1 change of one iteration is below n * tol (the
+// test of networkx.pagerank), pulling over in-edges; its ranks sum to 1. The answer is iterative,
+// so an update is not the same bits as a compute: it meets the same convergence test and lies
+// within 2 * n * tol / (1 - alpha) in L1 of a fresh compute. Each backend is deterministic: the
+// same input gives the same bits for any thread count (sums over vertices run in fixed chunks,
+// added in a fixed order).
+//
+// update() starts from the previous ranks, iterates on a frontier around the changed edges, then
+// runs full iterations until the convergence test holds. Not yet here: personalization and
+// dangling vectors (uniform teleport and dangling mass only).
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "dyng/backend/execution.hpp"
+#include "dyng/core/result_arrays.hpp"
+#include "dyng/core/tuning_knobs.hpp"
+#include "dyng/core/update_stats.hpp"
+#include "dyng/graph/change_log.hpp"
+#include "dyng/graph/graph.hpp"
+
+namespace dyng::pagerank {
+
+/// NetworkX's parameters, and the tuning knobs (core/tuning_knobs.hpp): repair_budget is a
+/// multiple of the stored edges plus vertices (one iteration's reads); parallel_min_edges 0 also
+/// runs the team on tiny graphs.
+struct options_t : tuning_knobs_t {
+  double alpha = 0.85;   ///< Damping: probability of following an out-edge.
+  double tol = 1e-6;     ///< Converged when one iteration moves the ranks by < n * tol in L1.
+  int64_t max_iter = 100;  ///< Iterations before giving up (Stats.converged false).
+  bool weighted = false;   ///< Transition probabilities from the first weight column.
+};
+
+/// A warm start that needs more than 50 iterations' reads is no cheaper than the cold compute,
+/// which needs about log(tol) / log(alpha) of them (85 at the defaults).
+inline constexpr double k_default_repair_budget = 50.0;
+inline constexpr int64_t k_default_parallel_min_edges = 100000;
+/// An update's frontier takes in the out-neighbours of a vertex whose rank moved by more than
+/// this fraction of tol: the full iterations after it then start close to converged.
+inline constexpr double k_frontier_threshold = 1.0;
+
+/// What a result holds besides its ranks.
+struct summary_t {
+  int64_t iterations = 0;  ///< Iterations of the call that produced the ranks.
+  double residual = 0.0;   ///< L1 change of the last of them.
+};
+
+template <class vid_t>
+struct state_t : summary_t {
+  std::vector<double> ranks;  ///< Stationary probability of each vertex; they sum to 1.
+
+  // Growth fills 0; the update then starts each new vertex at its teleport share.
+  static constexpr auto arrays() {
+    return std::tuple{result_array_t<state_t, double>{"ranks", &state_t::ranks, 0.0}};
+  }
+  static constexpr auto scalars() {
+    return std::tuple{result_scalar_t<summary_t, int64_t>{"iterations", &summary_t::iterations},
+                      result_scalar_t<summary_t, double>{"residual", &summary_t::residual}};
+  }
+};
+
+/// The common fields (affected = vertices, iterations, frontier_visits = edges read, converged)
+/// and the vertices an update iterated on.
+struct stats_t : update_stats_t {
+  int64_t vertices_touched = 0;  ///< Vertex rank computations, all iterations together.
+  int64_t frontier_size = 0;     ///< Vertices the update's frontier started from (seeds).
+  double residual = 0.0;         ///< L1 change of the last iteration.
+};
+
+/// PageRank of `graph`. Throws invalid_argument_error for a directed graph without in-edges (the
+/// iteration pulls over them), for alpha outside [0, 1), tol <= 0, max_iter < 1, and weighted on a
+/// graph without weights or with a negative weight.
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                const execution_t& exec, state_t<vid_t>& state);
+
+/// Brings `state` (valid for the graph before the batch) up to date after
+/// `graph.apply(batch, &log)`, starting from its ranks.
+template <class vid_t, class eid_t>
+stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
+               const options_t& options, const execution_t& exec, state_t<vid_t>& state);
+
+}  // namespace dyng::pagerank

@@ -1,0 +1,63 @@
+"""Property tests: after pagerank.update the ranks converged, lie within 2 * n * tol / (1 - alpha)
+in L1 of a fresh compute and of the NumPy oracle (dyng.testing.oracles.pagerank_ranks), and are
+the same bits on both host backends, batch after adversarial batch (existing and missing
+deletions, repeats, self-loops, re-insertions, vertex growth, weighted and not, undirected and
+directed graphs)."""
+
+import numpy as np
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from dyng import pagerank
+from dyng.testing.oracles import pagerank_ranks
+from dyng.testing.strategies import batches, graphs
+
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples
+
+TOL = 1e-6
+
+
+def bound(n):
+    return 2 * n * TOL / (1 - 0.85)
+
+
+def run_sequence(rg, data, *, directed, weighted, num_batches):
+    model = rg.model(directed=directed)
+    graphs_ = {name: rg.to_graph(directed=directed) for name in HOST_BACKENDS}
+    results = {name: pagerank.compute(g, weighted=weighted, resources=make_resources(name))
+               for name, g in graphs_.items()}
+    exact = np.array(pagerank_ranks(model, weighted=weighted))
+    for r in results.values():
+        assert np.abs(r.ranks.to_numpy() - exact).sum() < bound(len(exact))
+    for step in range(num_batches):
+        rb = data.draw(batches(model), label=f"batch {step}")
+        rb.apply_to(model)
+        exact = np.array(pagerank_ranks(model, weighted=weighted))
+        ranks = {}
+        for name, g in graphs_.items():
+            r = results[name]
+            stats = pagerank.update(g, rb.to_batch(), r, resources=make_resources(name))
+            event(f"update path: {stats.path}")
+            context = f"batch {step} on {name}"
+            got = r.ranks.to_numpy().copy()
+            assert stats.converged and r.residual < len(got) * TOL, context
+            assert np.abs(got - exact).sum() < bound(len(got)), context
+            fresh = pagerank.compute(g, weighted=weighted, resources=make_resources(name))
+            assert np.abs(got - fresh.ranks.to_numpy()).sum() < bound(len(got)), context
+            ranks[name] = got
+        first = ranks[HOST_BACKENDS[0]]
+        assert all(np.array_equal(first, other) for other in ranks.values())
+
+
+@given(rg=graphs(max_vertices=12, max_edges=30), data=st.data(), directed=st.booleans(),
+       weighted=st.booleans(), num_batches=st.integers(1, 4))
+@scaled_examples(0.5)
+def test_update_within_the_bound_batch_after_batch(rg, data, directed, weighted, num_batches):
+    run_sequence(rg, data, directed=directed, weighted=weighted, num_batches=num_batches)
+
+
+@given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=120), data=st.data(),
+       directed=st.booleans())
+@scaled_examples(0.34)
+def test_small_batches_on_larger_graphs(rg, data, directed):
+    run_sequence(rg, data, directed=directed, weighted=False, num_batches=3)
