@@ -39,12 +39,32 @@ def argument_problem(name, arguments):
         return f"cutoff={cutoff!r} is not a number"
     if name == "bfs_layers":
         return _sources_problem(arguments["G"], arguments["sources"])
+    if name == "pagerank":
+        return _pagerank_problem(arguments)
     if name == "transitivity":
         if arguments["G"].is_directed():
             return ("transitivity of a directed graph counts NetworkX's successor triads, not "
                     "dyng's undirected triangles")
         if arguments["G"].is_multigraph():
             return "NetworkX's transitivity refuses multigraphs; it raises its own error"
+    return None
+
+
+def _pagerank_problem(arguments):
+    for vector in ("personalization", "nstart", "dangling"):
+        if arguments[vector] is not None:
+            return (f"{vector} is given; dyng.pagerank has no {vector} vector yet, so NetworkX "
+                    f"runs this call")
+    if arguments["G"].is_multigraph():
+        return ("the graph is a multigraph: NetworkX's pagerank adds up parallel edges, which "
+                "dyng's conversion keeps as one")
+    alpha, tol, max_iter = arguments["alpha"], arguments["tol"], arguments["max_iter"]
+    if not isinstance(alpha, numbers.Real) or not 0 <= alpha < 1:
+        return f"alpha={alpha!r} is not a number in [0, 1), which dyng.pagerank needs"
+    if not isinstance(tol, numbers.Real) or not tol > 0:
+        return f"tol={tol!r} is not a positive number, which dyng.pagerank needs"
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        return f"max_iter={max_iter!r} is not an int >= 1, which dyng.pagerank needs"
     return None
 
 

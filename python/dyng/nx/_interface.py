@@ -75,6 +75,11 @@ def bfs_layers(G, sources):
     yield from _call("bfs_layers", locals())
 
 
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
+             weight="weight", dangling=None):
+    return _call("pagerank", locals())
+
+
 def transitivity(G):
     return _call("transitivity", locals())
 

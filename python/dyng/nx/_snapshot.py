@@ -21,7 +21,7 @@ import numpy as np
 from dyng.nx import _weights
 from dyng.nx._labels import NodeIndex
 
-__all__ = ["Snapshot", "snapshot_of"]
+__all__ = ["Snapshot", "snapshot_of", "converged_ranks"]
 
 _MEMO_SIZE = 8
 
@@ -122,6 +122,12 @@ class Snapshot:
         of its component."""
         return self._remember(("components", kind), lambda: self._components(kind))
 
+    def pagerank(self, alpha, tol, max_iter, attr):
+        """(float64 ranks of the ids in node order, converged) by ``dyng.pagerank``, with
+        transition probabilities by `attr` (every edge 1 when None)."""
+        return self._remember(("pagerank", alpha, tol, max_iter, attr),
+                              lambda: self._pagerank(alpha, tol, max_iter, attr))
+
     def triangles(self):
         """Triangles of an undirected graph (self-loops ignored)."""
         return self._remember(("triangles",), self._count_triangles)
@@ -170,6 +176,24 @@ class Snapshot:
         result = dyng.components.compute(self._search_graph(None), kind=kind)
         return result.labels.to_numpy()
 
+    def _pagerank(self, alpha, tol, max_iter, attr):
+        import dyng
+
+        # An undirected graph's edges are both directions here, a self-loop once: NetworkX's
+        # adjacency matrix. Ids past the graph's nodes (a view's) are not nodes and would count
+        # in n; NetworkX's matrix (over the node list) drops the edges to them, and so does this.
+        if len(self.index) == self.nodes:
+            graph = self._search_graph(attr)
+        else:
+            src, dst, values, _ = self.ordered_edges(attr)
+            inside = (src < self.nodes) & (dst < self.nodes)
+            graph = dyng.Graph.from_edges(src[inside], dst[inside],
+                                          None if values is None else values[inside],
+                                          num_vertices=self.nodes)
+        result = dyng.pagerank.compute(graph, alpha=alpha, tol=tol, max_iter=max_iter,
+                                       weighted=attr is not None)
+        return converged_ranks(result, tol)
+
     def _count_triangles(self):
         import dyng
 
@@ -177,6 +201,13 @@ class Snapshot:
         graph = dyng.Graph.from_edges(self.src[once], self.dst[once],
                                       num_vertices=len(self.index), directed=False)
         return dyng.triangle_delta.compute(graph).count
+
+
+def converged_ranks(result, tol):
+    """(ranks, converged) of a dyng.pagerank Result: converged when its last iteration moved
+    the ranks by less than ``n * tol``, NetworkX's test."""
+    ranks = result.ranks.to_numpy()
+    return ranks, result.residual < len(ranks) * tol
 
 
 def snapshot_of(G, attrs):
