@@ -92,6 +92,10 @@ def test_weights_dyng_cannot_take_and_multigraphs_are_declined():
     assert "not an integer" in can_run("pagerank", (G,), {})
     assert can_run("pagerank", (G,), {"weight": None}) is True
     assert "adds up parallel edges" in can_run("pagerank", (nx.MultiDiGraph([(0, 1)]),), {})
+    hidden = nx.DiGraph([(0, 1, {"weight": None}), (1, 2)])
+    assert "weight=None" in can_run("pagerank", (hidden,), {})
+    assert can_run("pagerank", (hidden,), {"weight": None}) is True
+    assert can_run("single_source_dijkstra", (hidden, 0), {}) is True
 
 
 def test_a_dyng_nx_graph_runs_what_dyng_declines_in_networkx():

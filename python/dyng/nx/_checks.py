@@ -19,7 +19,7 @@ from dyng.nx import _conversions, _info
 from dyng.nx._graph_types import _Recording
 from dyng.nx._snapshot import Snapshot, snapshot_of
 
-__all__ = ["weight_attrs", "argument_problem", "can_run", "should_run"]
+__all__ = ["weight_attrs", "argument_problem", "source_problem", "can_run", "should_run"]
 
 
 def weight_attrs(arguments):
@@ -106,11 +106,18 @@ def can_run(name, function, args, kwargs):
     if source is None:
         source = snapshot_of(G, attrs)
         _conversions.keep(G, attrs, source)
+    return source_problem(name, source, attrs) or True
+
+
+def source_problem(name, source, attrs):
+    """Why dyng cannot answer `name` from `source`'s weights of `attrs`, or None."""
     for attr in attrs:
         problem = source.weight_problem(attr)
+        if problem is None and name == "pagerank":
+            problem = source.hidden_edges_problem(attr)
         if problem is not None:
             return problem
-    return True
+    return None
 
 
 # From how many edges converting a plain graph for one call pays, in units of

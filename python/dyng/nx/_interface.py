@@ -28,8 +28,7 @@ def _call(name, arguments):
     source = None
     if problem is None:
         source = _conversions.source_of(G, attrs)
-        for attr in attrs:
-            problem = source.weight_problem(attr)
+        problem = _checks.source_problem(name, source, attrs)
     if problem is not None:
         if isinstance(G, _Recording):
             return _networkx_code.run_networkx(name, [G], problem, (), arguments)

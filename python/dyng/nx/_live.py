@@ -133,6 +133,11 @@ class LiveSource:
     def weight_problem(self, attr):
         return self.state.mirror(self.G, attr)[1]
 
+    def hidden_edges_problem(self, attr):
+        """None: a ``dyng.nx`` graph's copy leaves an edge whose weight is None out without
+        noting it, so pagerank reads it as absent (NetworkX's own pagerank fails on it)."""
+        return None
+
     def source_id(self, node):
         return self.state.index_of(self.G).id_for(node)
 

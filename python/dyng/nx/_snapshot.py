@@ -95,6 +95,15 @@ class Snapshot:
                     f"convert it with edge_attrs={{{attr!r}: 1}}")
         return weights.problem
 
+    def hidden_edges_problem(self, attr):
+        """Why pagerank by `attr` stays in NetworkX when an edge's weight is None, or None:
+        NetworkX's shortest paths skip such an edge, but its pagerank reads None into its matrix
+        (and fails to converge), so leaving the edge out would not be NetworkX's answer."""
+        if attr is None or self.weights[attr].keep is None:
+            return None
+        return (f"an edge has {attr}=None, which NetworkX's pagerank does not skip as its "
+                f"searches do; NetworkX runs this call")
+
     def ordered_edges(self, attr):
         """(src, dst, weights or None, order) of the edges a search by `attr` sees."""
         if attr is None:
