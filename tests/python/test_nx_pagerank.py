@@ -63,6 +63,11 @@ def test_views_rank_their_own_nodes():
         check_close(nx.pagerank(view, backend="dyng"), nx.pagerank.orig_func(view))
 
 
+def test_should_run_sends_plain_graphs_of_any_size():
+    should_run = dyng.nx.BackendInterface.should_run
+    assert should_run("pagerank", (nx.DiGraph([(0, 1)]),), {}) is True
+
+
 def test_running_out_of_iterations_raises_what_networkx_raises():
     G = nx.DiGraph(nx.gnm_random_graph(50, 200, directed=True, seed=3))
     with pytest.raises(nx.PowerIterationFailedConvergence):

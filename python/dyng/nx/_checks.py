@@ -123,10 +123,11 @@ def source_problem(name, source, attrs):
 # From how many edges converting a plain graph for one call pays, in units of
 # nx.config.backends.dyng.min_edges (measured against NetworkX 3.7 on random graphs: the
 # conversion is a pass over NetworkX's dicts; answers with paths or predecessor lists also cost
-# Python work per node). None: never, because NetworkX's own code does less than the conversion.
+# Python work per node; NetworkX's pagerank makes its own pass, to a SciPy matrix, so dyng's
+# pays from any size: bench/README.md). None: never, because NetworkX's own code does less than the conversion.
 _PAYS_FROM = {"single_source_dijkstra_path_length": 1, "single_source_dijkstra": 3,
               "single_source_dijkstra_path": 3, "dijkstra_predecessor_and_distance": 10,
-              "transitivity": 0.02, "dijkstra_path": None, "dijkstra_path_length": None,
+              "transitivity": 0.02, "pagerank": 0, "dijkstra_path": None, "dijkstra_path_length": None,
               "single_source_shortest_path_length": None, "bfs_layers": None,
               "number_strongly_connected_components": 1}
 _STOPS_AT_TARGET = "NetworkX's search stops at the target"
