@@ -48,7 +48,8 @@ else
   modules=(networkx.algorithms.shortest_paths.tests
            networkx.algorithms.traversal.tests.test_bfs
            networkx.algorithms.tests.test_cluster
-           networkx.algorithms.components.tests)
+           networkx.algorithms.components.tests
+           networkx.algorithms.link_analysis.tests.test_pagerank)
 fi
 
 workers=()

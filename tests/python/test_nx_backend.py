@@ -60,7 +60,7 @@ def test_arguments_dyng_lacks_are_refused():
     assert "multigraph" in can_run("transitivity", (nx.MultiGraph([(0, 1)]),), {})
     assert can_run("transitivity", (nx.Graph([(0, 1)]),), {}) is True
     assert "not fit" in can_run("dijkstra_path", (G, 0), {})  # no target
-    assert "does not implement pagerank" in can_run("pagerank", (G,), {})
+    assert "does not implement hits" in can_run("hits", (G,), {})
 
 
 def test_refused_calls_raise_when_dyng_is_asked_for_and_fall_back_when_configured():

@@ -142,7 +142,7 @@ def test_callable_weights_and_functions_dyng_lacks_run_networkx_on_the_graph():
     G = dyng.nx.DiGraph([(0, 1), (1, 2), (2, 0)])
     assert nx.single_source_dijkstra_path_length(G, 0, weight=lambda u, v, d: 2) == \
         {0: 0, 1: 2, 2: 4}
-    assert nx.pagerank(G) == pytest.approx(nx.pagerank(nx.DiGraph(G)))
+    assert nx.hits(G)[0] == pytest.approx(nx.hits(nx.DiGraph(G))[0])
     assert G.dyng_stats.networkx_calls >= 2
     assert nx.is_strongly_connected(G)
 

@@ -21,7 +21,7 @@ from dyng.nx import _orders
 __all__ = ["single_source_dijkstra_path_length", "single_source_dijkstra",
            "single_source_dijkstra_path", "dijkstra_path", "dijkstra_path_length",
            "dijkstra_predecessor_and_distance", "single_source_shortest_path_length",
-           "bfs_layers", "transitivity", "connected_components", "number_connected_components",
+           "bfs_layers", "pagerank", "transitivity", "connected_components", "number_connected_components",
            "is_connected", "node_connected_component", "weakly_connected_components",
            "number_weakly_connected_components", "is_weakly_connected",
            "strongly_connected_components", "number_strongly_connected_components",
@@ -197,6 +197,16 @@ def bfs_layers(source, sources):
     labels = source.index.labels_of
     for layer in _orders.bfs_layer_order(vertex, levels, _edges(source, None)):
         yield labels(layer).tolist()
+
+
+def pagerank(source, alpha, personalization, max_iter, tol, nstart, weight, dangling):
+    # can_run declined the vectors (personalization, nstart, dangling): dyng has none yet.
+    if len(source) == 0:
+        return {}
+    ranks, converged = source.pagerank(alpha, tol, max_iter, weight)
+    if not converged:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    return dict(zip(source.index.labels_of(source.node_ids()).tolist(), ranks.tolist()))
 
 
 def transitivity(source):

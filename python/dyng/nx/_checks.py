@@ -19,7 +19,7 @@ from dyng.nx import _conversions, _info
 from dyng.nx._graph_types import _Recording
 from dyng.nx._snapshot import Snapshot, snapshot_of
 
-__all__ = ["weight_attrs", "argument_problem", "can_run", "should_run"]
+__all__ = ["weight_attrs", "argument_problem", "source_problem", "can_run", "should_run"]
 
 
 def weight_attrs(arguments):
@@ -39,12 +39,32 @@ def argument_problem(name, arguments):
         return f"cutoff={cutoff!r} is not a number"
     if name == "bfs_layers":
         return _sources_problem(arguments["G"], arguments["sources"])
+    if name == "pagerank":
+        return _pagerank_problem(arguments)
     if name == "transitivity":
         if arguments["G"].is_directed():
             return ("transitivity of a directed graph counts NetworkX's successor triads, not "
                     "dyng's undirected triangles")
         if arguments["G"].is_multigraph():
             return "NetworkX's transitivity refuses multigraphs; it raises its own error"
+    return None
+
+
+def _pagerank_problem(arguments):
+    for vector in ("personalization", "nstart", "dangling"):
+        if arguments[vector] is not None:
+            return (f"{vector} is given; dyng.pagerank has no {vector} vector yet, so NetworkX "
+                    f"runs this call")
+    if arguments["G"].is_multigraph():
+        return ("the graph is a multigraph: NetworkX's pagerank adds up parallel edges, which "
+                "dyng's conversion keeps as one")
+    alpha, tol, max_iter = arguments["alpha"], arguments["tol"], arguments["max_iter"]
+    if not isinstance(alpha, numbers.Real) or not 0 <= alpha < 1:
+        return f"alpha={alpha!r} is not a number in [0, 1), which dyng.pagerank needs"
+    if not isinstance(tol, numbers.Real) or not tol > 0:
+        return f"tol={tol!r} is not a positive number, which dyng.pagerank needs"
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        return f"max_iter={max_iter!r} is not an int >= 1, which dyng.pagerank needs"
     return None
 
 
@@ -86,20 +106,28 @@ def can_run(name, function, args, kwargs):
     if source is None:
         source = snapshot_of(G, attrs)
         _conversions.keep(G, attrs, source)
+    return source_problem(name, source, attrs) or True
+
+
+def source_problem(name, source, attrs):
+    """Why dyng cannot answer `name` from `source`'s weights of `attrs`, or None."""
     for attr in attrs:
         problem = source.weight_problem(attr)
+        if problem is None and name == "pagerank":
+            problem = source.hidden_edges_problem(attr)
         if problem is not None:
             return problem
-    return True
+    return None
 
 
 # From how many edges converting a plain graph for one call pays, in units of
 # nx.config.backends.dyng.min_edges (measured against NetworkX 3.7 on random graphs: the
 # conversion is a pass over NetworkX's dicts; answers with paths or predecessor lists also cost
-# Python work per node). None: never, because NetworkX's own code does less than the conversion.
+# Python work per node; NetworkX's pagerank makes its own pass, to a SciPy matrix, so dyng's
+# pays from any size: bench/README.md). None: never, because NetworkX's own code does less than the conversion.
 _PAYS_FROM = {"single_source_dijkstra_path_length": 1, "single_source_dijkstra": 3,
               "single_source_dijkstra_path": 3, "dijkstra_predecessor_and_distance": 10,
-              "transitivity": 0.02, "dijkstra_path": None, "dijkstra_path_length": None,
+              "transitivity": 0.02, "pagerank": 0, "dijkstra_path": None, "dijkstra_path_length": None,
               "single_source_shortest_path_length": None, "bfs_layers": None,
               "number_strongly_connected_components": 1}
 _STOPS_AT_TARGET = "NetworkX's search stops at the target"

@@ -48,6 +48,10 @@ FUNCTIONS = {
         "number_strongly_connected_components": "",
         "is_strongly_connected": "",
     }.items()},
+    "pagerank": "dyng's power iteration (``dyng.pagerank``), within ``2 * n * tol / (1 - alpha)`` "
+                "in L1 of NetworkX's ranks; kept current on a ``dyng.nx`` graph while its nodes "
+                "stay the same. Weights as for the shortest paths (integers in [1, 2**31 - 1]); "
+                "personalization, nstart, dangling and multigraphs stay in NetworkX.",
     "transitivity": "Undirected graphs: the triangle count comes from dyng (kept current on a "
                     "``dyng.nx.Graph``), the triads from the degrees. Directed graphs stay in "
                     "NetworkX.",
@@ -69,8 +73,9 @@ def get_info():
         "backend_name": "dyng",
         "project": "dyng",
         "package": "dyng",
-        "short_summary": "Shortest paths, BFS, connected components and triangles that stay "
-                         "current while the graph changes (dyng.nx.DiGraph, dyng.nx.Graph).",
+        "short_summary": "Shortest paths, BFS, connected components, PageRank and triangles "
+                         "that stay current while the graph changes (dyng.nx.DiGraph, "
+                         "dyng.nx.Graph).",
         "functions": {name: {"additional_docs": note} for name, note in FUNCTIONS.items()},
         # should_run sends a plain NetworkX graph to dyng's shortest-path lengths only from this
         # many edges on (other functions from a multiple of it): below, converting the graph

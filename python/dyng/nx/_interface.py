@@ -28,8 +28,7 @@ def _call(name, arguments):
     source = None
     if problem is None:
         source = _conversions.source_of(G, attrs)
-        for attr in attrs:
-            problem = source.weight_problem(attr)
+        problem = _checks.source_problem(name, source, attrs)
     if problem is not None:
         if isinstance(G, _Recording):
             return _networkx_code.run_networkx(name, [G], problem, (), arguments)
@@ -73,6 +72,11 @@ def single_source_shortest_path_length(G, source, cutoff=None):
 def bfs_layers(G, sources):
     # A generator, as NetworkX's: nothing runs (nor raises) before the first layer is asked for.
     yield from _call("bfs_layers", locals())
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
+             weight="weight", dangling=None):
+    return _call("pagerank", locals())
 
 
 def transitivity(G):

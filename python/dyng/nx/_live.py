@@ -15,6 +15,7 @@ import numpy as np
 from dyng.nx._journal import Journal
 from dyng.nx._labels import NodeIndex
 from dyng.nx._mirror import BuildFailed, Mirror
+from dyng.nx._snapshot import converged_ranks, snapshot_of
 
 __all__ = ["DyngStats", "LiveState", "LiveSource"]
 
@@ -132,6 +133,11 @@ class LiveSource:
     def weight_problem(self, attr):
         return self.state.mirror(self.G, attr)[1]
 
+    def hidden_edges_problem(self, attr):
+        """None: a ``dyng.nx`` graph's copy leaves an edge whose weight is None out without
+        noting it, so pagerank reads it as absent (NetworkX's own pagerank fails on it)."""
+        return None
+
     def source_id(self, node):
         return self.state.index_of(self.G).id_for(node)
 
@@ -167,6 +173,26 @@ class LiveSource:
         # Ids given since the copy last grew have no edges there: each is its own component.
         missing = np.arange(len(labels), len(self.state.index), dtype=np.int64)
         return np.concatenate((labels, missing)) if len(missing) else labels
+
+    def pagerank(self, alpha, tol, max_iter, attr):
+        """(ranks in node order, converged): the kept result, repaired by ``dyng.update``, while
+        the copy's vertices are exactly the graph's nodes; otherwise (a node without edges yet,
+        a removed node still holding its id) n would differ, so a conversion of the graph now
+        answers."""
+        import dyng
+
+        mirror = self._usable(attr)
+        ids = self.node_ids()
+        vertices = mirror.graph.num_vertices
+        if len(ids) != vertices or (vertices and int(ids.max()) >= vertices):
+            attrs = {} if attr is None else {attr: 1}
+            return snapshot_of(self.G, attrs).pagerank(alpha, tol, max_iter, attr)
+        result = mirror.result(
+            ("pagerank", alpha, tol, max_iter, attr),
+            lambda g: dyng.pagerank.compute(g, alpha=alpha, tol=tol, max_iter=max_iter,
+                                            weighted=attr is not None))
+        ranks, converged = converged_ranks(result, tol)
+        return ranks[ids], converged
 
     def ordered_edges(self, attr):
         return self._usable(attr).edges()

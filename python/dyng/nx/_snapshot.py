@@ -21,7 +21,7 @@ import numpy as np
 from dyng.nx import _weights
 from dyng.nx._labels import NodeIndex
 
-__all__ = ["Snapshot", "snapshot_of"]
+__all__ = ["Snapshot", "snapshot_of", "converged_ranks"]
 
 _MEMO_SIZE = 8
 
@@ -95,6 +95,15 @@ class Snapshot:
                     f"convert it with edge_attrs={{{attr!r}: 1}}")
         return weights.problem
 
+    def hidden_edges_problem(self, attr):
+        """Why pagerank by `attr` stays in NetworkX when an edge's weight is None, or None:
+        NetworkX's shortest paths skip such an edge, but its pagerank reads None into its matrix
+        (and fails to converge), so leaving the edge out would not be NetworkX's answer."""
+        if attr is None or self.weights[attr].keep is None:
+            return None
+        return (f"an edge has {attr}=None, which NetworkX's pagerank does not skip as its "
+                f"searches do; NetworkX runs this call")
+
     def ordered_edges(self, attr):
         """(src, dst, weights or None, order) of the edges a search by `attr` sees."""
         if attr is None:
@@ -121,6 +130,12 @@ class Snapshot:
         """int64 component labels (``"weak"`` or ``"strong"``) of every id, each the smallest id
         of its component."""
         return self._remember(("components", kind), lambda: self._components(kind))
+
+    def pagerank(self, alpha, tol, max_iter, attr):
+        """(float64 ranks of the ids in node order, converged) by ``dyng.pagerank``, with
+        transition probabilities by `attr` (every edge 1 when None)."""
+        return self._remember(("pagerank", alpha, tol, max_iter, attr),
+                              lambda: self._pagerank(alpha, tol, max_iter, attr))
 
     def triangles(self):
         """Triangles of an undirected graph (self-loops ignored)."""
@@ -170,6 +185,24 @@ class Snapshot:
         result = dyng.components.compute(self._search_graph(None), kind=kind)
         return result.labels.to_numpy()
 
+    def _pagerank(self, alpha, tol, max_iter, attr):
+        import dyng
+
+        # An undirected graph's edges are both directions here, a self-loop once: NetworkX's
+        # adjacency matrix. Ids past the graph's nodes (a view's) are not nodes and would count
+        # in n; NetworkX's matrix (over the node list) drops the edges to them, and so does this.
+        if len(self.index) == self.nodes:
+            graph = self._search_graph(attr)
+        else:
+            src, dst, values, _ = self.ordered_edges(attr)
+            inside = (src < self.nodes) & (dst < self.nodes)
+            graph = dyng.Graph.from_edges(src[inside], dst[inside],
+                                          None if values is None else values[inside],
+                                          num_vertices=self.nodes)
+        result = dyng.pagerank.compute(graph, alpha=alpha, tol=tol, max_iter=max_iter,
+                                       weighted=attr is not None)
+        return converged_ranks(result, tol)
+
     def _count_triangles(self):
         import dyng
 
@@ -177,6 +210,13 @@ class Snapshot:
         graph = dyng.Graph.from_edges(self.src[once], self.dst[once],
                                       num_vertices=len(self.index), directed=False)
         return dyng.triangle_delta.compute(graph).count
+
+
+def converged_ranks(result, tol):
+    """(ranks, converged) of a dyng.pagerank Result: converged when its last iteration moved
+    the ranks by less than ``n * tol``, NetworkX's test."""
+    ranks = result.ranks.to_numpy()
+    return ranks, result.residual < len(ranks) * tol
 
 
 def snapshot_of(G, attrs):
