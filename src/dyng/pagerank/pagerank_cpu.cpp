@@ -3,7 +3,8 @@
 // (core/host_steps.hpp) whose repair starts from the previous ranks, new vertices at their
 // teleport share, iterates on a frontier around the changed edges (detail/frontier_iteration.hpp)
 // and then runs full iterations until a compute's convergence test holds (a small batch leaves
-// one or two). A repair that runs past the budget gives up for the cold compute.
+// one or two). A repair that runs past the budget (or a budget of 0) gives up for full
+// iterations from the previous ranks, the warm start, not the cold compute.
 #include "dyng/pagerank/pagerank.hpp"
 
 #include <cstdint>
@@ -58,23 +59,34 @@ engine_t engine_of(int threads, const char* method) {
   return threads > 1 ? engine_t{"fused", method} : engine_t{"operators", method};
 }
 
-/// The cold compute into `state` (checks done).
+/// Full iterations from `x` (n entries summing to 1) into `state` (checks done): the cold
+/// compute starts from the uniform vector, an update's fallback from the previous ranks.
 template <class vid_t, class eid_t>
-stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
-                     const execution_t& exec, const char* fn, state_t<vid_t>& state) {
-  const auto n = static_cast<int64_t>(graph.num_vertices());
-  std::vector<double> x(static_cast<size_t>(n), n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
+stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                     const execution_t& exec, const char* fn, const char* method,
+                     std::vector<double> x, state_t<vid_t>& state) {
+  const auto n = static_cast<int64_t>(x.size());
   stats_t stats;
   const int threads = team_size(graph, options, exec);
   const auto t = transition_of(graph, options, threads);
   const auto run = iterate(t, options, exec, threads, int64_t{1} << 62, fn, x, stats);
-  stats.record(engine_of(threads, "pull_power_iteration"));
+  stats.record(engine_of(threads, method));
   stats.frontier_size = n;
   state.ranks = std::move(x);
   state.iterations = run.iterations;
   state.residual = run.residual;
   stats.affected = n;
   return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
+                     const execution_t& exec, const char* fn, state_t<vid_t>& state) {
+  const auto n = static_cast<int64_t>(graph.num_vertices());
+  return iterate_into(graph, options, exec, fn, "pull_power_iteration",
+                      std::vector<double>(static_cast<size_t>(n),
+                                          n == 0 ? 0.0 : 1.0 / static_cast<double>(n)),
+                      state);
 }
 
 /// Scales `x` to sum 1 (uniform when it sums to 0). The full iteration keeps a sum of 1; a
@@ -160,8 +172,14 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   constexpr const char* fn = "pagerank.update()";
   detail::check_call(graph, options, exec, fn);
   frontier_repair_t<vid_t, eid_t> repair{graph, options, exec, fn, state};
+  // The fallback is a warm-started full iteration: the previous ranks (the repair commits
+  // nothing it gives up on) are still closer to the answer than the uniform vector.
   auto recompute = [&](state_t<vid_t>& fresh, const stats_t&) {
-    return compute_into(graph, options, exec, fn, fresh);
+    return iterate_into(graph, options, exec, fn, "warm_power_iteration",
+                        warm_ranks<vid_t>(state.ranks,
+                                          static_cast<int64_t>(log.num_vertices_before),
+                                          options.alpha),
+                        fresh);
   };
   // One iteration reads every in-edge and every vertex.
   const auto scale =

@@ -2,8 +2,8 @@
 // convergence bound of the exact ranks; update after random adversarial batches (paths deleted,
 // self-loops, parallel edges, a hub gaining in-edges, vertex growth; directed and undirected,
 // weighted and not) converged and within 2 * n * tol / (1 - alpha) of a fresh compute on every
-// budget path; the same bits from the sequential kernels and OpenMP teams of 1 to 4 threads;
-// bad options refused.
+// budget path (the fallback a warm start from the previous ranks); the same bits from the
+// sequential kernels and OpenMP teams of 1 to 4 threads; bad options refused.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -74,6 +74,7 @@ void random_runs(uint64_t seed) {
         const auto options = options_for(weighted, v.budget);
         const auto stats = pr::update(g, log, options, exec_for(v), updated);
         CHECK(stats.converged);
+        if (v.budget == 0.0) CHECK(stats.method == "warm_power_iteration");
         CHECK(updated.residual < static_cast<double>(g.num_vertices()) * options.tol);
         CHECK(dyng_test::l1_distance(updated.ranks, fresh.ranks) <
               bound(options, fresh.ranks.size()));
@@ -107,6 +108,24 @@ DYNG_TEST("compute gives the same bits on every host backend and team size") {
       CHECK(state.ranks == first.ranks);
       CHECK_EQ(state.iterations, first.iterations);
     }
+  }
+}
+
+DYNG_TEST("the fallback starts from the previous ranks, not the uniform vector") {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 10; ++round) {
+    auto g = dyng_test::sparse_graph<int32_t, int32_t>(rng);
+    pr::state_t<int32_t> state;
+    const auto cold = pr::compute(g, options_for(false, 0.0), {}, state);
+    // An empty batch: converged ranks stay converged after one iteration, which a start from
+    // the uniform vector would not be.
+    const dyng_test::batch_t<int32_t> batch;
+    change_log_t<int32_t> log;
+    g.apply(batch.view(), &log);
+    const auto warm = pr::update(g, log, options_for(false, 0.0), {}, state);
+    CHECK(warm.method == "warm_power_iteration" && warm.path == update_path_t::recompute);
+    CHECK_EQ(warm.iterations, int64_t{1});
+    CHECK(cold.iterations > 1);
   }
 }
 
