@@ -30,6 +30,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from typing import Tuple
 
 import numpy as np
 
@@ -104,13 +105,23 @@ class Stats(StatsBase):
     changed, all vertices for a compute; ``iterations``; ``frontier_visits``: edges read;
     ``converged``; ``iterations`` of an update counts its frontier rounds and its full
     iterations), the rank computations of all of them together (``vertices_touched``), the
-    frontier's seeds (``frontier_size``; all vertices for a compute) and the L1 change of the
-    last iteration (``residual``). ``method`` is "pull_power_iteration" for a compute,
-    "frontier_power_iteration" for a repair."""
+    frontier's seeds (``frontier_size``; all vertices for a compute), the L1 change of the
+    last iteration (``residual``) and the vertices each iteration computed, in order
+    (``touched_per_iteration``: an update's frontier rounds, then its full iterations, n each;
+    its sum is ``vertices_touched``). ``method`` is "pull_power_iteration" for a compute,
+    "frontier_power_iteration" for a repair, "warm_power_iteration" for the fallback (full
+    iterations from the previous ranks)."""
 
     vertices_touched: int = 0
     frontier_size: int = 0
     residual: float = 0.0
+    touched_per_iteration: Tuple[int, ...] = ()
+
+    @classmethod
+    def _from_native(cls, native, batch=None):
+        stats = super()._from_native(native, batch)
+        return dataclasses.replace(stats,
+                                   touched_per_iteration=tuple(stats.touched_per_iteration))
 
 
 class Result(ResultBase):

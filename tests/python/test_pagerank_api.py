@@ -41,8 +41,8 @@ def as_networkx(graph, weighted):
 def test_shapes():
     assert [f.name for f in dataclasses.fields(pagerank.Options)] == [
         "alpha", "tol", "max_iter", "weighted"]
-    assert [f.name for f in dataclasses.fields(pagerank.Stats)][-3:] == [
-        "vertices_touched", "frontier_size", "residual"]
+    assert [f.name for f in dataclasses.fields(pagerank.Stats)][-4:] == [
+        "vertices_touched", "frontier_size", "residual", "touched_per_iteration"]
     g = dyng.Graph.from_edges([0, 1], [1, 2])
     r = pagerank.compute(g)
     assert r.ranks.dtype == np.float64 and r.space == "host"
@@ -105,6 +105,18 @@ def test_a_small_batch_iterates_on_a_frontier():
     # Seeds: vertex 2 and 1's out-neighbours (2 among them), then 1 itself.
     assert 2 <= stats.frontier_size < 20
     assert stats.frontier_visits < cold / 2 and stats.converged
+
+
+def test_stats_count_the_vertices_of_every_iteration():
+    src, dst, w = random_edges(500, 2000, 5)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=500)
+    r = pagerank.compute(g, tol=1e-9)
+    assert r.stats.touched_per_iteration == (500,) * r.stats.iterations
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([1, 7], [2, 9], [1, 1])), r)
+    touched = stats.touched_per_iteration
+    assert isinstance(touched, tuple) and len(touched) == stats.iterations
+    assert sum(touched) == stats.vertices_touched and touched[0] == stats.frontier_size
+    assert all(0 < count <= 500 for count in touched)
 
 
 def test_every_host_backend_and_team_size_gives_the_same_bits():

@@ -73,6 +73,9 @@ struct stats_t : update_stats_t {
   int64_t vertices_touched = 0;  ///< Vertex rank computations, all iterations together.
   int64_t frontier_size = 0;     ///< Vertices the update's frontier started from (seeds).
   double residual = 0.0;         ///< L1 change of the last iteration.
+  /// Vertices whose rank each iteration computed, in order: an update's frontier rounds, then
+  /// its full iterations (n each).
+  std::vector<int64_t> touched_per_iteration;
 };
 
 /// PageRank of `graph`. Throws invalid_argument_error for a directed graph without in-edges (the

@@ -51,6 +51,9 @@ detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
   stats.residual = run.residual;
   stats.frontier_visits += run.edges_read;
   stats.vertices_touched += run.iterations * static_cast<int64_t>(x.size());
+  stats.touched_per_iteration.insert(stats.touched_per_iteration.end(),
+                                     static_cast<size_t>(run.iterations),
+                                     static_cast<int64_t>(x.size()));
   stats.converged = run.converged;
   return run;
 }
@@ -141,6 +144,7 @@ struct frontier_repair_t {
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
     stats.frontier_size = phase.seeds;
+    stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
     scale_to_one(x);
     const auto full = iterate(t, options, exec, threads, budget - phase.edges_read, fn, x, stats);

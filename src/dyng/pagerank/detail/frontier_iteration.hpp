@@ -31,6 +31,7 @@ struct frontier_result_t {
   int64_t vertices_touched = 0;
   int64_t seeds = 0;
   bool within_budget = true;
+  std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
 };
 
 template <class vid_t, class eid_t>
@@ -64,6 +65,7 @@ class frontier_iteration_t {
       const double base = (alpha * dangling + 1.0 - alpha) / static_cast<double>(n);
       result.edges_read += round(frontier, alpha, base, threshold, x, next);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
+      result.touched_per_round.push_back(static_cast<int64_t>(frontier.size()));
       ++result.rounds;
       if (result.edges_read > edge_budget) {
         result.within_budget = false;
