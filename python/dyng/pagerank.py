@@ -10,8 +10,10 @@ ranks meet the same convergence test and lie within ``2 * n * tol / (1 - alpha)`
 fresh compute's. Each backend is deterministic: the same input gives the same bits for any
 thread count, and the sequential and OpenMP backends give the same bits. ``update`` starts from
 the previous ranks (new vertices at their teleport share ``(1 - alpha) / n``), recomputes the
-ranks of a frontier around the changed edges that grows only where a rank moves by more than
-``tol``, then runs full iterations until the convergence test holds.
+ranks of a frontier around the changed edges that grows only where the change an out-neighbour
+sees exceeds ``tol``, and keeps a bound on the change one more full iteration would make; when
+that bound is below ``n * tol`` the test holds without one (``residual`` is then the bound),
+otherwise full iterations run until it holds.
 
 Not yet here: ``personalization`` and ``dangling`` vectors, and the CUDA backend.
 
@@ -134,7 +136,8 @@ class Result(ResultBase):
     iterations : int
         Iterations of the call that produced the ranks.
     residual : float
-        L1 change of the last of them (below ``n * tol`` when converged).
+        L1 change of the last full iteration or, after an update that needed none, a bound on
+        the change one more would make (below ``n * tol`` when converged).
     graph_version : int
     """
 
@@ -156,7 +159,7 @@ class Result(ResultBase):
 
     @property
     def residual(self):
-        """L1 change of the last iteration, as a Python float."""
+        """L1 change of the last full iteration (or an update's bound on it), a Python float."""
         return float(self._state.residual)
 
     def _repr_fields(self):

@@ -119,6 +119,23 @@ def test_stats_count_the_vertices_of_every_iteration():
     assert all(0 < count <= 500 for count in touched)
 
 
+def test_an_update_within_the_test_skips_the_full_iterations():
+    # n * tol = 2: the compute's residual and a small batch's change stay below it, so the
+    # frontier's bound certifies the test; one more full iteration (NumPy) checks it.
+    src, dst, w = random_edges(2000, 8000, 4)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
+    r = pagerank.compute(g, tol=1e-3)
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([1, 5], [2, 6], [1, 1])), r)
+    assert stats.path == "incremental" and stats.converged
+    assert all(count < 2000 for count in stats.touched_per_iteration)
+    got = r.ranks.to_numpy()
+    s, d, _ = g.edges()
+    moved = np.abs(oracles.pagerank_step(2000, s, d, got) - got).sum()
+    assert moved <= r.residual < 2000 * 1e-3 and abs(got.sum() - 1) < 1e-12
+    fresh = pagerank.compute(g, tol=1e-3).ranks.to_numpy()
+    assert np.abs(got - fresh).sum() < bound(2000, pagerank.Options(tol=1e-3))
+
+
 def test_every_host_backend_and_team_size_gives_the_same_bits():
     # Over the OpenMP threshold (100,000 stored edges), so the teams run.
     src, dst, w = random_edges(30_000, 150_000, 4)

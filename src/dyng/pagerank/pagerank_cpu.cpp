@@ -2,12 +2,15 @@
 // from the uniform vector (detail/power_iteration.hpp); update is the shared dynamic-update policy
 // (core/host_steps.hpp) whose repair starts from the previous ranks, new vertices at their
 // teleport share, iterates on a frontier around the changed edges (detail/frontier_iteration.hpp)
-// and then runs full iterations until a compute's convergence test holds (a small batch leaves
-// one or two). A repair that runs past the budget (or a budget of 0) gives up for full
-// iterations from the previous ranks, the warm start, not the cold compute.
+// and then runs full iterations until a compute's convergence test holds, none when the
+// frontier's bound on one more full iteration's change already meets it. A repair that runs past
+// the budget (or a budget of 0) gives up for full iterations from the previous ranks, the warm
+// start, not the cold compute.
 #include "dyng/pagerank/pagerank.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -92,12 +95,21 @@ stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& option
                       state);
 }
 
-/// Scales `x` to sum 1 (uniform when it sums to 0). The full iteration keeps a sum of 1; a
-/// frontier round, which moves some ranks only, does not.
-void scale_to_one(std::vector<double>& x) {
+/// Scales `x` to sum 1 (uniform when it sums to 0); returns the sum it had. The full iteration
+/// keeps a sum of 1; a frontier round, which moves some ranks only, does not.
+double scale_to_one(std::vector<double>& x) {
   const auto n = static_cast<int64_t>(x.size());
   const double total = detail::chunked_sum(n, 1, [&](int64_t v) { return x[v]; });
   for (double& r : x) r = total > 0.0 ? r / total : 1.0 / static_cast<double>(n);
+  return total;
+}
+
+/// The bound on one more full iteration's L1 change after scale_to_one divided the ranks by
+/// `total`: r(x / s) = r(x) / s + (1 - 1 / s) * teleport, plus the rounding of the division.
+double scaled_bound(double bound, double total, double alpha) {
+  if (!(total > 0.0)) return std::numeric_limits<double>::infinity();
+  return bound / total + (1.0 - alpha) * std::fabs(1.0 - 1.0 / total) +
+         4.0 * std::numeric_limits<double>::epsilon();
 }
 
 /// The warm start: the previous ranks, new vertices at (1 - alpha) / n, scaled to sum 1 (a batch
@@ -113,9 +125,10 @@ std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_
   return x;
 }
 
-/// The repair: frontier rounds from the warm start (detail/frontier_iteration.hpp), then full
-/// iterations until a compute's convergence test holds. Commits to the state only when
-/// converged within the budget, so undo has nothing to take back.
+/// The repair: frontier rounds from the warm start (detail/frontier_iteration.hpp), then, unless
+/// their bound on one more full iteration's change already meets a compute's convergence test,
+/// full iterations until it holds. Commits to the state only when converged within the budget,
+/// so undo has nothing to take back.
 template <class vid_t, class eid_t>
 struct frontier_repair_t {
   const graph_t<vid_t, eid_t>& graph;
@@ -126,38 +139,61 @@ struct frontier_repair_t {
 
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     const auto n = static_cast<int64_t>(state.ranks.size());
+    const bool grew = static_cast<int64_t>(log.num_vertices_before) < n;
+    // The previous result's residual bounds one more full iteration's change on the old graph (a
+    // compute's last change c does: one more moves the ranks by at most alpha * c). Growth
+    // changes every vertex's teleport share, so an update that adds vertices iterates fully.
+    const double start_bound = grew ? std::numeric_limits<double>::infinity() : state.residual;
     std::vector<double> x =
-        warm_ranks<vid_t>(state.ranks, static_cast<int64_t>(log.num_vertices_before),
-                          options.alpha);
+        grew ? warm_ranks<vid_t>(state.ranks, static_cast<int64_t>(log.num_vertices_before),
+                                 options.alpha)
+             : state.ranks;
     const int threads = team_size(graph, options, exec);
     const auto t = transition_of(graph, options, threads);
     stats.record(engine_of(threads, "frontier_power_iteration"));
-    detail::frontier_result_t phase;
-    {
-      const stage_scope_t stage("pagerank.frontier");
-      detail::frontier_iteration_t<vid_t, eid_t> frontier(
-          t, graph.out_view(), graph.properties().directed, threads);
-      phase = frontier.run(log, options.alpha, options.tol * k_frontier_threshold,
-                           options.max_iter, budget, exec, fn, x);
-    }
+    const auto phase = frontier_phase(log, t, threads, budget, start_bound, x);
     stats.iterations = phase.rounds;
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
     stats.frontier_size = phase.seeds;
     stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
-    scale_to_one(x);
-    const auto full = iterate(t, options, exec, threads, budget - phase.edges_read, fn, x, stats);
-    if (!full.converged) return false;
+    const double bound = scaled_bound(phase.residual_bound, scale_to_one(x), options.alpha);
+    double residual = bound;
+    if (!(bound < static_cast<double>(n) * options.tol * k_certified_fraction)) {
+      const auto full =
+          iterate(t, options, exec, threads, budget - phase.edges_read, fn, x, stats);
+      if (!full.converged) return false;
+      residual = full.residual;
+    }
+    commit(std::move(x), residual, stats);
+    return true;
+  }
+  void undo() noexcept {}
+
+ private:
+  detail::frontier_result_t frontier_phase(const change_log_t<vid_t>& log,
+                                           const detail::transition_t<vid_t, eid_t>& t,
+                                           int threads, int64_t budget, double start_bound,
+                                           std::vector<double>& x) {
+    const stage_scope_t stage("pagerank.frontier");
+    detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
+    return frontier.run(log, options.alpha, options.tol * k_frontier_threshold,
+                        options.max_iter, budget, start_bound, exec, fn, x);
+  }
+
+  /// The ranks `x` into the state, with the residual bound the next update starts from.
+  void commit(std::vector<double> x, double residual, stats_t& stats) {
+    const auto n = static_cast<int64_t>(x.size());
     int64_t changed = 0;
     for (int64_t v = 0; v < n; ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
     state.ranks = std::move(x);
     state.iterations = stats.iterations;
-    state.residual = full.residual;
+    state.residual = residual;
+    stats.residual = residual;
+    stats.converged = true;
     stats.affected = changed;
-    return true;
   }
-  void undo() noexcept {}
 };
 
 }  // namespace

@@ -1,22 +1,35 @@
-// The frontier phase of a PageRank update (dynamic frontier, after Sahu et al., "DF* PageRank",
-// 2024): after a batch, only ranks near the changed edges move much, so the iteration first
-// recomputes the ranks of a frontier of vertices, seeded by the changed edges (a vertex whose
-// in-edges changed, and every out-neighbour of a vertex whose out-edges changed, since its share
-// to each of them changed), and grows the frontier to the out-neighbours of a vertex whose rank
-// moved by more than the frontier threshold. It only brings the ranks close; the caller then runs
-// full iterations from them (power_iteration.hpp) until the convergence test of a compute holds,
-// so the answer meets that test whatever the frontier missed (the dangling mass, which every
-// vertex shares, moves all ranks a little).
+// The frontier phase of a PageRank update (dynamic frontier with pruning, after Sahu et al., "DF*
+// PageRank", 2024): after a batch, only ranks near the changed edges move much, so the iteration
+// recomputes the ranks of a frontier of vertices only. The seeds are the heads of the changed
+// edges (their in-rows changed) and, where a tail's share to each out-neighbour changed by more
+// than the threshold, the tail's out-neighbours. A recomputed vertex passes its change on, bringing
+// its out-neighbours into the next round, only when the change each of them sees
+// (alpha * |change| / out-weight) exceeds the threshold; otherwise it drops out (pruning).
+//
+// The phase also keeps a bound on how far one more full iteration would move the ranks, the
+// quantity of the convergence test, so that the caller can skip the full iterations when the bound
+// already meets the test. Write r(x) = P(x) - x for the full iteration P. At the start,
+// |r(x)|_1 <= the previous bound (the caller's, for the old graph) plus what the batch changed:
+// alpha * x[u] * (L1 change of u's transition column) summed over the changed tails u. A Jacobi
+// round over F sets x[v] to P(x)[v] for v in F, a change d with d[v] = r(x)[v] on F, so the new
+// residual is r(x) off F plus the linear part of P applied to d: its L1 norm is at most
+// bound - |d|_1 + alpha * |d|_1. Each round lowers the bound by (1 - alpha) * |d|_1, less the
+// rounding of the ranks it computed (counted generously). So whatever the frontier leaves out, the
+// bound stays true, and the caller runs full iterations whenever it does not meet the test.
 //
 // Determinism: the frontier is a flag per vertex, read back in vertex order each round; each rank
-// of a round is computed from the previous round's ranks (Jacobi), by one thread, in slot order,
-// and the dangling mass is a chunked sum; so the bits do not depend on the team's size. Flags are
-// set with relaxed atomic stores of the same value (no read-modify-write).
+// of a round is computed from the previous round's ranks (Jacobi), by one thread, in slot order;
+// the dangling mass is a chunked sum and the bound's sums are over fixed chunks of the frontier;
+// so the bits do not depend on the team's size. Flags are set with relaxed atomic stores of the
+// same value (no read-modify-write).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "dyng/graph/change_log.hpp"
@@ -32,24 +45,37 @@ struct frontier_result_t {
   int64_t seeds = 0;
   bool within_budget = true;
   std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
+  /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
+  /// start had none).
+  double residual_bound = std::numeric_limits<double>::infinity();
+};
+
+/// The change of one tail's transition column: slots inserted and deleted (reweighted ones only
+/// matter when weighted).
+struct column_change_t {
+  int64_t inserted = 0;
+  int64_t deleted = 0;
+  int64_t reweighted = 0;
 };
 
 template <class vid_t, class eid_t>
 class frontier_iteration_t {
  public:
+  /// `out` is the graph's out-edges (both directions of an undirected graph, whose change log
+  /// records both).
   frontier_iteration_t(const transition_t<vid_t, eid_t>& t,
-                       const adjacency_view_t<vid_t, eid_t>& out, bool directed, int threads)
-      : t_(t), out_(out), directed_(directed), threads_(threads),
-        flags_(static_cast<size_t>(out.num_vertices), 0) {}
+                       const adjacency_view_t<vid_t, eid_t>& out, int threads)
+      : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0) {}
 
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
-  /// `edge_budget`; a vertex moved by more than `threshold` brings its out-neighbours in. Polls
-  /// `exec.cancel` between rounds (`fn` names the call in the error).
+  /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
+  /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
+  /// (infinite when unknown). Polls `exec.cancel` between rounds (`fn` names the call).
   frontier_result_t run(const change_log_t<vid_t>& log, double alpha, double threshold,
-                        int64_t max_rounds, int64_t edge_budget, const execution_t& exec,
-                        const char* fn, std::vector<double>& x) {
+                        int64_t max_rounds, int64_t edge_budget, double start_bound,
+                        const execution_t& exec, const char* fn, std::vector<double>& x) {
     frontier_result_t result;
-    seed(log);
+    result.residual_bound = start_bound + seed(log, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
     std::vector<vid_t> frontier;
     std::vector<double> next;
@@ -63,7 +89,9 @@ class frontier_iteration_t {
         return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
       });
       const double base = (alpha * dangling + 1.0 - alpha) / static_cast<double>(n);
-      result.edges_read += round(frontier, alpha, base, threshold, x, next);
+      const auto done = round(frontier, alpha, base, threshold, x, next);
+      result.edges_read += done.edges;
+      result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - dangling_rounding(n);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
       result.touched_per_round.push_back(static_cast<int64_t>(frontier.size()));
       ++result.rounds;
@@ -76,6 +104,12 @@ class frontier_iteration_t {
   }
 
  private:
+  struct round_t {
+    int64_t edges = 0;
+    double moved = 0.0;     ///< L1 change of the round.
+    double rounding = 0.0;  ///< Bound on twice the rounding error of the ranks it computed.
+  };
+
   void mark(vid_t v) {
     std::atomic_ref<uint8_t>(flags_[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
   }
@@ -83,16 +117,57 @@ class frontier_iteration_t {
     for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s));
   }
 
-  void seed(const change_log_t<vid_t>& log) {
+  /// The error of the dangling sum (chunks of k_sum_chunk, then the chunks), spread over a round.
+  static double dangling_rounding(int64_t n) {
+    const auto terms = static_cast<double>(k_sum_chunk + n / k_sum_chunk + 8);
+    return 2.0 * terms * std::numeric_limits<double>::epsilon();
+  }
+
+  /// Marks the seeds; returns the L1 change the batch made to one full iteration of `x`.
+  double seed(const change_log_t<vid_t>& log, double alpha, double threshold,
+              const std::vector<double>& x) {
+    std::vector<std::pair<vid_t, edge_change_kind_t>> tails;
+    tails.reserve(log.changes.size());
     for (const auto& change : log.changes) {
-      mark(change.src), mark(change.dst);
-      mark_out_neighbours(change.src);
-      if (!directed_) mark_out_neighbours(change.dst);
+      mark(change.dst);
+      tails.emplace_back(change.src, change.kind);
+    }
+    std::sort(tails.begin(), tails.end());
+    double shift = 0.0;
+    for (size_t i = 0; i < tails.size();) {
+      const vid_t u = tails[i].first;
+      column_change_t change;
+      for (; i < tails.size() && tails[i].first == u; ++i) {
+        change.inserted += tails[i].second == edge_change_kind_t::inserted ? 1 : 0;
+        change.deleted += tails[i].second == edge_change_kind_t::deleted ? 1 : 0;
+        change.reweighted += tails[i].second == edge_change_kind_t::reweighted ? 1 : 0;
+      }
+      const auto [column, share] = column_shift(u, change);
+      shift += alpha * x[static_cast<size_t>(u)] * column;
+      if (alpha * x[static_cast<size_t>(u)] * share > threshold) mark_out_neighbours(u);
     }
     for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) {
       mark(v);
       mark_out_neighbours(v);
     }
+    return shift;
+  }
+
+  /// (L1 change of u's transition column, largest change of its share to one out-neighbour) for
+  /// `change`; 2 and 1, their largest values, where the old column is not known from the counts
+  /// (weighted, or u had or has no out-edges and jumped uniformly).
+  std::pair<double, double> column_shift(vid_t u, const column_change_t& change) const {
+    if (t_.weighted) return change.inserted + change.deleted + change.reweighted > 0
+                                ? std::pair{2.0, 1.0} : std::pair{0.0, 0.0};
+    if (change.inserted + change.deleted == 0) return {0.0, 0.0};
+    const auto now = static_cast<double>(out_.degree(u));
+    const double before = now - static_cast<double>(change.inserted - change.deleted);
+    if (now <= 0.0 || before <= 0.0) return {2.0, 1.0};
+    const double kept = before - static_cast<double>(change.deleted);
+    const double column = kept * std::fabs(1.0 / now - 1.0 / before) +
+                          static_cast<double>(change.inserted) / now +
+                          static_cast<double>(change.deleted) / before;
+    return {std::min(2.0, column), std::fabs(1.0 / now - 1.0 / before)};
   }
 
   /// The flagged vertices in increasing order; clears the flags.
@@ -105,8 +180,8 @@ class frontier_iteration_t {
     }
   }
 
-  /// One Jacobi round over `frontier`; returns the edges read.
-  int64_t round(const std::vector<vid_t>& frontier, double alpha, double base, double threshold,
+  /// One Jacobi round over `frontier`.
+  round_t round(const std::vector<vid_t>& frontier, double alpha, double base, double threshold,
                 std::vector<double>& x, std::vector<double>& next) {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
@@ -124,22 +199,29 @@ class frontier_iteration_t {
       next[static_cast<size_t>(i)] = base + alpha * sum;
       edges += static_cast<int64_t>(t_.in.degree(v));
     }
+    round_t done;
+    done.edges = edges;
+    const double eps = std::numeric_limits<double>::epsilon();
+    done.moved = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
+      return std::fabs(next[static_cast<size_t>(i)] - x[v]);
+    });
+    done.rounding = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto degree = static_cast<double>(t_.in.degree(frontier[static_cast<size_t>(i)]));
+      return 4.0 * eps * (degree + 4.0) * next[static_cast<size_t>(i)];
+    });
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
     for (int64_t i = 0; i < size; ++i) {
       const vid_t v = frontier[static_cast<size_t>(i)];
       const double moved = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
       x[static_cast<size_t>(v)] = next[static_cast<size_t>(i)];
-      if (moved > threshold) {
-        mark(v);
-        mark_out_neighbours(v);
-      }
+      if (alpha * moved * inv[v] > threshold) mark_out_neighbours(v);
     }
-    return edges;
+    return done;
   }
 
   const transition_t<vid_t, eid_t>& t_;
   adjacency_view_t<vid_t, eid_t> out_;
-  bool directed_;
   int threads_;
   std::vector<uint8_t> flags_;
 };
