@@ -8,6 +8,7 @@
 // start, not the cold compute.
 #include "dyng/pagerank/pagerank.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -125,10 +126,35 @@ std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_
   return x;
 }
 
-/// The repair: frontier rounds from the warm start (detail/frontier_iteration.hpp), then, unless
-/// their bound on one more full iteration's change already meets a compute's convergence test,
-/// full iterations until it holds. Commits to the state only when converged within the budget,
-/// so undo has nothing to take back.
+/// The ranks divided by `total` in place (as scale_to_one does); returns the vertices whose rank
+/// now differs from before the batch, `previous` holding the earlier ranks of the ones the
+/// frontier wrote (its first write of a vertex holds the rank before the batch).
+template <class vid_t>
+int64_t divide_and_count(std::vector<double>& x, double total,
+                         std::vector<std::pair<vid_t, double>> previous, int threads) {
+  std::stable_sort(previous.begin(), previous.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  int64_t adjust = 0;
+  for (size_t i = 0; i < previous.size(); ++i) {
+    if (i > 0 && previous[i].first == previous[i - 1].first) continue;
+    const auto v = static_cast<size_t>(previous[i].first);
+    const double after = x[v] / total;
+    adjust += (after != previous[i].second ? 1 : 0) - (after != x[v] ? 1 : 0);
+  }
+  const auto n = static_cast<int64_t>(x.size());
+  int64_t changed = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : changed)
+  for (int64_t v = 0; v < n; ++v) {
+    const double after = x[static_cast<size_t>(v)] / total;
+    changed += after != x[static_cast<size_t>(v)] ? 1 : 0;
+    x[static_cast<size_t>(v)] = after;
+  }
+  return changed + adjust;
+}
+
+/// The repair: frontier rounds on the ranks in place (detail/frontier_iteration.hpp), then,
+/// unless their bound on one more full iteration's change already meets a compute's convergence
+/// test, full iterations on a copy until it holds. undo() puts back what the rounds wrote.
 template <class vid_t, class eid_t>
 struct frontier_repair_t {
   const graph_t<vid_t, eid_t>& graph;
@@ -136,6 +162,8 @@ struct frontier_repair_t {
   const execution_t& exec;
   const char* fn;
   state_t<vid_t>& state;
+  std::vector<double> before_growth{};  ///< The ranks before a batch that added vertices.
+  std::vector<std::pair<vid_t, double>> previous{};  ///< What the frontier overwrote.
 
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     const auto n = static_cast<int64_t>(state.ranks.size());
@@ -144,55 +172,85 @@ struct frontier_repair_t {
     // compute's last change c does: one more moves the ranks by at most alpha * c). Growth
     // changes every vertex's teleport share, so an update that adds vertices iterates fully.
     const double start_bound = grew ? std::numeric_limits<double>::infinity() : state.residual;
-    std::vector<double> x =
-        grew ? warm_ranks<vid_t>(state.ranks, static_cast<int64_t>(log.num_vertices_before),
-                                 options.alpha)
-             : state.ranks;
+    if (grew) {
+      before_growth = state.ranks;
+      state.ranks = warm_ranks<vid_t>(before_growth,
+                                      static_cast<int64_t>(log.num_vertices_before),
+                                      options.alpha);
+    }
     const int threads = team_size(graph, options, exec);
-    const auto t = transition_of(graph, options, threads);
+    // Unweighted, the frontier takes 1 / out-degree from the graph: no pass over every vertex.
+    const auto t = options.weighted
+                       ? transition_of(graph, options, threads)
+                       : detail::transition_t<vid_t, eid_t>{
+                             in_edges_view(graph, graph.properties().directed), {}, false};
     stats.record(engine_of(threads, "frontier_power_iteration"));
-    const auto phase = frontier_phase(log, t, threads, budget, start_bound, x);
+    const auto phase = frontier_phase(log, t, threads, budget, start_bound);
     stats.iterations = phase.rounds;
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
     stats.frontier_size = phase.seeds;
     stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
-    const double bound = scaled_bound(phase.residual_bound, scale_to_one(x), options.alpha);
-    double residual = bound;
-    if (!(bound < static_cast<double>(n) * options.tol * k_certified_fraction)) {
-      const auto full =
-          iterate(t, options, exec, threads, budget - phase.edges_read, fn, x, stats);
-      if (!full.converged) return false;
-      residual = full.residual;
+    const double bound = scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+    if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
+      stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
+      finish(bound, stats);
+      return true;
     }
-    commit(std::move(x), residual, stats);
-    return true;
+    return iterate_fully(t, threads, budget - phase.edges_read, stats);
   }
-  void undo() noexcept {}
+
+  void undo() noexcept {
+    for (auto it = previous.rbegin(); it != previous.rend(); ++it)
+      state.ranks[static_cast<size_t>(it->first)] = it->second;
+    previous.clear();
+    if (!before_growth.empty()) state.ranks.swap(before_growth);
+    before_growth.clear();
+  }
 
  private:
-  detail::frontier_result_t frontier_phase(const change_log_t<vid_t>& log,
-                                           const detail::transition_t<vid_t, eid_t>& t,
-                                           int threads, int64_t budget, double start_bound,
-                                           std::vector<double>& x) {
+  detail::frontier_result_t<vid_t> frontier_phase(const change_log_t<vid_t>& log,
+                                                  const detail::transition_t<vid_t, eid_t>& t,
+                                                  int threads, int64_t budget,
+                                                  double start_bound) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
-    return frontier.run(log, options.alpha, options.tol * k_frontier_threshold,
-                        options.max_iter, budget, start_bound, exec, fn, x);
+    auto phase = frontier.run(log, options.alpha, options.tol * k_frontier_threshold,
+                              options.max_iter, budget, start_bound, exec, fn, state.ranks);
+    previous = std::move(phase.previous);
+    return phase;
   }
 
-  /// The ranks `x` into the state, with the residual bound the next update starts from.
-  void commit(std::vector<double> x, double residual, stats_t& stats) {
-    const auto n = static_cast<int64_t>(x.size());
+  /// Full iterations from the frontier's ranks, scaled to sum 1, on a copy; commits them when
+  /// converged within the budget.
+  bool iterate_fully(const detail::transition_t<vid_t, eid_t>& t, int threads, int64_t budget,
+                     stats_t& stats) {
+    std::vector<double> x = state.ranks;
+    scale_to_one(x);
+    const auto full =
+        t.inverse_out_weight.empty()
+            ? iterate(transition_of(graph, options, threads), options, exec, threads, budget, fn,
+                      x, stats)
+            : iterate(t, options, exec, threads, budget, fn, x, stats);
+    if (!full.converged) return false;
+    undo();
     int64_t changed = 0;
-    for (int64_t v = 0; v < n; ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
+    for (size_t v = 0; v < x.size(); ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
     state.ranks = std::move(x);
+    stats.affected = changed;
+    finish(full.residual, stats);
+    return true;
+  }
+
+  /// The summary of the committed ranks, with the residual bound the next update starts from.
+  void finish(double residual, stats_t& stats) {
     state.iterations = stats.iterations;
     state.residual = residual;
     stats.residual = residual;
     stats.converged = true;
-    stats.affected = changed;
+    previous.clear();
+    before_growth.clear();
   }
 };
 

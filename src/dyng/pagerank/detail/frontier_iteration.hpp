@@ -17,6 +17,11 @@
 // rounding of the ranks it computed (counted generously). So whatever the frontier leaves out, the
 // bound stays true, and the caller runs full iterations whenever it does not meet the test.
 //
+// Cost: the rounds work on the caller's ranks in place and list what they overwrite (the caller
+// undoes a repair it gives up on), and the dangling mass and the sum of the ranks are summed once
+// and then kept along with each round's changes, so a small batch costs one pass over the
+// vertices besides the frontier itself.
+//
 // Determinism: the frontier is a flag per vertex, read back in vertex order each round; each rank
 // of a round is computed from the previous round's ranks (Jacobi), by one thread, in slot order;
 // the dangling mass is a chunked sum and the bound's sums are over fixed chunks of the frontier;
@@ -38,6 +43,7 @@
 namespace dyng::pagerank::detail {
 
 /// What the frontier phase did.
+template <class vid_t>
 struct frontier_result_t {
   int64_t rounds = 0;
   int64_t edges_read = 0;
@@ -45,6 +51,9 @@ struct frontier_result_t {
   int64_t seeds = 0;
   bool within_budget = true;
   std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
+  double sum = 0.0;  ///< Sum of the ranks after the rounds (kept along, not summed again).
+  /// (vertex, rank before) of every rank the rounds wrote, in order: undone in reverse order.
+  std::vector<std::pair<vid_t, double>> previous;
   /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
   /// start had none).
   double residual_bound = std::numeric_limits<double>::infinity();
@@ -62,7 +71,8 @@ template <class vid_t, class eid_t>
 class frontier_iteration_t {
  public:
   /// `out` is the graph's out-edges (both directions of an undirected graph, whose change log
-  /// records both).
+  /// records both). Unweighted, `t` may leave inverse_out_weight empty: the phase then takes
+  /// 1 / out-degree from `out` where it needs it, sparing a pass over every vertex.
   frontier_iteration_t(const transition_t<vid_t, eid_t>& t,
                        const adjacency_view_t<vid_t, eid_t>& out, int threads)
       : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0) {}
@@ -71,12 +81,18 @@ class frontier_iteration_t {
   /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
   /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
   /// (infinite when unknown). Polls `exec.cancel` between rounds (`fn` names the call).
-  frontier_result_t run(const change_log_t<vid_t>& log, double alpha, double threshold,
-                        int64_t max_rounds, int64_t edge_budget, double start_bound,
-                        const execution_t& exec, const char* fn, std::vector<double>& x) {
-    frontier_result_t result;
+  frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, double alpha, double threshold,
+                               int64_t max_rounds, int64_t edge_budget, double start_bound,
+                               const execution_t& exec, const char* fn, std::vector<double>& x) {
+    frontier_result_t<vid_t> result;
     result.residual_bound = start_bound + seed(log, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
+    const double eps = std::numeric_limits<double>::epsilon();
+    // The dangling mass and the sum, summed once and then kept along with each round's changes;
+    // the dangling mass's rounding error is bounded as it goes.
+    auto [dangling, sum] = dangling_and_sum(x);
+    double dangling_error =
+        eps * static_cast<double>(k_sum_chunk + n / k_sum_chunk + 8) * dangling;
     std::vector<vid_t> frontier;
     std::vector<double> next;
     while (result.rounds < max_rounds) {
@@ -84,14 +100,14 @@ class frontier_iteration_t {
       collect(frontier);
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
-      const double* inv = t_.inverse_out_weight.data();
-      const double dangling = chunked_sum(n, threads_, [&](int64_t v) {
-        return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
-      });
       const double base = (alpha * dangling + 1.0 - alpha) / static_cast<double>(n);
-      const auto done = round(frontier, alpha, base, threshold, x, next);
+      const auto done = round(frontier, alpha, base, threshold, x, next, result.previous);
       result.edges_read += done.edges;
-      result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - dangling_rounding(n);
+      result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
+      dangling += done.dangling_change;
+      sum += done.change;
+      dangling_error += eps * static_cast<double>(frontier.size() + 8) *
+                        (std::fabs(dangling) + done.moved);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
       result.touched_per_round.push_back(static_cast<int64_t>(frontier.size()));
       ++result.rounds;
@@ -100,27 +116,57 @@ class frontier_iteration_t {
         break;
       }
     }
+    result.sum = sum;
     return result;
   }
 
  private:
   struct round_t {
     int64_t edges = 0;
-    double moved = 0.0;     ///< L1 change of the round.
-    double rounding = 0.0;  ///< Bound on twice the rounding error of the ranks it computed.
+    double moved = 0.0;            ///< L1 change of the round.
+    double change = 0.0;           ///< Its change of the sum of the ranks.
+    double dangling_change = 0.0;  ///< Its change of the dangling mass.
+    double rounding = 0.0;         ///< Bound on twice the rounding error of the ranks it computed.
   };
+
+  /// 1 / W(u), 0 for a dangling vertex; from the out-degree where the transition has no array.
+  double inverse_out(vid_t u) const {
+    if (!t_.inverse_out_weight.empty()) return t_.inverse_out_weight[static_cast<size_t>(u)];
+    const auto degree = static_cast<double>(out_.degree(u));
+    return degree > 0.0 ? 1.0 / degree : 0.0;
+  }
+
+  /// True when u has no out-weight (it jumps uniformly); no division, for the pass over all.
+  bool is_dangling(vid_t u) const {
+    return t_.inverse_out_weight.empty() ? out_.begin(u) == out_.end(u)
+                                         : t_.inverse_out_weight[static_cast<size_t>(u)] == 0.0;
+  }
+
+  /// (rank held by dangling vertices, sum of the ranks), in fixed chunks added in order.
+  std::pair<double, double> dangling_and_sum(const std::vector<double>& x) const {
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t chunks = (n + k_sum_chunk - 1) / k_sum_chunk;
+    std::vector<std::pair<double, double>> partial(static_cast<size_t>(chunks));
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) {
+      double dangling = 0.0, sum = 0.0;
+      for (int64_t v = c * k_sum_chunk; v < std::min(n, (c + 1) * k_sum_chunk); ++v) {
+        const double r = x[static_cast<size_t>(v)];
+        sum += r;
+        dangling += is_dangling(static_cast<vid_t>(v)) ? r : 0.0;
+      }
+      partial[static_cast<size_t>(c)] = {dangling, sum};
+    }
+    std::pair<double, double> total{0.0, 0.0};
+    for (const auto& [dangling, sum] : partial) total.first += dangling, total.second += sum;
+    return total;
+  }
 
   void mark(vid_t v) {
     std::atomic_ref<uint8_t>(flags_[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
   }
   void mark_out_neighbours(vid_t u) {
     for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s));
-  }
-
-  /// The error of the dangling sum (chunks of k_sum_chunk, then the chunks), spread over a round.
-  static double dangling_rounding(int64_t n) {
-    const auto terms = static_cast<double>(k_sum_chunk + n / k_sum_chunk + 8);
-    return 2.0 * terms * std::numeric_limits<double>::epsilon();
   }
 
   /// Marks the seeds; returns the L1 change the batch made to one full iteration of `x`.
@@ -180,12 +226,12 @@ class frontier_iteration_t {
     }
   }
 
-  /// One Jacobi round over `frontier`.
+  /// One Jacobi round over `frontier`; appends the ranks it overwrites to `previous`.
   round_t round(const std::vector<vid_t>& frontier, double alpha, double base, double threshold,
-                std::vector<double>& x, std::vector<double>& next) {
+                std::vector<double>& x, std::vector<double>& next,
+                std::vector<std::pair<vid_t, double>>& previous) {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
-    const double* inv = t_.inverse_out_weight.data();
     int64_t edges = 0;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64) reduction(+ : edges)
     for (int64_t i = 0; i < size; ++i) {
@@ -193,7 +239,7 @@ class frontier_iteration_t {
       double sum = 0.0;
       for (eid_t s = t_.in.begin(v); s < t_.in.end(v); ++s) {
         const vid_t u = t_.in.neighbour(s);
-        const double share = x[static_cast<size_t>(u)] * inv[u];
+        const double share = x[static_cast<size_t>(u)] * inverse_out(u);
         sum += t_.weighted ? share * t_.in.weight(s, 0) : share;
       }
       next[static_cast<size_t>(i)] = base + alpha * sum;
@@ -206,16 +252,25 @@ class frontier_iteration_t {
       const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
       return std::fabs(next[static_cast<size_t>(i)] - x[v]);
     });
+    done.change = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
+      return next[static_cast<size_t>(i)] - x[v];
+    });
+    done.dangling_change = chunked_sum(size, threads_, [&](int64_t i) {
+      const vid_t v = frontier[static_cast<size_t>(i)];
+      return is_dangling(v) ? next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)] : 0.0;
+    });
     done.rounding = chunked_sum(size, threads_, [&](int64_t i) {
       const auto degree = static_cast<double>(t_.in.degree(frontier[static_cast<size_t>(i)]));
       return 4.0 * eps * (degree + 4.0) * next[static_cast<size_t>(i)];
     });
+    for (const vid_t v : frontier) previous.emplace_back(v, x[static_cast<size_t>(v)]);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
     for (int64_t i = 0; i < size; ++i) {
       const vid_t v = frontier[static_cast<size_t>(i)];
       const double moved = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
       x[static_cast<size_t>(v)] = next[static_cast<size_t>(i)];
-      if (alpha * moved * inv[v] > threshold) mark_out_neighbours(v);
+      if (alpha * moved * inverse_out(v) > threshold) mark_out_neighbours(v);
     }
     return done;
   }
