@@ -22,8 +22,9 @@
 // and then kept along with each round's changes, so a small batch costs one pass over the
 // vertices besides the frontier itself.
 //
-// Determinism: the frontier is a flag per vertex, read back in vertex order each round; each rank
-// of a round is computed from the previous round's ranks (Jacobi), by one thread, in slot order;
+// Determinism: the frontier is a flag per vertex (each thread also lists the ones it set), read
+// back in vertex order each round; each rank of a round is computed from the previous round's
+// ranks (Jacobi), by one thread, in slot order;
 // the dangling mass is a chunked sum and the bound's sums are over fixed chunks of the frontier;
 // so the bits do not depend on the team's size. Flags are set with relaxed atomic stores of the
 // same value (no read-modify-write).
@@ -36,6 +37,8 @@
 #include <limits>
 #include <utility>
 #include <vector>
+
+#include <omp.h>
 
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
@@ -75,7 +78,8 @@ class frontier_iteration_t {
   /// 1 / out-degree from `out` where it needs it, sparing a pass over every vertex.
   frontier_iteration_t(const transition_t<vid_t, eid_t>& t,
                        const adjacency_view_t<vid_t, eid_t>& out, int threads)
-      : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0) {}
+      : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0),
+        marked_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
 
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
   /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
@@ -162,11 +166,16 @@ class frontier_iteration_t {
     return total;
   }
 
-  void mark(vid_t v) {
-    std::atomic_ref<uint8_t>(flags_[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
+  /// Flags v and lists it in list `me` (the calling thread's: twice at worst, when two threads
+  /// flag it at once, and collect() drops repeats).
+  void mark(vid_t v, size_t me) {
+    std::atomic_ref<uint8_t> flag(flags_[static_cast<size_t>(v)]);
+    if (flag.load(std::memory_order_relaxed) != 0) return;
+    flag.store(1, std::memory_order_relaxed);
+    marked_[me].push_back(v);
   }
-  void mark_out_neighbours(vid_t u) {
-    for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s));
+  void mark_out_neighbours(vid_t u, size_t me) {
+    for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s), me);
   }
 
   /// Marks the seeds; returns the L1 change the batch made to one full iteration of `x`.
@@ -175,7 +184,7 @@ class frontier_iteration_t {
     std::vector<std::pair<vid_t, edge_change_kind_t>> tails;
     tails.reserve(log.changes.size());
     for (const auto& change : log.changes) {
-      mark(change.dst);
+      mark(change.dst, 0);
       tails.emplace_back(change.src, change.kind);
     }
     std::sort(tails.begin(), tails.end());
@@ -190,11 +199,11 @@ class frontier_iteration_t {
       }
       const auto [column, share] = column_shift(u, change);
       shift += alpha * x[static_cast<size_t>(u)] * column;
-      if (alpha * x[static_cast<size_t>(u)] * share > threshold) mark_out_neighbours(u);
+      if (alpha * x[static_cast<size_t>(u)] * share > threshold) mark_out_neighbours(u, 0);
     }
     for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) {
-      mark(v);
-      mark_out_neighbours(v);
+      mark(v, 0);
+      mark_out_neighbours(v, 0);
     }
     return shift;
   }
@@ -216,14 +225,25 @@ class frontier_iteration_t {
     return {std::min(2.0, column), std::fabs(1.0 / now - 1.0 / before)};
   }
 
-  /// The flagged vertices in increasing order; clears the flags.
+  /// The flagged vertices in increasing order; clears the flags. From the threads' lists, sorted,
+  /// when they are short; by a pass over the flags otherwise (the same vertices either way).
   void collect(std::vector<vid_t>& frontier) {
     frontier.clear();
-    for (size_t v = 0; v < flags_.size(); ++v) {
-      if (flags_[v] == 0) continue;
-      frontier.push_back(static_cast<vid_t>(v));
-      flags_[v] = 0;
+    size_t listed = 0;
+    for (const auto& list : marked_) listed += list.size();
+    if (listed * 16 < flags_.size()) {
+      for (auto& list : marked_) frontier.insert(frontier.end(), list.begin(), list.end());
+      std::sort(frontier.begin(), frontier.end());
+      frontier.erase(std::unique(frontier.begin(), frontier.end()), frontier.end());
+      for (const vid_t v : frontier) flags_[static_cast<size_t>(v)] = 0;
+    } else {
+      for (size_t v = 0; v < flags_.size(); ++v) {
+        if (flags_[v] == 0) continue;
+        frontier.push_back(static_cast<vid_t>(v));
+        flags_[v] = 0;
+      }
     }
+    for (auto& list : marked_) list.clear();
   }
 
   /// One Jacobi round over `frontier`; appends the ranks it overwrites to `previous`.
@@ -270,7 +290,8 @@ class frontier_iteration_t {
       const vid_t v = frontier[static_cast<size_t>(i)];
       const double moved = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
       x[static_cast<size_t>(v)] = next[static_cast<size_t>(i)];
-      if (alpha * moved * inverse_out(v) > threshold) mark_out_neighbours(v);
+      if (alpha * moved * inverse_out(v) > threshold)
+        mark_out_neighbours(v, static_cast<size_t>(omp_get_thread_num()));
     }
     return done;
   }
@@ -279,6 +300,7 @@ class frontier_iteration_t {
   adjacency_view_t<vid_t, eid_t> out_;
   int threads_;
   std::vector<uint8_t> flags_;
+  std::vector<std::vector<vid_t>> marked_;  ///< Per thread: the vertices it flagged.
 };
 
 }  // namespace dyng::pagerank::detail
