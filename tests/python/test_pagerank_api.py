@@ -164,6 +164,8 @@ def test_a_hub_falls_onto_a_concentrated_dangling_vector():
     stats = pagerank.update(g, dyng.EdgeBatch(delete=([0] * 30, spokes)), r)
     fresh = pagerank.compute(g, dangling={31: 1.0})
     assert stats.converged and r.ranks.to_numpy()[31] > 0.5
+    # Seeds: the changed edges' endpoints 0..30, and 31, which the hub's dangling rank feeds.
+    assert stats.frontier_size == 32
     assert np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum() < bound(32)
 
 
