@@ -95,9 +95,10 @@ def check_graph_argument(fn, graph):
         raise TypeError(f"{fn}(): graph must be a dyng.Graph; got {type(graph).__name__}")
 
 
-def run_compute(result_type, fn, graph, options, resources, *args):
+def run_compute(result_type, fn, graph, options, resources, *args, entry="compute"):
     """A fresh result: the algorithm's native state class (host or device, by the resources)
-    computes it from `args`; native checks raise before anything is created."""
+    computes it from `args` by its static method `entry` (pagerank's compute_from takes a start
+    vector); native checks raise before anything is created."""
     res = _resources.resolve(resources, graph.resources, fn)
     res = _host_when_automatic(result_type, res, fn)
     _check_backend(result_type, res, fn)
@@ -107,8 +108,11 @@ def run_compute(result_type, fn, graph, options, resources, *args):
         state_type = getattr(native, result_type._DEVICE_STATE)
     else:
         state_type = getattr(native, result_type._HOST_STATE)
-    state, stats = state_type.compute(graph._native, *args, options._to_native(native),
-                                      res._execution())
+    if not hasattr(state_type, entry):
+        raise NotSupportedError(f"{fn}(): {entry} does not run on the {res.backend} backend in "
+                                f"this release; pass resources=dyng.Resources.openmp()")
+    state, stats = getattr(state_type, entry)(graph._native, *args, options._to_native(native),
+                                              res._execution())
     _log.log("debug", lambda: f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
                               f"{stats.affected} affected")
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))

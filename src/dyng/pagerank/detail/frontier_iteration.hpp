@@ -3,7 +3,10 @@
 // recomputes the ranks of a frontier of vertices, seeded by the changed edges (a vertex whose
 // in-edges changed, and every out-neighbour of a vertex whose out-edges changed, since its share
 // to each of them changed), and grows the frontier to the out-neighbours of a vertex whose rank
-// moved by more than the frontier threshold. It only brings the ranks close; the caller then runs
+// moved by more than the frontier threshold. A vertex whose out-edges changed may have become or
+// stopped being dangling, which moves the dangling rank D and with it every vertex that the
+// dangling vector d feeds; the seeds take in those that such a move of D could push past the
+// threshold (teleport.hpp: all or none for a uniform d, the heavy entries of a concentrated one). It only brings the ranks close; the caller then runs
 // full iterations from them (power_iteration.hpp) until the convergence test of a compute holds,
 // so the answer meets that test whatever the frontier missed (the dangling mass, which every
 // vertex shares, moves all ranks a little).
@@ -14,6 +17,7 @@
 // set with relaxed atomic stores of the same value (no read-modify-write).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +25,7 @@
 
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail {
 
@@ -44,11 +49,12 @@ class frontier_iteration_t {
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
   /// `edge_budget`; a vertex moved by more than `threshold` brings its out-neighbours in. Polls
   /// `exec.cancel` between rounds (`fn` names the call in the error).
-  frontier_result_t run(const change_log_t<vid_t>& log, double alpha, double threshold,
-                        int64_t max_rounds, int64_t edge_budget, const execution_t& exec,
-                        const char* fn, std::vector<double>& x) {
+  frontier_result_t run(const change_log_t<vid_t>& log, const teleport_t& teleport, double alpha,
+                        double threshold, int64_t max_rounds, int64_t edge_budget,
+                        const execution_t& exec, const char* fn, std::vector<double>& x) {
     frontier_result_t result;
     seed(log);
+    seed_dangling_targets(log, teleport, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
     std::vector<vid_t> frontier;
     std::vector<double> next;
@@ -61,8 +67,7 @@ class frontier_iteration_t {
       const double dangling = chunked_sum(n, threads_, [&](int64_t v) {
         return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
       });
-      const double base = (alpha * dangling + 1.0 - alpha) / static_cast<double>(n);
-      result.edges_read += round(frontier, alpha, base, threshold, x, next);
+      result.edges_read += round(frontier, teleport, alpha, dangling, threshold, x, next);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
       ++result.rounds;
       if (result.edges_read > edge_budget) {
@@ -93,6 +98,26 @@ class frontier_iteration_t {
     }
   }
 
+  /// Seeds the vertices that d feeds when D may have moved: by at most the rank of the vertices
+  /// whose dangling state may have changed (dangling now, or with an out-edge inserted or
+  /// reweighted; new vertices), each counted once, in increasing order.
+  void seed_dangling_targets(const change_log_t<vid_t>& log, const teleport_t& teleport,
+                             double alpha, double threshold, const std::vector<double>& x) {
+    const double* inv = t_.inverse_out_weight.data();
+    std::vector<vid_t> maybe;
+    for (const auto& change : log.changes) {
+      if (inv[change.src] == 0.0 || change.kind != edge_change_kind_t::deleted)
+        maybe.push_back(change.src);
+    }
+    for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) maybe.push_back(v);
+    std::sort(maybe.begin(), maybe.end());
+    maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+    double mass = 0.0;
+    for (const vid_t u : maybe) mass += x[static_cast<size_t>(u)];
+    mark_dangling_targets(teleport, static_cast<int64_t>(x.size()), alpha, mass, threshold,
+                          [&](int64_t v) { mark(static_cast<vid_t>(v)); });
+  }
+
   /// The flagged vertices in increasing order; clears the flags.
   void collect(std::vector<vid_t>& frontier) {
     frontier.clear();
@@ -104,8 +129,9 @@ class frontier_iteration_t {
   }
 
   /// One Jacobi round over `frontier`; returns the edges read.
-  int64_t round(const std::vector<vid_t>& frontier, double alpha, double base, double threshold,
-                std::vector<double>& x, std::vector<double>& next) {
+  int64_t round(const std::vector<vid_t>& frontier, const teleport_t& teleport, double alpha,
+                double dangling, double threshold, std::vector<double>& x,
+                std::vector<double>& next) {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
     const double* inv = t_.inverse_out_weight.data();
@@ -119,7 +145,7 @@ class frontier_iteration_t {
         const double share = x[static_cast<size_t>(u)] * inv[u];
         sum += t_.weighted ? share * t_.in.weight(s, 0) : share;
       }
-      next[static_cast<size_t>(i)] = base + alpha * sum;
+      next[static_cast<size_t>(i)] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t_.in.degree(v));
     }
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
