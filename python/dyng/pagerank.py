@@ -13,7 +13,11 @@ the previous ranks (new vertices at their teleport share ``(1 - alpha) / n``), r
 ranks of a frontier around the changed edges that grows only where a rank moves by more than
 ``tol``, then runs full iterations until the convergence test holds.
 
-Not yet here: ``personalization`` and ``dangling`` vectors, and the CUDA backend.
+On CUDA the ranks stay in device memory (``Result.ranks`` is a device array that CuPy and
+PyTorch read in place); the GPU sums every row and every vector in a fixed order, so it too
+gives the same bits run after run, within the same bound of the host's.
+
+Not yet here: ``personalization`` and ``dangling`` vectors.
 
 Examples
 --------
@@ -43,7 +47,7 @@ __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
 ALGORITHM = Algorithm(name="pagerank", title="Dynamic PageRank (NetworkX's definition)",
                       family="fixed_point", maturity="stable", determinism="tolerance",
-                      backends=("sequential", "openmp"))
+                      backends=("sequential", "openmp", "cuda"))
 
 
 @dataclasses.dataclass
@@ -162,7 +166,8 @@ def compute(graph, *, options=None, resources=None, **fields):
         undirected edge is followed both ways; parallel edges add up.
     options : Options, optional
     resources : Resources, optional
-        Defaults to the graph's resources; the host backends give the same bits.
+        Defaults to the graph's resources; the host backends give the same bits, CUDA its own
+        (within the bound of theirs).
     **fields
         Override fields of `options` (``alpha``, ``tol``, ``max_iter``, ``weighted``).
 
