@@ -2,8 +2,8 @@
 // from the batch, then per round collects it into a vertex list, reads back its size and
 // in-slots (the round's cost, which the budget counts), computes the dangling mass of the
 // current ranks, recomputes the listed ranks and flags the next frontier. It stops when the
-// frontier empties, after max_iter rounds, or once the rounds have read more than the budget;
-// the caller then runs warm full iterations either way (power_launch.cuh). Included by
+// frontier empties, after max_iter rounds, or before a round that would take the edges read past
+// the budget; the caller then runs warm full iterations either way (power_launch.cuh). Included by
 // pagerank_cuda.cu only.
 #pragma once
 
@@ -130,14 +130,16 @@ frontier_result_t run_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
     const auto listed = static_cast<int64_t>(found.listed);
     if (result.rounds == 0) result.seeds = listed;
     if (listed == 0) break;
+    // The round's cost is known before it runs, and the full iterations that follow start from
+    // wherever the rounds stopped: a round that would pass the budget is not run at all.
+    if (result.edges_read + static_cast<int64_t>(found.slots) > edge_budget) {
+      result.within_budget = false;
+      break;
+    }
     run_round(setup, listed, space, fs);
     result.edges_read += static_cast<int64_t>(found.slots);
     result.vertices_touched += listed;
     ++result.rounds;
-    if (result.edges_read > edge_budget) {
-      result.within_budget = false;
-      break;
-    }
   }
   read_counters(fs.counters.data(), space.stream);  // the last round's lists did not overflow
   return result;
