@@ -22,7 +22,9 @@ changed edges (and the vertices ``dangling`` feeds, when vertices may have becom
 being dangling) that grows only where a rank moves by more than ``tol``, then runs full
 iterations until the convergence test holds.
 
-Not yet here: the CUDA backend.
+On CUDA the ranks stay in device memory (``Result.ranks`` is a device array that CuPy and
+PyTorch read in place); the GPU sums every row and every vector in a fixed order, so it too
+gives the same bits run after run, within the same bound of the host's.
 
 Examples
 --------
@@ -55,7 +57,7 @@ __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
 ALGORITHM = Algorithm(name="pagerank", title="Dynamic PageRank (NetworkX's definition)",
                       family="fixed_point", maturity="stable", determinism="tolerance",
-                      backends=("sequential", "openmp"))
+                      backends=("sequential", "openmp", "cuda"))
 
 
 @dataclasses.dataclass
@@ -255,7 +257,8 @@ def compute(graph, *, options=None, resources=None, nstart=None, **fields):
         undirected edge is followed both ways; parallel edges add up.
     options : Options, optional
     resources : Resources, optional
-        Defaults to the graph's resources; the host backends give the same bits.
+        Defaults to the graph's resources; the host backends give the same bits, CUDA its own
+        (within the bound of theirs).
     nstart : array_like or dict, optional
         The starting vector (``networkx.pagerank``'s nstart), given and checked as
         ``Options.personalization`` and scaled to sum 1; None: uniform. It changes where the

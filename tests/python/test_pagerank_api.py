@@ -286,4 +286,4 @@ def test_graph_refusals():
 def test_registry_entry():
     info = [a for a in dyng.algorithms() if a.name == "pagerank"][0]
     assert (info.family, info.determinism, info.backends) == ("fixed_point", "tolerance",
-                                                             ("sequential", "openmp"))
+                                                             ("sequential", "openmp", "cuda"))
