@@ -355,6 +355,12 @@ class PagerankDeviceState:
     @property
     def device(self) -> int: ...
 
+    @staticmethod
+    def compute_from(graph: GraphHandle, start: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], options: PagerankOptions, execution: Execution) -> tuple[PagerankDeviceState, PagerankStats]:
+        """
+        compute from `start` (float64, at most one entry per vertex) instead of the uniform vector; returns (state, stats).
+        """
+
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
 

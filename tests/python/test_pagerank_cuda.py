@@ -152,3 +152,43 @@ def test_refusals_on_the_device():
     plain = dyng.Graph.from_edges([0, 1], [1, 2], resources=cuda)
     with pytest.raises(dyng.InvalidArgumentError, match="no edge weights"):
         pagerank.compute(plain, weighted=True)
+
+
+def test_personalization_dangling_and_nstart_on_the_device():
+    """NetworkX's vectors on CUDA: compute (and compute from nstart) within the bound of the
+    oracle and of the host, then updates that add vertices (a short personalization names none
+    of them) and strip a vertex of its out-edges, each within the bound of a fresh compute."""
+    from dyng.testing.oracles import GraphModel
+    rng = np.random.default_rng(4)
+    n = 60
+    src = rng.integers(0, n, 240).astype(np.int32)
+    dst = rng.integers(0, n, 240).astype(np.int32)
+    keep = (src != dst) & (src != 7)  # vertex 7 dangling
+    src, dst = src[keep], dst[keep]
+    edges = sorted(set(zip(src.tolist(), dst.tolist())))
+    src = np.array([a for a, _ in edges], np.int32)
+    dst = np.array([b for _, b in edges], np.int32)
+    personalization = rng.random(n - 10)  # the last ten get 0
+    dangling = {3: 1.0, 9: 2.0}
+    opts = dict(personalization=personalization, dangling=dangling, tol=1e-9)
+    cuda, host = dyng.Resources.cuda(), dyng.Resources.sequential()
+    g = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=cuda)
+    g_host = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=host)
+    r = pagerank.compute(g, **opts)
+    assert r.space == "device"
+    want = np.array(pagerank_ranks(GraphModel(n, src.tolist(), dst.tolist()),
+                                   personalization=list(personalization), dangling=dangling))
+    check_close(r.ranks.to_numpy(), want, "compute vs the oracle", tol=1e-9)
+    check_close(r.ranks.to_numpy(), pagerank.compute(g_host, **opts).ranks.to_numpy(),
+                "compute vs the host", tol=1e-9)
+    started = pagerank.compute(g, nstart={7: 1.0}, **opts)
+    check_close(started.ranks.to_numpy(), want, "compute from nstart vs the oracle", tol=1e-9)
+    stripped = [(a, b) for a, b in edges if a == 3]
+    batches = [dyng.EdgeBatch(insert=([n, n + 1, 5], [0, n, n + 1])),
+               dyng.EdgeBatch(delete=([a for a, _ in stripped], [b for _, b in stripped])),
+               dyng.EdgeBatch(insert=([3, 7], [n + 1, 3]))]
+    for step, batch in enumerate(batches):
+        stats = pagerank.update(g, batch, r)
+        assert stats.converged, step
+        fresh = pagerank.compute(g, **opts).ranks.to_numpy()
+        check_close(r.ranks.to_numpy(), fresh, f"update {step} vs a fresh compute", tol=1e-9)

@@ -21,6 +21,7 @@
 #include "dyng/pagerank/detail/call_checks.hpp"
 #include "dyng/pagerank/detail/cuda/frontier_launch.cuh"
 #include "dyng/pagerank/detail/cuda/power_launch.cuh"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::cuda {
 namespace {
@@ -45,11 +46,13 @@ struct jump_vectors_t {
   device_buffer<double> personalization, dangling;
   double uniform = 0.0;
 
-  jump_vectors_t(const std::vector<double>& p, const std::vector<double>& d, int64_t n,
-                 void* stream)
+  /// The normalised vectors of detail::prepare_teleport(), on the device.
+  jump_vectors_t(const detail::teleport_t& teleport, int64_t n, void* stream)
       : uniform(n > 0 ? 1.0 / static_cast<double>(n) : 0.0) {
-    if (!p.empty()) personalization = upload(p, stream);
-    if (!d.empty()) dangling = upload(d, stream);
+    if (!teleport.personalization.empty()) {
+      personalization = upload(teleport.personalization, stream);
+    }
+    if (!teleport.dangling.empty()) dangling = upload(teleport.dangling, stream);
   }
   kernels::jump_t jump() const {
     const double* p = personalization.empty() ? nullptr : personalization.data();
@@ -117,15 +120,20 @@ void commit(kernels::iteration_space_t& space, const stats_t& stats, device_stat
   state.residual = stats.residual;
 }
 
-/// The cold compute into `state` (grown to the graph, checks done).
+/// The cold compute into `state` (grown to the graph, checks done), from `start` (n entries
+/// summing to 1) or, when empty, from the uniform vector.
 template <class vid_t, class eid_t>
 stats_t compute_into(const device_graph_t<vid_t, eid_t>& graph,
                      const kernels::iteration_setup_t<vid_t, eid_t>& setup,
                      const options_t& options, void* stream, const char* fn,
-                     device_state_t<vid_t>& state) {
+                     device_state_t<vid_t>& state, const std::vector<double>& start = {}) {
   kernels::iteration_space_t space(state.num_vertices, stream);
   build_inverse(graph, options, space, fn);
-  kernels::start_uniform(space);
+  if (start.empty()) {
+    kernels::start_uniform(space);
+  } else {
+    space.x.copy_from_host(start.data(), start.size());
+  }
   stats_t stats;
   iterate(setup, space, fn, stats);
   stats.record(engine_t{"operators", "pull_power_iteration"});
@@ -167,18 +175,26 @@ void warm_start(const kernels::iteration_setup_t<vid_t, eid_t>& setup,
 }  // namespace
 
 template <class vid_t, class eid_t>
-stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
-                const options_t& options, void* stream, device_state_t<vid_t>& state) {
+stats_t compute_from(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+                     const std::vector<double>& start, const options_t& options, void* stream,
+                     device_state_t<vid_t>& state) {
   constexpr const char* fn = "pagerank.compute()";
   check_call(host, graph, options, fn);
   const ::dyng::cuda::device_scope_t scope(graph.device());
   const auto n = static_cast<int64_t>(host.num_vertices());
-  const jump_vectors_t jump({}, {}, n, stream);
+  const jump_vectors_t jump(detail::prepare_teleport(options, n, fn), n, stream);
+  const auto x = detail::normalised_vector(start, n, "nstart", fn);
   auto fresh = ::dyng::cuda::allocate_result<device_state_t<vid_t>>(graph.device(), n);
   stats_t stats = compute_into(graph, setup_of(host, graph, options, jump), options, stream, fn,
-                               fresh);
+                               fresh, x);
   state = std::move(fresh);
   return stats;
+}
+
+template <class vid_t, class eid_t>
+stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, eid_t>& graph,
+                const options_t& options, void* stream, device_state_t<vid_t>& state) {
+  return compute_from(host, graph, {}, options, stream, state);
 }
 
 namespace {
@@ -226,7 +242,7 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   check_call(host, graph, options, fn);
   const ::dyng::cuda::device_scope_t scope(graph.device());  // the vectors below live there
   const auto n = static_cast<int64_t>(host.num_vertices());
-  const jump_vectors_t jump({}, {}, n, stream);
+  const jump_vectors_t jump(detail::prepare_teleport(options, n, fn), n, stream);
   const auto setup = setup_of(host, graph, options, jump);
   const kernels::frontier_setup_t<vid_t, eid_t> frontier{
       setup, graph.out_view(), host.properties().directed, options.tol * k_frontier_threshold};
@@ -251,5 +267,11 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)
+
+#define DYNG_PAGERANK_CUDA_COMPUTE_FROM(V, E)                                                   \
+  template stats_t compute_from(const graph_t<V, E>&, const device_graph_t<V, E>&,             \
+                                const std::vector<double>&, const options_t&, void*,           \
+                                device_state_t<V>&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_PAGERANK_CUDA_COMPUTE_FROM)
 
 }  // namespace dyng::pagerank::cuda

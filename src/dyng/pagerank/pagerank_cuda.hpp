@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <tuple>
 
 #include "dyng/backend/cuda/device_buffer.hpp"
@@ -40,6 +41,14 @@ template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& host,
                 const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph, const options_t& options,
                 void* stream, device_state_t<vid_t>& state);
+
+/// compute() starting from `start` (networkx.pagerank's nstart: checked, padded and scaled to
+/// sum 1 as Options.personalization is; empty: uniform).
+template <class vid_t, class eid_t>
+stats_t compute_from(const graph_t<vid_t, eid_t>& host,
+                     const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
+                     const std::vector<double>& start, const options_t& options, void* stream,
+                     device_state_t<vid_t>& state);
 
 /// Brings `state` up to date after the batch recorded in `log`, starting from its ranks.
 template <class vid_t, class eid_t>
