@@ -56,21 +56,17 @@ template <class vid_t, class eid_t>
 __global__ void trim_and_list(adjacency_view_t<vid_t, eid_t> out, adjacency_view_t<vid_t, eid_t> in,
                               long long n, signatures_t<vid_t> s, vid_t* list,
                               unsigned long long* listed, int* status) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
-    if (v < n) {
+    if (active) {
       open = out.row_end[v] > out.row_begin[v] && in.row_end[v] > in.row_begin[v];
-      s.labels[v] = open ? k_undecided : v;
+      s.labels[v] = open ? k_undecided : static_cast<int64_t>(v);
       s.group_first[v] = 0;
       s.group_second[v] = 0;
     }
     ::dyng::cuda::warp_append(open, static_cast<vid_t>(v), list, listed,
                               static_cast<unsigned long long>(n), status, 1);
-  }
+  });
 }
 
 template <class vid_t>
@@ -84,36 +80,73 @@ __global__ void start_phase(const vid_t* list, unsigned long long items, signatu
   }
 }
 
-/// One round of the phase over the listed vertices' out-rows, a group of G lanes per vertex;
-/// sets *moved when any signature went down.
+/// Rows longer than this go to a block of their own (propagate_heavy): a lane group would walk
+/// a hub's row alone while the rest of the grid waits for it.
+inline constexpr long long k_heavy_row = 2048;
+
+/// What one vertex u's row offers in a round: lanes `lane`, `lane + step`, ... of it.
+template <class vid_t, class eid_t>
+__device__ __forceinline__ bool offer_row(const adjacency_view_t<vid_t, eid_t>& out,
+                                          const signatures_t<vid_t>& s, vid_t u, unsigned lane,
+                                          unsigned step) {
+  bool lowered = false;
+  if (lane == 0) {  // halving
+    lowered |= lower_to(s.first + u, s.first[s.first[u]]);
+    lowered |= lower_to(s.second + u, s.second[s.second[u]]);
+  }
+  const vid_t group_first = s.group_first[u];
+  const vid_t group_second = s.group_second[u];
+  const eid_t end = out.row_end[u];
+  for (eid_t slot = out.row_begin[u] + lane; slot < end; slot += step) {
+    const vid_t w = out.col[slot];
+    if (s.labels[w] != k_undecided || s.group_first[w] != group_first ||
+        s.group_second[w] != group_second) {
+      continue;
+    }
+    lowered |= lower_to(s.first + w, *const_cast<const volatile vid_t*>(s.first + u));
+    lowered |= lower_to(s.second + u, *const_cast<const volatile vid_t*>(s.second + w));
+  }
+  return lowered;
+}
+
+/// One round of the phase over the listed vertices' out-rows, a group of G lanes per vertex
+/// (rows past k_heavy_row are left to propagate_heavy); sets *moved when a signature went down.
 template <int G, class vid_t, class eid_t>
 __global__ void propagate(adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
                           unsigned long long items, signatures_t<vid_t> s, int* moved) {
   const unsigned long long thread =
       blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-  const unsigned lane = threadIdx.x % G;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x / G;
   bool lowered = false;
   for (unsigned long long i = thread / G; i < items; i += stride) {
     const vid_t u = list[i];
-    if (lane == 0) {  // halving
-      lowered |= lower_to(s.first + u, s.first[s.first[u]]);
-      lowered |= lower_to(s.second + u, s.second[s.second[u]]);
-    }
-    const vid_t group_first = s.group_first[u];
-    const vid_t group_second = s.group_second[u];
-    const eid_t end = out.row_end[u];
-    for (eid_t slot = out.row_begin[u] + lane; slot < end; slot += G) {
-      const vid_t w = out.col[slot];
-      if (s.labels[w] != k_undecided || s.group_first[w] != group_first ||
-          s.group_second[w] != group_second) {
-        continue;
-      }
-      lowered |= lower_to(s.first + w, *const_cast<const volatile vid_t*>(s.first + u));
-      lowered |= lower_to(s.second + u, *const_cast<const volatile vid_t*>(s.second + w));
-    }
+    if (out.row_end[u] - out.row_begin[u] > k_heavy_row) continue;
+    lowered |= offer_row(out, s, u, threadIdx.x % G, G);
   }
   if (lowered) *moved = 1;
+}
+
+/// propagate() for the listed heavy rows, a block per row.
+template <class vid_t, class eid_t>
+__global__ void propagate_heavy(adjacency_view_t<vid_t, eid_t> out, const vid_t* heavy,
+                                unsigned long long items, signatures_t<vid_t> s, int* moved) {
+  bool lowered = false;
+  for (unsigned long long i = blockIdx.x; i < items; i += gridDim.x) {
+    lowered |= offer_row(out, s, heavy[i], threadIdx.x, blockDim.x);
+  }
+  if (lowered) *moved = 1;
+}
+
+/// Lists the listed vertices whose rows are past k_heavy_row.
+template <class vid_t, class eid_t>
+__global__ void list_heavy(adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
+                           unsigned long long items, vid_t* heavy, unsigned long long* count) {
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
+                              threadIdx.x;
+       i < items; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
+    const vid_t u = list[i];
+    if (out.row_end[u] - out.row_begin[u] > k_heavy_row) heavy[atomicAdd(count, 1ull)] = u;
+  }
 }
 
 /// Decides the listed vertices whose halves agree; the rest keep their signature as their group
@@ -121,15 +154,10 @@ __global__ void propagate(adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
 template <class vid_t>
 __global__ void finish_phase(const vid_t* list, unsigned long long items, signatures_t<vid_t> s,
                              vid_t* next, unsigned long long* next_items, int* status) {
-  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  const unsigned long long first =
-      blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-  const unsigned long long rounds = (items + stride - 1) / stride;
-  for (unsigned long long r = 0; r < rounds; ++r) {
-    const unsigned long long i = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(items, [&](unsigned long long i, bool active) {
     bool open = false;
     vid_t v = 0;
-    if (i < items) {
+    if (active) {
       v = list[i];
       const vid_t a = s.first[v];
       const vid_t b = s.second[v];
@@ -142,7 +170,7 @@ __global__ void finish_phase(const vid_t* list, unsigned long long items, signat
       }
     }
     ::dyng::cuda::warp_append(open, v, next, next_items, items, status, 1);
-  }
+  });
 }
 
 /// One breadth-first level: the unmarked neighbours of the frontier get `bit` and join `next`.
@@ -194,13 +222,9 @@ template <class vid_t>
 __global__ void open_affected(const int64_t* labels, const unsigned char* cut,
                               const unsigned* marks, long long n, signatures_t<vid_t> s,
                               vid_t* list, unsigned long long* listed, int* status) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
-    if (v < n) {
+    if (active) {
       const int64_t label = labels[v];
       open = label < 0 || cut[label] != 0 || (marks != nullptr && marks[v] == 3u);
       s.labels[v] = open ? k_undecided : label;
@@ -209,7 +233,7 @@ __global__ void open_affected(const int64_t* labels, const unsigned char* cut,
     }
     ::dyng::cuda::warp_append(open, static_cast<vid_t>(v), list, listed,
                               static_cast<unsigned long long>(n), status, 1);
-  }
+  });
 }
 
 }  // namespace dyng::components::detail::cuda

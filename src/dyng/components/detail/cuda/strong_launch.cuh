@@ -11,6 +11,7 @@
 // state as it was. Included by components_cuda.cu only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -24,7 +25,7 @@ namespace dyng::components::detail::cuda {
 /// The signature search's arrays and vertex lists for n vertices; `labels` is the caller's.
 template <class vid_t>
 struct signature_space_t {
-  device_buffer<vid_t> first, second, group_first, group_second, list, next;
+  device_buffer<vid_t> first, second, group_first, group_second, list, next, heavy;
   device_buffer<unsigned long long> listed;
   device_buffer<int> moved, status;
   signatures_t<vid_t> view;
@@ -36,6 +37,7 @@ struct signature_space_t {
         group_second(room_for<vid_t>(n, stream)),
         list(room_for<vid_t>(n, stream)),
         next(room_for<vid_t>(n, stream)),
+        heavy(room_for<vid_t>(n, stream)),
         listed(zeros<unsigned long long>(1, stream)),
         moved(zeros<int>(1, stream)),
         status(zeros<int>(1, stream)),
@@ -51,6 +53,11 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
   int64_t rounds = 0;
   while (items > 0) {
     start_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view);
+    space.listed.fill_bytes(0);
+    list_heavy<<<grid_for(items), k_block_threads, 0, s>>>(rows.out, space.list.data(), items,
+                                                          space.heavy.data(), space.listed.data());
+    check_launch();
+    const auto heavy = read_entry(space.listed);
     for (bool moving = true; moving; ++rounds) {
       space.moved.fill_bytes(0);
       with_group(rows, [&](auto width) {
@@ -58,6 +65,11 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
         propagate<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
             rows.out, space.list.data(), items, space.view, space.moved.data());
       });
+      if (heavy > 0) {
+        propagate_heavy<<<static_cast<unsigned>(std::min<unsigned long long>(heavy, 65535)),
+                          k_block_threads, 0, s>>>(rows.out, space.heavy.data(), heavy,
+                                                   space.view, space.moved.data());
+      }
       check_launch();
       moving = read_entry(space.moved) != 0;
       ::dyng::cuda::throw_if_cancelled_on(stream, "components (strong)");
