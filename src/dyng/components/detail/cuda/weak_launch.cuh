@@ -127,8 +127,6 @@ struct end_searches_t {
                  int64_t num_changes, const int64_t* labels, void* stream)
       : ends(room_for<vid_t>(2 * num_changes, stream)),
         targets(room_for<vid_t>(2 * num_changes, stream)),
-        visited(room_for<vid_t>(2 * num_changes * k_search_vertices, stream)),
-        results(room_for<end_search_t<vid_t>>(2 * num_changes, stream)),
         cut(zeros<unsigned char>(rows.num_vertices, stream)) {
     const auto s = as_stream(stream);
     auto listed = zeros<unsigned long long>(1, stream);
@@ -137,6 +135,15 @@ struct end_searches_t {
     check_launch();
     count = read_entry(listed);
     if (count == 0) return;
+    if (count > k_max_searched_ends) {
+      count = 0;
+      mark_cut<<<grid_for(num_changes), k_block_threads, 0, s>>>(changes, num_changes, labels,
+                                                                 cut.data());
+      check_launch();
+      return;
+    }
+    visited = room_for<vid_t>(static_cast<int64_t>(count) * k_search_vertices, stream);
+    results = room_for<end_search_t<vid_t>>(static_cast<int64_t>(count), stream);
     search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(rows.out, rows.in, rows.directed,
                                                          ends.data(), targets.data(), count,
                                                          results.data(), visited.data());
