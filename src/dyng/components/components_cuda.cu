@@ -94,13 +94,14 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                    state.labels.data(), state.sizes.data(), state.count, stats,
                                    stream)
             : kernels::strong_repair(rows, changes.data(), count, l.num_vertices_before, budget,
-                                     state.labels.data(), state.sizes.data(), state.count, stats,
-                                     stream);
+                                     state.labels.data(), state.sizes.data(), state.count,
+                                     state.trees, stats, stream);
     if (done) stats.affected = differences(state, snapshot);
     return done;
   };
   auto recompute = [&](device_state_t<vid_t>& s, const device_state_t<vid_t>& snapshot,
                        const stats_t& attempt) {
+    s.trees.hub = -1;  // they describe the graph before the batch
     stats_t fresh = compute_into(rows, options.kind, s, stream);
     fresh.affected = differences(s, snapshot);
     fresh.searches = attempt.searches;
