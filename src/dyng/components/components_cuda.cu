@@ -39,8 +39,8 @@ stats_t compute_into(const kernels::rows_t<vid_t, eid_t>& rows, kind_t kind,
     stats.record(engine_t{"operators", "afforest"});
     stats.iterations = 1;
   } else {
-    state.count = kernels::strong_compute(rows, state.labels.data(), state.sizes.data(), stats,
-                                          stream);
+    state.count = kernels::strong_compute(rows, state.labels.data(), state.sizes.data(),
+                                          state.trees, stats, stream);
     stats.record(engine_t{"operators", "signatures"});
   }
   stats.affected = rows.num_vertices;
@@ -101,7 +101,6 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   };
   auto recompute = [&](device_state_t<vid_t>& s, const device_state_t<vid_t>& snapshot,
                        const stats_t& attempt) {
-    s.trees.hub = -1;  // they describe the graph before the batch
     stats_t fresh = compute_into(rows, options.kind, s, stream);
     fresh.affected = differences(s, snapshot);
     fresh.searches = attempt.searches;

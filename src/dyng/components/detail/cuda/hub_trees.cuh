@@ -188,13 +188,18 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
 }
 
 /// Makes `trees` fit the graph's vertices (new ones outside both trees), building them when
-/// there are none. Returns false when they were built now (they already describe the new graph).
+/// there are none. Returns false when they were built now (they already describe the new graph)
+/// or the graph has no vertices (no trees then).
 template <class vid_t, class eid_t>
 bool prepare_trees(const rows_t<vid_t, eid_t>& rows, hub_trees_t<vid_t>& trees, void* stream) {
   const int64_t n = rows.num_vertices;
   const auto room = static_cast<size_t>(std::max<int64_t>(1, n));
   const tree_rows_t<vid_t, eid_t> forward{rows.out, rows.in, false};
   const tree_rows_t<vid_t, eid_t> backward{rows.in, rows.out, true};
+  if (n == 0) {  // no hub: nothing is in its component
+    trees = hub_trees_t<vid_t>{};
+    return false;
+  }
   if (trees.hub < 0 || trees.forward_parent.size() == 0) {
     const stage_scope_t stage("components.hub_trees");
     trees.forward_parent = device_buffer<vid_t>(room);

@@ -54,16 +54,19 @@ struct signatures_t {
   vid_t* group_second;
 };
 
-/// Decides the vertices no cycle can pass (no in-edge or no out-edge) and lists the rest.
+/// Decides the hub's component (`giant`, labelled `giant_label`) and the vertices no cycle can
+/// pass (no in-edge or no out-edge), and lists the rest.
 template <class vid_t, class eid_t>
 __global__ void trim_and_list(adjacency_view_t<vid_t, eid_t> out, adjacency_view_t<vid_t, eid_t> in,
-                              long long n, signatures_t<vid_t> s, vid_t* list,
-                              unsigned long long* listed, int* status) {
+                              giant_view_t<vid_t> giant, int64_t giant_label, long long n,
+                              signatures_t<vid_t> s, vid_t* list, unsigned long long* listed,
+                              int* status) {
   ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
     if (active) {
-      open = out.row_end[v] > out.row_begin[v] && in.row_end[v] > in.row_begin[v];
-      s.labels[v] = open ? k_undecided : static_cast<int64_t>(v);
+      const bool in_giant = giant.holds(static_cast<vid_t>(v));
+      open = !in_giant && out.row_end[v] > out.row_begin[v] && in.row_end[v] > in.row_begin[v];
+      s.labels[v] = open ? k_undecided : in_giant ? giant_label : static_cast<int64_t>(v);
       s.group_first[v] = 0;
       s.group_second[v] = 0;
     }

@@ -92,20 +92,48 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
   return rounds;
 }
 
-/// The strong components of the whole graph into labels and sizes; returns the count.
+/// The label of the hub's component after the batch (its smallest vertex) and before it.
+template <class vid_t>
+std::pair<int64_t, int64_t> giant_labels(const hub_trees_t<vid_t>& trees, int64_t hub,
+                                         const int64_t* labels, int64_t old_vertices, int64_t n,
+                                         void* stream) {
+  auto smallest = room_for<unsigned long long>(1, stream);
+  smallest.fill_bytes(0xff);
+  smallest_in_both<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(giant_of(trees), n,
+                                                                           smallest.data());
+  check_launch();
+  const auto label = static_cast<int64_t>(read_entry(smallest));
+  int64_t was = -1;
+  if (hub >= 0 && hub < old_vertices) {
+    ::dyng::cuda::copy_to_host(&was, labels + hub, sizeof(was), stream);
+    ::dyng::cuda::synchronize(stream);
+  }
+  return {label, was};
+}
+
+/// The strong components of the whole graph into labels and sizes, and fresh hub trees; returns
+/// the count. The trees decide the hub's component first (two breadth-first searches), so the
+/// signature phases, whose rounds grow with a component's diameter, run over the rest only.
 template <class vid_t, class eid_t>
 int64_t strong_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_t* sizes,
-                       stats_t& stats, void* stream) {
-  const stage_scope_t stage("components.signatures");
+                       hub_trees_t<vid_t>& trees, stats_t& stats, void* stream) {
   const int64_t n = rows.num_vertices;
+  trees.hub = -1;
+  prepare_trees(rows, trees, stream);
+  const int64_t hub = trees.hub;
+  trees.hub = -1;  // until the labels are written
+  const auto giant_label = giant_labels(trees, hub, labels, 0, n, stream).first;
+  const stage_scope_t stage("components.signatures");
   signature_space_t<vid_t> space(n, labels, stream);
   trim_and_list<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-      rows.out, rows.in, n, space.view, space.list.data(), space.listed.data(),
-      space.status.data());
+      rows.out, rows.in, giant_of(trees), giant_label, n, space.view, space.list.data(),
+      space.listed.data(), space.status.data());
   check_launch();
   check_lists(space.status);
   stats.iterations = run_phases(rows, space, read_entry(space.listed), stream);
-  return sizes_and_count(labels, n, sizes, stream);
+  const int64_t count = sizes_and_count(labels, n, sizes, stream);
+  trees.hub = hub;
+  return count;
 }
 
 /// Marks (with `bit`) and counts the vertices reachable from the `items` listed in `frontier`
@@ -160,25 +188,6 @@ unsigned long long mark_closed_paths(const rows_t<vid_t, eid_t>& rows,
   if (static_cast<int64_t>(forward) > budget) return forward;
   return forward + reach(rows, rows.in, giant, tails, tail_count, next, marks, 2u,
                          budget - static_cast<int64_t>(forward), stream);
-}
-
-/// The label of the hub's component after the batch (its smallest vertex) and before it.
-template <class vid_t>
-std::pair<int64_t, int64_t> giant_labels(const hub_trees_t<vid_t>& trees, int64_t hub,
-                                         const int64_t* labels, int64_t old_vertices, int64_t n,
-                                         void* stream) {
-  auto smallest = room_for<unsigned long long>(1, stream);
-  smallest.fill_bytes(0xff);
-  smallest_in_both<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(giant_of(trees), n,
-                                                                           smallest.data());
-  check_launch();
-  const auto label = static_cast<int64_t>(read_entry(smallest));
-  int64_t was = -1;
-  if (hub < old_vertices) {
-    ::dyng::cuda::copy_to_host(&was, labels + hub, sizeof(was), stream);
-    ::dyng::cuda::synchronize(stream);
-  }
-  return {label, was};
 }
 
 /// The strong repair of labels, sizes and count (grown to the graph's vertices) and of `trees`
