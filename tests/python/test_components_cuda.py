@@ -154,3 +154,20 @@ def test_strong_hub_component_shrinks_splits_and_grows_back():
         if step == 10:
             copies.append(r.clone())
     assert "incremental" in paths
+
+
+def test_strong_on_long_cycles_without_hub_trees():
+    """A ring of 3,000 vertices is deeper than the hub trees go (the phases decide it alone);
+    cutting it, closing it again and growing it still equal a fresh compute."""
+    n = 3000
+    ring = np.arange(n, dtype=np.int32)
+    g = dyng.Graph.from_edges(ring, (ring + 1) % n, num_vertices=n, resources=dyng.Resources.cuda())
+    r = components.compute(g, kind="strong")
+    assert r.count == 1
+    steps = [dyng.EdgeBatch(delete=([10, 2000], [11, 2001])),
+             dyng.EdgeBatch(insert=([11, 2001], [10, 2000])),
+             dyng.EdgeBatch(insert=([2001, n], [10, 5])),
+             dyng.EdgeBatch(insert=([5], [n]), delete=([2001], [10]))]
+    for step, batch in enumerate(steps):
+        components.update(g, batch, r)
+        assert answer(r) == answer(components.compute(g, kind="strong")), f"step {step}"

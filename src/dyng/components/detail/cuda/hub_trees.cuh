@@ -28,6 +28,10 @@ namespace dyng::components::detail::cuda {
 
 using ::dyng::components::cuda::hub_trees_t;
 
+/// hub_trees_t::hub when this result's graph gave trees too deep to keep: the strong repairs do
+/// without them until the next compute tries again.
+inline constexpr int64_t k_trees_declined = -2;
+
 template <class vid_t>
 tree_view_t<vid_t> forward_view(hub_trees_t<vid_t>& trees) {
   return {trees.forward_parent.data(), trees.forward_depth.data()};
@@ -68,15 +72,22 @@ struct tree_space_t {
         status(zeros<int>(1, stream)) {}
 };
 
+/// Levels one growth may take: each costs a launch and a read-back, so a graph of long paths
+/// (a road network) is better left to the signature phases, whose halving step takes a path in
+/// logarithmically many rounds.
+inline constexpr int k_max_tree_levels = 256;
+
 /// Grows `tree` from the `items` claims listed in space.list (keys set): settles them, then
-/// claims level by level. Returns the edges read, stopping once past `budget`.
+/// claims level by level. Returns the edges read, stopping once past `budget` (or past any
+/// budget after k_max_tree_levels levels, or when the tree got too deep for its keys).
 template <class vid_t, class eid_t>
 unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir,
                              tree_view_t<vid_t> tree, tree_space_t<vid_t>& space,
                              unsigned long long items, int64_t budget, void* stream) {
   const auto s = as_stream(stream);
   unsigned long long edges = 0;
-  while (items > 0 && static_cast<int64_t>(edges) <= budget) {
+  for (int level = 0; items > 0 && static_cast<int64_t>(edges) <= budget; ++level) {
+    if (level == k_max_tree_levels) return ~0ull >> 1;
     space.counts.fill_bytes(0);
     settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(
         space.list.data(), items, space.keys.data(), tree, space.next.data(),
@@ -99,9 +110,9 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
   return edges;
 }
 
-/// A fresh tree of `hub` over the whole graph in `dir`.
+/// A fresh tree of `hub` over the whole graph in `dir`; false when it came out too deep to keep.
 template <class vid_t, class eid_t>
-void build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir,
+bool build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir,
                 int64_t hub, tree_view_t<vid_t> tree, tree_space_t<vid_t>& space, void* stream) {
   const int64_t n = rows.num_vertices;
   ::dyng::cuda::fill_values(tree.parent, static_cast<vid_t>(-1), static_cast<size_t>(n), stream);
@@ -111,7 +122,8 @@ void build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t
   const auto root = static_cast<vid_t>(hub);
   ::dyng::cuda::copy_to_device(space.list.data(), &root, sizeof(root), stream);
   ::dyng::cuda::synchronize(stream);
-  grow_tree(rows, dir, tree, space, 1, std::numeric_limits<int64_t>::max(), stream);
+  const auto unbounded = std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(grow_tree(rows, dir, tree, space, 1, unbounded, stream)) < unbounded;
 }
 
 /// The vertex of largest total degree, the smallest such.
@@ -189,7 +201,7 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
 
 /// Makes `trees` fit the graph's vertices (new ones outside both trees), building them when
 /// there are none. Returns false when they were built now (they already describe the new graph)
-/// or the graph has no vertices (no trees then).
+/// or there are none to repair (no vertices, or declined).
 template <class vid_t, class eid_t>
 bool prepare_trees(const rows_t<vid_t, eid_t>& rows, hub_trees_t<vid_t>& trees, void* stream) {
   const int64_t n = rows.num_vertices;
@@ -200,6 +212,7 @@ bool prepare_trees(const rows_t<vid_t, eid_t>& rows, hub_trees_t<vid_t>& trees, 
     trees = hub_trees_t<vid_t>{};
     return false;
   }
+  if (trees.hub == k_trees_declined) return false;
   if (trees.hub < 0 || trees.forward_parent.size() == 0) {
     const stage_scope_t stage("components.hub_trees");
     trees.forward_parent = device_buffer<vid_t>(room);
@@ -208,9 +221,13 @@ bool prepare_trees(const rows_t<vid_t, eid_t>& rows, hub_trees_t<vid_t>& trees, 
     trees.backward_depth = device_buffer<int32_t>(room);
     const int64_t hub = pick_hub(rows, stream);
     tree_space_t<vid_t> space(n, stream);
-    build_tree(rows, forward, hub, forward_view(trees), space, stream);
-    build_tree(rows, backward, hub, backward_view(trees), space, stream);
-    trees.hub = hub;
+    if (build_tree(rows, forward, hub, forward_view(trees), space, stream) &&
+        build_tree(rows, backward, hub, backward_view(trees), space, stream)) {
+      trees.hub = hub;
+    } else {
+      trees = hub_trees_t<vid_t>{};  // a path-like graph: the phases decide everything
+      trees.hub = k_trees_declined;
+    }
     return false;
   }
   const auto old = static_cast<int64_t>(trees.forward_parent.size());

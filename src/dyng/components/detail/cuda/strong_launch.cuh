@@ -121,7 +121,7 @@ int64_t strong_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_
   trees.hub = -1;
   prepare_trees(rows, trees, stream);
   const int64_t hub = trees.hub;
-  trees.hub = -1;  // until the labels are written
+  if (hub >= 0) trees.hub = -1;  // until the labels are written
   const auto giant_label = giant_labels(trees, hub, labels, 0, n, stream).first;
   const stage_scope_t stage("components.signatures");
   signature_space_t<vid_t> space(n, labels, stream);
@@ -202,7 +202,7 @@ bool strong_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>*
   unsigned long long edges = 0;
   const bool built_before = prepare_trees(rows, trees, stream);
   const int64_t hub = trees.hub;
-  trees.hub = -1;  // dropped unless this repair ends with the labels of the new graph
+  if (hub >= 0) trees.hub = -1;  // dropped unless this repair ends with the new labels
   if (built_before && !repair_trees(rows, changes, num_changes, trees, budget, edges, stream)) {
     return false;
   }
