@@ -145,8 +145,7 @@ def test_strong_hub_component_shrinks_splits_and_grows_back():
                           if a != b} - present - set(picks))
         batch = dyng.EdgeBatch(insert=([a for a, _ in inserts], [b for _, b in inserts]),
                                delete=([a for a, _ in picks], [b for _, b in picks]))
-        for result in [r] + copies:
-            paths.add(components.update(g, batch, result).path)
+        paths.update(stats.path for stats in dyng.update(g, batch, r, *copies))
         present = (present - set(picks)) | set(inserts)
         fresh = answer(components.compute(g, kind="strong"))
         assert answer(r) == fresh, f"step {step}: update != compute"
