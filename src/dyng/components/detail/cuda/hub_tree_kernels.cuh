@@ -219,13 +219,38 @@ __global__ void settle_claims(const vid_t* list, unsigned long long items,
   });
 }
 
+/// Rows longer than this are claimed from by claim_heavy(), in slices of this many slots, many
+/// blocks a row: a hub's row, walked by one lane group, would keep a level waiting for it.
+inline constexpr long long k_tree_heavy_row = 4096;
+
+/// The claims of frontier vertex x (key `key`) on the slots [begin, end) of its row, `step`
+/// lanes apart; returns the slots read.
+template <class vid_t, class eid_t>
+__device__ __forceinline__ unsigned long long claim_slots(const adjacency_view_t<vid_t, eid_t>& expand,
+                                                          eid_t begin, eid_t end, unsigned step,
+                                                          unsigned long long key,
+                                                          tree_view_t<vid_t> tree,
+                                                          unsigned long long* keys, vid_t* next,
+                                                          unsigned long long* next_items) {
+  unsigned long long read = 0;
+  for (eid_t slot = begin; slot < end; slot += step) {
+    const vid_t w = expand.col[slot];
+    ++read;
+    if (tree.parent[w] >= 0 || keys[w] <= key) continue;
+    if (atomicMin(keys + w, key) == k_no_claim) next[atomicAdd(next_items, 1ull)] = w;
+  }
+  return read;
+}
+
 /// One level of growth: the frontier's neighbours in `expand` outside the tree claim the
-/// frontier vertex; the first claim on each lists it into `next`.
+/// frontier vertex; the first claim on each lists it into `next`. Rows past k_tree_heavy_row
+/// are listed into `heavy` for claim_heavy() instead.
 template <int G, class vid_t, class eid_t>
 __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* frontier,
                             unsigned long long items, tree_view_t<vid_t> tree,
                             unsigned long long* keys, vid_t* next,
-                            unsigned long long* next_items, unsigned long long* edges_read) {
+                            unsigned long long* next_items, unsigned long long* edges_read,
+                            vid_t* heavy, unsigned long long* heavy_items) {
   const unsigned long long thread =
       blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   const unsigned lane = threadIdx.x % G;
@@ -233,13 +258,36 @@ __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* 
   unsigned long long read = 0;
   for (unsigned long long i = thread / G; i < items; i += stride) {
     const vid_t x = frontier[i];
+    const eid_t begin = expand.row_begin[x], end = expand.row_end[x];
+    if (end - begin > k_tree_heavy_row) {
+      if (lane == 0) heavy[atomicAdd(heavy_items, 1ull)] = x;
+      continue;
+    }
     const auto key = claim_key(tree.depth[x], static_cast<long long>(x));
-    const eid_t end = expand.row_end[x];
-    for (eid_t slot = expand.row_begin[x] + lane; slot < end; slot += G) {
-      const vid_t w = expand.col[slot];
-      ++read;
-      if (tree.parent[w] >= 0 || keys[w] <= key) continue;
-      if (atomicMin(keys + w, key) == k_no_claim) next[atomicAdd(next_items, 1ull)] = w;
+    read += claim_slots<vid_t, eid_t>(expand, begin + static_cast<eid_t>(lane), end, G, key, tree,
+                                      keys, next, next_items);
+  }
+  if (read > 0) atomicAdd(edges_read, read);
+}
+
+/// claim_level() for the listed heavy rows: block (x, y) takes slices x, x + gridDim.x, ... of
+/// rows y, y + gridDim.y, ... (the count is read on the device, so no wait comes before it).
+template <class vid_t, class eid_t>
+__global__ void claim_heavy(adjacency_view_t<vid_t, eid_t> expand, const vid_t* heavy,
+                            const unsigned long long* heavy_items, tree_view_t<vid_t> tree,
+                            unsigned long long* keys, vid_t* next,
+                            unsigned long long* next_items, unsigned long long* edges_read) {
+  const unsigned long long rows = *heavy_items;
+  unsigned long long read = 0;
+  for (unsigned long long r = blockIdx.y; r < rows; r += gridDim.y) {
+    const vid_t x = heavy[r];
+    const auto key = claim_key(tree.depth[x], static_cast<long long>(x));
+    const eid_t row_end = expand.row_end[x];
+    for (eid_t first = expand.row_begin[x] + static_cast<eid_t>(blockIdx.x) * k_tree_heavy_row;
+         first < row_end; first += static_cast<eid_t>(gridDim.x) * k_tree_heavy_row) {
+      const eid_t last = first + k_tree_heavy_row < row_end ? first + k_tree_heavy_row : row_end;
+      read += claim_slots<vid_t, eid_t>(expand, first + static_cast<eid_t>(threadIdx.x), last,
+                                        blockDim.x, key, tree, keys, next, next_items);
     }
   }
   if (read > 0) atomicAdd(edges_read, read);

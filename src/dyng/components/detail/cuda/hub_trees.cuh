@@ -60,15 +60,16 @@ struct tree_rows_t {
 template <class vid_t>
 struct tree_space_t {
   device_buffer<unsigned long long> keys;
-  device_buffer<vid_t> list, next;
-  device_buffer<unsigned long long> counts;  // listed, edges read
+  device_buffer<vid_t> list, next, heavy;
+  device_buffer<unsigned long long> counts;  // listed, edges read, heavy rows listed
   device_buffer<int> status;
 
   tree_space_t(int64_t n, void* stream)
       : keys(room_for<unsigned long long>(n, stream)),
         list(room_for<vid_t>(n, stream)),
         next(room_for<vid_t>(n, stream)),
-        counts(zeros<unsigned long long>(2, stream)),
+        heavy(room_for<vid_t>(n, stream)),
+        counts(zeros<unsigned long long>(3, stream)),
         status(zeros<int>(1, stream)) {}
 };
 
@@ -76,6 +77,10 @@ struct tree_space_t {
 /// (a road network) is better left to the signature phases, whose halving step takes a path in
 /// logarithmically many rounds.
 inline constexpr int k_max_tree_levels = 256;
+
+/// claim_heavy()'s grid: slices of one row at once, rows at once.
+inline constexpr unsigned k_heavy_slices = 32;
+inline constexpr unsigned k_heavy_rows_at_once = 64;
 
 /// Grows `tree` from the `items` claims listed in space.list (keys set): settles them, then
 /// claims level by level. Returns the edges read, stopping once past `budget` (or past any
@@ -100,8 +105,12 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
       constexpr int G = decltype(width)::value;
       claim_level<G><<<grid_for(frontier, G), k_block_threads, 0, s>>>(
           dir.expand, space.next.data(), frontier, tree, space.keys.data(), space.list.data(),
-          space.counts.data(), space.counts.data() + 1);
+          space.counts.data(), space.counts.data() + 1, space.heavy.data(),
+          space.counts.data() + 2);
     });
+    claim_heavy<<<dim3(k_heavy_slices, k_heavy_rows_at_once), k_block_threads, 0, s>>>(
+        dir.expand, space.heavy.data(), space.counts.data() + 2, tree, space.keys.data(),
+        space.list.data(), space.counts.data(), space.counts.data() + 1);
     check_launch();
     items = read_entry(space.counts, 0);
     edges += read_entry(space.counts, 1);
