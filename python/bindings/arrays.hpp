@@ -35,6 +35,7 @@ template <class T>
 constexpr const char* dtype_name() {
   if constexpr (std::is_same_v<T, int32_t>) return "int32";
   else if constexpr (std::is_same_v<T, int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, double>) return "float64";
   else return "unknown";
 }
 

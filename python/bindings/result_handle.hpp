@@ -66,6 +66,8 @@ using held_vertex_t = typename held_vertex<std::decay_t<P>>::type;
 template <template <class> class state_tpl>
 struct result_handle_t {
   template <class vid_t>
+  using state_type = state_tpl<vid_t>;
+  template <class vid_t>
   using ptr_t = std::shared_ptr<state_tpl<vid_t>>;
 
   std::variant<ptr_t<int32_t>, ptr_t<int64_t>> state;
@@ -294,6 +296,28 @@ struct compute_stats<calls_t, options_t, S, true> {
       "", int32_t{0}));
 };
 
+/// The body of a compute binding: a new result whose state `run(g, state, exec)` fills (returning
+/// the stats) for each compiled graph type, run through run_interruptible() (Ctrl-C leaves
+/// nothing behind) and profiled under the stage `fn`. calls_t as in add_entry_points.
+template <class H, class calls_t, class stats_t, class F>
+std::pair<std::unique_ptr<H>, stats_t> compute_call(const graph_handle_t& h,
+                                                    const execution_t& call_exec, const char* fn,
+                                                    F run) {
+  calls_t::check(call_exec, fn);
+  return run_interruptible(call_exec, [&](const execution_t& exec) {
+    profile_context_t profiling(exec);
+    stage_scope_t stage(fn);
+    stats_t stats;
+    auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
+      using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+      typename H::template state_type<vid_t> state;
+      stats = run(g, state, exec);
+      return state;
+    });
+    return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
+  });
+}
+
 /// Binds compute(graph, source, options, execution) -> (state, stats) (without `source` for a
 /// whole-graph state) and update(graph, log, options, execution) -> stats on a result class.
 /// `calls_t` adapts them to a backend family: host_rows says whether they read host rows (see
@@ -313,26 +337,18 @@ void add_entry_points(nb::class_<result_handle_t<state_tpl>>& cls, const char* a
   // state has one.
   auto compute = [compute_fn](const graph_handle_t& h, int64_t source, const options_t& options,
                               const execution_t& call_exec) {
+    // The stage name lives in this lambda, which lives as long as the module.
     const char* fn = compute_fn.c_str();
-    calls_t::check(call_exec, fn);
-    return run_interruptible(call_exec, [&](const execution_t& exec) {
-      // The stage name lives in this lambda, which lives as long as the module.
-      profile_context_t profiling(exec);
-      stage_scope_t stage(fn);
-      stats_t stats;
-      auto result = create_result<H>(h, calls_t::host_rows, [&](const auto& g) {
-        using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        state_tpl<vid_t> state;
-        if constexpr (sourced) {
-          const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
-          stats = calls_t::run_compute(h, g, options, exec, state, fn, src);
-        } else {
-          stats = calls_t::run_compute(h, g, options, exec, state, fn);
-        }
-        return state;
-      });
-      return std::pair<std::unique_ptr<H>, stats_t>(std::move(result), stats);
-    });
+    return compute_call<H, calls_t, stats_t>(
+        h, call_exec, fn, [&](const auto& g, auto& state, const execution_t& exec) {
+          using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
+          if constexpr (sourced) {
+            const auto src = checked_vertex<vid_t>(source, g.num_vertices(), fn, "source");
+            return calls_t::run_compute(h, g, options, exec, state, fn, src);
+          } else {
+            return calls_t::run_compute(h, g, options, exec, state, fn);
+          }
+        });
   };
   if constexpr (sourced) {
     cls.def_static("compute", compute, nb::arg("graph"), nb::arg("source"), nb::arg("options"),

@@ -809,6 +809,20 @@ class PagerankOptions:
     def weighted(self, arg: bool, /) -> None: ...
 
     @property
+    def personalization(self) -> Annotated[NDArray, dict(shape=(None,))]:
+        """float64 teleport weights per vertex id (empty: uniform)."""
+
+    @personalization.setter
+    def personalization(self, arg: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], /) -> None: ...
+
+    @property
+    def dangling(self) -> Annotated[NDArray, dict(shape=(None,))]:
+        """float64 dangling weights per vertex id (empty: personalization)."""
+
+    @dangling.setter
+    def dangling(self, arg: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], /) -> None: ...
+
+    @property
     def repair_budget(self) -> float:
         """Tuning knob for tests: the update's work budget (0 always recomputes)."""
 
@@ -869,6 +883,12 @@ class PagerankState:
 
     def update(self, graph: GraphHandle, log: ChangeLog, options: PagerankOptions, execution: Execution) -> PagerankStats:
         """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    @staticmethod
+    def compute_from(graph: GraphHandle, start: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], options: PagerankOptions, execution: Execution) -> tuple[PagerankState, PagerankStats]:
+        """
+        compute from `start` (float64, at most one entry per vertex) instead of the uniform vector; returns (state, stats).
+        """
 
 class MospChangeCounts:
     """What mospPrep's change generator reports about a batch."""

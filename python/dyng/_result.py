@@ -95,9 +95,10 @@ def check_graph_argument(fn, graph):
         raise TypeError(f"{fn}(): graph must be a dyng.Graph; got {type(graph).__name__}")
 
 
-def run_compute(result_type, fn, graph, options, resources, *args):
+def run_compute(result_type, fn, graph, options, resources, *args, entry="compute"):
     """A fresh result: the algorithm's native state class (host or device, by the resources)
-    computes it from `args`; native checks raise before anything is created."""
+    computes it from `args` by its static method `entry` (pagerank's compute_from takes a start
+    vector); native checks raise before anything is created."""
     res = _resources.resolve(resources, graph.resources, fn)
     res = _host_when_automatic(result_type, res, fn)
     _check_backend(result_type, res, fn)
@@ -107,8 +108,11 @@ def run_compute(result_type, fn, graph, options, resources, *args):
         state_type = getattr(native, result_type._DEVICE_STATE)
     else:
         state_type = getattr(native, result_type._HOST_STATE)
-    state, stats = state_type.compute(graph._native, *args, options._to_native(native),
-                                      res._execution())
+    if not hasattr(state_type, entry):
+        raise NotSupportedError(f"{fn}(): {entry} does not run on the {res.backend} backend in "
+                                f"this release; pass resources=dyng.Resources.openmp()")
+    state, stats = getattr(state_type, entry)(graph._native, *args, options._to_native(native),
+                                              res._execution())
     _log.log("debug", lambda: f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
                               f"{stats.affected} affected")
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
@@ -139,6 +143,14 @@ def _check_backend(result_type, res, fn):
             f"a host graph"
         )
 
+
+
+def _same_value(a, b):
+    """Whether two option values are equal; arrays (pagerank's vectors) by shape and content."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                and np.array_equal(a, b))
+    return a == b
 
 class ResultBase:
     """A result kept current by its algorithm's ``update`` (and :func:`dyng.update`).
@@ -215,7 +227,7 @@ class ResultBase:
         new = make_options(fn, type(self._options),
                            options if options is not None else self._options, fields)
         for name in self._FIXED_FIELDS:
-            if getattr(new, name) != getattr(self._options, name):
+            if not _same_value(getattr(new, name), getattr(self._options, name)):
                 raise InvalidArgumentError(
                     f"{fn}(): {name} cannot change from {getattr(self._options, name)!r} to "
                     f"{getattr(new, name)!r} on an existing result; compute a new result instead"

@@ -2,20 +2,31 @@
 
 ``compute`` runs the power iteration of ``networkx.pagerank``: a surfer follows an out-edge with
 probability ``alpha`` (uniformly, or in proportion to the first edge weight when ``weighted``)
-and jumps to a uniformly chosen vertex otherwise; a vertex without out-edges jumps uniformly. It
-stops when one iteration moves the ranks by less than ``n * tol`` in L1; the ranks sum to 1.
+and otherwise jumps to a vertex drawn from ``personalization`` (uniformly when it is None); a
+vertex without out-edges (or whose out-weights sum to 0) steps to a vertex drawn from
+``dangling`` (``personalization`` when None)::
+
+    x'[v] = alpha * (sum over u->v of x[u] * w(u, v) / W(u) + D * d[v]) + (1 - alpha) * p[v]
+
+with ``D`` the rank of the dangling vertices and ``p``, ``d`` the vectors scaled to sum 1. It
+starts from the uniform vector (or ``nstart``) and stops when one iteration moves the ranks by
+less than ``n * tol`` in L1; the ranks sum to 1.
 
 The answer is iterative, so ``update`` does not give the same bits as a fresh ``compute``: its
 ranks meet the same convergence test and lie within ``2 * n * tol / (1 - alpha)`` in L1 of a
 fresh compute's. Each backend is deterministic: the same input gives the same bits for any
 thread count, and the sequential and OpenMP backends give the same bits. ``update`` starts from
-the previous ranks (new vertices at their teleport share ``(1 - alpha) / n``), recomputes the
-ranks of a frontier around the changed edges that grows only where the change an out-neighbour
-sees exceeds ``tol``, and keeps a bound on the change one more full iteration would make; when
-that bound is below ``n * tol`` the test holds without one (``residual`` is then the bound),
-otherwise full iterations run until it holds.
+the previous ranks (new vertices at their teleport share ``(1 - alpha) * p[v]``: 0 for a vertex
+a short ``personalization`` does not name), recomputes the ranks of a frontier around the
+changed edges (and the vertices ``dangling`` feeds, when vertices may have become or stopped
+being dangling) that grows only where the change an out-neighbour sees exceeds ``tol``, and
+keeps a bound on the change one more full iteration would make; when that bound is below
+``n * tol`` the test holds without one (``residual`` is then the bound), otherwise full
+iterations run until it holds.
 
-Not yet here: ``personalization`` and ``dangling`` vectors, and the CUDA backend.
+On CUDA the ranks stay in device memory (``Result.ranks`` is a device array that CuPy and
+PyTorch read in place); the GPU sums every row and every vector in a fixed order, so it too
+gives the same bits run after run, within the same bound of the host's.
 
 Examples
 --------
@@ -42,11 +53,14 @@ from dyng._registry import Algorithm
 from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
 from dyng._result import run_compute
 
+# Dict keys are vertex ids; past this one no graph's vector fits in memory.
+_MAX_VECTOR_KEY = 2**40
+
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
 ALGORITHM = Algorithm(name="pagerank", title="Dynamic PageRank (NetworkX's definition)",
                       family="fixed_point", maturity="stable", determinism="tolerance",
-                      backends=("sequential", "openmp"))
+                      backends=("sequential", "openmp", "cuda"))
 
 
 @dataclasses.dataclass
@@ -64,18 +78,35 @@ class Options(OptionsBase):
     weighted : bool
         Transition probabilities in proportion to the graph's first weight column (weights must
         be non-negative); otherwise every out-edge counts 1.
+    personalization : array_like or dict, optional
+        Where a jump lands, by vertex id: a sequence or 1-d array of non-negative finite weights
+        (at most one per vertex) or a dict ``{vertex id: weight}``. Vertices it does not name
+        get 0 (so do vertices added later); it is scaled to sum 1, so its sum must be positive.
+        None: uniform. Stored as a read-only float64 array.
+    dangling : array_like or dict, optional
+        Where a vertex without out-edges steps, as ``personalization``; None: personalization.
 
     Examples
     --------
     >>> import dyng
     >>> dyng.pagerank.Options(alpha=0.9).alpha
     0.9
+    >>> dyng.pagerank.Options(personalization={2: 1.0}).personalization.tolist()
+    [0.0, 0.0, 1.0]
     """
 
     alpha: float = 0.85
     tol: float = 1e-6
     max_iter: int = 100
     weighted: bool = False
+    personalization: object = None
+    dangling: object = None
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same_value(getattr(self, f.name), getattr(other, f.name))
+                   for f in dataclasses.fields(self))
 
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
@@ -91,6 +122,8 @@ class Options(OptionsBase):
         if not isinstance(self.weighted, (bool, np.bool_)):
             raise InvalidArgumentError(f"{fn}: weighted must be True or False; got "
                                        f"{self.weighted!r}")
+        self.personalization = vertex_vector(fn, "personalization", self.personalization)
+        self.dangling = vertex_vector(fn, "dangling", self.dangling)
 
     def _to_native(self, native):
         options = native.PagerankOptions()
@@ -98,7 +131,69 @@ class Options(OptionsBase):
         options.tol = float(self.tol)
         options.max_iter = int(self.max_iter)
         options.weighted = bool(self.weighted)
+        empty = np.empty(0, dtype=np.float64)
+        options.personalization = empty if self.personalization is None else self.personalization
+        options.dangling = empty if self.dangling is None else self.dangling
         return options
+
+
+def _same_value(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return a == b
+
+
+def vertex_vector(fn, name, value):
+    """`value` (None, a sequence or 1-d array of weights, or a dict {vertex id: weight}) as a
+    read-only float64 array by vertex id, or None; raises InvalidArgumentError naming `name`
+    for anything else, a negative or non-finite weight, or a sum that is not positive. The
+    native call checks its length against the graph.
+
+    >>> vertex_vector("f()", "dangling", {1: 2}).tolist()
+    [0.0, 2.0]
+    """
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        array = _dense_from_dict(fn, name, value)
+    else:
+        try:
+            array = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(f"{fn}: {name} must be a sequence of numbers or a dict "
+                                       f"{{vertex id: weight}}; got {type(value).__name__} "
+                                       f"({error})") from None
+    if array.ndim != 1:
+        raise InvalidArgumentError(f"{fn}: {name} must be 1-d (one weight per vertex id); got "
+                                   f"shape {array.shape}")
+    bad = np.flatnonzero(~(np.isfinite(array) & (array >= 0)))
+    if len(bad):
+        raise InvalidArgumentError(f"{fn}: {name}[{bad[0]}] is {float(array[bad[0]])!r}; pass "
+                                   f"non-negative finite weights")
+    with np.errstate(over="ignore"):  # an infinite sum is refused below
+        total = float(array.sum())
+    if not (total > 0 and np.isfinite(total)):
+        raise InvalidArgumentError(f"{fn}: {name} sums to {total!r}; give some vertex a "
+                                   f"positive weight (and keep the sum finite)")
+    array.flags.writeable = False
+    return array
+
+
+def _dense_from_dict(fn, name, mapping):
+    keys = list(mapping)
+    for key in keys:
+        if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)) \
+                or not 0 <= key < _MAX_VECTOR_KEY:
+            raise InvalidArgumentError(f"{fn}: {name} has key {key!r}; keys must be vertex ids "
+                                       f"(ints >= 0)")
+    try:
+        weights = np.array([mapping[key] for key in keys], dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(f"{fn}: {name} has a weight that is not a number "
+                                   f"({error}); pass numbers") from None
+    array = np.zeros(max(keys, default=-1) + 1, dtype=np.float64)
+    array[np.array(keys, dtype=np.int64)] = weights
+    return array
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +240,9 @@ class Result(ResultBase):
     _STATS = Stats
     _HOST_STATE = "PagerankState"
     _DEVICE_STATE = "PagerankDeviceState"
-    _FIXED_FIELDS = ("weighted",)
+    # They define the ranks, and an update starts from the last one's residual as a bound for
+    # that definition: a result with others is a new compute.
+    _FIXED_FIELDS = ("alpha", "weighted", "personalization", "dangling")
 
     @property
     def ranks(self):
@@ -166,7 +263,7 @@ class Result(ResultBase):
         return (("iterations", self.iterations), ("residual", self.residual))
 
 
-def compute(graph, *, options=None, resources=None, **fields):
+def compute(graph, *, options=None, resources=None, nstart=None, **fields):
     """The PageRank of `graph`'s vertices.
 
     Parameters
@@ -176,9 +273,15 @@ def compute(graph, *, options=None, resources=None, **fields):
         undirected edge is followed both ways; parallel edges add up.
     options : Options, optional
     resources : Resources, optional
-        Defaults to the graph's resources; the host backends give the same bits.
+        Defaults to the graph's resources; the host backends give the same bits, CUDA its own
+        (within the bound of theirs).
+    nstart : array_like or dict, optional
+        The starting vector (``networkx.pagerank``'s nstart), given and checked as
+        ``Options.personalization`` and scaled to sum 1; None: uniform. It changes where the
+        iteration starts, so the iterations it takes, not the bound the ranks meet.
     **fields
-        Override fields of `options` (``alpha``, ``tol``, ``max_iter``, ``weighted``).
+        Override fields of `options` (``alpha``, ``tol``, ``max_iter``, ``weighted``,
+        ``personalization``, ``dangling``).
 
     Returns
     -------
@@ -190,11 +293,17 @@ def compute(graph, *, options=None, resources=None, **fields):
     >>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0])
     >>> dyng.pagerank.compute(g, alpha=0.5).ranks.to_numpy().round(4).tolist()
     [0.3333, 0.3333, 0.3333]
+    >>> r = dyng.pagerank.compute(dyng.Graph.from_edges([0, 1], [1, 2]), personalization=[1, 0, 0])
+    >>> r.ranks.to_numpy().round(4).tolist()
+    [0.3887, 0.3304, 0.2809]
     """
     fn = "pagerank.compute"
     opts = make_options(fn, Options, options, fields)
     check_graph_argument(fn, graph)
-    return run_compute(Result, fn, graph, opts, resources)
+    if nstart is None:
+        return run_compute(Result, fn, graph, opts, resources)
+    start = vertex_vector(f"{fn}()", "nstart", nstart)
+    return run_compute(Result, fn, graph, opts, resources, start, entry="compute_from")
 
 
 def update(graph, batch, result, *, resources=None):

@@ -312,6 +312,55 @@ class ComponentsDeviceState:
     @property
     def device(self) -> int: ...
 
+class PagerankDeviceState:
+    """PageRank of a graph's vertices, on a CUDA device."""
+
+    def clone(self) -> PagerankDeviceState:
+        """A deep copy."""
+
+    @property
+    def vertex_dtype(self) -> str:
+        """The id type of the graph: int32 or int64."""
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the state matches."""
+
+    @property
+    def num_vertices(self) -> int: ...
+
+    @property
+    def iterations(self) -> int: ...
+
+    @property
+    def residual(self) -> float: ...
+
+    def ranks(self) -> tuple[Annotated[Any, dict(shape=(None,), device='cuda', writable=False)], int]:
+        """A read-only view that keeps this state's values alive."""
+
+    @staticmethod
+    def compute(graph: GraphHandle, options: PagerankOptions, execution: Execution) -> tuple[PagerankDeviceState, PagerankStats]:
+        """Returns (state, stats)."""
+
+    def update(self, graph: GraphHandle, log: ChangeLog, options: PagerankOptions, execution: Execution) -> PagerankStats:
+        """Repairs the state after graph.apply(..., log=True); returns the stats."""
+
+    def to_host(self) -> PagerankState:
+        """A host result with the same values."""
+
+    @staticmethod
+    def from_host(state: PagerankState, execution: Execution) -> PagerankDeviceState:
+        """A device copy of a host result."""
+
+    @property
+    def device(self) -> int: ...
+
+    @staticmethod
+    def compute_from(graph: GraphHandle, start: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], options: PagerankOptions, execution: Execution) -> tuple[PagerankDeviceState, PagerankStats]:
+        """
+        compute from `start` (float64, at most one entry per vertex) instead of the uniform vector; returns (state, stats).
+        """
+
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
 

@@ -126,7 +126,9 @@ EXAMPLES = {
         compute=lambda module, g: module.compute(g),
         batch=lambda: dyng.EdgeBatch(insert=([3], [7], [1]), delete=([0], [1])),
         stages={"host": ("pagerank.iterate", "pagerank.frontier", "pagerank.repair",
-                         "graph.apply"), "cuda": ()},
+                         "graph.apply"),
+                "cuda": ("pagerank.iterate", "pagerank.frontier", "pagerank.repair",
+                         "graph.apply")},
         answer=lambda r: [r.ranks.to_numpy(), np.array([r.iterations, r.residual])]),
 }
 

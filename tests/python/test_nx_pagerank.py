@@ -1,8 +1,10 @@
 """NetworkX's pagerank through dyng: the same nodes in the same order, ranks within the issue's
 bound ``2 * n * tol / (1 - alpha)`` in L1 of NetworkX's own, on random graphs (directed and
 undirected, weighted and not, self-loops, dangling and isolated nodes, labels of mixed hashable
-types); NetworkX's error when max_iter runs out; reasons for what dyng declines; and on
-``dyng.nx`` graphs, ranks that follow every edit, repaired by ``dyng.update``."""
+types), with personalization, dangling and nstart dicts (partial, with keys that are not nodes);
+NetworkX's errors when max_iter runs out and for a personalization without weight; reasons for
+what dyng declines; and on ``dyng.nx`` graphs, ranks that follow every edit, repaired by
+``dyng.update``, one kept result per vectors."""
 
 import random
 
@@ -77,10 +79,59 @@ def test_running_out_of_iterations_raises_what_networkx_raises():
     assert nx.pagerank(nx.DiGraph(), backend="dyng") == {}
 
 
+def random_vectors(labels, rng):
+    """personalization, dangling and nstart dicts naming some nodes (a few with 0) and a key
+    that is no node."""
+    def one():
+        named = rng.sample(labels, len(labels) // 3)
+        vector = {node: rng.choice((0, 1, 2.5, 7)) for node in named}
+        vector[named[0]] = 4
+        vector["not a node"] = 100
+        return vector
+    return one(), one(), one()
+
+
+@pytest.mark.parametrize("cls", (nx.DiGraph, nx.Graph), ids=lambda c: c.__name__)
+@pytest.mark.parametrize("seed", range(3))
+def test_vectors_within_the_bound_of_networkx(cls, seed):
+    G, labels, rng = random_graph(cls, seed, weighted=True)
+    personalization, dangling, nstart = random_vectors(labels, rng)
+    cases = ({"personalization": personalization}, {"dangling": dangling},
+             {"personalization": personalization, "dangling": dangling, "nstart": nstart})
+    for arguments in cases:
+        assert dyng.nx.BackendInterface.can_run("pagerank", (G,), arguments) is True
+        check_close(nx.pagerank(G, backend="dyng", **arguments),
+                    nx.pagerank.orig_func(G, **arguments))
+
+
+def test_nstart_is_where_the_iteration_starts():
+    G = nx.DiGraph(nx.gnm_random_graph(60, 240, directed=True, seed=4))
+    exact = nx.pagerank.orig_func(G, tol=1e-12, max_iter=1000)
+    # From the answer, two iterations converge; from the uniform vector they would not.
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(G, max_iter=2, backend="dyng")
+    check_close(nx.pagerank(G, max_iter=2, nstart=exact, backend="dyng"),
+                nx.pagerank.orig_func(G, max_iter=2, nstart=exact))
+
+
+def test_a_personalization_without_weight_raises_what_networkx_raises():
+    G = nx.complete_graph(4)
+    for personalization in ({0: 0, 1: 0, 2: 0, 3: 0}, {"elsewhere": 1}, {}):
+        with pytest.raises(ZeroDivisionError):
+            nx.pagerank.orig_func(G, personalization=personalization)
+        assert dyng.nx.BackendInterface.can_run(
+            "pagerank", (G,), {"personalization": personalization}) is True
+        with pytest.raises(ZeroDivisionError):
+            nx.pagerank(G, personalization=personalization, backend="dyng")
+
+
 @pytest.mark.parametrize("arguments, reason", [
-    ({"personalization": {0: 1}}, "personalization is given"),
-    ({"nstart": {0: 1}}, "nstart is given"),
-    ({"dangling": {0: 1}}, "dangling is given"),
+    ({"personalization": [1, 0, 0]}, "personalization is a list, not a dict"),
+    ({"personalization": {0: -1, 1: 2}}, "personalization[0] is -1"),
+    ({"dangling": {1: float("nan")}}, "dangling[1] is nan"),
+    ({"nstart": {0: "x"}}, "nstart[0] is 'x'"),
+    ({"dangling": {0: 0, 7: 1}}, "dangling gives the graph's nodes no weight"),
+    ({"nstart": {}}, "nstart gives the graph's nodes no weight"),
     ({"alpha": 1.0}, "alpha=1.0"),
     ({"max_iter": 0}, "max_iter=0"),
     ({"tol": 0}, "tol=0"),
@@ -107,7 +158,7 @@ def test_a_dyng_nx_graph_runs_what_dyng_declines_in_networkx():
     # (NetworkX's pagerank then calls to_scipy_sparse_array, whose reason is the last one.)
     G = dyng.nx.DiGraph([(0, 1, {"weight": 0.5}), (1, 2), (2, 0)])
     assert nx.pagerank(G) == nx.pagerank.orig_func(G)
-    personalization = {0: 1, 1: 0, 2: 0}
+    personalization = {0: -1, 1: 3, 2: 0}  # NetworkX takes negative weights as they are
     assert nx.pagerank(G, weight=None, personalization=personalization) == \
         nx.pagerank.orig_func(G, weight=None, personalization=personalization)
     assert G.dyng_stats.networkx_calls >= 2 and G.dyng_stats.computes == 0
@@ -156,3 +207,23 @@ def test_added_and_removed_nodes_of_a_dyng_nx_graph_count_in_n(cls):
         check_close(nx.pagerank(G), nx.pagerank.orig_func(G))
         G.add_node(("alone", rng.randrange(5)))
         edit(G, rng, labels)
+
+
+@pytest.mark.parametrize("cls", (dyng.nx.DiGraph, dyng.nx.Graph), ids=lambda c: c.__name__)
+def test_a_dyng_nx_graph_keeps_one_result_per_vectors(cls, monkeypatch):
+    G, labels, rng = random_graph(cls, 11, n=30, m=60, weighted=True)
+    G.remove_node("isolated")
+    monkeypatch.setattr(dyng.nx._live, "snapshot_of", None)  # so no conversion answers
+    personalization, dangling, nstart = random_vectors(labels, rng)
+    cases = ({}, {"personalization": personalization}, {"dangling": dict(dangling)},
+             {"personalization": personalization, "dangling": dangling, "nstart": nstart})
+    for _ in range(8):
+        for arguments in cases:
+            before = G.dyng_stats.networkx_calls
+            ranks = nx.pagerank(G, **arguments)
+            assert G.dyng_stats.networkx_calls == before, G.dyng_stats.last_networkx_reason
+            check_close(ranks, nx.pagerank.orig_func(G, **arguments))
+        for _ in range(rng.randint(1, 3)):
+            edit(G, rng, labels, routes=4)
+    # nstart picks where a first compute starts; the kept result answers whatever it is.
+    assert G.dyng_stats.computes == 4 and G.dyng_stats.updates >= 20, G.dyng_stats

@@ -1,7 +1,9 @@
 """pagerank: NetworkX's answer and the NumPy oracle's within the convergence bound, updates within
 2 * n * tol / (1 - alpha) of a fresh compute after adversarial batches (dangling vertices
 appearing and disappearing, a hub losing all its out-edges, self-loops, vertex growth, weights),
-the same bits on every host backend and team size, the options' refusals and the registry entry."""
+the same bits on every host backend and team size, the options' refusals and the registry entry;
+personalization and dangling vectors (NetworkX's and the oracle's answers, updates, vertex growth
+with a short vector, a hub's rank falling onto a concentrated dangling vector) and nstart."""
 
 import dataclasses
 
@@ -40,7 +42,7 @@ def as_networkx(graph, weighted):
 
 def test_shapes():
     assert [f.name for f in dataclasses.fields(pagerank.Options)] == [
-        "alpha", "tol", "max_iter", "weighted"]
+        "alpha", "tol", "max_iter", "weighted", "personalization", "dangling"]
     assert [f.name for f in dataclasses.fields(pagerank.Stats)][-4:] == [
         "vertices_touched", "frontier_size", "residual", "touched_per_iteration"]
     g = dyng.Graph.from_edges([0, 1], [1, 2])
@@ -95,6 +97,147 @@ def test_update_stays_within_the_bound_of_a_fresh_compute(resources, weighted):
         assert abs(float(r.ranks.to_numpy().sum()) - 1.0) < 1e-9
 
 
+def random_vectors(n, seed):
+    """A personalization dict naming about half of 0..n-1 (some with 0) and a dangling array
+    shorter than n, heavy on a few vertices."""
+    rng = np.random.default_rng(seed)
+    named = rng.choice(n, n // 2, replace=False)
+    personalization = {int(v): float(rng.integers(0, 5)) for v in named}
+    personalization[int(named[0])] = 3.0
+    dangling = np.zeros(n - 7)
+    dangling[rng.choice(n - 7, 3, replace=False)] = [5.0, 1.0, 0.5]
+    return personalization, dangling
+
+
+def as_dict(vector):
+    return {v: float(w) for v, w in enumerate(vector)}
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_vectors_match_networkx_and_the_oracle(directed, weighted):
+    n = 320
+    src, dst, w = random_edges(300, 900, 5)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed)
+    personalization, dangling = random_vectors(n, 6)
+    for p, d in ((personalization, None), (personalization, dangling), (None, dangling)):
+        ranks = pagerank.compute(g, weighted=weighted, personalization=p,
+                                 dangling=d).ranks.to_numpy()
+        expected = nx.pagerank(as_networkx(g, weighted), weight="weight", personalization=p,
+                               dangling=None if d is None else as_dict(d))
+        assert np.abs(ranks - np.array([expected[v] for v in range(n)])).sum() < bound(n)
+        model = oracles.GraphModel(n, src.tolist(), dst.tolist(), w.tolist(), directed=directed)
+        exact = oracles.pagerank_ranks(model, weighted=weighted, personalization=p, dangling=d)
+        assert np.abs(ranks - np.array(exact)).sum() < bound(n)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_update_with_vectors_stays_within_the_bound(resources, weighted):
+    n = 200
+    src, dst, w = random_edges(n, 700, 7)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, resources=resources)
+    personalization, dangling = random_vectors(n, 8)
+    options = pagerank.Options(weighted=weighted, personalization=personalization,
+                               dangling=dangling)
+    r = pagerank.compute(g, options=options)
+    for batch in adversarial_batches(n):
+        if batch == "hub":
+            s, d, _ = g.edges()
+            hub = int(np.bincount(s).argmax())
+            batch = dyng.EdgeBatch(delete=(s[s == hub], d[s == hub]))
+        stats = pagerank.update(g, batch, r)
+        fresh = pagerank.compute(g, options=options)
+        assert stats.converged and r.residual < g.num_vertices * 1e-6
+        diff = np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum()
+        assert diff < bound(g.num_vertices), (batch, diff)
+        assert abs(float(r.ranks.to_numpy().sum()) - 1.0) < 1e-9
+
+
+def test_a_hub_falls_onto_a_concentrated_dangling_vector():
+    # Hub 0 and 1..30 point at each other; when the hub loses its out-edges its rank steps to
+    # vertex 31 only, which then holds most of the mass.
+    spokes = np.arange(1, 31, dtype=np.int32)
+    g = dyng.Graph.from_edges(np.concatenate((np.zeros(30, np.int32), spokes)),
+                              np.concatenate((spokes, np.zeros(30, np.int32))), num_vertices=32)
+    r = pagerank.compute(g, dangling={31: 1.0})
+    assert r.ranks.to_numpy()[31] < 0.1
+    stats = pagerank.update(g, dyng.EdgeBatch(delete=([0] * 30, spokes)), r)
+    fresh = pagerank.compute(g, dangling={31: 1.0})
+    assert stats.converged and r.ranks.to_numpy()[31] > 0.5
+    # Seeds: the changed edges' heads 1..30, and 31, which the hub's dangling rank feeds.
+    assert stats.frontier_size == 31
+    assert np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum() < bound(32)
+
+
+def test_vertex_growth_with_a_short_personalization_vector():
+    g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0])
+    r = pagerank.compute(g, personalization=[1.0, 1.0])
+    # 3 is new and only gives (its teleport share is 0, so its rank stays 0); 4 receives.
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([3, 2], [1, 4])), r)
+    ranks = r.ranks.to_numpy()
+    assert stats.converged and len(ranks) == 5 and ranks[3] == 0.0 and ranks[4] > 0
+    model = oracles.GraphModel(5, [0, 1, 2, 3, 2], [1, 2, 0, 1, 4])
+    exact = oracles.pagerank_ranks(model, personalization=[1.0, 1.0])
+    assert np.abs(ranks - np.array(exact)).sum() < bound(5)
+
+
+def test_the_definition_is_fixed_and_tol_is_not():
+    src, dst, w = random_edges(300, 1000, 11)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=300)
+    r = pagerank.compute(g, personalization={5: 1.0})
+    for fields in ({"personalization": {5: 2.0, 6: 1.0}}, {"dangling": [0, 1]}, {"alpha": 0.9}):
+        with pytest.raises(dyng.InvalidArgumentError, match="cannot change"):
+            r.set_options(**fields)
+    r.set_options(personalization={5: 1.0})  # the same vector: allowed
+    r.set_options(tol=1e-9, max_iter=200)
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([1], [2], [1])), r)
+    fresh = pagerank.compute(g, options=r.options)
+    assert stats.converged
+    assert np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum() < bound(300, r.options)
+
+
+def test_nstart_starts_the_iteration_there():
+    src, dst, w = random_edges(500, 2000, 9)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=500)
+    cold = pagerank.compute(g, personalization={3: 1.0})
+    warm = pagerank.compute(g, personalization={3: 1.0}, nstart=cold.ranks.to_numpy())
+    assert warm.iterations < cold.iterations and warm.stats.converged
+    assert np.abs(warm.ranks.to_numpy() - cold.ranks.to_numpy()).sum() < bound(500)
+    other = pagerank.compute(g, nstart={7: 2.0})
+    assert np.abs(other.ranks.to_numpy() - pagerank.compute(g).ranks.to_numpy()).sum() < \
+        bound(500)
+    with pytest.raises(dyng.InvalidArgumentError, match="nstart"):
+        pagerank.compute(g, nstart=[-1.0, 2.0])
+    with pytest.raises(dyng.InvalidArgumentError, match="nstart has 501 entries"):
+        pagerank.compute(g, nstart=np.ones(501))
+
+
+def test_option_vectors_are_read_only_float64_arrays():
+    o = pagerank.Options(personalization={2: 1, 0: 3}, dangling=[1, 2])
+    assert o.personalization.tolist() == [3.0, 0.0, 1.0] and o.dangling.dtype == np.float64
+    assert not o.personalization.flags.writeable
+    assert o == pagerank.Options(personalization=[3, 0, 1], dangling=np.array([1.0, 2.0]))
+    assert o != pagerank.Options(personalization=[3, 0, 1])
+    assert dataclasses.replace(o, alpha=0.5).personalization.tolist() == [3.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("field", ["personalization", "dangling"])
+@pytest.mark.parametrize("value, message", [
+    ([1, -1], r"\[1\] is -1"), ([1, float("nan")], "non-negative finite"),
+    ([0, 0], "sums to 0"), ({}, "sums to 0"), ([[1, 2]], "1-d"), ("ab", "sequence of numbers"),
+    ({-1: 1}, "key -1"), ({"a": 1}, "key 'a'"), ({0: "x"}, "not a number"),
+    ([1e308, 1e308], "finite")])
+def test_bad_vectors_are_refused_naming_the_field(field, value, message):
+    with pytest.raises(dyng.InvalidArgumentError, match=f"{field}.*{message}"):
+        pagerank.Options(**{field: value})
+
+
+def test_a_vector_longer_than_the_graph_is_refused():
+    g = dyng.Graph.from_edges([0, 1], [1, 2])
+    with pytest.raises(dyng.InvalidArgumentError, match="dangling has 4 entries"):
+        pagerank.compute(g, dangling=[1, 1, 1, 1])
+
+
 def test_a_small_batch_iterates_on_a_frontier():
     src, dst, w = random_edges(2000, 8000, 3)
     g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
@@ -136,14 +279,16 @@ def test_an_update_within_the_test_skips_the_full_iterations():
     assert np.abs(got - fresh).sum() < bound(2000, pagerank.Options(tol=1e-3))
 
 
-def test_every_host_backend_and_team_size_gives_the_same_bits():
+@pytest.mark.parametrize("vectors", [False, True], ids=("uniform", "vectors"))
+def test_every_host_backend_and_team_size_gives_the_same_bits(vectors):
     # Over the OpenMP threshold (100,000 stored edges), so the teams run.
     src, dst, w = random_edges(30_000, 150_000, 4)
     batch = dyng.EdgeBatch(insert=(src[:50], dst[::-1][:50], w[:50]), delete=(src[:20], dst[:20]))
+    p, d = random_vectors(30_000, 10) if vectors else (None, None)
     answers = []
     for res in [dyng.Resources.sequential()] + [dyng.Resources.openmp(t) for t in (1, 2, 3)]:
         g = dyng.Graph.from_edges(src, dst, w, num_vertices=30_000, resources=res)
-        r = pagerank.compute(g, weighted=True)
+        r = pagerank.compute(g, weighted=True, personalization=p, dangling=d)
         computed = r.ranks.to_numpy().copy()
         pagerank.update(g, batch, r)
         answers.append((computed, r.ranks.to_numpy().copy(), r.iterations))
@@ -174,4 +319,4 @@ def test_graph_refusals():
 def test_registry_entry():
     info = [a for a in dyng.algorithms() if a.name == "pagerank"][0]
     assert (info.family, info.determinism, info.backends) == ("fixed_point", "tolerance",
-                                                             ("sequential", "openmp"))
+                                                             ("sequential", "openmp", "cuda"))

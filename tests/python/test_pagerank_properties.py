@@ -2,7 +2,8 @@
 in L1 of a fresh compute and of the NumPy oracle (dyng.testing.oracles.pagerank_ranks), and are
 the same bits on both host backends, batch after adversarial batch (existing and missing
 deletions, repeats, self-loops, re-insertions, vertex growth, weighted and not, undirected and
-directed graphs)."""
+directed graphs), with and without personalization and dangling vectors (shorter than the graph,
+so vertices added later get 0)."""
 
 import numpy as np
 from hypothesis import event, given
@@ -21,18 +22,35 @@ def bound(n):
     return 2 * n * TOL / (1 - 0.85)
 
 
-def run_sequence(rg, data, *, directed, weighted, num_batches):
+def vector(n):
+    """Non-negative weights for up to n vertices, at least one positive."""
+    return st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=1, max_size=n).map(
+        lambda ws: ws[:-1] + [ws[-1] or 2.0])
+
+
+def draw_vectors(data, n):
+    """(personalization, dangling) for a graph of n vertices, either or both None."""
+    if n == 0:
+        return None, None
+    p = data.draw(st.none() | vector(n), label="personalization")
+    d = data.draw(st.none() | vector(n), label="dangling")
+    return p, d
+
+
+def run_sequence(rg, data, *, directed, weighted, num_batches, vectors=False):
     model = rg.model(directed=directed)
+    p, d = draw_vectors(data, model.num_vertices) if vectors else (None, None)
+    fields = dict(weighted=weighted, personalization=p, dangling=d)
     graphs_ = {name: rg.to_graph(directed=directed) for name in HOST_BACKENDS}
-    results = {name: pagerank.compute(g, weighted=weighted, resources=make_resources(name))
+    results = {name: pagerank.compute(g, resources=make_resources(name), **fields)
                for name, g in graphs_.items()}
-    exact = np.array(pagerank_ranks(model, weighted=weighted))
+    exact = np.array(pagerank_ranks(model, weighted=weighted, personalization=p, dangling=d))
     for r in results.values():
         assert np.abs(r.ranks.to_numpy() - exact).sum() < bound(len(exact))
     for step in range(num_batches):
         rb = data.draw(batches(model), label=f"batch {step}")
         rb.apply_to(model)
-        exact = np.array(pagerank_ranks(model, weighted=weighted))
+        exact = np.array(pagerank_ranks(model, weighted=weighted, personalization=p, dangling=d))
         ranks = {}
         for name, g in graphs_.items():
             r = results[name]
@@ -42,7 +60,7 @@ def run_sequence(rg, data, *, directed, weighted, num_batches):
             got = r.ranks.to_numpy().copy()
             assert stats.converged and r.residual < len(got) * TOL, context
             assert np.abs(got - exact).sum() < bound(len(got)), context
-            fresh = pagerank.compute(g, weighted=weighted, resources=make_resources(name))
+            fresh = pagerank.compute(g, resources=make_resources(name), **fields)
             assert np.abs(got - fresh.ranks.to_numpy()).sum() < bound(len(got)), context
             ranks[name] = got
         first = ranks[HOST_BACKENDS[0]]
@@ -54,6 +72,14 @@ def run_sequence(rg, data, *, directed, weighted, num_batches):
 @scaled_examples(0.5)
 def test_update_within_the_bound_batch_after_batch(rg, data, directed, weighted, num_batches):
     run_sequence(rg, data, directed=directed, weighted=weighted, num_batches=num_batches)
+
+
+@given(rg=graphs(max_vertices=12, max_edges=30), data=st.data(), directed=st.booleans(),
+       weighted=st.booleans(), num_batches=st.integers(1, 4))
+@scaled_examples(0.5)
+def test_vectors_within_the_bound_batch_after_batch(rg, data, directed, weighted, num_batches):
+    run_sequence(rg, data, directed=directed, weighted=weighted, num_batches=num_batches,
+                 vectors=True)
 
 
 @given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=120), data=st.data(),

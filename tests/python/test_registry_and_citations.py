@@ -20,7 +20,7 @@ EXPECTED = {
     "pagerank": ("fixed_point", "stable", "tolerance", ()),
 }
 #: Algorithms whose CUDA backend has not landed yet (the README's table says "planned").
-HOST_ONLY = {"pagerank"}
+HOST_ONLY = set()
 
 
 def test_algorithms_lists_every_registered_module_in_order():

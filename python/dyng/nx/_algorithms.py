@@ -200,10 +200,12 @@ def bfs_layers(source, sources):
 
 
 def pagerank(source, alpha, personalization, max_iter, tol, nstart, weight, dangling):
-    # can_run declined the vectors (personalization, nstart, dangling): dyng has none yet.
+    # can_run took the vectors (dicts of non-negative finite weights); a personalization that
+    # gives the nodes no weight raises NetworkX's ZeroDivisionError in the source.
     if len(source) == 0:
         return {}
-    ranks, converged = source.pagerank(alpha, tol, max_iter, weight)
+    ranks, converged = source.pagerank(alpha, tol, max_iter, weight,
+                                       (personalization, dangling, nstart))
     if not converged:
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(source.index.labels_of(source.node_ids()).tolist(), ranks.tolist()))

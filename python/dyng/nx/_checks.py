@@ -3,14 +3,18 @@
 
 can_run refuses what dyng lacks: weights that are not integers in [1, 2**31 - 1] (the reason
 names the first such edge), a callable weight, a cutoff that is not a number, several BFS
-sources, transitivity of directed graphs and multigraphs. A ``dyng.nx`` graph is always
+sources, transitivity of directed graphs and multigraphs, pagerank vectors that are not dicts
+of non-negative finite numbers (or a dangling or nstart dict that gives the nodes no weight,
+where NetworkX divides by 0 and fails to converge). A ``dyng.nx`` graph is always
 accepted: what dyng cannot answer runs NetworkX's own code on it (dyng.nx._networkx_code).
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
+from collections.abc import Mapping
 from collections.abc import Iterator
 
 import networkx as nx
@@ -52,9 +56,9 @@ def argument_problem(name, arguments):
 
 def _pagerank_problem(arguments):
     for vector in ("personalization", "nstart", "dangling"):
-        if arguments[vector] is not None:
-            return (f"{vector} is given; dyng.pagerank has no {vector} vector yet, so NetworkX "
-                    f"runs this call")
+        problem = _vector_problem(vector, arguments[vector], arguments["G"])
+        if problem is not None:
+            return problem
     if arguments["G"].is_multigraph():
         return ("the graph is a multigraph: NetworkX's pagerank adds up parallel edges, which "
                 "dyng's conversion keeps as one")
@@ -65,6 +69,29 @@ def _pagerank_problem(arguments):
         return f"tol={tol!r} is not a positive number, which dyng.pagerank needs"
     if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
         return f"max_iter={max_iter!r} is not an int >= 1, which dyng.pagerank needs"
+    return None
+
+
+def _vector_problem(name, vector, G):
+    """Why dyng.pagerank cannot take NetworkX's `name` dict, or None. NetworkX reads it with
+    ``vector.get(node, 0)`` over the nodes, so keys that are not nodes do not count. A
+    personalization that gives the nodes no weight is taken: the body raises NetworkX's
+    ZeroDivisionError."""
+    if vector is None:
+        return None
+    if not isinstance(vector, Mapping):
+        return f"{name} is a {type(vector).__name__}, not a dict, so NetworkX runs this call"
+    total = 0.0
+    for node, weight in vector.items():
+        if node not in G:
+            continue
+        if not isinstance(weight, numbers.Real) or not (math.isfinite(weight) and weight >= 0):
+            return (f"{name}[{node!r}] is {weight!r}; dyng.pagerank takes non-negative finite "
+                    f"weights, so NetworkX runs this call")
+        total += weight
+    if total == 0 and name != "personalization":
+        return (f"{name} gives the graph's nodes no weight, which NetworkX divides by (and then "
+                f"fails to converge), so NetworkX runs this call")
     return None
 
 

@@ -51,7 +51,8 @@ FUNCTIONS = {
     "pagerank": "dyng's power iteration (``dyng.pagerank``), within ``2 * n * tol / (1 - alpha)`` "
                 "in L1 of NetworkX's ranks; kept current on a ``dyng.nx`` graph while its nodes "
                 "stay the same. Weights as for the shortest paths (integers in [1, 2**31 - 1]); "
-                "personalization, nstart, dangling and multigraphs stay in NetworkX.",
+                "personalization, dangling and nstart as dicts of non-negative weights; "
+                "multigraphs stay in NetworkX.",
     "transitivity": "Undirected graphs: the triangle count comes from dyng (kept current on a "
                     "``dyng.nx.Graph``), the triads from the degrees. Directed graphs stay in "
                     "NetworkX.",

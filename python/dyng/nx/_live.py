@@ -15,7 +15,7 @@ import numpy as np
 from dyng.nx._journal import Journal
 from dyng.nx._labels import NodeIndex
 from dyng.nx._mirror import BuildFailed, Mirror
-from dyng.nx._snapshot import converged_ranks, snapshot_of
+from dyng.nx._snapshot import PagerankVectors, converged_ranks, snapshot_of
 
 __all__ = ["DyngStats", "LiveState", "LiveSource"]
 
@@ -174,23 +174,25 @@ class LiveSource:
         missing = np.arange(len(labels), len(self.state.index), dtype=np.int64)
         return np.concatenate((labels, missing)) if len(missing) else labels
 
-    def pagerank(self, alpha, tol, max_iter, attr):
-        """(ranks in node order, converged): the kept result, repaired by ``dyng.update``, while
-        the copy's vertices are exactly the graph's nodes; otherwise (a node without edges yet,
-        a removed node still holding its id) n would differ, so a conversion of the graph now
-        answers."""
-        import dyng
-
+    def pagerank(self, alpha, tol, max_iter, attr, dicts=(None, None, None)):
+        """(ranks in node order, converged): the result kept for these options and
+        (personalization, dangling) `dicts`, repaired by ``dyng.update``, while the copy's
+        vertices are exactly the graph's nodes; otherwise (a node without edges yet, a removed
+        node still holding its id) n would differ, so a conversion of the graph now answers.
+        nstart (the last of `dicts`) starts a result's first compute only."""
         mirror = self._usable(attr)
         ids = self.node_ids()
         vertices = mirror.graph.num_vertices
         if len(ids) != vertices or (vertices and int(ids.max()) >= vertices):
             attrs = {} if attr is None else {attr: 1}
-            return snapshot_of(self.G, attrs).pagerank(alpha, tol, max_iter, attr)
+            return snapshot_of(self.G, attrs).pagerank(alpha, tol, max_iter, attr, dicts)
+        index = self.state.index_of(self.G)
+        vectors = PagerankVectors(dicts, lambda node: index.id_for(node) if node in self.G
+                                  else None)
         result = mirror.result(
-            ("pagerank", alpha, tol, max_iter, attr),
-            lambda g: dyng.pagerank.compute(g, alpha=alpha, tol=tol, max_iter=max_iter,
-                                            weighted=attr is not None))
+            ("pagerank", alpha, tol, max_iter, attr) + vectors.key(),
+            lambda g: vectors.compute(g, alpha=alpha, tol=tol, max_iter=max_iter,
+                                      weighted=attr is not None))
         ranks, converged = converged_ranks(result, tol)
         return ranks[ids], converged
 

@@ -21,7 +21,7 @@ import numpy as np
 from dyng.nx import _weights
 from dyng.nx._labels import NodeIndex
 
-__all__ = ["Snapshot", "snapshot_of", "converged_ranks"]
+__all__ = ["Snapshot", "snapshot_of", "converged_ranks", "PagerankVectors"]
 
 _MEMO_SIZE = 8
 
@@ -131,11 +131,17 @@ class Snapshot:
         of its component."""
         return self._remember(("components", kind), lambda: self._components(kind))
 
-    def pagerank(self, alpha, tol, max_iter, attr):
+    def pagerank(self, alpha, tol, max_iter, attr, dicts=(None, None, None)):
         """(float64 ranks of the ids in node order, converged) by ``dyng.pagerank``, with
-        transition probabilities by `attr` (every edge 1 when None)."""
-        return self._remember(("pagerank", alpha, tol, max_iter, attr),
-                              lambda: self._pagerank(alpha, tol, max_iter, attr))
+        transition probabilities by `attr` (every edge 1 when None) and NetworkX's
+        (personalization, dangling, nstart) `dicts` by node."""
+        vectors = PagerankVectors(dicts, self._node_id)
+        return self._remember(("pagerank", alpha, tol, max_iter, attr, vectors.key(nstart=True)),
+                              lambda: self._pagerank(alpha, tol, max_iter, attr, vectors))
+
+    def _node_id(self, node):
+        vertex = self.index.id_of(node)
+        return vertex if vertex is not None and vertex < self.nodes else None
 
     def triangles(self):
         """Triangles of an undirected graph (self-loops ignored)."""
@@ -185,7 +191,7 @@ class Snapshot:
         result = dyng.components.compute(self._search_graph(None), kind=kind)
         return result.labels.to_numpy()
 
-    def _pagerank(self, alpha, tol, max_iter, attr):
+    def _pagerank(self, alpha, tol, max_iter, attr, vectors):
         import dyng
 
         # An undirected graph's edges are both directions here, a self-loop once: NetworkX's
@@ -199,8 +205,8 @@ class Snapshot:
             graph = dyng.Graph.from_edges(src[inside], dst[inside],
                                           None if values is None else values[inside],
                                           num_vertices=self.nodes)
-        result = dyng.pagerank.compute(graph, alpha=alpha, tol=tol, max_iter=max_iter,
-                                       weighted=attr is not None)
+        result = vectors.compute(graph, alpha=alpha, tol=tol, max_iter=max_iter,
+                                 weighted=attr is not None)
         return converged_ranks(result, tol)
 
     def _count_triangles(self):
@@ -210,6 +216,44 @@ class Snapshot:
         graph = dyng.Graph.from_edges(self.src[once], self.dst[once],
                                       num_vertices=len(self.index), directed=False)
         return dyng.triangle_delta.compute(graph).count
+
+
+class PagerankVectors:
+    """NetworkX's pagerank dicts (personalization, dangling, nstart) as float64 weights by dyng
+    id, each without trailing zeros (so the same dict gives the same weights as the graph
+    grows, and a result kept with them gives the nodes added later 0, as ``dict.get(node, 0)``
+    does). `node_id(node)` is a node's id, None for what is not a node. Raises NetworkX's
+    ZeroDivisionError when a personalization gives the nodes no weight."""
+
+    def __init__(self, dicts, node_id):
+        self.personalization, self.dangling, self.nstart = (
+            None if d is None else _weights_by_id(d, node_id) for d in dicts)
+        if self.personalization is not None and not len(self.personalization):
+            raise ZeroDivisionError
+
+    def key(self, nstart=False):
+        """What results kept with these vectors are told apart by (nstart only picks where the
+        iteration starts, so a kept result answers whatever nstart a later call has)."""
+        vectors = (self.personalization, self.dangling) + ((self.nstart,) if nstart else ())
+        return tuple(None if v is None else v.tobytes() for v in vectors)
+
+    def compute(self, graph, **options):
+        import dyng
+
+        return dyng.pagerank.compute(graph, personalization=self.personalization,
+                                     dangling=self.dangling, nstart=self.nstart, **options)
+
+
+def _weights_by_id(mapping, node_id):
+    ids, weights = [], []
+    for node, weight in mapping.items():
+        vertex = node_id(node)
+        if vertex is not None:
+            ids.append(vertex)
+            weights.append(float(weight))
+    dense = np.zeros(max(ids, default=-1) + 1)
+    dense[np.array(ids, dtype=np.int64)] = weights
+    return np.trim_zeros(dense, "b")
 
 
 def converged_ranks(result, tol):

@@ -39,8 +39,8 @@ stats_t compute_into(const kernels::rows_t<vid_t, eid_t>& rows, kind_t kind,
     stats.record(engine_t{"operators", "afforest"});
     stats.iterations = 1;
   } else {
-    state.count = kernels::strong_compute(rows, state.labels.data(), state.sizes.data(), stats,
-                                          stream);
+    state.count = kernels::strong_compute(rows, state.labels.data(), state.sizes.data(),
+                                          state.trees, stats, stream);
     stats.record(engine_t{"operators", "signatures"});
   }
   stats.affected = rows.num_vertices;
@@ -94,8 +94,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                    state.labels.data(), state.sizes.data(), state.count, stats,
                                    stream)
             : kernels::strong_repair(rows, changes.data(), count, l.num_vertices_before, budget,
-                                     state.labels.data(), state.sizes.data(), state.count, stats,
-                                     stream);
+                                     state.labels.data(), state.sizes.data(), state.count,
+                                     state.trees, stats, stream);
     if (done) stats.affected = differences(state, snapshot);
     return done;
   };

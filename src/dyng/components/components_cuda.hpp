@@ -19,6 +19,17 @@
 
 namespace dyng::components::cuda {
 
+/// The strong update's breadth-first trees of one hub vertex (detail/cuda/hub_trees.cuh): what it
+/// reaches and what reaches it, parent and depth per vertex (parent -1 outside). Rebuilt when
+/// absent (hub -1): a clone, a copy or a recompute leaves them out, and a repair drops them
+/// while it changes them, so a repair that stops half-way leaves none.
+template <class vid_t>
+struct hub_trees_t {
+  int64_t hub = -1;
+  ::dyng::cuda::device_buffer<vid_t> forward_parent, backward_parent;
+  ::dyng::cuda::device_buffer<int32_t> forward_depth, backward_depth;
+};
+
 /// Labels and sizes in device memory of `device`, count and kind on the host
 /// (backend/cuda/device_result.hpp clones, copies and grows it).
 template <class vid_t>
@@ -29,6 +40,7 @@ struct device_state_t : ::dyng::cuda::device_placement_t, summary_t {
   static constexpr bool k_new_vertices_need_repair = true;
   ::dyng::cuda::device_buffer<int64_t> labels;
   ::dyng::cuda::device_buffer<int64_t> sizes;
+  hub_trees_t<vid_t> trees;  ///< Not part of the answer: no copy carries it.
 
   static constexpr auto device_arrays() {
     return std::tuple{&device_state_t::labels, &device_state_t::sizes};

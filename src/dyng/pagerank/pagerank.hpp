@@ -2,19 +2,22 @@
 //
 // ranks[v] is the stationary probability of a random surfer who follows an out-edge of the
 // current vertex with probability alpha (chosen in proportion to the edge's weight when
-// `weighted`, uniformly otherwise) and jumps to a uniformly chosen vertex otherwise; a vertex
-// without out-edges (or whose out-weights sum to 0) jumps uniformly. compute() runs the power
-// iteration from the uniform vector until the L1 change of one iteration is below n * tol (the
+// `weighted`, uniformly otherwise) and jumps otherwise, to a vertex drawn from the personalization
+// vector p (uniform when not given); a vertex without out-edges (or whose out-weights sum to 0)
+// steps to a vertex drawn from the dangling vector d (p when not given):
+//   x'[v] = alpha * (sum over u->v of x[u] * w(u, v) / W(u) + D * d[v]) + (1 - alpha) * p[v]
+// with D the rank of the dangling vertices. compute() runs the power iteration from the uniform
+// vector (compute_from: from a given one, networkx.pagerank's nstart) until the L1 change of one iteration is below n * tol (the
 // test of networkx.pagerank), pulling over in-edges; its ranks sum to 1. The answer is iterative,
 // so an update is not the same bits as a compute: it meets the same convergence test and lies
 // within 2 * n * tol / (1 - alpha) in L1 of a fresh compute. Each backend is deterministic: the
 // same input gives the same bits for any thread count (sums over vertices run in fixed chunks,
 // added in a fixed order).
 //
-// update() starts from the previous ranks and iterates on a frontier around the changed edges,
-// keeping a bound on the L1 change one more full iteration would make; it runs full iterations
-// until the convergence test holds only when that bound does not already meet it. Not yet here:
-// personalization and dangling vectors (uniform teleport and dangling mass only).
+// update() starts from the previous ranks (new vertices at their teleport share
+// (1 - alpha) * p[v]) and iterates on a frontier around the changed edges, keeping a bound on the
+// L1 change one more full iteration would make; it runs full iterations until the convergence
+// test holds only when that bound does not already meet it.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +41,12 @@ struct options_t : tuning_knobs_t {
   double tol = 1e-6;     ///< Converged when one iteration moves the ranks by < n * tol in L1.
   int64_t max_iter = 100;  ///< Iterations before giving up (Stats.converged false).
   bool weighted = false;   ///< Transition probabilities from the first weight column.
+  /// Where a jump lands (p), in vertex-id order; empty: uniform. Non-negative, finite, a
+  /// positive sum, at most one entry per vertex: a shorter vector gives the vertices it does not
+  /// name 0 (NetworkX's missing keys; after vertex growth, the new ones). Normalised internally.
+  std::vector<double> personalization;
+  /// Where a dangling vertex steps (d), as personalization; empty: p.
+  std::vector<double> dangling;
 };
 
 /// A warm start that needs more than 50 iterations' reads is no cheaper than the cold compute,
@@ -86,11 +95,18 @@ struct stats_t : update_stats_t {
 };
 
 /// PageRank of `graph`. Throws invalid_argument_error for a directed graph without in-edges (the
-/// iteration pulls over them), for alpha outside [0, 1), tol <= 0, max_iter < 1, and weighted on a
-/// graph without weights or with a negative weight.
+/// iteration pulls over them), for alpha outside [0, 1), tol <= 0, max_iter < 1, weighted on a
+/// graph without weights or with a negative weight, and a personalization or dangling vector
+/// longer than the graph's vertices, with a negative or non-finite entry, or summing to 0.
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state);
+
+/// compute() starting from `start` (networkx.pagerank's nstart) instead of the uniform vector:
+/// checked, padded and normalised as personalization (empty: uniform).
+template <class vid_t, class eid_t>
+stats_t compute_from(const graph_t<vid_t, eid_t>& graph, const std::vector<double>& start,
+                     const options_t& options, const execution_t& exec, state_t<vid_t>& state);
 
 /// Brings `state` (valid for the graph before the batch) up to date after
 /// `graph.apply(batch, &log)`, starting from its ranks.

@@ -1,7 +1,10 @@
 // Host entry points of pagerank (sequential and OpenMP backends): compute is the power iteration
-// from the uniform vector (detail/power_iteration.hpp); update is the shared dynamic-update policy
+// from the uniform vector, or a given start (compute_from: networkx.pagerank's nstart)
+// (detail/power_iteration.hpp); the personalization and dangling vectors come from
+// detail/teleport.hpp, prepared once per call. update is the shared dynamic-update policy
 // (core/host_steps.hpp) whose repair starts from the previous ranks, new vertices at their
-// teleport share, iterates on a frontier around the changed edges (detail/frontier_iteration.hpp)
+// teleport share (1 - alpha) * p[v], iterates on a frontier around the changed edges
+// (detail/frontier_iteration.hpp)
 // and then runs full iterations until a compute's convergence test holds, none when the
 // frontier's bound on one more full iteration's change already meets it. A repair that runs past
 // the budget (or a budget of 0) gives up for full iterations from the previous ranks, the warm
@@ -22,6 +25,7 @@
 #include "dyng/pagerank/detail/call_checks.hpp"
 #include "dyng/pagerank/detail/frontier_iteration.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank {
 
@@ -45,12 +49,12 @@ detail::transition_t<vid_t, eid_t> transition_of(const graph_t<vid_t, eid_t>& gr
 /// Full iterations on `x` (with transition `t`) added to what `stats` reports.
 template <class vid_t, class eid_t>
 detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
-                             const options_t& options, const execution_t& exec, int threads,
-                             int64_t edge_budget, const char* fn, std::vector<double>& x,
-                             stats_t& stats) {
+                             const detail::teleport_t& teleport, const options_t& options,
+                             const execution_t& exec, int threads, int64_t edge_budget,
+                             const char* fn, std::vector<double>& x, stats_t& stats) {
   const stage_scope_t stage("pagerank.iterate");
-  const auto run = detail::power_iterate(t, options.alpha, options.tol, options.max_iter,
-                                         edge_budget, threads, exec, fn, x);
+  const auto run = detail::power_iterate(t, teleport, options.alpha, options.tol,
+                                         options.max_iter, edge_budget, threads, exec, fn, x);
   stats.iterations += run.iterations;
   stats.residual = run.residual;
   stats.frontier_visits += run.edges_read;
@@ -69,14 +73,14 @@ engine_t engine_of(int threads, const char* method) {
 /// Full iterations from `x` (n entries summing to 1) into `state` (checks done): the cold
 /// compute starts from the uniform vector, an update's fallback from the previous ranks.
 template <class vid_t, class eid_t>
-stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
-                     const execution_t& exec, const char* fn, const char* method,
-                     std::vector<double> x, state_t<vid_t>& state) {
+stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_t& teleport,
+                     const options_t& options, const execution_t& exec, const char* fn,
+                     const char* method, std::vector<double> x, state_t<vid_t>& state) {
   const auto n = static_cast<int64_t>(x.size());
   stats_t stats;
   const int threads = team_size(graph, options, exec);
   const auto t = transition_of(graph, options, threads);
-  const auto run = iterate(t, options, exec, threads, int64_t{1} << 62, fn, x, stats);
+  const auto run = iterate(t, teleport, options, exec, threads, int64_t{1} << 62, fn, x, stats);
   stats.record(engine_of(threads, method));
   stats.frontier_size = n;
   state.ranks = std::move(x);
@@ -86,14 +90,9 @@ stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const options_t& option
   return stats;
 }
 
-template <class vid_t, class eid_t>
-stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& options,
-                     const execution_t& exec, const char* fn, state_t<vid_t>& state) {
-  const auto n = static_cast<int64_t>(graph.num_vertices());
-  return iterate_into(graph, options, exec, fn, "pull_power_iteration",
-                      std::vector<double>(static_cast<size_t>(n),
-                                          n == 0 ? 0.0 : 1.0 / static_cast<double>(n)),
-                      state);
+/// The uniform start, 1/n each.
+std::vector<double> uniform_ranks(int64_t n) {
+  return std::vector<double>(static_cast<size_t>(n), n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
 }
 
 /// Scales `x` to sum 1 (uniform when it sums to 0); returns the sum it had. The full iteration
@@ -113,15 +112,14 @@ double scaled_bound(double bound, double total, double alpha) {
          4.0 * std::numeric_limits<double>::epsilon();
 }
 
-/// The warm start: the previous ranks, new vertices at (1 - alpha) / n, scaled to sum 1 (a batch
-/// of new vertices alone leaves them summing to more).
-template <class vid_t>
+/// The warm start: the previous ranks, new vertices at their teleport share (1 - alpha) * p[v],
+/// scaled to sum 1 (a batch of new vertices alone leaves them summing to more).
 std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_vertices,
-                               double alpha) {
+                               const detail::teleport_t& teleport, double alpha) {
   const auto n = static_cast<int64_t>(previous.size());
   std::vector<double> x = previous;
   for (int64_t v = old_vertices; v < n; ++v)
-    x[static_cast<size_t>(v)] = (1.0 - alpha) / static_cast<double>(n);
+    x[static_cast<size_t>(v)] = (1.0 - alpha) * teleport.personalization_of(v);
   scale_to_one(x);
   return x;
 }
@@ -158,6 +156,7 @@ int64_t divide_and_count(std::vector<double>& x, double total,
 template <class vid_t, class eid_t>
 struct frontier_repair_t {
   const graph_t<vid_t, eid_t>& graph;
+  const detail::teleport_t& teleport;
   const options_t& options;
   const execution_t& exec;
   const char* fn;
@@ -174,9 +173,8 @@ struct frontier_repair_t {
     const double start_bound = grew ? std::numeric_limits<double>::infinity() : state.residual;
     if (grew) {
       before_growth = state.ranks;
-      state.ranks = warm_ranks<vid_t>(before_growth,
-                                      static_cast<int64_t>(log.num_vertices_before),
-                                      options.alpha);
+      state.ranks = warm_ranks(before_growth, static_cast<int64_t>(log.num_vertices_before),
+                               teleport, options.alpha);
     }
     const int threads = team_size(graph, options, exec);
     // Unweighted, the frontier takes 1 / out-degree from the graph: no pass over every vertex.
@@ -216,7 +214,7 @@ struct frontier_repair_t {
                                                   double start_bound) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
-    auto phase = frontier.run(log, options.alpha, options.tol * k_frontier_threshold,
+    auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
                               options.max_iter, budget, start_bound, exec, fn, state.ranks);
     previous = std::move(phase.previous);
     return phase;
@@ -230,9 +228,9 @@ struct frontier_repair_t {
     scale_to_one(x);
     const auto full =
         t.inverse_out_weight.empty()
-            ? iterate(transition_of(graph, options, threads), options, exec, threads, budget, fn,
-                      x, stats)
-            : iterate(t, options, exec, threads, budget, fn, x, stats);
+            ? iterate(transition_of(graph, options, threads), teleport, options, exec, threads,
+                      budget, fn, x, stats)
+            : iterate(t, teleport, options, exec, threads, budget, fn, x, stats);
     if (!full.converged) return false;
     undo();
     int64_t changed = 0;
@@ -261,7 +259,23 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
                 const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "pagerank.compute()";
   detail::check_call(graph, options, exec, fn);
-  return compute_into(graph, options, exec, fn, state);
+  const auto n = static_cast<int64_t>(graph.num_vertices());
+  const auto teleport = detail::prepare_teleport(options, n, fn);
+  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration",
+                      uniform_ranks(n), state);
+}
+
+template <class vid_t, class eid_t>
+stats_t compute_from(const graph_t<vid_t, eid_t>& graph, const std::vector<double>& start,
+                     const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
+  constexpr const char* fn = "pagerank.compute()";
+  detail::check_call(graph, options, exec, fn);
+  const auto n = static_cast<int64_t>(graph.num_vertices());
+  const auto teleport = detail::prepare_teleport(options, n, fn);
+  auto x = detail::normalised_vector(start, n, "nstart", fn);
+  if (x.empty()) x = uniform_ranks(n);
+  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration", std::move(x),
+                      state);
 }
 
 template <class vid_t, class eid_t>
@@ -269,14 +283,15 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "pagerank.update()";
   detail::check_call(graph, options, exec, fn);
-  frontier_repair_t<vid_t, eid_t> repair{graph, options, exec, fn, state};
+  const auto teleport =
+      detail::prepare_teleport(options, static_cast<int64_t>(graph.num_vertices()), fn);
+  frontier_repair_t<vid_t, eid_t> repair{graph, teleport, options, exec, fn, state};
   // The fallback is a warm-started full iteration: the previous ranks (the repair commits
   // nothing it gives up on) are still closer to the answer than the uniform vector.
   auto recompute = [&](state_t<vid_t>& fresh, const stats_t&) {
-    return iterate_into(graph, options, exec, fn, "warm_power_iteration",
-                        warm_ranks<vid_t>(state.ranks,
-                                          static_cast<int64_t>(log.num_vertices_before),
-                                          options.alpha),
+    return iterate_into(graph, teleport, options, exec, fn, "warm_power_iteration",
+                        warm_ranks(state.ranks, static_cast<int64_t>(log.num_vertices_before),
+                                   teleport, options.alpha),
                         fresh);
   };
   // One iteration reads every in-edge and every vertex.
@@ -290,5 +305,10 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(host, whole)
+
+#define DYNG_PAGERANK_COMPUTE_FROM(V, E)                                                      \
+  template stats_t compute_from(const graph_t<V, E>&, const std::vector<double>&,            \
+                                const options_t&, const execution_t&, state_t<V>&);
+DYNG_FOR_EACH_GRAPH_TYPES(DYNG_PAGERANK_COMPUTE_FROM)
 
 }  // namespace dyng::pagerank

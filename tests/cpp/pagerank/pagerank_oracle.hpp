@@ -1,6 +1,8 @@
 // A PageRank oracle that shares nothing with the kernels: the edge list read into a dense n x n
 // transition matrix (parallel edges add up, an undirected edge goes both ways), then the power
-// iteration of networkx.pagerank on it, run to a tolerance far below the one under test.
+// iteration of networkx.pagerank on it, run to a tolerance far below the one under test. The
+// personalization and dangling vectors are padded and normalised here on their own (empty:
+// uniform; dangling empty: personalization).
 #pragma once
 
 #include <cmath>
@@ -11,10 +13,23 @@
 
 namespace dyng_test {
 
+/// `given` padded with zeros to n entries and scaled to sum 1; uniform when empty.
+inline std::vector<double> oracle_vector(std::vector<double> given, size_t n) {
+  if (given.empty()) return std::vector<double>(n, 1.0 / static_cast<double>(n));
+  given.resize(n, 0.0);
+  double sum = 0.0;
+  for (double w : given) sum += w;
+  for (double& w : given) w /= sum;
+  return given;
+}
+
 template <class vid_t, class eid_t>
 std::vector<double> oracle_ranks(const dyng::graph_t<vid_t, eid_t>& g, double alpha,
-                                 bool weighted) {
+                                 bool weighted, const std::vector<double>& personalization = {},
+                                 const std::vector<double>& dangling_given = {}) {
   const auto n = static_cast<size_t>(g.num_vertices());
+  const auto p = oracle_vector(personalization, n);
+  const auto d = dangling_given.empty() ? p : oracle_vector(dangling_given, n);
   std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));
   const auto out = g.out_view();
   for (size_t u = 0; u < n; ++u) {
@@ -30,7 +45,7 @@ std::vector<double> oracle_ranks(const dyng::graph_t<vid_t, eid_t>& g, double al
       for (size_t v = 0; v < n; ++v) row_sum[u] += a[u][v];
       if (row_sum[u] == 0.0) dangling += x[u];
     }
-    for (size_t v = 0; v < n; ++v) next[v] = (alpha * dangling + 1.0 - alpha) / n;
+    for (size_t v = 0; v < n; ++v) next[v] = alpha * dangling * d[v] + (1.0 - alpha) * p[v];
     for (size_t u = 0; u < n; ++u) {
       for (size_t v = 0; v < n; ++v) {
         if (a[u][v] != 0.0) next[v] += alpha * x[u] * a[u][v] / row_sum[u];

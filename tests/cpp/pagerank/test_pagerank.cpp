@@ -2,9 +2,13 @@
 // convergence bound of the exact ranks; update after random adversarial batches (paths deleted,
 // self-loops, parallel edges, a hub gaining in-edges, vertex growth; directed and undirected,
 // weighted and not) converged and within 2 * n * tol / (1 - alpha) of a fresh compute on every
-// budget path (the fallback a warm start from the previous ranks); the same bits from the
-// sequential kernels and OpenMP teams of 1 to 4 threads; bad options refused.
+// budget path (the fallback a warm start from the previous ranks), with and without
+// personalization and dangling vectors (short ones padded, so vertex growth gives new vertices 0);
+// a hub losing all its out-edges onto a concentrated dangling vector; the same bits from the
+// sequential kernels and OpenMP teams of 1 to 4 threads; compute_from (nstart); bad options and
+// vectors refused.
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,8 +42,29 @@ execution_t exec_for(const variant_t& v) {
   return exec;
 }
 
-pr::options_t options_for(bool weighted, double budget) {
+/// Random teleport vectors for the options of a graph of `n` vertices: none, or up to n weights
+/// with zeros among them (at least one positive), and a dangling vector that is absent, as
+/// dense, or concentrated on one vertex.
+struct vectors_t {
+  std::vector<double> personalization, dangling;
+};
+
+vectors_t random_vectors(std::mt19937_64& rng, size_t n) {
+  vectors_t v;
+  if (rng() % 4 == 0) return v;
+  v.personalization.resize(1 + rng() % n);
+  for (double& w : v.personalization) w = rng() % 3 == 0 ? 0.0 : static_cast<double>(rng() % 7);
+  v.personalization[rng() % v.personalization.size()] = 2.5;
+  const auto kind = rng() % 3;
+  if (kind == 1) v.dangling.assign(n, 1.0), v.dangling[0] = 9.0;
+  if (kind == 2) v.dangling.assign(1 + rng() % n, 0.0), v.dangling.back() = 1.0;
+  return v;
+}
+
+pr::options_t options_for(bool weighted, double budget, const vectors_t& vectors = {}) {
   pr::options_t options;
+  options.personalization = vectors.personalization;
+  options.dangling = vectors.dangling;
   options.weighted = weighted;
   options.repair_budget = budget;
   options.parallel_min_edges = 0;
@@ -52,14 +77,17 @@ double bound(const pr::options_t& o, size_t n) {
 }
 
 template <class vid_t, class eid_t>
-void random_runs(uint64_t seed) {
+void random_runs(uint64_t seed, bool with_vectors, int rounds) {
   std::mt19937_64 rng(seed);
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     auto g = dyng_test::sparse_graph<vid_t, eid_t>(rng);
     const bool weighted = rng() % 2 == 0;
+    const auto vectors =
+        with_vectors ? random_vectors(rng, static_cast<size_t>(g.num_vertices())) : vectors_t{};
     pr::state_t<vid_t> state;
-    pr::compute(g, options_for(weighted, -1.0), {}, state);
-    const auto exact = dyng_test::oracle_ranks(g, 0.85, weighted);
+    pr::compute(g, options_for(weighted, -1.0, vectors), {}, state);
+    const auto exact =
+        dyng_test::oracle_ranks(g, 0.85, weighted, vectors.personalization, vectors.dangling);
     const double limit = bound(options_for(weighted, -1.0), exact.size());
     CHECK(dyng_test::l1_distance(state.ranks, exact) < limit);
     for (int step = 0; step < 4; ++step) {
@@ -67,11 +95,11 @@ void random_runs(uint64_t seed) {
       change_log_t<vid_t> log;
       g.apply(batch.view(), &log);
       pr::state_t<vid_t> fresh;
-      pr::compute(g, options_for(weighted, -1.0), {}, fresh);
+      pr::compute(g, options_for(weighted, -1.0, vectors), {}, fresh);
       pr::state_t<vid_t> first;
       for (const variant_t& v : k_variants) {
         pr::state_t<vid_t> updated = state;
-        const auto options = options_for(weighted, v.budget);
+        const auto options = options_for(weighted, v.budget, vectors);
         const auto stats = pr::update(g, log, options, exec_for(v), updated);
         CHECK(stats.converged);
         if (v.budget == 0.0) CHECK(stats.method == "warm_power_iteration");
@@ -82,18 +110,139 @@ void random_runs(uint64_t seed) {
         if (v.budget == -1.0 && v.backend == backend_t::sequential) first = updated;
         if (v.budget == -1.0 && v.backend == backend_t::openmp) CHECK(updated.ranks == first.ranks);
       }
-      pr::update(g, log, options_for(weighted, -1.0), {}, state);
+      pr::update(g, log, options_for(weighted, -1.0, vectors), {}, state);
     }
+    const auto now_exact =
+        dyng_test::oracle_ranks(g, 0.85, weighted, vectors.personalization, vectors.dangling);
+    CHECK(dyng_test::l1_distance(state.ranks, now_exact) < bound(options_for(weighted, -1.0),
+                                                                  now_exact.size()));
   }
+}
+
+using graph32_t = graph_t<int32_t, int32_t>;
+
+graph32_t unweighted_graph(int32_t n, const std::vector<int32_t>& src,
+                           const std::vector<int32_t>& dst) {
+  graph_properties_t props;
+  props.num_weights = 0;
+  return graph32_t::from_edges(n, src, dst, {}, props);
+}
+
+/// Applies `batch`, updates `state` on every variant and checks each against a fresh compute and
+/// the oracle; returns the sequential update's state.
+pr::state_t<int32_t> update_everywhere(graph32_t& g, const dyng_test::batch_t<int32_t>& batch,
+                                       const vectors_t& vectors, const pr::state_t<int32_t>& state) {
+  change_log_t<int32_t> log;
+  g.apply(batch.view(), &log);
+  pr::state_t<int32_t> fresh;
+  pr::compute(g, options_for(false, -1.0, vectors), {}, fresh);
+  const auto exact = dyng_test::oracle_ranks(g, 0.85, false, vectors.personalization,
+                                             vectors.dangling);
+  const double limit = bound(options_for(false, -1.0), exact.size());
+  CHECK(dyng_test::l1_distance(fresh.ranks, exact) < limit);
+  pr::state_t<int32_t> first;
+  for (const variant_t& v : k_variants) {
+    pr::state_t<int32_t> updated = state;
+    const auto stats = pr::update(g, log, options_for(false, v.budget, vectors), exec_for(v),
+                                  updated);
+    CHECK(stats.converged);
+    CHECK(dyng_test::l1_distance(updated.ranks, fresh.ranks) < limit);
+    CHECK(dyng_test::l1_distance(updated.ranks, exact) < limit);
+    if (v.budget == -1.0 && v.backend == backend_t::sequential) first = updated;
+    if (v.budget == -1.0 && v.backend == backend_t::openmp) CHECK(updated.ranks == first.ranks);
+  }
+  return first;
 }
 
 }  // namespace
 
+DYNG_TEST("a hub losing all its out-edges feeds a concentrated dangling vector") {
+  // Hub 0 points at 1..8, which point back at it; vertex 9 only receives. The dangling vector
+  // sends everything to 9, so the hub turning dangling moves 9 a lot at once.
+  std::vector<int32_t> src, dst;
+  for (int32_t v = 1; v <= 8; ++v) src.push_back(0), dst.push_back(v);
+  for (int32_t v = 1; v <= 8; ++v) src.push_back(v), dst.push_back(0);
+  src.push_back(3), dst.push_back(9);
+  auto g = unweighted_graph(10, src, dst);
+  vectors_t vectors;
+  vectors.personalization = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  vectors.dangling = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  pr::state_t<int32_t> state;
+  pr::compute(g, options_for(false, -1.0, vectors), {}, state);
+  dyng_test::batch_t<int32_t> cut;
+  for (int32_t v = 1; v <= 8; ++v) cut.delete_src.push_back(0), cut.delete_dst.push_back(v);
+  state = update_everywhere(g, cut, vectors, state);
+  CHECK(state.ranks[9] > 0.3);
+  dyng_test::batch_t<int32_t> back;
+  back.insert(0, 1);
+  update_everywhere(g, back, vectors, state);
+}
+
+DYNG_TEST("vertex growth with a short personalization vector gives new vertices 0") {
+  auto g = unweighted_graph(4, {0, 1, 2, 3}, {1, 2, 3, 0});
+  vectors_t vectors;
+  vectors.personalization = {1.0, 3.0};  // vertices 2.. get 0, and so will new ones
+  pr::state_t<int32_t> state;
+  pr::compute(g, options_for(false, -1.0, vectors), {}, state);
+  dyng_test::batch_t<int32_t> grow;
+  grow.insert(5, 1);  // 5 is new and only gives: its rank is (1 - alpha) * p[5] = 0
+  grow.insert(3, 4);  // 4 is new and receives
+  state = update_everywhere(g, grow, vectors, state);
+  CHECK_EQ(state.ranks.size(), size_t{6});
+  CHECK(state.ranks[5] == 0.0);
+  CHECK(state.ranks[4] > 0.0);
+}
+
+DYNG_TEST("compute_from starts from the given vector") {
+  std::mt19937_64 rng(5);
+  const auto g = dyng_test::sparse_graph<int32_t, int32_t>(rng);
+  const auto options = options_for(false, -1.0);
+  pr::state_t<int32_t> cold, warm, other;
+  pr::compute(g, options, {}, cold);
+  pr::compute_from(g, cold.ranks, options, {}, warm);
+  CHECK(warm.iterations < cold.iterations);
+  std::vector<double> start(static_cast<size_t>(g.num_vertices()) / 2, 5.0);
+  pr::compute_from(g, start, options, {}, other);
+  CHECK(dyng_test::l1_distance(other.ranks, cold.ranks) <
+        bound(options, static_cast<size_t>(g.num_vertices())));
+}
+
+DYNG_TEST("bad personalization, dangling and start vectors are refused") {
+  const auto g = unweighted_graph(3, {0, 1}, {1, 2});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<std::vector<double>> bad = {
+      {1, 1, 1, 1}, {1, -1}, {nan}, {inf, 1}, {0, 0, 0}, {1e308, 1e308}};
+  for (const auto& vector : bad) {
+    for (int field = 0; field < 3; ++field) {
+      pr::options_t o;
+      if (field == 0) o.personalization = vector;
+      if (field == 1) o.dangling = vector;
+      pr::state_t<int32_t> state;
+      bool threw = false;
+      try {
+        if (field == 2) {
+          pr::compute_from(g, vector, o, {}, state);
+        } else {
+          pr::compute(g, o, {}, state);
+        }
+      } catch (const invalid_argument_error&) {
+        threw = true;
+      }
+      CHECK(threw);
+    }
+  }
+}
+
 DYNG_TEST("compute and update within the bound on random batches, i32/i32") {
-  random_runs<int32_t, int32_t>(1);
+  random_runs<int32_t, int32_t>(1, false, 40);
 }
 DYNG_TEST("compute and update within the bound on random batches, i64/i64") {
-  random_runs<int64_t, int64_t>(2);
+  random_runs<int64_t, int64_t>(2, false, 40);
+}
+DYNG_TEST("personalization and dangling vectors: compute and update within the bound") {
+  random_runs<int32_t, int32_t>(11, true, 15);
+  random_runs<int64_t, int64_t>(12, true, 10);
 }
 
 DYNG_TEST("compute gives the same bits on every host backend and team size") {

@@ -154,6 +154,10 @@ void fill_values(int64_t* dst, int64_t value, std::size_t count, void* stream) {
   fill_with(dst, value, count, stream);
 }
 
+void fill_values(double* dst, double value, std::size_t count, void* stream) {
+  fill_with(dst, value, count, stream);
+}
+
 std::size_t pool_reserved_bytes(int device) {
   uint64_t reserved = 0;
   DYNG_CUDA_CHECK(cudaMemPoolGetAttribute(pool_of(device), cudaMemPoolAttrReservedMemCurrent,

@@ -50,6 +50,7 @@ void fill_bytes(void* dst, int value, std::size_t bytes, void* stream);
 /// Sets `count` elements at `dst` to `value` (the untouched entries of a grown result).
 void fill_values(int32_t* dst, int32_t value, std::size_t count, void* stream);
 void fill_values(int64_t* dst, int64_t value, std::size_t count, void* stream);
+void fill_values(double* dst, double value, std::size_t count, void* stream);
 
 /// Bytes the pool of `device` holds from the driver (in use plus cached); 0 before first use.
 std::size_t pool_reserved_bytes(int device);

@@ -1,5 +1,6 @@
 // Warp-level building blocks that every CUDA kernel of libdyng uses: aggregated appends to a
-// work list, reservations of list ranges, and small reductions over a warp or a lane group. They
+// work list, reservations of list ranges, small reductions over a warp or a lane group, and
+// grid-stride loops whose lanes stay together for them. They
 // live here, outside the algorithm folders, as Gunrock keeps its operators in framework/.
 // Included by .cu files (and the .cuh kernel headers they include) only.
 #pragma once
@@ -74,6 +75,21 @@ __device__ __forceinline__ T group_min(T value) {
     value = other < value ? other : value;
   }
   return value;
+}
+
+/// Calls f(i, active) for i over [0, count) in grid-stride order, every lane of the grid running
+/// the same number of rounds (lanes past the end get active == false), so that f may make
+/// warp-wide calls such as warp_append.
+template <class F>
+__device__ __forceinline__ void for_each_in_uniform_rounds(unsigned long long count, F&& f) {
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  const unsigned long long first =
+      blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  const unsigned long long rounds = (count + stride - 1) / stride;
+  for (unsigned long long r = 0; r < rounds; ++r) {
+    const unsigned long long i = first + r * stride;
+    f(i, i < count);
+  }
 }
 
 template <class T>

@@ -26,16 +26,20 @@ inline void check_options(const options_t& options, const char* fn) {
   }
 }
 
+/// Weighted PageRank reads the first weight column; the GPU checks its values on the device.
+inline void require_weight_column(int num_weights, const options_t& options, const char* fn) {
+  if (!options.weighted || num_weights >= 1) return;
+  throw invalid_argument_error(std::string(fn) +
+                               ": weighted is set but the graph has no edge weights; build it "
+                               "with weights or pass weighted=False");
+}
+
 /// Weighted PageRank reads the first weight column, whose values must be non-negative (a negative
 /// one is no transition probability).
 template <class vid_t, class eid_t>
 void check_weights(const graph_t<vid_t, eid_t>& graph, const options_t& options, const char* fn) {
   if (!options.weighted) return;
-  if (graph.num_weights() < 1) {
-    throw invalid_argument_error(std::string(fn) +
-                                 ": weighted is set but the graph has no edge weights; build it "
-                                 "with weights or pass weighted=False");
-  }
+  require_weight_column(graph.num_weights(), options, fn);
   const auto out = graph.out_view();
   for (vid_t u = 0; u < out.num_vertices; ++u) {
     for (eid_t s = out.begin(u); s < out.end(u); ++s) {

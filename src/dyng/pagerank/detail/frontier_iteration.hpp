@@ -2,9 +2,13 @@
 // PageRank", 2024): after a batch, only ranks near the changed edges move much, so the iteration
 // recomputes the ranks of a frontier of vertices only. The seeds are the heads of the changed
 // edges (their in-rows changed) and, where a tail's share to each out-neighbour changed by more
-// than the threshold, the tail's out-neighbours. A recomputed vertex passes its change on, bringing
-// its out-neighbours into the next round, only when the change each of them sees
-// (alpha * |change| / out-weight) exceeds the threshold; otherwise it drops out (pruning).
+// than the threshold, the tail's out-neighbours. A vertex whose out-edges changed may have become
+// or stopped being dangling, which moves the dangling rank D and with it every vertex that the
+// dangling vector d feeds; the seeds also take in those that such a move of D could push past the
+// threshold (teleport.hpp: all or none for a uniform d, the heavy entries of a concentrated one).
+// A recomputed vertex passes its change on, bringing its out-neighbours into the next round, only
+// when the change each of them sees (alpha * |change| / out-weight) exceeds the threshold;
+// otherwise it drops out (pruning).
 //
 // The phase also keeps a bound on how far one more full iteration would move the ranks, the
 // quantity of the convergence test, so that the caller can skip the full iterations when the bound
@@ -42,6 +46,7 @@
 
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail {
 
@@ -85,11 +90,13 @@ class frontier_iteration_t {
   /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
   /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
   /// (infinite when unknown). Polls `exec.cancel` between rounds (`fn` names the call).
-  frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, double alpha, double threshold,
+  frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
+                               double alpha, double threshold,
                                int64_t max_rounds, int64_t edge_budget, double start_bound,
                                const execution_t& exec, const char* fn, std::vector<double>& x) {
     frontier_result_t<vid_t> result;
     result.residual_bound = start_bound + seed(log, alpha, threshold, x);
+    seed_dangling_targets(log, teleport, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
     const double eps = std::numeric_limits<double>::epsilon();
     // The dangling mass and the sum, summed once and then kept along with each round's changes;
@@ -104,8 +111,8 @@ class frontier_iteration_t {
       collect(frontier);
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
-      const double base = (alpha * dangling + 1.0 - alpha) / static_cast<double>(n);
-      const auto done = round(frontier, alpha, base, threshold, x, next, result.previous);
+      const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next,
+                              result.previous);
       result.edges_read += done.edges;
       result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
       dangling += done.dangling_change;
@@ -225,6 +232,25 @@ class frontier_iteration_t {
     return {std::min(2.0, column), std::fabs(1.0 / now - 1.0 / before)};
   }
 
+  /// Seeds the vertices that d feeds when D may have moved: by at most the rank of the vertices
+  /// whose dangling state may have changed (dangling now, or with an out-edge inserted or
+  /// reweighted; new vertices), each counted once, in increasing order.
+  void seed_dangling_targets(const change_log_t<vid_t>& log, const teleport_t& teleport,
+                             double alpha, double threshold, const std::vector<double>& x) {
+    std::vector<vid_t> maybe;
+    for (const auto& change : log.changes) {
+      if (is_dangling(change.src) || change.kind != edge_change_kind_t::deleted)
+        maybe.push_back(change.src);
+    }
+    for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) maybe.push_back(v);
+    std::sort(maybe.begin(), maybe.end());
+    maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+    double mass = 0.0;
+    for (const vid_t u : maybe) mass += x[static_cast<size_t>(u)];
+    mark_dangling_targets(teleport, static_cast<int64_t>(x.size()), alpha, mass, threshold,
+                          [&](int64_t v) { mark(static_cast<vid_t>(v), 0); });
+  }
+
   /// The flagged vertices in increasing order; clears the flags. From the threads' lists, sorted,
   /// when they are short; by a pass over the flags otherwise (the same vertices either way).
   void collect(std::vector<vid_t>& frontier) {
@@ -247,7 +273,8 @@ class frontier_iteration_t {
   }
 
   /// One Jacobi round over `frontier`; appends the ranks it overwrites to `previous`.
-  round_t round(const std::vector<vid_t>& frontier, double alpha, double base, double threshold,
+  round_t round(const std::vector<vid_t>& frontier, const teleport_t& teleport, double alpha,
+                double dangling, double threshold,
                 std::vector<double>& x, std::vector<double>& next,
                 std::vector<std::pair<vid_t, double>>& previous) {
     const auto size = static_cast<int64_t>(frontier.size());
@@ -262,7 +289,7 @@ class frontier_iteration_t {
         const double share = x[static_cast<size_t>(u)] * inverse_out(u);
         sum += t_.weighted ? share * t_.in.weight(s, 0) : share;
       }
-      next[static_cast<size_t>(i)] = base + alpha * sum;
+      next[static_cast<size_t>(i)] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t_.in.degree(v));
     }
     round_t done;

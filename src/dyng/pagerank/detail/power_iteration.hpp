@@ -1,7 +1,8 @@
 // The power iteration of PageRank, pulled over in-edges (networkx.pagerank's iteration):
-//   x'[v] = alpha * (sum over edges u->v of x[u] * w(u, v) / W(u) + D / n) + (1 - alpha) / n
-// where W(u) is u's out-weight (out-degree unweighted) and D the rank held by vertices with
-// W(u) == 0, until sum |x' - x| < n * tol. Page, Brin, Motwani and Winograd, "The PageRank
+//   x'[v] = alpha * (sum over edges u->v of x[u] * w(u, v) / W(u) + D * d[v]) + (1 - alpha) * p[v]
+// where W(u) is u's out-weight (out-degree unweighted), D the rank held by vertices with
+// W(u) == 0, p the personalization and d the dangling vector (teleport.hpp; uniform 1/n when not
+// given), until sum |x' - x| < n * tol. Page, Brin, Motwani and Winograd, "The PageRank
 // citation ranking", 1999.
 //
 // Determinism: each x'[v] is summed by one thread in the in-row's slot order, and every sum over
@@ -19,6 +20,7 @@
 
 #include "dyng/backend/execution.hpp"
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail {
 
@@ -83,7 +85,8 @@ struct run_result_t {
 /// iterate. Stops early, giving up, once the edges read would pass `edge_budget`; polls
 /// `exec.cancel` between iterations (`fn` names the call in the error).
 template <class vid_t, class eid_t>
-run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, double alpha, double tol,
+run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t& teleport,
+                           double alpha, double tol,
                            int64_t max_iter, int64_t edge_budget, int threads,
                            const execution_t& exec, const char* fn, std::vector<double>& x) {
   const auto n = static_cast<int64_t>(x.size());
@@ -105,7 +108,6 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, double alpha, do
     const double dangling = chunked_sum(n, threads, [&](int64_t v) {
       return inv[v] == 0.0 ? xs[v] : 0.0;
     });
-    const double base = alpha * dangling / nd + (1.0 - alpha) / nd;
     int64_t edges = 0;
     double* ns = next.data();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(+ : edges)
@@ -118,7 +120,7 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, double alpha, do
       } else {
         for (eid_t s = t.in.begin(u); s < t.in.end(u); ++s) sum += cs[t.in.neighbour(s)];
       }
-      ns[v] = base + alpha * sum;
+      ns[v] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t.in.degree(u));
     }
     run.residual = chunked_sum(n, threads, [&](int64_t v) { return std::fabs(ns[v] - xs[v]); });

@@ -27,13 +27,7 @@ struct label_counts_t {
 /// share the giant component's label, and one atomic per vertex would queue on it.
 __global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t* sizes,
                                     unsigned long long* count) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  // Every lane runs the same number of rounds, so the warp-wide calls below see all 32 lanes.
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
-    const bool active = v < n;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     const int64_t label = active ? labels[v] : -1 - static_cast<int64_t>(threadIdx.x & 31);
     const unsigned same =
         __match_any_sync(::dyng::cuda::k_full_mask, static_cast<unsigned long long>(label));
@@ -41,9 +35,10 @@ __global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t*
       atomicAdd(reinterpret_cast<unsigned long long*>(sizes + label),
                 static_cast<unsigned long long>(__popc(same)));
     }
-    const unsigned roots = __ballot_sync(::dyng::cuda::k_full_mask, active && label == v);
+    const unsigned roots = __ballot_sync(::dyng::cuda::k_full_mask,
+                                         active && label == static_cast<int64_t>(v));
     if ((threadIdx.x & 31) == 0 && roots != 0) atomicAdd(count, __popc(roots));
-  }
+  });
 }
 
 /// Writes fresh[v] into labels[v] where they differ and moves sizes along; counts what changed

@@ -160,20 +160,16 @@ template <class vid_t>
 __global__ void reopen_trees(const int64_t* labels, const unsigned char* cut, long long n,
                              vid_t* parent, vid_t* list, unsigned long long* listed,
                              int* status) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  const long long rounds = (n + stride - 1) / stride;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
-    if (v < n) {
+    if (active) {
       const int64_t label = labels[v];
       open = label < 0 || cut[label] != 0;
-      parent[v] = static_cast<vid_t>(open ? v : label);
+      parent[v] = static_cast<vid_t>(open ? static_cast<int64_t>(v) : label);
     }
     ::dyng::cuda::warp_append(open, static_cast<vid_t>(v), list, listed,
                               static_cast<unsigned long long>(n), status, 1);
-  }
+  });
 }
 
 /// labels[v] = root of v, for every vertex.

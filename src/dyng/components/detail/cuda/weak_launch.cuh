@@ -1,7 +1,8 @@
 // Weak components on the GPU, host side: the compute (Afforest over all vertices) and the
-// repair of an update, which re-links only the components the batch's deletions may have cut:
-// their vertices start trees of their own, every other vertex stays a child of its label, and
-// the same Afforest steps run over the reopened vertices only; inserted edges are linked on top.
+// repair of an update. A deleted edge inside a component is first asked by bounded searches from
+// its ends (endpoint_search.cuh); a component they leave undecided is re-linked whole: its
+// vertices start trees of their own, every other vertex stays a child of its label, and the
+// same Afforest steps run over the reopened vertices only; inserted edges are linked on top.
 // Nothing of the result is written until the new labels are known, so a repair past its budget
 // leaves the state as it was. Included by components_cuda.cu only.
 #pragma once
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dyng/components/detail/cuda/endpoint_search.cuh"
 #include "dyng/components/detail/cuda/launch_common.cuh"
 #include "dyng/components/detail/cuda/union_find_kernels.cuh"
 #include "dyng/core/stage_scope.hpp"
@@ -45,12 +47,12 @@ long long most_common_root(vid_t* parent, const vid_t* list, unsigned long long 
   return best;
 }
 
-/// Afforest over the listed vertices (all with no list): sampled links, flattening, then the
-/// whole rows of the vertices outside the most common tree. Returns the edges read.
+/// Afforest's first steps over the listed vertices (all with no list): the sampled links,
+/// flattening, and the vote; returns the root of the largest tree (-1 for no items).
 template <class vid_t, class eid_t>
-unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
-                             unsigned long long items, void* stream) {
-  if (items == 0) return 0;
+long long link_samples(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
+                       unsigned long long items, void* stream) {
+  const stage_scope_t stage("components.sample");
   const auto s = as_stream(stream);
   for (int round = 0; round < k_sample_rounds; ++round) {
     link_sampled<<<grid_for(items), k_block_threads, 0, s>>>(rows.out, list, items, round, parent);
@@ -60,7 +62,18 @@ unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, co
   }
   flatten<<<grid_for(items), k_block_threads, 0, s>>>(parent, list, items);
   check_launch();
-  const long long giant = most_common_root(parent, list, items, stream);
+  return most_common_root(parent, list, items, stream);
+}
+
+/// Afforest over the listed vertices (all with no list): link_samples(), then the whole rows
+/// of the vertices outside the largest tree. Returns the edges read.
+template <class vid_t, class eid_t>
+unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, const vid_t* list,
+                             unsigned long long items, void* stream) {
+  if (items == 0) return 0;
+  const long long giant = link_samples(rows, parent, list, items, stream);
+  const stage_scope_t stage("components.rows");
+  const auto s = as_stream(stream);
   auto read = zeros<unsigned long long>(1, stream);
   with_group(rows, [&](auto width) {
     constexpr int G = decltype(width)::value;
@@ -100,26 +113,80 @@ int64_t weak_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_t*
   return sizes_and_count(labels, n, sizes, stream);
 }
 
+/// The bounded searches from the ends of the batch's deleted edges (endpoint_search.cuh):
+/// returns the cut flags of the components to re-link whole, and plants the closed searches'
+/// components into `parent` once reopen_trees has run (`plant`).
+template <class vid_t, class eid_t>
+struct end_searches_t {
+  device_buffer<vid_t> ends, targets, visited;
+  device_buffer<end_search_t<vid_t>> results;
+  device_buffer<unsigned char> cut;
+  unsigned long long count = 0;
+
+  end_searches_t(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* changes,
+                 int64_t num_changes, const int64_t* labels, void* stream)
+      : ends(room_for<vid_t>(2 * num_changes, stream)),
+        targets(room_for<vid_t>(2 * num_changes, stream)),
+        cut(zeros<unsigned char>(rows.num_vertices, stream)) {
+    const auto s = as_stream(stream);
+    auto listed = zeros<unsigned long long>(1, stream);
+    list_deleted_ends<<<grid_for(num_changes), k_block_threads, 0, s>>>(
+        changes, num_changes, labels, ends.data(), targets.data(), listed.data());
+    check_launch();
+    count = read_entry(listed);
+    if (count == 0) return;
+    if (count > k_max_searched_ends) {
+      count = 0;
+      mark_cut<<<grid_for(num_changes), k_block_threads, 0, s>>>(changes, num_changes, labels,
+                                                                 cut.data());
+      check_launch();
+      return;
+    }
+    visited = room_for<vid_t>(static_cast<int64_t>(count) * k_search_vertices, stream);
+    results = room_for<end_search_t<vid_t>>(static_cast<int64_t>(count), stream);
+    search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(rows.out, rows.in, rows.directed,
+                                                         ends.data(), targets.data(), count,
+                                                         results.data(), visited.data());
+    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(results.data(),
+                                                                   targets.data(), count,
+                                                                   cut.data());
+    check_launch();
+  }
+
+  void plant(vid_t* parent, void* stream) const {
+    if (count == 0) return;
+    plant_closed<<<blocks(), k_search_warps * 32, 0, as_stream(stream)>>>(
+        results.data(), targets.data(), visited.data(), count, cut.data(), parent);
+    check_launch();
+  }
+
+  unsigned blocks() const {
+    return static_cast<unsigned>((count + k_search_warps - 1) / k_search_warps);
+  }
+};
+
 /// The weak repair of labels, sizes and count (grown to the graph's vertices) for the batch's
 /// `changes` (in device memory), within `budget` vertices and edges; false once past it, with
-/// nothing written.
+/// nothing written. Deletions are first asked by bounded searches (end_searches_t); only the
+/// components they leave undecided are re-linked whole.
 template <class vid_t, class eid_t>
 bool weak_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* changes,
                  int64_t num_changes, int64_t old_vertices, int64_t budget, int64_t* labels,
                  int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
   const stage_scope_t stage("components.relink");
   const int64_t n = rows.num_vertices;
-  const auto cut = cut_components(changes, num_changes, labels, n, stream);
+  const end_searches_t<vid_t, eid_t> searches(rows, changes, num_changes, labels, stream);
   auto parent = room_for<vid_t>(n, stream);
   auto list = room_for<vid_t>(n, stream);
   auto listed = zeros<unsigned long long>(1, stream);
   auto status = zeros<int>(1, stream);
   reopen_trees<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-      labels, cut.data(), n, parent.data(), list.data(), listed.data(), status.data());
+      labels, searches.cut.data(), n, parent.data(), list.data(), listed.data(), status.data());
   check_launch();
+  searches.plant(parent.data(), stream);
   check_lists(status);
   const auto reopened = read_entry(listed);
-  stats.searches = reopened > 0 ? 1 : 0;
+  stats.searches = static_cast<int64_t>(searches.count) + (reopened > 0 ? 1 : 0);
   stats.search_size = static_cast<int64_t>(reopened);
   if (static_cast<int64_t>(reopened) > budget) return false;
   const auto edges = link_rows(rows, parent.data(), list.data(), reopened, stream);
