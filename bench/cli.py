@@ -1,6 +1,6 @@
-"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io|nx|components [options]
-[--plot DIR]``; exits 0 whatever the bars say. ``python -m bench plot RESULTS.json`` charts a
-saved run."""
+"""Command line: ``python -m bench sssp|load|apply|mosp|cycle_count|io|nx|components|pagerank
+[options] [--plot DIR]``; exits 0 whatever the bars say. ``python -m bench plot RESULTS.json``
+charts a saved run."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import os
 import sys
 import time
 
-from bench import (apply, components, cycle_count, generators, io, load, mosp, nx, plot, report,
-                   sssp)
+from bench import (apply, components, cycle_count, generators, io, load, mosp, nx, pagerank, plot,
+                   report, sssp)
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -100,9 +100,10 @@ def parser() -> argparse.ArgumentParser:
     io.add_parser(sub)
     for command in sub.choices.values():
         plot.add_option(command)
-    # After the loop: the nx and components benches have no chart of their own.
+    # After the loop: the nx, components and pagerank benches have no chart of their own.
     nx.add_parser(sub)
     components.add_parser(sub)
+    pagerank.add_parser(sub)
     plot.add_parser(sub)
     return top
 
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     args = parser().parse_args(argv)
     if args.command == "plot":
         return plot.main(args)
-    if getattr(args, "plot", None) is not None:  # the nx and components benches have no --plot
+    if getattr(args, "plot", None) is not None:  # nx, components, pagerank have no --plot
         # Before the run, not after it: a missing matplotlib should not cost a long run.
         try:
             plot.require_matplotlib()
@@ -132,6 +133,8 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
         return nx.main(args, argv, _run_peer_benchmark)
     if args.command == "components":
         return components.main(args, argv, _run_peer_benchmark)
+    if args.command == "pagerank":
+        return pagerank.main(args, argv, _run_peer_benchmark)
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),

@@ -110,8 +110,8 @@ def main(args, argv, run_document) -> int:
         scale if args.quick else min(scale, DEFAULT_NX_SCALE))
     settings = Settings(scale=scale,
                         repeats=args.repeats or (3 if args.quick else 5),
-                        changes=args.changes, backends=_names(args.backends),
-                        kinds=_names(args.kinds), threads=args.threads, nx_scale=nx_scale,
+                        changes=args.changes, backends=names(args.backends),
+                        kinds=names(args.kinds), threads=args.threads, nx_scale=nx_scale,
                         peers=not args.no_peers, seed=args.seed)
     if (not 2 <= scale <= 26 or settings.repeats < 1 or settings.threads < 1
             or settings.changes < 2 or not 0 <= nx_scale <= 26 or not settings.backends
@@ -125,11 +125,11 @@ def main(args, argv, run_document) -> int:
                         lambda progress: run(settings, progress), bars, text)
 
 
-def _names(text: str) -> tuple[str, ...]:
+def names(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-def _optional(module: str, skipped: list[str]):
+def optional_module(module: str, skipped: list[str]):
     """The peer's module, or None with a line in `skipped` saying how to get it."""
     try:
         return __import__(module)
@@ -156,8 +156,8 @@ def run(settings: Settings, progress) -> dict:
 
     _require_backends(dyng, settings.backends)
     skipped = []
-    nk = _optional("networkit", skipped) if settings.peers else None
-    nx = _optional("networkx", skipped) if settings.peers and settings.nx_scale else None
+    nk = optional_module("networkit", skipped) if settings.peers else None
+    nx = optional_module("networkx", skipped) if settings.peers and settings.nx_scale else None
     makers = {"sequential": dyng.Resources.sequential,
               "openmp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
               "cuda": dyng.Resources.cuda}
@@ -167,11 +167,11 @@ def run(settings: Settings, progress) -> dict:
     progress(f"rmat{settings.scale}: n={edges.num_vertices:,} m={edges.num_edges:,} generated in "
              f"{time.perf_counter() - start:.1f} s; building the graphs (untimed)")
     ctx = _Context(dyng, settings, edges, resources,
-                   {b: _dyng_graph(dyng, edges, resources[b]) for b in settings.backends},
+                   {b: dyng_graph(dyng, edges, resources[b]) for b in settings.backends},
                    progress)
     if nk is not None:
         nk.setNumberOfThreads(settings.threads)
-        ctx.nk, ctx.nk_graph = nk, _networkit_graph(nk, edges)
+        ctx.nk, ctx.nk_graph = nk, networkit_graph(nk, edges)
     rows = [_measure_compute(ctx, kind) for kind in settings.kinds]
     batches = components_update.draw_batches(edges, settings, progress)
     for kind in settings.kinds:
@@ -193,7 +193,7 @@ def _require_backends(dyng, backends) -> None:
                            f"backend (it has {', '.join(have)}); leave it out of --backends")
 
 
-def _dyng_graph(dyng, edges, res):
+def dyng_graph(dyng, edges, res):
     graph = dyng.Graph.from_edges(edges.src, edges.dst, num_vertices=edges.num_vertices,
                                   resources=res)
     if graph.num_edges != edges.num_edges:
@@ -203,7 +203,7 @@ def _dyng_graph(dyng, edges, res):
     return graph
 
 
-def _networkit_graph(nk, edges):
+def networkit_graph(nk, edges):
     return nk.GraphFromCoo((edges.src.astype(np.uint64), edges.dst.astype(np.uint64)),
                            n=edges.num_vertices, directed=True)
 
@@ -243,7 +243,7 @@ def _measure_networkx(dyng, nx, settings: Settings, progress) -> list[dict]:
     """dyng sequential against NetworkX on a graph small enough for NetworkX's memory."""
     edges = generators.rmat(settings.nx_scale, 16, settings.seed)
     res = dyng.Resources.sequential()
-    graph = _dyng_graph(dyng, edges, res)
+    graph = dyng_graph(dyng, edges, res)
     progress(f"networkx: building an nx.DiGraph of rmat{settings.nx_scale} "
              f"({edges.num_edges:,} edges, untimed)")
     nx_graph = nx.DiGraph()
@@ -274,11 +274,11 @@ def _measure_networkx(dyng, nx, settings: Settings, progress) -> list[dict]:
     return rows
 
 
-def _phase_ms(summary: dict, phase: str) -> float:
+def phase_ms(summary: dict, phase: str) -> float:
     return summary["first_ms"] if phase == "first" else summary["ms"]
 
 
-def _bar(name, value, ok) -> dict:
+def bar(name, value, ok) -> dict:
     if value is None:
         return {"bar": name, "status": "SKIP", "value": None}
     return {"bar": name, "status": "PASS" if ok(value) else "FAIL", "value": round(value, 4)}
@@ -292,7 +292,7 @@ def bars(document: dict) -> list[dict]:
         if row["section"] == "compute":
             limit = COMPUTE_BARS[kind]
             for b in backends:
-                out.append(_bar(f"{kind} compute {b} <= {limit}x SciPy",
+                out.append(bar(f"{kind} compute {b} <= {limit}x SciPy",
                                 peers[f"dyng {b}"]["ms"] / peers["scipy"]["ms"],
                                 lambda r, limit=limit: r <= limit))
         elif row["section"] == "update":
@@ -310,9 +310,9 @@ def _gpu_bars(row: dict, graph: str) -> list[dict]:
         timed = [("", row["peers"]["dyng cuda"]["ms"])]
     else:
         update = row["peers"]["dyng cuda update"]
-        timed = [(f" ({phase})", _phase_ms(update, phase)) for phase in PHASES]
+        timed = [(f" ({phase})", phase_ms(update, phase)) for phase in PHASES]
     what = "compute" if section == "compute" else f"update {row['changes']}"
-    return [_bar(f"{kind} {what} cuda{phase} <= {limit:g} ms on {GPU_GRAPH} (GPU)",
+    return [bar(f"{kind} {what} cuda{phase} <= {limit:g} ms on {GPU_GRAPH} (GPU)",
                  ms if graph == GPU_GRAPH else None, lambda v, limit=limit: v <= limit)
             for phase, ms in timed]
 
@@ -323,18 +323,18 @@ def _update_bars(row: dict, backends) -> list[dict]:
     nk = peers.get("networkit dynamic")
     for b in backends:
         for phase in PHASES:
-            upd = _phase_ms(peers[f"dyng {b} update"], phase)
+            upd = phase_ms(peers[f"dyng {b} update"], phase)
             where = f"{kind} update {row['changes']} ({b}, {phase})"
-            out.append(_bar(f"{where} <= {limit}x recompute",
-                            upd / _phase_ms(peers[f"dyng {b} recompute"], phase),
+            out.append(bar(f"{where} <= {limit}x recompute",
+                            upd / phase_ms(peers[f"dyng {b} recompute"], phase),
                             lambda r, limit=limit: r <= limit))
-            out.append(_bar(f"{where} <= {APPLY_RECOMPUTE_BAR}x apply+recompute",
-                            upd / _phase_ms(peers[f"dyng {b} apply+recompute"], phase),
+            out.append(bar(f"{where} <= {APPLY_RECOMPUTE_BAR}x apply+recompute",
+                            upd / phase_ms(peers[f"dyng {b} apply+recompute"], phase),
                             lambda r: r <= APPLY_RECOMPUTE_BAR))
             name = f"{where} >= {NETWORKIT_SPEEDUP_BAR:g}x faster than NetworKit dynamic"
             if nk is None and kind == "strong":
                 name += " (NetworKit has no dynamic strong components)"
-            out.append(_bar(name, None if nk is None else _phase_ms(nk, phase) / upd,
+            out.append(bar(name, None if nk is None else phase_ms(nk, phase) / upd,
                             lambda r: r >= NETWORKIT_SPEEDUP_BAR))
     return out
 
@@ -344,8 +344,8 @@ def text(document: dict) -> str:
     lines = [f"components on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
              f"{s['repeats']} repeats + 1 warm-up (medians), {document['cores']} cores, "
              f"OpenMP threads {s['threads']}, dyng {document['machine']['dyng_version']}",
-             f"load average start {_load(document['loadavg_start'])}, end "
-             f"{_load(document['loadavg_end'])}"]
+             f"load average start {report.load_average(document['loadavg_start'])}, end "
+             f"{report.load_average(document['loadavg_end'])}"]
     lines += [f"skipped: {line}" for line in document["skipped"]]
     for row in document["rows"]:
         lines += [""] + _row_lines(row)
@@ -375,6 +375,3 @@ def _row_lines(row: dict) -> list[str]:
               for name, p in peers.items()]
     return lines
 
-
-def _load(values) -> str:
-    return "/".join(f"{v:.2f}" for v in values)

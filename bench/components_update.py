@@ -90,12 +90,12 @@ def _pairs(src, dst, n):
     return unique // n, unique % n
 
 
-def _edge_batch(dyng, batch: changes.ChangeBatch):
+def edge_batch(dyng, batch: changes.ChangeBatch):
     return dyng.EdgeBatch(insert=(batch.insert_src, batch.insert_dst),
                           delete=(batch.delete_src, batch.delete_dst))
 
 
-class _Walk:
+class Walk:
     """The batch of the round in progress; run_interleaved's check moves it on after a round."""
 
     def __init__(self, batches):
@@ -106,7 +106,7 @@ class _Walk:
         return self.batches[self.index]
 
 
-def _dyng_peers(ctx, kind: str, backend: str, walk: _Walk, edge_batches):
+def _dyng_peers(ctx, kind: str, backend: str, walk: Walk, edge_batches):
     """The result that update repairs, and the three dyng peers of one backend, each on its own
     clone of the starting graph."""
     dyng, res = ctx.dyng, ctx.resources[backend]
@@ -133,7 +133,7 @@ def _dyng_peers(ctx, kind: str, backend: str, walk: _Walk, edge_batches):
     ]
 
 
-def _networkit_dynamic_peer(ctx, walk: _Walk, undirected) -> Peer:
+def _networkit_dynamic_peer(ctx, walk: Walk, undirected) -> Peer:
     """NetworKit's dynamic connected components on the underlying undirected graph, fed the same
     batches as their changes to that graph. (Its DynWeaklyConnectedComponents on the directed
     graph loses track of its spanning forest once an inserted edge has a reverse twin, and then
@@ -174,8 +174,8 @@ def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
     """The update rows of `kind`: every peer walks the batch sequence, checked each round."""
     batches, after_first = drawn.batches, drawn.after_first
     dyng, backends = ctx.dyng, ctx.settings.backends
-    walk = _Walk(batches)
-    edge_batches = [_edge_batch(dyng, batch) for batch in batches]
+    walk = Walk(batches)
+    edge_batches = [edge_batch(dyng, batch) for batch in batches]
     results, peers = {}, []
     for b in backends:
         results[b], more = _dyng_peers(ctx, kind, b, walk, edge_batches)

@@ -133,7 +133,7 @@ def text(document: dict) -> str:
         f"dyng sssp benchmark  {document['started']}",
         f"dyng {env['dyng_version']}  build_config {json.dumps(env['dyng_build_config'])}",
         f"CPUs: {env['cpu_count']} (usable {env['cpu_affinity']})  load avg (1/5/15 min) "
-        f"start {_load(env['loadavg_start'])}  end {_load(env['loadavg_end'])}",
+        f"start {load_average(env['loadavg_start'])}  end {load_average(env['loadavg_end'])}",
         f"repeats {s['repeats']} (+1 warm-up, medians)  seed {s['seed']}  OpenMP threads "
         f"{s['threads']}  source 0  OpenMP env {env['openmp_env'] or 'unset'}",
         "",
@@ -161,7 +161,8 @@ def bars_lines(bars: list[dict]) -> list[str]:
     return lines
 
 
-def _load(values) -> str:
+def load_average(values) -> str:
+    """1/5/15-minute load averages as "a/b/c"."""
     return "/".join(f"{v:.2f}" for v in values)
 
 

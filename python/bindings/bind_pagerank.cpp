@@ -3,6 +3,8 @@
 // ranks is the state's array, iterations and residual its scalars. compute_from is compute from
 // a given start (networkx.pagerank's nstart). The option vectors travel as float64 arrays, which
 // Python converts (dyng.pagerank.Options).
+#include <nanobind/stl/vector.h>
+
 #include <string>
 #include <vector>
 
@@ -67,7 +69,8 @@ void bind_pagerank(nb::module_& m) {
   nb::class_<pagerank::stats_t, update_stats_t>(m, "PagerankStats", "pagerank's counters.")
       .def_ro("vertices_touched", &pagerank::stats_t::vertices_touched)
       .def_ro("frontier_size", &pagerank::stats_t::frontier_size)
-      .def_ro("residual", &pagerank::stats_t::residual);
+      .def_ro("residual", &pagerank::stats_t::residual)
+      .def_ro("touched_per_iteration", &pagerank::stats_t::touched_per_iteration);
   nb::class_<result_handle_t<pagerank::state_t>> cls(
       m, "PagerankState", "PageRank of a graph's vertices, on the host.");
   add_result_methods(cls);

@@ -848,6 +848,9 @@ class PagerankStats(UpdateStats):
     @property
     def residual(self) -> float: ...
 
+    @property
+    def touched_per_iteration(self) -> list[int]: ...
+
 class PagerankState:
     """PageRank of a graph's vertices, on the host."""
 

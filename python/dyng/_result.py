@@ -144,6 +144,14 @@ def _check_backend(result_type, res, fn):
         )
 
 
+
+def _same_value(a, b):
+    """Whether two option values are equal; arrays (pagerank's vectors) by shape and content."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                and np.array_equal(a, b))
+    return a == b
+
 class ResultBase:
     """A result kept current by its algorithm's ``update`` (and :func:`dyng.update`).
 
@@ -219,7 +227,7 @@ class ResultBase:
         new = make_options(fn, type(self._options),
                            options if options is not None else self._options, fields)
         for name in self._FIXED_FIELDS:
-            if getattr(new, name) != getattr(self._options, name):
+            if not _same_value(getattr(new, name), getattr(self._options, name)):
                 raise InvalidArgumentError(
                     f"{fn}(): {name} cannot change from {getattr(self._options, name)!r} to "
                     f"{getattr(new, name)!r} on an existing result; compute a new result instead"

@@ -19,8 +19,10 @@ thread count, and the sequential and OpenMP backends give the same bits. ``updat
 the previous ranks (new vertices at their teleport share ``(1 - alpha) * p[v]``: 0 for a vertex
 a short ``personalization`` does not name), recomputes the ranks of a frontier around the
 changed edges (and the vertices ``dangling`` feeds, when vertices may have become or stopped
-being dangling) that grows only where a rank moves by more than ``tol``, then runs full
-iterations until the convergence test holds.
+being dangling) that grows only where the change an out-neighbour sees exceeds ``tol``, and
+keeps a bound on the change one more full iteration would make; when that bound is below
+``n * tol`` the test holds without one (``residual`` is then the bound), otherwise full
+iterations run until it holds.
 
 On CUDA the ranks stay in device memory (``Result.ranks`` is a device array that CuPy and
 PyTorch read in place); the GPU sums every row and every vector in a fixed order, so it too
@@ -41,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from typing import Tuple
 
 import numpy as np
 
@@ -199,13 +202,23 @@ class Stats(StatsBase):
     changed, all vertices for a compute; ``iterations``; ``frontier_visits``: edges read;
     ``converged``; ``iterations`` of an update counts its frontier rounds and its full
     iterations), the rank computations of all of them together (``vertices_touched``), the
-    frontier's seeds (``frontier_size``; all vertices for a compute) and the L1 change of the
-    last iteration (``residual``). ``method`` is "pull_power_iteration" for a compute,
-    "frontier_power_iteration" for a repair."""
+    frontier's seeds (``frontier_size``; all vertices for a compute), the L1 change of the
+    last iteration (``residual``) and the vertices each iteration computed, in order
+    (``touched_per_iteration``: an update's frontier rounds, then its full iterations, n each;
+    its sum is ``vertices_touched``). ``method`` is "pull_power_iteration" for a compute,
+    "frontier_power_iteration" for a repair, "warm_power_iteration" for the fallback (full
+    iterations from the previous ranks)."""
 
     vertices_touched: int = 0
     frontier_size: int = 0
     residual: float = 0.0
+    touched_per_iteration: Tuple[int, ...] = ()
+
+    @classmethod
+    def _from_native(cls, native, batch=None):
+        stats = super()._from_native(native, batch)
+        return dataclasses.replace(stats,
+                                   touched_per_iteration=tuple(stats.touched_per_iteration))
 
 
 class Result(ResultBase):
@@ -218,7 +231,8 @@ class Result(ResultBase):
     iterations : int
         Iterations of the call that produced the ranks.
     residual : float
-        L1 change of the last of them (below ``n * tol`` when converged).
+        L1 change of the last full iteration or, after an update that needed none, a bound on
+        the change one more would make (below ``n * tol`` when converged).
     graph_version : int
     """
 
@@ -226,7 +240,9 @@ class Result(ResultBase):
     _STATS = Stats
     _HOST_STATE = "PagerankState"
     _DEVICE_STATE = "PagerankDeviceState"
-    _FIXED_FIELDS = ("weighted",)
+    # They define the ranks, and an update starts from the last one's residual as a bound for
+    # that definition: a result with others is a new compute.
+    _FIXED_FIELDS = ("alpha", "weighted", "personalization", "dangling")
 
     @property
     def ranks(self):
@@ -240,7 +256,7 @@ class Result(ResultBase):
 
     @property
     def residual(self):
-        """L1 change of the last iteration, as a Python float."""
+        """L1 change of the last full iteration (or an update's bound on it), a Python float."""
         return float(self._state.residual)
 
     def _repr_fields(self):

@@ -24,7 +24,8 @@ from dyng.cli import _errors, _flags, _progress, _textbatch, prep
 COMMANDS = [["sssp"], ["sssp", "compute"], ["sssp", "update"], ["mosp"], ["mosp", "compute"],
             ["mosp", "update"], ["cycle_count"], ["cycle_count", "compute"],
             ["cycle_count", "update"], ["components"], ["components", "compute"],
-            ["components", "update"], ["convert"], ["generate"], ["generate", "mosp_changes"],
+            ["components", "update"], ["pagerank"], ["pagerank", "compute"],
+            ["pagerank", "update"], ["convert"], ["generate"], ["generate", "mosp_changes"],
             ["generate", "cycle_enum_batch"], ["prep"], *[["prep", step] for step in (
                 "mtx2csr", "widen", "cache", "changes", "init", "expected")], ["config"]]
 
@@ -194,7 +195,8 @@ def test_a_fast_step_prints_nothing_on_a_terminal(monkeypatch):
 @pytest.mark.parametrize("module, verb, skip", [
     ("sssp", "update", ()), ("mosp", "update", ()), ("cycle_count", "compute", ()),
     ("sssp", "compute", ("validate_inputs",)), ("mosp", "compute", ("validate_inputs",)),
-    ("components", "compute", ()), ("components", "update", ())])
+    ("components", "compute", ()), ("components", "update", ()), ("pagerank", "compute", ()),
+    ("pagerank", "update", ())])
 def test_every_options_field_is_a_kebab_case_flag(module, verb, skip):
     options = importlib.import_module(f"dyng.{module}").Options
     _, out, _ = run([module, verb, "--help"])

@@ -25,7 +25,8 @@ __all__ = ["main"]
 
 # 0.2's --help lists the levels loudest first.
 LOG_LEVELS = tuple(reversed(_log.LEVELS))
-COMMANDS = ("sssp", "mosp", "cycle_count", "components", "prep", "convert", "generate", "config")
+COMMANDS = ("sssp", "mosp", "cycle_count", "components", "pagerank", "prep", "convert", "generate",
+            "config")
 
 
 class _VersionAction(argparse.Action):
@@ -46,8 +47,9 @@ def parser():
     top = argparse.ArgumentParser(
         prog="dyng",
         description="dyng: graph algorithms whose results stay current while the graph changes "
-                    "in batches. The algorithms (sssp, mosp, cycle_count, components) take the "
-                    "verbs compute and update; prep, convert and generate prepare their inputs.",
+                    "in batches. The algorithms (sssp, mosp, cycle_count, components, pagerank) "
+                    "take the verbs compute and update; prep, convert and generate prepare "
+                    "their inputs.",
         epilog="See 'dyng COMMAND --help' for a command's flags, e.g. dyng sssp update --help.")
     top.add_argument("--version", action=_VersionAction, help="print the version and exit")
     top.add_argument("--log-level", choices=LOG_LEVELS,

@@ -7,7 +7,8 @@
   :mod:`dyng.cli._textbatch`) or a seeded batch drawn as CycleEnumeration's generator draws it
   (``--num-deletions``, ``--num-insertions``, ``--seed``, ``--locality-window``), with
   ``--write-batch FILE`` writing the batch used (:func:`add_any_batch`, :func:`read_any_batch`;
-  ``cycle_count`` and ``components``).
+  ``cycle_count``, ``components`` and ``pagerank``, whose ``--batch`` may be repeated:
+  :func:`any_batch_sources`).
 """
 
 from __future__ import annotations
@@ -60,12 +61,15 @@ def read_batch(args, graph):
                                     vertex_dtype=graph.vertex_dtype)
 
 
-def add_any_batch(parser):
-    """``--batch``, the batch-file flags, the generator's flags and ``--write-batch``."""
+def add_any_batch(parser, *, several=False):
+    """``--batch``, the batch-file flags, the generator's flags and ``--write-batch``;
+    ``several``: ``--batch`` may be repeated (:func:`any_batch_sources` reads them in turn)."""
     from dyng.generators import legacy
 
-    parser.add_argument("--batch", metavar="FILE",
-                        help="a text batch: '- u v' and '+ u v' lines")
+    parser.add_argument("--batch", metavar="FILE", action="append" if several else "store",
+                        help="a text batch: '- u v' and '+ u v' lines" +
+                             ("; repeat the flag for several, applied in the order given"
+                              if several else ""))
     add_batch_source(parser)
     generator = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
                                   helps=_GENERATOR_HELPS)
@@ -81,12 +85,13 @@ def read_any_batch(args, graph):
     from dyng.generators import legacy
 
     generated = _flags.given(args, args.generator)
-    sources = [args.batch is not None, batch_paths(args) is not None, bool(generated)]
+    text = args.batch[0] if isinstance(args.batch, list) else args.batch
+    sources = [text is not None, batch_paths(args) is not None, bool(generated)]
     if sum(sources) > 1:
         raise UsageError("give one batch: --batch, --changes/--insert/--delete or generator "
                          "flags")
-    if args.batch is not None:
-        batch = _textbatch.read(args.batch, graph)
+    if text is not None:
+        batch = _textbatch.read(text, graph)
     elif sources[1]:
         batch = read_batch(args, graph)
     elif generated:
@@ -96,3 +101,16 @@ def read_any_batch(args, graph):
     if args.write_batch is not None:
         _textbatch.write(args.write_batch, batch)
     return batch
+
+
+def any_batch_sources(args):
+    """Readers of the update's batches, in order, each called with the graph as the batches
+    before it left it: one per ``--batch FILE`` where the flag was repeated, else the one that
+    :func:`read_any_batch` reads."""
+    paths = args.batch if isinstance(args.batch, list) else []
+    if len(paths) < 2:
+        return [lambda graph: read_any_batch(args, graph)]
+    if batch_paths(args) is not None or _flags.given(args, args.generator) or args.write_batch:
+        raise UsageError("several --batch files take no other batch flags (--changes, --insert, "
+                         "--delete, the generator's flags, --write-batch)")
+    return [lambda graph, path=path: _textbatch.read(path, graph) for path in paths]

@@ -15,8 +15,9 @@
 // added in a fixed order).
 //
 // update() starts from the previous ranks (new vertices at their teleport share
-// (1 - alpha) * p[v]), iterates on a frontier around the changed edges, then runs full
-// iterations until the convergence test holds.
+// (1 - alpha) * p[v]) and iterates on a frontier around the changed edges, keeping a bound on the
+// L1 change one more full iteration would make; it runs full iterations until the convergence
+// test holds only when that bound does not already meet it.
 #pragma once
 
 #include <cstdint>
@@ -52,14 +53,20 @@ struct options_t : tuning_knobs_t {
 /// which needs about log(tol) / log(alpha) of them (85 at the defaults).
 inline constexpr double k_default_repair_budget = 50.0;
 inline constexpr int64_t k_default_parallel_min_edges = 100000;
-/// An update's frontier takes in the out-neighbours of a vertex whose rank moved by more than
-/// this fraction of tol: the full iterations after it then start close to converged.
+/// An update's frontier passes a vertex's change on to its out-neighbours when the change each of
+/// them sees exceeds this fraction of tol, the average change per vertex that the convergence
+/// test allows; smaller changes stay in the residual bound (detail/frontier_iteration.hpp).
 inline constexpr double k_frontier_threshold = 1.0;
+/// An update skips the full iterations when its residual bound is below this fraction of n * tol:
+/// a margin for a check of the test that sums in another order.
+inline constexpr double k_certified_fraction = 1.0 - 1e-9;
 
 /// What a result holds besides its ranks.
 struct summary_t {
-  int64_t iterations = 0;  ///< Iterations of the call that produced the ranks.
-  double residual = 0.0;   ///< L1 change of the last of them.
+  int64_t iterations = 0;  ///< Iterations (frontier rounds included) of the call.
+  /// L1 change of the last full iteration, or of an update that ran none, a bound on the change
+  /// one more would make. Either way one more full iteration moves the ranks by at most this.
+  double residual = 0.0;
 };
 
 template <class vid_t>
@@ -81,7 +88,10 @@ struct state_t : summary_t {
 struct stats_t : update_stats_t {
   int64_t vertices_touched = 0;  ///< Vertex rank computations, all iterations together.
   int64_t frontier_size = 0;     ///< Vertices the update's frontier started from (seeds).
-  double residual = 0.0;         ///< L1 change of the last iteration.
+  double residual = 0.0;         ///< As summary_t::residual.
+  /// Vertices whose rank each iteration computed, in order: an update's frontier rounds, then
+  /// its full iterations (n each).
+  std::vector<int64_t> touched_per_iteration;
 };
 
 /// PageRank of `graph`. Throws invalid_argument_error for a directed graph without in-edges (the

@@ -3,12 +3,18 @@
 // (detail/power_iteration.hpp); the personalization and dangling vectors come from
 // detail/teleport.hpp, prepared once per call. update is the shared dynamic-update policy
 // (core/host_steps.hpp) whose repair starts from the previous ranks, new vertices at their
-// teleport share (1 - alpha) * p[v], iterates on a frontier around the changed edges (detail/frontier_iteration.hpp)
-// and then runs full iterations until a compute's convergence test holds (a small batch leaves
-// one or two). A repair that runs past the budget gives up for the cold compute.
+// teleport share (1 - alpha) * p[v], iterates on a frontier around the changed edges
+// (detail/frontier_iteration.hpp)
+// and then runs full iterations until a compute's convergence test holds, none when the
+// frontier's bound on one more full iteration's change already meets it. A repair that runs past
+// the budget (or a budget of 0) gives up for full iterations from the previous ranks, the warm
+// start, not the cold compute.
 #include "dyng/pagerank/pagerank.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -43,16 +49,19 @@ detail::transition_t<vid_t, eid_t> transition_of(const graph_t<vid_t, eid_t>& gr
 /// Full iterations on `x` (with transition `t`) added to what `stats` reports.
 template <class vid_t, class eid_t>
 detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
-                             const detail::teleport_t& teleport, const options_t& options, const execution_t& exec, int threads,
-                             int64_t edge_budget, const char* fn, std::vector<double>& x,
-                             stats_t& stats) {
+                             const detail::teleport_t& teleport, const options_t& options,
+                             const execution_t& exec, int threads, int64_t edge_budget,
+                             const char* fn, std::vector<double>& x, stats_t& stats) {
   const stage_scope_t stage("pagerank.iterate");
-  const auto run = detail::power_iterate(t, teleport, options.alpha, options.tol, options.max_iter,
-                                         edge_budget, threads, exec, fn, x);
+  const auto run = detail::power_iterate(t, teleport, options.alpha, options.tol,
+                                         options.max_iter, edge_budget, threads, exec, fn, x);
   stats.iterations += run.iterations;
   stats.residual = run.residual;
   stats.frontier_visits += run.edges_read;
   stats.vertices_touched += run.iterations * static_cast<int64_t>(x.size());
+  stats.touched_per_iteration.insert(stats.touched_per_iteration.end(),
+                                     static_cast<size_t>(run.iterations),
+                                     static_cast<int64_t>(x.size()));
   stats.converged = run.converged;
   return run;
 }
@@ -61,22 +70,18 @@ engine_t engine_of(int threads, const char* method) {
   return threads > 1 ? engine_t{"fused", method} : engine_t{"operators", method};
 }
 
-/// The uniform start, 1/n each.
-std::vector<double> uniform_ranks(int64_t n) {
-  return std::vector<double>(static_cast<size_t>(n), n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
-}
-
-/// The compute into `state` from `x` (n entries summing to 1; checks done).
+/// Full iterations from `x` (n entries summing to 1) into `state` (checks done): the cold
+/// compute starts from the uniform vector, an update's fallback from the previous ranks.
 template <class vid_t, class eid_t>
-stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_t& teleport,
+stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_t& teleport,
                      const options_t& options, const execution_t& exec, const char* fn,
-                     std::vector<double> x, state_t<vid_t>& state) {
-  const auto n = static_cast<int64_t>(graph.num_vertices());
+                     const char* method, std::vector<double> x, state_t<vid_t>& state) {
+  const auto n = static_cast<int64_t>(x.size());
   stats_t stats;
   const int threads = team_size(graph, options, exec);
   const auto t = transition_of(graph, options, threads);
   const auto run = iterate(t, teleport, options, exec, threads, int64_t{1} << 62, fn, x, stats);
-  stats.record(engine_of(threads, "pull_power_iteration"));
+  stats.record(engine_of(threads, method));
   stats.frontier_size = n;
   state.ranks = std::move(x);
   state.iterations = run.iterations;
@@ -85,12 +90,26 @@ stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_
   return stats;
 }
 
-/// Scales `x` to sum 1 (uniform when it sums to 0). The full iteration keeps a sum of 1; a
-/// frontier round, which moves some ranks only, does not.
-void scale_to_one(std::vector<double>& x) {
+/// The uniform start, 1/n each.
+std::vector<double> uniform_ranks(int64_t n) {
+  return std::vector<double>(static_cast<size_t>(n), n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
+}
+
+/// Scales `x` to sum 1 (uniform when it sums to 0); returns the sum it had. The full iteration
+/// keeps a sum of 1; a frontier round, which moves some ranks only, does not.
+double scale_to_one(std::vector<double>& x) {
   const auto n = static_cast<int64_t>(x.size());
   const double total = detail::chunked_sum(n, 1, [&](int64_t v) { return x[v]; });
   for (double& r : x) r = total > 0.0 ? r / total : 1.0 / static_cast<double>(n);
+  return total;
+}
+
+/// The bound on one more full iteration's L1 change after scale_to_one divided the ranks by
+/// `total`: r(x / s) = r(x) / s + (1 - 1 / s) * teleport, plus the rounding of the division.
+double scaled_bound(double bound, double total, double alpha) {
+  if (!(total > 0.0)) return std::numeric_limits<double>::infinity();
+  return bound / total + (1.0 - alpha) * std::fabs(1.0 - 1.0 / total) +
+         4.0 * std::numeric_limits<double>::epsilon();
 }
 
 /// The warm start: the previous ranks, new vertices at their teleport share (1 - alpha) * p[v],
@@ -105,9 +124,35 @@ std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_
   return x;
 }
 
-/// The repair: frontier rounds from the warm start (detail/frontier_iteration.hpp), then full
-/// iterations until a compute's convergence test holds. Commits to the state only when
-/// converged within the budget, so undo has nothing to take back.
+/// The ranks divided by `total` in place (as scale_to_one does); returns the vertices whose rank
+/// now differs from before the batch, `previous` holding the earlier ranks of the ones the
+/// frontier wrote (its first write of a vertex holds the rank before the batch).
+template <class vid_t>
+int64_t divide_and_count(std::vector<double>& x, double total,
+                         std::vector<std::pair<vid_t, double>> previous, int threads) {
+  std::stable_sort(previous.begin(), previous.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  int64_t adjust = 0;
+  for (size_t i = 0; i < previous.size(); ++i) {
+    if (i > 0 && previous[i].first == previous[i - 1].first) continue;
+    const auto v = static_cast<size_t>(previous[i].first);
+    const double after = x[v] / total;
+    adjust += (after != previous[i].second ? 1 : 0) - (after != x[v] ? 1 : 0);
+  }
+  const auto n = static_cast<int64_t>(x.size());
+  int64_t changed = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : changed)
+  for (int64_t v = 0; v < n; ++v) {
+    const double after = x[static_cast<size_t>(v)] / total;
+    changed += after != x[static_cast<size_t>(v)] ? 1 : 0;
+    x[static_cast<size_t>(v)] = after;
+  }
+  return changed + adjust;
+}
+
+/// The repair: frontier rounds on the ranks in place (detail/frontier_iteration.hpp), then,
+/// unless their bound on one more full iteration's change already meets a compute's convergence
+/// test, full iterations on a copy until it holds. undo() puts back what the rounds wrote.
 template <class vid_t, class eid_t>
 struct frontier_repair_t {
   const graph_t<vid_t, eid_t>& graph;
@@ -116,39 +161,95 @@ struct frontier_repair_t {
   const execution_t& exec;
   const char* fn;
   state_t<vid_t>& state;
+  std::vector<double> before_growth{};  ///< The ranks before a batch that added vertices.
+  std::vector<std::pair<vid_t, double>> previous{};  ///< What the frontier overwrote.
 
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     const auto n = static_cast<int64_t>(state.ranks.size());
-    std::vector<double> x = warm_ranks(
-        state.ranks, static_cast<int64_t>(log.num_vertices_before), teleport, options.alpha);
-    const int threads = team_size(graph, options, exec);
-    const auto t = transition_of(graph, options, threads);
-    stats.record(engine_of(threads, "frontier_power_iteration"));
-    detail::frontier_result_t phase;
-    {
-      const stage_scope_t stage("pagerank.frontier");
-      detail::frontier_iteration_t<vid_t, eid_t> frontier(
-          t, graph.out_view(), graph.properties().directed, threads);
-      phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                           options.max_iter, budget, exec, fn, x);
+    const bool grew = static_cast<int64_t>(log.num_vertices_before) < n;
+    // The previous result's residual bounds one more full iteration's change on the old graph (a
+    // compute's last change c does: one more moves the ranks by at most alpha * c). Growth
+    // changes every vertex's teleport share, so an update that adds vertices iterates fully.
+    const double start_bound = grew ? std::numeric_limits<double>::infinity() : state.residual;
+    if (grew) {
+      before_growth = state.ranks;
+      state.ranks = warm_ranks(before_growth, static_cast<int64_t>(log.num_vertices_before),
+                               teleport, options.alpha);
     }
+    const int threads = team_size(graph, options, exec);
+    // Unweighted, the frontier takes 1 / out-degree from the graph: no pass over every vertex.
+    const auto t = options.weighted
+                       ? transition_of(graph, options, threads)
+                       : detail::transition_t<vid_t, eid_t>{
+                             in_edges_view(graph, graph.properties().directed), {}, false};
+    stats.record(engine_of(threads, "frontier_power_iteration"));
+    const auto phase = frontier_phase(log, t, threads, budget, start_bound);
     stats.iterations = phase.rounds;
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
     stats.frontier_size = phase.seeds;
+    stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
+    const double bound = scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+    if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
+      stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
+      finish(bound, stats);
+      return true;
+    }
+    return iterate_fully(t, threads, budget - phase.edges_read, stats);
+  }
+
+  void undo() noexcept {
+    for (auto it = previous.rbegin(); it != previous.rend(); ++it)
+      state.ranks[static_cast<size_t>(it->first)] = it->second;
+    previous.clear();
+    if (!before_growth.empty()) state.ranks.swap(before_growth);
+    before_growth.clear();
+  }
+
+ private:
+  detail::frontier_result_t<vid_t> frontier_phase(const change_log_t<vid_t>& log,
+                                                  const detail::transition_t<vid_t, eid_t>& t,
+                                                  int threads, int64_t budget,
+                                                  double start_bound) {
+    const stage_scope_t stage("pagerank.frontier");
+    detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
+    auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
+                              options.max_iter, budget, start_bound, exec, fn, state.ranks);
+    previous = std::move(phase.previous);
+    return phase;
+  }
+
+  /// Full iterations from the frontier's ranks, scaled to sum 1, on a copy; commits them when
+  /// converged within the budget.
+  bool iterate_fully(const detail::transition_t<vid_t, eid_t>& t, int threads, int64_t budget,
+                     stats_t& stats) {
+    std::vector<double> x = state.ranks;
     scale_to_one(x);
-    const auto full = iterate(t, teleport, options, exec, threads, budget - phase.edges_read, fn, x, stats);
+    const auto full =
+        t.inverse_out_weight.empty()
+            ? iterate(transition_of(graph, options, threads), teleport, options, exec, threads,
+                      budget, fn, x, stats)
+            : iterate(t, teleport, options, exec, threads, budget, fn, x, stats);
     if (!full.converged) return false;
+    undo();
     int64_t changed = 0;
-    for (int64_t v = 0; v < n; ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
+    for (size_t v = 0; v < x.size(); ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
     state.ranks = std::move(x);
-    state.iterations = stats.iterations;
-    state.residual = full.residual;
     stats.affected = changed;
+    finish(full.residual, stats);
     return true;
   }
-  void undo() noexcept {}
+
+  /// The summary of the committed ranks, with the residual bound the next update starts from.
+  void finish(double residual, stats_t& stats) {
+    state.iterations = stats.iterations;
+    state.residual = residual;
+    stats.residual = residual;
+    stats.converged = true;
+    previous.clear();
+    before_growth.clear();
+  }
 };
 
 }  // namespace
@@ -160,7 +261,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   detail::check_call(graph, options, exec, fn);
   const auto n = static_cast<int64_t>(graph.num_vertices());
   const auto teleport = detail::prepare_teleport(options, n, fn);
-  return compute_into(graph, teleport, options, exec, fn, uniform_ranks(n), state);
+  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration",
+                      uniform_ranks(n), state);
 }
 
 template <class vid_t, class eid_t>
@@ -172,7 +274,8 @@ stats_t compute_from(const graph_t<vid_t, eid_t>& graph, const std::vector<doubl
   const auto teleport = detail::prepare_teleport(options, n, fn);
   auto x = detail::normalised_vector(start, n, "nstart", fn);
   if (x.empty()) x = uniform_ranks(n);
-  return compute_into(graph, teleport, options, exec, fn, std::move(x), state);
+  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration", std::move(x),
+                      state);
 }
 
 template <class vid_t, class eid_t>
@@ -180,11 +283,16 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
                const options_t& options, const execution_t& exec, state_t<vid_t>& state) {
   constexpr const char* fn = "pagerank.update()";
   detail::check_call(graph, options, exec, fn);
-  const auto n = static_cast<int64_t>(graph.num_vertices());
-  const auto teleport = detail::prepare_teleport(options, n, fn);
+  const auto teleport =
+      detail::prepare_teleport(options, static_cast<int64_t>(graph.num_vertices()), fn);
   frontier_repair_t<vid_t, eid_t> repair{graph, teleport, options, exec, fn, state};
+  // The fallback is a warm-started full iteration: the previous ranks (the repair commits
+  // nothing it gives up on) are still closer to the answer than the uniform vector.
   auto recompute = [&](state_t<vid_t>& fresh, const stats_t&) {
-    return compute_into(graph, teleport, options, exec, fn, uniform_ranks(n), fresh);
+    return iterate_into(graph, teleport, options, exec, fn, "warm_power_iteration",
+                        warm_ranks(state.ranks, static_cast<int64_t>(log.num_vertices_before),
+                                   teleport, options.alpha),
+                        fresh);
   };
   // One iteration reads every in-edge and every vertex.
   const auto scale =

@@ -106,6 +106,8 @@ detail::run_result_t iterate(const kernels::iteration_setup_t<vid_t, eid_t>& set
   stats.residual = run.residual;
   stats.frontier_visits += run.edges_read;
   stats.vertices_touched += run.iterations * space.n;
+  stats.touched_per_iteration.insert(stats.touched_per_iteration.end(),
+                                     static_cast<size_t>(run.iterations), space.n);
   stats.converged = run.converged;
   return run;
 }
@@ -215,7 +217,7 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   const auto num_changes = static_cast<int64_t>(log.changes.size());
   auto changes = kernels::room_for<edge_change_t<vid_t>>(num_changes, stream);
   if (num_changes > 0) changes.copy_from_host(log.changes.data(), log.changes.size());
-  detail::frontier_result_t phase;
+  detail::frontier_result_t<vid_t> phase;
   {
     const stage_scope_t stage("pagerank.frontier");
     phase = kernels::run_frontier(frontier, changes.data(), num_changes, old_vertices, budget,
@@ -224,6 +226,7 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   stats.iterations = phase.rounds;
   stats.frontier_visits = phase.edges_read;
   stats.vertices_touched = phase.vertices_touched;
+  stats.touched_per_iteration = phase.touched_per_round;
   stats.frontier_size = phase.seeds;
   kernels::scale_to_one(space);
   if (!iterate(setup, space, fn, stats).converged) return false;

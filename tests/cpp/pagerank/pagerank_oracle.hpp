@@ -59,6 +59,35 @@ std::vector<double> oracle_ranks(const dyng::graph_t<vid_t, eid_t>& g, double al
   return x;
 }
 
+/// The L1 change one more full iteration (networkx.pagerank's) makes to `x`: the quantity of the
+/// convergence test, from the edge list alone.
+template <class vid_t, class eid_t>
+double one_iteration_change(const dyng::graph_t<vid_t, eid_t>& g, const std::vector<double>& x,
+                            double alpha, bool weighted) {
+  const auto n = x.size();
+  const auto out = g.out_view();
+  std::vector<double> next(n, 0.0);
+  double dangling = 0.0;
+  for (size_t u = 0; u < n; ++u) {
+    const auto row = static_cast<vid_t>(u);
+    double total = 0.0;
+    for (auto s = out.begin(row); s < out.end(row); ++s) total += weighted ? out.weight(s, 0) : 1.0;
+    if (total == 0.0) {
+      dangling += x[u];
+      continue;
+    }
+    for (auto s = out.begin(row); s < out.end(row); ++s) {
+      next[static_cast<size_t>(out.neighbour(s))] +=
+          alpha * x[u] * (weighted ? out.weight(s, 0) : 1.0) / total;
+    }
+  }
+  double change = 0.0;
+  for (size_t v = 0; v < n; ++v) {
+    change += std::fabs(next[v] + (alpha * dangling + 1.0 - alpha) / static_cast<double>(n) - x[v]);
+  }
+  return change;
+}
+
 inline double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0.0;
   for (size_t i = 0; i < a.size(); ++i) d += std::fabs(a[i] - b[i]);

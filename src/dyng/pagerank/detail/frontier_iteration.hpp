@@ -1,27 +1,48 @@
-// The frontier phase of a PageRank update (dynamic frontier, after Sahu et al., "DF* PageRank",
-// 2024): after a batch, only ranks near the changed edges move much, so the iteration first
-// recomputes the ranks of a frontier of vertices, seeded by the changed edges (a vertex whose
-// in-edges changed, and every out-neighbour of a vertex whose out-edges changed, since its share
-// to each of them changed), and grows the frontier to the out-neighbours of a vertex whose rank
-// moved by more than the frontier threshold. A vertex whose out-edges changed may have become or
-// stopped being dangling, which moves the dangling rank D and with it every vertex that the
-// dangling vector d feeds; the seeds take in those that such a move of D could push past the
-// threshold (teleport.hpp: all or none for a uniform d, the heavy entries of a concentrated one). It only brings the ranks close; the caller then runs
-// full iterations from them (power_iteration.hpp) until the convergence test of a compute holds,
-// so the answer meets that test whatever the frontier missed (the dangling mass, which every
-// vertex shares, moves all ranks a little).
+// The frontier phase of a PageRank update (dynamic frontier with pruning, after Sahu et al., "DF*
+// PageRank", 2024): after a batch, only ranks near the changed edges move much, so the iteration
+// recomputes the ranks of a frontier of vertices only. The seeds are the heads of the changed
+// edges (their in-rows changed) and, where a tail's share to each out-neighbour changed by more
+// than the threshold, the tail's out-neighbours. A vertex whose out-edges changed may have become
+// or stopped being dangling, which moves the dangling rank D and with it every vertex that the
+// dangling vector d feeds; the seeds also take in those that such a move of D could push past the
+// threshold (teleport.hpp: all or none for a uniform d, the heavy entries of a concentrated one).
+// A recomputed vertex passes its change on, bringing its out-neighbours into the next round, only
+// when the change each of them sees (alpha * |change| / out-weight) exceeds the threshold;
+// otherwise it drops out (pruning).
 //
-// Determinism: the frontier is a flag per vertex, read back in vertex order each round; each rank
-// of a round is computed from the previous round's ranks (Jacobi), by one thread, in slot order,
-// and the dangling mass is a chunked sum; so the bits do not depend on the team's size. Flags are
-// set with relaxed atomic stores of the same value (no read-modify-write).
+// The phase also keeps a bound on how far one more full iteration would move the ranks, the
+// quantity of the convergence test, so that the caller can skip the full iterations when the bound
+// already meets the test. Write r(x) = P(x) - x for the full iteration P. At the start,
+// |r(x)|_1 <= the previous bound (the caller's, for the old graph) plus what the batch changed:
+// alpha * x[u] * (L1 change of u's transition column) summed over the changed tails u. A Jacobi
+// round over F sets x[v] to P(x)[v] for v in F, a change d with d[v] = r(x)[v] on F, so the new
+// residual is r(x) off F plus the linear part of P applied to d: its L1 norm is at most
+// bound - |d|_1 + alpha * |d|_1. Each round lowers the bound by (1 - alpha) * |d|_1, less the
+// rounding of the ranks it computed (counted generously). So whatever the frontier leaves out, the
+// bound stays true, and the caller runs full iterations whenever it does not meet the test.
+//
+// Cost: the rounds work on the caller's ranks in place and list what they overwrite (the caller
+// undoes a repair it gives up on), and the dangling mass and the sum of the ranks are summed once
+// and then kept along with each round's changes, so a small batch costs one pass over the
+// vertices besides the frontier itself.
+//
+// Determinism: the frontier is a flag per vertex (each thread also lists the ones it set), read
+// back in vertex order each round; each rank of a round is computed from the previous round's
+// ranks (Jacobi), by one thread, in slot order;
+// the dangling mass is a chunked sum and the bound's sums are over fixed chunks of the frontier;
+// so the bits do not depend on the team's size. Flags are set with relaxed atomic stores of the
+// same value (no read-modify-write).
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
+
+#include <omp.h>
 
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
@@ -30,32 +51,59 @@
 namespace dyng::pagerank::detail {
 
 /// What the frontier phase did.
+template <class vid_t>
 struct frontier_result_t {
   int64_t rounds = 0;
   int64_t edges_read = 0;
   int64_t vertices_touched = 0;
   int64_t seeds = 0;
   bool within_budget = true;
+  std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
+  double sum = 0.0;  ///< Sum of the ranks after the rounds (kept along, not summed again).
+  /// (vertex, rank before) of every rank the rounds wrote, in order: undone in reverse order.
+  std::vector<std::pair<vid_t, double>> previous;
+  /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
+  /// start had none).
+  double residual_bound = std::numeric_limits<double>::infinity();
+};
+
+/// The change of one tail's transition column: slots inserted and deleted (reweighted ones only
+/// matter when weighted).
+struct column_change_t {
+  int64_t inserted = 0;
+  int64_t deleted = 0;
+  int64_t reweighted = 0;
 };
 
 template <class vid_t, class eid_t>
 class frontier_iteration_t {
  public:
+  /// `out` is the graph's out-edges (both directions of an undirected graph, whose change log
+  /// records both). Unweighted, `t` may leave inverse_out_weight empty: the phase then takes
+  /// 1 / out-degree from `out` where it needs it, sparing a pass over every vertex.
   frontier_iteration_t(const transition_t<vid_t, eid_t>& t,
-                       const adjacency_view_t<vid_t, eid_t>& out, bool directed, int threads)
-      : t_(t), out_(out), directed_(directed), threads_(threads),
-        flags_(static_cast<size_t>(out.num_vertices), 0) {}
+                       const adjacency_view_t<vid_t, eid_t>& out, int threads)
+      : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0),
+        marked_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
 
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
-  /// `edge_budget`; a vertex moved by more than `threshold` brings its out-neighbours in. Polls
-  /// `exec.cancel` between rounds (`fn` names the call in the error).
-  frontier_result_t run(const change_log_t<vid_t>& log, const teleport_t& teleport, double alpha,
-                        double threshold, int64_t max_rounds, int64_t edge_budget,
-                        const execution_t& exec, const char* fn, std::vector<double>& x) {
-    frontier_result_t result;
-    seed(log);
+  /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
+  /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
+  /// (infinite when unknown). Polls `exec.cancel` between rounds (`fn` names the call).
+  frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
+                               double alpha, double threshold,
+                               int64_t max_rounds, int64_t edge_budget, double start_bound,
+                               const execution_t& exec, const char* fn, std::vector<double>& x) {
+    frontier_result_t<vid_t> result;
+    result.residual_bound = start_bound + seed(log, alpha, threshold, x);
     seed_dangling_targets(log, teleport, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
+    const double eps = std::numeric_limits<double>::epsilon();
+    // The dangling mass and the sum, summed once and then kept along with each round's changes;
+    // the dangling mass's rounding error is bounded as it goes.
+    auto [dangling, sum] = dangling_and_sum(x);
+    double dangling_error =
+        eps * static_cast<double>(k_sum_chunk + n / k_sum_chunk + 8) * dangling;
     std::vector<vid_t> frontier;
     std::vector<double> next;
     while (result.rounds < max_rounds) {
@@ -63,39 +111,125 @@ class frontier_iteration_t {
       collect(frontier);
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
-      const double* inv = t_.inverse_out_weight.data();
-      const double dangling = chunked_sum(n, threads_, [&](int64_t v) {
-        return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
-      });
-      result.edges_read += round(frontier, teleport, alpha, dangling, threshold, x, next);
+      const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next,
+                              result.previous);
+      result.edges_read += done.edges;
+      result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
+      dangling += done.dangling_change;
+      sum += done.change;
+      dangling_error += eps * static_cast<double>(frontier.size() + 8) *
+                        (std::fabs(dangling) + done.moved);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
+      result.touched_per_round.push_back(static_cast<int64_t>(frontier.size()));
       ++result.rounds;
       if (result.edges_read > edge_budget) {
         result.within_budget = false;
         break;
       }
     }
+    result.sum = sum;
     return result;
   }
 
  private:
-  void mark(vid_t v) {
-    std::atomic_ref<uint8_t>(flags_[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
-  }
-  void mark_out_neighbours(vid_t u) {
-    for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s));
+  struct round_t {
+    int64_t edges = 0;
+    double moved = 0.0;            ///< L1 change of the round.
+    double change = 0.0;           ///< Its change of the sum of the ranks.
+    double dangling_change = 0.0;  ///< Its change of the dangling mass.
+    double rounding = 0.0;         ///< Bound on twice the rounding error of the ranks it computed.
+  };
+
+  /// 1 / W(u), 0 for a dangling vertex; from the out-degree where the transition has no array.
+  double inverse_out(vid_t u) const {
+    if (!t_.inverse_out_weight.empty()) return t_.inverse_out_weight[static_cast<size_t>(u)];
+    const auto degree = static_cast<double>(out_.degree(u));
+    return degree > 0.0 ? 1.0 / degree : 0.0;
   }
 
-  void seed(const change_log_t<vid_t>& log) {
+  /// True when u has no out-weight (it jumps uniformly); no division, for the pass over all.
+  bool is_dangling(vid_t u) const {
+    return t_.inverse_out_weight.empty() ? out_.begin(u) == out_.end(u)
+                                         : t_.inverse_out_weight[static_cast<size_t>(u)] == 0.0;
+  }
+
+  /// (rank held by dangling vertices, sum of the ranks), in fixed chunks added in order.
+  std::pair<double, double> dangling_and_sum(const std::vector<double>& x) const {
+    const auto n = static_cast<int64_t>(x.size());
+    const int64_t chunks = (n + k_sum_chunk - 1) / k_sum_chunk;
+    std::vector<std::pair<double, double>> partial(static_cast<size_t>(chunks));
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) {
+      double dangling = 0.0, sum = 0.0;
+      for (int64_t v = c * k_sum_chunk; v < std::min(n, (c + 1) * k_sum_chunk); ++v) {
+        const double r = x[static_cast<size_t>(v)];
+        sum += r;
+        dangling += is_dangling(static_cast<vid_t>(v)) ? r : 0.0;
+      }
+      partial[static_cast<size_t>(c)] = {dangling, sum};
+    }
+    std::pair<double, double> total{0.0, 0.0};
+    for (const auto& [dangling, sum] : partial) total.first += dangling, total.second += sum;
+    return total;
+  }
+
+  /// Flags v and lists it in list `me` (the calling thread's: twice at worst, when two threads
+  /// flag it at once, and collect() drops repeats).
+  void mark(vid_t v, size_t me) {
+    std::atomic_ref<uint8_t> flag(flags_[static_cast<size_t>(v)]);
+    if (flag.load(std::memory_order_relaxed) != 0) return;
+    flag.store(1, std::memory_order_relaxed);
+    marked_[me].push_back(v);
+  }
+  void mark_out_neighbours(vid_t u, size_t me) {
+    for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s), me);
+  }
+
+  /// Marks the seeds; returns the L1 change the batch made to one full iteration of `x`.
+  double seed(const change_log_t<vid_t>& log, double alpha, double threshold,
+              const std::vector<double>& x) {
+    std::vector<std::pair<vid_t, edge_change_kind_t>> tails;
+    tails.reserve(log.changes.size());
     for (const auto& change : log.changes) {
-      mark(change.src), mark(change.dst);
-      mark_out_neighbours(change.src);
-      if (!directed_) mark_out_neighbours(change.dst);
+      mark(change.dst, 0);
+      tails.emplace_back(change.src, change.kind);
+    }
+    std::sort(tails.begin(), tails.end());
+    double shift = 0.0;
+    for (size_t i = 0; i < tails.size();) {
+      const vid_t u = tails[i].first;
+      column_change_t change;
+      for (; i < tails.size() && tails[i].first == u; ++i) {
+        change.inserted += tails[i].second == edge_change_kind_t::inserted ? 1 : 0;
+        change.deleted += tails[i].second == edge_change_kind_t::deleted ? 1 : 0;
+        change.reweighted += tails[i].second == edge_change_kind_t::reweighted ? 1 : 0;
+      }
+      const auto [column, share] = column_shift(u, change);
+      shift += alpha * x[static_cast<size_t>(u)] * column;
+      if (alpha * x[static_cast<size_t>(u)] * share > threshold) mark_out_neighbours(u, 0);
     }
     for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) {
-      mark(v);
-      mark_out_neighbours(v);
+      mark(v, 0);
+      mark_out_neighbours(v, 0);
     }
+    return shift;
+  }
+
+  /// (L1 change of u's transition column, largest change of its share to one out-neighbour) for
+  /// `change`; 2 and 1, their largest values, where the old column is not known from the counts
+  /// (weighted, or u had or has no out-edges and jumped uniformly).
+  std::pair<double, double> column_shift(vid_t u, const column_change_t& change) const {
+    if (t_.weighted) return change.inserted + change.deleted + change.reweighted > 0
+                                ? std::pair{2.0, 1.0} : std::pair{0.0, 0.0};
+    if (change.inserted + change.deleted == 0) return {0.0, 0.0};
+    const auto now = static_cast<double>(out_.degree(u));
+    const double before = now - static_cast<double>(change.inserted - change.deleted);
+    if (now <= 0.0 || before <= 0.0) return {2.0, 1.0};
+    const double kept = before - static_cast<double>(change.deleted);
+    const double column = kept * std::fabs(1.0 / now - 1.0 / before) +
+                          static_cast<double>(change.inserted) / now +
+                          static_cast<double>(change.deleted) / before;
+    return {std::min(2.0, column), std::fabs(1.0 / now - 1.0 / before)};
   }
 
   /// Seeds the vertices that d feeds when D may have moved: by at most the rank of the vertices
@@ -103,10 +237,9 @@ class frontier_iteration_t {
   /// reweighted; new vertices), each counted once, in increasing order.
   void seed_dangling_targets(const change_log_t<vid_t>& log, const teleport_t& teleport,
                              double alpha, double threshold, const std::vector<double>& x) {
-    const double* inv = t_.inverse_out_weight.data();
     std::vector<vid_t> maybe;
     for (const auto& change : log.changes) {
-      if (inv[change.src] == 0.0 || change.kind != edge_change_kind_t::deleted)
+      if (is_dangling(change.src) || change.kind != edge_change_kind_t::deleted)
         maybe.push_back(change.src);
     }
     for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) maybe.push_back(v);
@@ -115,26 +248,37 @@ class frontier_iteration_t {
     double mass = 0.0;
     for (const vid_t u : maybe) mass += x[static_cast<size_t>(u)];
     mark_dangling_targets(teleport, static_cast<int64_t>(x.size()), alpha, mass, threshold,
-                          [&](int64_t v) { mark(static_cast<vid_t>(v)); });
+                          [&](int64_t v) { mark(static_cast<vid_t>(v), 0); });
   }
 
-  /// The flagged vertices in increasing order; clears the flags.
+  /// The flagged vertices in increasing order; clears the flags. From the threads' lists, sorted,
+  /// when they are short; by a pass over the flags otherwise (the same vertices either way).
   void collect(std::vector<vid_t>& frontier) {
     frontier.clear();
-    for (size_t v = 0; v < flags_.size(); ++v) {
-      if (flags_[v] == 0) continue;
-      frontier.push_back(static_cast<vid_t>(v));
-      flags_[v] = 0;
+    size_t listed = 0;
+    for (const auto& list : marked_) listed += list.size();
+    if (listed * 16 < flags_.size()) {
+      for (auto& list : marked_) frontier.insert(frontier.end(), list.begin(), list.end());
+      std::sort(frontier.begin(), frontier.end());
+      frontier.erase(std::unique(frontier.begin(), frontier.end()), frontier.end());
+      for (const vid_t v : frontier) flags_[static_cast<size_t>(v)] = 0;
+    } else {
+      for (size_t v = 0; v < flags_.size(); ++v) {
+        if (flags_[v] == 0) continue;
+        frontier.push_back(static_cast<vid_t>(v));
+        flags_[v] = 0;
+      }
     }
+    for (auto& list : marked_) list.clear();
   }
 
-  /// One Jacobi round over `frontier`; returns the edges read.
-  int64_t round(const std::vector<vid_t>& frontier, const teleport_t& teleport, double alpha,
-                double dangling, double threshold, std::vector<double>& x,
-                std::vector<double>& next) {
+  /// One Jacobi round over `frontier`; appends the ranks it overwrites to `previous`.
+  round_t round(const std::vector<vid_t>& frontier, const teleport_t& teleport, double alpha,
+                double dangling, double threshold,
+                std::vector<double>& x, std::vector<double>& next,
+                std::vector<std::pair<vid_t, double>>& previous) {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
-    const double* inv = t_.inverse_out_weight.data();
     int64_t edges = 0;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64) reduction(+ : edges)
     for (int64_t i = 0; i < size; ++i) {
@@ -142,30 +286,48 @@ class frontier_iteration_t {
       double sum = 0.0;
       for (eid_t s = t_.in.begin(v); s < t_.in.end(v); ++s) {
         const vid_t u = t_.in.neighbour(s);
-        const double share = x[static_cast<size_t>(u)] * inv[u];
+        const double share = x[static_cast<size_t>(u)] * inverse_out(u);
         sum += t_.weighted ? share * t_.in.weight(s, 0) : share;
       }
       next[static_cast<size_t>(i)] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t_.in.degree(v));
     }
+    round_t done;
+    done.edges = edges;
+    const double eps = std::numeric_limits<double>::epsilon();
+    done.moved = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
+      return std::fabs(next[static_cast<size_t>(i)] - x[v]);
+    });
+    done.change = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
+      return next[static_cast<size_t>(i)] - x[v];
+    });
+    done.dangling_change = chunked_sum(size, threads_, [&](int64_t i) {
+      const vid_t v = frontier[static_cast<size_t>(i)];
+      return is_dangling(v) ? next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)] : 0.0;
+    });
+    done.rounding = chunked_sum(size, threads_, [&](int64_t i) {
+      const auto degree = static_cast<double>(t_.in.degree(frontier[static_cast<size_t>(i)]));
+      return 4.0 * eps * (degree + 4.0) * next[static_cast<size_t>(i)];
+    });
+    for (const vid_t v : frontier) previous.emplace_back(v, x[static_cast<size_t>(v)]);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
     for (int64_t i = 0; i < size; ++i) {
       const vid_t v = frontier[static_cast<size_t>(i)];
       const double moved = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
       x[static_cast<size_t>(v)] = next[static_cast<size_t>(i)];
-      if (moved > threshold) {
-        mark(v);
-        mark_out_neighbours(v);
-      }
+      if (alpha * moved * inverse_out(v) > threshold)
+        mark_out_neighbours(v, static_cast<size_t>(omp_get_thread_num()));
     }
-    return edges;
+    return done;
   }
 
   const transition_t<vid_t, eid_t>& t_;
   adjacency_view_t<vid_t, eid_t> out_;
-  bool directed_;
   int threads_;
   std::vector<uint8_t> flags_;
+  std::vector<std::vector<vid_t>> marked_;  ///< Per thread: the vertices it flagged.
 };
 
 }  // namespace dyng::pagerank::detail

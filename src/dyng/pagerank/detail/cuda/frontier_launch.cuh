@@ -110,11 +110,11 @@ void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
 /// The frontier rounds on space.x (the warm start, its shares not yet made) after the batch whose
 /// effective changes are `changes`; space.share holds the shares of space.x when it returns.
 template <class vid_t, class eid_t>
-frontier_result_t run_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
+frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
                                const edge_change_t<vid_t>* changes, int64_t num_changes,
                                int64_t old_vertices, int64_t edge_budget,
                                iteration_space_t& space, const char* fn) {
-  frontier_result_t result;
+  frontier_result_t<vid_t> result;
   const int64_t n = space.n;
   if (n == 0) return result;
   frontier_space_t<vid_t> fs(n, space.stream);
@@ -139,6 +139,7 @@ frontier_result_t run_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
     run_round(setup, listed, space, fs);
     result.edges_read += static_cast<int64_t>(found.slots);
     result.vertices_touched += listed;
+    result.touched_per_round.push_back(listed);
     ++result.rounds;
   }
   read_counters(fs.counters.data(), space.stream);  // the last round's lists did not overflow
