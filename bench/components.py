@@ -67,26 +67,31 @@ def add_parser(sub) -> None:
     p = sub.add_parser("components", help="connected components (weak, strong): compute vs "
                                           "SciPy, NetworKit, NetworkX; update vs recompute and "
                                           "NetworKit's dynamic components")
+    add_peer_options(p, "components", DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE,
+                     "comma list among sequential,openmp,cuda (default sequential,openmp)")
+    p.add_argument("--kinds", default="weak,strong", help="comma list of weak,strong")
+
+
+def add_peer_options(p, name, default_scale, quick_scale, default_nx_scale, backends_help) -> None:
+    """The options every R-MAT peer benchmark (components, pagerank) takes."""
     p.add_argument("--scale", type=int, default=None,
-                   help=f"R-MAT scale (default {DEFAULT_SCALE}; --quick: {QUICK_SCALE})")
+                   help=f"R-MAT scale (default {default_scale}; --quick: {quick_scale})")
     p.add_argument("--repeats", type=int, default=None,
                    help="timed rounds after the warm-up round (default 5, --quick 3); the "
                         "update sequence has this many batches plus the first")
     p.add_argument("--changes", type=int, default=1000,
                    help="changes per batch, half deletions (default 1000)")
-    p.add_argument("--backends", default="sequential,openmp",
-                   help="comma list among sequential,openmp,cuda (default sequential,openmp)")
-    p.add_argument("--kinds", default="weak,strong", help="comma list of weak,strong")
+    p.add_argument("--backends", default="sequential,openmp", help=backends_help)
     p.add_argument("--threads", type=int, default=2,
                    help="OpenMP threads of dyng's openmp backend and of NetworKit (default 2)")
     p.add_argument("--nx-scale", type=int, default=None,
-                   help=f"R-MAT scale of the NetworkX comparison (default {DEFAULT_NX_SCALE}, "
+                   help=f"R-MAT scale of the NetworkX comparison (default {default_nx_scale}, "
                         "--quick: the --scale; 0 leaves NetworkX out)")
     p.add_argument("--no-peers", action="store_true", help="leave NetworKit and NetworkX out")
     p.add_argument("--quick", action="store_true", help="a small graph and 3 repeats")
     p.add_argument("--seed", type=int, default=1, help="graph and batch seed (default 1)")
     p.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/components-<timestamp>"
+                   help=f"where to write the JSON (default bench/results/{name}-<timestamp>"
                         ".json)")
 
 

@@ -45,7 +45,7 @@ import time
 import numpy as np
 
 from bench import components, generators, pagerank_update, report, verify
-from bench.components import bar, phase_ms
+from bench.components import add_peer_options, bar, phase_ms
 from bench.components_update import summary
 from bench.pagerank_update import check_close, check_converged, ranks_of
 from bench.timing import Peer, run_interleaved
@@ -64,30 +64,12 @@ def add_parser(sub) -> None:
     """The ``pagerank`` subcommand's options."""
     p = sub.add_parser("pagerank", help="PageRank: compute vs NetworkX and NetworKit; update vs "
                                         "a cold recompute and a warm-started full iteration")
-    p.add_argument("--scale", type=int, default=None,
-                   help=f"R-MAT scale (default {DEFAULT_SCALE}; --quick: {QUICK_SCALE})")
-    p.add_argument("--repeats", type=int, default=None,
-                   help="timed rounds after the warm-up round (default 5, --quick 3); the "
-                        "update sequence has this many batches plus the first")
-    p.add_argument("--changes", type=int, default=1000,
-                   help="changes per batch, half deletions (default 1000)")
-    p.add_argument("--backends", default="sequential,openmp",
-                   help="comma list among sequential,openmp (default both)")
-    p.add_argument("--threads", type=int, default=2,
-                   help="OpenMP threads of dyng's openmp backend and of NetworKit (default 2)")
+    add_peer_options(p, "pagerank", DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE,
+                     "comma list among sequential,openmp (default both)")
     p.add_argument("--alpha", type=float, default=0.85, help="damping factor (default 0.85)")
     p.add_argument("--tol", type=float, default=1e-6,
                    help="converged when one iteration moves the ranks by < n * tol in L1 "
                         "(default 1e-6)")
-    p.add_argument("--nx-scale", type=int, default=None,
-                   help=f"R-MAT scale of the NetworkX comparison (default {DEFAULT_NX_SCALE}, "
-                        "--quick: the --scale; 0 leaves NetworkX out)")
-    p.add_argument("--no-peers", action="store_true", help="leave NetworKit and NetworkX out")
-    p.add_argument("--quick", action="store_true", help="a small graph and 3 repeats")
-    p.add_argument("--seed", type=int, default=1, help="graph and batch seed (default 1)")
-    p.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/pagerank-<timestamp>"
-                        ".json)")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -96,3 +96,15 @@ class Progress:
             return
         self._last = now
         print(f"[bench {now - self._start:7.1f}s] {message}", file=self._stream, flush=True)
+
+
+def timed_ms(call: Callable[[], Any]) -> tuple[float, Any]:
+    """(milliseconds, value) of one call: the GPU scripts' single measurements."""
+    start = time.perf_counter()
+    value = call()
+    return (time.perf_counter() - start) * 1e3, value
+
+
+def median_ms(call: Callable[[], Any], repeats: int = 5) -> float:
+    """Median milliseconds of `repeats` calls."""
+    return statistics.median(timed_ms(call)[0] for _ in range(repeats))

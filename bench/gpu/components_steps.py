@@ -10,12 +10,13 @@
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/components_steps.py [--scale 22] [--changes 1000]
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/components_steps.py --huge 26
 import argparse
-import time
 
 import numpy as np
 
 import dyng
 from bench import changes, generators
+from bench.timing import median_ms
+from bench.timing import timed_ms as timed
 
 parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--scale", type=int, default=22)
@@ -27,16 +28,6 @@ parser.add_argument("--stages", action="store_true",
                          "each stage, device times from CUDA events)")
 args = parser.parse_args()
 print("dyng", dyng.__version__, "from", dyng.__file__)
-
-
-def timed(call):
-    start = time.perf_counter()
-    value = call()
-    return (time.perf_counter() - start) * 1e3, value
-
-
-def median_ms(call, repeats=5):
-    return float(np.median([timed(call)[0] for _ in range(repeats)]))
 
 
 def scipy_ms(g0, kind):

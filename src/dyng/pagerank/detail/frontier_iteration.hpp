@@ -45,27 +45,11 @@
 #include <omp.h>
 
 #include "dyng/graph/change_log.hpp"
+#include "dyng/pagerank/detail/frontier_result.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
 #include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail {
-
-/// What the frontier phase did.
-template <class vid_t>
-struct frontier_result_t {
-  int64_t rounds = 0;
-  int64_t edges_read = 0;
-  int64_t vertices_touched = 0;
-  int64_t seeds = 0;
-  bool within_budget = true;
-  std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
-  double sum = 0.0;  ///< Sum of the ranks after the rounds (kept along, not summed again).
-  /// (vertex, rank before) of every rank the rounds wrote, in order: undone in reverse order.
-  std::vector<std::pair<vid_t, double>> previous;
-  /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
-  /// start had none).
-  double residual_bound = std::numeric_limits<double>::infinity();
-};
 
 /// The change of one tail's transition column: slots inserted and deleted (reweighted ones only
 /// matter when weighted).

@@ -13,7 +13,7 @@
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/cuda/frontier_kernels.cuh"
 #include "dyng/pagerank/detail/cuda/power_launch.cuh"
-#include "dyng/pagerank/detail/frontier_iteration.hpp"
+#include "dyng/pagerank/detail/frontier_result.hpp"
 
 namespace dyng::pagerank::detail::cuda {
 
