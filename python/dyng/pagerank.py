@@ -65,7 +65,9 @@ ALGORITHM = Algorithm(name="pagerank", title="Dynamic PageRank (NetworkX's defin
 
 @dataclasses.dataclass
 class Options(OptionsBase):
-    """Options of pagerank (``networkx.pagerank``'s names and defaults).
+    """Options of pagerank (``networkx.pagerank``'s names and defaults). ``alpha``,
+    ``weighted``, ``personalization`` and ``dangling`` define the ranks, so they are fixed for a
+    result (``Result.set_options`` refuses them); ``tol`` and ``max_iter`` may change.
 
     Attributes
     ----------
