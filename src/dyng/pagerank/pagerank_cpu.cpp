@@ -162,7 +162,9 @@ struct frontier_repair_t {
   const char* fn;
   state_t<vid_t>& state;
   std::vector<double> before_growth{};  ///< The ranks before a batch that added vertices.
-  std::vector<std::pair<vid_t, double>> previous{};  ///< What the frontier overwrote.
+  /// (vertex, rank before) of every rank the frontier overwrote, in order, undone in reverse
+  /// order. The frontier writes it as it goes, so an interrupted round leaves it complete.
+  std::vector<std::pair<vid_t, double>> previous{};
 
   bool run(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
     const auto n = static_cast<int64_t>(state.ranks.size());
@@ -215,8 +217,8 @@ struct frontier_repair_t {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, start_bound, exec, fn, state.ranks);
-    previous = std::move(phase.previous);
+                              options.max_iter, budget, start_bound, exec, fn, state.ranks,
+                              previous);
     return phase;
   }
 

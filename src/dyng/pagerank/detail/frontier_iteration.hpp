@@ -73,11 +73,14 @@ class frontier_iteration_t {
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
   /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
   /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
-  /// (infinite when unknown). Polls `exec.cancel` between rounds (`fn` names the call).
+  /// (infinite when unknown). Each rank a round overwrites goes to `previous` (vertex, rank
+  /// before) as the round writes it, so the caller can undo even a run that threw. Polls
+  /// `exec.cancel` between rounds (`fn` names the call).
   frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
                                double alpha, double threshold,
                                int64_t max_rounds, int64_t edge_budget, double start_bound,
-                               const execution_t& exec, const char* fn, std::vector<double>& x) {
+                               const execution_t& exec, const char* fn, std::vector<double>& x,
+                               std::vector<std::pair<vid_t, double>>& previous) {
     frontier_result_t<vid_t> result;
     result.residual_bound = start_bound + seed(log, alpha, threshold, x);
     seed_dangling_targets(log, teleport, alpha, threshold, x);
@@ -96,7 +99,7 @@ class frontier_iteration_t {
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
       const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next,
-                              result.previous);
+                              previous);
       result.edges_read += done.edges;
       result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
       dangling += done.dangling_change;

@@ -20,8 +20,6 @@ struct frontier_result_t {
   bool within_budget = true;
   std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
   double sum = 0.0;  ///< Sum of the ranks after the rounds (kept along, not summed again).
-  /// (vertex, rank before) of every rank the rounds wrote, in order: undone in reverse order.
-  std::vector<std::pair<vid_t, double>> previous;
   /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
   /// start had none).
   double residual_bound = std::numeric_limits<double>::infinity();
