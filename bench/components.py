@@ -110,17 +110,9 @@ class Settings:
 
 def main(args, argv, run_document) -> int:
     """Runs the benchmark through the CLI's shared document writer `run_document`."""
-    scale = args.scale or (QUICK_SCALE if args.quick else DEFAULT_SCALE)
-    nx_scale = args.nx_scale if args.nx_scale is not None else (
-        scale if args.quick else min(scale, DEFAULT_NX_SCALE))
-    settings = Settings(scale=scale,
-                        repeats=args.repeats or (3 if args.quick else 5),
-                        changes=args.changes, backends=names(args.backends),
-                        kinds=names(args.kinds), threads=args.threads, nx_scale=nx_scale,
-                        peers=not args.no_peers, seed=args.seed)
-    if (not 2 <= scale <= 26 or settings.repeats < 1 or settings.threads < 1
-            or settings.changes < 2 or not 0 <= nx_scale <= 26 or not settings.backends
-            or any(b not in ALL_BACKENDS for b in settings.backends) or not settings.kinds
+    settings = Settings(**peer_settings(args, DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE),
+                        kinds=names(args.kinds))
+    if (not peer_settings_valid(settings, ALL_BACKENDS) or not settings.kinds
             or any(k not in KINDS for k in settings.kinds)):
         print("bench components: error: --scale in [2, 26], --repeats and --threads >= 1, "
               "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp,cuda "
@@ -128,6 +120,23 @@ def main(args, argv, run_document) -> int:
         return 2
     return run_document("components", args, argv, dataclasses.asdict(settings),
                         lambda progress: run(settings, progress), bars, text)
+
+
+def peer_settings(args, default_scale, quick_scale, default_nx_scale) -> dict:
+    """The settings of add_peer_options()'s options, with --quick's and the defaults' choices."""
+    scale = args.scale or (quick_scale if args.quick else default_scale)
+    nx_scale = args.nx_scale if args.nx_scale is not None else (
+        scale if args.quick else min(scale, default_nx_scale))
+    return dict(scale=scale, repeats=args.repeats or (3 if args.quick else 5),
+                changes=args.changes, backends=names(args.backends), threads=args.threads,
+                nx_scale=nx_scale, peers=not args.no_peers, seed=args.seed)
+
+
+def peer_settings_valid(settings, all_backends) -> bool:
+    """Whether peer_settings() came out within the ranges the benchmarks run."""
+    return (2 <= settings.scale <= 26 and settings.repeats >= 1 and settings.threads >= 1
+            and settings.changes >= 2 and 0 <= settings.nx_scale <= 26
+            and bool(settings.backends) and all(b in all_backends for b in settings.backends))
 
 
 def names(text: str) -> tuple[str, ...]:

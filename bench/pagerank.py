@@ -88,16 +88,10 @@ class Settings:
 
 def main(args, argv, run_document) -> int:
     """Runs the benchmark through the CLI's shared document writer `run_document`."""
-    scale = args.scale or (QUICK_SCALE if args.quick else DEFAULT_SCALE)
-    nx_scale = args.nx_scale if args.nx_scale is not None else (
-        scale if args.quick else min(scale, DEFAULT_NX_SCALE))
-    settings = Settings(scale=scale, repeats=args.repeats or (3 if args.quick else 5),
-                        changes=args.changes, backends=components.names(args.backends),
-                        threads=args.threads, alpha=args.alpha, tol=args.tol,
-                        nx_scale=nx_scale, peers=not args.no_peers, seed=args.seed)
-    if (not 2 <= scale <= 26 or settings.repeats < 1 or settings.threads < 1
-            or settings.changes < 2 or not 0 <= nx_scale <= 26 or not settings.backends
-            or any(b not in ALL_BACKENDS for b in settings.backends)
+    settings = Settings(**components.peer_settings(args, DEFAULT_SCALE, QUICK_SCALE,
+                                                   DEFAULT_NX_SCALE),
+                        alpha=args.alpha, tol=args.tol)
+    if (not components.peer_settings_valid(settings, ALL_BACKENDS)
             or not 0.0 <= settings.alpha < 1.0 or not settings.tol > 0.0):
         print("bench pagerank: error: --scale in [2, 26], --repeats and --threads >= 1, "
               "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp, "
