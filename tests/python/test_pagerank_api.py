@@ -84,13 +84,19 @@ def test_update_stays_within_the_bound_of_a_fresh_compute(resources, weighted):
     src, dst, w = random_edges(n, 700, 2)
     g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, resources=resources)
     r = pagerank.compute(g, weighted=weighted)
-    for batch in adversarial_batches(n):
+    check_adversarial_updates(g, r, pagerank.Options(weighted=weighted))
+
+
+def check_adversarial_updates(g, r, options):
+    """Updates `r` through adversarial_batches (the "hub" batch strips the vertex of most
+    out-edges): each converged, within the bound of a fresh compute, ranks summing to 1."""
+    for batch in adversarial_batches(g.num_vertices):
         if batch == "hub":
             s, d, _ = g.edges()
             hub = int(np.bincount(s).argmax())
             batch = dyng.EdgeBatch(delete=(s[s == hub], d[s == hub]))
         stats = pagerank.update(g, batch, r)
-        fresh = pagerank.compute(g, weighted=weighted)
+        fresh = pagerank.compute(g, options=options)
         assert stats.converged and r.residual < g.num_vertices * 1e-6
         diff = np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum()
         assert diff < bound(g.num_vertices), (batch, diff)
@@ -140,17 +146,7 @@ def test_update_with_vectors_stays_within_the_bound(resources, weighted):
     options = pagerank.Options(weighted=weighted, personalization=personalization,
                                dangling=dangling)
     r = pagerank.compute(g, options=options)
-    for batch in adversarial_batches(n):
-        if batch == "hub":
-            s, d, _ = g.edges()
-            hub = int(np.bincount(s).argmax())
-            batch = dyng.EdgeBatch(delete=(s[s == hub], d[s == hub]))
-        stats = pagerank.update(g, batch, r)
-        fresh = pagerank.compute(g, options=options)
-        assert stats.converged and r.residual < g.num_vertices * 1e-6
-        diff = np.abs(r.ranks.to_numpy() - fresh.ranks.to_numpy()).sum()
-        assert diff < bound(g.num_vertices), (batch, diff)
-        assert abs(float(r.ranks.to_numpy().sum()) - 1.0) < 1e-9
+    check_adversarial_updates(g, r, options)
 
 
 def test_a_hub_falls_onto_a_concentrated_dangling_vector():
