@@ -51,6 +51,15 @@ struct state_copy {
       return state;
     }
   }
+  /// The copy an update repairs while views share `state`: a device state's
+  /// clone_for_update() (backend/cuda/device_result.hpp), which keeps its work caches.
+  static S copy_for_update(S& state, void* stream) {
+    if constexpr (requires { clone_for_update(state, stream); }) {
+      return clone_for_update(state, stream);
+    } else {
+      return copy(state, stream);
+    }
+  }
 };
 
 /// The vertex id type of a state held by shared_ptr<state_tpl<vid_t>>.
@@ -206,7 +215,7 @@ void mutate_result(const char* fn, const graph_handle_t& h, bool host_rows, H& r
           nb::gil_scoped_release release;
           const auto graph_lock = host_rows ? h.lock_host_rows() : h.lock_counts();
           std::lock_guard state_lock(result.mutex);
-          if (ptr.use_count() > 1) ptr = std::make_shared<S>(state_copy<S>::copy(*ptr, stream));
+          if (ptr.use_count() > 1) ptr = std::make_shared<S>(state_copy<S>::copy_for_update(*ptr, stream));
           f(g, *ptr);
         }
       },

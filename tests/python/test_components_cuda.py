@@ -120,7 +120,10 @@ def test_skewed_graphs_with_batches_of_a_thousand_changes(kind):
 def test_strong_hub_component_shrinks_splits_and_grows_back():
     """Batches that cut the hub trees where it hurts: the hub's own tree edges, the edges of the
     giant component's smallest vertex (its label moves), then back; a copy of the result (which
-    carries no trees) is updated beside it. Each step equals a fresh compute."""
+    carries no trees) is updated beside it, and on some steps a reader holds the labels in place
+    across the update (copy on write: the repaired copy takes the trees over, the reader keeps
+    the old labels). Each step equals a fresh compute."""
+    cupy = pytest.importorskip("cupy")
     rng = np.random.default_rng(11)
     n = 400
     ring = np.arange(n, dtype=np.int32)
@@ -145,7 +148,12 @@ def test_strong_hub_component_shrinks_splits_and_grows_back():
                           if a != b} - present - set(picks))
         batch = dyng.EdgeBatch(insert=([a for a, _ in inserts], [b for _, b in inserts]),
                                delete=([a for a, _ in picks], [b for _, b in picks]))
+        held = cupy.asarray(r.labels) if step % 4 == 1 else None
+        before = held.get() if held is not None else None
         paths.update(stats.path for stats in dyng.update(g, batch, r, *copies))
+        if held is not None:
+            assert np.array_equal(held.get(), before), f"step {step}: the reader's labels moved"
+            del held
         present = (present - set(picks)) | set(inserts)
         fresh = answer(components.compute(g, kind="strong"))
         assert answer(r) == fresh, f"step {step}: update != compute"

@@ -21,8 +21,9 @@ namespace dyng::components::cuda {
 
 /// The strong update's breadth-first trees of one hub vertex (detail/cuda/hub_trees.cuh): what it
 /// reaches and what reaches it, parent and depth per vertex (parent -1 outside). Rebuilt when
-/// absent (hub -1): a clone, a copy or a recompute leaves them out, and a repair drops them
-/// while it changes them, so a repair that stops half-way leaves none.
+/// absent (hub -1): a clone, a copy or a recompute leaves them out (an update's copy on write
+/// takes them over: work_caches()), and a repair drops them while it changes them, so a repair
+/// that stops half-way leaves none.
 template <class vid_t>
 struct hub_trees_t {
   int64_t hub = -1;
@@ -40,11 +41,12 @@ struct device_state_t : ::dyng::cuda::device_placement_t, summary_t {
   static constexpr bool k_new_vertices_need_repair = true;
   ::dyng::cuda::device_buffer<int64_t> labels;
   ::dyng::cuda::device_buffer<int64_t> sizes;
-  hub_trees_t<vid_t> trees;  ///< Not part of the answer: no copy carries it.
+  hub_trees_t<vid_t> trees;  ///< Not part of the answer: only clone_for_update() carries it.
 
   static constexpr auto device_arrays() {
     return std::tuple{&device_state_t::labels, &device_state_t::sizes};
   }
+  static constexpr auto work_caches() { return std::tuple{&device_state_t::trees}; }
 };
 
 /// Computes into `state` on the device of `graph`; `host` is the same graph in host memory (the

@@ -104,14 +104,6 @@ double scale_to_one(std::vector<double>& x) {
   return total;
 }
 
-/// The bound on one more full iteration's L1 change after scale_to_one divided the ranks by
-/// `total`: r(x / s) = r(x) / s + (1 - 1 / s) * teleport, plus the rounding of the division.
-double scaled_bound(double bound, double total, double alpha) {
-  if (!(total > 0.0)) return std::numeric_limits<double>::infinity();
-  return bound / total + (1.0 - alpha) * std::fabs(1.0 - 1.0 / total) +
-         4.0 * std::numeric_limits<double>::epsilon();
-}
-
 /// The warm start: the previous ranks, new vertices at their teleport share (1 - alpha) * p[v],
 /// scaled to sum 1 (a batch of new vertices alone leaves them summing to more).
 std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_vertices,
@@ -192,7 +184,7 @@ struct frontier_repair_t {
     stats.frontier_size = phase.seeds;
     stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
-    const double bound = scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+    const double bound = detail::scaled_bound(phase.residual_bound, phase.sum, options.alpha);
     if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
       stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
       finish(bound, stats);

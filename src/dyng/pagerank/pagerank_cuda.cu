@@ -1,12 +1,15 @@
 // Host side of pagerank on the GPU: the entry points, with update() as the shared policy over the
 // ready-made snapshot steps (backend/cuda/snapshot_steps.hpp). compute is the power iteration from
-// the uniform vector (detail/cuda/power_launch.cuh). The repair starts from the previous ranks,
-// new vertices at their teleport share, scaled to sum 1, runs the frontier rounds
-// (detail/cuda/frontier_launch.cuh) within the budget, then warm full iterations until a
-// compute's convergence test holds, also when the rounds ran past the budget; only ranks that
-// do not converge within max_iter give the repair up for the cold compute (as on the host).
+// the uniform vector (detail/cuda/power_launch.cuh). The repair starts from the previous ranks
+// (after vertex growth: new vertices at their teleport share, scaled to sum 1, and no bound to
+// start from), runs the frontier rounds (detail/cuda/frontier_launch.cuh) within the budget, and
+// commits the ranks divided by their sum when the rounds' residual bound already meets a
+// compute's convergence test; otherwise warm full iterations run until the test holds, also when
+// the rounds ran past the budget. Only ranks that do not converge within max_iter give the repair
+// up for the cold compute.
 #include "dyng/pagerank/pagerank_cuda.hpp"
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -212,7 +215,17 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   kernels::iteration_space_t space(state.num_vertices, stream);
   build_inverse(graph, options, space, fn);
   const auto old_vertices = static_cast<int64_t>(log.num_vertices_before);
-  warm_start(setup, state, old_vertices, space);
+  // The previous result's residual bounds one more full iteration's change on the old graph;
+  // growth changes every vertex's teleport share, so an update that adds vertices iterates fully
+  // (as on the host).
+  const bool grew = old_vertices < space.n;
+  const double start_bound = grew ? std::numeric_limits<double>::infinity() : state.residual;
+  if (grew) {
+    warm_start(setup, state, old_vertices, space);
+  } else {
+    ::dyng::cuda::copy_on_device(space.x.data(), state.ranks.data(),
+                                 static_cast<size_t>(space.n) * sizeof(double), stream);
+  }
   stats.record(engine_t{"operators", "frontier_power_iteration"});
   const auto num_changes = static_cast<int64_t>(log.changes.size());
   auto changes = kernels::room_for<edge_change_t<vid_t>>(num_changes, stream);
@@ -220,16 +233,28 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   detail::frontier_result_t<vid_t> phase;
   {
     const stage_scope_t stage("pagerank.frontier");
-    phase = kernels::run_frontier(frontier, changes.data(), num_changes, old_vertices, budget,
-                                  space, fn);
+    phase = kernels::run_frontier(frontier, log, changes.data(), budget, start_bound, space, fn);
   }
   stats.iterations = phase.rounds;
   stats.frontier_visits = phase.edges_read;
   stats.vertices_touched = phase.vertices_touched;
   stats.touched_per_iteration = phase.touched_per_round;
   stats.frontier_size = phase.seeds;
-  kernels::scale_to_one(space);
-  if (!iterate(setup, space, fn, stats).converged) return false;
+  const double bound = detail::scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+  const double limit = static_cast<double>(space.n) * options.tol * k_certified_fraction;
+  if (phase.within_budget && bound < limit) {
+    // The bound meets a compute's convergence test: divide by the kept sum, no full iteration.
+    kernels::scale_ranks<<<kernels::grid_for(space.n), kernels::k_block_threads, 0,
+                           kernels::as_stream(stream)>>>(space.x.data(), space.n,
+                                                         space.rank_sum(),
+                                                         1.0 / static_cast<double>(space.n));
+    kernels::check_launch();
+    stats.residual = bound;
+    stats.converged = true;
+  } else {
+    kernels::scale_to_one(space);
+    if (!iterate(setup, space, fn, stats).converged) return false;
+  }
   stats.affected = count_changed(space.x.data(), state.ranks.data(), space.n, stream);
   commit(space, stats, state);
   return true;
@@ -245,10 +270,11 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   check_call(host, graph, options, fn);
   const ::dyng::cuda::device_scope_t scope(graph.device());  // the vectors below live there
   const auto n = static_cast<int64_t>(host.num_vertices());
-  const jump_vectors_t jump(detail::prepare_teleport(options, n, fn), n, stream);
+  const auto teleport = detail::prepare_teleport(options, n, fn);
+  const jump_vectors_t jump(teleport, n, stream);
   const auto setup = setup_of(host, graph, options, jump);
   const kernels::frontier_setup_t<vid_t, eid_t> frontier{
-      setup, graph.out_view(), host.properties().directed, options.tol * k_frontier_threshold};
+      setup, graph.out_view(), host.out_view(), teleport, options.tol * k_frontier_threshold};
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
                     const device_state_t<vid_t>&) {
     return repair_ranks(graph, frontier, l, budget, options, stream, fn, state, stats);

@@ -150,6 +150,21 @@ D clone(const D& state, void* stream) {
   return copy;
 }
 
+/// The copy that an update repairs while readers still hold `state` (copy on write): a clone
+/// that also takes over the state's work caches, the members that D::work_caches() names. A
+/// clone leaves them out, as they are not part of the answer, but they fit the copy, whose answer
+/// equals the state's; rebuilding them would cost the update more than the copy. `state` keeps
+/// its answer for its readers and is left without caches.
+template <class D>
+D clone_for_update(D& state, void* stream) {
+  D copy = clone(state, stream);
+  if constexpr (requires { D::work_caches(); }) {
+    std::apply([&](auto... member) { ((copy.*member = std::exchange(state.*member, {})), ...); },
+               D::work_caches());
+  }
+  return copy;
+}
+
 /// The host result with the same values.
 template <class D>
   requires(requires { D::device_arrays(); } && !self_copying_result<D>)

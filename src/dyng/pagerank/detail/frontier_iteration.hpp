@@ -46,18 +46,11 @@
 
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/frontier_result.hpp"
+#include "dyng/pagerank/detail/frontier_seeds.hpp"
 #include "dyng/pagerank/detail/power_iteration.hpp"
 #include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail {
-
-/// The change of one tail's transition column: slots inserted and deleted (reweighted ones only
-/// matter when weighted).
-struct column_change_t {
-  int64_t inserted = 0;
-  int64_t deleted = 0;
-  int64_t reweighted = 0;
-};
 
 template <class vid_t, class eid_t>
 class frontier_iteration_t {
@@ -82,8 +75,7 @@ class frontier_iteration_t {
                                const execution_t& exec, const char* fn, std::vector<double>& x,
                                std::vector<std::pair<vid_t, double>>& previous) {
     frontier_result_t<vid_t> result;
-    result.residual_bound = start_bound + seed(log, alpha, threshold, x);
-    seed_dangling_targets(log, teleport, alpha, threshold, x);
+    result.residual_bound = start_bound + seed(log, teleport, alpha, threshold, x);
     const auto n = static_cast<int64_t>(x.size());
     const double eps = std::numeric_limits<double>::epsilon();
     // The dangling mass and the sum, summed once and then kept along with each round's changes;
@@ -172,70 +164,20 @@ class frontier_iteration_t {
     for (eid_t s = out_.begin(u); s < out_.end(u); ++s) mark(out_.neighbour(s), me);
   }
 
-  /// Marks the seeds; returns the L1 change the batch made to one full iteration of `x`.
-  double seed(const change_log_t<vid_t>& log, double alpha, double threshold,
-              const std::vector<double>& x) {
-    std::vector<std::pair<vid_t, edge_change_kind_t>> tails;
-    tails.reserve(log.changes.size());
-    for (const auto& change : log.changes) {
-      mark(change.dst, 0);
-      tails.emplace_back(change.src, change.kind);
-    }
-    std::sort(tails.begin(), tails.end());
-    double shift = 0.0;
-    for (size_t i = 0; i < tails.size();) {
-      const vid_t u = tails[i].first;
-      column_change_t change;
-      for (; i < tails.size() && tails[i].first == u; ++i) {
-        change.inserted += tails[i].second == edge_change_kind_t::inserted ? 1 : 0;
-        change.deleted += tails[i].second == edge_change_kind_t::deleted ? 1 : 0;
-        change.reweighted += tails[i].second == edge_change_kind_t::reweighted ? 1 : 0;
-      }
-      const auto [column, share] = column_shift(u, change);
-      shift += alpha * x[static_cast<size_t>(u)] * column;
-      if (alpha * x[static_cast<size_t>(u)] * share > threshold) mark_out_neighbours(u, 0);
-    }
-    for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) {
-      mark(v, 0);
-      mark_out_neighbours(v, 0);
-    }
-    return shift;
-  }
-
-  /// (L1 change of u's transition column, largest change of its share to one out-neighbour) for
-  /// `change`; 2 and 1, their largest values, where the old column is not known from the counts
-  /// (weighted, or u had or has no out-edges and jumped uniformly).
-  std::pair<double, double> column_shift(vid_t u, const column_change_t& change) const {
-    if (t_.weighted) return change.inserted + change.deleted + change.reweighted > 0
-                                ? std::pair{2.0, 1.0} : std::pair{0.0, 0.0};
-    if (change.inserted + change.deleted == 0) return {0.0, 0.0};
-    const auto now = static_cast<double>(out_.degree(u));
-    const double before = now - static_cast<double>(change.inserted - change.deleted);
-    if (now <= 0.0 || before <= 0.0) return {2.0, 1.0};
-    const double kept = before - static_cast<double>(change.deleted);
-    const double column = kept * std::fabs(1.0 / now - 1.0 / before) +
-                          static_cast<double>(change.inserted) / now +
-                          static_cast<double>(change.deleted) / before;
-    return {std::min(2.0, column), std::fabs(1.0 / now - 1.0 / before)};
-  }
-
-  /// Seeds the vertices that d feeds when D may have moved: by at most the rank of the vertices
-  /// whose dangling state may have changed (dangling now, or with an out-edge inserted or
-  /// reweighted; new vertices), each counted once, in increasing order.
-  void seed_dangling_targets(const change_log_t<vid_t>& log, const teleport_t& teleport,
-                             double alpha, double threshold, const std::vector<double>& x) {
-    std::vector<vid_t> maybe;
-    for (const auto& change : log.changes) {
-      if (is_dangling(change.src) || change.kind != edge_change_kind_t::deleted)
-        maybe.push_back(change.src);
-    }
-    for (auto v = log.num_vertices_before; v < log.num_vertices_after; ++v) maybe.push_back(v);
-    std::sort(maybe.begin(), maybe.end());
-    maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
-    double mass = 0.0;
-    for (const vid_t u : maybe) mass += x[static_cast<size_t>(u)];
-    mark_dangling_targets(teleport, static_cast<int64_t>(x.size()), alpha, mass, threshold,
-                          [&](int64_t v) { mark(static_cast<vid_t>(v), 0); });
+  /// Marks the seeds (frontier_seeds.hpp); returns the L1 change the batch made to one full
+  /// iteration of `x`.
+  double seed(const change_log_t<vid_t>& log, const teleport_t& teleport, double alpha,
+              double threshold, const std::vector<double>& x) {
+    const auto plan = plan_seeds(
+        log, t_.weighted, alpha, threshold, [&](vid_t u) { return x[static_cast<size_t>(u)]; },
+        [&](vid_t u) { return is_dangling(u); },
+        [&](vid_t u) { return static_cast<int64_t>(out_.degree(u)); });
+    for (const auto& change : log.changes) mark(change.dst, 0);
+    for (const vid_t u : plan.expand) mark_out_neighbours(u, 0);
+    for (vid_t v = log.num_vertices_before; v < log.num_vertices_after; ++v) mark(v, 0);
+    mark_dangling_targets(teleport, static_cast<int64_t>(x.size()), alpha, plan.dangling_mass,
+                          threshold, [&](int64_t v) { mark(static_cast<vid_t>(v), 0); });
+    return plan.shift;
   }
 
   /// The flagged vertices in increasing order; clears the flags. From the threads' lists, sorted,

@@ -3,6 +3,7 @@
 // sources, which are not built with OpenMP, can include it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -24,5 +25,14 @@ struct frontier_result_t {
   /// start had none).
   double residual_bound = std::numeric_limits<double>::infinity();
 };
+
+/// The bound on one more full iteration's L1 change after the ranks that a phase left (bound
+/// `bound`, summing to `total`) are divided by their sum: r(x / s) = r(x) / s + (1 - 1 / s) *
+/// teleport, plus the rounding of the division. Infinite when the sum is not positive.
+inline double scaled_bound(double bound, double total, double alpha) {
+  if (!(total > 0.0)) return std::numeric_limits<double>::infinity();
+  return bound / total + (1.0 - alpha) * std::fabs(1.0 - 1.0 / total) +
+         4.0 * std::numeric_limits<double>::epsilon();
+}
 
 }  // namespace dyng::pagerank::detail

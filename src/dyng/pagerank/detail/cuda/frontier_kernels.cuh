@@ -1,16 +1,17 @@
-// The kernels of an update's frontier rounds on the GPU (the host's are frontier_iteration.hpp):
-// the frontier is a byte per vertex, collected into a vertex list each round (and cleared);
-// a round recomputes the rank of each listed vertex from the shares of the round before
-// (Jacobi: the pull of iteration_kernels.cuh, over the list), then writes the ranks and shares
-// and flags every vertex whose rank moved by more than the threshold, with its out-neighbours,
-// for the next round. Seeds: both ends of every changed edge, the out-neighbours of its tail
-// (of both ends when undirected) and the batch's new vertices with their out-neighbours. Flags
-// are plain byte stores of 1 (any writer order gives the same bytes). Included by
-// frontier_launch.cuh only.
+// The kernels of an update's frontier rounds on the GPU (the host's are frontier_iteration.hpp,
+// whose header gives the method and the residual bound): the frontier is a byte per vertex,
+// collected each round into a list in increasing vertex order (and cleared); a round recomputes
+// the rank of each listed vertex from the shares of the round before (Jacobi: the pull of
+// iteration_kernels.cuh, over the list), sums what the bound needs over the list in fixed tiles,
+// then writes the ranks and shares and flags the out-neighbours of every vertex whose change
+// passes the threshold on to them. Flags are plain byte stores of 1 (any writer order gives the
+// same bytes); the list's order and the tiles' sums do not depend on timing, so the ranks come
+// out with the same bits every run. Included by frontier_launch.cuh only.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
@@ -21,71 +22,60 @@
 
 namespace dyng::pagerank::detail::cuda {
 
-/// Counters of one round in device memory (zeroed before it).
-struct round_counters_t {
+/// Vertices per tile of the collection: each thread of a block looks at this many / the block.
+inline constexpr long long k_collect_tile = 4 * k_block_threads;
+
+/// What a round reports to the host (device memory): counters of the list just collected and the
+/// sums of the round that ran before it.
+struct round_report_t {
   unsigned long long listed;  ///< Vertices collected into the list.
   unsigned long long slots;   ///< Their in-slots (the round's edges read).
-  unsigned long long moved;   ///< Vertices whose rank moved past the threshold.
+  unsigned long long moved;   ///< Vertices whose change passed on to their out-neighbours.
   int status;                 ///< Nonzero: a list overflowed (a bug).
+  /// Of the last round run: L1 change, change of the rank sum, change of the dangling mass, and
+  /// the bound on the rounding of the ranks it computed (frontier_iteration.hpp's round_t).
+  double sums[4];
 };
 
-/// Both ends of each change into `flags`; its tail (both ends when undirected) into `expand`.
+/// flags[v] = 1 for the head v of each change (its in-row changed).
 template <class vid_t>
-__global__ void seed_changes(const edge_change_t<vid_t>* changes, long long count, bool directed,
-                             unsigned char* flags, unsigned char* expand) {
+__global__ void flag_heads(const edge_change_t<vid_t>* changes, long long count,
+                           unsigned char* flags) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const edge_change_t<vid_t> c = changes[i];
-    flags[c.src] = 1;
-    flags[c.dst] = 1;
-    expand[c.src] = 1;
-    if (!directed) expand[c.dst] = 1;
+    flags[changes[i].dst] = 1;
   }
 }
 
-/// Vertices first .. n - 1 (a batch's new ones) into both `flags` and `expand`.
-__global__ void seed_new_vertices(long long first, long long n, unsigned char* flags,
-                                  unsigned char* expand) {
-  for (long long v = first + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
-       v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    flags[v] = 1;
-    expand[v] = 1;
+/// flags[list[i]] = 1 for i < count.
+template <class vid_t>
+__global__ void flag_listed(const vid_t* list, long long count, unsigned char* flags) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    flags[list[i]] = 1;
   }
 }
 
-/// Appends the flagged vertices to `list` (in no particular order: each listed rank is computed
-/// on its own) and clears their flags; counts them, and with `in` their in-slots, in `counters`.
-template <class vid_t, class eid_t>
-__global__ void collect_flagged(unsigned char* flags, long long n,
-                                const adjacency_view_t<vid_t, eid_t> in, bool count_slots,
-                                vid_t* list, round_counters_t* counters) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  // Every lane runs the same rounds, so the warp-wide append sees all 32 lanes.
-  const long long rounds = (n + stride - 1) / stride;
-  unsigned long long slots = 0;
-  for (long long r = 0; r < rounds; ++r) {
-    const long long v = first + r * stride;
-    const bool flagged = v < n && flags[v] != 0;
-    if (flagged) {
-      flags[v] = 0;
-      if (count_slots) slots += static_cast<unsigned long long>(in.row_end[v] - in.row_begin[v]);
-    }
-    ::dyng::cuda::warp_append(flagged, static_cast<vid_t>(v), list, &counters->listed,
-                              static_cast<unsigned long long>(n), &counters->status, 1);
+/// out[2i] = x[list[i]], out[2i + 1] = inverse[list[i]] (the seed plan's inputs).
+template <class vid_t>
+__global__ void gather_ranks(const vid_t* list, long long count, const double* x,
+                             const double* inverse, double* out) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    out[2 * i] = x[list[i]];
+    out[2 * i + 1] = inverse[list[i]];
   }
-  slots = ::dyng::cuda::warp_sum(slots);
-  if ((threadIdx.x & 31u) == 0 && slots > 0) atomicAdd(&counters->slots, slots);
 }
 
-/// flags[w] = 1 for every out-neighbour w of the *count listed vertices, a warp per vertex (so
-/// a hub's row is read coalesced).
+/// flags[w] = 1 for every out-neighbour w of list[0 .. count) (`count` from the device when
+/// `count_at` is not nullptr), a warp per vertex (so a hub's row is read coalesced).
 template <class vid_t, class eid_t>
 __global__ void flag_out_neighbours(const adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
-                                    const unsigned long long* count, unsigned char* flags) {
+                                    const unsigned long long* count_at, long long count,
+                                    unsigned char* flags) {
   const unsigned lane = threadIdx.x & 31u;
   const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
-  const long long listed = static_cast<long long>(*count);
+  const long long listed = count_at != nullptr ? static_cast<long long>(*count_at) : count;
   for (long long i = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
        i < listed; i += warps) {
     const vid_t u = list[i];
@@ -94,7 +84,90 @@ __global__ void flag_out_neighbours(const adjacency_view_t<vid_t, eid_t> out, co
   }
 }
 
-/// What frontier_round() and apply_round() read and write.
+/// Per tile of k_collect_tile vertices, how many are flagged.
+__global__ void __launch_bounds__(k_block_threads)
+    count_flagged(const unsigned char* flags, long long n, unsigned* tile_counts) {
+  const long long tiles = (n + k_collect_tile - 1) / k_collect_tile;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int count = 0;
+    for (long long j = 0; j < k_collect_tile / k_block_threads; ++j) {
+      const long long v = tile * k_collect_tile + j * k_block_threads + threadIdx.x;
+      count += __syncthreads_count(v < n && flags[v] != 0);
+    }
+    if (threadIdx.x == 0) tile_counts[tile] = static_cast<unsigned>(count);
+  }
+}
+
+/// tile_starts[t] = the flagged vertices before tile t (exclusive sum of tile_counts, by one
+/// block: thread i sums a contiguous run of tiles, then the runs' totals are scanned);
+/// *listed = their total.
+__global__ void __launch_bounds__(k_block_threads)
+    scan_tile_counts(const unsigned* tile_counts, long long tiles,
+                     unsigned long long* tile_starts, unsigned long long* listed) {
+  __shared__ unsigned long long run_start[k_block_threads];
+  const long long per = (tiles + k_block_threads - 1) / k_block_threads;
+  const long long first = threadIdx.x * per;
+  const long long last = first + per < tiles ? first + per : tiles;
+  unsigned long long run = 0;
+  for (long long t = first; t < last; ++t) run += tile_counts[t];
+  run_start[threadIdx.x] = run;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long total = 0;
+    for (int i = 0; i < k_block_threads; ++i) {
+      const unsigned long long here = run_start[i];
+      run_start[i] = total;
+      total += here;
+    }
+    *listed = total;
+  }
+  __syncthreads();
+  unsigned long long at = run_start[threadIdx.x];
+  for (long long t = first; t < last; ++t) {
+    tile_starts[t] = at;
+    at += tile_counts[t];
+  }
+}
+
+/// Lists the flagged vertices in increasing order (tile_starts from scan_tile_counts), clears
+/// their flags, and adds their in-slots to report->slots.
+template <class vid_t, class eid_t>
+__global__ void __launch_bounds__(k_block_threads)
+    list_flagged(unsigned char* flags, long long n, const unsigned long long* tile_starts,
+                 const adjacency_view_t<vid_t, eid_t> in, vid_t* list, round_report_t* report) {
+  __shared__ unsigned warp_counts[k_block_threads / 32];
+  const long long tiles = (n + k_collect_tile - 1) / k_collect_tile;
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x / 32;
+  unsigned long long slots = 0;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    unsigned long long at = tile_starts[tile];
+    for (long long j = 0; j < k_collect_tile / k_block_threads; ++j) {
+      const long long v = tile * k_collect_tile + j * k_block_threads + threadIdx.x;
+      const bool flagged = v < n && flags[v] != 0;
+      const unsigned voters = __ballot_sync(::dyng::cuda::k_full_mask, flagged);
+      if (lane == 0) warp_counts[warp] = static_cast<unsigned>(__popc(voters));
+      __syncthreads();
+      unsigned before = 0, total = 0;
+      for (unsigned w = 0; w < k_block_threads / 32; ++w) {
+        before += w < warp ? warp_counts[w] : 0;
+        total += warp_counts[w];
+      }
+      if (flagged) {
+        list[at + before + __popc(voters & ::dyng::cuda::lanes_below(lane))] =
+            static_cast<vid_t>(v);
+        flags[v] = 0;
+        slots += static_cast<unsigned long long>(in.row_end[v] - in.row_begin[v]);
+      }
+      at += total;
+      __syncthreads();  // warp_counts is rewritten next
+    }
+  }
+  slots = ::dyng::cuda::warp_sum(slots);
+  if (lane == 0 && slots > 0) atomicAdd(&report->slots, slots);
+}
+
+/// What frontier_round(), round_sums() and apply_round() read and write.
 template <class vid_t, class eid_t>
 struct round_args_t {
   adjacency_view_t<vid_t, eid_t> in;
@@ -130,28 +203,66 @@ __global__ void __launch_bounds__(k_block_threads)
   }
 }
 
-/// Writes the round's ranks and shares; a vertex that moved by more than `threshold` is flagged
-/// again and listed in `moved` (for flag_out_neighbours).
+/// Per tile of the list, into parts[k * stride + tile]: the round's L1 change (k = 0), change
+/// of the rank sum (1), change of the dangling mass (2) and rounding bound 4 eps (in-degree + 4)
+/// next (3), before apply_round() writes the ranks.
 template <class vid_t, class eid_t>
-__global__ void apply_round(const round_args_t<vid_t, eid_t> a, double threshold,
-                            unsigned char* flags, vid_t* moved, unsigned long long capacity,
-                            round_counters_t* counters) {
+__global__ void __launch_bounds__(k_block_threads)
+    round_sums(const round_args_t<vid_t, eid_t> a, double* parts, long long stride) {
+  __shared__ row_scratch_t scratch;
+  for (long long tile = blockIdx.x; tile < tiles_of(a.rows); tile += gridDim.x) {
+    const long long i = tile * k_block_threads + threadIdx.x;
+    double change = 0.0, dangling = 0.0, rounding = 0.0;
+    if (i < a.rows) {
+      const vid_t v = a.list[i];
+      change = a.next[i] - a.x[v];
+      dangling = a.inverse[v] == 0.0 ? change : 0.0;
+      const auto degree = static_cast<double>(a.in.row_end[v] - a.in.row_begin[v]);
+      rounding = 4.0 * DBL_EPSILON * (degree + 4.0) * a.next[i];
+    }
+    const double moved_total = block_sum(fabs(change), scratch);
+    const double change_total = block_sum(change, scratch);
+    const double dangling_total = block_sum(dangling, scratch);
+    const double rounding_total = block_sum(rounding, scratch);
+    if (threadIdx.x == 0) {
+      parts[tile] = moved_total;
+      parts[stride + tile] = change_total;
+      parts[2 * stride + tile] = dangling_total;
+      parts[3 * stride + tile] = rounding_total;
+    }
+  }
+}
+
+/// After a round: the dangling mass and the rank sum (scalars[1], scalars[2]) move by the
+/// round's changes (sums[2], sums[1]); one thread, the host's order of additions.
+__global__ void advance_masses(const double* sums, double* scalars) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    scalars[1] += sums[2];
+    scalars[2] += sums[1];
+  }
+}
+
+/// Writes the round's ranks and shares; a vertex whose change each out-neighbour sees
+/// (alpha * |change| / W) passes `threshold` is listed in `moved` (for flag_out_neighbours).
+template <class vid_t, class eid_t>
+__global__ void apply_round(const round_args_t<vid_t, eid_t> a, double threshold, vid_t* moved,
+                            unsigned long long capacity, round_report_t* report) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long first = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   const long long rounds = (a.rows + stride - 1) / stride;
   for (long long r = 0; r < rounds; ++r) {
     const long long i = first + r * stride;
-    bool far = false;
+    bool passes = false;
     vid_t v = 0;
     if (i < a.rows) {
       v = a.list[i];
       const double x = a.next[i];
-      far = fabs(x - a.x[v]) > threshold;
+      const double inverse = a.inverse[v];
+      passes = a.alpha * fabs(x - a.x[v]) * inverse > threshold;
       a.x[v] = x;
-      a.share[v] = x * a.inverse[v];
-      if (far) flags[v] = 1;
+      a.share[v] = x * inverse;
     }
-    ::dyng::cuda::warp_append(far, v, moved, &counters->moved, capacity, &counters->status, 1);
+    ::dyng::cuda::warp_append(passes, v, moved, &report->moved, capacity, &report->status, 1);
   }
 }
 

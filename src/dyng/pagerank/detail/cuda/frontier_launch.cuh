@@ -1,39 +1,53 @@
-// Host side of an update's frontier rounds on the GPU (frontier_kernels.cuh): seeds the frontier
-// from the batch, then per round collects it into a vertex list, reads back its size and
-// in-slots (the round's cost, which the budget counts), computes the dangling mass of the
-// current ranks, recomputes the listed ranks and flags the next frontier. It stops when the
-// frontier empties, after max_iter rounds, or before a round that would take the edges read past
-// the budget; the caller then runs warm full iterations either way (power_launch.cuh). Included by
+// Host side of an update's frontier rounds on the GPU (frontier_kernels.cuh), the host phase's
+// method (frontier_iteration.hpp) with its residual bound: the seeds are planned on the host
+// (frontier_seeds.hpp) from the ranks of the batch's tails, gathered from the device; then each
+// round collects the frontier into a list, reads back its size and in-slots (the round's cost,
+// which the budget counts) with the sums of the round before (which lower the bound), recomputes
+// the listed ranks, and flags the next frontier. The rounds stop when the frontier empties, after
+// max_iter rounds, or before a round that would take the edges read past the budget. Included by
 // pagerank_cuda.cu only.
 #pragma once
 
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/cuda/frontier_kernels.cuh"
 #include "dyng/pagerank/detail/cuda/power_launch.cuh"
 #include "dyng/pagerank/detail/frontier_result.hpp"
+#include "dyng/pagerank/detail/frontier_seeds.hpp"
+#include "dyng/pagerank/detail/teleport.hpp"
 
 namespace dyng::pagerank::detail::cuda {
 
 /// The frontier's flags and lists (n entries each, on `stream`).
 template <class vid_t>
 struct frontier_space_t {
-  device_buffer<unsigned char> flags, expand;
+  long long collect_tiles;
+  device_buffer<unsigned char> flags;
   device_buffer<vid_t> list, moved;
-  device_buffer<double> next;
-  device_buffer<round_counters_t> counters;
+  device_buffer<double> next, parts;
+  device_buffer<unsigned> tile_counts;
+  device_buffer<unsigned long long> tile_starts;
+  device_buffer<round_report_t> report;
 
   frontier_space_t(int64_t n, void* stream)
-      : flags(room_for<unsigned char>(n, stream)),
-        expand(room_for<unsigned char>(n, stream)),
+      : collect_tiles((n + k_collect_tile - 1) / k_collect_tile),
+        flags(room_for<unsigned char>(n, stream)),
         list(room_for<vid_t>(n, stream)),
         moved(room_for<vid_t>(n, stream)),
         next(room_for<double>(n, stream)),
-        counters(room_for<round_counters_t>(1, stream)) {
+        parts(room_for<double>(4 * tiles_of(n), stream)),
+        tile_counts(room_for<unsigned>(collect_tiles, stream)),
+        tile_starts(room_for<unsigned long long>(collect_tiles, stream)),
+        report(room_for<round_report_t>(1, stream)) {
     flags.fill_bytes(0);
-    expand.fill_bytes(0);
+    report.fill_bytes(0);
   }
 };
 
@@ -41,108 +55,215 @@ struct frontier_space_t {
 template <class vid_t, class eid_t>
 struct frontier_setup_t {
   const iteration_setup_t<vid_t, eid_t>& iteration;
-  adjacency_view_t<vid_t, eid_t> out;  ///< Device out-rows.
-  bool directed = true;
+  adjacency_view_t<vid_t, eid_t> out;       ///< Device out-rows.
+  adjacency_view_t<vid_t, eid_t> host_out;  ///< The same rows on the host (out-degrees).
+  const teleport_t& teleport;               ///< p and d on the host (the dangling seeds).
   double threshold = 0.0;
 };
 
-/// Reads the round's counters; throws internal_error when a list overflowed.
-inline round_counters_t read_counters(const round_counters_t* counters, void* stream) {
-  const round_counters_t found = read_value(counters, stream);
+/// Reads the report; throws internal_error when a list overflowed.
+inline round_report_t read_report(const round_report_t* report, void* stream) {
+  const round_report_t found = read_value(report, stream);
   if (found.status != 0) {
     throw internal_error("pagerank (CUDA): a frontier list overflowed; this is a bug in dyng");
   }
   return found;
 }
 
-/// Flags the batch's seeds in fs.flags: the changes (device memory), the new vertices from
-/// `old_vertices` on, and the out-neighbours of the changed tails and the new vertices.
-template <class vid_t, class eid_t>
-void seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
-                   const edge_change_t<vid_t>* changes, int64_t num_changes,
-                   int64_t old_vertices, int64_t n, frontier_space_t<vid_t>& fs, void* stream) {
-  fs.counters.fill_bytes(0);
-  if (num_changes > 0) {
-    seed_changes<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
-        changes, num_changes, setup.directed, fs.flags.data(), fs.expand.data());
-    check_launch();
-  }
-  if (old_vertices < n) {
-    seed_new_vertices<<<grid_for(n - old_vertices), k_block_threads, 0, as_stream(stream)>>>(
-        old_vertices, n, fs.flags.data(), fs.expand.data());
-    check_launch();
-  }
-  collect_flagged<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-      fs.expand.data(), n, setup.iteration.in, false, fs.moved.data(), fs.counters.data());
+/// `values` in a device buffer of its own (at least one entry).
+template <class T>
+device_buffer<T> upload_list(const std::vector<T>& values, void* stream) {
+  auto buffer = room_for<T>(static_cast<int64_t>(values.size()), stream);
+  if (!values.empty()) buffer.copy_from_host(values.data(), values.size());
+  return buffer;
+}
+
+/// flags[v] = 1 for each v of `vertices` (host memory).
+template <class vid_t>
+void flag_vertices(const std::vector<vid_t>& vertices, unsigned char* flags, void* stream) {
+  if (vertices.empty()) return;
+  const auto list = upload_list(vertices, stream);
+  const auto count = static_cast<long long>(vertices.size());
+  flag_listed<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(list.data(), count,
+                                                                         flags);
   check_launch();
-  flag_out_neighbours<<<grid_for(32 * n), k_block_threads, 0, as_stream(stream)>>>(
-      setup.out, fs.moved.data(), &fs.counters.data()->listed, fs.flags.data());
+  ::dyng::cuda::synchronize(stream);  // `list` goes back to the pool when this returns
+}
+
+/// Flags the batch's seeds (frontier_seeds.hpp) in fs.flags: the heads of `changes` (device
+/// memory), the new vertices, the planned tails' out-neighbours and the dangling targets.
+/// Returns the L1 change the batch made to one full iteration of space.x.
+template <class vid_t, class eid_t>
+double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_log_t<vid_t>& log,
+                     const edge_change_t<vid_t>* changes, iteration_space_t& space,
+                     frontier_space_t<vid_t>& fs) {
+  void* stream = space.stream;
+  const iteration_setup_t<vid_t, eid_t>& it = setup.iteration;
+  const auto inputs = seed_inputs(log);
+  std::vector<double> gathered(2 * inputs.size());
+  if (!inputs.empty()) {
+    const auto list = upload_list(inputs, stream);
+    auto values = room_for<double>(static_cast<int64_t>(gathered.size()), stream);
+    const auto count = static_cast<long long>(inputs.size());
+    gather_ranks<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(
+        list.data(), count, space.x.data(), space.inverse.data(), values.data());
+    check_launch();
+    ::dyng::cuda::copy_to_host(gathered.data(), values.data(), gathered.size() * sizeof(double),
+                               stream);
+    ::dyng::cuda::synchronize(stream);
+  }
+  auto at = [&](vid_t u) {
+    return 2 * static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) -
+                                   inputs.begin());
+  };
+  const auto plan = plan_seeds(
+      log, it.weighted, it.alpha, setup.threshold, [&](vid_t u) { return gathered[at(u)]; },
+      [&](vid_t u) { return gathered[at(u) + 1] == 0.0; },
+      [&](vid_t u) { return static_cast<int64_t>(setup.host_out.degree(u)); });
+  const auto num_changes = static_cast<long long>(log.changes.size());
+  if (num_changes > 0) {
+    flag_heads<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
+        changes, num_changes, fs.flags.data());
+    check_launch();
+  }
+  std::vector<vid_t> marked;
+  for (vid_t v = log.num_vertices_before; v < log.num_vertices_after; ++v) marked.push_back(v);
+  mark_dangling_targets(setup.teleport, space.n, it.alpha, plan.dangling_mass, setup.threshold,
+                        [&](int64_t v) { marked.push_back(static_cast<vid_t>(v)); });
+  flag_vertices(marked, fs.flags.data(), stream);
+  if (!plan.expand.empty()) {
+    const auto expand = upload_list(plan.expand, stream);
+    const auto count = static_cast<long long>(plan.expand.size());
+    flag_out_neighbours<<<grid_for(32 * count), k_block_threads, 0, as_stream(stream)>>>(
+        setup.out, expand.data(), nullptr, count, fs.flags.data());
+    check_launch();
+    ::dyng::cuda::synchronize(stream);
+  }
+  return plan.shift;
+}
+
+/// Collects fs.flags into fs.list (increasing vertex order; flags cleared) with their count
+/// and in-slots in fs.report (its counters zeroed first).
+template <class vid_t, class eid_t>
+void collect_frontier(const adjacency_view_t<vid_t, eid_t>& in, int64_t n,
+                      frontier_space_t<vid_t>& fs, void* stream) {
+  // Not the status (an overflow stays reported) nor the sums of the round before (not read yet).
+  DYNG_CUDA_CHECK(cudaMemsetAsync(fs.report.data(), 0, offsetof(round_report_t, status),
+                                  as_stream(stream)));
+  const unsigned grid = ::dyng::cuda::stride_blocks(fs.collect_tiles * k_block_threads, 8);
+  count_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(fs.flags.data(), n,
+                                                                 fs.tile_counts.data());
+  check_launch();
+  scan_tile_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(
+      fs.tile_counts.data(), fs.collect_tiles, fs.tile_starts.data(), &fs.report.data()->listed);
+  check_launch();
+  list_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(
+      fs.flags.data(), n, fs.tile_starts.data(), in, fs.list.data(), fs.report.data());
   check_launch();
 }
 
-/// One round on the `listed` vertices of fs.list (fs.counters as collect_flagged left them).
+/// One round on the `listed` vertices of fs.list: their new ranks, the round's sums (into
+/// fs.report's sums, the dangling mass and rank sum moved by them), then the ranks written and
+/// the next frontier flagged.
 template <class vid_t, class eid_t>
 void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
                iteration_space_t& space, frontier_space_t<vid_t>& fs) {
   void* stream = space.stream;
-  start_shares(space, false);  // the dangling mass of the ranks before the round
   const iteration_setup_t<vid_t, eid_t>& it = setup.iteration;
   const round_args_t<vid_t, eid_t> args{it.in,          fs.list.data(),     listed,
                                         it.alpha,       it.jump,            space.inverse.data(),
                                         space.dangling_mass(), space.x.data(), space.share.data(),
                                         fs.next.data()};
-  const unsigned grid = tile_grid(tiles_of(listed));
+  const long long tiles = tiles_of(listed);
+  const unsigned grid = tile_grid(tiles);
   if (it.weighted) {
     frontier_round<true><<<grid, k_block_threads, 0, as_stream(stream)>>>(args);
   } else {
     frontier_round<false><<<grid, k_block_threads, 0, as_stream(stream)>>>(args);
   }
   check_launch();
+  round_sums<<<grid, k_block_threads, 0, as_stream(stream)>>>(args, fs.parts.data(), tiles);
+  check_launch();
+  double* sums = fs.report.data()->sums;
+  sum_partials<<<1, k_block_threads, 0, as_stream(stream)>>>(fs.parts.data(), tiles, tiles, 4,
+                                                            sums);
+  check_launch();
+  advance_masses<<<1, 1, 0, as_stream(stream)>>>(sums, space.scalars.data());
+  check_launch();
   apply_round<<<grid_for(listed), k_block_threads, 0, as_stream(stream)>>>(
-      args, setup.threshold, fs.flags.data(), fs.moved.data(),
-      static_cast<unsigned long long>(space.n), fs.counters.data());
+      args, setup.threshold, fs.moved.data(), static_cast<unsigned long long>(space.n),
+      fs.report.data());
   check_launch();
   flag_out_neighbours<<<grid_for(32 * listed), k_block_threads, 0, as_stream(stream)>>>(
-      setup.out, fs.moved.data(), &fs.counters.data()->moved, fs.flags.data());
+      setup.out, fs.moved.data(), &fs.report.data()->moved, 0, fs.flags.data());
   check_launch();
 }
 
-/// The frontier rounds on space.x (the warm start, its shares not yet made) after the batch whose
-/// effective changes are `changes`; space.share holds the shares of space.x when it returns.
+/// The residual bound's bookkeeping on the host (frontier_iteration.hpp's, same formulas): the
+/// dangling mass as the rounds move it and the rounding error it has gathered.
+struct bound_keeper_t {
+  double alpha;
+  double dangling;
+  double dangling_error;
+
+  /// Lowers `bound` by a round over `listed` vertices with the given sums.
+  void account(const double* sums, int64_t listed, double& bound) {
+    const double moved = sums[0];
+    bound -= (1.0 - alpha) * moved - sums[3] - 2.0 * dangling_error;
+    dangling += sums[2];
+    dangling_error +=
+        DBL_EPSILON * static_cast<double>(listed + 8) * (std::fabs(dangling) + moved);
+  }
+};
+
+/// The frontier rounds on space.x (ranks on the graph after the batch whose effective changes
+/// are `log`, `changes` their device copy) and its inverse out-weights; `start_bound` bounds one
+/// more full iteration's L1 change on the graph before the batch. space.share, the dangling mass
+/// and space.rank_sum() hold those of space.x when it returns, and the result the bound.
 template <class vid_t, class eid_t>
 frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setup,
-                               const edge_change_t<vid_t>* changes, int64_t num_changes,
-                               int64_t old_vertices, int64_t edge_budget,
-                               iteration_space_t& space, const char* fn) {
+                                      const change_log_t<vid_t>& log,
+                                      const edge_change_t<vid_t>* changes, int64_t edge_budget,
+                                      double start_bound, iteration_space_t& space,
+                                      const char* fn) {
   frontier_result_t<vid_t> result;
   const int64_t n = space.n;
   if (n == 0) return result;
   frontier_space_t<vid_t> fs(n, space.stream);
-  seed_frontier(setup, changes, num_changes, old_vertices, n, fs, space.stream);
-  start_shares(space);
-  while (result.rounds < setup.iteration.max_iter) {
+  result.residual_bound = start_bound + seed_frontier(setup, log, changes, space, fs);
+  start_shares(space, true);
+  double masses[3];
+  ::dyng::cuda::copy_to_host(masses, space.scalars.data(), sizeof(masses), space.stream);
+  ::dyng::cuda::synchronize(space.stream);
+  // Tile sums, then one block over the tiles: a generous bound on the sum's rounding.
+  bound_keeper_t keeper{setup.iteration.alpha, masses[1],
+                        DBL_EPSILON * static_cast<double>(k_block_threads + space.tiles + 8) *
+                            masses[1]};
+  int64_t pending = -1;  // the size of a round whose sums are not accounted yet
+  while (true) {
     ::dyng::cuda::throw_if_cancelled_on(space.stream, fn);
-    fs.counters.fill_bytes(0);
-    collect_flagged<<<grid_for(n), k_block_threads, 0, as_stream(space.stream)>>>(
-        fs.flags.data(), n, setup.iteration.in, true, fs.list.data(), fs.counters.data());
-    check_launch();
-    const round_counters_t found = read_counters(fs.counters.data(), space.stream);
+    collect_frontier(setup.iteration.in, n, fs, space.stream);
+    const round_report_t found = read_report(fs.report.data(), space.stream);
+    if (pending >= 0) keeper.account(found.sums, pending, result.residual_bound);
+    pending = -1;
     const auto listed = static_cast<int64_t>(found.listed);
     if (result.rounds == 0) result.seeds = listed;
-    if (listed == 0) break;
-    // The round's cost is known before it runs, and the full iterations that follow start from
-    // wherever the rounds stopped: a round that would pass the budget is not run at all.
+    if (listed == 0 || result.rounds >= setup.iteration.max_iter) break;
+    // The round's cost is known before it runs: a round that would pass the budget is not run.
     if (result.edges_read + static_cast<int64_t>(found.slots) > edge_budget) {
       result.within_budget = false;
       break;
     }
     run_round(setup, listed, space, fs);
+    pending = listed;
     result.edges_read += static_cast<int64_t>(found.slots);
     result.vertices_touched += listed;
     result.touched_per_round.push_back(listed);
     ++result.rounds;
   }
-  read_counters(fs.counters.data(), space.stream);  // the last round's lists did not overflow
+  ::dyng::cuda::copy_to_host(masses, space.scalars.data(), sizeof(masses), space.stream);
+  ::dyng::cuda::synchronize(space.stream);
+  result.sum = masses[2];
   return result;
 }
 

@@ -82,20 +82,26 @@ __global__ void __launch_bounds__(k_block_threads)
 }
 
 /// share[v] = x[v] * inverse[v] (unless share is nullptr), and per tile the rank of the dangling
-/// vertices into dangling_parts[tile].
+/// vertices into dangling_parts[tile] and, unless sum_parts is nullptr, the sum of the ranks
+/// into sum_parts[tile].
 __global__ void __launch_bounds__(k_block_threads)
     shares_of(const double* x, const double* inverse, long long n, double* share,
-              double* dangling_parts) {
+              double* dangling_parts, double* sum_parts) {
   __shared__ row_scratch_t scratch;
   for (long long tile = blockIdx.x; tile < tiles_of(n); tile += gridDim.x) {
     const long long v = tile * k_block_threads + threadIdx.x;
-    double dangling = 0.0;
+    double dangling = 0.0, rank = 0.0;
     if (v < n) {
-      if (share != nullptr) share[v] = x[v] * inverse[v];
-      dangling = inverse[v] == 0.0 ? x[v] : 0.0;
+      rank = x[v];
+      if (share != nullptr) share[v] = rank * inverse[v];
+      dangling = inverse[v] == 0.0 ? rank : 0.0;
     }
     const double total = block_sum(dangling, scratch);
     if (threadIdx.x == 0) dangling_parts[tile] = total;
+    if (sum_parts != nullptr) {
+      const double sum = block_sum(rank, scratch);
+      if (threadIdx.x == 0) sum_parts[tile] = sum;
+    }
   }
 }
 

@@ -92,16 +92,17 @@ bool build_inverse(const adjacency_view_t<vid_t, eid_t>& out, bool weighted,
   return read_value(negative.data(), space.stream) == 0;
 }
 
-/// space.share of space.x, and its dangling mass into space.dangling_mass(); with
-/// `shares_too` false only the mass (the frontier rounds keep the shares current themselves).
-inline void start_shares(iteration_space_t& space, bool shares_too = true) {
+/// space.share of space.x, and its dangling mass into space.dangling_mass(); with `sum_too`,
+/// also the sum of the ranks into space.rank_sum() (the frontier rounds keep both along).
+inline void start_shares(iteration_space_t& space, bool sum_too = false) {
   if (space.n == 0) return;
   shares_of<<<tile_grid(space.tiles), k_block_threads, 0, as_stream(space.stream)>>>(
-      space.x.data(), space.inverse.data(), space.n, shares_too ? space.share.data() : nullptr,
-      space.parts.data());
+      space.x.data(), space.inverse.data(), space.n, space.share.data(), space.parts.data(),
+      sum_too ? space.parts.data() + space.tiles : nullptr);
   check_launch();
+  // dangling_mass() and rank_sum() are side by side.
   sum_partials<<<1, k_block_threads, 0, as_stream(space.stream)>>>(
-      space.parts.data(), space.tiles, space.tiles, 1, space.dangling_mass());
+      space.parts.data(), space.tiles, space.tiles, sum_too ? 2 : 1, space.dangling_mass());
   check_launch();
 }
 

@@ -134,7 +134,7 @@ __host__ __device__ inline long long tiles_of(long long rows) {
   return (rows + k_block_threads - 1) / k_block_threads;
 }
 
-/// out[k] = the sum of parts[k][0 .. count), for k < sums (sums <= 2 arrays of partials side by
+/// out[k] = the sum of parts[k][0 .. count), for k < sums (arrays of partials side by
 /// side, `stride` apart), by one block in a fixed order: thread t adds entries t, t + 256, ...,
 /// then block_sum().
 __global__ void __launch_bounds__(k_block_threads)
