@@ -274,7 +274,7 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const jump_vectors_t jump(teleport, n, stream);
   const auto setup = setup_of(host, graph, options, jump);
   const kernels::frontier_setup_t<vid_t, eid_t> frontier{
-      setup, graph.out_view(), host.out_view(), teleport, options.tol * k_frontier_threshold};
+      setup, graph.out_view(), teleport, options.tol * k_frontier_threshold};
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
                     const device_state_t<vid_t>&) {
     return repair_ranks(graph, frontier, l, budget, options, stream, fn, state, stats);

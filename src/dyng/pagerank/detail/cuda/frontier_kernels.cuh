@@ -56,14 +56,18 @@ __global__ void flag_listed(const vid_t* list, long long count, unsigned char* f
   }
 }
 
-/// out[2i] = x[list[i]], out[2i + 1] = inverse[list[i]] (the seed plan's inputs).
-template <class vid_t>
-__global__ void gather_ranks(const vid_t* list, long long count, const double* x,
-                             const double* inverse, double* out) {
+/// The seed plan's inputs for each u = list[i]: out[3i] = x[u], out[3i + 1] = inverse[u] and
+/// out[3i + 2] = u's out-degree (exact in a double).
+template <class vid_t, class eid_t>
+__global__ void gather_seed_inputs(const vid_t* list, long long count, const double* x,
+                                   const double* inverse, const adjacency_view_t<vid_t, eid_t> out,
+                                   double* values) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    out[2 * i] = x[list[i]];
-    out[2 * i + 1] = inverse[list[i]];
+    const vid_t u = list[i];
+    values[3 * i] = x[u];
+    values[3 * i + 1] = inverse[u];
+    values[3 * i + 2] = static_cast<double>(out.row_end[u] - out.row_begin[u]);
   }
 }
 

@@ -1,11 +1,11 @@
 // Host side of an update's frontier rounds on the GPU (frontier_kernels.cuh), the host phase's
 // method (frontier_iteration.hpp) with its residual bound: the seeds are planned on the host
-// (frontier_seeds.hpp) from the ranks of the batch's tails, gathered from the device; then each
-// round collects the frontier into a list, reads back its size and in-slots (the round's cost,
-// which the budget counts) with the sums of the round before (which lower the bound), recomputes
-// the listed ranks, and flags the next frontier. The rounds stop when the frontier empties, after
-// max_iter rounds, or before a round that would take the edges read past the budget. Included by
-// pagerank_cuda.cu only.
+// (frontier_seeds.hpp) from the ranks and out-degrees of the batch's tails, gathered from the
+// device; then each round collects the frontier into a list, reads back its size and in-slots
+// (the round's cost, which the budget counts) with the sums of the round before (which lower the
+// bound), recomputes the listed ranks, and flags the next frontier. The rounds stop when the
+// frontier empties, after max_iter rounds, or before a round that would take the edges read past
+// the budget. Included by pagerank_cuda.cu only.
 #pragma once
 
 #include <algorithm>
@@ -55,9 +55,8 @@ struct frontier_space_t {
 template <class vid_t, class eid_t>
 struct frontier_setup_t {
   const iteration_setup_t<vid_t, eid_t>& iteration;
-  adjacency_view_t<vid_t, eid_t> out;       ///< Device out-rows.
-  adjacency_view_t<vid_t, eid_t> host_out;  ///< The same rows on the host (out-degrees).
-  const teleport_t& teleport;               ///< p and d on the host (the dangling seeds).
+  adjacency_view_t<vid_t, eid_t> out;  ///< Device out-rows.
+  const teleport_t& teleport;          ///< p and d on the host (the dangling seeds).
   double threshold = 0.0;
 };
 
@@ -99,27 +98,28 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
                      frontier_space_t<vid_t>& fs) {
   void* stream = space.stream;
   const iteration_setup_t<vid_t, eid_t>& it = setup.iteration;
+  // The device holds the rows: a graph that its device copy applies to keeps no host rows.
   const auto inputs = seed_inputs(log);
-  std::vector<double> gathered(2 * inputs.size());
+  std::vector<double> gathered(3 * inputs.size());
   if (!inputs.empty()) {
     const auto list = upload_list(inputs, stream);
     auto values = room_for<double>(static_cast<int64_t>(gathered.size()), stream);
     const auto count = static_cast<long long>(inputs.size());
-    gather_ranks<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(
-        list.data(), count, space.x.data(), space.inverse.data(), values.data());
+    gather_seed_inputs<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(
+        list.data(), count, space.x.data(), space.inverse.data(), setup.out, values.data());
     check_launch();
     ::dyng::cuda::copy_to_host(gathered.data(), values.data(), gathered.size() * sizeof(double),
                                stream);
     ::dyng::cuda::synchronize(stream);
   }
   auto at = [&](vid_t u) {
-    return 2 * static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) -
+    return 3 * static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) -
                                    inputs.begin());
   };
   const auto plan = plan_seeds(
       log, it.weighted, it.alpha, setup.threshold, [&](vid_t u) { return gathered[at(u)]; },
       [&](vid_t u) { return gathered[at(u) + 1] == 0.0; },
-      [&](vid_t u) { return static_cast<int64_t>(setup.host_out.degree(u)); });
+      [&](vid_t u) { return static_cast<int64_t>(gathered[at(u) + 2]); });
   const auto num_changes = static_cast<long long>(log.changes.size());
   if (num_changes > 0) {
     flag_heads<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
