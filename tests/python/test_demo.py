@@ -186,12 +186,12 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch):
 
 def test_the_first_line_says_where_it_runs():
     plugin = {"name": "cu13", "state": "chosen", "distribution": "dyng-cu13", "version": "0.3.0",
-              "driver_version": "580.1", "reason": "chosen"}
+              "driver_version": 13020, "reason": "chosen"}
     config = {"plugins": [plugin], "backends": {"cuda": True}, "native_module": "m",
               "openmp_max_threads": 2}
     gpu = type("R", (), {"backend": "cuda", "device": 0, "num_threads": 0})()
     assert _device.describe(gpu, config) == (
-        "running on the GPU: CUDA device 0 (plugin dyng-cu13 0.3.0, driver 580.1)")
+        "running on the GPU: CUDA device 0 (plugin dyng-cu13 0.3.0, driver CUDA 13.2)")
     cpu = type("R", (), {"backend": "openmp", "device": 0, "num_threads": 0})()
     config = {**config, "plugins": [], "backends": {"cuda": False}}
     assert _device.describe(cpu, config).startswith(

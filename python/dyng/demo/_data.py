@@ -57,9 +57,12 @@ class Sizes:
 
     def describe(self):
         return (f"roads {self.road_side}x{self.road_side} junctions, followers R-MAT scale "
-                f"{self.follower_scale}, payments among {self.payment_accounts} accounts; per "
-                f"batch {self.road_closures} closures, {self.follows} follows and unfollows, "
-                f"{self.payments} new and expired payments")
+                f"{self.follower_scale}, payments among {self.payment_accounts} accounts")
+
+    def describe_batch(self):
+        return (f"street closures {self.road_closures}, travel-time changes "
+                f"{3 * self.road_closures}, follows and unfollows {self.follows} each, new and "
+                f"expired payments {self.payments} each")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dyng import _plugins
+
 __all__ = ["describe"]
 
 
@@ -12,8 +14,12 @@ def describe(resources, config):
     """
     chosen = [p for p in config["plugins"] if p["state"] == "chosen"]
     if resources.backend == "cuda":
-        via = (f"plugin {chosen[0]['distribution']} {chosen[0]['version']}, driver "
-               f"{chosen[0]['driver_version']}" if chosen else config["native_module"])
+        via = config["native_module"]
+        if chosen:
+            plugin = chosen[0]
+            driver = plugin["driver_version"]
+            via = (f"plugin {plugin['distribution']} {plugin['version']}"
+                   + (f", driver CUDA {_plugins.format_driver(driver)}" if driver else ""))
         return f"running on the GPU: CUDA device {resources.device} ({via})"
     threads = resources.num_threads or config["openmp_max_threads"]
     how = (f"the OpenMP backend, {threads} threads" if resources.backend == "openmp"

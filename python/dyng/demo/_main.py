@@ -26,8 +26,10 @@ def run(args):
     sizes = _data.sizes(args.size)
     where = _device.describe(resources, config)
     print(f"dyng {config['version']} demo: {where}")
-    print(f"data (seed {args.seed}): {sizes.describe()}; {args.batches} batches")
-    workloads = _workloads.build(sizes, args.seed)
+    print(f"data (seed {args.seed}): {sizes.describe()}")
+    print(f"{args.batches} batches, each: {sizes.describe_batch()}")
+    with _progress.step("generating the graphs"):
+        workloads = _workloads.build(sizes, args.seed)
     for workload in workloads:
         names = ", ".join(t.label for t in workload.tracked)
         print(f"  {workload.name}: {workload.description}; keeps {names} current")

@@ -9,6 +9,8 @@ __all__ = ["SIZES", "DEFAULT_BATCHES", "add_arguments", "scale"]
 #: The named sizes as scales of the default.
 SIZES = {"small": 0.25, "default": 1.0, "large": 4.0}
 DEFAULT_BATCHES = 60
+# Scale 8 is about 64 million follows, several GiB of memory.
+_LARGEST = 8.0
 
 
 def scale(text):
@@ -19,9 +21,9 @@ def scale(text):
         value = float(text)
     except ValueError:
         value = 0.0
-    if not 0 < value <= 64:
+    if not 0 < value <= _LARGEST:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a size; use {', '.join(SIZES)} or a scale in (0, 64] "
+            f"{text!r} is not a size; use {', '.join(SIZES)} or a scale in (0, {_LARGEST:g}] "
             "(1 is the default size)")
     return value
 

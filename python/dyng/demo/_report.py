@@ -45,10 +45,10 @@ def table(measurements):
 
 def apply_line(measurements):
     """The batch sizes and the applies' median times, which the table leaves out."""
-    parts = [f"{name} {statistics.median(measurements.batch_sizes[name]):.0f} changes, "
+    parts = [f"{name} {statistics.median(measurements.batch_sizes[name]):.0f} changes in "
              f"{statistics.median(times):.3f} ms" for name, times in measurements.apply_ms.items()]
-    return ("per batch (median), applied once per graph for all its results and needed by a "
-            "recompute as much: " + "; ".join(parts))
+    return ("batches applied (median; once per graph for all its results, and a recompute needs "
+            "it too):\n  " + "; ".join(parts))
 
 
 def failure_lines(measurements, limit=3):
