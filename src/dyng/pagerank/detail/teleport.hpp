@@ -81,6 +81,13 @@ teleport_t prepare_teleport(const options_t& options, int64_t n, const char* fn)
   return t;
 }
 
+/// True when mark_dangling_targets() would mark every vertex (a uniform d moved past the
+/// threshold everywhere): a device backend then flags them all at once.
+inline bool dangling_targets_are_all(const teleport_t& t, double alpha, double mass,
+                                     double threshold) {
+  return t.dangling.empty() && alpha * mass > 0.0 && alpha * mass * t.uniform > threshold;
+}
+
 /// Calls mark(v) for every vertex whose rank a change of `mass` in the dangling rank D moves by
 /// more than `threshold` in one iteration (alpha * mass * d[v]): the frontier's seeds when
 /// vertices may have become or stopped being dangling. With a uniform d that is every vertex or

@@ -4,9 +4,10 @@
 // the rank of each listed vertex from the shares of the round before (Jacobi: the pull of
 // iteration_kernels.cuh, over the list), sums what the bound needs over the list in fixed tiles,
 // then writes the ranks and shares and flags the out-neighbours of every vertex whose change
-// passes the threshold on to them. Flags are plain byte stores of 1 (any writer order gives the
-// same bytes); the list's order and the tiles' sums do not depend on timing, so the ranks come
-// out with the same bits every run. Included by frontier_launch.cuh only.
+// passes the threshold on to them (their out-slots spread over the grid). Flags are plain byte
+// stores of 1 (any writer order gives the same bytes); the list's order and the tiles' sums do
+// not depend on timing, so the ranks come out with the same bits every run. Included by
+// frontier_launch.cuh only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -71,20 +72,45 @@ __global__ void gather_seed_inputs(const vid_t* list, long long count, const dou
   }
 }
 
-/// flags[w] = 1 for every out-neighbour w of list[0 .. count) (`count` from the device when
-/// `count_at` is not nullptr), a warp per vertex (so a hub's row is read coalesced).
+/// degrees[i] = the out-degree of list[i], for i < the list's length (*count_at when not nullptr,
+/// else `count`).
 template <class vid_t, class eid_t>
-__global__ void flag_out_neighbours(const adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
-                                    const unsigned long long* count_at, long long count,
-                                    unsigned char* flags) {
-  const unsigned lane = threadIdx.x & 31u;
-  const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
+__global__ void list_out_degrees(const adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
+                                 const unsigned long long* count_at, long long count,
+                                 unsigned* degrees) {
   const long long listed = count_at != nullptr ? static_cast<long long>(*count_at) : count;
-  for (long long i = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
-       i < listed; i += warps) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < listed;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const vid_t u = list[i];
-    const long long end = out.row_end[u];
-    for (long long s = out.row_begin[u] + lane; s < end; s += 32) flags[out.col[s]] = 1;
+    degrees[i] = static_cast<unsigned>(out.row_end[u] - out.row_begin[u]);
+  }
+}
+
+/// flags[w] = 1 for every out-neighbour w of the listed vertices (length as list_out_degrees):
+/// their out-slots as one flat range, starts[i] the first of list[i]'s and *total all of them
+/// (scan_counts of the degrees), so a hub's row is spread over the whole grid.
+template <class vid_t, class eid_t>
+__global__ void flag_out_slots(const adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
+                               const unsigned long long* count_at, long long count,
+                               const unsigned long long* starts, const unsigned long long* total,
+                               unsigned char* flags) {
+  const long long listed = count_at != nullptr ? static_cast<long long>(*count_at) : count;
+  const unsigned long long slots = *total;
+  for (unsigned long long j = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
+                              threadIdx.x;
+       j < slots; j += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
+    long long low = 0, high = listed;  // starts[low] <= j < starts[high] (total at listed)
+    while (high - low > 1) {
+      const long long mid = low + (high - low) / 2;
+      if (starts[mid] <= j) {
+        low = mid;
+      } else {
+        high = mid;
+      }
+    }
+    const vid_t u = list[low];
+    flags[out.col[static_cast<long long>(out.row_begin[u]) +
+                  static_cast<long long>(j - starts[low])]] = 1;
   }
 }
 
@@ -102,38 +128,39 @@ __global__ void __launch_bounds__(k_block_threads)
   }
 }
 
-/// tile_starts[t] = the flagged vertices before tile t (exclusive sum of tile_counts, by one
-/// block: thread i sums a contiguous run of tiles, then the runs' totals are scanned);
-/// *listed = their total.
+/// starts[i] = counts[0] + ... + counts[i - 1] for i < the length (*count_at when not nullptr,
+/// else `count`), and *total = the sum of all; by one block: thread t sums a contiguous run,
+/// then the runs' totals are scanned.
 __global__ void __launch_bounds__(k_block_threads)
-    scan_tile_counts(const unsigned* tile_counts, long long tiles,
-                     unsigned long long* tile_starts, unsigned long long* listed) {
+    scan_counts(const unsigned* counts, const unsigned long long* count_at, long long count,
+                unsigned long long* starts, unsigned long long* total) {
   __shared__ unsigned long long run_start[k_block_threads];
-  const long long per = (tiles + k_block_threads - 1) / k_block_threads;
+  const long long length = count_at != nullptr ? static_cast<long long>(*count_at) : count;
+  const long long per = (length + k_block_threads - 1) / k_block_threads;
   const long long first = threadIdx.x * per;
-  const long long last = first + per < tiles ? first + per : tiles;
+  const long long last = first + per < length ? first + per : length;
   unsigned long long run = 0;
-  for (long long t = first; t < last; ++t) run += tile_counts[t];
+  for (long long t = first; t < last; ++t) run += counts[t];
   run_start[threadIdx.x] = run;
   __syncthreads();
   if (threadIdx.x == 0) {
-    unsigned long long total = 0;
+    unsigned long long sum = 0;
     for (int i = 0; i < k_block_threads; ++i) {
       const unsigned long long here = run_start[i];
-      run_start[i] = total;
-      total += here;
+      run_start[i] = sum;
+      sum += here;
     }
-    *listed = total;
+    *total = sum;
   }
   __syncthreads();
   unsigned long long at = run_start[threadIdx.x];
   for (long long t = first; t < last; ++t) {
-    tile_starts[t] = at;
-    at += tile_counts[t];
+    starts[t] = at;
+    at += counts[t];
   }
 }
 
-/// Lists the flagged vertices in increasing order (tile_starts from scan_tile_counts), clears
+/// Lists the flagged vertices in increasing order (tile_starts from scan_counts), clears
 /// their flags, and adds their in-slots to report->slots.
 template <class vid_t, class eid_t>
 __global__ void __launch_bounds__(k_block_threads)
@@ -247,7 +274,7 @@ __global__ void advance_masses(const double* sums, double* scalars) {
 }
 
 /// Writes the round's ranks and shares; a vertex whose change each out-neighbour sees
-/// (alpha * |change| / W) passes `threshold` is listed in `moved` (for flag_out_neighbours).
+/// (alpha * |change| / W) passes `threshold` is listed in `moved` (for flag_out_slots).
 template <class vid_t, class eid_t>
 __global__ void apply_round(const round_args_t<vid_t, eid_t> a, double threshold, vid_t* moved,
                             unsigned long long capacity, round_report_t* report) {

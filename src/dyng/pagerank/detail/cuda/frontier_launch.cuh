@@ -32,8 +32,8 @@ struct frontier_space_t {
   device_buffer<unsigned char> flags;
   device_buffer<vid_t> list, moved;
   device_buffer<double> next, parts;
-  device_buffer<unsigned> tile_counts;
-  device_buffer<unsigned long long> tile_starts;
+  device_buffer<unsigned> tile_counts, degrees;
+  device_buffer<unsigned long long> tile_starts, slot_starts, slot_total;
   device_buffer<round_report_t> report;
 
   frontier_space_t(int64_t n, void* stream)
@@ -44,7 +44,10 @@ struct frontier_space_t {
         next(room_for<double>(n, stream)),
         parts(room_for<double>(4 * tiles_of(n), stream)),
         tile_counts(room_for<unsigned>(collect_tiles, stream)),
+        degrees(room_for<unsigned>(n, stream)),
         tile_starts(room_for<unsigned long long>(collect_tiles, stream)),
+        slot_starts(room_for<unsigned long long>(n, stream)),
+        slot_total(room_for<unsigned long long>(1, stream)),
         report(room_for<round_report_t>(1, stream)) {
     flags.fill_bytes(0);
     report.fill_bytes(0);
@@ -67,6 +70,24 @@ inline round_report_t read_report(const round_report_t* report, void* stream) {
     throw internal_error("pagerank (CUDA): a frontier list overflowed; this is a bug in dyng");
   }
   return found;
+}
+
+/// Flags the out-neighbours of list[0 .. count) (count from *count_at when not nullptr): their
+/// degrees, where each one's slots start, then a grid over all the slots.
+template <class vid_t, class eid_t>
+void flag_out_neighbours(const adjacency_view_t<vid_t, eid_t>& out, const vid_t* list,
+                         const unsigned long long* count_at, long long count,
+                         frontier_space_t<vid_t>& fs, void* stream) {
+  const unsigned grid = grid_for(std::max<long long>(count, fs.degrees.size()));
+  list_out_degrees<<<grid, k_block_threads, 0, as_stream(stream)>>>(out, list, count_at, count,
+                                                                   fs.degrees.data());
+  check_launch();
+  scan_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(
+      fs.degrees.data(), count_at, count, fs.slot_starts.data(), fs.slot_total.data());
+  check_launch();
+  flag_out_slots<<<grid, k_block_threads, 0, as_stream(stream)>>>(
+      out, list, count_at, count, fs.slot_starts.data(), fs.slot_total.data(), fs.flags.data());
+  check_launch();
 }
 
 /// `values` in a device buffer of its own (at least one entry).
@@ -128,16 +149,19 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
   }
   std::vector<vid_t> marked;
   for (vid_t v = log.num_vertices_before; v < log.num_vertices_after; ++v) marked.push_back(v);
-  mark_dangling_targets(setup.teleport, space.n, it.alpha, plan.dangling_mass, setup.threshold,
-                        [&](int64_t v) { marked.push_back(static_cast<vid_t>(v)); });
+  if (dangling_targets_are_all(setup.teleport, it.alpha, plan.dangling_mass, setup.threshold)) {
+    fs.flags.fill_bytes(1);
+  } else {
+    mark_dangling_targets(setup.teleport, space.n, it.alpha, plan.dangling_mass,
+                          setup.threshold,
+                          [&](int64_t v) { marked.push_back(static_cast<vid_t>(v)); });
+  }
   flag_vertices(marked, fs.flags.data(), stream);
   if (!plan.expand.empty()) {
     const auto expand = upload_list(plan.expand, stream);
-    const auto count = static_cast<long long>(plan.expand.size());
-    flag_out_neighbours<<<grid_for(32 * count), k_block_threads, 0, as_stream(stream)>>>(
-        setup.out, expand.data(), nullptr, count, fs.flags.data());
-    check_launch();
-    ::dyng::cuda::synchronize(stream);
+    flag_out_neighbours(setup.out, expand.data(), nullptr,
+                        static_cast<long long>(plan.expand.size()), fs, stream);
+    ::dyng::cuda::synchronize(stream);  // `expand` goes back to the pool when this returns
   }
   return plan.shift;
 }
@@ -154,8 +178,9 @@ void collect_frontier(const adjacency_view_t<vid_t, eid_t>& in, int64_t n,
   count_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(fs.flags.data(), n,
                                                                  fs.tile_counts.data());
   check_launch();
-  scan_tile_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(
-      fs.tile_counts.data(), fs.collect_tiles, fs.tile_starts.data(), &fs.report.data()->listed);
+  scan_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(fs.tile_counts.data(), nullptr,
+                                                          fs.collect_tiles, fs.tile_starts.data(),
+                                                          &fs.report.data()->listed);
   check_launch();
   list_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(
       fs.flags.data(), n, fs.tile_starts.data(), in, fs.list.data(), fs.report.data());
@@ -194,9 +219,7 @@ void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
       args, setup.threshold, fs.moved.data(), static_cast<unsigned long long>(space.n),
       fs.report.data());
   check_launch();
-  flag_out_neighbours<<<grid_for(32 * listed), k_block_threads, 0, as_stream(stream)>>>(
-      setup.out, fs.moved.data(), &fs.report.data()->moved, 0, fs.flags.data());
-  check_launch();
+  flag_out_neighbours(setup.out, fs.moved.data(), &fs.report.data()->moved, listed, fs, stream);
 }
 
 /// The residual bound's bookkeeping on the host (frontier_iteration.hpp's, same formulas): the
