@@ -2,7 +2,7 @@
 # component's hub between batches (a design question; nothing on the GPU uses it yet):
 #   F: what the hub reaches (parent and depth of each vertex in it), B: what reaches the hub.
 # The giant component is F & B. After a batch, the vertices whose tree path lost an edge are
-# cut off (pointer jumping over the parents), then the trees grow back from the vertices left:
+# cut off (a walk up the parents per vertex), then the trees grow back from the vertices left:
 # a cut-off vertex with a kept in-neighbour, or the head of an inserted edge from a kept vertex,
 # and onwards (the vertices reached that way, with every edge they read). The other changes:
 #   - a deletion inside a smaller component reopens that component;

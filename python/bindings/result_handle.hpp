@@ -32,6 +32,7 @@
 #include "dyng/backend/profile.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/result_arrays.hpp"
+#include "dyng/core/stage_scope.hpp"
 #include "handles.hpp"
 #include "interrupts.hpp"
 
@@ -215,7 +216,10 @@ void mutate_result(const char* fn, const graph_handle_t& h, bool host_rows, H& r
           nb::gil_scoped_release release;
           const auto graph_lock = host_rows ? h.lock_host_rows() : h.lock_counts();
           std::lock_guard state_lock(result.mutex);
-          if (ptr.use_count() > 1) ptr = std::make_shared<S>(state_copy<S>::copy_for_update(*ptr, stream));
+          if (ptr.use_count() > 1) {
+            const stage_scope_t stage("result.copy_on_write");
+            ptr = std::make_shared<S>(state_copy<S>::copy_for_update(*ptr, stream));
+          }
           f(g, *ptr);
         }
       },

@@ -27,7 +27,8 @@ COMMANDS = [["sssp"], ["sssp", "compute"], ["sssp", "update"], ["mosp"], ["mosp"
             ["components", "update"], ["pagerank"], ["pagerank", "compute"],
             ["pagerank", "update"], ["convert"], ["generate"], ["generate", "mosp_changes"],
             ["generate", "cycle_enum_batch"], ["prep"], *[["prep", step] for step in (
-                "mtx2csr", "widen", "cache", "changes", "init", "expected")], ["config"]]
+                "mtx2csr", "widen", "cache", "changes", "init", "expected")], ["config"],
+            ["demo"]]
 
 
 def run(argv):

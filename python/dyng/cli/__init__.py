@@ -1,9 +1,10 @@
 """The ``dyng`` command line (also ``python -m dyng``), spec section 10.
 
 ``dyng [--version] [--log-level L] COMMAND ...`` with the commands ``sssp``, ``mosp``,
-``cycle_count`` and ``components`` (verbs ``compute`` and ``update``), ``prep``, ``convert``,
-``generate`` and ``config``. Each command lives in its own module with a ``register(commands)``
-function that adds its parser and sets ``run``, the function that does the work;
+``cycle_count``, ``components`` and ``pagerank`` (verbs ``compute`` and ``update``), ``prep``,
+``convert``, ``generate``, ``config`` and ``demo`` (:mod:`dyng.demo`). Each command lives in its
+own module with a ``register(commands)`` function that adds its parser and sets ``run``, the
+function that does the work;
 :mod:`dyng.cli._flags` builds the flag groups they share, :mod:`dyng.cli._batches` reads an
 update's batch, :mod:`dyng.cli._outputs` makes every command's output files appear
 all together or not at all, and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
@@ -26,7 +27,7 @@ __all__ = ["main"]
 # 0.2's --help lists the levels loudest first.
 LOG_LEVELS = tuple(reversed(_log.LEVELS))
 COMMANDS = ("sssp", "mosp", "cycle_count", "components", "pagerank", "prep", "convert", "generate",
-            "config")
+            "config", "demo")
 
 
 class _VersionAction(argparse.Action):
@@ -49,7 +50,7 @@ def parser():
         description="dyng: graph algorithms whose results stay current while the graph changes "
                     "in batches. The algorithms (sssp, mosp, cycle_count, components, pagerank) "
                     "take the verbs compute and update; prep, convert and generate prepare "
-                    "their inputs.",
+                    "their inputs; demo shows them all at work on generated graphs.",
         epilog="See 'dyng COMMAND --help' for a command's flags, e.g. dyng sssp update --help.")
     top.add_argument("--version", action=_VersionAction, help="print the version and exit")
     top.add_argument("--log-level", choices=LOG_LEVELS,

@@ -1,6 +1,7 @@
-"""One progress line on stderr for steps that take longer than about a second.
+"""Progress on stderr: one line for a step that takes longer than about a second
+(:func:`step`), or a bar for a run of known length (:class:`Bar`, the demo's batches).
 
-It shows only when stderr is a terminal and ``--quiet`` was not given, so piped output and
+Either shows only when stderr is a terminal and ``--quiet`` was not given, so piped output and
 scripts see nothing from it.
 """
 
@@ -53,3 +54,37 @@ def step(what):
                     ending = f" done in {time.perf_counter() - start:.1f} s\n"
                 sys.stderr.write(ending)
                 sys.stderr.flush()
+
+
+class Bar:
+    """A bar of `total` steps, ``dyng: <what> [#####.....] 5/10``, redrawn in place on stderr;
+    nothing shows while the progress line is off (see :func:`configure`)."""
+
+    _WIDTH = 30
+
+    def __init__(self, what, total):
+        self._what = what
+        self._total = max(int(total), 1)
+        self._done = 0
+        self._shown = _enabled
+        self._draw()
+
+    def advance(self):
+        """Counts one more step done."""
+        self._done = min(self._done + 1, self._total)
+        self._draw()
+
+    def close(self):
+        """Ends the bar's line (the next output starts on a line of its own)."""
+        if self._shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self._shown = False
+
+    def _draw(self):
+        if not self._shown:
+            return
+        filled = self._WIDTH * self._done // self._total
+        sys.stderr.write(f"\rdyng: {self._what} [{'#' * filled}{'.' * (self._WIDTH - filled)}] "
+                         f"{self._done}/{self._total}")
+        sys.stderr.flush()

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "dyng/backend/cuda/device_result.hpp"
+#include "dyng/core/stage_scope.hpp"
 
 namespace dyng::cuda {
 
@@ -84,6 +85,7 @@ class snapshot_steps_t {
 
   void take_snapshot() {
     if (taken_) return;
+    const stage_scope_t stage("result.snapshot");
     snapshot_ = clone(state_, stream_);
     taken_ = true;
   }

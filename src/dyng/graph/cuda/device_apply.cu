@@ -795,7 +795,7 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   record.weights = device_buffer<int32_t>(
       static_cast<size_t>(std::max<int64_t>(slots * num_weights_, 1)), stream_);
   detail::save_rows_kernel<vid_t, eid_t>
-      <<<blocks_for(record.rows * 32, ctx.multiprocessors), k_block_threads, 0, s>>>(
+      <<<blocks_for(std::max(record.rows, slots), ctx.multiprocessors), k_block_threads, 0, s>>>(
           record.row.data(), record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
           d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_,
           record.at.data(), record.begin.data(), record.end.data(), record.capacity_end.data(),

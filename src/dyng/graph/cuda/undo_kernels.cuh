@@ -1,37 +1,53 @@
 // The row copies of device_graph_t::undo_t (device_graph.hpp): taken by apply() before it writes
-// a direction, put back by revert(). One warp per row; its lanes stride over the row's slots.
-// Included by device_apply.cu and device_revert.cu only.
+// a direction, put back by revert(). The rows' slots are copied as one flat range (slot j of the
+// copy belongs to the row whose range of `at` holds it), so a hub row of 10^5 slots is spread over
+// the whole grid instead of one warp working through it alone. Included by device_apply.cu and
+// device_revert.cu only.
 #pragma once
 
 #include <cstdint>
 
 namespace dyng::cuda::detail {
 
+/// The row whose copy holds flat slot j < at[count]: the i with at[i] <= j < at[i + 1] (rows of
+/// no slots are never it).
+__device__ __forceinline__ int64_t row_of_slot(const int64_t* at, int64_t count, int64_t j) {
+  int64_t low = 0, high = count;  // at[low] <= j < at[high]
+  while (high - low > 1) {
+    const int64_t mid = low + (high - low) / 2;
+    if (at[mid] <= j) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
 /// For each of `count` rows (rows[i]): its offsets into begin/end/capacity_end[i], and its slots
-/// [row_begin, row_end) into col/weights from at[i] on. The row arrays have `n` entries; a row past
-/// them (a vertex the batch adds) is empty.
+/// [row_begin, row_end) into col/weights from at[i] on (at[count] slots in all). The row arrays
+/// have `n` entries; a row past them (a vertex the batch adds) is empty.
 template <class vid_t, class eid_t>
 __global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n, const eid_t* row_begin,
                                  const eid_t* row_end, const eid_t* row_capacity_end,
                                  const vid_t* col, const int32_t* weights, int k,
                                  const int64_t* at, eid_t* begin, eid_t* end,
                                  eid_t* capacity_end, vid_t* saved_col, int32_t* saved_weights) {
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
-  for (int64_t i = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; i < count;
-       i += warps) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int64_t i = first; i < count; i += stride) {
     const vid_t v = rows[i];
     const bool exists = static_cast<int64_t>(v) < n;
-    const int64_t b = exists ? row_begin[v] : 0, e = exists ? row_end[v] : 0, to = at[i] - b;
-    if (lane == 0) {
-      begin[i] = static_cast<eid_t>(b);
-      end[i] = static_cast<eid_t>(e);
-      capacity_end[i] = exists ? row_capacity_end[v] : eid_t{0};
-    }
-    for (int64_t s = b + lane; s < e; s += 32) {
-      saved_col[to + s] = col[s];
-      for (int j = 0; j < k; ++j) saved_weights[(to + s) * k + j] = weights[s * k + j];
-    }
+    begin[i] = exists ? row_begin[v] : eid_t{0};
+    end[i] = exists ? row_end[v] : eid_t{0};
+    capacity_end[i] = exists ? row_capacity_end[v] : eid_t{0};
+  }
+  const int64_t total = at[count];
+  for (int64_t j = first; j < total; j += stride) {
+    const int64_t i = row_of_slot(at, count, j);
+    const int64_t s = static_cast<int64_t>(row_begin[rows[i]]) + (j - at[i]);
+    saved_col[j] = col[s];
+    for (int w = 0; w < k; ++w) saved_weights[j * k + w] = weights[s * k + w];
   }
 }
 
@@ -44,22 +60,22 @@ __global__ void restore_rows_kernel(const vid_t* rows, int64_t count, int64_t n,
                                     const int32_t* saved_weights, int k, eid_t* row_begin,
                                     eid_t* row_end, eid_t* row_capacity_end, vid_t* col,
                                     int32_t* weights) {
-  const int lane = static_cast<int>(threadIdx.x & 31);
-  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
-  for (int64_t i = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; i < count;
-       i += warps) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int64_t i = first; i < count; i += stride) {
     const vid_t v = rows[i];
     if (static_cast<int64_t>(v) >= n) continue;
-    const int64_t b = begin[i], e = end[i], from = at[i] - b;
-    if (lane == 0) {
-      row_begin[v] = begin[i];
-      row_end[v] = end[i];
-      row_capacity_end[v] = capacity_end[i];
-    }
-    for (int64_t s = b + lane; s < e; s += 32) {
-      col[s] = saved_col[from + s];
-      for (int j = 0; j < k; ++j) weights[s * k + j] = saved_weights[(from + s) * k + j];
-    }
+    row_begin[v] = begin[i];
+    row_end[v] = end[i];
+    row_capacity_end[v] = capacity_end[i];
+  }
+  const int64_t total = at[count];
+  for (int64_t j = first; j < total; j += stride) {
+    const int64_t i = row_of_slot(at, count, j);
+    if (static_cast<int64_t>(rows[i]) >= n) continue;
+    const int64_t s = static_cast<int64_t>(begin[i]) + (j - at[i]);
+    col[s] = saved_col[j];
+    for (int w = 0; w < k; ++w) weights[s * k + w] = saved_weights[j * k + w];
   }
 }
 

@@ -101,30 +101,25 @@ __global__ void flag_lost_edges(const edge_change_t<vid_t>* changes, unsigned lo
   }
 }
 
-/// One round of pointer jumping: a vertex is cut when an ancestor within its jump is; the next
-/// round jumps twice as far. Reads (cut, up), writes (cut_next, up_next); *moved when a jump
-/// still moved.
+/// below[v] = 1 when v or one of its ancestors is cut: a walk up v's parents, depth[v] steps (at
+/// most `max_steps`; a walk that would take more marks v too, which only regrows it). One pass:
+/// the trees are shallow, and a walk per vertex needs no round trips to the host.
 template <class vid_t>
-__global__ void jump_cut(const unsigned char* cut, const vid_t* up, long long n,
-                         unsigned char* cut_next, vid_t* up_next, int* moved) {
-  bool jumped = false;
+__global__ void mark_cut_subtrees(const unsigned char* cut, tree_view_t<vid_t> tree, long long n,
+                                  int max_steps, unsigned char* below) {
   for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const vid_t a = up[v];
-    cut_next[v] = cut[v] | cut[a];
-    const vid_t further = up[a];
-    up_next[v] = further;
-    jumped |= further != a;
-  }
-  if (jumped) *moved = 1;
-}
-
-/// up[v] = v's parent (itself for the hub and for vertices outside the tree).
-template <class vid_t>
-__global__ void start_jumps(const vid_t* parent, long long n, vid_t* up) {
-  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
-       v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    up[v] = parent[v] >= 0 ? parent[v] : static_cast<vid_t>(v);
+    bool found = cut[v] != 0;
+    if (!found && tree.parent[v] >= 0) {
+      const int steps = tree.depth[v];
+      found = steps > max_steps;
+      vid_t u = tree.parent[v];
+      for (int step = 1; step < steps && !found && u >= 0; ++step) {
+        found = cut[u] != 0;
+        u = tree.parent[u];
+      }
+    }
+    below[v] = found ? 1 : 0;
   }
 }
 

@@ -3,7 +3,7 @@
 // inside a component would otherwise reopen millions of vertices. The vertices in both trees are
 // exactly that component, so after a batch the trees answer, for the cost of what the batch
 // moved, which of its vertices stay in it:
-//   1. a deleted tree edge cuts the subtree below it (pointer jumping over the parents);
+//   1. a deleted tree edge cuts the subtree below it (one walk up the parents per vertex);
 //   2. each cut vertex claims a neighbour still in the tree, and each inserted edge from a tree
 //      vertex claims its other end;
 //   3. the claimed vertices join, and the tree grows from them level by level.
@@ -169,19 +169,11 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
   check_launch();
   space.counts.fill_bytes(0);
   if (read_entry(flags) != 0) {
-    auto cut_next = room_for<unsigned char>(n, stream);
-    auto up = room_for<vid_t>(n, stream), up_next = room_for<vid_t>(n, stream);
-    start_jumps<<<grid_for(n), k_block_threads, 0, s>>>(tree.parent, n, up.data());
-    for (bool moved = true; moved;) {
-      flags.fill_bytes(0);
-      jump_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), up.data(), n,
-                                                       cut_next.data(), up_next.data(),
-                                                       flags.data());
-      check_launch();
-      std::swap(cut, cut_next);
-      std::swap(up, up_next);
-      moved = read_entry(flags) != 0;
-    }
+    auto below = room_for<unsigned char>(n, stream);
+    mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), tree, n,
+                                                             k_max_tree_levels, below.data());
+    check_launch();
+    std::swap(cut, below);
     take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), n, tree.parent,
                                                         space.list.data(), space.counts.data(),
                                                         space.status.data());
