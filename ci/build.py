@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Builds dyng's wheels: the CPU wheel and the CUDA plugins dyng-cu12 / dyng-cu13 (issue 4).
 
-    python ci/build.py {cpu,cu12,cu13,all} [--provider auto|conda|pypi|system] [--out dist/]
+    python ci/build.py {cpu,cu12,cu13,all,sdist} [--provider auto|conda|pypi|system] [--out dist/]
 
 Steps, each logged with its elapsed time: toolchain (provider), core sdist, source tree (plus the
 rendered plugin pyproject and licences), wheel, repair (manylinux_2_28), check (ci/wheel_check.py's
 rules and twine check --strict), and, unless --no-install-test, the install test per Python
-version. docs/developer/wheels.md explains the pipeline.
+version. The target sdist writes the checked core sdist alone into --out, and --sdist builds the
+wheels from such an sdist instead of a fresh one: CI builds the sdist once and all three wheels
+from it (.github/workflows/wheels.yml). docs/developer/wheels.md explains the pipeline.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ BUILD = ROOT / "build"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=[*TARGETS, "all"], help="which wheel(s) to build")
+    parser.add_argument("target", choices=[*TARGETS, "all", "sdist"],
+                        help="which wheel(s) to build, or sdist: the core sdist alone, into --out")
+    parser.add_argument("--sdist", type=Path,
+                        help="build the wheels from this core sdist (one the sdist target made) "
+                             "instead of making one")
     parser.add_argument("--provider", choices=select.PROVIDERS, default="auto",
                         help="toolchain source (default auto: conda when an environment is "
                              "active, else pypi)")
@@ -56,6 +62,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.pythons = args.pythons or ["3.12", "3.13"]
     args.out = args.out.resolve()
+    if args.target == "sdist" and (args.sdist or args.install_test_only):
+        parser.error("the sdist target builds the sdist; --sdist and --install-test-only are "
+                     "for the wheel targets")
     return args
 
 
@@ -114,6 +123,35 @@ def build_one(target: str, toolchain: Toolchain, sdist: Path, args: argparse.Nam
     return repaired
 
 
+def core_sdist(args: argparse.Namespace, toolchain: Toolchain, version: str,
+               env: dict[str, str]) -> Path:
+    """The sdist every wheel is built from (ADR 0030 item 1): --sdist, else a fresh one; checked."""
+    with log.step("core sdist"):
+        if args.sdist:
+            sdist = args.sdist.resolve()
+        else:
+            sdist = sources.build_sdist(build_python(toolchain), ROOT, BUILD / "wheels-sdist",
+                                        {**toolchain.env, **env})
+        problems = check.check_sdist(sdist)
+        if not sdist.name.startswith(f"dyng-{version}.tar"):
+            problems.append(f"it is not dyng {version} (this checkout's VERSION); build the "
+                            "wheels from the sdist of the same commit")
+        if problems:
+            raise SystemExit(f"{sdist.name}:\n  - " + "\n  - ".join(problems))
+    return sdist
+
+
+def publish_sdist(sdist: Path, toolchain: Toolchain, out: Path) -> Path:
+    """The sdist target: twine check --strict, then a copy in ``out`` beside the wheels."""
+    problems = check.twine_check([sdist], [str(build_python(toolchain)), "-m", "twine"])
+    if problems:
+        raise SystemExit(f"{sdist.name} fails its checks:\n  - " + "\n  - ".join(problems))
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(sdist, out / sdist.name)
+    log.say(f"sdist: {out / sdist.name}")
+    return out / sdist.name
+
+
 def run_install_tests(wheels: list[Path], args: argparse.Namespace) -> None:
     log.say("install test of " + ", ".join(w.name for w in wheels))
     for python in args.pythons:
@@ -127,7 +165,8 @@ def run_install_tests(wheels: list[Path], args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    targets = list(TARGETS) if args.target == "all" else [args.target]
+    # The sdist target needs a toolchain only for its Python (scikit-build-core, twine).
+    targets = {"all": list(TARGETS), "sdist": ["cpu"]}.get(args.target, [args.target])
     version = project.version()
     if args.install_test_only:
         wanted = {"dyng" if TARGETS[t] is None else f"dyng_{t}" for t in [*targets, "cpu"]}
@@ -144,13 +183,10 @@ def main(argv: list[str] | None = None) -> int:
             toolchains[target] = select.toolchain_for(args.provider, TARGETS[target], work=work)
             for note in toolchains[target].notes:
                 log.say(f"  {note}")
-    first = toolchains[targets[0]]
-    with log.step("core sdist"):
-        sdist = sources.build_sdist(build_python(first), ROOT, BUILD / "wheels-sdist",
-                                    {**first.env, **env})
-        problems = check.check_sdist(sdist)
-        if problems:
-            raise SystemExit(f"{sdist.name}:\n  - " + "\n  - ".join(problems))
+    sdist = core_sdist(args, toolchains[targets[0]], version, env)
+    if args.target == "sdist":
+        publish_sdist(sdist, toolchains["cpu"], args.out)
+        return 0
     built = [build_one(t, toolchains[t], sdist, args, version, env) for t in targets]
 
     if not args.no_install_test:

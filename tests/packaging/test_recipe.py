@@ -195,7 +195,7 @@ def test_source_is_the_checkout_beside_the_recipe():
 
 
 def test_conda_forge_yml_builds_with_rattler_build_on_a_glibc_2_28_image():
-    forge = load_yaml(ROOT / "conda-forge.yml")
+    forge = load_yaml(ROOT / "recipe" / "conda-forge.yml")
     assert forge["conda_build_tool"] == "rattler-build"
     # conda-forge's knowledge base: a c_stdlib_version of 2.28 goes with the alma8 image.
     assert forge["os_version"]["linux_64"] == "alma8"
