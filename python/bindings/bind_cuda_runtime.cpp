@@ -1,6 +1,9 @@
 // Module functions for dyng.Resources on the CUDA backend (CUDA builds only): device count,
-// stream synchronisation and the workspace pool.
+// stream synchronisation, a device-to-host copy and the workspace pool.
+#include <cstddef>
 #include <cstdint>
+
+#include <nanobind/ndarray.h>
 
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
@@ -21,6 +24,19 @@ void bind_cuda_runtime(nb::module_& m) {
         cuda::synchronize(reinterpret_cast<void*>(stream));
       },
       nb::arg("device"), nb::arg("stream") = 0, "Waits for the work queued on the stream.");
+  m.def(
+      "cuda_copy_to_host",
+      [](int device, uintptr_t source, nb::ndarray<nb::numpy, nb::c_contig, nb::device::cpu> out) {
+        void* into = out.data();
+        const size_t bytes = out.nbytes();
+        nb::gil_scoped_release release;
+        cuda::device_scope_t scope(device);
+        cuda::copy_to_host(into, reinterpret_cast<const void*>(source), bytes, nullptr);
+        cuda::synchronize(nullptr);
+      },
+      nb::arg("device"), nb::arg("source"), nb::arg("out"),
+      "Copies out.nbytes bytes of device memory from address `source` into `out` (a writable "
+      "C-contiguous host array).");
   m.def(
       "cuda_workspace_bytes",
       [](int device) {

@@ -148,7 +148,7 @@ class Array:
                     f"CUDA device {view.device}; use copy=True or None (a device-to-host copy)"
                 )
             if copy is True:
-                return np.array(view.host(self._what, implicit=False), copy=True)
+                return view.host_copy(self._what)
             if copy is None:
                 return view.host(self._what, implicit=False)
         if copy is True:

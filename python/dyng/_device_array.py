@@ -4,7 +4,8 @@ A DeviceData holds the native read-only device tensor (DLPack-capable), its addr
 array interface, and two callables from the owning result: one that copies the array to the host
 and one that makes a private device copy (for consumers that will write, or that cannot be told
 the data is read-only). Implicit host copies (indexing, iteration, ``np.asarray``) follow the
-owning Resources' ``copy_policy``; ``to_numpy()`` is an explicit copy and always allowed.
+owning Resources' ``copy_policy`` and keep the copy they make; ``to_numpy()`` is an explicit copy,
+always allowed, made straight from the device into the array it returns.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from dyng import _log
+from dyng import _backend, _log
 from dyng._errors import InvalidArgumentError
 
 __all__ = ["DeviceData", "DLPACK_CUDA"]
@@ -63,6 +64,17 @@ class DeviceData:
             host.flags.writeable = False
             self._host = host
         return self._host
+
+    def host_copy(self, what):
+        """A writable host copy made straight from the device; no copy is kept, so an update has
+        no host copy to free (the kept one of host() is copied instead when it exists)."""
+        if self._host is not None:
+            return np.array(self._host, copy=True)
+        _log.log("debug", lambda: f"Array: copying {what} from CUDA device {self.device} to the "
+                                  f"host ({self.size} entries)")
+        out = np.empty(self.shape, self.dtype)
+        _backend.native().cuda_copy_to_host(self.device, self.ptr, out)
+        return out
 
     def cuda_array_interface(self):
         # Results are complete when dyng returns them (each call waits for its stream), so the

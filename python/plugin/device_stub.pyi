@@ -367,6 +367,11 @@ def cuda_device_count() -> int:
 def cuda_synchronize(device: int, stream: int = 0) -> None:
     """Waits for the work queued on the stream."""
 
+def cuda_copy_to_host(device: int, source: int, out: Annotated[NDArray, dict(order='C', device='cpu')]) -> None:
+    """
+    Copies out.nbytes bytes of device memory from address `source` into `out` (a writable C-contiguous host array).
+    """
+
 def cuda_workspace_bytes(device: int) -> int:
     """Device memory held by dyng's pool on the device."""
 
