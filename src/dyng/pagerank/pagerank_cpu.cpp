@@ -66,6 +66,17 @@ detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
   return run;
 }
 
+/// The totals a run of full iterations leaves of its last iterate, for the next update (only
+/// an unweighted one starts from them: frontier_iteration.hpp).
+template <class vid_t>
+void keep_totals(const detail::run_result_t& run, int64_t n, const options_t& options,
+                 state_t<vid_t>& state) {
+  state.totals_known = !options.weighted;
+  state.dangling_mass = run.dangling;
+  state.dangling_error = detail::chunked_sum_error(n, run.dangling);
+  state.rank_sum = run.sum;
+}
+
 engine_t engine_of(int threads, const char* method) {
   return threads > 1 ? engine_t{"fused", method} : engine_t{"operators", method};
 }
@@ -86,6 +97,7 @@ stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_
   state.ranks = std::move(x);
   state.iterations = run.iterations;
   state.residual = run.residual;
+  keep_totals(run, n, options, state);
   stats.affected = n;
   return stats;
 }
@@ -185,7 +197,9 @@ struct frontier_repair_t {
                        : detail::transition_t<vid_t, eid_t>{
                              in_edges_view(graph, graph.properties().directed), {}, false};
     stats.record(engine_of(threads, "frontier_power_iteration"));
-    const auto phase = frontier_phase(log, t, threads, budget, start_bound);
+    // A batch that adds vertices rewrote every rank: the rounds sum the totals again.
+    const rank_totals_t totals = grew ? rank_totals_t{} : static_cast<const rank_totals_t&>(state);
+    const auto phase = frontier_phase(log, t, threads, budget, start_bound, totals);
     stats.iterations = phase.rounds;
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
@@ -195,6 +209,7 @@ struct frontier_repair_t {
     const double bound = scaled_bound(phase.residual_bound, phase.sum, options.alpha);
     if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
       stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
+      keep_scaled_totals(phase);
       finish(bound, stats);
       return true;
     }
@@ -213,13 +228,27 @@ struct frontier_repair_t {
   detail::frontier_result_t<vid_t> frontier_phase(const change_log_t<vid_t>& log,
                                                   const detail::transition_t<vid_t, eid_t>& t,
                                                   int threads, int64_t budget,
-                                                  double start_bound) {
+                                                  double start_bound,
+                                                  const rank_totals_t& totals) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, start_bound, exec, fn, state.ranks,
-                              previous);
+                              options.max_iter, budget, start_bound, totals, exec, fn,
+                              state.ranks, previous);
     return phase;
+  }
+
+  /// The rounds' totals after divide_and_count() divided the ranks by their kept sum: D divided
+  /// too, its error bound with it, plus the rounding of the divisions (half an eps of each
+  /// dangling rank and of D itself, counted twice).
+  void keep_scaled_totals(const detail::frontier_result_t<vid_t>& phase) {
+    const double eps = std::numeric_limits<double>::epsilon();
+    const double dangling = phase.dangling / phase.sum;
+    state.totals_known = !options.weighted;
+    state.dangling_mass = dangling;
+    state.dangling_error =
+        (1.0 + eps) * phase.dangling_error / phase.sum + 2.0 * eps * std::fabs(dangling);
+    state.rank_sum = phase.sum / phase.sum;
   }
 
   /// Full iterations from the frontier's ranks, scaled to sum 1, on a copy; commits them when
@@ -238,6 +267,7 @@ struct frontier_repair_t {
     int64_t changed = 0;
     for (size_t v = 0; v < x.size(); ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
     state.ranks = std::move(x);
+    keep_totals(full, static_cast<int64_t>(state.ranks.size()), options, state);
     stats.affected = changed;
     finish(full.residual, stats);
     return true;
