@@ -3,7 +3,9 @@
 appearing and disappearing, a hub losing all its out-edges, self-loops, vertex growth, weights),
 the same bits on every host backend and team size, the options' refusals and the registry entry;
 personalization and dangling vectors (NetworkX's and the oracle's answers, updates, vertex growth
-with a short vector, a hub's rank falling onto a concentrated dangling vector) and nstart."""
+with a short vector, a hub's rank falling onto a concentrated dangling vector) and nstart;
+Stats.affected of certified updates, and a clone's update giving the original's bits (it carries
+the totals the update starts from)."""
 
 import dataclasses
 
@@ -273,6 +275,27 @@ def test_an_update_within_the_test_skips_the_full_iterations():
     assert moved <= r.residual < 2000 * 1e-3 and abs(got.sum() - 1) < 1e-12
     fresh = pagerank.compute(g, tol=1e-3).ranks.to_numpy()
     assert np.abs(got - fresh).sum() < bound(2000, pagerank.Options(tol=1e-3))
+
+
+@pytest.mark.parametrize("vectors", [False, True], ids=("uniform", "vectors"))
+def test_affected_counts_the_ranks_an_update_changed(vectors):
+    # A certified update scales the ranks back to a sum of 1, which moves nearly all of them; an
+    # empty batch after it starts from a sum of exactly 1 and changes nothing.
+    src, dst, w = random_edges(2000, 8000, 4)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
+    p, d = random_vectors(2000, 3) if vectors else (None, None)
+    r = pagerank.compute(g, tol=1e-3, personalization=p, dangling=d)
+    for k in range(4):
+        before = r.ranks.to_numpy().copy()
+        batch = (dyng.EdgeBatch(insert=([1 + k, 5], [2, 6 + k], [1, 1]),
+                                delete=(src[k * 3:k * 3 + 3], dst[k * 3:k * 3 + 3]))
+                 if k < 3 else dyng.EdgeBatch())
+        stats = pagerank.update(g, batch, r)
+        assert stats.path == "incremental" and max(stats.touched_per_iteration, default=0) < 2000
+        after = r.ranks.to_numpy()
+        assert np.count_nonzero(after != before) == stats.affected
+        assert abs(after.sum() - 1) < 1e-12
+    assert stats.affected == 0 and np.array_equal(after, before)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -116,12 +116,15 @@ double scale_to_one(std::vector<double>& x) {
   return total;
 }
 
-/// The bound on one more full iteration's L1 change after scale_to_one divided the ranks by
-/// `total`: r(x / s) = r(x) / s + (1 - 1 / s) * teleport, plus the rounding of the division.
-double scaled_bound(double bound, double total, double alpha) {
-  if (!(total > 0.0)) return std::numeric_limits<double>::infinity();
-  return bound / total + (1.0 - alpha) * std::fabs(1.0 - 1.0 / total) +
-         4.0 * std::numeric_limits<double>::epsilon();
+/// The bound on one more full iteration's L1 change after scale_and_count() multiplied the ranks
+/// by c = `inverse` (1 / their sum): r(c x) = c r(x) + (1 - c) * (1 - alpha) * p, plus the
+/// rounding of the products (each rank off by at most eps of it, which one more full iteration
+/// moves by at most (1 + alpha) eps in all) and of this expression.
+double scaled_bound(double bound, double inverse, double alpha) {
+  if (!(inverse > 0.0 && std::isfinite(inverse))) return std::numeric_limits<double>::infinity();
+  const double eps = std::numeric_limits<double>::epsilon();
+  return (bound * inverse + (1.0 - alpha) * std::fabs(1.0 - inverse)) * (1.0 + 4.0 * eps) +
+         4.0 * eps;
 }
 
 /// The warm start: the previous ranks, new vertices at their teleport share (1 - alpha) * p[v],
@@ -136,26 +139,35 @@ std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_
   return x;
 }
 
-/// The ranks divided by `total` in place (as scale_to_one does); returns the vertices whose rank
+/// The ranks multiplied by `inverse` (1 / their sum) in place; returns the vertices whose rank
 /// now differs from before the batch, `previous` holding the earlier ranks of the ones the
-/// frontier wrote (its first write of a vertex holds the rank before the batch).
+/// frontier wrote (its first write of a vertex holds the rank before the batch). Multiplying, not
+/// dividing: the pass is bound by the divisions, and either rounds each rank by at most one eps
+/// (scaled_bound's margin). An inverse of exactly 1 (a batch that moved no rank, or left the sum
+/// as it was) changes no bits, so then only the written ranks are looked at. Every rank, not only
+/// the written ones: the rounds mostly move rank onto the frontier towards its fixed point, and
+/// taking the difference back from the frontier alone would undo part of that: it raises the
+/// bound by (1 + alpha) |1 - s|, where scaling all adds (1 - alpha) |1 - 1 / s| (measured on
+/// R-MAT 20: bench/README.md).
 template <class vid_t>
-int64_t divide_and_count(std::vector<double>& x, double total,
-                         std::vector<std::pair<vid_t, double>> previous, int threads) {
+int64_t scale_and_count(std::vector<double>& x, double inverse,
+                        std::vector<std::pair<vid_t, double>> previous, int threads) {
   std::stable_sort(previous.begin(), previous.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  int64_t adjust = 0;
+  int64_t written_changed = 0, adjust = 0;
   for (size_t i = 0; i < previous.size(); ++i) {
     if (i > 0 && previous[i].first == previous[i - 1].first) continue;
     const auto v = static_cast<size_t>(previous[i].first);
-    const double after = x[v] / total;
+    const double after = x[v] * inverse;
+    written_changed += after != previous[i].second ? 1 : 0;
     adjust += (after != previous[i].second ? 1 : 0) - (after != x[v] ? 1 : 0);
   }
+  if (inverse == 1.0) return written_changed;
   const auto n = static_cast<int64_t>(x.size());
   int64_t changed = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : changed)
   for (int64_t v = 0; v < n; ++v) {
-    const double after = x[static_cast<size_t>(v)] / total;
+    const double after = x[static_cast<size_t>(v)] * inverse;
     changed += after != x[static_cast<size_t>(v)] ? 1 : 0;
     x[static_cast<size_t>(v)] = after;
   }
@@ -206,10 +218,11 @@ struct frontier_repair_t {
     stats.frontier_size = phase.seeds;
     stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
-    const double bound = scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+    const double inverse = 1.0 / phase.sum;
+    const double bound = scaled_bound(phase.residual_bound, inverse, options.alpha);
     if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
-      stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
-      keep_scaled_totals(phase);
+      stats.affected = scale_and_count(state.ranks, inverse, previous, threads);
+      keep_scaled_totals(phase, inverse);
       finish(bound, stats);
       return true;
     }
@@ -238,17 +251,17 @@ struct frontier_repair_t {
     return phase;
   }
 
-  /// The rounds' totals after divide_and_count() divided the ranks by their kept sum: D divided
-  /// too, its error bound with it, plus the rounding of the divisions (half an eps of each
-  /// dangling rank and of D itself, counted twice).
-  void keep_scaled_totals(const detail::frontier_result_t<vid_t>& phase) {
+  /// The rounds' totals after scale_and_count() multiplied the ranks by `inverse`: D and its
+  /// error bound multiplied too, plus the rounding of the products (half an eps of each dangling
+  /// rank and of D itself, counted twice; the rounding of `inverse` scales both alike).
+  void keep_scaled_totals(const detail::frontier_result_t<vid_t>& phase, double inverse) {
     const double eps = std::numeric_limits<double>::epsilon();
-    const double dangling = phase.dangling / phase.sum;
+    const double dangling = phase.dangling * inverse;
     state.totals_known = !options.weighted;
     state.dangling_mass = dangling;
     state.dangling_error =
-        (1.0 + eps) * phase.dangling_error / phase.sum + 2.0 * eps * std::fabs(dangling);
-    state.rank_sum = phase.sum / phase.sum;
+        (1.0 + eps) * phase.dangling_error * inverse + 2.0 * eps * std::fabs(dangling);
+    state.rank_sum = phase.sum * inverse;
   }
 
   /// Full iterations from the frontier's ranks, scaled to sum 1, on a copy; commits them when

@@ -25,13 +25,14 @@
 // undoes a repair it gives up on). The dangling mass D and the sum of the ranks are kept along
 // with each round's changes; they start from the previous result's (rank_totals_t in
 // pagerank.hpp: a compute's last iteration and an update's rounds leave them), with D corrected
-// for the changed tails that became or stopped being dangling, so a small batch costs the
-// frontier alone. A result without them (copied from a device), a weighted one (whose old
-// out-weights the change log does not give) and a batch that adds vertices sum them once
-// instead. D feeds every rank a round computes, so how far the kept D may be from the exact sum
-// is bounded as it goes (dangling_error: the compute's chunked sum, each correction and each
-// round's additions, eps times the sizes added) and carried from result to result; each round
-// counts twice that bound against the residual bound, which stays true whatever D's rounding.
+// for the changed tails that became or stopped being dangling, so that besides the frontier a
+// small batch costs only the caller's one pass scaling the ranks to sum 1. A result without them
+// (copied from a device), a weighted one (whose old out-weights the change log does not give)
+// and a batch that adds vertices sum them once instead. D feeds every rank a round computes, so
+// how far the kept D may be from the exact sum is bounded as it goes (dangling_error: the
+// compute's chunked sum, each correction and each round's additions, eps times the sizes added)
+// and carried from result to result; each round counts twice that bound against the residual
+// bound, which stays true whatever D's rounding.
 //
 // Determinism: the frontier is a flag per vertex (each thread also lists the ones it set), read
 // back in vertex order each round; each rank of a round is computed from the previous round's
