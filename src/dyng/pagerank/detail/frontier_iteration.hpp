@@ -318,7 +318,10 @@ class frontier_iteration_t {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
     int64_t edges = 0;
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64) reduction(+ : edges)
+    // One vertex at a time: the frontier of a small batch is the heads of its changed edges,
+    // mostly hubs, and on R-MAT the lowest ids (a chunk of 64 of them held 38% of a 1,000-change
+    // batch's in-edges on R-MAT 20, one thread's work for a team of any size).
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) reduction(+ : edges)
     for (int64_t i = 0; i < size; ++i) {
       const vid_t v = frontier[static_cast<size_t>(i)];
       double sum = 0.0;
