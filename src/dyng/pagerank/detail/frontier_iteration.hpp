@@ -335,30 +335,30 @@ class frontier_iteration_t {
     }
     round_t done;
     done.edges = edges;
+    // The rest of the round is a few operations per vertex: a team only for a large frontier
+    // (a small one is a single chunk, and waking the team would cost more than the work).
+    const int team = size > k_sum_chunk ? threads_ : 1;
     const double eps = std::numeric_limits<double>::epsilon();
-    done.moved = chunked_sum(size, threads_, [&](int64_t i) {
-      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
-      return std::fabs(next[static_cast<size_t>(i)] - x[v]);
-    });
-    done.change = chunked_sum(size, threads_, [&](int64_t i) {
-      const auto v = static_cast<size_t>(frontier[static_cast<size_t>(i)]);
-      return next[static_cast<size_t>(i)] - x[v];
-    });
-    done.dangling_change = chunked_sum(size, threads_, [&](int64_t i) {
-      const vid_t v = frontier[static_cast<size_t>(i)];
-      return is_dangling(v) ? next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)] : 0.0;
-    });
-    done.rounding = chunked_sum(size, threads_, [&](int64_t i) {
-      const auto degree = static_cast<double>(t_.in.degree(frontier[static_cast<size_t>(i)]));
-      return 4.0 * eps * (degree + 4.0) * next[static_cast<size_t>(i)];
-    });
+    const auto [moved, change, dangling_change, rounding] =
+        chunked_sums<4>(size, team, [&](int64_t i) {
+          const vid_t v = frontier[static_cast<size_t>(i)];
+          const double after = next[static_cast<size_t>(i)];
+          const double step = after - x[static_cast<size_t>(v)];
+          const auto degree = static_cast<double>(t_.in.degree(v));
+          return std::array<double, 4>{std::fabs(step), step, is_dangling(v) ? step : 0.0,
+                                       4.0 * eps * (degree + 4.0) * after};
+        });
+    done.moved = moved;
+    done.change = change;
+    done.dangling_change = dangling_change;
+    done.rounding = rounding;
     for (const vid_t v : frontier) previous.emplace_back(v, x[static_cast<size_t>(v)]);
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+#pragma omp parallel for num_threads(team) schedule(dynamic, 64)
     for (int64_t i = 0; i < size; ++i) {
       const vid_t v = frontier[static_cast<size_t>(i)];
-      const double moved = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
+      const double step = std::fabs(next[static_cast<size_t>(i)] - x[static_cast<size_t>(v)]);
       x[static_cast<size_t>(v)] = next[static_cast<size_t>(i)];
-      if (alpha * moved * inverse_out(v) > threshold)
+      if (alpha * step * inverse_out(v) > threshold)
         mark_out_neighbours(v, static_cast<size_t>(omp_get_thread_num()));
     }
     return done;
