@@ -3,7 +3,9 @@
 appearing and disappearing, a hub losing all its out-edges, self-loops, vertex growth, weights),
 the same bits on every host backend and team size, the options' refusals and the registry entry;
 personalization and dangling vectors (NetworkX's and the oracle's answers, updates, vertex growth
-with a short vector, a hub's rank falling onto a concentrated dangling vector) and nstart."""
+with a short vector, a hub's rank falling onto a concentrated dangling vector) and nstart;
+Stats.affected of certified updates, and a clone's update giving the original's bits (it carries
+the totals the update starts from)."""
 
 import dataclasses
 
@@ -276,21 +278,66 @@ def test_an_update_within_the_test_skips_the_full_iterations():
 
 
 @pytest.mark.parametrize("vectors", [False, True], ids=("uniform", "vectors"))
-def test_every_host_backend_and_team_size_gives_the_same_bits(vectors):
-    # Over the OpenMP threshold (100,000 stored edges), so the teams run.
+def test_affected_counts_the_ranks_an_update_changed(vectors):
+    # A certified update scales the ranks back to a sum of 1, which moves nearly all of them; an
+    # empty batch after it starts from a sum of exactly 1 and changes nothing.
+    src, dst, w = random_edges(2000, 8000, 4)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
+    p, d = random_vectors(2000, 3) if vectors else (None, None)
+    r = pagerank.compute(g, tol=1e-3, personalization=p, dangling=d)
+    for k in range(4):
+        before = r.ranks.to_numpy().copy()
+        batch = (dyng.EdgeBatch(insert=([1 + k, 5], [2, 6 + k], [1, 1]),
+                                delete=(src[k * 3:k * 3 + 3], dst[k * 3:k * 3 + 3]))
+                 if k < 3 else dyng.EdgeBatch())
+        stats = pagerank.update(g, batch, r)
+        assert stats.path == "incremental" and max(stats.touched_per_iteration, default=0) < 2000
+        after = r.ranks.to_numpy()
+        assert np.count_nonzero(after != before) == stats.affected
+        assert abs(after.sum() - 1) < 1e-12
+    assert stats.affected == 0 and np.array_equal(after, before)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("vectors", [False, True], ids=("uniform", "vectors"))
+def test_every_host_backend_and_team_size_gives_the_same_bits(vectors, weighted):
+    # Over the OpenMP threshold (100,000 stored edges), so the teams run. The second batch
+    # starts from the dangling mass and sum the first one kept (unweighted); its deletions leave
+    # some vertices without out-edges and its insertions give some of them one back.
     src, dst, w = random_edges(30_000, 150_000, 4)
-    batch = dyng.EdgeBatch(insert=(src[:50], dst[::-1][:50], w[:50]), delete=(src[:20], dst[:20]))
+    batches = [
+        dyng.EdgeBatch(insert=(src[:50], dst[::-1][:50], w[:50]), delete=(src[:20], dst[:20])),
+        dyng.EdgeBatch(insert=(np.arange(29_000, 29_040), src[:40], w[:40]),
+                       delete=(src[100:400], dst[100:400]))]
     p, d = random_vectors(30_000, 10) if vectors else (None, None)
     answers = []
     for res in [dyng.Resources.sequential()] + [dyng.Resources.openmp(t) for t in (1, 2, 3)]:
         g = dyng.Graph.from_edges(src, dst, w, num_vertices=30_000, resources=res)
-        r = pagerank.compute(g, weighted=True, personalization=p, dangling=d)
-        computed = r.ranks.to_numpy().copy()
+        r = pagerank.compute(g, weighted=weighted, personalization=p, dangling=d)
+        answers.append([r.ranks.to_numpy().copy()])
+        for batch in batches:
+            pagerank.update(g, batch, r)
+            answers[-1] += [r.ranks.to_numpy().copy(), r.iterations]
+    for answer in answers[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(answer, answers[0]))
+
+
+def test_an_update_of_a_clone_gives_the_bits_of_the_original_s():
+    # A clone carries the dangling mass and sum its next update starts from (the sums over every
+    # vertex would give other bits).
+    src, dst, _ = random_edges(20_000, 60_000, 8)
+    g = dyng.Graph.from_edges(src, dst, num_vertices=20_000)
+    r = pagerank.compute(g, tol=1e-3)
+    batches = [dyng.EdgeBatch(insert=(np.arange(k, 2000, 7), np.arange(k + 1, 2001, 7)),
+                              delete=(src[k * 50:k * 50 + 40], dst[k * 50:k * 50 + 40]))
+               for k in range(4)]
+    for batch in batches[:2]:
         pagerank.update(g, batch, r)
-        answers.append((computed, r.ranks.to_numpy().copy(), r.iterations))
-    for computed, updated, iterations in answers[1:]:
-        assert np.array_equal(computed, answers[0][0])
-        assert np.array_equal(updated, answers[0][1]) and iterations == answers[0][2]
+    copy = r.clone()
+    for batch in batches[2:]:
+        dyng.update(g, batch, r, copy)
+        assert r.stats.path == "incremental"
+        assert np.array_equal(r.ranks.to_numpy(), copy.ranks.to_numpy())
 
 
 @pytest.mark.parametrize("fields, message", [

@@ -69,8 +69,22 @@ struct summary_t {
   double residual = 0.0;
 };
 
+/// The totals of a host result's ranks that its next update starts from, so that the update need
+/// not add them up over every vertex: the rank held by the graph's dangling vertices and the sum
+/// of the ranks, as the call that wrote the ranks kept them along (a compute's last iteration, an
+/// update's rounds). Not reported. A clone copies them; a device state does not hold them (it
+/// derives from summary_t alone), so a result copied back from a device has none, nor has a
+/// weighted one (a change log does not give the old out-weights an update would correct D
+/// with): their next update sums the ranks once.
+struct rank_totals_t {
+  bool totals_known = false;    ///< False: the next update sums the ranks instead.
+  double dangling_mass = 0.0;   ///< D of the ranks on the result's graph.
+  double dangling_error = 0.0;  ///< Bound on |dangling_mass - D| (rounding along the way).
+  double rank_sum = 0.0;        ///< The sum of the ranks, as kept along.
+};
+
 template <class vid_t>
-struct state_t : summary_t {
+struct state_t : summary_t, rank_totals_t {
   std::vector<double> ranks;  ///< Stationary probability of each vertex; they sum to 1.
 
   // Growth fills 0; the update then starts each new vertex at its teleport share.

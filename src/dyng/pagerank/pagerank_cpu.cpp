@@ -66,6 +66,17 @@ detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
   return run;
 }
 
+/// The totals a run of full iterations leaves of its last iterate, for the next update (only
+/// an unweighted one starts from them: frontier_iteration.hpp).
+template <class vid_t>
+void keep_totals(const detail::run_result_t& run, int64_t n, const options_t& options,
+                 state_t<vid_t>& state) {
+  state.totals_known = !options.weighted;
+  state.dangling_mass = run.dangling;
+  state.dangling_error = detail::chunked_sum_error(n, run.dangling);
+  state.rank_sum = run.sum;
+}
+
 engine_t engine_of(int threads, const char* method) {
   return threads > 1 ? engine_t{"fused", method} : engine_t{"operators", method};
 }
@@ -86,6 +97,7 @@ stats_t iterate_into(const graph_t<vid_t, eid_t>& graph, const detail::teleport_
   state.ranks = std::move(x);
   state.iterations = run.iterations;
   state.residual = run.residual;
+  keep_totals(run, n, options, state);
   stats.affected = n;
   return stats;
 }
@@ -116,26 +128,35 @@ std::vector<double> warm_ranks(const std::vector<double>& previous, int64_t old_
   return x;
 }
 
-/// The ranks divided by `total` in place (as scale_to_one does); returns the vertices whose rank
+/// The ranks multiplied by `inverse` (1 / their sum) in place; returns the vertices whose rank
 /// now differs from before the batch, `previous` holding the earlier ranks of the ones the
-/// frontier wrote (its first write of a vertex holds the rank before the batch).
+/// frontier wrote (its first write of a vertex holds the rank before the batch). Multiplying, not
+/// dividing: the pass is bound by the divisions, and either rounds each rank by at most one eps
+/// (scaled_bound's margin). An inverse of exactly 1 (a batch that moved no rank, or left the sum
+/// as it was) changes no bits, so then only the written ranks are looked at. Every rank, not only
+/// the written ones: the rounds mostly move rank onto the frontier towards its fixed point, and
+/// taking the difference back from the frontier alone would undo part of that: it raises the
+/// bound by (1 + alpha) |1 - s|, where scaling all adds (1 - alpha) |1 - 1 / s| (measured on
+/// R-MAT 20: bench/README.md).
 template <class vid_t>
-int64_t divide_and_count(std::vector<double>& x, double total,
-                         std::vector<std::pair<vid_t, double>> previous, int threads) {
+int64_t scale_and_count(std::vector<double>& x, double inverse,
+                        std::vector<std::pair<vid_t, double>> previous, int threads) {
   std::stable_sort(previous.begin(), previous.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  int64_t adjust = 0;
+  int64_t written_changed = 0, adjust = 0;
   for (size_t i = 0; i < previous.size(); ++i) {
     if (i > 0 && previous[i].first == previous[i - 1].first) continue;
     const auto v = static_cast<size_t>(previous[i].first);
-    const double after = x[v] / total;
+    const double after = x[v] * inverse;
+    written_changed += after != previous[i].second ? 1 : 0;
     adjust += (after != previous[i].second ? 1 : 0) - (after != x[v] ? 1 : 0);
   }
+  if (inverse == 1.0) return written_changed;
   const auto n = static_cast<int64_t>(x.size());
   int64_t changed = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : changed)
   for (int64_t v = 0; v < n; ++v) {
-    const double after = x[static_cast<size_t>(v)] / total;
+    const double after = x[static_cast<size_t>(v)] * inverse;
     changed += after != x[static_cast<size_t>(v)] ? 1 : 0;
     x[static_cast<size_t>(v)] = after;
   }
@@ -177,16 +198,20 @@ struct frontier_repair_t {
                        : detail::transition_t<vid_t, eid_t>{
                              in_edges_view(graph, graph.properties().directed), {}, false};
     stats.record(engine_of(threads, "frontier_power_iteration"));
-    const auto phase = frontier_phase(log, t, threads, budget, start_bound);
+    // A batch that adds vertices rewrote every rank: the rounds sum the totals again.
+    const rank_totals_t totals = grew ? rank_totals_t{} : static_cast<const rank_totals_t&>(state);
+    const auto phase = frontier_phase(log, t, threads, budget, start_bound, totals);
     stats.iterations = phase.rounds;
     stats.frontier_visits = phase.edges_read;
     stats.vertices_touched = phase.vertices_touched;
     stats.frontier_size = phase.seeds;
     stats.touched_per_iteration = phase.touched_per_round;
     if (!phase.within_budget) return false;
-    const double bound = detail::scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+    const double inverse = 1.0 / phase.sum;
+    const double bound = detail::scaled_bound(phase.residual_bound, inverse, options.alpha);
     if (bound < static_cast<double>(n) * options.tol * k_certified_fraction) {
-      stats.affected = divide_and_count(state.ranks, phase.sum, previous, threads);
+      stats.affected = scale_and_count(state.ranks, inverse, previous, threads);
+      keep_scaled_totals(phase, inverse);
       finish(bound, stats);
       return true;
     }
@@ -205,13 +230,27 @@ struct frontier_repair_t {
   detail::frontier_result_t<vid_t> frontier_phase(const change_log_t<vid_t>& log,
                                                   const detail::transition_t<vid_t, eid_t>& t,
                                                   int threads, int64_t budget,
-                                                  double start_bound) {
+                                                  double start_bound,
+                                                  const rank_totals_t& totals) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, start_bound, exec, fn, state.ranks,
-                              previous);
+                              options.max_iter, budget, start_bound, totals, exec, fn,
+                              state.ranks, previous);
     return phase;
+  }
+
+  /// The rounds' totals after scale_and_count() multiplied the ranks by `inverse`: D and its
+  /// error bound multiplied too, plus the rounding of the products (half an eps of each dangling
+  /// rank and of D itself, counted twice; the rounding of `inverse` scales both alike).
+  void keep_scaled_totals(const detail::frontier_result_t<vid_t>& phase, double inverse) {
+    const double eps = std::numeric_limits<double>::epsilon();
+    const double dangling = phase.dangling * inverse;
+    state.totals_known = !options.weighted;
+    state.dangling_mass = dangling;
+    state.dangling_error =
+        (1.0 + eps) * phase.dangling_error * inverse + 2.0 * eps * std::fabs(dangling);
+    state.rank_sum = phase.sum * inverse;
   }
 
   /// Full iterations from the frontier's ranks, scaled to sum 1, on a copy; commits them when
@@ -230,6 +269,7 @@ struct frontier_repair_t {
     int64_t changed = 0;
     for (size_t v = 0; v < x.size(); ++v) changed += x[v] != state.ranks[v] ? 1 : 0;
     state.ranks = std::move(x);
+    keep_totals(full, static_cast<int64_t>(state.ranks.size()), options, state);
     stats.affected = changed;
     finish(full.residual, stats);
     return true;

@@ -240,14 +240,13 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   stats.vertices_touched = phase.vertices_touched;
   stats.touched_per_iteration = phase.touched_per_round;
   stats.frontier_size = phase.seeds;
-  const double bound = detail::scaled_bound(phase.residual_bound, phase.sum, options.alpha);
+  const double inverse = 1.0 / phase.sum;
+  const double bound = detail::scaled_bound(phase.residual_bound, inverse, options.alpha);
   const double limit = static_cast<double>(space.n) * options.tol * k_certified_fraction;
   if (phase.within_budget && bound < limit) {
-    // The bound meets a compute's convergence test: divide by the kept sum, no full iteration.
-    kernels::scale_ranks<<<kernels::grid_for(space.n), kernels::k_block_threads, 0,
-                           kernels::as_stream(stream)>>>(space.x.data(), space.n,
-                                                         space.rank_sum(),
-                                                         1.0 / static_cast<double>(space.n));
+    // The bound meets a compute's convergence test: scale by the kept sum, no full iteration.
+    kernels::multiply_ranks<<<kernels::grid_for(space.n), kernels::k_block_threads, 0,
+                              kernels::as_stream(stream)>>>(space.x.data(), space.n, inverse);
     kernels::check_launch();
     stats.residual = bound;
     stats.converged = true;

@@ -5,8 +5,10 @@
 // budget path (the fallback a warm start from the previous ranks), with and without
 // personalization and dangling vectors (short ones padded, so vertex growth gives new vertices 0);
 // a hub losing all its out-edges onto a concentrated dangling vector; the same bits from the
-// sequential kernels and OpenMP teams of 1 to 4 threads; compute_from (nstart); bad options and
+// sequential kernels and OpenMP teams of 1 to 4 threads; compute_from (nstart); the dangling mass
+// and sum a result keeps for its next update stay true batch after batch; bad options and
 // vectors refused.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -309,6 +311,66 @@ DYNG_TEST("an update that skips the full iterations meets the convergence test")
     }
   }
   CHECK(certified > 10);
+}
+
+/// The rank held by the vertices without out-edges, added in long double.
+template <class vid_t, class eid_t>
+double exact_dangling_mass(const graph_t<vid_t, eid_t>& g, const std::vector<double>& ranks) {
+  const auto out = g.out_view();
+  long double mass = 0.0L;
+  for (size_t v = 0; v < ranks.size(); ++v) {
+    if (out.degree(static_cast<vid_t>(v)) == 0) mass += ranks[v];
+  }
+  return static_cast<double>(mass);
+}
+
+/// Checks the totals `state` keeps for its next update against its ranks on `g`.
+template <class vid_t, class eid_t>
+void check_kept_totals(const graph_t<vid_t, eid_t>& g, const pr::state_t<vid_t>& state,
+                       bool weighted) {
+  CHECK(state.totals_known == !weighted);
+  if (weighted) return;
+  const double exact = exact_dangling_mass(g, state.ranks);
+  CHECK(std::fabs(state.dangling_mass - exact) <= state.dangling_error);
+  CHECK(state.dangling_error < 1e-9);
+  long double sum = 0.0L;
+  for (const double r : state.ranks) sum += r;
+  CHECK(std::fabs(static_cast<double>(sum) - state.rank_sum) < 1e-12);
+  CHECK(std::fabs(state.rank_sum - 1.0) < 1e-12);
+}
+
+DYNG_TEST("the totals an update starts from stay true batch after batch") {
+  // Random batches make vertices dangling and stop them being so (paths deleted, self-loops,
+  // growth); a loose tol lets most updates end after their frontier rounds, so the kept dangling
+  // mass is the one corrected and carried from update to update. A copy that has no totals sums
+  // them again and must land within the bound too.
+  std::mt19937_64 rng(21);
+  for (int round = 0; round < 30; ++round) {
+    auto g = dyng_test::sparse_graph<int32_t, int32_t>(rng);
+    const bool weighted = rng() % 3 == 0;
+    const auto vectors = random_vectors(rng, static_cast<size_t>(g.num_vertices()));
+    auto options = options_for(weighted, -1.0, vectors);
+    options.tol = round % 2 == 0 ? 2e-2 : 1e-6;
+    pr::state_t<int32_t> state;
+    pr::compute(g, options, {}, state);
+    check_kept_totals(g, state, weighted);
+    for (int step = 0; step < 6; ++step) {
+      const auto batch = dyng_test::random_batch(rng, g);
+      change_log_t<int32_t> log;
+      g.apply(batch.view(), &log);
+      pr::state_t<int32_t> unknown = state;
+      unknown.totals_known = false;
+      unknown.dangling_mass = -1.0;  // must not be read
+      pr::update(g, log, options, {}, state);
+      check_kept_totals(g, state, weighted);
+      const auto stats = pr::update(g, log, options, {}, unknown);
+      check_kept_totals(g, unknown, weighted);
+      const auto n = static_cast<double>(g.num_vertices());
+      CHECK(stats.converged && unknown.residual < n * options.tol);
+      CHECK(dyng_test::l1_distance(state.ranks, unknown.ranks) <
+            bound(options, state.ranks.size()));
+    }
+  }
 }
 
 DYNG_TEST("bad options are refused") {

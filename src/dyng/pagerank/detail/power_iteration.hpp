@@ -10,11 +10,19 @@
 // order; so the bits do not depend on the team's size, and the sequential backend (a team of one)
 // gives the same bits as OpenMP. Pull, so no atomics. Requires the in-edges view (the out view of
 // an undirected graph).
+//
+// The pass that adds up an iteration's L1 change also adds the new ranks and the rank of the
+// dangling vertices among them (the next iteration's D, which it then need not sum again), so a
+// run ends knowing both for its last iterate: an update starts from them instead of passing over
+// every vertex (rank_totals_t in pagerank.hpp).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -56,21 +64,41 @@ transition_t<vid_t, eid_t> make_transition(const adjacency_view_t<vid_t, eid_t>&
   return t;
 }
 
-/// Sum of f(v) over all vertices in fixed chunks added in order.
-template <class F>
-double chunked_sum(int64_t n, int threads, F f) {
+/// The k sums of f(v) (a std::array<double, k>) over all vertices, each in fixed chunks added in
+/// order: one pass for several sums, each with the bits chunked_sum() gives it alone.
+template <size_t k, class F>
+std::array<double, k> chunked_sums(int64_t n, int threads, F f) {
   const int64_t chunks = (n + k_sum_chunk - 1) / k_sum_chunk;
-  std::vector<double> partial(static_cast<size_t>(chunks), 0.0);
+  std::vector<std::array<double, k>> partial(static_cast<size_t>(chunks));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t last = std::min(n, (c + 1) * k_sum_chunk);
-    double sum = 0.0;
-    for (int64_t v = c * k_sum_chunk; v < last; ++v) sum += f(v);
+    std::array<double, k> sum{};
+    for (int64_t v = c * k_sum_chunk; v < last; ++v) {
+      const std::array<double, k> terms = f(v);
+      for (size_t i = 0; i < k; ++i) sum[i] += terms[i];
+    }
     partial[static_cast<size_t>(c)] = sum;
   }
-  double total = 0.0;
-  for (double p : partial) total += p;
+  std::array<double, k> total{};
+  for (const auto& p : partial) {
+    for (size_t i = 0; i < k; ++i) total[i] += p[i];
+  }
   return total;
+}
+
+/// Sum of f(v) over all vertices in fixed chunks added in order.
+template <class F>
+double chunked_sum(int64_t n, int threads, F f) {
+  return chunked_sums<1>(n, threads, [&](int64_t v) { return std::array<double, 1>{f(v)}; })[0];
+}
+
+/// Bound on the rounding error of a chunked sum of n non-negative terms adding up to `total`:
+/// each term passes through at most k_sum_chunk additions in its chunk and n / k_sum_chunk in
+/// the total, each off by at most eps times the partial sum (at most the total); 8 to spare.
+inline double chunked_sum_error(int64_t n, double total) {
+  return std::numeric_limits<double>::epsilon() *
+         static_cast<double>(k_sum_chunk + n / k_sum_chunk + 8) * total;
 }
 
 /// What a run did.
@@ -79,6 +107,8 @@ struct run_result_t {
   double residual = 0.0;
   int64_t edges_read = 0;
   bool converged = false;
+  double dangling = 0.0;  ///< Rank held by the dangling vertices in the last iterate (chunked).
+  double sum = 0.0;       ///< Sum of the last iterate's ranks (chunked).
 };
 
 /// Iterates `x` (n entries, summing to 1) until converged or `max_iter`; x holds the last
@@ -99,15 +129,16 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t
   std::vector<double> next(static_cast<size_t>(n));
   const double* inv = t.inverse_out_weight.data();
   const double nd = static_cast<double>(n);
+  // D of the current iterate: summed here for the start, then by each iteration's change pass.
+  double dangling = chunked_sum(n, threads, [&](int64_t v) {
+    return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
+  });
   while (run.iterations < max_iter) {
     throw_if_cancelled(exec, fn);
     const double* xs = x.data();
     double* cs = contribution.data();
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t v = 0; v < n; ++v) cs[v] = xs[v] * inv[v];
-    const double dangling = chunked_sum(n, threads, [&](int64_t v) {
-      return inv[v] == 0.0 ? xs[v] : 0.0;
-    });
     int64_t edges = 0;
     double* ns = next.data();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(+ : edges)
@@ -123,7 +154,15 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t
       ns[v] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t.in.degree(u));
     }
-    run.residual = chunked_sum(n, threads, [&](int64_t v) { return std::fabs(ns[v] - xs[v]); });
+    const auto [residual, next_dangling, next_sum] =
+        chunked_sums<3>(n, threads, [&](int64_t v) {
+          return std::array<double, 3>{std::fabs(ns[v] - xs[v]), inv[v] == 0.0 ? ns[v] : 0.0,
+                                       ns[v]};
+        });
+    run.residual = residual;
+    dangling = next_dangling;
+    run.dangling = next_dangling;
+    run.sum = next_sum;
     x.swap(next);
     ++run.iterations;
     run.edges_read += edges + n;

@@ -185,6 +185,15 @@ __global__ void scale_ranks(double* x, long long n, const double* total, double 
   }
 }
 
+/// x[v] *= factor (an update's scaling to sum 1 by the reciprocal of the sum it kept, as the
+/// host's; frontier_result.hpp's scaled_bound() counts the products' rounding).
+__global__ void multiply_ranks(double* x, long long n, double factor) {
+  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * blockDim.x) {
+    x[v] *= factor;
+  }
+}
+
 /// *count += the entries where a and b differ (integer counts add in any order).
 __global__ void count_changed(const double* a, const double* b, long long n,
                               unsigned long long* count) {
