@@ -1,11 +1,11 @@
 """The device side of dyng.Array: a result array in CUDA memory.
 
 A DeviceData holds the native read-only device tensor (DLPack-capable), its address for the CUDA
-array interface, and two callables from the owning result: one that copies the array to the host
-and one that makes a private device copy (for consumers that will write, or that cannot be told
-the data is read-only). Implicit host copies (indexing, iteration, ``np.asarray``) follow the
-owning Resources' ``copy_policy`` and keep the copy they make; ``to_numpy()`` is an explicit copy,
-always allowed, made straight from the device into the array it returns.
+array interface, and a callable from the owning result that makes a private device copy (for
+consumers that will write, or that cannot be told the data is read-only). Host copies come straight
+from the device address, this one array only, into a NumPy array: implicit ones (indexing,
+iteration, ``np.asarray``) follow the owning Resources' ``copy_policy`` and keep the copy they
+make; ``to_numpy()`` is an explicit copy, always allowed, into the array it returns.
 """
 
 from __future__ import annotations
@@ -23,15 +23,13 @@ DLPACK_CUDA = 2
 
 
 class DeviceData:
-    __slots__ = ("tensor", "ptr", "shape", "dtype", "device", "_fetch", "_private_copy",
-                 "_policy", "_host")
+    __slots__ = ("tensor", "ptr", "shape", "dtype", "device", "_private_copy", "_policy", "_host")
 
-    def __init__(self, native_view, dtype, size, device, fetch, private_copy, policy):
+    def __init__(self, native_view, dtype, size, device, private_copy, policy):
         self.tensor, self.ptr = native_view
         self.dtype = np.dtype(dtype)
         self.shape = (int(size),)
         self.device = device
-        self._fetch = fetch
         self._private_copy = private_copy
         self._policy = policy
         self._host = None
@@ -58,18 +56,20 @@ class DeviceData:
                 warnings.warn(f"Array: copying {what} from CUDA device {self.device} to the "
                               f"host (copy_policy='warn')", stacklevel=4)
         if self._host is None:
-            _log.log("debug", lambda: f"Array: copying {what} from CUDA device {self.device} to "
-                                      f"the host ({self.size} entries)")
-            host = np.asarray(self._fetch())
+            host = self._download(what)
             host.flags.writeable = False
             self._host = host
         return self._host
 
     def host_copy(self, what):
-        """A writable host copy made straight from the device; no copy is kept, so an update has
-        no host copy to free (the kept one of host() is copied instead when it exists)."""
+        """A writable host copy; none is kept (the kept one of host() is copied when it exists)."""
         if self._host is not None:
             return np.array(self._host, copy=True)
+        return self._download(what)
+
+    def _download(self, what):
+        # This array alone, into NumPy's memory: a copy of the whole result held in native host
+        # memory cost the GPU machine 2 ms to free, which the next update paid (bench/README.md).
         _log.log("debug", lambda: f"Array: copying {what} from CUDA device {self.device} to the "
                                   f"host ({self.size} entries)")
         out = np.empty(self.shape, self.dtype)

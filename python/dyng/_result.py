@@ -316,7 +316,6 @@ class ResultBase:
             if self._on_device() and not host_only:
                 res = self._resources
                 data = DeviceData(view(state), dtype, state.num_vertices, state.device,
-                                  fetch=lambda: view(state.to_host()),
                                   private_copy=lambda: view(state.clone())[0],
                                   policy=lambda: res.copy_policy)
             else:
