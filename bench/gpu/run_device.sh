@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
   --format=csv 2>&1 | tee "$out/device.txt"
 
 echo "== tests"
-for t in ${TESTS:-test_backend_cuda_memory test_graph_device test_sssp_cuda test_sssp_cuda_update test_dynamic_bfs_cuda test_mosp_cuda test_cycle_count_cuda}; do
+for t in ${TESTS:-test_backend_cuda_memory test_graph_device test_graph_device_apply test_graph_device_revert test_sssp_cuda test_sssp_cuda_update test_dynamic_bfs_cuda test_mosp_cuda test_cycle_count_cuda test_triangle_delta_cuda test_components_cuda test_pagerank_cuda}; do
   timeout 180 "$bin/tests/cpp/$t" >"$out/$t.log" 2>&1
   rc=$?
   echo "$t: exit $rc"
