@@ -9,8 +9,20 @@ import os
 import sys
 import time
 
-from bench import (apply, components, cycle_count, generators, io, load, mosp, nx, pagerank, plot,
-                   report, sssp)
+from bench import (
+    apply,
+    components,
+    cycle_count,
+    generators,
+    io,
+    load,
+    mosp,
+    nx,
+    pagerank,
+    plot,
+    report,
+    sssp,
+)
 from bench.timing import Progress
 from bench.verify import VerificationError
 

@@ -137,7 +137,7 @@ def main(argv=None) -> int:
             cycles = next((sum(d["counts"]) for d in docs.values() if "counts" in d), None)
             rows.append((name, docs["this"]["edges"], cycles, backend, docs))
     labels = [label for label, _, _ in dyngs]
-    print(f"| graph | edges | cycles | backend | "
+    print("| graph | edges | cycles | backend | "
           + " | ".join(f"{x} s | {x} peak MiB" for x in labels) + " |")
     print("|---|---:|---:|---|" + "---:|---:|" * len(labels))
     for name, edges, cycles, backend, docs in rows:

@@ -21,8 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wheelbuild import (architectures, check, install_test, log, project,  # noqa: E402
-                        render, repair, sources, wheel_build)
+from wheelbuild import (  # noqa: E402
+    architectures,
+    check,
+    install_test,
+    log,
+    project,
+    render,
+    repair,
+    sources,
+    wheel_build,
+)
 from wheelbuild.providers import select  # noqa: E402
 from wheelbuild.toolchain import Toolchain, ToolchainError  # noqa: E402
 

@@ -4,11 +4,15 @@
 # and half deletions of existing edges on the same graph. Issue 14's OpenMP-16 bar is the
 # apply's median. Run from the repository root:
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/apply_stages.py [THREADS ...]
-import sys, time
+import sys
+import time
+
 import numpy as np
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
+
 import dyng
 from bench import generators
-from issue14_batches import uniform_batch  # beside this script (sys.path[0])
+
 g0 = generators.by_name("rmat22", 1)
 rng = np.random.default_rng(5)
 def batch(k):
@@ -18,7 +22,7 @@ for threads in [int(x) for x in sys.argv[1:]] or (16, 8, 1):
     g = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=res)
     g.apply(batch(100000))
     ts = []; stages = {}
-    for rep in range(6):
+    for _rep in range(6):
         b = batch(100000)
         with dyng.profile(res) as prof:
             t = time.perf_counter(); g.apply(b); ts.append(1e3 * (time.perf_counter() - t))

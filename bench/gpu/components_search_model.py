@@ -6,11 +6,16 @@
 # inside a component, and v ~> u per inserted edge between components, with the same bounds a
 # side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used.
 #   CAP_V=2048 CAP_S=4096 PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
-import sys, time
+import os
+import sys
+import time
+from collections import Counter
+
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
-from bench import generators, changes
+
+from bench import changes, generators
 
 scale = int(sys.argv[1]) if len(sys.argv) > 1 else 22
 g = generators.by_name(f"rmat{scale}", 1)
@@ -31,7 +36,7 @@ def canon(lab):
     return mins[lab]
 weak, strong = canon(weak), canon(strong)
 print(f"rmat{scale}: prepared in {time.time()-t:.0f} s")
-import os
+
 CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
 def rows(M, x):
     return M.indices[M.indptr[x]:M.indptr[x + 1]]
@@ -76,7 +81,7 @@ def strong_search(u, v):
                 if w not in have:
                     have.add(w); seen.append(w)
                     if len(seen) > CAP_V: return "open"
-from collections import Counter
+
 wc, sc = Counter(), Counter()
 for u, v in zip(drawn.delete_src.tolist(), drawn.delete_dst.tolist()):
     if weak[u] == weak[v]:

@@ -7,11 +7,13 @@
 # the figures that need this build's internals (bytes per edge) are skipped there. Run from the
 # repository root on a machine with a GPU:
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/graph_apply_steps.py
-import sys, time
+import time
+
 import numpy as np
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
+
 import dyng
 from bench import generators
-from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 g0 = generators.by_name("rmat22", 1)
 print("dyng", dyng.__version__, "from", dyng.__file__)
@@ -34,7 +36,7 @@ if native is not None and hasattr(native, "device_bytes"):  # this build's inter
 for k in (1000, 100000):
     for name, g in (("cuda", dev), ("openmp16", host)):
         ts = []
-        for rep in range(7):
+        for _rep in range(7):
             b = batch(k)
             t = time.perf_counter(); g.apply(b); ts.append((time.perf_counter() - t) * 1e3)
         print(f"apply {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
@@ -49,7 +51,7 @@ def on_device(b):
 if cupy is not None:
     for k in (1000, 100000):
         ts = []
-        for rep in range(7):
+        for _rep in range(7):
             b = on_device(batch(k)); cupy.cuda.Device().synchronize()
             t = time.perf_counter(); dev.apply(b); ts.append((time.perf_counter() - t) * 1e3)
         print(f"apply {k:>6} cuda, CuPy batch median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
@@ -59,18 +61,18 @@ results = {"cuda": dyng.sssp.compute(dev, 0), "openmp16": dyng.sssp.compute(host
 for k in (1000, 100000):
     for name, g in (("cuda", dev), ("openmp16", host)):
         ts = []
-        for rep in range(7):
+        for _rep in range(7):
             b = batch(k)
             t = time.perf_counter(); st = dyng.sssp.update(g, b, results[name]); ts.append((time.perf_counter() - t) * 1e3)
         print(f"sssp.update {k:>6} {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}  ({getattr(st, 'method', '-')})")
     if cupy is not None:
         ts = []
-        for rep in range(7):
+        for _rep in range(7):
             b = on_device(batch(k)); cupy.cuda.Device().synchronize()
             t = time.perf_counter(); st = dyng.sssp.update(dev, b, results["cuda"]); ts.append((time.perf_counter() - t) * 1e3)
         print(f"sssp.update {k:>6} cuda, CuPy batch median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")
 for name, g in (("cuda", dev), ("openmp16", host)):
     ts = []
-    for rep in range(5):
+    for _rep in range(5):
         t = time.perf_counter(); dyng.sssp.compute(g, 0); ts.append((time.perf_counter() - t) * 1e3)
     print(f"sssp.compute {name:9s} median {np.median(ts[1:]):7.2f} ms  min {min(ts[1:]):7.2f}")

@@ -3,10 +3,14 @@
 # combined graph's parts (its build, the MOSP tree, the path costs). BACKEND=sequential|openmp picks
 # the backend (default openmp). Run from the repository root:
 #   PYTHONPATH=<dyng>:. python3 bench/gpu/mosp_steps.py
-import time, os
+import os
+import time
+
 import numpy as np
+
 import dyng
 from bench import generators
+
 edges = generators.rmat(20, 16, seed=1)
 w = np.random.default_rng(12).integers(1, 101, size=(edges.num_edges, 3), dtype=np.int32)
 res = getattr(dyng.Resources, os.environ.get("BACKEND", "openmp"))()

@@ -89,7 +89,7 @@ def huge(exponent):
     ms, t = timed(lambda: dyng.pagerank.compute(graph, tol=tight))
     print(f"  cuda compute at tol {tight:g}: {ms:.1f} ms, iterations {t.iterations}, residual "
           f"{t.residual:.3g}")
-    del graph
+    graph = None  # free the device copy first (rebound, not `del`: the lambdas above name it)
     on_host = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.openmp())
     host_ms, h = timed(lambda: compute(on_host))
     print(f"  openmp compute {host_ms:.0f} ms; cuda within the bound of it: "

@@ -9,10 +9,10 @@ import argparse
 import time
 
 import numpy as np
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 import dyng
 from bench import generators
-from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 REPEATS = 15
 PROFILED = 10

@@ -12,7 +12,6 @@ Python suite runs against the installed package with DYNG_CPU_ONLY=1.
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 from pathlib import Path
 

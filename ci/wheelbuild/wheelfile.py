@@ -28,7 +28,7 @@ class WheelName:
     platforms: tuple[str, ...]  # manylinux_2_28_x86_64, ... (compressed tag set expanded)
 
     @classmethod
-    def parse(cls, filename: str) -> "WheelName":
+    def parse(cls, filename: str) -> WheelName:
         if not filename.endswith(".whl"):
             raise ValueError(f"{filename} is not a wheel file name")
         parts = filename[:-4].split("-")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,7 +22,7 @@ class CSR(NamedTuple):
 
     row_ptr: np.ndarray
     col_ind: np.ndarray
-    weights: Optional[np.ndarray]
+    weights: np.ndarray | None
 
 
 def _resolve_properties(fn, properties, directed, store_transposed, layout, row_order,

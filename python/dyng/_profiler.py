@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 from dyng import _backend, _log, _resources
 

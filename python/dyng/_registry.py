@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from typing import Tuple
 
 from dyng._errors import InvalidArgumentError
 
@@ -58,8 +57,8 @@ class Algorithm:
     family: str
     maturity: str
     determinism: str
-    backends: Tuple[str, ...] = BACKENDS
-    cite: Tuple[str, ...] = ()
+    backends: tuple[str, ...] = BACKENDS
+    cite: tuple[str, ...] = ()
     container: str = "graph"
     oracle: str = "compute"
 
@@ -94,8 +93,8 @@ class AlgorithmInfo:
     maturity: str
     determinism: str
     oracle: str
-    backends: Tuple[str, ...]
-    cite: Tuple[str, ...]
+    backends: tuple[str, ...]
+    cite: tuple[str, ...]
 
 
 def algorithms():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import ClassVar, Optional, Tuple
+from typing import ClassVar
 
 import numpy as np
 
@@ -57,7 +57,7 @@ class StatsBase:
     converged: bool = True
     engine_used: str = ""
     method: str = ""
-    batch: Optional[ApplySummary] = None
+    batch: ApplySummary | None = None
     path: str = "compute"
 
     @classmethod
@@ -171,7 +171,7 @@ class ResultBase:
     _HOST_STATE: ClassVar[str] = ""
     _DEVICE_STATE: ClassVar[str] = ""
     #: Option fields that define what a result means; set_options() must not change them.
-    _FIXED_FIELDS: ClassVar[Tuple[str, ...]] = ()
+    _FIXED_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *args, **kwargs):
         name = self._ALGORITHM.name

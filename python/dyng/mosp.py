@@ -27,15 +27,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import List, Tuple
 
 import numpy as np
 
 from dyng import _backend, _convert, _resources, _update, sssp
 from dyng._errors import InvalidArgumentError, StaleResultError
 from dyng._registry import Algorithm
-from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
-                          make_options, run_compute)
+from dyng._result import (
+    OptionsBase,
+    SingleSourceResult,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["INFINITE_DISTANCE", "MAX_OBJECTIVES", "MAX_PREFERENCE_SCALE", "Options", "Stats",
            "Result", "compute", "update"]
@@ -78,7 +83,7 @@ class Options(OptionsBase):
     [2, 1]
     """
 
-    preferences: List[int] = dataclasses.field(default_factory=list)
+    preferences: list[int] = dataclasses.field(default_factory=list)
     delta: int = 0
     cuda_engine: str = "automatic"
     compute_path_costs: bool = True
@@ -135,7 +140,7 @@ class Stats(StatsBase):
     distance or parent changed; ``iterations`` and ``frontier_visits`` summed over every
     search), each objective's sssp Stats, the combined graph's edge count and L."""
 
-    objectives: Tuple[sssp.Stats, ...] = ()
+    objectives: tuple[sssp.Stats, ...] = ()
     combined_edges: int = 0
     preference_scale: int = 1
 

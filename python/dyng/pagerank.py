@@ -43,15 +43,20 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-from typing import Tuple
 
 import numpy as np
 
 from dyng import _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
-from dyng._result import run_compute
+from dyng._result import (
+    OptionsBase,
+    ResultBase,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 # Dict keys are vertex ids; past this one no graph's vector fits in memory.
 _MAX_VECTOR_KEY = 2**40
@@ -214,7 +219,7 @@ class Stats(StatsBase):
     vertices_touched: int = 0
     frontier_size: int = 0
     residual: float = 0.0
-    touched_per_iteration: Tuple[int, ...] = ()
+    touched_per_iteration: tuple[int, ...] = ()
 
     @classmethod
     def _from_native(cls, native, batch=None):

@@ -26,8 +26,14 @@ import numpy as np
 from dyng import _backend, _convert, _resources, _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
-                          make_options, run_compute)
+from dyng._result import (
+    OptionsBase,
+    SingleSourceResult,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["INFINITE_DISTANCE", "Options", "Stats", "Result", "compute", "update"]
 

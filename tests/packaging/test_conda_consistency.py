@@ -11,9 +11,17 @@ import re
 import tomllib
 
 import pytest
-
-from conda_files import (MAJORS, ROOT, env_specs, major_minor, pinned_release, pins, pixi,
-                         recipe, variants)
+from conda_files import (
+    MAJORS,
+    ROOT,
+    env_specs,
+    major_minor,
+    pinned_release,
+    pins,
+    pixi,
+    recipe,
+    variants,
+)
 
 BASE_ENV = "wheel-toolchain.yml"
 # cuda-nvtx-dev: the NVTX3 headers, without which a plugin builds but emits no NVTX ranges.

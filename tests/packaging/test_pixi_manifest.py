@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conda_files import MAJORS, ROOT, pixi, schema
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates pixi.toml "

@@ -9,9 +9,18 @@ import fnmatch
 import tomllib
 
 import pytest
-
-from conda_files import (MAJORS, ROOT, jinja, load_yaml, output, pinned_release, pins, recipe,
-                         schema, variants)
+from conda_files import (
+    MAJORS,
+    ROOT,
+    jinja,
+    load_yaml,
+    output,
+    pinned_release,
+    pins,
+    recipe,
+    schema,
+    variants,
+)
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates the recipe "
                                  "(ci/requirements-dev.txt installs it)")

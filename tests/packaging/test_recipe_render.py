@@ -13,7 +13,6 @@ import sys
 import tomllib
 
 import pytest
-
 from conda_files import ROOT
 
 # Long enough to pass the driver's plausibility check on the EULA (licences.copy_eula).

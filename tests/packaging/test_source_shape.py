@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "ci"))
 import check_comment_timings  # noqa: E402
 import check_function_length  # noqa: E402
 
+
 def _long(limit: int, tmp_path: Path, name: str, text: str) -> list[str]:
     path = tmp_path / name
     path.write_text(text)

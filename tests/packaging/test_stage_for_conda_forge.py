@@ -11,7 +11,6 @@ import hashlib
 import sys
 
 import pytest
-
 from conda_files import ROOT, load_yaml, recipe, schema
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates the recipe "

@@ -17,8 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "ci"))
 
-from wheelbuild import (architectures, check, elf, fatbin, licences, pins, render,  # noqa: E402
-                        wheelfile)
+from wheelbuild import architectures, check, elf, fatbin, licences, pins, render, wheelfile  # noqa: E402
 
 VERSION = "0.3.0"
 RELEASE_SASS, RELEASE_PTX = architectures.expected_code(architectures.RELEASE_12_8)

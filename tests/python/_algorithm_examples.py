@@ -11,7 +11,7 @@ the Ctrl-C tests interrupt are in _interrupt_child.py, ``Case``, which fails the
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Tuple
+from collections.abc import Callable
 
 import numpy as np
 
@@ -142,6 +142,6 @@ def example(name) -> Example:
     return found
 
 
-def answer(result) -> Tuple:
+def answer(result) -> tuple:
     """The arrays that make `result`'s answer (by its algorithm's example)."""
     return tuple(example(result._ALGORITHM.name).answer(result))

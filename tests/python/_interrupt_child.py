@@ -23,9 +23,9 @@ import time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import numpy as np  # noqa: E402
+from _algorithm_examples import answer  # noqa: E402
 
 import dyng  # noqa: E402
-from _algorithm_examples import answer  # noqa: E402
 
 SPEC = json.loads(sys.argv[1])
 SCALE = SPEC.get("scale", 1)

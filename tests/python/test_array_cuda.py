@@ -55,8 +55,8 @@ def test_dlpack_on_device():
 
 
 def test_to_numpy_cupy_torch_are_copies():
-    cupy = pytest.importorskip("cupy")
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("cupy")
+    pytest.importorskip("torch")
     _, r = device_result()
     a = r.distances.to_numpy()
     a[0] = 99

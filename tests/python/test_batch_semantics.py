@@ -5,14 +5,13 @@ import dataclasses
 
 import numpy as np
 import pytest
+from _helpers import csr_lists, edge_dict, graph_state, summary_dict
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import dyng
 from dyng.testing.oracles import SUMMARY_FIELDS, GraphModel, ModelError, ModelSemantics
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import csr_lists, edge_dict, graph_state, summary_dict
 
 
 def base_graph(**kw):

@@ -6,15 +6,14 @@ no CUDA backend is usable (CI); must pass on a GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_components_properties import COMBOS, expected_answer
 
 import dyng
 from dyng import components
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
-from test_components_properties import COMBOS, expected_answer
 
 pytestmark = pytest.mark.gpu
 

@@ -6,6 +6,7 @@ strong, every id combination)."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
@@ -14,8 +15,6 @@ from scipy.sparse.csgraph import connected_components
 from dyng import components
 from dyng.testing.oracles import component_labels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),

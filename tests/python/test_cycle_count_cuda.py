@@ -7,6 +7,7 @@ pass on a GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,6 @@ import dyng
 from dyng import cycle_count
 from dyng.testing.oracles import simple_cycle_histogram
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 

@@ -6,6 +6,7 @@ bounds 2..8 and unbounded; the batch counters equal the model's."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -13,8 +14,6 @@ import dyng
 from dyng import cycle_count
 from dyng.testing.oracles import simple_cycle_histogram
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 BOUNDS = st.sampled_from([-1, 2, 3, 4, 5, 6, 8])
 

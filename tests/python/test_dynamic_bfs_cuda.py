@@ -5,6 +5,7 @@ GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -12,8 +13,6 @@ import dyng
 from dyng import dynamic_bfs
 from dyng.testing.oracles import bfs_levels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 

@@ -5,6 +5,7 @@ undirected and unweighted graphs, every id combination)."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -12,8 +13,6 @@ import dyng
 from dyng import dynamic_bfs
 from dyng.testing.oracles import bfs_levels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),

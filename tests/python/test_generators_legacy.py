@@ -28,7 +28,10 @@ _REPORT_FIELDS = ("inserts", "reweights", "deletes", "requested_deletes", "safe_
                   "centre", "local_hops", "region", "summary")
 
 
-def _graph(name, _cache={}):
+_GRAPH_CACHE: dict = {}
+
+
+def _graph(name, _cache=_GRAPH_CACHE):
     if name not in _cache:
         g = GRAPHS[name]
         kw = dict(g["keywords"])

@@ -6,13 +6,12 @@ import pickle
 
 import numpy as np
 import pytest
+from _helpers import csr_lists, edge_dict
 from hypothesis import given
 
 import dyng
 from dyng.testing.oracles import GraphModel
 from dyng.testing.strategies import graphs
-
-from _helpers import csr_lists, edge_dict
 
 
 def simple_graph(**kw):

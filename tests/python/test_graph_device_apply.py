@@ -83,7 +83,7 @@ def test_updates_on_a_device_graph_match_host_updates(directed):
     device = dyng.Graph.from_edges(src, dst, w, directed=directed,
                                    resources=dyng.Resources.cuda())
     on_host, on_device = sssp.compute(host, 0), sssp.compute(device, 0)
-    for step in range(12):
+    for _step in range(12):
         batch = random_batch(rng, host, int(rng.integers(1, 5000)))
         sssp.update(host, batch, on_host)
         sssp.update(device, batch, on_device)

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import dyng  # noqa: E402
-import dyng.sssp  # noqa: E402
 import dyng.io as io  # noqa: E402
+import dyng.sssp  # noqa: E402
 from dyng import FileFormatError, InvalidArgumentError  # noqa: E402
 
 CORPUS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "io", "corpus")

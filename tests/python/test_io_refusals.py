@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import dyng
 import dyng.io as io
 from dyng import FileFormatError
 

@@ -11,10 +11,9 @@ import pickle
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, graph_state, make_resources
 
 import dyng
-
-from _helpers import HOST_BACKENDS, graph_state, make_resources
 
 INF = 2**61 - 1
 
@@ -195,7 +194,7 @@ def test_path_costs_not_computed(mosp):
     r = mosp.compute(two_objective_graph(), 0, compute_path_costs=False)
     assert r.combined_parents.tolist() == [-1, 0, 0]  # everything else is there
     with pytest.raises(dyng.InvalidArgumentError, match="compute_path_costs"):
-        r.path_costs
+        _ = r.path_costs
 
 
 @pytest.mark.parametrize("k", [-1, 1, 2])

@@ -4,19 +4,26 @@ growth, every id combination); the spec's test vector; device results move betwe
 hand out device arrays, with the path costs in host memory. Skipped where no CUDA backend is
 usable (CI); must pass on a GPU before CUDA work is done."""
 
-import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_mosp_properties import (
+    COMBOS,
+    assert_matches_oracle,
+    assert_same_result,
+    build_graph,
+    draw_batch,
+    draw_settings,
+    draw_weight_rows,
+    edge_batch,
+    oracle_of,
+)
+from test_mosp_vector import AFTER, BATCH, BEFORE, PREFERENCES
+from test_mosp_vector import graph as vector_graph
 
 import dyng
 from dyng import mosp
 from dyng.testing.strategies import graphs
-
-from test_mosp_properties import (COMBOS, assert_matches_oracle, assert_same_result, build_graph,
-                                  draw_batch, draw_settings, draw_weight_rows, edge_batch,
-                                  oracle_of)
-from test_mosp_vector import AFTER, BATCH, BEFORE, PREFERENCES, graph as vector_graph
 
 pytestmark = pytest.mark.gpu
 
@@ -123,7 +130,7 @@ def test_from_arrays_on_cuda_and_disabled_costs():
     assert made.combined_distances.to_numpy().tolist() == BEFORE
     off = mosp.compute(g, 0, preferences=PREFERENCES, compute_path_costs=False)
     with pytest.raises(dyng.InvalidArgumentError, match="path costs were not computed"):
-        off.path_costs
+        _ = off.path_costs
     off.set_options(compute_path_costs=True)
     mosp.update(g, dyng.EdgeBatch(**BATCH), off)
     assert off.path_costs.tolist()[6] == [15, 3, 20]

@@ -21,11 +21,11 @@ import dyng
 # Skips the whole file until the native mosp lands.
 mosp = pytest.importorskip("dyng.mosp")
 
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict  # noqa: E402
+
 from dyng.testing.mosp_oracle import mosp_reference  # noqa: E402
 from dyng.testing.oracles import GraphModel  # noqa: E402
 from dyng.testing.strategies import batches, graphs  # noqa: E402
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict  # noqa: E402
 
 COMBOS = {
     "i32i32": ({}, np.int32),

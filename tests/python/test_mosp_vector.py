@@ -9,11 +9,10 @@ same numbers, after the batch too (AFTER)."""
 import re
 
 import pytest
+from _helpers import HOST_BACKENDS, make_resources
 
 import dyng
 from dyng import mosp
-
-from _helpers import HOST_BACKENDS, make_resources
 
 # Edge: weights per objective. Trees before the batch, by objective: 0: 1<-0 2<-0 3<-1 4<-3 5<-4
 # 6<-4; 1: like 0 but 6<-5; 2: 1<-2 2<-0 3<-2 4<-3 5<-4 6<-5. (4, 1) lies on no tree.

@@ -7,7 +7,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402

@@ -8,7 +8,6 @@ import pickle
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
@@ -99,7 +98,7 @@ def test_queries_follow_random_changes(cls, seed):
     G.add_edge(source, "anchor", weight=1)  # keeps the source in the graph
     check_answers(G, source)
     computed = G.dyng_stats.computes
-    for round_ in range(15):
+    for _round in range(15):
         for _ in range(rng.randint(1, 4)):
             mutate(G, rng)
         if source not in G:

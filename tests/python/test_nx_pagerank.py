@@ -9,7 +9,6 @@ what dyng declines; and on ``dyng.nx`` graphs, ranks that follow every edit, rep
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402

@@ -6,7 +6,6 @@ weights, hidden edges, missing weights, self-loops and isolated nodes."""
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 CLASSES = (nx.DiGraph, nx.Graph, nx.MultiDiGraph, nx.MultiGraph)

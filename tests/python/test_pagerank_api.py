@@ -29,7 +29,10 @@ def random_edges(n, m, seed):
             rng.integers(1, 9, len(first)).astype(np.int32))
 
 
-def bound(n, options=pagerank.Options()):
+DEFAULT_OPTIONS = pagerank.Options()
+
+
+def bound(n, options=DEFAULT_OPTIONS):
     return 2 * n * options.tol / (1 - options.alpha)
 
 

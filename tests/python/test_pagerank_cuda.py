@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_components_properties import COMBOS
 
 import dyng
 from dyng import pagerank
 from dyng.testing.oracles import pagerank_ranks
 from dyng.testing.strategies import batches, graphs
-
-from test_components_properties import COMBOS
 
 pytestmark = pytest.mark.gpu
 

@@ -6,14 +6,13 @@ directed graphs), with and without personalization and dangling vectors (shorter
 so vertices added later get 0)."""
 
 import numpy as np
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples
 from hypothesis import event, given
 from hypothesis import strategies as st
 
 from dyng import pagerank
 from dyng.testing.oracles import pagerank_ranks
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples
 
 TOL = 1e-6
 

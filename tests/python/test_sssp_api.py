@@ -6,14 +6,13 @@ import re
 
 import numpy as np
 import pytest
+from _helpers import assert_tree_equal, graph_state, result_state
 
 import dyng
 from dyng import sssp
 from dyng.testing import check_sssp_tree
 from dyng.testing.oracles import INFINITE_DISTANCE as INF
 from dyng.testing.oracles import GraphModel, dijkstra
-
-from _helpers import assert_tree_equal, graph_state, result_state
 
 # (name, src, dst, weights, graph keywords, source, expected distances, expected parents)
 CASES = [
@@ -63,7 +62,7 @@ def test_hand_cases(case, combo, resources):
 
 
 def test_result_attributes_and_dtypes(resources):
-    for combo, kw in TYPE_COMBOS.items():
+    for _combo, kw in TYPE_COMBOS.items():
         g = build([0, 1], [1, 2], [1, 1], **kw)
         r = sssp.compute(g, 0, resources=resources)
         assert r.source == 0

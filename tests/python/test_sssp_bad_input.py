@@ -6,11 +6,10 @@ import array
 
 import numpy as np
 import pytest
+from _helpers import edge_dict, graph_state, result_state
 
 import dyng
 from dyng import sssp
-
-from _helpers import edge_dict, graph_state, result_state
 
 SRC, DST, W = [0, 0, 1, 2, 3], [1, 2, 3, 3, 4], [2, 1, 1, 2, 1]
 

@@ -8,6 +8,7 @@ Skipped where no CUDA backend is usable (CI); must pass on a GPU before CUDA wor
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,6 @@ import dyng
 from dyng import sssp
 from dyng.testing.oracles import dijkstra
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 

@@ -8,6 +8,7 @@ tight low-id insertions that must move canonical parents.
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -16,8 +17,6 @@ from dyng import sssp
 from dyng.testing import check_sssp_tree
 from dyng.testing.oracles import GraphModel, dijkstra
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),

@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 
 import dyng
 from dyng import sssp
-from dyng.testing import SsspTreeCheck, check_sssp_tree, dijkstra
+from dyng.testing import SsspTreeCheck, check_sssp_tree, dijkstra, oracles
 from dyng.testing.oracles import INFINITE_DISTANCE as INF
-from dyng.testing import oracles
 from dyng.testing.strategies import graphs
 
 

@@ -4,6 +4,7 @@ dyng.update repairs a device count beside a BFS result; results move between spa
 where no CUDA backend is usable (CI); must pass on a GPU before CUDA work is done."""
 
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -11,8 +12,6 @@ import dyng
 from dyng import triangle_delta
 from dyng.testing.oracles import triangle_count
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 

@@ -4,6 +4,7 @@ missing deletions, duplicates, self-loops, insert+delete of one edge, both direc
 vertex growth); the batch counters equal the model's and removed/added explain the change."""
 
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -11,8 +12,6 @@ import dyng
 from dyng import triangle_delta
 from dyng.testing.oracles import triangle_count
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 
 def run_sequence(rg, data, *, num_batches=1, **batch_kw):

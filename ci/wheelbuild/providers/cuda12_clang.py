@@ -224,7 +224,7 @@ def assemble(site: Path, root: Path, zig: Path | None = None) -> Cuda12Tree:
     if not (root / "lib64" / "libcudart.so").exists():
         (root / "lib64" / "libcudart.so").symlink_to("libcudart.so.12")
     (root / "version.json").write_text(
-        '{"cuda": {"name": "CUDA SDK", "version": "%s"}}\n' % version)
+        f'{{"cuda": {{"name": "CUDA SDK", "version": "{version}"}}}}\n')
 
     # clang's __clang_cuda_runtime_wrapper.h includes this cuRAND header unconditionally (to fix
     # the types it gives threadIdx and blockDim); dyng uses no cuRAND, so an empty one will do

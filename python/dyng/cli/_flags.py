@@ -56,6 +56,19 @@ def add_graph(parser, *, properties=None, types=True, flag=True, mtx_by_extensio
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help=f"input format; auto picks {auto} (default auto)")
     parser.set_defaults(mtx_by_extension=mtx_by_extension)
+    _add_reading_flags(parser)
+    if types:
+        parser.add_argument("--vertex-type", choices=ID_TYPES, default="int32",
+                            help="vertex id type (default int32)")
+        parser.add_argument("--edge-type", choices=ID_TYPES,
+                            help="edge offset type (default: int32 unless it must be int64)")
+    if properties is not None:
+        parser.add_argument("--properties", choices=PRESETS, default=properties,
+                            help=f"the graph's property preset (default {properties})")
+
+
+def _add_reading_flags(parser):
+    """The flags that say how a graph file is read: weights, ids, loops and repeated edges."""
     parser.add_argument("--num-weights", type=int, default=0, metavar="K",
                         help="weight columns per edge (edge list), random weights per edge "
                              "(Matrix Market), or 0 to take them from the file (default 0)")
@@ -72,14 +85,6 @@ def add_graph(parser, *, properties=None, types=True, flag=True, mtx_by_extensio
     parser.add_argument("--duplicates", choices=("merge", "keep"), default="merge",
                         help="repeated edges of an edge list: keep one, the last weight read "
                              "(merge), or all")
-    if types:
-        parser.add_argument("--vertex-type", choices=ID_TYPES, default="int32",
-                            help="vertex id type (default int32)")
-        parser.add_argument("--edge-type", choices=ID_TYPES,
-                            help="edge offset type (default: int32 unless it must be int64)")
-    if properties is not None:
-        parser.add_argument("--properties", choices=PRESETS, default=properties,
-                            help=f"the graph's property preset (default {properties})")
 
 
 def is_mtx_name(path):
@@ -229,7 +234,7 @@ def _int_list(text):
         return [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated integers (e.g. 4,1,4), got {text!r}")
+            f"expected comma-separated integers (e.g. 4,1,4), got {text!r}") from None
 
 
 def add_fields(parser, fields, *, choices=None, helps=None):

@@ -22,7 +22,7 @@ def read(path, graph):
         with open(path, encoding="utf-8") as file:
             lines = list(file)
     except OSError as exc:
-        raise CliError(f"{path}: cannot open the batch file ({exc.strerror}); check the path")
+        raise CliError(f"{path}: cannot open the batch file ({exc.strerror}); check the path") from exc
     for number, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens or tokens[0].startswith("#"):

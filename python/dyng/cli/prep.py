@@ -173,7 +173,7 @@ def _is_symmetric(path):
             banner = file.readline().lower().split()
     except OSError as exc:
         raise CliError(f"{path}: cannot open the Matrix Market file ({exc.strerror}); check "
-                       f"the path")
+                       f"the path") from exc
     return len(banner) >= 5 and banner[4] in ("symmetric", "skew-symmetric", "hermitian")
 
 

@@ -8,7 +8,7 @@ compute (the bound its module documents); exact answers must be equal bit for bi
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ class Tracked:
     algorithm: str
     compute: Callable
     answers: Callable
-    l1_bound: Optional[Callable] = None
+    l1_bound: Callable | None = None
 
 
 @dataclasses.dataclass

@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal, Optional
+from typing import Literal
 
 import numpy as np
 
@@ -243,7 +243,7 @@ def cycle_enum_batch(
     num_deletions: int = 0,
     num_insertions: int = 0,
     seed: int = 0,
-    locality_window: Optional[int] = None,
+    locality_window: int | None = None,
 ) -> EdgeBatch:
     """A batch as CycleEnumeration-GPU's batch generator draws it.
 

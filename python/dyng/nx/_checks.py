@@ -14,8 +14,7 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
-from collections.abc import Mapping
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import networkx as nx
 

@@ -71,15 +71,15 @@ class ModelSemantics:
     as_sets: bool = False
 
     @classmethod
-    def upsert_last_wins(cls) -> "ModelSemantics":
+    def upsert_last_wins(cls) -> ModelSemantics:
         return cls()
 
     @classmethod
-    def set(cls) -> "ModelSemantics":
+    def set(cls) -> ModelSemantics:
         return cls("ignore", "ignore", "drop", True, True, True)
 
     @classmethod
-    def coerce(cls, value) -> "ModelSemantics":
+    def coerce(cls, value) -> ModelSemantics:
         """Accepts a preset name, a ModelSemantics, or anything with the same attributes
         (such as a ``dyng.BatchSemantics``)."""
         if value is None or value == "upsert_last_wins":
@@ -196,7 +196,7 @@ class GraphModel:
             return ((u, v),)
         return ((u, v), (v, u))
 
-    def copy(self) -> "GraphModel":
+    def copy(self) -> GraphModel:
         other = object.__new__(GraphModel)
         other.__dict__.update(self.__dict__)
         other.edges = dict(self.edges)
@@ -449,7 +449,7 @@ def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]
         on_path = [False] * n
         on_path[root] = True
 
-        def walk(u: int, length: int) -> None:
+        def walk(u: int, length: int, root: int = root, on_path: list[bool] = on_path) -> None:
             for v in out[u]:
                 if v == root:
                     if length >= 2:

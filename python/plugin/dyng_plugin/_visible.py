@@ -29,7 +29,8 @@ cannot change the answer, since a device is described by its compute capability 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 __all__ = ["Device", "Selection", "PCI_BUS_ID", "FASTEST_FIRST", "device_order", "select"]
 

@@ -446,7 +446,7 @@ def collect(runner, only=None):
     """``{case: (steps, files)}`` of running every case with `runner`."""
     inputs = input_names()
     found = {}
-    for name, (rule, steps) in CASES.items():
+    for name, (_rule, steps) in CASES.items():
         if only and name not in only:
             continue
         with tempfile.TemporaryDirectory() as scratch:

@@ -18,14 +18,13 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
-
 import dyng
 import dyng.io as io
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import writer_cases  # noqa: E402  (beside this script)
+
 INPUTS = os.path.join(HERE, "inputs")
 WRITTEN = os.path.join(HERE, "written")
 MTX2CSR = os.path.join(HERE, "mtx2csr")
