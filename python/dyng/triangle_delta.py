@@ -37,8 +37,13 @@ from dyng._result import (
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
-ALGORITHM = Algorithm(name="triangle_delta", title="Dynamic triangle count (tutorial)",
-                      family="aggregate_delta", maturity="tutorial", determinism="exact_value")
+ALGORITHM = Algorithm(
+    name="triangle_delta",
+    title="Dynamic triangle count (tutorial)",
+    family="aggregate_delta",
+    maturity="tutorial",
+    determinism="exact_value",
+)
 
 
 @dataclasses.dataclass

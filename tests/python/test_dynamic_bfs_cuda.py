@@ -31,8 +31,9 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
     model = rg.model(directed=directed)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     g_dev = rg.to_graph(directed=directed, id_dtype=id_dtype, resources=dyng.Resources.cuda(), **kw)
-    g_host = rg.to_graph(directed=directed, id_dtype=id_dtype,
-                         resources=dyng.Resources.sequential(), **kw)
+    g_host = rg.to_graph(
+        directed=directed, id_dtype=id_dtype, resources=dyng.Resources.sequential(), **kw
+    )
     r_dev, r_host = dynamic_bfs.compute(g_dev, source), dynamic_bfs.compute(g_host, source)
     assert r_dev.space == "device"
     assert r_dev.levels.to_numpy().tolist() == r_host.levels.tolist() == bfs_levels(model, source)

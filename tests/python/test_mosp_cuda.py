@@ -43,10 +43,12 @@ def run_against_host(rg, data, combo, properties, num_batches):
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     count, prefs = draw_settings(data, num_weights)
     options = {"num_objectives": count, **({} if prefs is None else {"preferences": prefs})}
-    g_dev = build_graph(rg, rows, num_weights, id_dtype=id_dtype, properties=properties,
-                        resources=CUDA(), **kw)
-    g_host = build_graph(rg, rows, num_weights, id_dtype=id_dtype, properties=properties,
-                         resources=HOST(), **kw)
+    g_dev = build_graph(
+        rg, rows, num_weights, id_dtype=id_dtype, properties=properties, resources=CUDA(), **kw
+    )
+    g_host = build_graph(
+        rg, rows, num_weights, id_dtype=id_dtype, properties=properties, resources=HOST(), **kw
+    )
     r_dev = mosp.compute(g_dev, source, **options)
     r_host = mosp.compute(g_host, source, **options)
     assert r_dev.space == "device"
@@ -97,8 +99,10 @@ def test_the_spec_vector_on_cuda(properties):
     assert r.stats.combined_edges == 9 and len(r.stats.objectives) == 3
     mosp.update(g, dyng.EdgeBatch(**BATCH), r)
     assert r.path_costs.tolist()[6] == [15, 3, 20]
-    assert (r.combined_distances.to_numpy().tolist(),
-            r.combined_parents.to_numpy().tolist()) == AFTER
+    assert (
+        r.combined_distances.to_numpy().tolist(),
+        r.combined_parents.to_numpy().tolist(),
+    ) == AFTER
 
 
 def test_device_results_move_between_spaces():
@@ -116,8 +120,10 @@ def test_device_results_move_between_spaces():
     assert back.path_costs.tolist() == host.path_costs.tolist()
     # A moved result keeps updating: the device copy of the combined graph came along.
     mosp.update(g, dyng.EdgeBatch(**BATCH), back)
-    assert (back.combined_distances.to_numpy().tolist(),
-            back.combined_parents.to_numpy().tolist()) == AFTER
+    assert (
+        back.combined_distances.to_numpy().tolist(),
+        back.combined_parents.to_numpy().tolist(),
+    ) == AFTER
 
 
 def test_from_arrays_on_cuda_and_disabled_costs():

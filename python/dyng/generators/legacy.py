@@ -218,8 +218,16 @@ def mosp_changes(
     safe = _flag(fn, "safe_deletions", safe_deletions)
     source = _integer(fn, "source", source, _INT64)
     ins_src, ins_dst, ins_w, del_src, del_dst, counts = _backend.native().legacy_mosp_changes(
-        graph._native, num_changes, percentage, mode, weight_min, weight_max, seed, local_hops,
-        safe, source,
+        graph._native,
+        num_changes,
+        percentage,
+        mode,
+        weight_min,
+        weight_max,
+        seed,
+        local_hops,
+        safe,
+        source,
     )
     batch = EdgeBatch(insert=(ins_src, ins_dst, ins_w.reshape(-1, k)), delete=(del_src, del_dst))
     report = MospChangeReport(

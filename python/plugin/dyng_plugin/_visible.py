@@ -103,8 +103,11 @@ def select(visible, devices: Sequence[Device], order):
     """
     in_mig = [index for index, device in enumerate(devices) if device.mig]
     if in_mig:
-        return Selection((), f"MIG mode is enabled on GPU {in_mig[0]}, so CUDA shows MIG "
-                             "instances that NVML's GPU list does not describe")
+        return Selection(
+            (),
+            f"MIG mode is enabled on GPU {in_mig[0]}, so CUDA shows MIG "
+            "instances that NVML's GPU list does not describe",
+        )
     if visible is None:
         return Selection(tuple(range(len(devices))))
     chosen, ordinals, uuids = [], set(), set()
@@ -116,21 +119,29 @@ def select(visible, devices: Sequence[Device], order):
         if index in named:
             return Selection(())
         if index in chosen:
-            return Selection((), f"CUDA_VISIBLE_DEVICES names a device twice, by ordinal and by "
-                                 f"UUID ({visible!r})")
+            return Selection(
+                (),
+                f"CUDA_VISIBLE_DEVICES names a device twice, by ordinal and by UUID ({visible!r})",
+            )
         named.add(index)
         chosen.append(index)
     if order == FASTEST_FIRST and ordinals:
         if uuids and len(devices) > 1:
-            return Selection((), "CUDA_VISIBLE_DEVICES mixes ordinals and UUIDs, and under "
-                                 "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
-                                 "which device an ordinal names")
+            return Selection(
+                (),
+                "CUDA_VISIBLE_DEVICES mixes ordinals and UUIDs, and under "
+                "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
+                "which device an ordinal names",
+            )
         mixed = len({device.capability for device in devices}) > 1
         if mixed and len(ordinals) < len(devices):
-            return Selection((), "CUDA_VISIBLE_DEVICES picks devices by ordinal among GPUs of "
-                                 "different compute capabilities, and under "
-                                 "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
-                                 "their order")
+            return Selection(
+                (),
+                "CUDA_VISIBLE_DEVICES picks devices by ordinal among GPUs of "
+                "different compute capabilities, and under "
+                "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
+                "their order",
+            )
         if mixed:
             # Every device is shown; only their order is unknown, so keep NVML's.
             return Selection(tuple(range(len(devices))))
@@ -141,8 +152,11 @@ def _resolve(entry, devices):
     """(index, by_ordinal) of the device an entry names; (None, False) when it names none."""
     if entry.startswith(("GPU-", "MIG-")):
         digits = _uuid_digits(entry[4:])
-        matches = [index for index, device in enumerate(devices)
-                   if digits and _uuid_digits(device.uuid[4:]).startswith(digits)]
+        matches = [
+            index
+            for index, device in enumerate(devices)
+            if digits and _uuid_digits(device.uuid[4:]).startswith(digits)
+        ]
         return (matches[0], False) if len(matches) == 1 else (None, False)
     number = _ORDINAL.match(entry)
     if number is not None and 0 <= int(number.group(1)) < len(devices):
