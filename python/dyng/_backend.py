@@ -19,6 +19,7 @@ import importlib
 import os
 import threading
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 from typing import NamedTuple
 
@@ -77,7 +78,7 @@ _selection = None
 _native = None
 _selecting = False
 _cpu_only_requested = False
-_hooks = []
+_hooks: list[Callable[[ModuleType], object]] = []
 
 
 def _reset_lock_after_fork():

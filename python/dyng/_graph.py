@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -134,6 +134,10 @@ class Graph:
     >>> g.version
     1
     """
+
+    # Set by _wrap (the constructor refuses direct calls); declared for type checkers.
+    _native: Any
+    _resources: Any
 
     def __init__(self, *args, **kwargs):
         raise TypeError(

@@ -22,6 +22,7 @@ from dyng._batch import ApplySummary
 from dyng._device_array import DeviceData
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._graph import Graph
+from dyng._registry import Algorithm
 
 __all__ = [
     "OptionsBase",
@@ -188,7 +189,7 @@ class ResultBase:
     """
 
     #: The algorithm's registry record, Stats class and native state classes (set by subclasses).
-    _ALGORITHM: ClassVar = None
+    _ALGORITHM: ClassVar[Algorithm | None] = None
     _STATS: ClassVar[type] = StatsBase
     _HOST_STATE: ClassVar[str] = ""
     _DEVICE_STATE: ClassVar[str] = ""

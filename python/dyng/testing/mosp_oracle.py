@@ -131,7 +131,7 @@ def _weight_rows(weights, count, fn) -> tuple[int, list[list[int]]]:
 def _dijkstra(num_vertices, arcs, source) -> list[int]:
     """Shortest distances from source over arcs (u, v, length); INFINITE_DISTANCE if unreachable.
     Parallel arcs need no merging: the shorter one simply relaxes v first."""
-    out = [[] for _ in range(num_vertices)]
+    out: list[list[tuple[int, int]]] = [[] for _ in range(num_vertices)]
     for u, v, length in arcs:
         out[u].append((v, length))
     dist = [INFINITE_DISTANCE] * num_vertices

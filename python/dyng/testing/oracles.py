@@ -131,7 +131,7 @@ def _weight_rows(weights, count: int) -> tuple[int, list[tuple[int, ...]]]:
         raise ModelError(f"GraphModel: {len(rows)} weight rows for {count} edges")
     if count == 0:
         # An empty weight array carries its K only in its shape.
-        shape = getattr(weights, "shape", (0,))
+        shape = tuple(getattr(weights, "shape", (0,)))
         return (int(shape[1]) if len(shape) == 2 else 1), []
     if isinstance(rows[0], (list, tuple)):
         tuples = [tuple(int(x) for x in row) for row in rows]

@@ -110,7 +110,9 @@ def select(visible, devices: Sequence[Device], order):
         )
     if visible is None:
         return Selection(tuple(range(len(devices))))
-    chosen, ordinals, uuids = [], set(), set()
+    chosen: list[int] = []
+    ordinals: set[int] = set()
+    uuids: set[int] = set()
     for entry in visible.split(","):
         index, by_ordinal = _resolve(entry, devices)
         if index is None:
