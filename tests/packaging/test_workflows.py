@@ -225,6 +225,15 @@ def test_ci_runs_the_readme_test_command_and_the_workflow_checks():
     assert "ci/check_workflows.sh" in (ROOT / ".ci" / "run").read_text()
 
 
+def test_ci_runs_the_linters_and_the_type_check_as_the_pre_commit_hooks_do():
+    runs = [str(s.get("run", "")) for s in load("ci.yml")["jobs"]["lint"].get("steps", [])]
+    assert any("ci/lint.sh" in run for run in runs)
+    assert "ci/lint.sh" in (ROOT / ".ci" / "run").read_text()
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    for check in ("ruff", "format", "clang-format", "mypy"):
+        assert f"entry: bash ci/lint.sh {check}\n" in hooks, check
+
+
 def test_wheels_yml_runs_the_gpu_suite_only_where_a_runner_is_registered():
     gpu = [
         job
