@@ -26,9 +26,14 @@ from __future__ import annotations
 from bench import peer, report
 
 BAR_RATIO = 1.1
-OPERATIONS = ("apply 10M+1M", "reject: negative id, last", "reject: existing insert at 2%",
-              "reject: existing insert, last", "reject: missing delete at 2%",
-              "reject: sssp weight 0, last")
+OPERATIONS = (
+    "apply 10M+1M",
+    "reject: negative id, last",
+    "reject: existing insert at 2%",
+    "reject: existing insert, last",
+    "reject: missing delete at 2%",
+    "reject: sssp weight 0, last",
+)
 
 # Runs in the measured interpreter: only NumPy and the dyng found there.
 WORKER = r"""
@@ -108,6 +113,7 @@ print(json.dumps(out))
 
 def run(reference: str | None, rounds: int, repeats: int, scale: float, progress) -> list[dict]:
     """Alternates this interpreter and the reference `rounds` times; best time per operation."""
+
     def measure(python):
         return peer.run_worker(python, WORKER, (repeats, scale), "apply")
 
@@ -127,14 +133,23 @@ def bars(rows: list[dict]) -> list[dict]:
         if "ratio" not in row:
             out.append({"bar": name, "status": "SKIP", "value": None})
         else:
-            out.append({"bar": name, "status": "PASS" if row["ratio"] <= BAR_RATIO else "FAIL",
-                        "value": round(row["ratio"], 3)})
+            out.append(
+                {
+                    "bar": name,
+                    "status": "PASS" if row["ratio"] <= BAR_RATIO else "FAIL",
+                    "value": round(row["ratio"], 3),
+                }
+            )
     return out
 
 
 def text(document: dict) -> str:
     s = document["settings"]
-    lines = [f"Graph.apply on 1M vertices / 5M edges (scale {s['scale']}), best of "
-             f"{s['repeats']} x {s['rounds']} rounds", ""]
-    return "\n".join(lines + peer.rows_text(document["rows"], "s") + [""]
-                     + report.bars_lines(document["bars"]))
+    lines = [
+        f"Graph.apply on 1M vertices / 5M edges (scale {s['scale']}), best of "
+        f"{s['repeats']} x {s['rounds']} rounds",
+        "",
+    ]
+    return "\n".join(
+        lines + peer.rows_text(document["rows"], "s") + [""] + report.bars_lines(document["bars"])
+    )

@@ -57,14 +57,17 @@ def make_changes(graph: EdgeGraph, count: int, mode: str, rng: np.random.Generat
     num_delete = count // 2
     num_insert = count - num_delete
     if num_delete > graph.num_edges:
-        raise ValueError(f"make_changes(): {num_delete} deletions requested but {graph.name} has "
-                         f"only {graph.num_edges} edges; pass fewer changes")
+        raise ValueError(
+            f"make_changes(): {num_delete} deletions requested but {graph.name} has "
+            f"only {graph.num_edges} edges; pass fewer changes"
+        )
     row_ptr = graph.row_ptr()
     keys = graph.edge_keys()
     if mode == "uniform":
         delete_idx = rng.choice(graph.num_edges, size=num_delete, replace=False)
-        ins_src, ins_dst = _new_edges(graph, keys, num_insert, rng,
-                                      lambda k: _uniform_pairs(graph.num_vertices, k, rng))
+        ins_src, ins_dst = _new_edges(
+            graph, keys, num_insert, rng, lambda k: _uniform_pairs(graph.num_vertices, k, rng)
+        )
         info = {"mode": mode}
     else:
         region = _bfs_region(graph, row_ptr, count, num_delete, rng)
@@ -79,12 +82,22 @@ def make_changes(graph: EdgeGraph, count: int, mode: str, rng: np.random.Generat
             return start, _two_hop(graph, row_ptr, start, rng)
 
         ins_src, ins_dst = _new_edges(graph, keys, num_insert, rng, candidates)
-        info = {"mode": mode, "centre": int(region[0]), "region_vertices": int(region.size),
-                "region_edges": int(region_edges.size)}
+        info = {
+            "mode": mode,
+            "centre": int(region[0]),
+            "region_vertices": int(region.size),
+            "region_edges": int(region_edges.size),
+        }
     delete_idx = np.sort(delete_idx)
     weights = rng.integers(WEIGHT_MIN, WEIGHT_MAX + 1, size=num_insert, dtype=np.int32)
-    return ChangeBatch(ins_src.astype(np.int32), ins_dst.astype(np.int32), weights,
-                       graph.src[delete_idx].copy(), graph.dst[delete_idx].copy(), info)
+    return ChangeBatch(
+        ins_src.astype(np.int32),
+        ins_dst.astype(np.int32),
+        weights,
+        graph.src[delete_idx].copy(),
+        graph.dst[delete_idx].copy(),
+        info,
+    )
 
 
 def apply_to_edges(graph: EdgeGraph, batch: ChangeBatch) -> EdgeGraph:
@@ -104,8 +117,9 @@ def _uniform_pairs(n: int, k: int, rng: np.random.Generator):
     return src, rng.integers(0, n, size=k)
 
 
-def _new_edges(graph: EdgeGraph, keys: np.ndarray, wanted: int, rng: np.random.Generator,
-               candidates) -> tuple[np.ndarray, np.ndarray]:
+def _new_edges(
+    graph: EdgeGraph, keys: np.ndarray, wanted: int, rng: np.random.Generator, candidates
+) -> tuple[np.ndarray, np.ndarray]:
     """Draws candidate pairs until ``wanted`` distinct absent non-loop edges are found."""
     n = graph.num_vertices
     chosen = np.empty(0, dtype=np.int64)
@@ -123,8 +137,10 @@ def _new_edges(graph: EdgeGraph, keys: np.ndarray, wanted: int, rng: np.random.G
         merged = np.concatenate([chosen, cand])[np.sort(first)]
         chosen = merged[:wanted]
     if chosen.size < wanted:
-        raise ValueError(f"make_changes(): found only {chosen.size} of {wanted} new edges for "
-                         f"{graph.name}; the graph is too dense or the region too small")
+        raise ValueError(
+            f"make_changes(): found only {chosen.size} of {wanted} new edges for "
+            f"{graph.name}; the graph is too dense or the region too small"
+        )
     return chosen // n, chosen % n
 
 
@@ -136,8 +152,13 @@ def _edges_of(row_ptr: np.ndarray, vertices: np.ndarray) -> np.ndarray:
     return offsets + np.arange(length.sum())
 
 
-def _bfs_region(graph: EdgeGraph, row_ptr: np.ndarray, min_vertices: int, min_edges: int,
-                rng: np.random.Generator) -> np.ndarray:
+def _bfs_region(
+    graph: EdgeGraph,
+    row_ptr: np.ndarray,
+    min_vertices: int,
+    min_edges: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Vertices in BFS order from a random vertex with out-edges, truncated once big enough."""
     degree = np.diff(row_ptr)
     centre = rng.choice(np.flatnonzero(degree > 0))
@@ -156,9 +177,11 @@ def _bfs_region(graph: EdgeGraph, row_ptr: np.ndarray, min_vertices: int, min_ed
         num_vertices += frontier.size
         num_edges += int(degree[frontier].sum())
     if num_edges < min_edges:
-        raise ValueError(f"make_changes(): the region reachable from vertex {centre} of "
-                         f"{graph.name} has {num_edges} out-edges, fewer than the {min_edges} "
-                         "deletions requested; pass fewer changes")
+        raise ValueError(
+            f"make_changes(): the region reachable from vertex {centre} of "
+            f"{graph.name} has {num_edges} out-edges, fewer than the {min_edges} "
+            "deletions requested; pass fewer changes"
+        )
     region = np.concatenate(order)
     # Cut to min_vertices, but keep going along the BFS order until there is enough to delete.
     edges_so_far = np.cumsum(degree[region])

@@ -9,8 +9,20 @@ import os
 import sys
 import time
 
-from bench import (apply, components, cycle_count, generators, io, load, mosp, nx, pagerank, plot,
-                   report, sssp)
+from bench import (
+    apply,
+    components,
+    cycle_count,
+    generators,
+    io,
+    load,
+    mosp,
+    nx,
+    pagerank,
+    plot,
+    report,
+    sssp,
+)
 from bench.timing import Progress
 from bench.verify import VerificationError
 
@@ -21,6 +33,7 @@ def _csv(kind):
             return tuple(kind(part) for part in text.split(",") if part.strip())
         except ValueError as error:
             raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+
     return parse
 
 
@@ -28,75 +41,162 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("sssp", help="dyng sssp compute vs SciPy, update vs recompute")
-    p.add_argument("--graphs", type=_csv(str), default=None,
-                   help="comma list of rmat<scale> / grid<side> / grid<rows>x<cols> "
-                   f"(default {','.join(sssp.DEFAULT_GRAPHS)}; "
-                   f"--quick: {','.join(sssp.QUICK_GRAPHS)})")
-    p.add_argument("--repeats", type=int, default=None,
-                   help="timed rounds per measurement after one warm-up (default 7, --quick 3)")
-    p.add_argument("--quick", action="store_true",
-                   help="the two small graphs and 3 repeats, for a fast look")
-    p.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/sssp-<timestamp>.json)")
+    p.add_argument(
+        "--graphs",
+        type=_csv(str),
+        default=None,
+        help="comma list of rmat<scale> / grid<side> / grid<rows>x<cols> "
+        f"(default {','.join(sssp.DEFAULT_GRAPHS)}; "
+        f"--quick: {','.join(sssp.QUICK_GRAPHS)})",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="timed rounds per measurement after one warm-up (default 7, --quick 3)",
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="the two small graphs and 3 repeats, for a fast look"
+    )
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/sssp-<timestamp>.json)",
+    )
     p.add_argument("--seed", type=int, default=1, help="graph and change seed (default 1)")
     p.add_argument("--threads", type=int, default=2, help="OpenMP threads (default 2)")
-    p.add_argument("--changes", type=_csv(int), default=sssp.DEFAULT_CHANGES,
-                   help="comma list of batch sizes (default 1000,10000)")
-    p.add_argument("--backends", type=_csv(str), default=sssp.BACKENDS,
-                   help="comma list of seq, omp, cuda (default seq,omp)")
-    p.add_argument("--modes", type=_csv(str), default=None,
-                   help="comma list of change modes (default: all)")
-    p.add_argument("--no-scipy", action="store_true",
-                   help="leave SciPy out (backends are then checked against each other)")
+    p.add_argument(
+        "--changes",
+        type=_csv(int),
+        default=sssp.DEFAULT_CHANGES,
+        help="comma list of batch sizes (default 1000,10000)",
+    )
+    p.add_argument(
+        "--backends",
+        type=_csv(str),
+        default=sssp.BACKENDS,
+        help="comma list of seq, omp, cuda (default seq,omp)",
+    )
+    p.add_argument(
+        "--modes", type=_csv(str), default=None, help="comma list of change modes (default: all)"
+    )
+    p.add_argument(
+        "--no-scipy",
+        action="store_true",
+        help="leave SciPy out (backends are then checked against each other)",
+    )
     q = sub.add_parser("load", help="Resources() against sequential beside busy neighbours")
-    q.add_argument("--graphs", type=_csv(str), default=load.DEFAULT_GRAPHS,
-                   help=f"comma list of graphs (default {','.join(load.DEFAULT_GRAPHS)})")
-    q.add_argument("--conditions", type=_csv(str), default=load.CONDITIONS,
-                   help=f"comma list of {', '.join(load.CONDITIONS)} (default: all)")
-    q.add_argument("--repeats", type=int, default=7,
-                   help="timed rounds per measurement after one warm-up (default 7)")
+    q.add_argument(
+        "--graphs",
+        type=_csv(str),
+        default=load.DEFAULT_GRAPHS,
+        help=f"comma list of graphs (default {','.join(load.DEFAULT_GRAPHS)})",
+    )
+    q.add_argument(
+        "--conditions",
+        type=_csv(str),
+        default=load.CONDITIONS,
+        help=f"comma list of {', '.join(load.CONDITIONS)} (default: all)",
+    )
+    q.add_argument(
+        "--repeats",
+        type=int,
+        default=7,
+        help="timed rounds per measurement after one warm-up (default 7)",
+    )
     q.add_argument("--seed", type=int, default=1, help="graph seed (default 1)")
-    q.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/load-<timestamp>.json)")
+    q.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/load-<timestamp>.json)",
+    )
     a = sub.add_parser("apply", help="Graph.apply of a 10M-edge batch, against a reference dyng")
-    a.add_argument("--reference-python", default=None, metavar="PYTHON",
-                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
-    a.add_argument("--rounds", type=int, default=2,
-                   help="alternating rounds of this dyng and the reference (default 2)")
+    a.add_argument(
+        "--reference-python",
+        default=None,
+        metavar="PYTHON",
+        help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)",
+    )
+    a.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="alternating rounds of this dyng and the reference (default 2)",
+    )
     a.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
-    a.add_argument("--scale", type=float, default=1.0,
-                   help="graph and batch size factor (default 1: 1M vertices, 10M insertions)")
-    a.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/apply-<timestamp>.json)")
+    a.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="graph and batch size factor (default 1: 1M vertices, 10M insertions)",
+    )
+    a.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/apply-<timestamp>.json)",
+    )
     o = sub.add_parser("mosp", help="mosp compute and update on R-MAT, against a reference dyng")
-    o.add_argument("--reference-python", default=None, metavar="PYTHON",
-                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
+    o.add_argument(
+        "--reference-python",
+        default=None,
+        metavar="PYTHON",
+        help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)",
+    )
     o.add_argument("--scale", type=int, default=20, help="R-MAT scale (default 20)")
-    o.add_argument("--backends", default="sequential,openmp",
-                   help="comma-separated backends among sequential, openmp, cuda "
-                        "(default sequential,openmp)")
-    o.add_argument("--changes", default="1000,100000",
-                   help="comma-separated batch sizes (default 1000,100000)")
-    o.add_argument("--rounds", type=int, default=1,
-                   help="alternating rounds of this dyng and the reference (default 1)")
+    o.add_argument(
+        "--backends",
+        default="sequential,openmp",
+        help="comma-separated backends among sequential, openmp, cuda (default sequential,openmp)",
+    )
+    o.add_argument(
+        "--changes", default="1000,100000", help="comma-separated batch sizes (default 1000,100000)"
+    )
+    o.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="alternating rounds of this dyng and the reference (default 1)",
+    )
     o.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
-    o.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/mosp-<timestamp>.json)")
-    c = sub.add_parser("cycle_count", help="cycle_count compute and update, against a reference "
-                                           "dyng, NetworkX and igraph")
-    c.add_argument("--reference-python", default=None, metavar="PYTHON",
-                   help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)")
-    c.add_argument("--backends", default="sequential,openmp",
-                   help="comma-separated backends among sequential,openmp,cuda (default "
-                        "sequential,openmp)")
-    c.add_argument("--rounds", type=int, default=1,
-                   help="alternating rounds of this dyng and the reference (default 1)")
+    o.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/mosp-<timestamp>.json)",
+    )
+    c = sub.add_parser(
+        "cycle_count",
+        help="cycle_count compute and update, against a reference dyng, NetworkX and igraph",
+    )
+    c.add_argument(
+        "--reference-python",
+        default=None,
+        metavar="PYTHON",
+        help="an interpreter whose dyng is the peer (e.g. a venv with dyng==0.2.0)",
+    )
+    c.add_argument(
+        "--backends",
+        default="sequential,openmp",
+        help="comma-separated backends among sequential,openmp,cuda (default sequential,openmp)",
+    )
+    c.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="alternating rounds of this dyng and the reference (default 1)",
+    )
     c.add_argument("--repeats", type=int, default=3, help="timed runs per round (default 3)")
     c.add_argument("--no-peers", action="store_true", help="leave NetworkX and igraph out")
     c.add_argument("--quick", action="store_true", help="small graphs (the bench's own tests)")
-    c.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/cycle_count-<timestamp>"
-                        ".json)")
+    c.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/cycle_count-<timestamp>.json)",
+    )
     io.add_parser(sub)
     for command in sub.choices.values():
         plot.add_option(command)
@@ -138,19 +238,28 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     settings = sssp.Settings(
         graphs=args.graphs or (sssp.QUICK_GRAPHS if args.quick else sssp.DEFAULT_GRAPHS),
         repeats=args.repeats if args.repeats is not None else (3 if args.quick else 7),
-        seed=args.seed, threads=args.threads, change_counts=args.changes,
-        backends=args.backends, scipy=not args.no_scipy,
-        modes=args.modes or sssp.changes.MODES)
+        seed=args.seed,
+        threads=args.threads,
+        change_counts=args.changes,
+        backends=args.backends,
+        scipy=not args.no_scipy,
+        modes=args.modes or sssp.changes.MODES,
+    )
     unknown = [b for b in settings.backends if b not in sssp.ALL_BACKENDS]
     unknown += [m for m in settings.modes if m not in sssp.changes.MODES]
     if unknown or not settings.backends:
-        print(f"bench sssp: error: unknown backend or mode {unknown}; backends are "
-              f"{','.join(sssp.ALL_BACKENDS)}, modes {','.join(sssp.changes.MODES)}",
-              file=sys.stderr)
+        print(
+            f"bench sssp: error: unknown backend or mode {unknown}; backends are "
+            f"{','.join(sssp.ALL_BACKENDS)}, modes {','.join(sssp.changes.MODES)}",
+            file=sys.stderr,
+        )
         return 2
     if settings.repeats < 1 or settings.threads < 1 or min(settings.change_counts, default=0) < 2:
-        print("bench sssp: error: --repeats and --threads must be >= 1 and every --changes "
-              "value >= 2", file=sys.stderr)
+        print(
+            "bench sssp: error: --repeats and --threads must be >= 1 and every --changes "
+            "value >= 2",
+            file=sys.stderr,
+        )
         return 2
     try:
         for name in settings.graphs:
@@ -163,17 +272,29 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
     if dyng is None:
         return 1
     started = time.localtime()
-    document = {"benchmark": "sssp", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
-                "argv": sys.argv if argv is None else ["python -m bench", *argv],
-                "settings": {"graphs": list(settings.graphs), "repeats": settings.repeats,
-                             "warmup": 1, "seed": settings.seed, "threads": settings.threads,
-                             "changes": list(settings.change_counts),
-                             "modes": list(settings.modes), "source": sssp.SOURCE,
-                             "backends": list(settings.backends), "scipy": settings.scipy},
-                "machine": report.machine(dyng)}
+    document = {
+        "benchmark": "sssp",
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+        "argv": sys.argv if argv is None else ["python -m bench", *argv],
+        "settings": {
+            "graphs": list(settings.graphs),
+            "repeats": settings.repeats,
+            "warmup": 1,
+            "seed": settings.seed,
+            "threads": settings.threads,
+            "changes": list(settings.change_counts),
+            "modes": list(settings.modes),
+            "source": sssp.SOURCE,
+            "backends": list(settings.backends),
+            "scipy": settings.scipy,
+        },
+        "machine": report.machine(dyng),
+    }
     document["machine"]["loadavg_start"] = os.getloadavg()
-    progress(f"dyng {document['machine']['dyng_version']}, graphs {','.join(settings.graphs)}, "
-             f"{settings.repeats} repeats + 1 warm-up")
+    progress(
+        f"dyng {document['machine']['dyng_version']}, graphs {','.join(settings.graphs)}, "
+        f"{settings.repeats} repeats + 1 warm-up"
+    )
     try:
         document["graphs"], document["rows"] = sssp.run(dyng, settings, progress)
     except VerificationError as error:
@@ -190,8 +311,11 @@ def main(argv: list[str] | None = None, dyng_module=None) -> int:
 def _main_load(args, argv, dyng_module) -> int:
     unknown = [c for c in args.conditions if c not in load.CONDITIONS]
     if unknown or args.repeats < 1:
-        print(f"bench load: error: conditions must be among {','.join(load.CONDITIONS)} (got "
-              f"{unknown}) and --repeats >= 1", file=sys.stderr)
+        print(
+            f"bench load: error: conditions must be among {','.join(load.CONDITIONS)} (got "
+            f"{unknown}) and --repeats >= 1",
+            file=sys.stderr,
+        )
         return 2
     try:
         for name in args.graphs:
@@ -202,16 +326,24 @@ def _main_load(args, argv, dyng_module) -> int:
     dyng = dyng_module if dyng_module is not None else _import_dyng()
     if dyng is None:
         return 1
-    settings = load.Settings(graphs=args.graphs, conditions=args.conditions,
-                             repeats=args.repeats, seed=args.seed)
+    settings = load.Settings(
+        graphs=args.graphs, conditions=args.conditions, repeats=args.repeats, seed=args.seed
+    )
     progress = Progress()
     started = time.localtime()
-    document = {"benchmark": "load", "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
-                "argv": sys.argv if argv is None else ["python -m bench", *argv],
-                "settings": {"graphs": list(settings.graphs),
-                             "conditions": list(settings.conditions),
-                             "repeats": settings.repeats, "warmup": 1, "seed": settings.seed},
-                "machine": report.machine(dyng)}
+    document = {
+        "benchmark": "load",
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+        "argv": sys.argv if argv is None else ["python -m bench", *argv],
+        "settings": {
+            "graphs": list(settings.graphs),
+            "conditions": list(settings.conditions),
+            "repeats": settings.repeats,
+            "warmup": 1,
+            "seed": settings.seed,
+        },
+        "machine": report.machine(dyng),
+    }
     document["machine"]["loadavg_start"] = os.getloadavg()
     try:
         document["graphs"], document["rows"] = load.run(dyng, settings, progress)
@@ -228,16 +360,30 @@ def _main_load(args, argv, dyng_module) -> int:
 
 def _main_apply(args, argv) -> int:
     if args.rounds < 1 or args.repeats < 1 or not args.scale > 0:
-        print("bench apply: error: --rounds and --repeats must be >= 1 and --scale > 0",
-              file=sys.stderr)
+        print(
+            "bench apply: error: --rounds and --repeats must be >= 1 and --scale > 0",
+            file=sys.stderr,
+        )
         return 2
-    settings = {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
-                "reference_python": args.reference_python}
+    settings = {
+        "rounds": args.rounds,
+        "repeats": args.repeats,
+        "scale": args.scale,
+        "reference_python": args.reference_python,
+    }
     return _run_peer_benchmark(
-        "apply", args, argv, settings,
-        lambda progress: {"rows": apply.run(args.reference_python, args.rounds, args.repeats,
-                                            args.scale, progress)},
-        lambda document: apply.bars(document["rows"]), apply.text)
+        "apply",
+        args,
+        argv,
+        settings,
+        lambda progress: {
+            "rows": apply.run(
+                args.reference_python, args.rounds, args.repeats, args.scale, progress
+            )
+        },
+        lambda document: apply.bars(document["rows"]),
+        apply.text,
+    )
 
 
 def _main_mosp(args, argv) -> int:
@@ -246,38 +392,82 @@ def _main_mosp(args, argv) -> int:
         counts = [int(c) for c in args.changes.split(",") if c]
     except ValueError:
         counts = []
-    if (args.rounds < 1 or args.repeats < 1 or not 4 <= args.scale <= 26 or not counts
-            or any(c < 2 for c in counts)
-            or not backends or any(b not in ("sequential", "openmp", "cuda") for b in backends)):
-        print("bench mosp: error: --rounds and --repeats must be >= 1, --scale in [4, 26], "
-              "--changes integers >= 2 and --backends among sequential,openmp,cuda",
-              file=sys.stderr)
+    if (
+        args.rounds < 1
+        or args.repeats < 1
+        or not 4 <= args.scale <= 26
+        or not counts
+        or any(c < 2 for c in counts)
+        or not backends
+        or any(b not in ("sequential", "openmp", "cuda") for b in backends)
+    ):
+        print(
+            "bench mosp: error: --rounds and --repeats must be >= 1, --scale in [4, 26], "
+            "--changes integers >= 2 and --backends among sequential,openmp,cuda",
+            file=sys.stderr,
+        )
         return 2
-    settings = {"rounds": args.rounds, "repeats": args.repeats, "scale": args.scale,
-                "backends": backends, "changes": counts, "reference_python": args.reference_python}
+    settings = {
+        "rounds": args.rounds,
+        "repeats": args.repeats,
+        "scale": args.scale,
+        "backends": backends,
+        "changes": counts,
+        "reference_python": args.reference_python,
+    }
     return _run_peer_benchmark(
-        "mosp", args, argv, settings,
-        lambda progress: mosp.run(args.reference_python, args.rounds, args.repeats, args.scale,
-                                  backends, counts, progress),
-        mosp.bars, mosp.text)
+        "mosp",
+        args,
+        argv,
+        settings,
+        lambda progress: mosp.run(
+            args.reference_python, args.rounds, args.repeats, args.scale, backends, counts, progress
+        ),
+        mosp.bars,
+        mosp.text,
+    )
 
 
 def _main_cycle_count(args, argv) -> int:
     backends = [b for b in args.backends.split(",") if b]
-    if (args.rounds < 1 or args.repeats < 1 or not backends
-            or any(b not in ("sequential", "openmp", "cuda") for b in backends)):
-        print("bench cycle_count: error: --rounds and --repeats must be >= 1 and --backends "
-              "among sequential,openmp,cuda", file=sys.stderr)
+    if (
+        args.rounds < 1
+        or args.repeats < 1
+        or not backends
+        or any(b not in ("sequential", "openmp", "cuda") for b in backends)
+    ):
+        print(
+            "bench cycle_count: error: --rounds and --repeats must be >= 1 and --backends "
+            "among sequential,openmp,cuda",
+            file=sys.stderr,
+        )
         return 2
     size = "quick" if args.quick else "full"
-    settings = {"rounds": args.rounds, "repeats": args.repeats, "backends": backends,
-                "peers": not args.no_peers, "size": size,
-                "reference_python": args.reference_python}
+    settings = {
+        "rounds": args.rounds,
+        "repeats": args.repeats,
+        "backends": backends,
+        "peers": not args.no_peers,
+        "size": size,
+        "reference_python": args.reference_python,
+    }
     return _run_peer_benchmark(
-        "cycle_count", args, argv, settings,
-        lambda progress: cycle_count.run(args.reference_python, args.rounds, args.repeats,
-                                         backends, not args.no_peers, size, progress),
-        cycle_count.bars, cycle_count.text)
+        "cycle_count",
+        args,
+        argv,
+        settings,
+        lambda progress: cycle_count.run(
+            args.reference_python,
+            args.rounds,
+            args.repeats,
+            backends,
+            not args.no_peers,
+            size,
+            progress,
+        ),
+        cycle_count.bars,
+        cycle_count.text,
+    )
 
 
 def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:
@@ -285,9 +475,13 @@ def _run_peer_benchmark(name, args, argv, settings, run, bars, text) -> int:
     gives its results, bars(document) and text(document) judge and print them."""
     progress = Progress()
     started = time.localtime()
-    document = {"benchmark": name, "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
-                "argv": sys.argv if argv is None else ["python -m bench", *argv],
-                "settings": settings, "loadavg_start": os.getloadavg()}
+    document = {
+        "benchmark": name,
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %z", started),
+        "argv": sys.argv if argv is None else ["python -m bench", *argv],
+        "settings": settings,
+        "loadavg_start": os.getloadavg(),
+    }
     try:
         document.update(run(progress))
     except RuntimeError as error:
@@ -308,9 +502,11 @@ def _write_plots(args, document, json_path) -> int:
     try:
         paths = plot.write(document, args.plot)
     except Exception as error:  # noqa: BLE001 - the results are saved; say how to redraw them
-        print(f"bench {document['benchmark']}: error: the charts failed ({type(error).__name__}: "
-              f"{error}); redraw them with `python -m bench plot {json_path} --out {args.plot}`",
-              file=sys.stderr)
+        print(
+            f"bench {document['benchmark']}: error: the charts failed ({type(error).__name__}: "
+            f"{error}); redraw them with `python -m bench plot {json_path} --out {args.plot}`",
+            file=sys.stderr,
+        )
         return 1
     for chart in paths:
         print(f"plot: {chart}")
@@ -321,8 +517,10 @@ def _import_dyng():
     try:
         import dyng
     except ImportError as error:
-        print(f"bench sssp: error: cannot import dyng ({error}); install it with "
-              "`.venv/bin/pip install --no-build-isolation .` from the repository root",
-              file=sys.stderr)
+        print(
+            f"bench sssp: error: cannot import dyng ({error}); install it with "
+            "`.venv/bin/pip install --no-build-isolation .` from the repository root",
+            file=sys.stderr,
+        )
         return None
     return dyng

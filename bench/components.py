@@ -58,41 +58,74 @@ NETWORKIT_SPEEDUP_BAR = 10.0
 PHASES = ("first", "steady")
 # The GPU machine's absolute bars, in ms, judged on R-MAT 22 with the cuda backend.
 GPU_GRAPH = "rmat22"
-GPU_BARS = {("compute", "weak"): 5.0, ("compute", "strong"): 25.0,
-            ("update", "weak"): 0.5, ("update", "strong"): 2.0}
+GPU_BARS = {
+    ("compute", "weak"): 5.0,
+    ("compute", "strong"): 25.0,
+    ("update", "weak"): 0.5,
+    ("update", "strong"): 2.0,
+}
 
 
 def add_parser(sub) -> None:
     """The ``components`` subcommand's options."""
-    p = sub.add_parser("components", help="connected components (weak, strong): compute vs "
-                                          "SciPy, NetworKit, NetworkX; update vs recompute and "
-                                          "NetworKit's dynamic components")
-    add_peer_options(p, "components", DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE,
-                     "comma list among sequential,openmp,cuda (default sequential,openmp)")
+    p = sub.add_parser(
+        "components",
+        help="connected components (weak, strong): compute vs "
+        "SciPy, NetworKit, NetworkX; update vs recompute and "
+        "NetworKit's dynamic components",
+    )
+    add_peer_options(
+        p,
+        "components",
+        DEFAULT_SCALE,
+        QUICK_SCALE,
+        DEFAULT_NX_SCALE,
+        "comma list among sequential,openmp,cuda (default sequential,openmp)",
+    )
     p.add_argument("--kinds", default="weak,strong", help="comma list of weak,strong")
 
 
 def add_peer_options(p, name, default_scale, quick_scale, default_nx_scale, backends_help) -> None:
     """The options every R-MAT peer benchmark (components, pagerank) takes."""
-    p.add_argument("--scale", type=int, default=None,
-                   help=f"R-MAT scale (default {default_scale}; --quick: {quick_scale})")
-    p.add_argument("--repeats", type=int, default=None,
-                   help="timed rounds after the warm-up round (default 5, --quick 3); the "
-                        "update sequence has this many batches plus the first")
-    p.add_argument("--changes", type=int, default=1000,
-                   help="changes per batch, half deletions (default 1000)")
+    p.add_argument(
+        "--scale",
+        type=int,
+        default=None,
+        help=f"R-MAT scale (default {default_scale}; --quick: {quick_scale})",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="timed rounds after the warm-up round (default 5, --quick 3); the "
+        "update sequence has this many batches plus the first",
+    )
+    p.add_argument(
+        "--changes", type=int, default=1000, help="changes per batch, half deletions (default 1000)"
+    )
     p.add_argument("--backends", default="sequential,openmp", help=backends_help)
-    p.add_argument("--threads", type=int, default=2,
-                   help="OpenMP threads of dyng's openmp backend and of NetworKit (default 2)")
-    p.add_argument("--nx-scale", type=int, default=None,
-                   help=f"R-MAT scale of the NetworkX comparison (default {default_nx_scale}, "
-                        "--quick: the --scale; 0 leaves NetworkX out)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="OpenMP threads of dyng's openmp backend and of NetworKit (default 2)",
+    )
+    p.add_argument(
+        "--nx-scale",
+        type=int,
+        default=None,
+        help=f"R-MAT scale of the NetworkX comparison (default {default_nx_scale}, "
+        "--quick: the --scale; 0 leaves NetworkX out)",
+    )
     p.add_argument("--no-peers", action="store_true", help="leave NetworKit and NetworkX out")
     p.add_argument("--quick", action="store_true", help="a small graph and 3 repeats")
     p.add_argument("--seed", type=int, default=1, help="graph and batch seed (default 1)")
-    p.add_argument("--json", default=None, metavar="PATH",
-                   help=f"where to write the JSON (default bench/results/{name}-<timestamp>"
-                        ".json)")
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help=f"where to write the JSON (default bench/results/{name}-<timestamp>.json)",
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,33 +143,63 @@ class Settings:
 
 def main(args, argv, run_document) -> int:
     """Runs the benchmark through the CLI's shared document writer `run_document`."""
-    settings = Settings(**peer_settings(args, DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE),
-                        kinds=names(args.kinds))
-    if (not peer_settings_valid(settings, ALL_BACKENDS) or not settings.kinds
-            or any(k not in KINDS for k in settings.kinds)):
-        print("bench components: error: --scale in [2, 26], --repeats and --threads >= 1, "
-              "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp,cuda "
-              "and --kinds among weak,strong", file=sys.stderr)
+    settings = Settings(
+        **peer_settings(args, DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE), kinds=names(args.kinds)
+    )
+    if (
+        not peer_settings_valid(settings, ALL_BACKENDS)
+        or not settings.kinds
+        or any(k not in KINDS for k in settings.kinds)
+    ):
+        print(
+            "bench components: error: --scale in [2, 26], --repeats and --threads >= 1, "
+            "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp,cuda "
+            "and --kinds among weak,strong",
+            file=sys.stderr,
+        )
         return 2
-    return run_document("components", args, argv, dataclasses.asdict(settings),
-                        lambda progress: run(settings, progress), bars, text)
+    return run_document(
+        "components",
+        args,
+        argv,
+        dataclasses.asdict(settings),
+        lambda progress: run(settings, progress),
+        bars,
+        text,
+    )
 
 
 def peer_settings(args, default_scale, quick_scale, default_nx_scale) -> dict:
     """The settings of add_peer_options()'s options, with --quick's and the defaults' choices."""
     scale = args.scale or (quick_scale if args.quick else default_scale)
-    nx_scale = args.nx_scale if args.nx_scale is not None else (
-        scale if args.quick else min(scale, default_nx_scale))
-    return dict(scale=scale, repeats=args.repeats or (3 if args.quick else 5),
-                changes=args.changes, backends=names(args.backends), threads=args.threads,
-                nx_scale=nx_scale, peers=not args.no_peers, seed=args.seed)
+    nx_scale = (
+        args.nx_scale
+        if args.nx_scale is not None
+        else (scale if args.quick else min(scale, default_nx_scale))
+    )
+    return dict(
+        scale=scale,
+        repeats=args.repeats or (3 if args.quick else 5),
+        changes=args.changes,
+        backends=names(args.backends),
+        threads=args.threads,
+        nx_scale=nx_scale,
+        peers=not args.no_peers,
+        seed=args.seed,
+    )
 
 
 def peer_settings_valid(settings, all_backends) -> bool:
     """Whether peer_settings() came out within the ranges the benchmarks run."""
-    return (2 <= settings.scale <= 26 and settings.repeats >= 1 and settings.threads >= 1
-            and settings.changes >= 2 and 0 <= settings.nx_scale <= 26
-            and bool(settings.backends) and all(b in all_backends for b in settings.backends))
+    return (
+        2 <= settings.scale <= 26
+        and settings.repeats >= 1
+        and settings.threads >= 1
+        and settings.changes >= 2
+        and 0 <= settings.nx_scale <= 26
+        and bool(settings.backends)
+        and all(b in all_backends for b in settings.backends)
+    )
 
 
 def names(text: str) -> tuple[str, ...]:
@@ -172,17 +235,26 @@ def run(settings: Settings, progress) -> dict:
     skipped = []
     nk = optional_module("networkit", skipped) if settings.peers else None
     nx = optional_module("networkx", skipped) if settings.peers and settings.nx_scale else None
-    makers = {"sequential": dyng.Resources.sequential,
-              "openmp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
-              "cuda": dyng.Resources.cuda}
+    makers = {
+        "sequential": dyng.Resources.sequential,
+        "openmp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
+        "cuda": dyng.Resources.cuda,
+    }
     resources = {b: makers[b]() for b in settings.backends}
     start = time.perf_counter()
     edges = generators.rmat(settings.scale, 16, settings.seed)
-    progress(f"rmat{settings.scale}: n={edges.num_vertices:,} m={edges.num_edges:,} generated in "
-             f"{time.perf_counter() - start:.1f} s; building the graphs (untimed)")
-    ctx = _Context(dyng, settings, edges, resources,
-                   {b: dyng_graph(dyng, edges, resources[b]) for b in settings.backends},
-                   progress)
+    progress(
+        f"rmat{settings.scale}: n={edges.num_vertices:,} m={edges.num_edges:,} generated in "
+        f"{time.perf_counter() - start:.1f} s; building the graphs (untimed)"
+    )
+    ctx = _Context(
+        dyng,
+        settings,
+        edges,
+        resources,
+        {b: dyng_graph(dyng, edges, resources[b]) for b in settings.backends},
+        progress,
+    )
     if nk is not None:
         nk.setNumberOfThreads(settings.threads)
         ctx.nk, ctx.nk_graph = nk, networkit_graph(nk, edges)
@@ -193,9 +265,18 @@ def run(settings: Settings, progress) -> dict:
     if nx is not None:
         rows += _measure_networkx(dyng, nx, settings, progress)
     machine = report.machine(dyng)
-    return {"machine": machine, "cores": machine["cpu_count"], "skipped": skipped, "rows": rows,
-            "graph": {"name": edges.name, "n": edges.num_vertices, "m": edges.num_edges,
-                      "params": edges.params}}
+    return {
+        "machine": machine,
+        "cores": machine["cpu_count"],
+        "skipped": skipped,
+        "rows": rows,
+        "graph": {
+            "name": edges.name,
+            "n": edges.num_vertices,
+            "m": edges.num_edges,
+            "params": edges.params,
+        },
+    }
 
 
 def _require_backends(dyng, backends) -> None:
@@ -203,54 +284,84 @@ def _require_backends(dyng, backends) -> None:
     have = next(a.backends for a in dyng.algorithms() if a.name == "components")
     missing = [b for b in backends if b not in have]
     if missing:
-        raise RuntimeError(f"dyng {dyng.__version__}'s components has no {', '.join(missing)} "
-                           f"backend (it has {', '.join(have)}); leave it out of --backends")
+        raise RuntimeError(
+            f"dyng {dyng.__version__}'s components has no {', '.join(missing)} "
+            f"backend (it has {', '.join(have)}); leave it out of --backends"
+        )
 
 
 def dyng_graph(dyng, edges, res):
-    graph = dyng.Graph.from_edges(edges.src, edges.dst, num_vertices=edges.num_vertices,
-                                  resources=res)
+    graph = dyng.Graph.from_edges(
+        edges.src, edges.dst, num_vertices=edges.num_vertices, resources=res
+    )
     if graph.num_edges != edges.num_edges:
         raise verify.VerificationError(
             f"Graph.from_edges(): {graph.num_edges} edges stored for {edges.name}, expected "
-            f"{edges.num_edges} (the list has no duplicates or self-loops)")
+            f"{edges.num_edges} (the list has no duplicates or self-loops)"
+        )
     return graph
 
 
 def networkit_graph(nk, edges):
-    return nk.GraphFromCoo((edges.src.astype(np.uint64), edges.dst.astype(np.uint64)),
-                           n=edges.num_vertices, directed=True)
+    return nk.GraphFromCoo(
+        (edges.src.astype(np.uint64), edges.dst.astype(np.uint64)),
+        n=edges.num_vertices,
+        directed=True,
+    )
 
 
 def _measure_compute(ctx: _Context, kind: str) -> dict:
     dyng, first = ctx.dyng, ctx.settings.backends[0]
     csr = verify.scipy_csr(ctx.edges)
-    peers = [Peer(f"dyng {b}", lambda: None,
-                  lambda _, b=b: dyng.components.compute(ctx.base[b], kind=kind,
-                                                         resources=ctx.resources[b]))
-             for b in ctx.settings.backends]
+    peers = [
+        Peer(
+            f"dyng {b}",
+            lambda: None,
+            lambda _, b=b: dyng.components.compute(
+                ctx.base[b], kind=kind, resources=ctx.resources[b]
+            ),
+        )
+        for b in ctx.settings.backends
+    ]
     peers.append(Peer("scipy", lambda: None, lambda _: scipy_labels(csr, kind)))
     if ctx.nk is not None:
-        static = (ctx.nk.components.WeaklyConnectedComponents if kind == "weak"
-                  else ctx.nk.components.StronglyConnectedComponents)
+        static = (
+            ctx.nk.components.WeaklyConnectedComponents
+            if kind == "weak"
+            else ctx.nk.components.StronglyConnectedComponents
+        )
         peers.append(Peer("networkit", lambda: static(ctx.nk_graph), lambda a: a.run()))
 
     def check(_, out):
         want = labels_of(out[f"dyng {first}"])
-        verify.assert_equal(f"components.compute({kind!r}) ({first}) labels vs SciPy", want,
-                            verify.canonical_labels(out["scipy"]))
+        verify.assert_equal(
+            f"components.compute({kind!r}) ({first}) labels vs SciPy",
+            want,
+            verify.canonical_labels(out["scipy"]),
+        )
         for b in ctx.settings.backends[1:]:
-            verify.assert_equal(f"components.compute({kind!r}) ({b}) labels vs {first}",
-                                labels_of(out[f"dyng {b}"]), want)
+            verify.assert_equal(
+                f"components.compute({kind!r}) ({b}) labels vs {first}",
+                labels_of(out[f"dyng {b}"]),
+                want,
+            )
         if "networkit" in out:
-            verify.assert_equal(f"NetworKit {kind} components vs dyng", networkit_labels(
-                out["networkit"]), want)
+            verify.assert_equal(
+                f"NetworKit {kind} components vs dyng", networkit_labels(out["networkit"]), want
+            )
 
     ctx.log(f"compute {kind}: {', '.join(p.name for p in peers)}, interleaved")
-    samples = run_interleaved(peers, ctx.settings.repeats, check=check,
-                              progress=lambda m: ctx.log(f"compute {kind} {m}", throttle=True))
-    return {"section": "compute", "kind": kind,
-            "peers": {name: summary(s) for name, s in samples.items()}}
+    samples = run_interleaved(
+        peers,
+        ctx.settings.repeats,
+        check=check,
+        progress=lambda m: ctx.log(f"compute {kind} {m}", throttle=True),
+    )
+    return {
+        "section": "compute",
+        "kind": kind,
+        "peers": {name: summary(s) for name, s in samples.items()},
+    }
 
 
 def _measure_networkx(dyng, nx, settings: Settings, progress) -> list[dict]:
@@ -258,33 +369,52 @@ def _measure_networkx(dyng, nx, settings: Settings, progress) -> list[dict]:
     edges = generators.rmat(settings.nx_scale, 16, settings.seed)
     res = dyng.Resources.sequential()
     graph = dyng_graph(dyng, edges, res)
-    progress(f"networkx: building an nx.DiGraph of rmat{settings.nx_scale} "
-             f"({edges.num_edges:,} edges, untimed)")
+    progress(
+        f"networkx: building an nx.DiGraph of rmat{settings.nx_scale} "
+        f"({edges.num_edges:,} edges, untimed)"
+    )
     nx_graph = nx.DiGraph()
     nx_graph.add_nodes_from(range(edges.num_vertices))
     nx_graph.add_edges_from(zip(edges.src.tolist(), edges.dst.tolist()))
     rows = []
     for kind in settings.kinds:
-        listing = (nx.weakly_connected_components if kind == "weak"
-                   else nx.strongly_connected_components)
-        peers = [Peer("dyng sequential", lambda: None,
-                      lambda _, kind=kind: dyng.components.compute(graph, kind=kind,
-                                                                   resources=res)),
-                 Peer("networkx", lambda: None, lambda _, f=listing: list(f(nx_graph)))]
+        listing = (
+            nx.weakly_connected_components if kind == "weak" else nx.strongly_connected_components
+        )
+        peers = [
+            Peer(
+                "dyng sequential",
+                lambda: None,
+                lambda _, kind=kind: dyng.components.compute(graph, kind=kind, resources=res),
+            ),
+            Peer("networkx", lambda: None, lambda _, f=listing: list(f(nx_graph))),
+        ]
 
         def check(_, out, kind=kind):
             labels = np.empty(edges.num_vertices, dtype=np.int64)
             for component in out["networkx"]:
                 members = np.fromiter(component, dtype=np.int64, count=len(component))
                 labels[members] = members.min()
-            verify.assert_equal(f"NetworkX {kind} components vs dyng", labels,
-                                labels_of(out["dyng sequential"]))
+            verify.assert_equal(
+                f"NetworkX {kind} components vs dyng", labels, labels_of(out["dyng sequential"])
+            )
 
-        samples = run_interleaved(peers, settings.repeats, check=check,
-                                  progress=lambda m: progress(f"networkx {m}", throttle=True))
-        rows.append({"section": "networkx", "kind": kind, "graph": edges.name,
-                     "n": edges.num_vertices, "m": edges.num_edges,
-                     "peers": {name: summary(s) for name, s in samples.items()}})
+        samples = run_interleaved(
+            peers,
+            settings.repeats,
+            check=check,
+            progress=lambda m: progress(f"networkx {m}", throttle=True),
+        )
+        rows.append(
+            {
+                "section": "networkx",
+                "kind": kind,
+                "graph": edges.name,
+                "n": edges.num_vertices,
+                "m": edges.num_edges,
+                "peers": {name: summary(s) for name, s in samples.items()},
+            }
+        )
     return rows
 
 
@@ -306,9 +436,13 @@ def bars(document: dict) -> list[dict]:
         if row["section"] == "compute":
             limit = COMPUTE_BARS[kind]
             for b in backends:
-                out.append(bar(f"{kind} compute {b} <= {limit}x SciPy",
-                                peers[f"dyng {b}"]["ms"] / peers["scipy"]["ms"],
-                                lambda r, limit=limit: r <= limit))
+                out.append(
+                    bar(
+                        f"{kind} compute {b} <= {limit}x SciPy",
+                        peers[f"dyng {b}"]["ms"] / peers["scipy"]["ms"],
+                        lambda r, limit=limit: r <= limit,
+                    )
+                )
         elif row["section"] == "update":
             out += _update_bars(row, backends)
         if "cuda" in backends and row["section"] in ("compute", "update"):
@@ -326,9 +460,14 @@ def _gpu_bars(row: dict, graph: str) -> list[dict]:
         update = row["peers"]["dyng cuda update"]
         timed = [(f" ({phase})", phase_ms(update, phase)) for phase in PHASES]
     what = "compute" if section == "compute" else f"update {row['changes']}"
-    return [bar(f"{kind} {what} cuda{phase} <= {limit:g} ms on {GPU_GRAPH} (GPU)",
-                 ms if graph == GPU_GRAPH else None, lambda v, limit=limit: v <= limit)
-            for phase, ms in timed]
+    return [
+        bar(
+            f"{kind} {what} cuda{phase} <= {limit:g} ms on {GPU_GRAPH} (GPU)",
+            ms if graph == GPU_GRAPH else None,
+            lambda v, limit=limit: v <= limit,
+        )
+        for phase, ms in timed
+    ]
 
 
 def _update_bars(row: dict, backends) -> list[dict]:
@@ -339,27 +478,42 @@ def _update_bars(row: dict, backends) -> list[dict]:
         for phase in PHASES:
             upd = phase_ms(peers[f"dyng {b} update"], phase)
             where = f"{kind} update {row['changes']} ({b}, {phase})"
-            out.append(bar(f"{where} <= {limit}x recompute",
-                            upd / phase_ms(peers[f"dyng {b} recompute"], phase),
-                            lambda r, limit=limit: r <= limit))
-            out.append(bar(f"{where} <= {APPLY_RECOMPUTE_BAR}x apply+recompute",
-                            upd / phase_ms(peers[f"dyng {b} apply+recompute"], phase),
-                            lambda r: r <= APPLY_RECOMPUTE_BAR))
+            out.append(
+                bar(
+                    f"{where} <= {limit}x recompute",
+                    upd / phase_ms(peers[f"dyng {b} recompute"], phase),
+                    lambda r, limit=limit: r <= limit,
+                )
+            )
+            out.append(
+                bar(
+                    f"{where} <= {APPLY_RECOMPUTE_BAR}x apply+recompute",
+                    upd / phase_ms(peers[f"dyng {b} apply+recompute"], phase),
+                    lambda r: r <= APPLY_RECOMPUTE_BAR,
+                )
+            )
             name = f"{where} >= {NETWORKIT_SPEEDUP_BAR:g}x faster than NetworKit dynamic"
             if nk is None and kind == "strong":
                 name += " (NetworKit has no dynamic strong components)"
-            out.append(bar(name, None if nk is None else phase_ms(nk, phase) / upd,
-                            lambda r: r >= NETWORKIT_SPEEDUP_BAR))
+            out.append(
+                bar(
+                    name,
+                    None if nk is None else phase_ms(nk, phase) / upd,
+                    lambda r: r >= NETWORKIT_SPEEDUP_BAR,
+                )
+            )
     return out
 
 
 def text(document: dict) -> str:
     s, graph = document["settings"], document["graph"]
-    lines = [f"components on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
-             f"{s['repeats']} repeats + 1 warm-up (medians), {document['cores']} cores, "
-             f"OpenMP threads {s['threads']}, dyng {document['machine']['dyng_version']}",
-             f"load average start {report.load_average(document['loadavg_start'])}, end "
-             f"{report.load_average(document['loadavg_end'])}"]
+    lines = [
+        f"components on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
+        f"{s['repeats']} repeats + 1 warm-up (medians), {document['cores']} cores, "
+        f"OpenMP threads {s['threads']}, dyng {document['machine']['dyng_version']}",
+        f"load average start {report.load_average(document['loadavg_start'])}, end "
+        f"{report.load_average(document['loadavg_end'])}",
+    ]
     lines += [f"skipped: {line}" for line in document["skipped"]]
     for row in document["rows"]:
         lines += [""] + _row_lines(row)
@@ -369,23 +523,37 @@ def text(document: dict) -> str:
 def _row_lines(row: dict) -> list[str]:
     peers, kind = row["peers"], row["kind"]
     if row["section"] == "update":
-        lines = [f"update {kind}, {row['changes']} changes a batch: first batch after compute, "
-                 "then the median of the steady ones",
-                 f"  {'peer':<32} {'first ms':>10} {'steady ms':>10}"]
-        lines += [f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}"
-                  for name, p in peers.items()]
+        lines = [
+            f"update {kind}, {row['changes']} changes a batch: first batch after compute, "
+            "then the median of the steady ones",
+            f"  {'peer':<32} {'first ms':>10} {'steady ms':>10}",
+        ]
+        lines += [
+            f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}" for name, p in peers.items()
+        ]
         for backend, rounds in row["stats"].items():
-            lines.append(f"  {backend} update paths: " + ", ".join(
-                f"{r['path']} (merged {r['merged']}, split {r['split']}, searches "
-                f"{r['searches']}, visited {r['search_size']})" for r in rounds[:3])
-                + (", ..." if len(rounds) > 3 else ""))
+            lines.append(
+                f"  {backend} update paths: "
+                + ", ".join(
+                    f"{r['path']} (merged {r['merged']}, split {r['split']}, searches "
+                    f"{r['searches']}, visited {r['search_size']})"
+                    for r in rounds[:3]
+                )
+                + (", ..." if len(rounds) > 3 else "")
+            )
         return lines
     reference = "scipy" if row["section"] == "compute" else "networkx"
-    title = (f"compute {kind}" if row["section"] == "compute"
-             else f"networkx {kind} compute on {row['graph']} ({row['m']:,} edges)")
-    lines = [f"{title}: ratio = ms / {reference} ms",
-             f"  {'peer':<32} {'median ms':>10} {'ratio':>8}"]
-    lines += [f"  {name:<32} {p['ms']:>10.2f} {p['ms'] / peers[reference]['ms']:>7.3f}x"
-              for name, p in peers.items()]
+    title = (
+        f"compute {kind}"
+        if row["section"] == "compute"
+        else f"networkx {kind} compute on {row['graph']} ({row['m']:,} edges)"
+    )
+    lines = [
+        f"{title}: ratio = ms / {reference} ms",
+        f"  {'peer':<32} {'median ms':>10} {'ratio':>8}",
+    ]
+    lines += [
+        f"  {name:<32} {p['ms']:>10.2f} {p['ms'] / peers[reference]['ms']:>7.3f}x"
+        for name, p in peers.items()
+    ]
     return lines
-

@@ -49,8 +49,10 @@ def draw_batches(edges, settings, progress) -> Drawn:
     rng = sssp.change_rng(settings.seed, edges.name, "uniform", settings.changes)
     current, batches, undirected, after_first = edges, [], [], None
     for i in range(settings.repeats + 1):
-        progress(f"drawing batch {i + 1}/{settings.repeats + 1} ({settings.changes} changes)",
-                 throttle=True)
+        progress(
+            f"drawing batch {i + 1}/{settings.repeats + 1} ({settings.changes} changes)",
+            throttle=True,
+        )
         batch = changes.make_changes(current, settings.changes, "uniform", rng)
         batches.append(batch)
         undirected.append(_undirected_changes(current, batch))
@@ -79,8 +81,10 @@ def _undirected_changes(before: generators.EdgeGraph, batch: changes.ChangeBatch
     rev = reverse(batch.delete_src, batch.delete_dst)
     gone = ~((present_before(rev) & ~np.isin(rev, deleted)) | np.isin(rev, inserted))
     added = ~present_before(reverse(batch.insert_src, batch.insert_dst))
-    return (_pairs(batch.insert_src[added], batch.insert_dst[added], n),
-            _pairs(batch.delete_src[gone], batch.delete_dst[gone], n))
+    return (
+        _pairs(batch.insert_src[added], batch.insert_dst[added], n),
+        _pairs(batch.delete_src[gone], batch.delete_dst[gone], n),
+    )
 
 
 def _pairs(src, dst, n):
@@ -91,8 +95,9 @@ def _pairs(src, dst, n):
 
 
 def edge_batch(dyng, batch: changes.ChangeBatch):
-    return dyng.EdgeBatch(insert=(batch.insert_src, batch.insert_dst),
-                          delete=(batch.delete_src, batch.delete_dst))
+    return dyng.EdgeBatch(
+        insert=(batch.insert_src, batch.insert_dst), delete=(batch.delete_src, batch.delete_dst)
+    )
 
 
 class Walk:
@@ -116,20 +121,29 @@ def _dyng_peers(ctx, kind: str, backend: str, walk: Walk, edge_batches):
 
     def apply_and_compute(_):
         done = applied.apply(edge_batches[walk.index])
-        if (done.inserted_edges, done.deleted_edges) != (walk.batch.insert_src.size,
-                                                         walk.batch.delete_src.size):
+        if (done.inserted_edges, done.deleted_edges) != (
+            walk.batch.insert_src.size,
+            walk.batch.delete_src.size,
+        ):
             raise verify.VerificationError(
                 f"Graph.apply(): inserted {done.inserted_edges} and deleted "
                 f"{done.deleted_edges} edges, expected {walk.batch.insert_src.size} new edges "
-                f"and {walk.batch.delete_src.size} existing ones")
+                f"and {walk.batch.delete_src.size} existing ones"
+            )
         return dyng.components.compute(applied, kind=kind, resources=res)
 
     return result, [
-        Peer(f"dyng {backend} update", lambda: edge_batches[walk.index],
-             lambda batch: dyng.components.update(updated, batch, result, resources=res)),
+        Peer(
+            f"dyng {backend} update",
+            lambda: edge_batches[walk.index],
+            lambda batch: dyng.components.update(updated, batch, result, resources=res),
+        ),
         Peer(f"dyng {backend} apply+recompute", lambda: None, apply_and_compute),
-        Peer(f"dyng {backend} recompute", lambda: recomputed.apply(edge_batches[walk.index]),
-             lambda _: dyng.components.compute(recomputed, kind=kind, resources=res)),
+        Peer(
+            f"dyng {backend} recompute",
+            lambda: recomputed.apply(edge_batches[walk.index]),
+            lambda _: dyng.components.compute(recomputed, kind=kind, resources=res),
+        ),
     ]
 
 
@@ -140,8 +154,11 @@ def _networkit_dynamic_peer(ctx, walk: Walk, undirected) -> Peer:
     gives wrong labels: bench/README.md.)"""
     nk, edges = ctx.nk, ctx.edges
     pairs = _pairs(edges.src, edges.dst, edges.num_vertices)
-    graph = nk.GraphFromCoo((pairs[0].astype(np.uint64), pairs[1].astype(np.uint64)),
-                            n=edges.num_vertices, directed=False)
+    graph = nk.GraphFromCoo(
+        (pairs[0].astype(np.uint64), pairs[1].astype(np.uint64)),
+        n=edges.num_vertices,
+        directed=False,
+    )
     dynamic = nk.components.DynConnectedComponents(graph)
     dynamic.run()
     kind = nk.dynamics.GraphEventType
@@ -150,9 +167,12 @@ def _networkit_dynamic_peer(ctx, walk: Walk, undirected) -> Peer:
         (add_u, add_v), (rem_u, rem_v) = undirected[walk.index]
         adds = list(zip(add_u.tolist(), add_v.tolist()))
         removes = list(zip(rem_u.tolist(), rem_v.tolist()))
-        return (adds, [nk.dynamics.GraphEvent(kind.EDGE_ADDITION, u, v, 1.0) for u, v in adds],
-                removes, [nk.dynamics.GraphEvent(kind.EDGE_REMOVAL, u, v, 1.0)
-                          for u, v in removes])
+        return (
+            adds,
+            [nk.dynamics.GraphEvent(kind.EDGE_ADDITION, u, v, 1.0) for u, v in adds],
+            removes,
+            [nk.dynamics.GraphEvent(kind.EDGE_REMOVAL, u, v, 1.0) for u, v in removes],
+        )
 
     def run(state):
         adds, add_events, removes, remove_events = state
@@ -187,9 +207,11 @@ def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
     def check(round_index, out):
         want = out[f"dyng {backends[0]} recompute"]
         if round_index == 0:
-            verify.assert_equal(f"components.compute({kind!r}) after the first batch vs SciPy",
-                                labels_of(want), verify.canonical_labels(
-                                    scipy_labels(verify.scipy_csr(after_first), kind)))
+            verify.assert_equal(
+                f"components.compute({kind!r}) after the first batch vs SciPy",
+                labels_of(want),
+                verify.canonical_labels(scipy_labels(verify.scipy_csr(after_first), kind)),
+            )
         for b in backends:
             what = f"components.update({kind!r}) ({b}, batch {round_index + 1})"
             for peer in ("recompute", "apply+recompute"):
@@ -197,29 +219,50 @@ def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
             _assert_same_result(f"{what} vs {backends[0]} recompute", results[b], want)
             stats[b].append(_stats(out[f"dyng {b} update"]))
         if "networkit dynamic" in out:
-            verify.assert_equal(f"NetworKit dynamic {kind} components (batch {round_index + 1}) "
-                                "vs dyng", networkit_labels(out["networkit dynamic"]),
-                                labels_of(want))
+            verify.assert_equal(
+                f"NetworKit dynamic {kind} components (batch {round_index + 1}) vs dyng",
+                networkit_labels(out["networkit dynamic"]),
+                labels_of(want),
+            )
         walk.index += 1
 
-    ctx.log(f"update {kind}: {len(batches)} batches of {ctx.settings.changes} changes, "
-            f"{', '.join(p.name for p in peers)}, interleaved")
-    samples = run_interleaved(peers, ctx.settings.repeats, check=check,
-                              progress=lambda m: ctx.log(f"update {kind} {m}", throttle=True))
-    return [{"section": "update", "kind": kind, "changes": ctx.settings.changes,
-             "peers": {name: summary(s) for name, s in samples.items()}, "stats": stats}]
+    ctx.log(
+        f"update {kind}: {len(batches)} batches of {ctx.settings.changes} changes, "
+        f"{', '.join(p.name for p in peers)}, interleaved"
+    )
+    samples = run_interleaved(
+        peers,
+        ctx.settings.repeats,
+        check=check,
+        progress=lambda m: ctx.log(f"update {kind} {m}", throttle=True),
+    )
+    return [
+        {
+            "section": "update",
+            "kind": kind,
+            "changes": ctx.settings.changes,
+            "peers": {name: summary(s) for name, s in samples.items()},
+            "stats": stats,
+        }
+    ]
 
 
 def _assert_same_result(what, result, reference) -> None:
     verify.assert_equal(f"{what}: labels", labels_of(result), labels_of(reference))
     verify.assert_equal(f"{what}: sizes", result.sizes.to_numpy(), reference.sizes.to_numpy())
     if result.count != reference.count:
-        raise verify.VerificationError(f"{what}: count {result.count}, expected "
-                                       f"{reference.count}")
+        raise verify.VerificationError(f"{what}: count {result.count}, expected {reference.count}")
 
 
-_STATS_FIELDS = ("path", "fallback_used", "merged", "split", "relabelled", "searches",
-                 "search_size")
+_STATS_FIELDS = (
+    "path",
+    "fallback_used",
+    "merged",
+    "split",
+    "relabelled",
+    "searches",
+    "search_size",
+)
 
 
 def _stats(stats) -> dict:

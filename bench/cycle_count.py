@@ -172,20 +172,28 @@ def run(reference, rounds, repeats, backends, peers, size, progress) -> dict:
 
     def measure(python):
         flag = "1" if peers and python == sys.executable else "0"
-        return peer.run_worker(python, WORKER, (repeats, ",".join(backends), flag, size),
-                               "cycle_count")
+        return peer.run_worker(
+            python, WORKER, (repeats, ",".join(backends), flag, size), "cycle_count"
+        )
 
     mine, theirs = peer.alternate(reference, rounds, measure, progress)
-    rows = peer.best_rows(list(mine[0]["rows"]), [m["rows"] for m in mine],
-                          [t["rows"] for t in theirs])
+    rows = peer.best_rows(
+        list(mine[0]["rows"]), [m["rows"] for m in mine], [t["rows"] for t in theirs]
+    )
     same = None
     if theirs:
         same = all(m["answers"] == theirs[0]["answers"] for m in mine)
     mismatches = sorted({x for m in mine for x in m["mismatches"]})
-    return {"rows": rows, "peers": mine[0]["peers"], "cores": mine[0]["cores"],
-            "cases": mine[0]["cases"],
-            "dyng": mine[0]["dyng"], "reference_dyng": theirs[0]["dyng"] if theirs else None,
-            "same_answers_as_reference": same, "update_mismatches": mismatches}
+    return {
+        "rows": rows,
+        "peers": mine[0]["peers"],
+        "cores": mine[0]["cores"],
+        "cases": mine[0]["cases"],
+        "dyng": mine[0]["dyng"],
+        "reference_dyng": theirs[0]["dyng"] if theirs else None,
+        "same_answers_as_reference": same,
+        "update_mismatches": mismatches,
+    }
 
 
 def bars(document: dict) -> list[dict]:
@@ -195,42 +203,70 @@ def bars(document: dict) -> list[dict]:
     compute = rows.get(f"{first} sequential compute")
     if compute is not None:
         ratio = compute.get("ratio")
-        out.append({"bar": f"{first} sequential compute: at least 10x faster than the reference",
-                    "status": "SKIP" if ratio is None else
-                    ("PASS" if ratio <= COMPUTE_BAR else "FAIL"),
-                    "value": None if ratio is None else round(ratio, 4)})
+        out.append(
+            {
+                "bar": f"{first} sequential compute: at least 10x faster than the reference",
+                "status": "SKIP" if ratio is None else ("PASS" if ratio <= COMPUTE_BAR else "FAIL"),
+                "value": None if ratio is None else round(ratio, 4),
+            }
+        )
     for op, row in rows.items():
         if " update " not in op:
             continue
         prefix, count = op.rsplit(" update ", 1)
         own = row["seconds"] / rows[f"{prefix} apply+recompute {count}"]["seconds"]
-        out.append({"bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
-                    "status": "PASS" if own <= UPDATE_BAR else "FAIL", "value": round(own, 3)})
+        out.append(
+            {
+                "bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
+                "status": "PASS" if own <= UPDATE_BAR else "FAIL",
+                "value": round(own, 3),
+            }
+        )
     if document["cores"] >= 16:
         for kind, limit in MANY_CORE_BARS:
             op = f"{first} {kind}"
             if op in rows:
                 ms = rows[op]["seconds"] * 1e3
-                out.append({"bar": f"{op} <= {limit * 1e3:g} ms (16 cores)",
-                            "status": "PASS" if ms <= limit * 1e3 else "FAIL",
-                            "value": round(ms, 2)})
+                out.append(
+                    {
+                        "bar": f"{op} <= {limit * 1e3:g} ms (16 cores)",
+                        "status": "PASS" if ms <= limit * 1e3 else "FAIL",
+                        "value": round(ms, 2),
+                    }
+                )
     for kind, limit in GPU_BARS:
         op = f"{first} {kind}"
         if op in rows:
             ms = rows[op]["seconds"] * 1e3
-            out.append({"bar": f"{op} <= {limit * 1e3:g} ms (GPU)",
-                        "status": "PASS" if ms <= limit * 1e3 else "FAIL", "value": round(ms, 3)})
+            out.append(
+                {
+                    "bar": f"{op} <= {limit * 1e3:g} ms (GPU)",
+                    "status": "PASS" if ms <= limit * 1e3 else "FAIL",
+                    "value": round(ms, 3),
+                }
+            )
     for p in document["peers"]:
-        out.append({"bar": f"{p['operation']}: same counts as dyng", "value": None,
-                    "status": "PASS" if p["same_counts"] else "FAIL"})
+        out.append(
+            {
+                "bar": f"{p['operation']}: same counts as dyng",
+                "value": None,
+                "status": "PASS" if p["same_counts"] else "FAIL",
+            }
+        )
     return out + peer.correctness_bars(document)
 
 
 def text(document: dict) -> str:
     s = document["settings"]
-    lines = [f"cycle_count, best of {s['repeats']} x {s['rounds']} rounds "
-             f"({document['cores']} cores)", ""]
+    lines = [
+        f"cycle_count, best of {s['repeats']} x {s['rounds']} rounds ({document['cores']} cores)",
+        "",
+    ]
     peers = [f"{p['operation']:<58} {p['seconds'] * 1e3:>10.1f} ms" for p in document["peers"]]
-    return "\n".join(lines + peer.rows_text(document["rows"], "ms") + [""]
-                     + (["peers (this interpreter)"] + peers + [""] if peers else [])
-                     + report.bars_lines(document["bars"]))
+    return "\n".join(
+        lines
+        + peer.rows_text(document["rows"], "ms")
+        + [""]
+        + (["peers (this interpreter)"] + peers + [""] if peers else [])
+        + report.bars_lines(document["bars"])
+    )

@@ -92,21 +92,39 @@ def _parse_peer(text: str) -> tuple[str, str, str | None]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.cycle_count_memory",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--complete", default="10,11,12,13",
-                        help="sizes n of the complete digraphs (default 10,11,12,13)")
-    parser.add_argument("--sparse", default="60:150",
-                        help="N:M random digraphs, comma-separated (default 60:150)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.cycle_count_memory", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--complete",
+        default="10,11,12,13",
+        help="sizes n of the complete digraphs (default 10,11,12,13)",
+    )
+    parser.add_argument(
+        "--sparse", default="60:150", help="N:M random digraphs, comma-separated (default 60:150)"
+    )
     parser.add_argument("--threads", type=int, default=2, help="OpenMP threads (default 2)")
     parser.add_argument("--backends", default="sequential,openmp")
-    parser.add_argument("--peer", action="append", type=_parse_peer, default=[],
-                        help="LABEL=PYTHON[@PATH]: another dyng, run by PYTHON with PATH in "
-                             "front of PYTHONPATH (repeatable)")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="runs per count, the dyngs taking turns; best time kept (default 1)")
-    parser.add_argument("--memory-cap-mib", type=int, default=0,
-                        help="address-space headroom of each count, MiB (default: none)")
+    parser.add_argument(
+        "--peer",
+        action="append",
+        type=_parse_peer,
+        default=[],
+        help="LABEL=PYTHON[@PATH]: another dyng, run by PYTHON with PATH in "
+        "front of PYTHONPATH (repeatable)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="runs per count, the dyngs taking turns; best time kept (default 1)",
+    )
+    parser.add_argument(
+        "--memory-cap-mib",
+        type=int,
+        default=0,
+        help="address-space headroom of each count, MiB (default: none)",
+    )
     args = parser.parse_args(argv)
     cases = [("complete", int(n), 0) for n in args.complete.split(",") if n]
     for item in (s for s in args.sparse.split(",") if s):
@@ -120,13 +138,18 @@ def main(argv=None) -> int:
             docs = {}
             for r in range(args.rounds):
                 for label, python, path in dyngs:
-                    print(f"{name} {backend}: {label}, round {r + 1}/{args.rounds}",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"{name} {backend}: {label}, round {r + 1}/{args.rounds}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     with _extra_path(path):
                         doc = peer.run_worker(
-                            python, WORKER,
+                            python,
+                            WORKER,
                             (kind, n, m, backend, args.threads, args.memory_cap_mib),
-                            "cycle_count_memory")
+                            "cycle_count_memory",
+                        )
                     if label in docs:
                         doc["seconds"] = min(doc["seconds"], docs[label]["seconds"])
                         doc["peak_mib"] = max(doc["peak_mib"], docs[label]["peak_mib"])
@@ -137,8 +160,11 @@ def main(argv=None) -> int:
             cycles = next((sum(d["counts"]) for d in docs.values() if "counts" in d), None)
             rows.append((name, docs["this"]["edges"], cycles, backend, docs))
     labels = [label for label, _, _ in dyngs]
-    print(f"| graph | edges | cycles | backend | "
-          + " | ".join(f"{x} s | {x} peak MiB" for x in labels) + " |")
+    print(
+        "| graph | edges | cycles | backend | "
+        + " | ".join(f"{x} s | {x} peak MiB" for x in labels)
+        + " |"
+    )
     print("|---|---:|---:|---|" + "---:|---:|" * len(labels))
     for name, edges, cycles, backend, docs in rows:
         cells = []
@@ -146,8 +172,11 @@ def main(argv=None) -> int:
             d = docs[label]
             seconds = f"{d['seconds']:.2f}" + (" (out of memory)" if "error" in d else "")
             cells += [seconds, f"{d['peak_mib']:.0f} ({d['rss_before_mib']:.0f} before)"]
-        print(f"| {name} | {edges} | {'-' if cycles is None else f'{cycles:,}'} | {backend} | "
-              + " | ".join(cells) + " |")
+        print(
+            f"| {name} | {edges} | {'-' if cycles is None else f'{cycles:,}'} | {backend} | "
+            + " | ".join(cells)
+            + " |"
+        )
     if wrong:
         print("different counts: " + ", ".join(wrong), file=sys.stderr)
         return 1

@@ -66,12 +66,15 @@ def _weights(rng: np.random.Generator, m: int) -> np.ndarray:
 
 def _check_probabilities(a: float, b: float, c: float) -> None:
     if min(a, b, c) < 0 or a + b + c > 1:
-        raise ValueError(f"rmat(): quadrant probabilities a={a}, b={b}, c={c} are not a "
-                         "distribution; pass non-negative a, b, c with a + b + c <= 1")
+        raise ValueError(
+            f"rmat(): quadrant probabilities a={a}, b={b}, c={c} are not a "
+            "distribution; pass non-negative a, b, c with a + b + c <= 1"
+        )
 
 
-def rmat_endpoints(scale: int, num_draws: int, rng: np.random.Generator,
-                   abc: tuple[float, float, float] = RMAT_ABC) -> tuple[np.ndarray, np.ndarray]:
+def rmat_endpoints(
+    scale: int, num_draws: int, rng: np.random.Generator, abc: tuple[float, float, float] = RMAT_ABC
+) -> tuple[np.ndarray, np.ndarray]:
     """Raw R-MAT endpoints (int64, with self-loops and duplicates) for ``num_draws`` edges."""
     a, b, c = abc
     _check_probabilities(a, b, c)
@@ -92,8 +95,9 @@ def rmat_endpoints(scale: int, num_draws: int, rng: np.random.Generator,
     return src, dst
 
 
-def rmat(scale: int, edge_factor: int = 16, seed: int = 1,
-         abc: tuple[float, float, float] = RMAT_ABC) -> EdgeGraph:
+def rmat(
+    scale: int, edge_factor: int = 16, seed: int = 1, abc: tuple[float, float, float] = RMAT_ABC
+) -> EdgeGraph:
     """R-MAT graph with ``2**scale`` vertices from ``edge_factor * 2**scale`` edge draws.
 
     Examples
@@ -114,9 +118,18 @@ def rmat(scale: int, edge_factor: int = 16, seed: int = 1,
     out_src = (keys >> scale).astype(np.int32)
     out_dst = (keys & (n - 1)).astype(np.int32)
     a, b, c = abc
-    params = {"kind": "rmat", "scale": scale, "edge_factor": edge_factor, "seed": seed,
-              "a": a, "b": b, "c": c, "d": round(1.0 - a - b - c, 12),
-              "draws": edge_factor * n, "weights": [WEIGHT_MIN, WEIGHT_MAX]}
+    params = {
+        "kind": "rmat",
+        "scale": scale,
+        "edge_factor": edge_factor,
+        "seed": seed,
+        "a": a,
+        "b": b,
+        "c": c,
+        "d": round(1.0 - a - b - c, 12),
+        "draws": edge_factor * n,
+        "weights": [WEIGHT_MIN, WEIGHT_MAX],
+    }
     return EdgeGraph(f"rmat{scale}", n, out_src, out_dst, _weights(rng, keys.size), params)
 
 
@@ -138,11 +151,23 @@ def grid(rows: int, cols: int, seed: int = 1) -> EdgeGraph:
     src = np.concatenate([right[0], right[1], down[0], down[1]])
     dst = np.concatenate([right[1], right[0], down[1], down[0]])
     order = np.argsort(src * n + dst, kind="stable")
-    params = {"kind": "grid", "rows": rows, "cols": cols, "seed": seed,
-              "weights": [WEIGHT_MIN, WEIGHT_MAX]}
+    params = {
+        "kind": "grid",
+        "rows": rows,
+        "cols": cols,
+        "seed": seed,
+        "weights": [WEIGHT_MIN, WEIGHT_MAX],
+    }
     name = f"grid{rows}" if rows == cols else f"grid{rows}x{cols}"
-    return EdgeGraph(name, n, src[order].astype(np.int32), dst[order].astype(np.int32),
-                     _weights(np.random.default_rng(seed), src.size), params, (rows, cols))
+    return EdgeGraph(
+        name,
+        n,
+        src[order].astype(np.int32),
+        dst[order].astype(np.int32),
+        _weights(np.random.default_rng(seed), src.size),
+        params,
+        (rows, cols),
+    )
 
 
 def parse_name(name: str) -> tuple[str, tuple[int, ...]]:
@@ -153,8 +178,10 @@ def parse_name(name: str) -> tuple[str, tuple[int, ...]]:
         shape = name[4:].split("x")
         if 1 <= len(shape) <= 2 and all(part.isdigit() for part in shape):
             return "grid", (int(shape[0]), int(shape[-1]))
-    raise ValueError(f"parse_name(): unknown graph {name!r}; use rmat<scale> (e.g. rmat18) or "
-                     "grid<side> / grid<rows>x<cols> (e.g. grid512)")
+    raise ValueError(
+        f"parse_name(): unknown graph {name!r}; use rmat<scale> (e.g. rmat18) or "
+        "grid<side> / grid<rows>x<cols> (e.g. grid512)"
+    )
 
 
 def by_name(name: str, seed: int) -> EdgeGraph:

@@ -71,9 +71,14 @@ def generate(path: str, num_edges: int, num_vertices: int, seed: int) -> None:
     for start in range(0, num_edges, chunk):
         size = min(chunk, num_edges - start)
         part = f"{path}.part{len(parts)}"
-        dyng.io.write_edge_list(part, (rng.integers(0, num_vertices, size, dtype=np.int64),
-                                       rng.integers(0, num_vertices, size, dtype=np.int64),
-                                       rng.integers(1, 101, size, dtype=np.int32)))
+        dyng.io.write_edge_list(
+            part,
+            (
+                rng.integers(0, num_vertices, size, dtype=np.int64),
+                rng.integers(0, num_vertices, size, dtype=np.int64),
+                rng.integers(1, 101, size, dtype=np.int32),
+            ),
+        )
         parts.append(part)
     with open(path, "wb") as out:
         for part in parts:
@@ -85,8 +90,9 @@ def generate(path: str, num_edges: int, num_vertices: int, seed: int) -> None:
 def _one_run(python: str, worker: str, args, env) -> dict:
     """Runs the worker once; returns its JSON with 'peak_mib' (the child's ru_maxrss)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen([python, "-c", worker, *map(str, args)], stdout=out,
-                                 stderr=err, env=env)
+        child = subprocess.Popen(
+            [python, "-c", worker, *map(str, args)], stdout=out, stderr=err, env=env
+        )
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
@@ -100,12 +106,25 @@ def _one_run(python: str, worker: str, args, env) -> dict:
 
 
 def _has_pyarrow(python: str, env) -> bool:
-    return subprocess.run([python, "-c", "import pyarrow.csv"], env=env,
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            [python, "-c", "import pyarrow.csv"], env=env, capture_output=True
+        ).returncode
+        == 0
+    )
 
 
-def run(num_edges: int, num_vertices: int, threads: int, repeats: int, reference: str | None,
-        peers: bool, seed: int, progress, folder: str | None = None) -> dict:
+def run(
+    num_edges: int,
+    num_vertices: int,
+    threads: int,
+    repeats: int,
+    reference: str | None,
+    peers: bool,
+    seed: int,
+    progress,
+    folder: str | None = None,
+) -> dict:
     """Generates the file, runs every reader `repeats` times; the benchmark's document part."""
     here = dict(os.environ)
     # 0.2.0 must not see this checkout (or any PYTHONPATH pointing at our dyng).
@@ -120,16 +139,19 @@ def run(num_edges: int, num_vertices: int, threads: int, repeats: int, reference
         generate(path, num_edges, num_vertices, seed)
         size = os.path.getsize(path)
         progress(f"  {size / 2**20:.0f} MiB in {time.perf_counter() - t:.1f} s")
-        readers = [("dyng", sys.executable, _DYNG_WORKER, [path, threads, "compact"], here),
-                   ("dyng as_is", sys.executable, _DYNG_WORKER, [path, threads, "as_is"], here)]
+        readers = [
+            ("dyng", sys.executable, _DYNG_WORKER, [path, threads, "compact"], here),
+            ("dyng as_is", sys.executable, _DYNG_WORKER, [path, threads, "as_is"], here),
+        ]
         skipped = []
         if peers and _has_pyarrow(sys.executable, here):
             readers.append(("pyarrow", sys.executable, _ARROW_WORKER, [path, threads], here))
         elif peers:
             skipped.append("pyarrow (not installed)")
         if peers and reference and os.path.exists(reference):
-            readers.append(("dyng 0.2.0", reference, _DYNG_WORKER, [path, threads, "compact"],
-                            clean))
+            readers.append(
+                ("dyng 0.2.0", reference, _DYNG_WORKER, [path, threads, "compact"], clean)
+            )
         elif peers:
             skipped.append(f"dyng 0.2.0 ({reference} not found)")
         # Round-robin, so that every reader meets the machine's load of each round (the
@@ -149,12 +171,24 @@ def run(num_edges: int, num_vertices: int, threads: int, repeats: int, reference
         rows = []
         for name, *_ in readers:
             best = min(runs[name], key=lambda d: d["seconds"])
-            rows.append({"reader": name, "seconds": best["seconds"],
-                         "mb_per_s": size / 1e6 / best["seconds"],
-                         "peak_mib": max(d["peak_mib"] for d in runs[name]),
-                         "edges_out": best["edges"], "runs": [d["seconds"] for d in runs[name]]})
-        return {"file_bytes": size, "edges": num_edges, "vertices": num_vertices,
-                "threads": threads, "rows": rows, "skipped": skipped}
+            rows.append(
+                {
+                    "reader": name,
+                    "seconds": best["seconds"],
+                    "mb_per_s": size / 1e6 / best["seconds"],
+                    "peak_mib": max(d["peak_mib"] for d in runs[name]),
+                    "edges_out": best["edges"],
+                    "runs": [d["seconds"] for d in runs[name]],
+                }
+            )
+        return {
+            "file_bytes": size,
+            "edges": num_edges,
+            "vertices": num_vertices,
+            "threads": threads,
+            "rows": rows,
+            "skipped": skipped,
+        }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -166,12 +200,24 @@ def bars(document: dict) -> list[dict]:
     mine = by.get("dyng")
     for peer, limit in (("pyarrow", 1.0), ("dyng 0.2.0", 3.0)):
         if not mine or peer not in by:
-            out.append({"bar": f"dyng MB/s >= {limit}x {peer}", "limit": limit, "ratio": None,
-                        "status": "SKIP"})
+            out.append(
+                {
+                    "bar": f"dyng MB/s >= {limit}x {peer}",
+                    "limit": limit,
+                    "ratio": None,
+                    "status": "SKIP",
+                }
+            )
             continue
         ratio = mine["mb_per_s"] / by[peer]["mb_per_s"]
-        out.append({"bar": f"dyng MB/s >= {limit}x {peer}", "limit": limit, "ratio": ratio,
-                    "status": "PASS" if ratio >= limit else "FAIL"})
+        out.append(
+            {
+                "bar": f"dyng MB/s >= {limit}x {peer}",
+                "limit": limit,
+                "ratio": ratio,
+                "status": "PASS" if ratio >= limit else "FAIL",
+            }
+        )
     return out
 
 
@@ -180,16 +226,20 @@ def _load(triple) -> str:
 
 
 def text(document: dict) -> str:
-    lines = [f"io: {document['edges']:,} edges, {document['vertices']:,} vertex ids, "
-             f"{document['file_bytes'] / 2**20:.0f} MiB, {document['threads']} threads; "
-             f"load average start {_load(document.get('loadavg_start'))}, "
-             f"end {_load(document.get('loadavg_end'))}",
-             f"{'reader':<12} {'seconds':>8} {'median':>8} {'MB/s':>8} {'peak MiB':>9} "
-             f"{'edges out':>11}"]
+    lines = [
+        f"io: {document['edges']:,} edges, {document['vertices']:,} vertex ids, "
+        f"{document['file_bytes'] / 2**20:.0f} MiB, {document['threads']} threads; "
+        f"load average start {_load(document.get('loadavg_start'))}, "
+        f"end {_load(document.get('loadavg_end'))}",
+        f"{'reader':<12} {'seconds':>8} {'median':>8} {'MB/s':>8} {'peak MiB':>9} "
+        f"{'edges out':>11}",
+    ]
     for r in document["rows"]:
         median = statistics.median(r["runs"]) if r.get("runs") else float("nan")
-        lines.append(f"{r['reader']:<12} {r['seconds']:>8.2f} {median:>8.2f} "
-                     f"{r['mb_per_s']:>8.0f} {r['peak_mib']:>9.0f} {r['edges_out']:>11,}")
+        lines.append(
+            f"{r['reader']:<12} {r['seconds']:>8.2f} {median:>8.2f} "
+            f"{r['mb_per_s']:>8.0f} {r['peak_mib']:>9.0f} {r['edges_out']:>11,}"
+        )
     for s in document.get("skipped", []):
         lines.append(f"skipped: {s}")
     lines.append("Bars")
@@ -202,19 +252,37 @@ def text(document: dict) -> str:
 def add_parser(sub) -> None:
     """The ``io`` subcommand's options."""
     p = sub.add_parser("io", help="reading a 20M-edge text edge list vs pyarrow and dyng 0.2.0")
-    p.add_argument("--edges", type=int, default=DEFAULT_EDGES,
-                   help=f"edges in the generated file (default {DEFAULT_EDGES:,})")
-    p.add_argument("--vertices", type=int, default=None,
-                   help="vertex ids drawn from [0, VERTICES) (default edges / 10)")
+    p.add_argument(
+        "--edges",
+        type=int,
+        default=DEFAULT_EDGES,
+        help=f"edges in the generated file (default {DEFAULT_EDGES:,})",
+    )
+    p.add_argument(
+        "--vertices",
+        type=int,
+        default=None,
+        help="vertex ids drawn from [0, VERTICES) (default edges / 10)",
+    )
     p.add_argument("--threads", type=int, default=2, help="reader threads (default 2)")
     p.add_argument("--repeats", type=int, default=3, help="runs per reader, best kept (default 3)")
-    p.add_argument("--reference-python", default=DEFAULT_REFERENCE, metavar="PYTHON",
-                   help=f"interpreter with dyng 0.2.0 (default {DEFAULT_REFERENCE})")
+    p.add_argument(
+        "--reference-python",
+        default=DEFAULT_REFERENCE,
+        metavar="PYTHON",
+        help=f"interpreter with dyng 0.2.0 (default {DEFAULT_REFERENCE})",
+    )
     p.add_argument("--no-peers", action="store_true", help="only dyng's readers")
     p.add_argument("--seed", type=int, default=1, help="file seed (default 1)")
-    p.add_argument("--tmp", default=None, metavar="DIR", help="folder for the file (default TMPDIR)")
-    p.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/io-<timestamp>.json)")
+    p.add_argument(
+        "--tmp", default=None, metavar="DIR", help="folder for the file (default TMPDIR)"
+    )
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/io-<timestamp>.json)",
+    )
 
 
 def main(args, argv, run_document) -> int:
@@ -223,11 +291,29 @@ def main(args, argv, run_document) -> int:
         print("bench io: error: --edges, --threads and --repeats must be >= 1", file=sys.stderr)
         return 2
     vertices = args.vertices or max(1, args.edges // 10)
-    settings = {"edges": args.edges, "vertices": vertices, "threads": args.threads,
-                "repeats": args.repeats, "reference_python": args.reference_python}
+    settings = {
+        "edges": args.edges,
+        "vertices": vertices,
+        "threads": args.threads,
+        "repeats": args.repeats,
+        "reference_python": args.reference_python,
+    }
     return run_document(
-        "io", args, argv, settings,
-        lambda progress: run(args.edges, vertices, args.threads, args.repeats,
-                             args.reference_python, not args.no_peers, args.seed, progress,
-                             args.tmp),
-        bars, text)
+        "io",
+        args,
+        argv,
+        settings,
+        lambda progress: run(
+            args.edges,
+            vertices,
+            args.threads,
+            args.repeats,
+            args.reference_python,
+            not args.no_peers,
+            args.seed,
+            progress,
+            args.tmp,
+        ),
+        bars,
+        text,
+    )

@@ -27,8 +27,7 @@ PREFERENCES = (2, 1, 3)
 COMPUTE_BAR = 1 / 3
 UPDATE_BAR = 1.1
 # Absolute bars of the H200 run, in seconds: (operation, limit).
-GPU_MACHINE_BARS = (("cuda compute", 0.040), ("cuda update 1000", 0.010),
-                    ("openmp compute", 0.150))
+GPU_MACHINE_BARS = (("cuda compute", 0.040), ("cuda update 1000", 0.010), ("openmp compute", 0.150))
 
 # Runs in the measured interpreter, with the repository root on sys.path for bench.generators and
 # bench.changes (NumPy only) and the dyng found there.
@@ -108,19 +107,30 @@ print(json.dumps(out))
 
 def run(reference, rounds, repeats, scale, backends, counts, progress) -> dict:
     """Alternates this interpreter and the reference `rounds` times; best time per operation."""
-    args = (scale, repeats, ",".join(backends), ",".join(str(c) for c in counts),
-            ",".join(str(p) for p in PREFERENCES))
+    args = (
+        scale,
+        repeats,
+        ",".join(backends),
+        ",".join(str(c) for c in counts),
+        ",".join(str(p) for p in PREFERENCES),
+    )
     mine, theirs = peer.alternate(
-        reference, rounds, lambda python: peer.run_worker(python, WORKER, args, "mosp"), progress)
-    rows = peer.best_rows(list(mine[0]["rows"]), [m["rows"] for m in mine],
-                          [t["rows"] for t in theirs])
+        reference, rounds, lambda python: peer.run_worker(python, WORKER, args, "mosp"), progress
+    )
+    rows = peer.best_rows(
+        list(mine[0]["rows"]), [m["rows"] for m in mine], [t["rows"] for t in theirs]
+    )
     same = None
     if theirs:
         same = all(m["digests"] == theirs[0]["digests"] for m in mine)
     mismatches = sorted({x for m in mine for x in m["mismatches"]})
-    return {"rows": rows, "dyng": mine[0]["dyng"],
-            "reference_dyng": theirs[0]["dyng"] if theirs else None,
-            "same_answers_as_reference": same, "update_mismatches": mismatches}
+    return {
+        "rows": rows,
+        "dyng": mine[0]["dyng"],
+        "reference_dyng": theirs[0]["dyng"] if theirs else None,
+        "same_answers_as_reference": same,
+        "update_mismatches": mismatches,
+    }
 
 
 def bars(document: dict) -> list[dict]:
@@ -130,33 +140,57 @@ def bars(document: dict) -> list[dict]:
         backend, kind = op.split(" ", 1)
         if kind == "compute":
             ratio = row.get("ratio")
-            out.append({"bar": f"{op}: at least 3x faster than the reference",
-                        "status": "SKIP" if ratio is None else
-                        ("PASS" if ratio <= COMPUTE_BAR else "FAIL"),
-                        "value": None if ratio is None else round(ratio, 3)})
+            out.append(
+                {
+                    "bar": f"{op}: at least 3x faster than the reference",
+                    "status": "SKIP"
+                    if ratio is None
+                    else ("PASS" if ratio <= COMPUTE_BAR else "FAIL"),
+                    "value": None if ratio is None else round(ratio, 3),
+                }
+            )
         elif kind.startswith("update"):
             count = kind.split()[-1]
             own = row["seconds"] / rows[f"{backend} apply+recompute {count}"]["seconds"]
-            out.append({"bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
-                        "status": "PASS" if own <= UPDATE_BAR else "FAIL",
-                        "value": round(own, 3)})
+            out.append(
+                {
+                    "bar": f"{op} <= {UPDATE_BAR}x apply + recompute",
+                    "status": "PASS" if own <= UPDATE_BAR else "FAIL",
+                    "value": round(own, 3),
+                }
+            )
     if any(op.startswith("cuda ") for op in rows):
         for op, limit in GPU_MACHINE_BARS:
             if op in rows:
                 ms = rows[op]["seconds"] * 1e3
-                out.append({"bar": f"{op} <= {limit * 1e3:g} ms (H200)",
-                            "status": "PASS" if ms <= limit * 1e3 else "FAIL",
-                            "value": round(ms, 2)})
+                out.append(
+                    {
+                        "bar": f"{op} <= {limit * 1e3:g} ms (H200)",
+                        "status": "PASS" if ms <= limit * 1e3 else "FAIL",
+                        "value": round(ms, 2),
+                    }
+                )
         if "cuda update 1000" in rows and "cuda apply+recompute 1000" in rows:
-            below = rows["cuda update 1000"]["seconds"] < rows["cuda apply+recompute 1000"]["seconds"]
-            out.append({"bar": "cuda update 1000 below apply + recompute", "value": None,
-                        "status": "PASS" if below else "FAIL"})
+            below = (
+                rows["cuda update 1000"]["seconds"] < rows["cuda apply+recompute 1000"]["seconds"]
+            )
+            out.append(
+                {
+                    "bar": "cuda update 1000 below apply + recompute",
+                    "value": None,
+                    "status": "PASS" if below else "FAIL",
+                }
+            )
     return out + peer.correctness_bars(document)
 
 
 def text(document: dict) -> str:
     s = document["settings"]
-    lines = [f"mosp on rmat{s['scale']} (edge factor 16), K = 3, preferences {PREFERENCES}, best "
-             f"of {s['repeats']} x {s['rounds']} rounds", ""]
-    return "\n".join(lines + peer.rows_text(document["rows"], "ms") + [""]
-                     + report.bars_lines(document["bars"]))
+    lines = [
+        f"mosp on rmat{s['scale']} (edge factor 16), K = 3, preferences {PREFERENCES}, best "
+        f"of {s['repeats']} x {s['rounds']} rounds",
+        "",
+    ]
+    return "\n".join(
+        lines + peer.rows_text(document["rows"], "ms") + [""] + report.bars_lines(document["bars"])
+    )

@@ -36,33 +36,62 @@ PEERS = ("networkx", "dyng stateless", "dyng.nx graph")
 
 def add_parser(sub) -> None:
     """The ``nx`` subcommand's options."""
-    p = sub.add_parser("nx", help="a repeated NetworkX shortest-path query on a changing 1M-vertex "
-                                  "road grid: NetworkX, dyng's backend, dyng.nx.DiGraph")
-    p.add_argument("--scale", type=float, default=1.0,
-                   help="vertices in millions (default 1: a 1000 x 1000 grid)")
-    p.add_argument("--changes", type=int, default=1000,
-                   help="edge changes between queries (default 1000)")
+    p = sub.add_parser(
+        "nx",
+        help="a repeated NetworkX shortest-path query on a changing 1M-vertex "
+        "road grid: NetworkX, dyng's backend, dyng.nx.DiGraph",
+    )
+    p.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="vertices in millions (default 1: a 1000 x 1000 grid)",
+    )
+    p.add_argument(
+        "--changes", type=int, default=1000, help="edge changes between queries (default 1000)"
+    )
     p.add_argument("--rounds", type=int, default=3, help="timed rounds (default 3)")
-    p.add_argument("--quick", action="store_true",
-                   help="scale 0.01 (a 100 x 100 grid), 100 changes: a fast look")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="scale 0.01 (a 100 x 100 grid), 100 changes: a fast look",
+    )
     p.add_argument("--seed", type=int, default=1, help="weights and changes seed (default 1)")
-    p.add_argument("--json", default=None, metavar="PATH",
-                   help="where to write the JSON (default bench/results/nx-<timestamp>.json)")
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="where to write the JSON (default bench/results/nx-<timestamp>.json)",
+    )
 
 
 def main(args, argv, run_document) -> int:
     """Runs the benchmark through the CLI's shared document writer `run_document`."""
     scale, changes = (0.01, 100) if args.quick else (args.scale, args.changes)
     if not scale > 0 or changes < 2 or args.rounds < 1:
-        print("bench nx: error: --scale must be > 0, --changes >= 2 and --rounds >= 1",
-              file=sys.stderr)
+        print(
+            "bench nx: error: --scale must be > 0, --changes >= 2 and --rounds >= 1",
+            file=sys.stderr,
+        )
         return 2
     side = max(2, round(1000 * math.sqrt(scale)))
-    settings = {"side": side, "vertices": side * side, "changes": changes,
-                "rounds": args.rounds, "seed": args.seed, "query": QUERY}
-    return run_document("nx", args, argv, settings,
-                        lambda progress: run(side, changes, args.rounds, args.seed, progress),
-                        bars, text)
+    settings = {
+        "side": side,
+        "vertices": side * side,
+        "changes": changes,
+        "rounds": args.rounds,
+        "seed": args.seed,
+        "query": QUERY,
+    }
+    return run_document(
+        "nx",
+        args,
+        argv,
+        settings,
+        lambda progress: run(side, changes, args.rounds, args.seed, progress),
+        bars,
+        text,
+    )
 
 
 class _Changes:
@@ -149,48 +178,82 @@ def run(side, changes, rounds, seed, progress) -> dict:
         samples["dyng.nx graph"].append(ms)
         for peer, answer in answers.items():
             if answer != expected:
-                raise RuntimeError(f"round {round_ + 1}: {peer} answered differently from "
-                                   f"NetworkX ({len(answer)} vs {len(expected)} nodes)")
-        progress(f"round {round_ + 1}/{rounds}: " + ", ".join(
-            f"{peer} {samples[peer][-1]:.0f} ms" for peer in PEERS))
+                raise RuntimeError(
+                    f"round {round_ + 1}: {peer} answered differently from "
+                    f"NetworkX ({len(answer)} vs {len(expected)} nodes)"
+                )
+        progress(
+            f"round {round_ + 1}/{rounds}: "
+            + ", ".join(f"{peer} {samples[peer][-1]:.0f} ms" for peer in PEERS)
+        )
     reference = statistics.median(samples["networkx"])
-    rows = [{"peer": peer, "median_ms": statistics.median(samples[peer]),
-             "ratio": statistics.median(samples[peer]) / reference, "samples_ms": samples[peer]}
-            for peer in PEERS]
+    rows = [
+        {
+            "peer": peer,
+            "median_ms": statistics.median(samples[peer]),
+            "ratio": statistics.median(samples[peer]) / reference,
+            "samples_ms": samples[peer],
+        }
+        for peer in PEERS
+    ]
     stats = live.dyng_stats
-    return {"vertices": grid.num_vertices, "edges": grid.num_edges, "rows": rows,
-            "first_query_ms": first_ms, "build_s": {"nx.DiGraph": build_plain,
-                                                    "dyng.nx.DiGraph": build_live},
-            "change_ms": {name: statistics.median(ms) for name, ms in change_ms.items()},
-            "dyng_stats": {"computes": stats.computes, "updates": stats.updates,
-                           "incremental": stats.incremental, "recomputed": stats.recomputed,
-                           "networkx_calls": stats.networkx_calls},
-            "reached": len(first)}
+    return {
+        "vertices": grid.num_vertices,
+        "edges": grid.num_edges,
+        "rows": rows,
+        "first_query_ms": first_ms,
+        "build_s": {"nx.DiGraph": build_plain, "dyng.nx.DiGraph": build_live},
+        "change_ms": {name: statistics.median(ms) for name, ms in change_ms.items()},
+        "dyng_stats": {
+            "computes": stats.computes,
+            "updates": stats.updates,
+            "incremental": stats.incremental,
+            "recomputed": stats.recomputed,
+            "networkx_calls": stats.networkx_calls,
+        },
+        "reached": len(first),
+    }
 
 
 def bars(document: dict) -> list[dict]:
     """Both dyng ways answer faster than NetworkX; the graph type faster than stateless."""
     by = {row["peer"]: row for row in document["rows"]}
-    checks = [("dyng stateless <= 1.0x networkx", by["dyng stateless"]["ratio"], 1.0),
-              ("dyng.nx graph <= 1.0x networkx", by["dyng.nx graph"]["ratio"], 1.0),
-              ("dyng.nx graph <= 1.0x dyng stateless",
-               by["dyng.nx graph"]["median_ms"] / by["dyng stateless"]["median_ms"], 1.0)]
-    return [{"bar": name, "limit": limit, "ratio": ratio,
-             "status": "PASS" if ratio <= limit else "FAIL"} for name, ratio, limit in checks]
+    checks = [
+        ("dyng stateless <= 1.0x networkx", by["dyng stateless"]["ratio"], 1.0),
+        ("dyng.nx graph <= 1.0x networkx", by["dyng.nx graph"]["ratio"], 1.0),
+        (
+            "dyng.nx graph <= 1.0x dyng stateless",
+            by["dyng.nx graph"]["median_ms"] / by["dyng stateless"]["median_ms"],
+            1.0,
+        ),
+    ]
+    return [
+        {
+            "bar": name,
+            "limit": limit,
+            "ratio": ratio,
+            "status": "PASS" if ratio <= limit else "FAIL",
+        }
+        for name, ratio, limit in checks
+    ]
 
 
 def text(document: dict) -> str:
     settings = document["settings"]
-    lines = [f"nx: {QUERY}(G, 0) on a {settings['side']} x {settings['side']} road grid "
-             f"({document['vertices']:,} vertices, {document['edges']:,} edges), "
-             f"{settings['changes']} edge changes between queries, {settings['rounds']} rounds",
-             f"{'peer':<16} {'median ms':>10} {'ratio':>7}"]
+    lines = [
+        f"nx: {QUERY}(G, 0) on a {settings['side']} x {settings['side']} road grid "
+        f"({document['vertices']:,} vertices, {document['edges']:,} edges), "
+        f"{settings['changes']} edge changes between queries, {settings['rounds']} rounds",
+        f"{'peer':<16} {'median ms':>10} {'ratio':>7}",
+    ]
     for row in document["rows"]:
         lines.append(f"{row['peer']:<16} {row['median_ms']:>10.1f} {row['ratio']:>6.3f}x")
     change = document["change_ms"]
-    lines.append(f"first dyng.nx query (compute): {document['first_query_ms']:.0f} ms; making "
-                 f"the changes: nx.DiGraph {change['nx.DiGraph']:.1f} ms, dyng.nx.DiGraph "
-                 f"{change['dyng.nx.DiGraph']:.1f} ms; dyng.nx stats {document['dyng_stats']}")
+    lines.append(
+        f"first dyng.nx query (compute): {document['first_query_ms']:.0f} ms; making "
+        f"the changes: nx.DiGraph {change['nx.DiGraph']:.1f} ms, dyng.nx.DiGraph "
+        f"{change['dyng.nx.DiGraph']:.1f} ms; dyng.nx stats {document['dyng_stats']}"
+    )
     lines.append("Bars")
     for b in document.get("bars", []):
         lines.append(f"  {b['status']:<4} {b['bar']} ({b['ratio']:.3f}x)")

@@ -62,14 +62,26 @@ PHASES = ("first", "steady")
 
 def add_parser(sub) -> None:
     """The ``pagerank`` subcommand's options."""
-    p = sub.add_parser("pagerank", help="PageRank: compute vs NetworkX and NetworKit; update vs "
-                                        "a cold recompute and a warm-started full iteration")
-    add_peer_options(p, "pagerank", DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE,
-                     "comma list among sequential,openmp (default both)")
+    p = sub.add_parser(
+        "pagerank",
+        help="PageRank: compute vs NetworkX and NetworKit; update vs "
+        "a cold recompute and a warm-started full iteration",
+    )
+    add_peer_options(
+        p,
+        "pagerank",
+        DEFAULT_SCALE,
+        QUICK_SCALE,
+        DEFAULT_NX_SCALE,
+        "comma list among sequential,openmp (default both)",
+    )
     p.add_argument("--alpha", type=float, default=0.85, help="damping factor (default 0.85)")
-    p.add_argument("--tol", type=float, default=1e-6,
-                   help="converged when one iteration moves the ranks by < n * tol in L1 "
-                        "(default 1e-6)")
+    p.add_argument(
+        "--tol",
+        type=float,
+        default=1e-6,
+        help="converged when one iteration moves the ranks by < n * tol in L1 (default 1e-6)",
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,17 +100,32 @@ class Settings:
 
 def main(args, argv, run_document) -> int:
     """Runs the benchmark through the CLI's shared document writer `run_document`."""
-    settings = Settings(**components.peer_settings(args, DEFAULT_SCALE, QUICK_SCALE,
-                                                   DEFAULT_NX_SCALE),
-                        alpha=args.alpha, tol=args.tol)
-    if (not components.peer_settings_valid(settings, ALL_BACKENDS)
-            or not 0.0 <= settings.alpha < 1.0 or not settings.tol > 0.0):
-        print("bench pagerank: error: --scale in [2, 26], --repeats and --threads >= 1, "
-              "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp, "
-              "--alpha in [0, 1) and --tol > 0", file=sys.stderr)
+    settings = Settings(
+        **components.peer_settings(args, DEFAULT_SCALE, QUICK_SCALE, DEFAULT_NX_SCALE),
+        alpha=args.alpha,
+        tol=args.tol,
+    )
+    if (
+        not components.peer_settings_valid(settings, ALL_BACKENDS)
+        or not 0.0 <= settings.alpha < 1.0
+        or not settings.tol > 0.0
+    ):
+        print(
+            "bench pagerank: error: --scale in [2, 26], --repeats and --threads >= 1, "
+            "--changes >= 2, --nx-scale in [0, 26], --backends among sequential,openmp, "
+            "--alpha in [0, 1) and --tol > 0",
+            file=sys.stderr,
+        )
         return 2
-    return run_document("pagerank", args, argv, dataclasses.asdict(settings),
-                        lambda progress: run(settings, progress), bars, text)
+    return run_document(
+        "pagerank",
+        args,
+        argv,
+        dataclasses.asdict(settings),
+        lambda progress: run(settings, progress),
+        bars,
+        text,
+    )
 
 
 @dataclasses.dataclass
@@ -114,8 +141,9 @@ class Context:
 
     def compute(self, graph, backend: str):
         s = self.settings
-        return self.dyng.pagerank.compute(graph, alpha=s.alpha, tol=s.tol,
-                                          resources=self.resources[backend])
+        return self.dyng.pagerank.compute(
+            graph, alpha=s.alpha, tol=s.tol, resources=self.resources[backend]
+        )
 
     def bound(self, n: int) -> float:
         """The L1 distance allowed between two converged answers."""
@@ -128,26 +156,47 @@ def run(settings: Settings, progress) -> dict:
 
     skipped = []
     nk = components.optional_module("networkit", skipped) if settings.peers else None
-    nx = (components.optional_module("networkx", skipped) if settings.peers and settings.nx_scale
-          else None)
-    makers = {"sequential": dyng.Resources.sequential,
-              "openmp": lambda: dyng.Resources.openmp(num_threads=settings.threads)}
+    nx = (
+        components.optional_module("networkx", skipped)
+        if settings.peers and settings.nx_scale
+        else None
+    )
+    makers = {
+        "sequential": dyng.Resources.sequential,
+        "openmp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
+    }
     resources = {b: makers[b]() for b in settings.backends}
     start = time.perf_counter()
     edges = generators.rmat(settings.scale, 16, settings.seed)
-    progress(f"rmat{settings.scale}: n={edges.num_vertices:,} m={edges.num_edges:,} generated in "
-             f"{time.perf_counter() - start:.1f} s; building the graphs (untimed)")
-    ctx = Context(dyng, settings, edges, resources,
-                  {b: components.dyng_graph(dyng, edges, resources[b])
-                   for b in settings.backends}, progress)
+    progress(
+        f"rmat{settings.scale}: n={edges.num_vertices:,} m={edges.num_edges:,} generated in "
+        f"{time.perf_counter() - start:.1f} s; building the graphs (untimed)"
+    )
+    ctx = Context(
+        dyng,
+        settings,
+        edges,
+        resources,
+        {b: components.dyng_graph(dyng, edges, resources[b]) for b in settings.backends},
+        progress,
+    )
     rows = [_measure_compute(ctx, nk)]
     if nx is not None:
         rows.append(_measure_networkx(ctx, nx))
     rows += pagerank_update.measure_updates(ctx)
     machine = report.machine(dyng)
-    return {"machine": machine, "cores": machine["cpu_count"], "skipped": skipped, "rows": rows,
-            "graph": {"name": edges.name, "n": edges.num_vertices, "m": edges.num_edges,
-                      "params": edges.params}}
+    return {
+        "machine": machine,
+        "cores": machine["cpu_count"],
+        "skipped": skipped,
+        "rows": rows,
+        "graph": {
+            "name": edges.name,
+            "n": edges.num_vertices,
+            "m": edges.num_edges,
+            "params": edges.params,
+        },
+    }
 
 
 def _networkit_peer(ctx: Context, nk) -> Peer:
@@ -158,8 +207,11 @@ def _networkit_peer(ctx: Context, nk) -> Peer:
 
     def make():
         algorithm = nk.centrality.PageRank(
-            graph, damp=ctx.settings.alpha, tol=n * ctx.settings.tol,
-            distributeSinks=nk.centrality.SinkHandling.DistributeSinks)
+            graph,
+            damp=ctx.settings.alpha,
+            tol=n * ctx.settings.tol,
+            distributeSinks=nk.centrality.SinkHandling.DistributeSinks,
+        )
         algorithm.norm = nk.centrality.Norm.L1_NORM
         algorithm.maxIterations = 100
         return algorithm
@@ -173,8 +225,10 @@ def _networkit_peer(ctx: Context, nk) -> Peer:
 
 def _measure_compute(ctx: Context, nk) -> dict:
     backends, edges = ctx.settings.backends, ctx.edges
-    peers = [Peer(f"dyng {b}", lambda: None, lambda _, b=b: ctx.compute(ctx.base[b], b))
-             for b in backends]
+    peers = [
+        Peer(f"dyng {b}", lambda: None, lambda _, b=b: ctx.compute(ctx.base[b], b))
+        for b in backends
+    ]
     if nk is not None:
         peers.append(_networkit_peer(ctx, nk))
     iterations = {}
@@ -184,45 +238,69 @@ def _measure_compute(ctx: Context, nk) -> dict:
         iterations["dyng"] = out[f"dyng {backends[0]}"].iterations
         check_converged(ctx, f"pagerank.compute() ({backends[0]})", want, edges)
         for b in backends[1:]:
-            verify.assert_equal(f"pagerank.compute() ({b}) ranks vs {backends[0]}",
-                                ranks_of(out[f"dyng {b}"]), want)
+            verify.assert_equal(
+                f"pagerank.compute() ({b}) ranks vs {backends[0]}", ranks_of(out[f"dyng {b}"]), want
+            )
         if "networkit" in out:
             iterations["networkit"] = out["networkit"].numberOfIterations()
-            check_close(ctx, "NetworKit's PageRank vs dyng", np.asarray(out["networkit"].scores()),
-                        want)
+            check_close(
+                ctx, "NetworKit's PageRank vs dyng", np.asarray(out["networkit"].scores()), want
+            )
 
     ctx.log(f"compute: {', '.join(p.name for p in peers)}, interleaved")
-    samples = run_interleaved(peers, ctx.settings.repeats, check=check,
-                              progress=lambda m: ctx.log(f"compute {m}", throttle=True))
-    return {"section": "compute", "iterations": iterations,
-            "peers": {name: summary(s) for name, s in samples.items()}}
+    samples = run_interleaved(
+        peers,
+        ctx.settings.repeats,
+        check=check,
+        progress=lambda m: ctx.log(f"compute {m}", throttle=True),
+    )
+    return {
+        "section": "compute",
+        "iterations": iterations,
+        "peers": {name: summary(s) for name, s in samples.items()},
+    }
 
 
 def _measure_networkx(ctx: Context, nx) -> dict:
     """dyng against nx.pagerank on a graph small enough for NetworkX's time and memory."""
     edges = generators.rmat(ctx.settings.nx_scale, 16, ctx.settings.seed)
-    graphs = {b: components.dyng_graph(ctx.dyng, edges, ctx.resources[b])
-              for b in ctx.settings.backends}
-    ctx.log(f"networkx: building an nx.DiGraph of rmat{ctx.settings.nx_scale} "
-            f"({edges.num_edges:,} edges, untimed)")
+    graphs = {
+        b: components.dyng_graph(ctx.dyng, edges, ctx.resources[b]) for b in ctx.settings.backends
+    }
+    ctx.log(
+        f"networkx: building an nx.DiGraph of rmat{ctx.settings.nx_scale} "
+        f"({edges.num_edges:,} edges, untimed)"
+    )
     nx_graph = nx.DiGraph()
     nx_graph.add_nodes_from(range(edges.num_vertices))
     nx_graph.add_edges_from(zip(edges.src.tolist(), edges.dst.tolist()))
     s = ctx.settings
-    peers = [Peer(f"dyng {b}", lambda: None, lambda _, b=b: ctx.compute(graphs[b], b))
-             for b in s.backends]
-    peers.append(Peer("networkx", lambda: None,
-                      lambda _: nx.pagerank(nx_graph, alpha=s.alpha, tol=s.tol)))
+    peers = [
+        Peer(f"dyng {b}", lambda: None, lambda _, b=b: ctx.compute(graphs[b], b))
+        for b in s.backends
+    ]
+    peers.append(
+        Peer("networkx", lambda: None, lambda _: nx.pagerank(nx_graph, alpha=s.alpha, tol=s.tol))
+    )
 
     def check(_, out):
-        got = np.fromiter((out["networkx"][v] for v in range(edges.num_vertices)),
-                          dtype=np.float64, count=edges.num_vertices)
+        got = np.fromiter(
+            (out["networkx"][v] for v in range(edges.num_vertices)),
+            dtype=np.float64,
+            count=edges.num_vertices,
+        )
         check_close(ctx, "nx.pagerank vs dyng", got, ranks_of(out[f"dyng {s.backends[0]}"]))
 
-    samples = run_interleaved(peers, s.repeats, check=check,
-                              progress=lambda m: ctx.log(f"networkx {m}", throttle=True))
-    return {"section": "networkx", "graph": edges.name, "n": edges.num_vertices,
-            "m": edges.num_edges, "peers": {name: summary(v) for name, v in samples.items()}}
+    samples = run_interleaved(
+        peers, s.repeats, check=check, progress=lambda m: ctx.log(f"networkx {m}", throttle=True)
+    )
+    return {
+        "section": "networkx",
+        "graph": edges.name,
+        "n": edges.num_vertices,
+        "m": edges.num_edges,
+        "peers": {name: summary(v) for name, v in samples.items()},
+    }
 
 
 def bars(document: dict) -> list[dict]:
@@ -232,55 +310,84 @@ def bars(document: dict) -> list[dict]:
     out = []
     nx_row = rows.get("networkx")
     for b in backends:
-        speedup = (None if nx_row is None
-                   else nx_row["peers"]["networkx"]["ms"] / nx_row["peers"][f"dyng {b}"]["ms"])
-        out.append(bar(f"compute {b} >= {NX_SPEEDUP_BAR:g}x faster than nx.pagerank "
-                        f"({nx_row['graph'] if nx_row else 'not run'})", speedup,
-                        lambda r: r >= NX_SPEEDUP_BAR))
+        speedup = (
+            None
+            if nx_row is None
+            else nx_row["peers"]["networkx"]["ms"] / nx_row["peers"][f"dyng {b}"]["ms"]
+        )
+        out.append(
+            bar(
+                f"compute {b} >= {NX_SPEEDUP_BAR:g}x faster than nx.pagerank "
+                f"({nx_row['graph'] if nx_row else 'not run'})",
+                speedup,
+                lambda r: r >= NX_SPEEDUP_BAR,
+            )
+        )
     nk = rows["compute"]["peers"].get("networkit")
     omp = rows["compute"]["peers"].get("dyng openmp")
-    out.append(bar(f"compute openmp <= {NETWORKIT_BAR:g}x NetworKit's time (same threads)",
-                    None if nk is None or omp is None else omp["ms"] / nk["ms"],
-                    lambda r: r <= NETWORKIT_BAR))
+    out.append(
+        bar(
+            f"compute openmp <= {NETWORKIT_BAR:g}x NetworKit's time (same threads)",
+            None if nk is None or omp is None else omp["ms"] / nk["ms"],
+            lambda r: r <= NETWORKIT_BAR,
+        )
+    )
     update = rows["update"]
     for b in backends:
         for phase in PHASES:
             upd = phase_ms(update["peers"][f"dyng {b} update"], phase)
             where = f"update {update['changes']} ({b}, {phase})"
-            out.append(bar(f"{where} <= {RECOMPUTE_BAR}x cold recompute",
-                            upd / phase_ms(update["peers"][f"dyng {b} recompute"], phase),
-                            lambda r: r <= RECOMPUTE_BAR))
-            out.append(bar(f"{where} <= {WARM_BAR}x warm full iteration",
-                            upd / phase_ms(update["peers"][f"dyng {b} warm full"], phase),
-                            lambda r: r <= WARM_BAR))
-    out.append(bar("every update within 2 * n * tol / (1 - alpha) of a fresh compute (worst "
-                    "distance / bound)", update["worst_fraction_of_bound"], lambda r: r <= 1.0))
+            out.append(
+                bar(
+                    f"{where} <= {RECOMPUTE_BAR}x cold recompute",
+                    upd / phase_ms(update["peers"][f"dyng {b} recompute"], phase),
+                    lambda r: r <= RECOMPUTE_BAR,
+                )
+            )
+            out.append(
+                bar(
+                    f"{where} <= {WARM_BAR}x warm full iteration",
+                    upd / phase_ms(update["peers"][f"dyng {b} warm full"], phase),
+                    lambda r: r <= WARM_BAR,
+                )
+            )
+    out.append(
+        bar(
+            "every update within 2 * n * tol / (1 - alpha) of a fresh compute (worst "
+            "distance / bound)",
+            update["worst_fraction_of_bound"],
+            lambda r: r <= 1.0,
+        )
+    )
     return out
 
 
 def text(document: dict) -> str:
     s, graph = document["settings"], document["graph"]
-    lines = [f"pagerank on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
-             f"alpha {s['alpha']}, tol {s['tol']:g}, {s['repeats']} repeats + 1 warm-up "
-             f"(medians), {document['cores']} cores, OpenMP threads {s['threads']}, dyng "
-             f"{document['machine']['dyng_version']}",
-             f"load average start {report.load_average(document['loadavg_start'])}, end "
-             f"{report.load_average(document['loadavg_end'])}"]
+    lines = [
+        f"pagerank on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
+        f"alpha {s['alpha']}, tol {s['tol']:g}, {s['repeats']} repeats + 1 warm-up "
+        f"(medians), {document['cores']} cores, OpenMP threads {s['threads']}, dyng "
+        f"{document['machine']['dyng_version']}",
+        f"load average start {report.load_average(document['loadavg_start'])}, end "
+        f"{report.load_average(document['loadavg_end'])}",
+    ]
     lines += [f"skipped: {line}" for line in document["skipped"]]
     for row in document["rows"]:
-        lines += [""] + (pagerank_update.row_lines(row) if row["section"] == "update"
-                         else _compute_lines(row))
+        lines += [""] + (
+            pagerank_update.row_lines(row) if row["section"] == "update" else _compute_lines(row)
+        )
     return "\n".join(lines + [""] + report.bars_lines(document["bars"]))
 
 
 def _compute_lines(row: dict) -> list[str]:
     peers = row["peers"]
     if row["section"] == "compute":
-        title = ("compute (first = the first call, then the median); iterations "
-                 + ", ".join(f"{k} {v}" for k, v in row["iterations"].items()))
+        title = "compute (first = the first call, then the median); iterations " + ", ".join(
+            f"{k} {v}" for k, v in row["iterations"].items()
+        )
     else:
         title = f"networkx compute on {row['graph']} ({row['m']:,} edges)"
     lines = [title, f"  {'peer':<32} {'first ms':>10} {'median ms':>10}"]
-    lines += [f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}"
-              for name, p in peers.items()]
+    lines += [f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}" for name, p in peers.items()]
     return lines

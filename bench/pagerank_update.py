@@ -32,7 +32,8 @@ def check_converged(ctx, what: str, ranks: np.ndarray, edges) -> float:
     if not moved < n * ctx.settings.tol:
         raise verify.VerificationError(
             f"{what}: one more full iteration moves the ranks by {moved:.3g} in L1, not below "
-            f"n * tol = {n * ctx.settings.tol:.3g}")
+            f"n * tol = {n * ctx.settings.tol:.3g}"
+        )
     return moved
 
 
@@ -42,7 +43,8 @@ def check_close(ctx, what: str, ranks: np.ndarray, reference: np.ndarray) -> flo
     if not distance <= ctx.bound(ranks.size):
         raise verify.VerificationError(
             f"{what}: L1 distance {distance:.3g}, above 2 * n * tol / (1 - alpha) = "
-            f"{ctx.bound(ranks.size):.3g}")
+            f"{ctx.bound(ranks.size):.3g}"
+        )
     return distance / ctx.bound(ranks.size)
 
 
@@ -70,18 +72,35 @@ def _dyng_peers(ctx, backend: str, walk: Walk, edge_batches):
     warm = ctx.compute(warmed, backend)
     warm._options = _warm_full_options(dyng, warm._options)
     peers = [
-        Peer(f"dyng {backend} update", lambda: edge_batches[walk.index],
-             lambda batch: dyng.pagerank.update(updated, batch, result, resources=res)),
-        Peer(f"dyng {backend} recompute", lambda: recomputed.apply(edge_batches[walk.index]),
-             lambda _: ctx.compute(recomputed, backend)),
-        Peer(f"dyng {backend} warm full", lambda: edge_batches[walk.index],
-             lambda batch: dyng.pagerank.update(warmed, batch, warm, resources=res)),
+        Peer(
+            f"dyng {backend} update",
+            lambda: edge_batches[walk.index],
+            lambda batch: dyng.pagerank.update(updated, batch, result, resources=res),
+        ),
+        Peer(
+            f"dyng {backend} recompute",
+            lambda: recomputed.apply(edge_batches[walk.index]),
+            lambda _: ctx.compute(recomputed, backend),
+        ),
+        Peer(
+            f"dyng {backend} warm full",
+            lambda: edge_batches[walk.index],
+            lambda batch: dyng.pagerank.update(warmed, batch, warm, resources=res),
+        ),
     ]
     return {"update": result, "warm full": warm, "graph": updated}, peers
 
 
-_STATS_FIELDS = ("path", "method", "iterations", "vertices_touched", "frontier_size",
-                 "frontier_visits", "affected", "residual")
+_STATS_FIELDS = (
+    "path",
+    "method",
+    "iterations",
+    "vertices_touched",
+    "frontier_size",
+    "frontier_visits",
+    "affected",
+    "residual",
+)
 
 
 def _stats(stats) -> dict:
@@ -104,22 +123,28 @@ def _check_round(ctx, round_index, out, carried, checks: _Checks) -> None:
     n = fresh.size
     first = None
     for b in backends:
-        verify.assert_equal(f"pagerank.compute() ({b}, batch {round_index + 1}) vs "
-                            f"{backends[0]}", out[f"dyng {b} recompute"].ranks.to_numpy(), fresh)
+        verify.assert_equal(
+            f"pagerank.compute() ({b}, batch {round_index + 1}) vs {backends[0]}",
+            out[f"dyng {b} recompute"].ranks.to_numpy(),
+            fresh,
+        )
         for peer in ("update", "warm full"):
             what = f"pagerank.update() ({b}, {peer}, batch {round_index + 1})"
             ranks = carried[b][peer].ranks.to_numpy()
-            checks.worst_fraction_of_bound = max(checks.worst_fraction_of_bound,
-                                                 check_close(ctx, what, ranks, fresh))
+            checks.worst_fraction_of_bound = max(
+                checks.worst_fraction_of_bound, check_close(ctx, what, ranks, fresh)
+            )
             moved = check_converged(ctx, what, ranks, (src, dst))
-            checks.worst_fraction_of_tol = max(checks.worst_fraction_of_tol,
-                                               moved / (n * ctx.settings.tol))
+            checks.worst_fraction_of_tol = max(
+                checks.worst_fraction_of_tol, moved / (n * ctx.settings.tol)
+            )
         ranks = carried[b]["update"].ranks.to_numpy()
         if first is None:
             first = ranks
         else:
-            verify.assert_equal(f"pagerank.update() ({b}, batch {round_index + 1}) vs "
-                                f"{backends[0]}", ranks, first)
+            verify.assert_equal(
+                f"pagerank.update() ({b}, batch {round_index + 1}) vs {backends[0]}", ranks, first
+            )
 
 
 def measure_updates(ctx) -> list[dict]:
@@ -140,29 +165,51 @@ def measure_updates(ctx) -> list[dict]:
             stats[b].append(_stats(out[f"dyng {b} update"]))
         walk.index += 1
 
-    ctx.log(f"update: {len(drawn.batches)} batches of {ctx.settings.changes} changes, "
-            f"{', '.join(p.name for p in peers)}, interleaved")
-    samples = run_interleaved(peers, ctx.settings.repeats, check=check,
-                              progress=lambda m: ctx.log(f"update {m}", throttle=True))
-    return [{"section": "update", "changes": ctx.settings.changes,
-             "peers": {name: summary(s) for name, s in samples.items()}, "stats": stats,
-             "worst_fraction_of_bound": checks.worst_fraction_of_bound,
-             "worst_fraction_of_tol": checks.worst_fraction_of_tol}]
+    ctx.log(
+        f"update: {len(drawn.batches)} batches of {ctx.settings.changes} changes, "
+        f"{', '.join(p.name for p in peers)}, interleaved"
+    )
+    samples = run_interleaved(
+        peers,
+        ctx.settings.repeats,
+        check=check,
+        progress=lambda m: ctx.log(f"update {m}", throttle=True),
+    )
+    return [
+        {
+            "section": "update",
+            "changes": ctx.settings.changes,
+            "peers": {name: summary(s) for name, s in samples.items()},
+            "stats": stats,
+            "worst_fraction_of_bound": checks.worst_fraction_of_bound,
+            "worst_fraction_of_tol": checks.worst_fraction_of_tol,
+        }
+    ]
 
 
 def row_lines(row: dict) -> list[str]:
     """The update row of the report."""
-    lines = [f"update, {row['changes']} changes a batch: first batch after compute, then the "
-             "median of the steady ones",
-             f"  {'peer':<32} {'first ms':>10} {'steady ms':>10}"]
-    lines += [f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}"
-              for name, p in row["peers"].items()]
+    lines = [
+        f"update, {row['changes']} changes a batch: first batch after compute, then the "
+        "median of the steady ones",
+        f"  {'peer':<32} {'first ms':>10} {'steady ms':>10}",
+    ]
+    lines += [
+        f"  {name:<32} {p['first_ms']:>10.2f} {p['ms']:>10.2f}" for name, p in row["peers"].items()
+    ]
     for backend, rounds in row["stats"].items():
-        lines.append(f"  {backend} updates: " + ", ".join(
-            f"{r['path']} ({r['iterations']} iterations, {r['vertices_touched']:,} vertices "
-            f"touched, {r['frontier_size']:,} seeds)" for r in rounds[:3])
-            + (", ..." if len(rounds) > 3 else ""))
-    lines.append(f"  checks: worst L1 distance to a fresh compute "
-                 f"{row['worst_fraction_of_bound']:.3g} of the bound; one more full iteration "
-                 f"moves the ranks by at most {row['worst_fraction_of_tol']:.3g} of n * tol")
+        lines.append(
+            f"  {backend} updates: "
+            + ", ".join(
+                f"{r['path']} ({r['iterations']} iterations, {r['vertices_touched']:,} vertices "
+                f"touched, {r['frontier_size']:,} seeds)"
+                for r in rounds[:3]
+            )
+            + (", ..." if len(rounds) > 3 else "")
+        )
+    lines.append(
+        f"  checks: worst L1 distance to a fresh compute "
+        f"{row['worst_fraction_of_bound']:.3g} of the bound; one more full iteration "
+        f"moves the ranks by at most {row['worst_fraction_of_tol']:.3g} of n * tol"
+    )
     return lines

@@ -18,8 +18,14 @@ def run_worker(python: str, worker: str, args, what: str, timeout: int = 7200) -
     """The JSON the worker prints last, run as ``python -c worker args...``."""
     # The repository root for bench.*, in front of whatever path finds the measured dyng.
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run([python, "-c", worker, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, PYTHONPATH=path), cwd=ROOT)
+    done = subprocess.run(
+        [python, "-c", worker, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ, PYTHONPATH=path),
+        cwd=ROOT,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{python}: the {what} worker failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -55,23 +61,34 @@ def rows_text(rows: list[dict], unit: str) -> list[str]:
     """The table of best_rows: seconds shown in `unit` ("s" or "ms"), "-" without a reference."""
     scale, digits = (1e3, 1) if unit == "ms" else (1.0, 3)
     width = max([len("operation")] + [len(row["operation"]) for row in rows]) + 2
-    lines = [f"{'operation':<{width}} {'this ' + unit:>10} {'reference ' + unit:>13} "
-             f"{'ratio':>7}"]
+    lines = [f"{'operation':<{width}} {'this ' + unit:>10} {'reference ' + unit:>13} {'ratio':>7}"]
     for row in rows:
         ref = row.get("reference_seconds")
         ref_text = "-" if ref is None else f"{ref * scale:.{digits}f}"
         ratio_text = f"{row['ratio']:.3f}" if "ratio" in row else "-"
-        lines.append(f"{row['operation']:<{width}} {row['seconds'] * scale:>10.{digits}f} "
-                     f"{ref_text:>13} {ratio_text:>7}")
+        lines.append(
+            f"{row['operation']:<{width}} {row['seconds'] * scale:>10.{digits}f} "
+            f"{ref_text:>13} {ratio_text:>7}"
+        )
     return lines
 
 
 def correctness_bars(document: dict) -> list[dict]:
     """The bars every peer benchmark ends with: update == fresh compute in every run, and (with a
     reference) the same answers as the reference."""
-    out = [{"bar": "update == fresh compute, every run", "value": None,
-            "status": "FAIL" if document["update_mismatches"] else "PASS"}]
+    out = [
+        {
+            "bar": "update == fresh compute, every run",
+            "value": None,
+            "status": "FAIL" if document["update_mismatches"] else "PASS",
+        }
+    ]
     if document["same_answers_as_reference"] is not None:
-        out.append({"bar": "same answers as the reference", "value": None,
-                    "status": "PASS" if document["same_answers_as_reference"] else "FAIL"})
+        out.append(
+            {
+                "bar": "same answers as the reference",
+                "value": None,
+                "status": "PASS" if document["same_answers_as_reference"] else "FAIL",
+            }
+        )
     return out

@@ -44,24 +44,37 @@ def require_matplotlib():
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("matplotlib is not installed; install it with `pip install matplotlib` "
-                          "to draw charts (or leave out --plot)") from None
+        raise ImportError(
+            "matplotlib is not installed; install it with `pip install matplotlib` "
+            "to draw charts (or leave out --plot)"
+        ) from None
     return Figure, FigureCanvasAgg
 
 
 def add_option(command) -> None:
     """``--plot DIR`` on a benchmark's subcommand."""
-    command.add_argument("--plot", default=None, metavar="DIR", type=Path,
-                         help="also write PNG charts of the results to DIR (needs matplotlib)")
+    command.add_argument(
+        "--plot",
+        default=None,
+        metavar="DIR",
+        type=Path,
+        help="also write PNG charts of the results to DIR (needs matplotlib)",
+    )
 
 
 def add_parser(sub) -> None:
     """The ``plot`` subcommand: charts from a saved JSON."""
     p = sub.add_parser("plot", help="PNG charts of a saved benchmark JSON, without re-running")
-    p.add_argument("json", type=Path, metavar="RESULTS.json",
-                   help="a JSON that python -m bench wrote")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="folder for the PNGs (default: beside the JSON, <name>-plots/)")
+    p.add_argument(
+        "json", type=Path, metavar="RESULTS.json", help="a JSON that python -m bench wrote"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder for the PNGs (default: beside the JSON, <name>-plots/)",
+    )
 
 
 def main(args) -> int:
@@ -74,9 +87,11 @@ def main(args) -> int:
         print(f"bench plot: error: {args.json}: {error}", file=sys.stderr)
         return 2
     except KeyError as error:
-        print(f"bench plot: error: {args.json}: the {document['benchmark']} charts need a field "
-              f"{error} it lacks; give a JSON that this checkout's python -m bench wrote",
-              file=sys.stderr)
+        print(
+            f"bench plot: error: {args.json}: the {document['benchmark']} charts need a field "
+            f"{error} it lacks; give a JSON that this checkout's python -m bench wrote",
+            file=sys.stderr,
+        )
         return 2
     for path in paths:
         print(path)
@@ -99,8 +114,10 @@ def figures(document: dict):
     """(file name, matplotlib Figure) for each chart of the document, in order."""
     name = document.get("benchmark") if isinstance(document, dict) else None
     if name not in _CHARTS:
-        raise ValueError(f"no charts for benchmark {name!r}; bench plot knows "
-                         f"{', '.join(sorted(_CHARTS))} (the JSON's \"benchmark\" field)")
+        raise ValueError(
+            f"no charts for benchmark {name!r}; bench plot knows "
+            f'{", ".join(sorted(_CHARTS))} (the JSON\'s "benchmark" field)'
+        )
     Figure, FigureCanvasAgg = require_matplotlib()
 
     def figure(rows, cols, width, height):
@@ -121,15 +138,18 @@ def _grouped_bars(ax, groups, series, *, horizontal=False) -> None:
     width = 0.8 / max(len(series), 1)
     draw = ax.barh if horizontal else ax.bar
     for k, (label, heights, notes) in enumerate(series):
-        cells = [(i - 0.4 + width * (k + 0.5), v, notes[i] if notes else "")
-                 for i, v in enumerate(heights) if v is not None]
-        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label,
-                    color=f"C{k}")
-        ax.bar_label(bars, labels=[f"{_ms(v)}{note}" for _, v, note in cells], fontsize=6,
-                     padding=1)
-    ticks = (ax.set_yticks if horizontal else ax.set_xticks)
+        cells = [
+            (i - 0.4 + width * (k + 0.5), v, notes[i] if notes else "")
+            for i, v in enumerate(heights)
+            if v is not None
+        ]
+        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label, color=f"C{k}")
+        ax.bar_label(
+            bars, labels=[f"{_ms(v)}{note}" for _, v, note in cells], fontsize=6, padding=1
+        )
+    ticks = ax.set_yticks if horizontal else ax.set_xticks
     ticks(range(len(groups)), groups)
-    label = (ax.set_xlabel if horizontal else ax.set_ylabel)
+    label = ax.set_xlabel if horizontal else ax.set_ylabel
     # Bars read as ratios of their lengths, so a log axis needs a fixed foot (a decade below the
     # shortest bar) or autoscaling makes 1.7 against 1.8 look like 1 against 5; within a span of
     # _LINEAR_SPAN a linear axis from 0 shows the ratios plainly.
@@ -173,9 +193,15 @@ def _update_lines(ax, curves, title) -> None:
         xs, ys = zip(*points)
         ax.plot(xs, ys, line, color=colour, label=label, marker=marker)
         if hollow and any(hollow):
-            ax.plot([x for x, h in zip(xs, hollow) if h], [y for y, h in zip(ys, hollow) if h],
-                    linestyle="none", marker=marker, markersize=9, markerfacecolor="white",
-                    markeredgecolor=colour)
+            ax.plot(
+                [x for x, h in zip(xs, hollow) if h],
+                [y for y, h in zip(ys, hollow) if h],
+                linestyle="none",
+                marker=marker,
+                markersize=9,
+                markerfacecolor="white",
+                markeredgecolor=colour,
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     _plain_log_labels(ax.yaxis)
@@ -197,8 +223,9 @@ def _shared_legend(fig, axes) -> None:
     # As many columns as the figure's width holds for the longest labels (about 2.6 inches at
     # this size, "apply + recompute, reference dyng 0.2.0"); more would be cut at the edges.
     columns = max(1, min(len(entries), int(fig.get_figwidth() // 2.6)))
-    fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncols=columns,
-               fontsize=8)
+    fig.legend(
+        list(entries.values()), list(entries), loc="outside lower center", ncols=columns, fontsize=8
+    )
 
 
 def _header(document: dict, what: str) -> str:
@@ -215,14 +242,19 @@ def _sssp_charts(document, figure):
     computes = [r for r in rows if r["operation"] == "compute"]
     if computes:
         fig, axes = figure(1, 1, 2.5 + 1.6 * len(computes), 4.5)
-        series = [(f"dyng {_BACKEND_LABELS[b]}", [r.get(f"dyng_{b}_ms") for r in computes], None)
-                  for b in backends]
+        series = [
+            (f"dyng {_BACKEND_LABELS[b]}", [r.get(f"dyng_{b}_ms") for r in computes], None)
+            for b in backends
+        ]
         if settings.get("scipy") and backends:
-            series.append(("SciPy dijkstra", [r.get(f"ref_{backends[0]}_ms") for r in computes],
-                           None))
+            series.append(
+                ("SciPy dijkstra", [r.get(f"ref_{backends[0]}_ms") for r in computes], None)
+            )
         _grouped_bars(axes[0][0], [f"{r['graph']}\nm={r['m']:,}" for r in computes], series)
-        fig.suptitle(_header(document, f"sssp.compute, median of {settings['repeats']}, dyng "
-                                       f"{version}"), fontsize=10)
+        fig.suptitle(
+            _header(document, f"sssp.compute, median of {settings['repeats']}, dyng {version}"),
+            fontsize=10,
+        )
         yield "compute", fig
     updates = [r for r in rows if r["operation"].startswith("update")]
     graphs = list(dict.fromkeys(r["graph"] for r in updates))
@@ -231,32 +263,61 @@ def _sssp_charts(document, figure):
         fig, axes = figure(len(graphs), len(modes), 1 + 4 * len(modes), 0.5 + 3.2 * len(graphs))
         for i, graph in enumerate(graphs):
             for j, mode in enumerate(modes):
-                cell = sorted((r for r in updates if r["graph"] == graph and r["mode"] == mode),
-                              key=lambda r: r["changes"])
+                cell = sorted(
+                    (r for r in updates if r["graph"] == graph and r["mode"] == mode),
+                    key=lambda r: r["changes"],
+                )
                 curves = []
                 for k, b in enumerate(backends):
                     measured = [r for r in cell if f"dyng_{b}_ms" in r]
                     fell_back = [r.get(f"path_{b}") != "incremental" for r in measured]
                     curves += [
-                        (f"update {_BACKEND_LABELS[b]}", f"C{k}", _UPDATE_STYLE,
-                         [(r["changes"], r[f"dyng_{b}_ms"]) for r in measured], fell_back),
-                        (f"recompute {_BACKEND_LABELS[b]}", f"C{k}", _RECOMPUTE_STYLE,
-                         [(r["changes"], r[f"ref_{b}_ms"]) for r in measured], None)]
+                        (
+                            f"update {_BACKEND_LABELS[b]}",
+                            f"C{k}",
+                            _UPDATE_STYLE,
+                            [(r["changes"], r[f"dyng_{b}_ms"]) for r in measured],
+                            fell_back,
+                        ),
+                        (
+                            f"recompute {_BACKEND_LABELS[b]}",
+                            f"C{k}",
+                            _RECOMPUTE_STYLE,
+                            [(r["changes"], r[f"ref_{b}_ms"]) for r in measured],
+                            None,
+                        ),
+                    ]
                 _update_lines(axes[i][j], curves, f"{graph}, {mode} changes")
         _shared_legend(fig, axes)
-        fig.suptitle(_header(document, f"sssp.update vs apply + compute, dyng {version} "
-                                       "(hollow: update fell back to recompute)"), fontsize=10)
+        fig.suptitle(
+            _header(
+                document,
+                f"sssp.update vs apply + compute, dyng {version} "
+                "(hollow: update fell back to recompute)",
+            ),
+            fontsize=10,
+        )
         yield "update", fig
 
 
 def _load_charts(document, figure):
     rows = document["rows"]
     fig, axes = figure(1, 1, 2.5 + 1.3 * len(rows), 4.5)
-    _grouped_bars(axes[0][0], [f"{r['graph']}\n{r['condition']}" for r in rows],
-                  [("Resources()", [r["default_ms"] for r in rows], None),
-                   ("Resources.sequential()", [r["sequential_ms"] for r in rows], None)])
-    fig.suptitle(_header(document, "sssp.compute beside busy neighbours, dyng "
-                                   f"{document['machine']['dyng_version']}"), fontsize=10)
+    _grouped_bars(
+        axes[0][0],
+        [f"{r['graph']}\n{r['condition']}" for r in rows],
+        [
+            ("Resources()", [r["default_ms"] for r in rows], None),
+            ("Resources.sequential()", [r["sequential_ms"] for r in rows], None),
+        ],
+    )
+    fig.suptitle(
+        _header(
+            document,
+            f"sssp.compute beside busy neighbours, dyng {document['machine']['dyng_version']}",
+        ),
+        fontsize=10,
+    )
     yield "", fig
 
 
@@ -265,9 +326,13 @@ def _load_charts(document, figure):
 
 def _sides(document: dict):
     """Per operation (ms of this dyng, ms of the reference or None), and the two labels."""
-    times = {r["operation"]: (r["seconds"] * 1e3, r["reference_seconds"] * 1e3
-                              if r.get("reference_seconds") is not None else None)
-             for r in document["rows"]}
+    times = {
+        r["operation"]: (
+            r["seconds"] * 1e3,
+            r["reference_seconds"] * 1e3 if r.get("reference_seconds") is not None else None,
+        )
+        for r in document["rows"]
+    }
     first = document["rows"][0] if document["rows"] else {}
     this = document.get("dyng") or first.get("dyng") or "?"
     reference = document.get("reference_dyng") or first.get("reference_dyng")
@@ -285,15 +350,19 @@ def _compute_series(times, groups, keys, this, reference):
 
 def _update_curves(times, prefix, this, reference):
     """The four curves of one panel: update and apply + recompute, for both dyngs."""
-    counts = sorted({int(op.rsplit(" ", 1)[1]) for op in times
-                     if op.startswith(f"{prefix} update ")})
+    counts = sorted(
+        {int(op.rsplit(" ", 1)[1]) for op in times if op.startswith(f"{prefix} update ")}
+    )
     curves = []
     for side, label, colour in ((0, this, _THIS_COLOUR), (1, reference, _REFERENCE_COLOUR)):
         if label is None:
             continue
         for kind, style in (("update", _UPDATE_STYLE), ("apply+recompute", _RECOMPUTE_STYLE)):
-            points = [(c, times[f"{prefix} {kind} {c}"][side]) for c in counts
-                      if times.get(f"{prefix} {kind} {c}", (None, None))[side] is not None]
+            points = [
+                (c, times[f"{prefix} {kind} {c}"][side])
+                for c in counts
+                if times.get(f"{prefix} {kind} {c}", (None, None))[side] is not None
+            ]
             curves.append((f"{kind.replace('+', ' + ')}, {label}", colour, style, points, None))
     return curves
 
@@ -303,17 +372,18 @@ def _mosp_charts(document, figure):
     backends = document["settings"]["backends"]
     scale, repeats = document["settings"]["scale"], document["settings"]["repeats"]
     fig, axes = figure(1, 1, 3 + 1.5 * len(backends), 4.5)
-    _grouped_bars(axes[0][0], backends,
-                  _compute_series(times, backends, lambda b: f"{b} compute", this, reference))
-    fig.suptitle(_header(document, f"mosp.compute on rmat{scale}, best of {repeats}"),
-                 fontsize=10)
+    _grouped_bars(
+        axes[0][0],
+        backends,
+        _compute_series(times, backends, lambda b: f"{b} compute", this, reference),
+    )
+    fig.suptitle(_header(document, f"mosp.compute on rmat{scale}, best of {repeats}"), fontsize=10)
     yield "compute", fig
     fig, axes = figure(1, len(backends), 1 + 4.2 * len(backends), 4)
     for j, backend in enumerate(backends):
         _update_lines(axes[0][j], _update_curves(times, backend, this, reference), backend)
     _shared_legend(fig, axes)
-    fig.suptitle(_header(document, f"mosp.update vs apply + recompute on rmat{scale}"),
-                 fontsize=10)
+    fig.suptitle(_header(document, f"mosp.update vs apply + recompute on rmat{scale}"), fontsize=10)
     yield "update", fig
 
 
@@ -324,28 +394,45 @@ def _cycle_count_charts(document, figure):
     for backend in backends:
         for label, side in ((this, 0), (reference, 1)):
             if label is not None:
-                series.append((f"{backend}, {label}",
-                               [times.get(f"{c} {backend} compute", (None, None))[side]
-                                for c in cases], None))
+                series.append(
+                    (
+                        f"{backend}, {label}",
+                        [times.get(f"{c} {backend} compute", (None, None))[side] for c in cases],
+                        None,
+                    )
+                )
     for tool in dict.fromkeys(p["operation"].split()[1] for p in document.get("peers", [])):
-        found = {p["operation"].split()[0]: p for p in document["peers"]
-                 if p["operation"].split()[1] == tool}
-        series.append((tool, [found[c]["seconds"] * 1e3 if c in found else None for c in cases],
-                       [_bound(found[c]["operation"]) if c in found else "" for c in cases]))
+        found = {
+            p["operation"].split()[0]: p
+            for p in document["peers"]
+            if p["operation"].split()[1] == tool
+        }
+        series.append(
+            (
+                tool,
+                [found[c]["seconds"] * 1e3 if c in found else None for c in cases],
+                [_bound(found[c]["operation"]) if c in found else "" for c in cases],
+            )
+        )
     fig, axes = figure(1, 1, 3 + 2.2 * len(cases), 4.8)
     _grouped_bars(axes[0][0], cases, series)
-    fig.suptitle(_header(document, f"cycle_count.compute, best of "
-                                   f"{document['settings']['repeats']}"), fontsize=10)
+    fig.suptitle(
+        _header(document, f"cycle_count.compute, best of {document['settings']['repeats']}"),
+        fontsize=10,
+    )
     yield "compute", fig
-    updated = [c for c in cases if any(op.startswith(f"{c} ") and " update " in op
-                                       for op in times)]
+    updated = [c for c in cases if any(op.startswith(f"{c} ") and " update " in op for op in times)]
     if updated:
-        fig, axes = figure(len(updated), len(backends), 1 + 4.2 * len(backends),
-                           0.5 + 3.2 * len(updated))
+        fig, axes = figure(
+            len(updated), len(backends), 1 + 4.2 * len(backends), 0.5 + 3.2 * len(updated)
+        )
         for i, case in enumerate(updated):
             for j, backend in enumerate(backends):
-                _update_lines(axes[i][j], _update_curves(times, f"{case} {backend}", this,
-                                                         reference), f"{case}, {backend}")
+                _update_lines(
+                    axes[i][j],
+                    _update_curves(times, f"{case} {backend}", this, reference),
+                    f"{case}, {backend}",
+                )
         _shared_legend(fig, axes)
         fig.suptitle(_header(document, "cycle_count.update vs apply + recompute"), fontsize=10)
         yield "update", fig
@@ -361,12 +448,19 @@ def _apply_charts(document, figure):
     times, this, reference = _sides(document)
     operations = list(times)
     fig, axes = figure(1, 1, 9, 1.5 + 0.6 * len(operations))
-    _grouped_bars(axes[0][0], operations,
-                  _compute_series(times, operations, lambda op: op, this, reference),
-                  horizontal=True)
+    _grouped_bars(
+        axes[0][0],
+        operations,
+        _compute_series(times, operations, lambda op: op, this, reference),
+        horizontal=True,
+    )
     s = document["settings"]
-    fig.suptitle(_header(document, f"Graph.apply at scale {s['scale']}, best of "
-                                   f"{s['repeats']} x {s['rounds']}"), fontsize=10)
+    fig.suptitle(
+        _header(
+            document, f"Graph.apply at scale {s['scale']}, best of {s['repeats']} x {s['rounds']}"
+        ),
+        fontsize=10,
+    )
     yield "", fig
 
 
@@ -374,18 +468,33 @@ def _io_charts(document, figure):
     rows = document["rows"]
     readers = [r["reader"] for r in rows]
     fig, axes = figure(1, 2, 3 + 2.4 * len(rows), 4.2)
-    for ax, key, unit in ((axes[0][0], "mb_per_s", "MB/s (higher is better)"),
-                          (axes[0][1], "peak_mib", "peak MiB")):
-        bars = ax.bar(range(len(rows)), [r[key] for r in rows],
-                      color=[f"C{k}" for k in range(len(rows))])
+    for ax, key, unit in (
+        (axes[0][0], "mb_per_s", "MB/s (higher is better)"),
+        (axes[0][1], "peak_mib", "peak MiB"),
+    ):
+        bars = ax.bar(
+            range(len(rows)), [r[key] for r in rows], color=[f"C{k}" for k in range(len(rows))]
+        )
         ax.bar_label(bars, labels=[f"{r[key]:.0f}" for r in rows], fontsize=7, padding=1)
         ax.set_xticks(range(len(rows)), readers, fontsize=8)
         ax.set_ylabel(unit)
-    fig.suptitle(_header(document, f"reading {document['edges']:,} weighted edges "
-                                   f"({document['file_bytes'] / 2**20:.0f} MiB, "
-                                   f"{document['threads']} threads)"), fontsize=10)
+    fig.suptitle(
+        _header(
+            document,
+            f"reading {document['edges']:,} weighted edges "
+            f"({document['file_bytes'] / 2**20:.0f} MiB, "
+            f"{document['threads']} threads)",
+        ),
+        fontsize=10,
+    )
     yield "", fig
 
 
-_CHARTS = {"sssp": _sssp_charts, "load": _load_charts, "mosp": _mosp_charts,
-           "cycle_count": _cycle_count_charts, "apply": _apply_charts, "io": _io_charts}
+_CHARTS = {
+    "sssp": _sssp_charts,
+    "load": _load_charts,
+    "mosp": _mosp_charts,
+    "cycle_count": _cycle_count_charts,
+    "apply": _apply_charts,
+    "io": _io_charts,
+}

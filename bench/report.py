@@ -15,8 +15,13 @@ import scipy
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 # Settings that change OpenMP timings a lot; OMP_WAIT_POLICY=passive matters on a busy machine.
-_OPENMP_ENV = ("OMP_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OMP_PROC_BIND",
-               "OMP_PLACES")
+_OPENMP_ENV = (
+    "OMP_NUM_THREADS",
+    "OMP_WAIT_POLICY",
+    "GOMP_SPINCOUNT",
+    "OMP_PROC_BIND",
+    "OMP_PLACES",
+)
 
 
 def machine(dyng) -> dict:
@@ -25,12 +30,18 @@ def machine(dyng) -> dict:
         affinity = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         affinity = None
-    return {"cpu_count": os.cpu_count(), "cpu_affinity": affinity,
-            "platform": platform.platform(), "processor": platform.processor(),
-            "python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
-            "openmp_env": {name: os.environ[name] for name in _OPENMP_ENV if name in os.environ},
-            "dyng_version": str(getattr(dyng, "__version__", "unknown")),
-            "dyng_build_config": build_config(dyng)}
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu_affinity": affinity,
+        "platform": platform.platform(),
+        "processor": platform.processor(),
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "openmp_env": {name: os.environ[name] for name in _OPENMP_ENV if name in os.environ},
+        "dyng_version": str(getattr(dyng, "__version__", "unknown")),
+        "dyng_build_config": build_config(dyng),
+    }
 
 
 def build_config(dyng):
@@ -48,19 +59,26 @@ def build_config(dyng):
 
 def bars(rows: list[dict]) -> list[dict]:
     """The issue's targets, each PASS/FAIL from ratios measured in this run, SKIP if not run."""
+
     def find(graph, operation):
-        return next((r for r in rows if r["graph"] == graph and r["operation"] == operation),
-                    None)
+        return next((r for r in rows if r["graph"] == graph and r["operation"] == operation), None)
 
     out = []
     for graph in ("rmat18", "grid512"):
         row = find(graph, "compute")
-        out.append(_bar(f"compute seq <= 1.0x SciPy on {graph}", 1.0,
-                        row and row.get("ratio_seq"), graph))
+        out.append(
+            _bar(f"compute seq <= 1.0x SciPy on {graph}", 1.0, row and row.get("ratio_seq"), graph)
+        )
     row = find("rmat18", "update uniform 1000")
     for b in ("seq", "omp"):
-        out.append(_bar(f"update 1,000 uniform ({b}) <= 0.5x recompute on rmat18", 0.5,
-                        row and row.get(f"ratio_{b}"), "rmat18"))
+        out.append(
+            _bar(
+                f"update 1,000 uniform ({b}) <= 0.5x recompute on rmat18",
+                0.5,
+                row and row.get(f"ratio_{b}"),
+                "rmat18",
+            )
+        )
     worst = None
     for r in rows:
         if r["operation"].startswith("update"):
@@ -68,35 +86,75 @@ def bars(rows: list[dict]) -> list[dict]:
                 ratio = r.get(f"ratio_{b}")
                 if ratio is not None and (worst is None or ratio > worst[0]):
                     worst = (ratio, f"{r['graph']} {r['operation']} {b}")
-    out.append(_bar("no update > 1.1x recompute (worst case)", 1.1,
-                    worst and worst[0], worst and worst[1]))
+    out.append(
+        _bar("no update > 1.1x recompute (worst case)", 1.1, worst and worst[0], worst and worst[1])
+    )
     # The CUDA bars (issue 3): absolute times on the GPU, and update against recompute.
     row = find("rmat22", "compute")
-    out.append(_bar("compute cuda <= 20 ms on rmat22", 20.0, row and row.get("dyng_cuda_ms"),
-                    "rmat22", unit="ms"))
+    out.append(
+        _bar(
+            "compute cuda <= 20 ms on rmat22",
+            20.0,
+            row and row.get("dyng_cuda_ms"),
+            "rmat22",
+            unit="ms",
+        )
+    )
     row = find("grid2048", "compute")
-    out.append(_bar("compute cuda <= 30 ms on grid2048", 30.0, row and row.get("dyng_cuda_ms"),
-                    "grid2048", unit="ms"))
+    out.append(
+        _bar(
+            "compute cuda <= 30 ms on grid2048",
+            30.0,
+            row and row.get("dyng_cuda_ms"),
+            "grid2048",
+            unit="ms",
+        )
+    )
     row = find("rmat22", "update uniform 1000")
-    out.append(_bar("update 1,000 uniform cuda <= 5 ms on rmat22", 5.0,
-                    row and row.get("dyng_cuda_ms"), "rmat22", unit="ms"))
-    out.append(_bar("update 1,000 uniform cuda below recompute on rmat22", 1.0,
-                    row and row.get("ratio_cuda"), "rmat22", strict=True))
+    out.append(
+        _bar(
+            "update 1,000 uniform cuda <= 5 ms on rmat22",
+            5.0,
+            row and row.get("dyng_cuda_ms"),
+            "rmat22",
+            unit="ms",
+        )
+    )
+    out.append(
+        _bar(
+            "update 1,000 uniform cuda below recompute on rmat22",
+            1.0,
+            row and row.get("ratio_cuda"),
+            "rmat22",
+            strict=True,
+        )
+    )
     return out
 
 
 def _bar(name, limit, ratio, where, unit="x", strict=False):
     """A target: `ratio` is a ratio (unit "x") or, for the GPU's absolute bars, milliseconds."""
     if ratio is None:
-        return {"bar": name, "limit": limit, "ratio": None, "where": where, "status": "SKIP",
-                "unit": unit}
+        return {
+            "bar": name,
+            "limit": limit,
+            "ratio": None,
+            "where": where,
+            "status": "SKIP",
+            "unit": unit,
+        }
     ok = ratio < limit if strict else ratio <= limit
-    return {"bar": name, "limit": limit, "ratio": ratio, "where": where, "unit": unit,
-            "status": "PASS" if ok else "FAIL"}
+    return {
+        "bar": name,
+        "limit": limit,
+        "ratio": ratio,
+        "where": where,
+        "unit": unit,
+        "status": "PASS" if ok else "FAIL",
+    }
 
 
-_FIXED_COLUMNS = (("graph", "{}", 9), ("n", "{:,}", 10), ("m", "{:,}", 11),
-                  ("operation", "{}", 20))
+_FIXED_COLUMNS = (("graph", "{}", 9), ("n", "{:,}", 10), ("m", "{:,}", 11), ("operation", "{}", 20))
 
 
 def _columns(rows: list[dict]):
@@ -147,8 +205,10 @@ def text(document: dict) -> str:
     for bar in document["bars"]:
         unit = bar.get("unit", "x")
         ratio = "-" if bar["ratio"] is None else f"{bar['ratio']:.3f}{unit}"
-        lines.append(f"  {bar['status']:4}  {bar['bar']}: {ratio} (limit {bar['limit']}{unit}"
-                     f"{'' if bar['where'] is None else ', ' + bar['where']})")
+        lines.append(
+            f"  {bar['status']:4}  {bar['bar']}: {ratio} (limit {bar['limit']}{unit}"
+            f"{'' if bar['where'] is None else ', ' + bar['where']})"
+        )
     return "\n".join(lines)
 
 

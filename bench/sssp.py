@@ -66,9 +66,11 @@ def change_rng(seed: int, graph: str, mode: str, count: int) -> np.random.Genera
 
 def run(dyng, settings: Settings, progress) -> tuple[list[dict], list[dict]]:
     """Runs every measurement; returns (graph descriptions, result rows)."""
-    makers = {"seq": lambda: dyng.Resources.sequential(),
-              "omp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
-              "cuda": lambda: dyng.Resources.cuda()}
+    makers = {
+        "seq": lambda: dyng.Resources.sequential(),
+        "omp": lambda: dyng.Resources.openmp(num_threads=settings.threads),
+        "cuda": lambda: dyng.Resources.cuda(),
+    }
     resources = {b: makers[b]() for b in settings.backends}
     graphs, rows = [], []
     for name in settings.graphs:
@@ -84,8 +86,9 @@ def run(dyng, settings: Settings, progress) -> tuple[list[dict], list[dict]]:
         del csr
         for mode in settings.modes:
             for count in settings.change_counts:
-                rows.append(_measure_update(dyng, edges, base, resources, settings, mode, count,
-                                            log))
+                rows.append(
+                    _measure_update(dyng, edges, base, resources, settings, mode, count, log)
+                )
         del base, edges
     return graphs, rows
 
@@ -100,18 +103,25 @@ def _generate(name: str, seed: int, log) -> tuple[generators.EdgeGraph, dict]:
     edges = generators.by_name(name, seed)
     seconds = time.perf_counter() - start
     log(f"generated n={edges.num_vertices:,} m={edges.num_edges:,} in {seconds:.1f} s")
-    info = {"name": name, "n": edges.num_vertices, "m": edges.num_edges,
-            "params": edges.params, "generate_seconds": round(seconds, 3)}
+    info = {
+        "name": name,
+        "n": edges.num_vertices,
+        "m": edges.num_edges,
+        "params": edges.params,
+        "generate_seconds": round(seconds, 3),
+    }
     return edges, info
 
 
 def _dyng_graph(dyng, edges: generators.EdgeGraph, res):
-    graph = dyng.Graph.from_edges(edges.src, edges.dst, edges.weights,
-                                  num_vertices=edges.num_vertices, resources=res)
+    graph = dyng.Graph.from_edges(
+        edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, resources=res
+    )
     if graph.num_edges != edges.num_edges:
         raise verify.VerificationError(
             f"Graph.from_edges(): {graph.num_edges} edges stored for {edges.name}, expected "
-            f"{edges.num_edges} (the list has no duplicates or self-loops)")
+            f"{edges.num_edges} (the list has no duplicates or self-loops)"
+        )
     return graph
 
 
@@ -122,15 +132,23 @@ def _arrays(result) -> tuple[np.ndarray, np.ndarray]:
 def _check_against_oracle(what: str, edges, result, reference_distances) -> None:
     distances, parents = _arrays(result)
     verify.assert_equal(f"{what} distances vs SciPy", distances, reference_distances)
-    verify.assert_equal(f"{what} parents vs canonical parents", parents,
-                        verify.canonical_parents(edges, reference_distances, SOURCE))
+    verify.assert_equal(
+        f"{what} parents vs canonical parents",
+        parents,
+        verify.canonical_parents(edges, reference_distances, SOURCE),
+    )
 
 
 def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log) -> dict:
     backends = settings.backends
-    peers = [Peer(f"dyng_{b}", lambda: None,
-                  lambda _, b=b: dyng.sssp.compute(base[b], SOURCE, resources=resources[b]))
-             for b in backends]
+    peers = [
+        Peer(
+            f"dyng_{b}",
+            lambda: None,
+            lambda _, b=b: dyng.sssp.compute(base[b], SOURCE, resources=resources[b]),
+        )
+        for b in backends
+    ]
     if settings.scipy:
         peers.append(Peer("scipy", lambda: None, lambda _: verify.scipy_distances(csr, SOURCE)))
 
@@ -140,66 +158,99 @@ def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log)
         if settings.scipy:
             scipy_dist = verify.as_dyng_distances(out["scipy"])
             if round_index == 0:
-                _check_against_oracle(f"sssp.compute ({LABELS[first]})", edges,
-                                      out[f"dyng_{first}"], scipy_dist)
-            verify.assert_equal(f"sssp.compute ({LABELS[first]}) distances vs SciPy", first_dist,
-                                scipy_dist)
+                _check_against_oracle(
+                    f"sssp.compute ({LABELS[first]})", edges, out[f"dyng_{first}"], scipy_dist
+                )
+            verify.assert_equal(
+                f"sssp.compute ({LABELS[first]}) distances vs SciPy", first_dist, scipy_dist
+            )
         for b in backends[1:]:
             dist, parents = _arrays(out[f"dyng_{b}"])
-            verify.assert_equal(f"sssp.compute ({LABELS[b]}) distances vs {LABELS[first]}", dist,
-                                first_dist)
-            verify.assert_equal(f"sssp.compute ({LABELS[b]}) parents vs {LABELS[first]}",
-                                parents, first_parents)
+            verify.assert_equal(
+                f"sssp.compute ({LABELS[b]}) distances vs {LABELS[first]}", dist, first_dist
+            )
+            verify.assert_equal(
+                f"sssp.compute ({LABELS[b]}) parents vs {LABELS[first]}", parents, first_parents
+            )
 
-    log(f"compute: {' / '.join(backends)} (OpenMP {settings.threads} threads)"
-        f"{' / SciPy' if settings.scipy else ''}, interleaved")
-    samples = run_interleaved(peers, settings.repeats, check=check,
-                              progress=lambda m: log(f"compute {m}", throttle=True))
+    log(
+        f"compute: {' / '.join(backends)} (OpenMP {settings.threads} threads)"
+        f"{' / SciPy' if settings.scipy else ''}, interleaved"
+    )
+    samples = run_interleaved(
+        peers, settings.repeats, check=check, progress=lambda m: log(f"compute {m}", throttle=True)
+    )
     scipy_ms = samples["scipy"].median_ms if settings.scipy else None
     row = _row(edges, "compute", "scipy.dijkstra" if settings.scipy else "none")
     for b in backends:
         ms = samples[f"dyng_{b}"].median_ms
-        row.update({f"dyng_{b}_ms": ms, f"ref_{b}_ms": scipy_ms,
-                    f"ratio_{b}": ms / scipy_ms if scipy_ms else None})
+        row.update(
+            {
+                f"dyng_{b}_ms": ms,
+                f"ref_{b}_ms": scipy_ms,
+                f"ratio_{b}": ms / scipy_ms if scipy_ms else None,
+            }
+        )
         if b == "cuda":
             # Traversed edges per second (stored edges / time), the GPU literature's unit, and
             # the share of the H200's copy bandwidth the compulsory traffic implies.
             row["cuda_gteps"] = edges.num_edges / (ms * 1e-3) / 1e9
-            row["cuda_bandwidth_fraction"] = (compulsory_bytes(edges.num_vertices, edges.num_edges)
-                                              / (ms * 1e-3) / H200_COPY_BYTES_PER_S)
+            row["cuda_bandwidth_fraction"] = (
+                compulsory_bytes(edges.num_vertices, edges.num_edges)
+                / (ms * 1e-3)
+                / H200_COPY_BYTES_PER_S
+            )
     row["samples"] = {name: dataclasses.asdict(s) for name, s in samples.items()}
-    log("compute: " + ", ".join(f"{b} {row[f'dyng_{b}_ms']:.2f} ms" for b in backends)
-        + (f", SciPy {scipy_ms:.1f} ms" if scipy_ms else ""))
+    log(
+        "compute: "
+        + ", ".join(f"{b} {row[f'dyng_{b}_ms']:.2f} ms" for b in backends)
+        + (f", SciPy {scipy_ms:.1f} ms" if scipy_ms else "")
+    )
     return row
 
 
-def _measure_update(dyng, edges, base, resources, settings: Settings, mode: str, count: int,
-                    log) -> dict:
+def _measure_update(
+    dyng, edges, base, resources, settings: Settings, mode: str, count: int, log
+) -> dict:
     label = f"update {mode} {count}"
     log(f"{label}: drawing the batch")
-    batch = changes.make_changes(edges, count, mode, change_rng(settings.seed, edges.name, mode,
-                                                                count))
-    edge_batch = dyng.EdgeBatch(insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
-                                delete=(batch.delete_src, batch.delete_dst))
+    batch = changes.make_changes(
+        edges, count, mode, change_rng(settings.seed, edges.name, mode, count)
+    )
+    edge_batch = dyng.EdgeBatch(
+        insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
+        delete=(batch.delete_src, batch.delete_dst),
+    )
     log(f"{label}: SciPy reference on the changed graph (untimed)")
     changed = changes.apply_to_edges(edges, batch)
-    reference = (verify.as_dyng_distances(verify.scipy_distances(verify.scipy_csr(changed), SOURCE))
-                 if settings.scipy else None)
+    reference = (
+        verify.as_dyng_distances(verify.scipy_distances(verify.scipy_csr(changed), SOURCE))
+        if settings.scipy
+        else None
+    )
     case = _Case(batch, edge_batch, changed, reference)
     row = _row(edges, label, "recompute")
     row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
     for b in settings.backends:
-        samples, stats, apply_ms = _update_vs_recompute(dyng, base[b], case, resources[b],
-                                                        settings.repeats,
-                                                        _prefixed(log, f"{label} {b}"))
+        samples, stats, apply_ms = _update_vs_recompute(
+            dyng, base[b], case, resources[b], settings.repeats, _prefixed(log, f"{label} {b}")
+        )
         update_ms, recompute_ms = samples["update"].median_ms, samples["recompute"].median_ms
-        row.update({f"dyng_{b}_ms": update_ms, f"ref_{b}_ms": recompute_ms,
-                    f"ratio_{b}": update_ms / recompute_ms, f"path_{b}": _paths(stats),
-                    f"apply_{b}_ms": apply_ms})
+        row.update(
+            {
+                f"dyng_{b}_ms": update_ms,
+                f"ref_{b}_ms": recompute_ms,
+                f"ratio_{b}": update_ms / recompute_ms,
+                f"path_{b}": _paths(stats),
+                f"apply_{b}_ms": apply_ms,
+            }
+        )
         row["samples"].update({f"{b}_{k}": dataclasses.asdict(s) for k, s in samples.items()})
         row["stats"][b] = stats
-        log(f"{label} {b}: update {update_ms:.2f} ms, recompute {recompute_ms:.2f} ms, "
-            f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)")
+        log(
+            f"{label} {b}: update {update_ms:.2f} ms, recompute {recompute_ms:.2f} ms, "
+            f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)"
+        )
     return row
 
 
@@ -236,12 +287,15 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
         start = time.perf_counter()
         summary = graph.apply(edge_batch)
         apply_ms.append((time.perf_counter() - start) * 1e3)
-        if (summary.inserted_edges, summary.deleted_edges) != (batch.insert_src.size,
-                                                               batch.delete_src.size):
+        if (summary.inserted_edges, summary.deleted_edges) != (
+            batch.insert_src.size,
+            batch.delete_src.size,
+        ):
             raise verify.VerificationError(
                 f"Graph.apply(): inserted {summary.inserted_edges} and deleted "
                 f"{summary.deleted_edges} edges, expected {batch.insert_src.size} new edges and "
-                f"{batch.delete_src.size} existing ones")
+                f"{batch.delete_src.size} existing ones"
+            )
         return graph, dyng.sssp.compute(graph, SOURCE, resources=res), None
 
     stats = []
@@ -250,18 +304,22 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
         _, updated, st = out["update"]
         _, recomputed, _ = out["recompute"]
         if round_index == 0 and case.reference is not None:
-            _check_against_oracle("recompute after the batch", case.changed, recomputed,
-                                  case.reference)
+            _check_against_oracle(
+                "recompute after the batch", case.changed, recomputed, case.reference
+            )
         upd_dist, upd_parents = _arrays(updated)
         rec_dist, rec_parents = _arrays(recomputed)
         verify.assert_equal("sssp.update distances vs recompute", upd_dist, rec_dist)
         verify.assert_equal("sssp.update parents vs recompute", upd_parents, rec_parents)
-        stats.append({field: _plain(getattr(st, field, None))
-                      for field in ("path", "fallback_used", "affected", "invalidated")})
+        stats.append(
+            {
+                field: _plain(getattr(st, field, None))
+                for field in ("path", "fallback_used", "affected", "invalidated")
+            }
+        )
 
     peers = [Peer("update", fresh_state, update), Peer("recompute", changed_clone, recompute)]
-    samples = run_interleaved(peers, repeats, check=check,
-                              progress=lambda m: log(m, throttle=True))
+    samples = run_interleaved(peers, repeats, check=check, progress=lambda m: log(m, throttle=True))
     return samples, stats, statistics.median(apply_ms[1:] or apply_ms)
 
 
@@ -281,5 +339,10 @@ def _paths(stats: list[dict]) -> str:
 
 
 def _row(edges, operation: str, reference: str) -> dict:
-    return {"graph": edges.name, "n": edges.num_vertices, "m": edges.num_edges,
-            "operation": operation, "reference": reference}
+    return {
+        "graph": edges.name,
+        "n": edges.num_vertices,
+        "m": edges.num_edges,
+        "operation": operation,
+        "reference": reference,
+    }

@@ -13,7 +13,8 @@ import gc
 import statistics
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,9 +37,14 @@ class Samples:
         return statistics.median(self.ms)
 
 
-def run_interleaved(peers: list[Peer], repeats: int, *, warmup: int = 1,
-                    check: Callable[[int, dict[str, Any]], None] | None = None,
-                    progress: Callable[[str], None] | None = None) -> dict[str, Samples]:
+def run_interleaved(
+    peers: list[Peer],
+    repeats: int,
+    *,
+    warmup: int = 1,
+    check: Callable[[int, dict[str, Any]], None] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Samples]:
     """Runs ``warmup + repeats`` rounds; each round runs every peer once, in order.
 
     ``check(round, outputs)`` sees each round's outputs keyed by peer name (warm-up included),
@@ -55,8 +61,11 @@ def run_interleaved(peers: list[Peer], repeats: int, *, warmup: int = 1,
     samples = {peer.name: Samples(peer.name) for peer in peers}
     for round_index in range(warmup + repeats):
         if progress is not None:
-            progress("warm-up" if round_index < warmup
-                     else f"repeat {round_index - warmup + 1}/{repeats}")
+            progress(
+                "warm-up"
+                if round_index < warmup
+                else f"repeat {round_index - warmup + 1}/{repeats}"
+            )
         outputs = {}
         for peer in peers:
             state = peer.setup()

@@ -24,8 +24,9 @@ class VerificationError(RuntimeError):
 def scipy_csr(graph: EdgeGraph) -> scipy.sparse.csr_matrix:
     """The graph as a SciPy CSR matrix (edges are already sorted and unique)."""
     n = graph.num_vertices
-    return scipy.sparse.csr_matrix((graph.weights.astype(np.float64), graph.dst, graph.row_ptr()),
-                                   shape=(n, n))
+    return scipy.sparse.csr_matrix(
+        (graph.weights.astype(np.float64), graph.dst, graph.row_ptr()), shape=(n, n)
+    )
 
 
 def scipy_distances(csr, source: int) -> np.ndarray:
@@ -70,10 +71,13 @@ def assert_equal(what: str, actual: np.ndarray, expected: np.ndarray) -> None:
     actual = np.asarray(actual)
     expected = np.asarray(expected)
     if actual.shape != expected.shape:
-        raise VerificationError(f"{what}: shape {actual.shape} differs from the reference's "
-                                f"{expected.shape}")
+        raise VerificationError(
+            f"{what}: shape {actual.shape} differs from the reference's {expected.shape}"
+        )
     differ = np.flatnonzero(actual.astype(np.int64) != expected.astype(np.int64))
     if differ.size:
         v = int(differ[0])
-        raise VerificationError(f"{what}: {differ.size} vertices differ, first vertex {v}: got "
-                                f"{actual[v]}, expected {expected[v]}")
+        raise VerificationError(
+            f"{what}: {differ.size} vertices differ, first vertex {v}: got "
+            f"{actual[v]}, expected {expected[v]}"
+        )

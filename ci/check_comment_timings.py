@@ -43,12 +43,12 @@ def comments(text: str) -> list[tuple[int, str]]:
         elif text.startswith("//", i):
             j = text.find("\n", i)
             j = n if j < 0 else j
-            out.append((line, text[i + 2:j]))
+            out.append((line, text[i + 2 : j]))
             i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j
-            for k, part in enumerate(text[i + 2:j].split("\n")):
+            for k, part in enumerate(text[i + 2 : j].split("\n")):
                 out.append((line + k, part))
             line += text.count("\n", i, j)
             i = j + 2
@@ -84,8 +84,10 @@ def main() -> int:
     found = timing_comments()
     for entry in found:
         print(entry)
-    print(f"{len(found)} comment line(s) quote timings; move the figures to bench/README.md",
-          file=sys.stderr)
+    print(
+        f"{len(found)} comment line(s) quote timings; move the figures to bench/README.md",
+        file=sys.stderr,
+    )
     return 1 if found else 0
 
 

@@ -41,9 +41,30 @@ CPP_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".cc")
 CPP_ROOTS = ("src", "python/bindings")
 PY_ROOTS = ("python",)
 
-_CONTROL = {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "decltype",
-            "noexcept", "requires", "static_assert", "alignas", "__launch_bounds__", "defined",
-            "throw", "co_return", "co_await", "new", "delete", "typeid", "assert"}
+_CONTROL = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "return",
+    "sizeof",
+    "alignof",
+    "decltype",
+    "noexcept",
+    "requires",
+    "static_assert",
+    "alignas",
+    "__launch_bounds__",
+    "defined",
+    "throw",
+    "co_return",
+    "co_await",
+    "new",
+    "delete",
+    "typeid",
+    "assert",
+}
 _SCOPE_KEYWORDS = {"class", "struct", "union", "enum", "namespace", "extern"}
 _ACCESS = {"public", "private", "protected"}
 
@@ -69,11 +90,14 @@ class _Token:
     line: int
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<ident>[A-Za-z_][A-Za-z_0-9]*)
   | (?P<number>\.?[0-9](?:[0-9A-Za-z_.]|'(?=[0-9A-Za-z])|[eEpP][+-])*)
   | (?P<punct>::|->|\.\.\.|[{}()\[\];,<>:=&*~!+\-/%^|?.#])
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 def _after_word(text: str, i: int) -> bool:
@@ -217,9 +241,12 @@ class _CppScanner:
         index after what it opens."""
         words = [self.t[k].text for k in header]
         close = _match(self.t, brace, "{", "}")
-        head = words[_skip_template(words):]
-        if head and head[0] in _SCOPE_KEYWORDS and (head[0] not in ("extern", "namespace")
-                                                     or "(" not in head):
+        head = words[_skip_template(words) :]
+        if (
+            head
+            and head[0] in _SCOPE_KEYWORDS
+            and (head[0] not in ("extern", "namespace") or "(" not in head)
+        ):
             # namespace a {, extern "C" {, struct alignas(64) name : base {, enum class e {
             # (but extern "C" void f(...) { is a function)
             kind = head[0]
@@ -279,8 +306,11 @@ class _CppScanner:
             text = self.t[i].text
             if text == "[" and _opens_lambda(self.t, i):
                 i = self.lambda_from(i, owner)
-            elif (text in ("struct", "class") and i + 2 < end
-                  and self.t[i + 2].text in ("{", ":", "final")):
+            elif (
+                text in ("struct", "class")
+                and i + 2 < end
+                and self.t[i + 2].text in ("{", ":", "final")
+            ):
                 j = i
                 while j < end and self.t[j].text not in ("{", ";"):
                     j += 1
@@ -308,8 +338,11 @@ class _CppScanner:
             return bracket + 1
         close = _match(self.t, j, "{", "}")
         name = "<lambda>"
-        if (bracket >= 2 and self.t[bracket - 1].text == "="
-                and re.match(r"\w+$", self.t[bracket - 2].text)):
+        if (
+            bracket >= 2
+            and self.t[bracket - 1].text == "="
+            and re.match(r"\w+$", self.t[bracket - 2].text)
+        ):
             name = self.t[bracket - 2].text
         full = f"{owner}::{name}"
         self.record(full, self.t[bracket].line, self.t[close].line)
@@ -382,8 +415,20 @@ def _scope_name(head: list[str]) -> str:
 def _ends_declarator(word: str) -> bool:
     """Whether a body brace can follow ``word``: a parameter list's or an initializer's close, or
     a trailing qualifier."""
-    return word in (")", "}", "const", "noexcept", "override", "final", "mutable", "volatile",
-                    "&", "&&", "constexpr", "try")
+    return word in (
+        ")",
+        "}",
+        "const",
+        "noexcept",
+        "override",
+        "final",
+        "mutable",
+        "volatile",
+        "&",
+        "&&",
+        "constexpr",
+        "try",
+    )
 
 
 def _constructor_body(words: list[str]) -> int | None:
@@ -438,16 +483,19 @@ def _function_name(tokens: list[_Token], header: list[int]) -> tuple[str, int] |
             if w in ("noexcept", "requires", "decltype", "alignas", "__launch_bounds__"):
                 continue  # qualifier groups: the parameter list is further left
             return None
-        if w == ")" and before >= 2 and words[before - 2:before] == ["operator", "("]:
+        if w == ")" and before >= 2 and words[before - 2 : before] == ["operator", "("]:
             return "operator()", header[before - 2]
         for back in range(1, 4):
             if before - back + 1 >= 0 and words[before - back + 1] == "operator":
                 at = before - back + 1
-                return "operator" + "".join(words[at + 1:open_]), header[at]
+                return "operator" + "".join(words[at + 1 : open_]), header[at]
         if re.match(r"[A-Za-z_]\w*$", w):
             name_index = before
-            while (name_index >= 2 and words[name_index - 1] == "::"
-                   and re.match(r"~?[A-Za-z_]\w*$", words[name_index - 2])):
+            while (
+                name_index >= 2
+                and words[name_index - 1] == "::"
+                and re.match(r"~?[A-Za-z_]\w*$", words[name_index - 2])
+            ):
                 name_index -= 2
             if name_index >= 1 and words[name_index - 1] == "~":
                 name_index -= 1
@@ -505,8 +553,11 @@ def cpp_functions(path: Path, rel: str) -> list[Function]:
 def _docstring_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     """Lines of the function's docstring, 0 without one."""
     first = node.body[0] if node.body else None
-    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)):
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
         return (first.end_lineno or first.lineno) - first.lineno + 1
     return 0
 
@@ -540,8 +591,9 @@ def py_functions(path: Path, rel: str) -> list[Function]:
 def source_files(root: Path = ROOT) -> list[Path]:
     files: list[Path] = []
     for top in CPP_ROOTS:
-        files.extend(p for p in sorted((root / top).rglob("*"))
-                     if p.suffix in CPP_SUFFIXES and p.is_file())
+        files.extend(
+            p for p in sorted((root / top).rglob("*")) if p.suffix in CPP_SUFFIXES and p.is_file()
+        )
     for top in PY_ROOTS:
         files.extend(p for p in sorted((root / top).rglob("*.py")) if p.is_file())
     return files
@@ -556,8 +608,9 @@ def functions(paths: list[Path], root: Path = ROOT) -> list[Function]:
     return found
 
 
-def long_functions(limit: int = LIMIT, paths: list[Path] | None = None,
-                   root: Path = ROOT) -> list[Function]:
+def long_functions(
+    limit: int = LIMIT, paths: list[Path] | None = None, root: Path = ROOT
+) -> list[Function]:
     """Every function whose own span is longer than ``limit`` lines, in file order."""
     found = functions(paths if paths is not None else source_files(root), root)
     return [f for f in found if f.length > limit]
@@ -565,18 +618,23 @@ def long_functions(limit: int = LIMIT, paths: list[Path] | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("paths", nargs="*", type=Path,
-                        help="files or folders (default: src, python)")
-    parser.add_argument("--limit", type=int, default=LIMIT,
-                        help="longest allowed span in lines (default 80)")
+    parser.add_argument(
+        "paths", nargs="*", type=Path, help="files or folders (default: src, python)"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=LIMIT, help="longest allowed span in lines (default 80)"
+    )
     args = parser.parse_args(argv)
     paths: list[Path] | None = None
     if args.paths:
         paths = []
         for p in args.paths:
             if p.is_dir():
-                paths.extend(q for q in sorted(p.rglob("*"))
-                             if q.is_file() and q.suffix in CPP_SUFFIXES + (".py",))
+                paths.extend(
+                    q
+                    for q in sorted(p.rglob("*"))
+                    if q.is_file() and q.suffix in CPP_SUFFIXES + (".py",)
+                )
             else:
                 paths.append(p)
     found = long_functions(args.limit, paths)

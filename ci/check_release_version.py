@@ -36,16 +36,22 @@ def changelog_problems(changelog: Path, version: str) -> list[str]:
             continue
         problems = []
         if not DATED.match(section.group("rest")):
-            problems.append(f"{changelog.name}'s heading '{section.group(0)}' has no date; write "
-                            f"'## [{version}] - YYYY-MM-DD' (the release day)")
+            problems.append(
+                f"{changelog.name}'s heading '{section.group(0)}' has no date; write "
+                f"'## [{version}] - YYYY-MM-DD' (the release day)"
+            )
         end = sections[index + 1].start() if index + 1 < len(sections) else len(text)
-        body = text[section.end():end]
+        body = text[section.end() : end]
         if not re.search(r"^\s*[-*] \S", body, re.M):
-            problems.append(f"{changelog.name}'s section {version} lists no change; move the "
-                            "entries of [Unreleased] into it")
+            problems.append(
+                f"{changelog.name}'s section {version} lists no change; move the "
+                "entries of [Unreleased] into it"
+            )
         return problems
-    return [f"{changelog.name} has no section for {version}; rename '## [Unreleased]' to "
-            f"'## [{version}] - YYYY-MM-DD' and start a new empty [Unreleased] above it"]
+    return [
+        f"{changelog.name} has no section for {version}; rename '## [Unreleased]' to "
+        f"'## [{version}] - YYYY-MM-DD' and start a new empty [Unreleased] above it"
+    ]
 
 
 def release_problems(tag: str, root: Path) -> tuple[str, list[str]]:
@@ -53,11 +59,15 @@ def release_problems(tag: str, root: Path) -> tuple[str, list[str]]:
     version = (root / "VERSION").read_text().split()[0]
     problems = []
     if tag != f"v{version}":
-        problems.append(f"the tag {tag!r} does not name VERSION {version!r}; tag the commit "
-                        f"v{version}, or change VERSION in a commit and tag that")
+        problems.append(
+            f"the tag {tag!r} does not name VERSION {version!r}; tag the commit "
+            f"v{version}, or change VERSION in a commit and tag that"
+        )
     if not RELEASE_VERSION.match(version):
-        problems.append(f"VERSION {version!r} is not a release version (a .dev or local part, or "
-                        "not PEP 440's normal form); set it to the release, e.g. 0.3.0 or 0.3.0rc1")
+        problems.append(
+            f"VERSION {version!r} is not a release version (a .dev or local part, or "
+            "not PEP 440's normal form); set it to the release, e.g. 0.3.0 or 0.3.0rc1"
+        )
     return version, problems + changelog_problems(root / "CHANGELOG.md", version)
 
 

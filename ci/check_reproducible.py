@@ -28,11 +28,16 @@ TARGETS = {"cpu": "dyng", "cu12": "dyng_cu12", "cu13": "dyng_cu13"}
 
 
 def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("target", choices=[*TARGETS, "all"], help="which wheel(s) to build")
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "reproducible",
-                        help="where the two clones go (default build/reproducible)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=ROOT / "build" / "reproducible",
+        help="where the two clones go (default build/reproducible)",
+    )
     parser.add_argument("--remove", action="store_true", help="delete the clones at the end")
     args, build_args = parser.parse_known_args(argv)
     args.work = args.work.resolve()
@@ -40,13 +45,19 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
 
 
 def head_commit() -> str:
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"], check=True,
-                           capture_output=True, text=True).stdout
+    dirty = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     if dirty.strip():
-        log.say("note: the working tree has uncommitted changes; the clones build HEAD without "
-                "them")
-    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True,
-                          capture_output=True, text=True).stdout.strip()
+        log.say(
+            "note: the working tree has uncommitted changes; the clones build HEAD without them"
+        )
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,8 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         for stale in (folder / "dist").glob("*.whl"):
             stale.unlink()
         with log.step(f"{folder}: ci/build.py {args.target}"):
-            log.run([sys.executable, "ci/build.py", args.target, "--no-install-test",
-                     *build_args], cwd=folder)
+            log.run(
+                [sys.executable, "ci/build.py", args.target, "--no-install-test", *build_args],
+                cwd=folder,
+            )
     comparisons = reproducible.compare_dists(folders[0] / "dist", folders[1] / "dist", prefixes)
     failed = not comparisons
     width = max(len(str(f)) for f in folders)

@@ -30,8 +30,10 @@ def twine_problems(path: Path) -> list[str]:
         return check.twine_check([path], [twine])
     if importlib.util.find_spec("twine"):
         return check.twine_check([path], [sys.executable, "-m", "twine"])
-    return ["twine is not installed here, so twine check --strict did not run; install twine "
-            "(the build's toolchain venv has it) or pass --no-twine"]
+    return [
+        "twine is not installed here, so twine check --strict did not run; install twine "
+        "(the build's toolchain venv has it) or pass --no-twine"
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,25 +41,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--version", default=None, help="dyng's version (default: VERSION)")
     parser.add_argument("--runtime", choices=("static", "shared"), default="static")
-    parser.add_argument("--architectures", default=";".join(architectures.RELEASE_12_8),
-                        help="CMake architecture list the plugins were built for")
+    parser.add_argument(
+        "--architectures",
+        default=";".join(architectures.RELEASE_12_8),
+        help="CMake architecture list the plugins were built for",
+    )
     parser.add_argument("--platform", default=pins.PLATFORM_TAG)
     parser.add_argument("--glibc", default=pins.GLIBC)
     parser.add_argument("--no-twine", action="store_true", help="skip twine check --strict")
-    parser.add_argument("--build-path", action="append", default=None, metavar="DIR",
-                        help="a folder of the build machine no extension module may name "
-                             "(repeatable; default: this checkout)")
+    parser.add_argument(
+        "--build-path",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a folder of the build machine no extension module may name "
+        "(repeatable; default: this checkout)",
+    )
     args = parser.parse_args(argv)
 
     expect = check.Expectations(
-        version=args.version or project.version(), runtime=args.runtime, platform=args.platform,
+        version=args.version or project.version(),
+        runtime=args.runtime,
+        platform=args.platform,
         glibc=args.glibc,
         architectures=tuple(a for a in args.architectures.replace(",", ";").split(";") if a),
-        build_paths=tuple(args.build_path or [str(project.ROOT)]))
+        build_paths=tuple(args.build_path or [str(project.ROOT)]),
+    )
     failed = False
     for path in args.files:
-        problems = check.check_sdist(path) if path.name.endswith(".tar.gz") else \
-            check.check_wheel(path, expect)
+        problems = (
+            check.check_sdist(path)
+            if path.name.endswith(".tar.gz")
+            else check.check_wheel(path, expect)
+        )
         if not args.no_twine:
             problems += twine_problems(path)
         failed |= log.verdict(path.name, problems)

@@ -43,14 +43,17 @@ def recipe_version(text: str) -> str:
 
 def staged_recipe(text: str, sha256: str, maintainers: list[str]) -> str:
     """The recipe's text with the PyPI sdist as source and the maintainers under extra."""
-    source = (f"source:\n  # The release's sdist on PyPI, the archive every wheel was built from.\n"
-              f"  url: {PYPI_SDIST}\n  sha256: {sha256}\n\n")
+    source = (
+        f"source:\n  # The release's sdist on PyPI, the archive every wheel was built from.\n"
+        f"  url: {PYPI_SDIST}\n  sha256: {sha256}\n\n"
+    )
     staged, found = SOURCE_BLOCK.subn(source, text, count=1)
     if found != 1:
         raise ValueError("recipe.yaml has no top-level source: block to replace")
     listed = "".join(f"    - {handle}\n" for handle in maintainers)
-    staged, found = re.subn(r"^extra:\n", f"extra:\n  recipe-maintainers:\n{listed}", staged,
-                            count=1, flags=re.M)
+    staged, found = re.subn(
+        r"^extra:\n", f"extra:\n  recipe-maintainers:\n{listed}", staged, count=1, flags=re.M
+    )
     if found != 1:
         raise ValueError("recipe.yaml has no top-level extra: section")
     return staged
@@ -61,11 +64,13 @@ def staged_variants(variants: dict) -> str:
     floors = sorted({str(v) for v in variants["c_stdlib_version"]})
     if len(floors) != 1:
         raise ValueError(f"recipe/variants.yaml names several glibc floors: {floors}")
-    return ("# conda-forge's global pinning gives the compilers, the CUDA releases and the "
-            "Pythons.\n# dyng builds for glibc 2.28, like its manylinux_2_28 wheels. On the "
-            "feedstock, repeat the\n# value once per CUDA variant of the pinning if conda-smithy "
-            "asks for equal zips.\n"
-            f"c_stdlib_version:\n  - \"{floors[0]}\"\n")
+    return (
+        "# conda-forge's global pinning gives the compilers, the CUDA releases and the "
+        "Pythons.\n# dyng builds for glibc 2.28, like its manylinux_2_28 wheels. On the "
+        "feedstock, repeat the\n# value once per CUDA variant of the pinning if conda-smithy "
+        "asks for equal zips.\n"
+        f'c_stdlib_version:\n  - "{floors[0]}"\n'
+    )
 
 
 def stage(sdist: Path, maintainers: list[str], out: Path) -> Path:
@@ -73,12 +78,16 @@ def stage(sdist: Path, maintainers: list[str], out: Path) -> Path:
     text = (RECIPE / "recipe.yaml").read_text()
     version = recipe_version(text)
     if sdist.name != f"dyng-{version}.tar.gz":
-        raise ValueError(f"{sdist.name} is not the sdist of the recipe's version {version}; pass "
-                         f"dyng-{version}.tar.gz as published on PyPI")
+        raise ValueError(
+            f"{sdist.name} is not the sdist of the recipe's version {version}; pass "
+            f"dyng-{version}.tar.gz as published on PyPI"
+        )
     bad = [h for h in maintainers if not HANDLE.match(h)]
     if not maintainers or bad:
-        raise ValueError(f"recipe-maintainers must be GitHub handles, at least one (got "
-                         f"{maintainers or 'none'}); pass --maintainer HANDLE")
+        raise ValueError(
+            f"recipe-maintainers must be GitHub handles, at least one (got "
+            f"{maintainers or 'none'}); pass --maintainer HANDLE"
+        )
     sha256 = hashlib.sha256(sdist.read_bytes()).hexdigest()
     if out.exists():
         shutil.rmtree(out)
@@ -94,10 +103,19 @@ def stage(sdist: Path, maintainers: list[str], out: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sdist", type=Path, required=True, help="the published core sdist")
-    parser.add_argument("--maintainer", action="append", default=[], dest="maintainers",
-                        help="a GitHub handle for extra.recipe-maintainers (repeatable)")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "staged-recipes" / "dyng",
-                        help="the folder to write (default build/staged-recipes/dyng)")
+    parser.add_argument(
+        "--maintainer",
+        action="append",
+        default=[],
+        dest="maintainers",
+        help="a GitHub handle for extra.recipe-maintainers (repeatable)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=ROOT / "build" / "staged-recipes" / "dyng",
+        help="the folder to write (default build/staged-recipes/dyng)",
+    )
     args = parser.parse_args(argv)
     try:
         out = stage(args.sdist, args.maintainers, args.out)

@@ -98,16 +98,19 @@ int main(int argc, char** argv) {
   std::vector<double> rebuild_ms, rebuild_wall;
   graph32_t g;
   for (int r = 0; r < std::max(1, repeats / 2); ++r) {
-    const auto [c, t] = timed([&] { g = graph32_t::from_edges(static_cast<int32_t>(n), src, dst, w, props); });
+    const auto [c, t] =
+        timed([&] { g = graph32_t::from_edges(static_cast<int32_t>(n), src, dst, w, props); });
     rebuild_ms.push_back(c);
     rebuild_wall.push_back(t);
   }
   const double rebuild = median(rebuild_ms);
-  std::printf("graph: %lld vertices, %lld edges (directed, in-edges, K=1, sorted), %lld slots/dir\n",
-              static_cast<long long>(n), static_cast<long long>(g.num_edges()),
-              static_cast<long long>(g.slot_capacity()));
-  std::printf("full rebuild from the edge list (from_edges): %.1f ms CPU, %.1f ms wall (median of %zu)\n\n",
-              rebuild, median(rebuild_wall), rebuild_ms.size());
+  std::printf(
+      "graph: %lld vertices, %lld edges (directed, in-edges, K=1, sorted), %lld slots/dir\n",
+      static_cast<long long>(n), static_cast<long long>(g.num_edges()),
+      static_cast<long long>(g.slot_capacity()));
+  std::printf(
+      "full rebuild from the edge list (from_edges): %.1f ms CPU, %.1f ms wall (median of %zu)\n\n",
+      rebuild, median(rebuild_wall), rebuild_ms.size());
   std::printf("%10s %12s %12s %12s %12s %10s\n", "changes", "apply ms", "wall ms", "us/change",
               "vs rebuild", "relayouts");
 

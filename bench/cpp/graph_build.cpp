@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
       times.push_back(cpu_ms() - c0);
     }
     const double t = median(times);
-    std::printf("%s: %zu changes, apply median cpu %.3f ms (%.2f us/change)\n", argv[a], ni + nd,
-                t, 1e3 * t / static_cast<double>(ni + nd));
+    std::printf("%s: %zu changes, apply median cpu %.3f ms (%.2f us/change)\n", argv[a], ni + nd, t,
+                1e3 * t / static_cast<double>(ni + nd));
   }
   return 0;
 }

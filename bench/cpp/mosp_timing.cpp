@@ -113,8 +113,8 @@ batch_t uniform_batch(const graph32_t& graph, int64_t changes, uint64_t seed) {
 void time_update(const graph32_t& graph, const mosp::options_t& options, execution_t exec,
                  int64_t changes, int repeats, bool stages) {
   const batch_t b = uniform_batch(graph, changes, 1000 + static_cast<uint64_t>(changes));
-  const edge_batch_t<int32_t> batch{b.ins_src, b.ins_dst, b.ins_w, k_objectives, b.del_src,
-                                    b.del_dst};
+  const edge_batch_t<int32_t> batch{b.ins_src,    b.ins_dst, b.ins_w,
+                                    k_objectives, b.del_src, b.del_dst};
   mosp::state_t<int32_t> base;
   mosp::compute(graph, int32_t{0}, options, exec, base);
   double best_update = 1e300, best_fresh = 1e300;
@@ -143,10 +143,11 @@ void time_update(const graph32_t& graph, const mosp::options_t& options, executi
     const bool same = fresh.combined_distances == state.combined_distances &&
                       fresh.combined_parents == state.combined_parents &&
                       fresh.path_costs == state.path_costs;
-    std::printf("update %d (%lld changes): apply + update %.1f ms (%s), apply + compute %.1f ms%s\n",
-                r, static_cast<long long>(changes), wall,
-                stats.path == update_path_t::incremental ? "incremental" : "recompute",
-                fresh_wall, same ? "" : ", ANSWERS DIFFER");
+    std::printf(
+        "update %d (%lld changes): apply + update %.1f ms (%s), apply + compute %.1f ms%s\n", r,
+        static_cast<long long>(changes), wall,
+        stats.path == update_path_t::incremental ? "incremental" : "recompute", fresh_wall,
+        same ? "" : ", ANSWERS DIFFER");
     best_fresh = std::min(best_fresh, fresh_wall);
     if (wall < best_update) {
       best_update = wall;
@@ -193,8 +194,8 @@ int main(int argc, char** argv) {
     }
     const double wall = now_ms() - w0, cpu = process_cpu_ms() - c0;
     exec.profiler.set(nullptr);
-    std::printf("compute %d: wall %.1f ms, cpu %.1f ms, %ld page faults, %lld combined edges\n",
-                r, wall, cpu, minor_faults() - f0, static_cast<long long>(stats.combined_edges));
+    std::printf("compute %d: wall %.1f ms, cpu %.1f ms, %ld page faults, %lld combined edges\n", r,
+                wall, cpu, minor_faults() - f0, static_cast<long long>(stats.combined_edges));
     if (wall < best_wall) {
       best_wall = wall;
       best_cpu = cpu;

@@ -92,8 +92,10 @@ int main(int argc, char** argv) {
 
   const double bare = best_of(5, bare_loop, iterations);
   const double idle = best_of(5, staged_loop, iterations);
-  std::printf("idle stage (no profile open):         %.3f ns per stage (loop %.3f ns, with stage "
-              "%.3f ns)\n", idle - bare, bare, idle);
+  std::printf(
+      "idle stage (no profile open):         %.3f ns per stage (loop %.3f ns, with stage "
+      "%.3f ns)\n",
+      idle - bare, bare, idle);
 
   dyng::profile_session_t elsewhere_session({});
   dyng::execution_t elsewhere;
@@ -128,8 +130,8 @@ int main(int argc, char** argv) {
   for (int r = 0; r < 5; ++r) {
     const auto start = clock_type::now();
     dyng::sssp::compute(graph, int32_t{0}, options, sequential, state);
-    best_ms = std::min(best_ms,
-                       std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
+    best_ms = std::min(
+        best_ms, std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
   }
   {
     const dyng::profile_context_t context(profiled);
@@ -137,10 +139,10 @@ int main(int argc, char** argv) {
     dyng::sssp::compute(graph, int32_t{0}, options, profiled, state);
   }
   const auto stages = static_cast<int64_t>(session.samples().size());
-  std::printf("sssp.compute, sequential, R-MAT %d (%lld edges): %.2f ms, %lld stages; idle stages "
-              "cost at most %.2e of it\n",
-              scale, static_cast<long long>(graph.num_edges()), best_ms,
-              static_cast<long long>(stages),
-              static_cast<double>(stages) * std::max(0.0, idle - bare) * 1e-6 / best_ms);
+  std::printf(
+      "sssp.compute, sequential, R-MAT %d (%lld edges): %.2f ms, %lld stages; idle stages "
+      "cost at most %.2e of it\n",
+      scale, static_cast<long long>(graph.num_edges()), best_ms, static_cast<long long>(stages),
+      static_cast<double>(stages) * std::max(0.0, idle - bare) * 1e-6 / best_ms);
   return 0;
 }

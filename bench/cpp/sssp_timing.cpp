@@ -85,8 +85,8 @@ edges_t grid(int side, uint64_t seed) {
   for (int r = 0; r < side; ++r) {
     for (int c = 0; c < side; ++c) {
       const int32_t v = r * side + c;
-      const int32_t nbrs[4] = {r > 0 ? v - side : -1, c > 0 ? v - 1 : -1,
-                               c + 1 < side ? v + 1 : -1, r + 1 < side ? v + side : -1};
+      const int32_t nbrs[4] = {r > 0 ? v - side : -1, c > 0 ? v - 1 : -1, c + 1 < side ? v + 1 : -1,
+                               r + 1 < side ? v + side : -1};
       for (const int32_t x : nbrs) {
         if (x < 0) continue;
         g.src.push_back(v);
@@ -100,8 +100,9 @@ edges_t grid(int side, uint64_t seed) {
 
 graph32_t build(const edges_t& e) {
   graph_properties_t props;
-  return graph32_t::from_edges(e.n, std::span<const int32_t>(e.src), std::span<const int32_t>(e.dst),
-                               std::span<const int32_t>(e.w), props);
+  return graph32_t::from_edges(e.n, std::span<const int32_t>(e.src),
+                               std::span<const int32_t>(e.dst), std::span<const int32_t>(e.w),
+                               props);
 }
 
 struct batch_t {
@@ -109,11 +110,13 @@ struct batch_t {
 };
 
 // Half insertions of absent pairs, half deletions of existing edges (bench/changes.py modes).
-batch_t make_batch(const edges_t& e, const graph32_t& g, int count, bool local, std::mt19937_64& rng) {
+batch_t make_batch(const edges_t& e, const graph32_t& g, int count, bool local,
+                   std::mt19937_64& rng) {
   batch_t b;
   const auto out = g.out_view();
   auto has_edge = [&](int32_t u, int32_t v) {
-    for (int64_t s = out.begin(u); s < out.end(u); ++s) if (out.neighbour(s) == v) return true;
+    for (int64_t s = out.begin(u); s < out.end(u); ++s)
+      if (out.neighbour(s) == v) return true;
     return false;
   };
   std::uniform_int_distribution<int32_t> vertex(0, e.n - 1), weight(1, 100);
@@ -127,7 +130,10 @@ batch_t make_batch(const edges_t& e, const graph32_t& g, int count, bool local, 
     for (size_t i = 0; i < region.size() && static_cast<int>(region.size()) < count; ++i) {
       for (int64_t s = out.begin(region[i]); s < out.end(region[i]); ++s) {
         const int32_t y = out.neighbour(s);
-        if (!seen[y]) { seen[y] = 1; region.push_back(y); }
+        if (!seen[y]) {
+          seen[y] = 1;
+          region.push_back(y);
+        }
       }
     }
   }
@@ -150,7 +156,8 @@ batch_t make_batch(const edges_t& e, const graph32_t& g, int count, bool local, 
       }
     }
     const int64_t key = int64_t{u} * e.n + v;
-    if (u == v || has_edge(u, v) || std::find(chosen.begin(), chosen.end(), key) != chosen.end()) continue;
+    if (u == v || has_edge(u, v) || std::find(chosen.begin(), chosen.end(), key) != chosen.end())
+      continue;
     chosen.push_back(key);
     b.ins_src.push_back(u);
     b.ins_dst.push_back(v);
@@ -186,7 +193,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-
 
 void run(const edges_t& e, int repeats, int threads, double repair_budget, bool sweep) {
   const graph32_t g0 = build(e);
@@ -224,19 +230,21 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget, bool 
       dist[0] = 0;
       heap.push(0, 0);
       t0 = cpu_ms();
-      d::dijkstra_radix(out, d::column_of(out, 0), heap, dist.data(), INT64_MAX, [](int32_t, int64_t) {}, c);
+      d::dijkstra_radix(
+          out, d::column_of(out, 0), heap, dist.data(), INT64_MAX, [](int32_t, int64_t) {}, c);
       t1 = cpu_ms();
       t_radix = std::min(t_radix, t1 - t0);
       t0 = cpu_ms();
-      d::canonical_parents_sequential(in, d::column_of(in, 0), dist.data(), 0, true, parents.data());
+      d::canonical_parents_sequential(in, d::column_of(in, 0), dist.data(), 0, true,
+                                      parents.data());
       t1 = cpu_ms();
       t_parents = std::min(t_parents, t1 - t0);
     }
     std::printf("  cpu ms: weight scan %.1f, dial %.1f, radix %.1f, parents %.1f\n", t_scan, t_dial,
                 t_radix, t_parents);
   }
-  for (const int64_t delta : sweep ? std::vector<int64_t>{0, 1, 2, 4, 8, 25, 56, 100, 200}
-                                   : std::vector<int64_t>{}) {
+  for (const int64_t delta :
+       sweep ? std::vector<int64_t>{0, 1, 2, 4, 8, 25, 56, 100, 200} : std::vector<int64_t>{}) {
     namespace d = sssp::detail;
     d::search_counters_t c;
     std::vector<int64_t> dist;
@@ -296,12 +304,13 @@ void run(const edges_t& e, int repeats, int threads, double repair_budget, bool 
           ok = ok && fresh.distances == s.distances && fresh.parents == s.parents;
         }
         const double u = median(update_ms), rc = median(recompute_ms);
-        std::printf("  %5d %-7s %-10s update %6.2f ms  recompute %6.1f ms  ratio %.2f  "
-                    "incremental %d/%d (last: invalidated %lld, work %.3f m)%s\n",
-                    count, local ? "local" : "uniform", parallel ? "openmp" : "sequential", u, rc,
-                    u / rc, incremental, repeats, static_cast<long long>(stats.invalidated),
-                    static_cast<double>(stats.frontier_visits) / static_cast<double>(g0.num_edges()),
-                    ok ? "" : "  MISMATCH");
+        std::printf(
+            "  %5d %-7s %-10s update %6.2f ms  recompute %6.1f ms  ratio %.2f  "
+            "incremental %d/%d (last: invalidated %lld, work %.3f m)%s\n",
+            count, local ? "local" : "uniform", parallel ? "openmp" : "sequential", u, rc, u / rc,
+            incremental, repeats, static_cast<long long>(stats.invalidated),
+            static_cast<double>(stats.frontier_visits) / static_cast<double>(g0.num_edges()),
+            ok ? "" : "  MISMATCH");
       }
     }
   }

@@ -76,7 +76,8 @@ change_batch_t<vid_t> uniform_changes(const dyng::graph_t<vid_t, eid_t>& g, int6
   while (static_cast<int64_t>(batch.delete_src.size()) < deletions) {
     const int64_t e = static_cast<int64_t>(rng() % static_cast<uint64_t>(m));
     const int64_t u = std::upper_bound(prefix.begin(), prefix.end(), e) - prefix.begin() - 1;
-    const vid_t v = out.neighbour(out.begin(static_cast<vid_t>(u)) + static_cast<eid_t>(e - prefix[u]));
+    const vid_t v =
+        out.neighbour(out.begin(static_cast<vid_t>(u)) + static_cast<eid_t>(e - prefix[u]));
     if (!taken.insert(key(u, v)).second) continue;
     batch.delete_src.push_back(static_cast<vid_t>(u));
     batch.delete_dst.push_back(v);

@@ -6,11 +6,16 @@
 # inside a component, and v ~> u per inserted edge between components, with the same bounds a
 # side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used.
 #   CAP_V=2048 CAP_S=4096 PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
-import sys, time
+import os
+import sys
+import time
+from collections import Counter
+
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
-from bench import generators, changes
+
+from bench import changes, generators
 
 scale = int(sys.argv[1]) if len(sys.argv) > 1 else 22
 g = generators.by_name(f"rmat{scale}", 1)
@@ -20,74 +25,122 @@ drawn = changes.make_changes(g, 1000, "uniform", np.random.default_rng(7))
 # the final graph: remove the deleted edges, add the inserted ones
 keys = g.src.astype(np.int64) * n + g.dst
 gone = np.isin(keys, drawn.delete_src.astype(np.int64) * n + drawn.delete_dst)
-src = np.concatenate([g.src[~gone], drawn.insert_src]); dst = np.concatenate([g.dst[~gone], drawn.insert_dst])
+src = np.concatenate([g.src[~gone], drawn.insert_src])
+dst = np.concatenate([g.dst[~gone], drawn.insert_dst])
 A = csr_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n))
 AT = A.T.tocsr()
-_, weak = connected_components(csr_matrix((np.ones(len(g.src), np.int8), (g.src, g.dst)), shape=(n, n)), connection="weak")
-_, strong = connected_components(csr_matrix((np.ones(len(g.src), np.int8), (g.src, g.dst)), shape=(n, n)), connection="strong")
+_, weak = connected_components(
+    csr_matrix((np.ones(len(g.src), np.int8), (g.src, g.dst)), shape=(n, n)), connection="weak"
+)
+_, strong = connected_components(
+    csr_matrix((np.ones(len(g.src), np.int8), (g.src, g.dst)), shape=(n, n)), connection="strong"
+)
+
+
 def canon(lab):
     mins = np.full(lab.max() + 1, n, np.int64)
     np.minimum.at(mins, lab, np.arange(n))
     return mins[lab]
+
+
 weak, strong = canon(weak), canon(strong)
-print(f"rmat{scale}: prepared in {time.time()-t:.0f} s")
-import os
+print(f"rmat{scale}: prepared in {time.time() - t:.0f} s")
+
 CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
+
+
 def rows(M, x):
-    return M.indices[M.indptr[x]:M.indptr[x + 1]]
+    return M.indices[M.indptr[x] : M.indptr[x + 1]]
+
+
 USED = []
+
+
 def weak_search(e, target):
     r = _weak_search(e, target)
     return r
+
+
 def _weak_search(e, target):
-    seen = [e]; have = {e}; slots = 0; head = 0
-    if e == target: return "reached"
+    seen = [e]
+    have = {e}
+    slots = 0
+    head = 0
+    if e == target:
+        return "reached"
     while head < len(seen):
-        x = seen[head]; head += 1
+        x = seen[head]
+        head += 1
         for M in (A, AT):
             r = rows(M, x)
             for base in range(0, len(r), 32):
-                chunk = r[base:base + 32]; slots += 32
-                if slots > CAP_S: return "open"
+                chunk = r[base : base + 32]
+                slots += 32
+                if slots > CAP_S:
+                    return "open"
                 if (chunk == target).any():
-                    USED.append((slots, len(seen))); return "reached"
+                    USED.append((slots, len(seen)))
+                    return "reached"
                 for w in chunk.tolist():
                     if w not in have:
-                        have.add(w); seen.append(w)
-                        if len(seen) > CAP_V: return "open"
+                        have.add(w)
+                        seen.append(w)
+                        if len(seen) > CAP_V:
+                            return "open"
     return "closed"
+
+
 def strong_search(u, v):
     sides = [([u], {u}, A), ([v], {v}, AT)]
-    heads = [0, 0]; slots = [0, 0]
-    if u == v: return "met"
+    heads = [0, 0]
+    slots = [0, 0]
+    if u == v:
+        return "met"
     while True:
         # expand the side with fewer vertices left to expand
         cand = [i for i in (0, 1) if heads[i] < len(sides[i][0])]
-        if len(cand) < 2: return "closed"
+        if len(cand) < 2:
+            return "closed"
         i = min(cand, key=lambda k: len(sides[k][0]) - heads[k])
-        seen, have, M = sides[i]; other = sides[1 - i][1]
-        x = seen[heads[i]]; heads[i] += 1
+        seen, have, M = sides[i]
+        other = sides[1 - i][1]
+        x = seen[heads[i]]
+        heads[i] += 1
         r = rows(M, x)
         for base in range(0, len(r), 32):
-            chunk = r[base:base + 32]; slots[i] += 32
-            if slots[i] > CAP_S: return "open"
+            chunk = r[base : base + 32]
+            slots[i] += 32
+            if slots[i] > CAP_S:
+                return "open"
             for w in chunk.tolist():
-                if w in other: return "met"
+                if w in other:
+                    return "met"
                 if w not in have:
-                    have.add(w); seen.append(w)
-                    if len(seen) > CAP_V: return "open"
-from collections import Counter
+                    have.add(w)
+                    seen.append(w)
+                    if len(seen) > CAP_V:
+                        return "open"
+
+
 wc, sc = Counter(), Counter()
 for u, v in zip(drawn.delete_src.tolist(), drawn.delete_dst.tolist()):
     if weak[u] == weak[v]:
-        wc[weak_search(u, weak[u])] += 1; wc[weak_search(v, weak[u])] += 1
+        wc[weak_search(u, weak[u])] += 1
+        wc[weak_search(v, weak[u])] += 1
     if strong[u] == strong[v]:
         sc[strong_search(u, v)] += 1
     else:
         sc["across components"] += 1
 print("weak end searches (500 deletions, 2 ends each):", dict(wc))
 u = np.array(USED)
-print("reached: slots p50/p90/p99/max", np.percentile(u[:,0],[50,90,99]).tolist(), u[:,0].max(), "vertices p50/p90/p99/max", np.percentile(u[:,1],[50,90,99]).tolist(), u[:,1].max())
+print(
+    "reached: slots p50/p90/p99/max",
+    np.percentile(u[:, 0], [50, 90, 99]).tolist(),
+    u[:, 0].max(),
+    "vertices p50/p90/p99/max",
+    np.percentile(u[:, 1], [50, 90, 99]).tolist(),
+    u[:, 1].max(),
+)
 print("strong deletion checks u ~> v:", dict(sc))
 ic = Counter()
 for u, v in zip(drawn.insert_src.tolist(), drawn.insert_dst.tolist()):

@@ -23,9 +23,12 @@ parser.add_argument("--scale", type=int, default=22)
 parser.add_argument("--changes", type=int, default=1000)
 parser.add_argument("--batches", type=int, default=10)
 parser.add_argument("--huge", type=int, default=0)
-parser.add_argument("--stages", action="store_true",
-                    help="also print the profile stages of one update per kind (waiting after "
-                         "each stage, device times from CUDA events)")
+parser.add_argument(
+    "--stages",
+    action="store_true",
+    help="also print the profile stages of one update per kind (waiting after "
+    "each stage, device times from CUDA events)",
+)
 args = parser.parse_args()
 print("dyng", dyng.__version__, "from", dyng.__file__)
 
@@ -33,6 +36,7 @@ print("dyng", dyng.__version__, "from", dyng.__file__)
 def scipy_ms(g0, kind):
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
+
     n = g0.num_vertices
     matrix = csr_matrix((np.ones(len(g0.src), np.int8), (g0.src, g0.dst)), shape=(n, n))
     ms, (count, _) = timed(lambda: connected_components(matrix, directed=True, connection=kind))
@@ -44,54 +48,67 @@ def huge(exponent):
     rng = np.random.default_rng(3)
     src = np.repeat(np.arange(n, dtype=np.int32), 16)
     dst = rng.integers(0, n, src.size, dtype=np.int32)
-    build_ms, graph = timed(lambda: dyng.Graph.from_edges(src, dst, num_vertices=n,
-                                                          resources=dyng.Resources.cuda()))
-    del src, dst
+    build_ms, graph = timed(
+        lambda: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.cuda())
+    )
+    # The graph holds its own copy: drop the arrays before the computes. Rebinding, not `del`:
+    # the lambda above names them.
+    src = dst = None
     print(f"uniform 2^{exponent} vertices, {graph.num_edges} edges: build {build_ms:.0f} ms")
     first, r = timed(lambda: dyng.components.compute(graph))
-    print(f"  weak compute first {first:.1f} ms, median of 5 "
-          f"{median_ms(lambda: dyng.components.compute(graph)):.1f} ms, count {r.count}")
+    print(
+        f"  weak compute first {first:.1f} ms, median of 5 "
+        f"{median_ms(lambda: dyng.components.compute(graph)):.1f} ms, count {r.count}"
+    )
 
 
 def print_stages(graph, result, b, kind):
     """The stages of one more update (the last batch again, inverted: its insertions deleted and
     its deletions inserted back)."""
-    batch = dyng.EdgeBatch(insert=(b.delete_src, b.delete_dst), delete=(b.insert_src,
-                                                                        b.insert_dst))
+    batch = dyng.EdgeBatch(insert=(b.delete_src, b.delete_dst), delete=(b.insert_src, b.insert_dst))
     with dyng.profile(graph.resources, sync_stages=True, cuda_events=True) as profile:
         stats = dyng.components.update(graph, batch, result)
-    print(f"  {kind} update stages ({stats.path}, searches {stats.searches}, search_size "
-          f"{stats.search_size}, edges {stats.frontier_visits}):")
+    print(
+        f"  {kind} update stages ({stats.path}, searches {stats.searches}, search_size "
+        f"{stats.search_size}, edges {stats.frontier_visits}):"
+    )
     for stage in profile.stages:
-        print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
-              f"  device {stage.device_ms:8.3f}")
+        print(
+            f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
+            f"  device {stage.device_ms:8.3f}"
+        )
 
 
 def run_updates(graph, spare, kind, batches):
     result = dyng.components.compute(graph, kind=kind)
     times, apply_times, paths = [], [], []
     for i, b in enumerate(batches):
-        batch = dyng.EdgeBatch(insert=(b.insert_src, b.insert_dst), delete=(b.delete_src,
-                                                                          b.delete_dst))
+        batch = dyng.EdgeBatch(
+            insert=(b.insert_src, b.insert_dst), delete=(b.delete_src, b.delete_dst)
+        )
         ms, stats = timed(lambda: dyng.components.update(graph, batch, result))
         times.append(ms)
         paths.append(stats.path)
         apply_times.append(timed(lambda: spare.apply(batch))[0])
         fresh = dyng.components.compute(graph, kind=kind)
-        same = (np.array_equal(fresh.labels.to_numpy(), result.labels.to_numpy())
-                and np.array_equal(fresh.sizes.to_numpy(), result.sizes.to_numpy())
-                and fresh.count == result.count)
+        same = (
+            np.array_equal(fresh.labels.to_numpy(), result.labels.to_numpy())
+            and np.array_equal(fresh.sizes.to_numpy(), result.sizes.to_numpy())
+            and fresh.count == result.count
+        )
         assert same, f"{kind} update {i} differs from a fresh compute"
     if args.stages:
         print_stages(graph, result, batches[-1], kind)
     recompute = median_ms(lambda: dyng.components.compute(graph, kind=kind))
     steady = float(np.median(times[1:]))
     apply = float(np.median(apply_times[1:]))
-    print(f"  {kind} update of {args.changes}: first {times[0]:.3f} ms, steady median {steady:.3f}"
-          f" ms (min {min(times[1:]):.3f}); apply alone {apply:.3f} ms; recompute {recompute:.3f}"
-          f" ms; steady/recompute {steady / recompute:.3f}, steady/(apply+recompute) "
-          f"{steady / (apply + recompute):.3f}; paths {sorted(set(paths))}; all equal a fresh "
-          f"compute")
+    print(
+        f"  {kind} update of {args.changes}: first {times[0]:.3f} ms, steady median {steady:.3f}"
+        f" ms (min {min(times[1:]):.3f}); apply alone {apply:.3f} ms; recompute {recompute:.3f}"
+        f" ms; steady/recompute {steady / recompute:.3f}, steady/(apply+recompute) "
+        f"{steady / (apply + recompute):.3f}; paths {sorted(set(paths))}; all equal a fresh "
+        f"compute"
+    )
 
 
 def main():
@@ -110,27 +127,36 @@ def main():
         sp_ms, sp_count = scipy_ms(g0, kind)
         assert r.count == h.count == sp_count
         assert np.array_equal(r.labels.to_numpy(), h.labels.to_numpy())
-        print(f"  {kind} compute: cuda first {first:.2f} ms, median {steady:.2f} ms; openmp "
-              f"{host_ms:.1f} ms; scipy {sp_ms:.1f} ms; count {r.count} (all agree); "
-              f"scipy/cuda {sp_ms / steady:.1f}x; rounds {r.stats.iterations}")
+        print(
+            f"  {kind} compute: cuda first {first:.2f} ms, median {steady:.2f} ms; openmp "
+            f"{host_ms:.1f} ms; scipy {sp_ms:.1f} ms; count {r.count} (all agree); "
+            f"scipy/cuda {sp_ms / steady:.1f}x; rounds {r.stats.iterations}"
+        )
         if args.stages:
             with dyng.profile(cuda, sync_stages=True, cuda_events=True) as profile:
                 dyng.components.compute(graph, kind=kind)
             for stage in profile.stages:
-                print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
-                      f"  device {stage.device_ms:8.3f}")
-    drawn = changes.make_changes(g0, 2 * args.changes * args.batches, "uniform",
-                                 np.random.default_rng(7))
+                print(
+                    f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
+                    f"  device {stage.device_ms:8.3f}"
+                )
+    drawn = changes.make_changes(
+        g0, 2 * args.changes * args.batches, "uniform", np.random.default_rng(7)
+    )
     half = args.changes // 2
-    batches = [changes.ChangeBatch(drawn.insert_src[i * half:(i + 1) * half],
-                                   drawn.insert_dst[i * half:(i + 1) * half],
-                                   drawn.insert_weights[i * half:(i + 1) * half],
-                                   drawn.delete_src[i * half:(i + 1) * half],
-                                   drawn.delete_dst[i * half:(i + 1) * half], {})
-               for i in range(2 * args.batches)]
-    for kind, part in (("weak", batches[:args.batches]), ("strong", batches[args.batches:])):
-        spare = dyng.Graph.from_edges(g0.src, g0.dst, num_vertices=g0.num_vertices,
-                                      resources=cuda)
+    batches = [
+        changes.ChangeBatch(
+            drawn.insert_src[i * half : (i + 1) * half],
+            drawn.insert_dst[i * half : (i + 1) * half],
+            drawn.insert_weights[i * half : (i + 1) * half],
+            drawn.delete_src[i * half : (i + 1) * half],
+            drawn.delete_dst[i * half : (i + 1) * half],
+            {},
+        )
+        for i in range(2 * args.batches)
+    ]
+    for kind, part in (("weak", batches[: args.batches]), ("strong", batches[args.batches :])):
+        spare = dyng.Graph.from_edges(g0.src, g0.dst, num_vertices=g0.num_vertices, resources=cuda)
         run_updates(graph, spare, kind, part)
 
 

@@ -144,7 +144,7 @@ def search(a, start, target, skip, bound):
     seen, stack, edges = {start}, [start], 0
     while stack:
         x = stack.pop()
-        row = a.indices[a.indptr[x]:a.indptr[x + 1]]
+        row = a.indices[a.indptr[x] : a.indptr[x + 1]]
         edges += len(row)
         if edges > bound:
             return "open", edges, seen
@@ -167,9 +167,11 @@ members = np.flatnonzero(labels == giant_label)
 hub = int(members[np.argmax(degree[members])])
 f_parent, f_depth = bfs_tree(a, hub)
 b_parent, b_depth = bfs_tree(at, hub)
-print(f"rmat{scale}: {n} vertices, {len(src)} edges; giant {sizes[giant_label]}, hub {hub} "
-      f"(degree {degree[hub]}); trees depth {f_depth.max()}/{b_depth.max()}; "
-      f"F {np.sum(f_parent >= 0)}, B {np.sum(b_parent >= 0)}; prepared in {time.time() - t0:.0f} s")
+print(
+    f"rmat{scale}: {n} vertices, {len(src)} edges; giant {sizes[giant_label]}, hub {hub} "
+    f"(degree {degree[hub]}); trees depth {f_depth.max()}/{b_depth.max()}; "
+    f"F {np.sum(f_parent >= 0)}, B {np.sum(b_parent >= 0)}; prepared in {time.time() - t0:.0f} s"
+)
 
 for batch in range(num_batches):
     gone = rng.choice(len(src), num_changes // 2, replace=False)
@@ -219,10 +221,12 @@ for batch in range(num_batches):
     # the giant component's vertices are decided by F & B (its label: their smallest id)
     changed = ~unchanged(labels, new_labels) & ~(giant | old_giant)
     missed = int(np.sum(changed & ~touched))
-    print(f"batch {batch}: giant {'OK' if np.array_equal(true_giant, giant) else 'WRONG'}, "
-          f"changed outside it {int(changed.sum())} (not touched: {missed}), reopened giant {int(reopened.sum())}; "
-          f"trees: cut {work['cut']}, grown {work['grown']}, pointer rounds {work['pointer_rounds']}, "
-          f"depth {f_depth[in_f].max()}/{b_depth[in_b].max()}; edges read {work['edges']} "
-          f"({work['edges'] / len(src):.2%} of m); insertions {outcomes}")
+    print(
+        f"batch {batch}: giant {'OK' if np.array_equal(true_giant, giant) else 'WRONG'}, "
+        f"changed outside it {int(changed.sum())} (not touched: {missed}), reopened giant {int(reopened.sum())}; "
+        f"trees: cut {work['cut']}, grown {work['grown']}, pointer rounds {work['pointer_rounds']}, "
+        f"depth {f_depth[in_f].max()}/{b_depth[in_b].max()}; edges read {work['edges']} "
+        f"({work['edges'] / len(src):.2%} of m); insertions {outcomes}"
+    )
     labels = new_labels
     sizes = np.bincount(labels, minlength=n)

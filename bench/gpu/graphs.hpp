@@ -78,9 +78,9 @@ inline edge_list_t rmat(int scale, int edge_factor, uint64_t seed) {
       uint64_t d = 0;
       for (int level = 0; level < scale; ++level) {
         if (level % 2 == 0) state = splitmix64(state);
-        const double u = static_cast<double>((state >> (32 * (level % 2))) & 0xffffffffull) /
-                         4294967296.0;
-        const uint64_t sb = u >= 0.76 ? 1 : 0;                   // quadrants c, d
+        const double u =
+            static_cast<double>((state >> (32 * (level % 2))) & 0xffffffffull) / 4294967296.0;
+        const uint64_t sb = u >= 0.76 ? 1 : 0;                             // quadrants c, d
         const uint64_t db = (u >= 0.57 && u < 0.76) || u >= 0.95 ? 1 : 0;  // quadrants b, d
         s = (s << 1) | sb;
         d = (d << 1) | db;

@@ -4,6 +4,7 @@
 # bench.changes, whose batches insert new edges only and delete distinct ones, so that these
 # figures stay comparable with the issue's own table.
 import numpy as np
+
 import dyng
 
 

@@ -26,9 +26,12 @@ parser.add_argument("--scale", type=int, default=22)
 parser.add_argument("--tol", type=float, default=1e-6)
 parser.add_argument("--batches", type=int, default=10)
 parser.add_argument("--huge", type=int, default=0)
-parser.add_argument("--stages", action="store_true",
-                    help="also print the profile stages of one compute and one update (waiting "
-                         "after each stage, device times from CUDA events)")
+parser.add_argument(
+    "--stages",
+    action="store_true",
+    help="also print the profile stages of one compute and one update (waiting "
+    "after each stage, device times from CUDA events)",
+)
 args = parser.parse_args()
 print("dyng", dyng.__version__, "from", dyng.__file__)
 ALPHA = 0.85
@@ -53,8 +56,9 @@ def networkit_ms(g0):
         import networkit as nk
     except ImportError:
         return None
-    graph = nk.GraphFromCoo((g0.src.astype(np.uint64), g0.dst.astype(np.uint64)),
-                            n=g0.num_vertices, directed=True)
+    graph = nk.GraphFromCoo(
+        (g0.src.astype(np.uint64), g0.dst.astype(np.uint64)), n=g0.num_vertices, directed=True
+    )
     pr = nk.centrality.PageRank(graph, damp=ALPHA, tol=args.tol)
     norm = getattr(getattr(nk.centrality, "Norm", None), "L1_NORM", None)
     if norm is not None:  # NetworKit's default is the L2 norm; NetworkX's test is L1
@@ -67,8 +71,10 @@ def print_stages(graph, call, label):
         call()
     print(f"  {label} stages:")
     for stage in profile.stages:
-        print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
-              f"  device {stage.device_ms:8.3f}")
+        print(
+            f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms:8.3f}"
+            f"  device {stage.device_ms:8.3f}"
+        )
 
 
 def huge(exponent):
@@ -76,34 +82,49 @@ def huge(exponent):
     rng = np.random.default_rng(3)
     src = np.repeat(np.arange(n, dtype=np.int32), 16)
     dst = rng.integers(0, n, src.size, dtype=np.int32)
-    build_ms, graph = timed(lambda: dyng.Graph.from_edges(src, dst, num_vertices=n,
-                                                          resources=dyng.Resources.cuda()))
+    build_ms, graph = timed(
+        lambda: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.cuda())
+    )
     print(f"uniform 2^{exponent} vertices, {graph.num_edges} edges: build {build_ms:.0f} ms")
     first, r = timed(lambda: compute(graph))
     steady = median_ms(lambda: compute(graph), 3)
-    print(f"  cuda compute first {first:.1f} ms, median of 3 {steady:.1f} ms, iterations "
-          f"{r.iterations}, residual {r.residual:.3g}")
+    print(
+        f"  cuda compute first {first:.1f} ms, median of 3 {steady:.1f} ms, iterations "
+        f"{r.iterations}, residual {r.residual:.3g}"
+    )
     bar("2^30-edge compute", steady / 1e3, 1.5, "s")
     # At this n any iteration meets tol 1e-6 (n * tol > 2); a tolerance where the test bites:
     tight = args.tol * 1e-4
     ms, t = timed(lambda: dyng.pagerank.compute(graph, tol=tight))
-    print(f"  cuda compute at tol {tight:g}: {ms:.1f} ms, iterations {t.iterations}, residual "
-          f"{t.residual:.3g}")
-    del graph
+    print(
+        f"  cuda compute at tol {tight:g}: {ms:.1f} ms, iterations {t.iterations}, residual "
+        f"{t.residual:.3g}"
+    )
+    graph = None  # free the device copy first (rebound, not `del`: the lambdas above name it)
     on_host = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.openmp())
     host_ms, h = timed(lambda: compute(on_host))
-    print(f"  openmp compute {host_ms:.0f} ms; cuda within the bound of it: "
-          f"{l1(r, h) < 2 * n * args.tol / (1 - ALPHA)}")
+    print(
+        f"  openmp compute {host_ms:.0f} ms; cuda within the bound of it: "
+        f"{l1(r, h) < 2 * n * args.tol / (1 - ALPHA)}"
+    )
 
 
 def batches_of(g0, size, count, rng):
     drawn = changes.make_changes(g0, size * count, "uniform", rng)
     half = size // 2
-    return [dyng.EdgeBatch(insert=(drawn.insert_src[i * half:(i + 1) * half],
-                                   drawn.insert_dst[i * half:(i + 1) * half]),
-                           delete=(drawn.delete_src[i * half:(i + 1) * half],
-                                   drawn.delete_dst[i * half:(i + 1) * half]))
-            for i in range(count)]
+    return [
+        dyng.EdgeBatch(
+            insert=(
+                drawn.insert_src[i * half : (i + 1) * half],
+                drawn.insert_dst[i * half : (i + 1) * half],
+            ),
+            delete=(
+                drawn.delete_src[i * half : (i + 1) * half],
+                drawn.delete_dst[i * half : (i + 1) * half],
+            ),
+        )
+        for i in range(count)
+    ]
 
 
 def run_updates(graph, size, batches):
@@ -121,14 +142,17 @@ def run_updates(graph, size, batches):
         assert stats.converged, f"update {i} of {size} did not converge"
         assert l1(result, fresh) < limit, f"update {i} of {size} is outside the bound"
     if args.stages:
-        print_stages(graph, lambda: dyng.pagerank.update(graph, batches[-1], result),
-                     f"update of {size}")
+        print_stages(
+            graph, lambda: dyng.pagerank.update(graph, batches[-1], result), f"update of {size}"
+        )
     recompute = median_ms(lambda: compute(graph))
     steady = float(np.median(times[1:]))
-    print(f"  update of {size}: first {times[0]:.3f} ms, steady median {steady:.3f} ms (min "
-          f"{min(times[1:]):.3f}); recompute {recompute:.3f} ms; steady/recompute "
-          f"{steady / recompute:.3f}; median vertices touched {int(np.median(touched))}; paths "
-          f"{sorted(set(paths))}; all converged, within the bound of a fresh compute")
+    print(
+        f"  update of {size}: first {times[0]:.3f} ms, steady median {steady:.3f} ms (min "
+        f"{min(times[1:]):.3f}); recompute {recompute:.3f} ms; steady/recompute "
+        f"{steady / recompute:.3f}; median vertices touched {int(np.median(touched))}; paths "
+        f"{sorted(set(paths))}; all converged, within the bound of a fresh compute"
+    )
     return steady, recompute
 
 
@@ -150,9 +174,11 @@ def main():
     assert np.array_equal(r.ranks.to_numpy(), again.ranks.to_numpy()), "two computes differ"
     assert l1(r, h) < 2 * n * args.tol / (1 - ALPHA), "cuda is outside the bound of openmp"
     nk_text = f"; networkit {nk_ms:.1f} ms" if nk_ms is not None else "; networkit not installed"
-    print(f"  compute: cuda first {first:.2f} ms, median {steady:.2f} ms; openmp {host_ms:.1f} ms"
-          f"{nk_text}; iterations {r.iterations}; openmp/cuda {host_ms / steady:.1f}x; same bits "
-          f"twice, within the bound of openmp")
+    print(
+        f"  compute: cuda first {first:.2f} ms, median {steady:.2f} ms; openmp {host_ms:.1f} ms"
+        f"{nk_text}; iterations {r.iterations}; openmp/cuda {host_ms / steady:.1f}x; same bits "
+        f"twice, within the bound of openmp"
+    )
     bar("R-MAT compute", steady, 15.0)
     if args.stages:
         print_stages(graph, lambda: compute(graph), "compute")

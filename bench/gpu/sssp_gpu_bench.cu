@@ -126,8 +126,7 @@ options_t parse(int argc, char** argv) {
     else if (key == "--budgets") {
       o.budgets.clear();
       for (const auto& part : split(value)) o.budgets.push_back(std::stod(part));
-    }
-    else {
+    } else {
       std::fprintf(stderr, "sssp_gpu_bench: unknown option %s\n", key.c_str());
       std::exit(2);
     }
@@ -253,9 +252,8 @@ measurement_t measure(bench_graph_t<vid_t, eid_t>& b, const options_t& o, const 
       b.parents.fill_bytes(0xA5);
       DYNG_CUDA_CHECK(cudaEventRecord(start));
       dyng::sssp::cuda::compute<vid_t, eid_t>(b.out.view, b.in.view, static_cast<vid_t>(o.source),
-                                              o.num_weights - 1, c.delta, nullptr,
-                                              b.dist.data(), b.parents.data(), result.stats,
-                                              tuning);
+                                              o.num_weights - 1, c.delta, nullptr, b.dist.data(),
+                                              b.parents.data(), result.stats, tuning);
       DYNG_CUDA_CHECK(cudaEventRecord(stop));
       DYNG_CUDA_CHECK(cudaEventSynchronize(stop));
       float ms = 0;
@@ -269,8 +267,8 @@ measurement_t measure(bench_graph_t<vid_t, eid_t>& b, const options_t& o, const 
     for (int rep = 0; rep < o.reps; ++rep) {
       DYNG_CUDA_CHECK(cudaEventRecord(start));
       dyng::sssp::cuda::canonical_parents<vid_t, eid_t>(b.in.view, static_cast<vid_t>(o.source),
-                                                        o.num_weights - 1, b.dist.data(),
-                                                        nullptr, b.parents.data());
+                                                        o.num_weights - 1, b.dist.data(), nullptr,
+                                                        b.parents.data());
       DYNG_CUDA_CHECK(cudaEventRecord(stop));
       DYNG_CUDA_CHECK(cudaEventSynchronize(stop));
       float ms = 0;
@@ -297,16 +295,18 @@ void run_graph(const bench::edge_list_t& g, const bench::reference_t& ref, const
   const int64_t m = static_cast<int64_t>(g.src.size());
   const int objective = o.num_weights - 1;
   bench_graph_t<vid_t, eid_t> b{
-      g, ref,
+      g,
+      ref,
       device_direction_t<vid_t, eid_t>(
           bench::build_slotted<vid_t, eid_t>(g, false, o.num_weights, objective), n),
       device_direction_t<vid_t, eid_t>(
           bench::build_slotted<vid_t, eid_t>(g, true, o.num_weights, objective), n),
-      device_buffer<int64_t>(n), device_buffer<vid_t>(n)};
+      device_buffer<int64_t>(n),
+      device_buffer<vid_t>(n)};
   // Minimum traffic: both directions' rows, columns and weights once, distances written by the
   // search and read by the parent pass, parents written.
-  const double bytes = 2.0 * (2.0 * n * sizeof(eid_t) + m * (sizeof(vid_t) + 4.0)) +
-                       16.0 * n + 1.0 * sizeof(vid_t) * n;
+  const double bytes = 2.0 * (2.0 * n * sizeof(eid_t) + m * (sizeof(vid_t) + 4.0)) + 16.0 * n +
+                       1.0 * sizeof(vid_t) * n;
   for (const config_t& c : o.configs) {
     const measurement_t r = measure(b, o, c);
     const double median = r.times.empty() ? 0.0 : r.times[r.times.size() / 2];
@@ -318,8 +318,7 @@ void run_graph(const bench::edge_list_t& g, const bench::reference_t& ref, const
                   g.name.c_str(), type.c_str(), static_cast<long long>(n),
                   static_cast<long long>(m), c.group, c.bps, c.delta, median,
                   r.times.empty() ? 0.0 : r.times.front(), r.times.empty() ? 0.0 : r.times.back(),
-                  r.parents_ms,
-                  m / (median * 1e-3) / 1e9, gbs, 100.0 * gbs / copy_gbs,
+                  r.parents_ms, m / (median * 1e-3) / 1e9, gbs, 100.0 * gbs / copy_gbs,
                   static_cast<long long>(r.stats.iterations),
                   static_cast<long long>(r.stats.epochs),
                   static_cast<double>(r.stats.frontier_visits) / std::max<int64_t>(1, m),
@@ -370,17 +369,14 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         for (const auto& type : o.types) {
           if (type == "i32i32") {
-            bench::run_updates<int32_t, int32_t>(g, type, o.updates, update_configs,
-                                                 o.update_reps, o.source, o.verbose,
-                                                 update_rows);
+            bench::run_updates<int32_t, int32_t>(g, type, o.updates, update_configs, o.update_reps,
+                                                 o.source, o.verbose, update_rows);
           } else if (type == "i32i64") {
-            bench::run_updates<int32_t, int64_t>(g, type, o.updates, update_configs,
-                                                 o.update_reps, o.source, o.verbose,
-                                                 update_rows);
+            bench::run_updates<int32_t, int64_t>(g, type, o.updates, update_configs, o.update_reps,
+                                                 o.source, o.verbose, update_rows);
           } else if (type == "i64i64") {
-            bench::run_updates<int64_t, int64_t>(g, type, o.updates, update_configs,
-                                                 o.update_reps, o.source, o.verbose,
-                                                 update_rows);
+            bench::run_updates<int64_t, int64_t>(g, type, o.updates, update_configs, o.update_reps,
+                                                 o.source, o.verbose, update_rows);
           }
         }
       }

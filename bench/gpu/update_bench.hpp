@@ -119,17 +119,17 @@ void run_updates(const edge_list_t& edges, const std::string& type,
         dyng::sssp::cuda::tuning_t tuning;
         tuning.repair_delta = config.repair_delta;
         DYNG_CUDA_CHECK(cudaEventRecord(start));
-        dyng::sssp::cuda::update<vid_t, eid_t>(out.view, in.view, log, 0, 0, config.budget,
-                                               nullptr, state, stats, tuning);
+        dyng::sssp::cuda::update<vid_t, eid_t>(out.view, in.view, log, 0, 0, config.budget, nullptr,
+                                               state, stats, tuning);
         DYNG_CUDA_CHECK(cudaEventRecord(stop));
         const float update = elapsed_ms(start, stop);
         dyng::sssp::stats_t fresh_stats;
         fresh_dist.fill_bytes(0xA5);
         fresh_parents.fill_bytes(0xA5);
         DYNG_CUDA_CHECK(cudaEventRecord(start));
-        dyng::sssp::cuda::compute<vid_t, eid_t>(out.view, in.view, static_cast<vid_t>(source), 0,
-                                                0, nullptr, fresh_dist.data(),
-                                                fresh_parents.data(), fresh_stats);
+        dyng::sssp::cuda::compute<vid_t, eid_t>(out.view, in.view, static_cast<vid_t>(source), 0, 0,
+                                                nullptr, fresh_dist.data(), fresh_parents.data(),
+                                                fresh_stats);
         DYNG_CUDA_CHECK(cudaEventRecord(stop));
         const float recompute = elapsed_ms(start, stop);
         dist.copy_to_host(got_dist.data(), n);
@@ -141,20 +141,20 @@ void run_updates(const edge_list_t& edges, const std::string& type,
           bad += got_dist[v] != want_dist[v] || got_parents[v] != want_parents[v] ? 1 : 0;
         }
         if (bad > 0) {
-          std::fprintf(stderr, "  %s %lld changes: update differs from recompute at %lld vertices\n",
+          std::fprintf(stderr,
+                       "  %s %lld changes: update differs from recompute at %lld vertices\n",
                        edges.name.c_str(), count, bad);
         }
         mismatches += bad;
         g.apply(inverse.view());
         if (verbose) {
-          std::printf("    rep %2d: update %8.3f ms (%s) recompute %8.3f ms, invalidated %lld, "
-                      "affected %lld, rounds %lld, relaxations %lld\n",
-                      rep, update,
-                      stats.path == dyng::update_path_t::incremental ? "inc" : "rec",
-                      recompute, static_cast<long long>(stats.invalidated),
-                      static_cast<long long>(stats.affected),
-                      static_cast<long long>(stats.iterations),
-                      static_cast<long long>(stats.frontier_visits));
+          std::printf(
+              "    rep %2d: update %8.3f ms (%s) recompute %8.3f ms, invalidated %lld, "
+              "affected %lld, rounds %lld, relaxations %lld\n",
+              rep, update, stats.path == dyng::update_path_t::incremental ? "inc" : "rec",
+              recompute, static_cast<long long>(stats.invalidated),
+              static_cast<long long>(stats.affected), static_cast<long long>(stats.iterations),
+              static_cast<long long>(stats.frontier_visits));
         }
         if (rep < 0) continue;
         update_ms.push_back(update);

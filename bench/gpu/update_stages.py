@@ -9,24 +9,29 @@ import argparse
 import time
 
 import numpy as np
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 import dyng
 from bench import generators
-from issue14_batches import uniform_batch  # beside this script (sys.path[0])
 
 REPEATS = 15
 PROFILED = 10
 
 parser = argparse.ArgumentParser(description=__doc__)
-parser.add_argument("--threads", type=int, default=0,
-                    help="run the OpenMP backend on this many threads instead of the device")
+parser.add_argument(
+    "--threads",
+    type=int,
+    default=0,
+    help="run the OpenMP backend on this many threads instead of the device",
+)
 parser.add_argument("changes", type=int, nargs="*", default=[1000])
 args = parser.parse_args()
 on_device = args.threads == 0
 resources = dyng.Resources.cuda() if on_device else dyng.Resources.openmp(num_threads=args.threads)
 g0 = generators.by_name("rmat22", 1)
-graph = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices,
-                              resources=resources)
+graph = dyng.Graph.from_edges(
+    g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=resources
+)
 rng = np.random.default_rng(5)
 repeats, profiled = (REPEATS, PROFILED) if on_device else (7, 3)  # host updates take ~0.1 s
 print("dyng", dyng.__version__, "from", dyng.__file__)
@@ -52,8 +57,10 @@ def print_stages(title, call, k):
         waits = "waiting after each" if options else "no waits"
         print(f"  {title} stages per call, {waits}:")
         for stage in profile.stages:
-            print(f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms / profiled:8.3f}"
-                  f"  device {stage.device_ms / profiled:8.3f}")
+            print(
+                f"    {'  ' * stage.depth}{stage.name:34s} host {stage.host_ms / profiled:8.3f}"
+                f"  device {stage.device_ms / profiled:8.3f}"
+            )
 
 
 for k in args.changes:
@@ -63,10 +70,12 @@ for k in args.changes:
     update = median_ms(lambda b: dyng.sssp.update(graph, b, result), k)
     apply = median_ms(graph.apply, k)
     compute = median_ms(lambda _: dyng.sssp.compute(graph, 0), 0)
-    print(f"{k} changes: sssp.update median {update[0]:.3f} ms (min {update[1]:.3f}), "
-          f"Graph.apply alone median {apply[0]:.3f} ms (min {apply[1]:.3f}), "
-          f"sssp.compute median {compute[0]:.3f} ms (min {compute[1]:.3f}); "
-          f"update / (apply + compute) = {update[0] / (apply[0] + compute[0]):.3f}")
+    print(
+        f"{k} changes: sssp.update median {update[0]:.3f} ms (min {update[1]:.3f}), "
+        f"Graph.apply alone median {apply[0]:.3f} ms (min {apply[1]:.3f}), "
+        f"sssp.compute median {compute[0]:.3f} ms (min {compute[1]:.3f}); "
+        f"update / (apply + compute) = {update[0] / (apply[0] + compute[0]):.3f}"
+    )
     result = dyng.sssp.compute(graph, 0)
     stats = dyng.sssp.update(graph, uniform_batch(g0, rng, k), result)
     print(f"  last update: {stats.method}, {stats.path}")

@@ -49,8 +49,9 @@ class Graph:
     @classmethod
     def from_edges(cls, src, dst, weights, *, num_vertices=None, resources=None):
         edges = {}
-        for u, v, w in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
-                           np.asarray(weights).tolist()):
+        for u, v, w in zip(
+            np.asarray(src).tolist(), np.asarray(dst).tolist(), np.asarray(weights).tolist()
+        ):
             edges[(u, v)] = w
         return cls(num_vertices, edges, resources)
 
@@ -69,8 +70,9 @@ class Graph:
             inserted += (u, v) not in self._edges
             updated += (u, v) in self._edges
             self._edges[(u, v)] = w
-        return types.SimpleNamespace(inserted_edges=inserted, deleted_edges=deleted,
-                                     updated_edges=updated)
+        return types.SimpleNamespace(
+            inserted_edges=inserted, deleted_edges=deleted, updated_edges=updated
+        )
 
 
 def _dijkstra(graph, source):
@@ -90,8 +92,12 @@ def _dijkstra(graph, source):
                 heapq.heappush(heap, (d + w, v))
     parents = [-1] * graph.num_vertices
     for (u, v), w in sorted(graph._edges.items()):
-        if v != source and dist[u] < INFINITE_DISTANCE and dist[u] + w == dist[v] \
-                and parents[v] == -1:
+        if (
+            v != source
+            and dist[u] < INFINITE_DISTANCE
+            and dist[u] + w == dist[v]
+            and parents[v] == -1
+        ):
             parents[v] = u
     return np.array(dist, dtype=np.int64), np.array(parents, dtype=np.int32)
 
@@ -120,11 +126,18 @@ def make(broken: str | None = None):
         if broken == "update":
             dist[np.argmax(dist < INFINITE_DISTANCE // 2)] += 1
         result.distances, result.parents = Array(dist), fresh.parents
-        return types.SimpleNamespace(path="recompute", fallback_used=True, affected=0,
-                                     invalidated=0)
+        return types.SimpleNamespace(
+            path="recompute", fallback_used=True, affected=0, invalidated=0
+        )
 
-    sssp = types.SimpleNamespace(compute=compute, update=update,
-                                 INFINITE_DISTANCE=INFINITE_DISTANCE)
-    return types.SimpleNamespace(__version__="0.0.fake", Resources=Resources, Graph=Graph,
-                                 EdgeBatch=EdgeBatch, sssp=sssp,
-                                 config=lambda: {"build": {"build_type": "fake"}})
+    sssp = types.SimpleNamespace(
+        compute=compute, update=update, INFINITE_DISTANCE=INFINITE_DISTANCE
+    )
+    return types.SimpleNamespace(
+        __version__="0.0.fake",
+        Resources=Resources,
+        Graph=Graph,
+        EdgeBatch=EdgeBatch,
+        sssp=sssp,
+        config=lambda: {"build": {"build_type": "fake"}},
+    )

@@ -70,7 +70,7 @@ def test_uniform_grid_changes_are_spread_out(grid):
 def test_local_rmat_insertions_end_two_hops_away(rmat):
     batch = changes.make_changes(rmat, 300, "local", np.random.default_rng(2))
     ptr = rmat.row_ptr()
-    out = [set(rmat.dst[ptr[v]:ptr[v + 1]].tolist()) for v in range(rmat.num_vertices)]
+    out = [set(rmat.dst[ptr[v] : ptr[v + 1]].tolist()) for v in range(rmat.num_vertices)]
     for u, v in zip(batch.insert_src.tolist(), batch.insert_dst.tolist()):
         assert any(v in out[w] for w in out[u]), (u, v)
     region_size = batch.info["region_vertices"]

@@ -17,9 +17,13 @@ def test_full_run_writes_table_bars_and_json(tmp_path, capsys):
     assert cli.main([*ARGS, "--json", str(out)], dyng_module=fake_dyng.make()) == 0
     doc = json.loads(out.read_text())
     ops = [(r["graph"], r["operation"]) for r in doc["rows"]]
-    assert ops[:5] == [("grid8", "compute"), ("grid8", "update uniform 10"),
-                       ("grid8", "update uniform 20"), ("grid8", "update local 10"),
-                       ("grid8", "update local 20")]
+    assert ops[:5] == [
+        ("grid8", "compute"),
+        ("grid8", "update uniform 10"),
+        ("grid8", "update uniform 20"),
+        ("grid8", "update local 10"),
+        ("grid8", "update local 20"),
+    ]
     assert len(ops) == 10
     update = doc["rows"][1]
     assert update["path_seq"] == "recompute" and len(update["stats"]["omp"]) == 3
@@ -35,11 +39,14 @@ def test_full_run_writes_table_bars_and_json(tmp_path, capsys):
     assert "grid8: generating" in captured.err
 
 
-@pytest.mark.parametrize("broken, message", [
-    ("update", "sssp.update distances vs recompute"),
-    ("parents", "parents vs canonical parents"),
-    ("omp", "(OpenMP) parents vs sequential"),
-])
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        ("update", "sssp.update distances vs recompute"),
+        ("parents", "parents vs canonical parents"),
+        ("omp", "(OpenMP) parents vs sequential"),
+    ],
+)
 def test_wrong_answers_stop_the_benchmark(tmp_path, capsys, broken, message):
     rc = cli.main([*ARGS, "--json", str(tmp_path / "r.json")], dyng_module=fake_dyng.make(broken))
     assert rc == 1
@@ -56,14 +63,16 @@ def test_bars_compare_ratios_with_limits():
     rows = [
         {"graph": "rmat18", "operation": "compute", "ratio_seq": 0.8, "ratio_omp": 0.5},
         {"graph": "grid512", "operation": "compute", "ratio_seq": 1.2, "ratio_omp": 0.9},
-        {"graph": "rmat18", "operation": "update uniform 1000", "ratio_seq": 0.3,
-         "ratio_omp": 0.6},
-        {"graph": "grid512", "operation": "update local 10000", "ratio_seq": 1.05,
-         "ratio_omp": 1.3},
+        {"graph": "rmat18", "operation": "update uniform 1000", "ratio_seq": 0.3, "ratio_omp": 0.6},
+        {
+            "graph": "grid512",
+            "operation": "update local 10000",
+            "ratio_seq": 1.05,
+            "ratio_omp": 1.3,
+        },
     ]
     status = [(b["status"], b["ratio"]) for b in report.bars(rows)]
-    assert status[:5] == [("PASS", 0.8), ("FAIL", 1.2), ("PASS", 0.3), ("FAIL", 0.6),
-                          ("FAIL", 1.3)]
+    assert status[:5] == [("PASS", 0.8), ("FAIL", 1.2), ("PASS", 0.3), ("FAIL", 0.6), ("FAIL", 1.3)]
     assert all(s == ("SKIP", None) for s in status[5:]), "no CUDA rows: the GPU bars skip"
     assert report.bars(rows)[4]["where"] == "grid512 update local 10000 omp"
 
@@ -72,8 +81,12 @@ def test_cuda_bars_use_milliseconds_and_strict_recompute():
     rows = [
         {"graph": "rmat22", "operation": "compute", "dyng_cuda_ms": 9.0},
         {"graph": "grid2048", "operation": "compute", "dyng_cuda_ms": 31.0},
-        {"graph": "rmat22", "operation": "update uniform 1000", "dyng_cuda_ms": 2.0,
-         "ratio_cuda": 1.0},
+        {
+            "graph": "rmat22",
+            "operation": "update uniform 1000",
+            "dyng_cuda_ms": 2.0,
+            "ratio_cuda": 1.0,
+        },
     ]
     bars = {b["bar"]: b for b in report.bars(rows)}
     assert bars["compute cuda <= 20 ms on rmat22"]["status"] == "PASS"
@@ -85,18 +98,31 @@ def test_cuda_bars_use_milliseconds_and_strict_recompute():
 
 def test_load_run_reports_ratios_and_bars(tmp_path, capsys):
     out = tmp_path / "load.json"
-    argv = ["load", "--graphs", "grid8", "--conditions", "quiet,spin", "--repeats", "2",
-            "--json", str(out)]
+    argv = [
+        "load",
+        "--graphs",
+        "grid8",
+        "--conditions",
+        "quiet,spin",
+        "--repeats",
+        "2",
+        "--json",
+        str(out),
+    ]
     assert cli.main(argv, dyng_module=fake_dyng.make()) == 0
     doc = json.loads(out.read_text())
-    assert [(r["graph"], r["condition"]) for r in doc["rows"]] == [("grid8", "quiet"),
-                                                                    ("grid8", "spin")]
+    assert [(r["graph"], r["condition"]) for r in doc["rows"]] == [
+        ("grid8", "quiet"),
+        ("grid8", "spin"),
+    ]
     row = doc["rows"][1]
     assert row["ratio"] == pytest.approx(row["default_ms"] / row["sequential_ms"])
     assert row["methods"]["default"] == ["delta_stepping"] * 3
     bars = {b["bar"]: b["status"] for b in doc["bars"]}
-    assert bars["Resources() compute <= 1.1x sequential on grid8, spin neighbour"] in ("PASS",
-                                                                                     "FAIL")
+    assert bars["Resources() compute <= 1.1x sequential on grid8, spin neighbour"] in (
+        "PASS",
+        "FAIL",
+    )
     assert bars["Resources() compute <= 1.1x sequential on grid8, memory neighbour"] == "SKIP"
     assert "grid8      spin" in capsys.readouterr().out
 
@@ -110,8 +136,19 @@ def test_apply_run_at_a_small_scale(tmp_path, capsys):
     # The real dyng in this interpreter, and the same interpreter as the "reference".
     pytest.importorskip("dyng._core")
     out = tmp_path / "apply.json"
-    argv = ["apply", "--scale", "0.002", "--rounds", "1", "--repeats", "1",
-            "--reference-python", sys.executable, "--json", str(out)]
+    argv = [
+        "apply",
+        "--scale",
+        "0.002",
+        "--rounds",
+        "1",
+        "--repeats",
+        "1",
+        "--reference-python",
+        sys.executable,
+        "--json",
+        str(out),
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(out.read_text())
     assert [r["operation"] for r in doc["rows"]] == list(apply_bench.OPERATIONS)
@@ -125,13 +162,27 @@ def test_mosp_run_at_a_small_scale(tmp_path, capsys):
     # The real dyng in this interpreter, and the same interpreter as the "reference".
     pytest.importorskip("dyng._core")
     out = tmp_path / "mosp.json"
-    argv = ["mosp", "--scale", "8", "--changes", "10,40", "--repeats", "1",
-            "--reference-python", sys.executable, "--json", str(out)]
+    argv = [
+        "mosp",
+        "--scale",
+        "8",
+        "--changes",
+        "10,40",
+        "--repeats",
+        "1",
+        "--reference-python",
+        sys.executable,
+        "--json",
+        str(out),
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(out.read_text())
     operations = [r["operation"] for r in doc["rows"]]
-    assert operations[:3] == ["sequential compute", "sequential update 10",
-                              "sequential apply+recompute 10"]
+    assert operations[:3] == [
+        "sequential compute",
+        "sequential update 10",
+        "sequential apply+recompute 10",
+    ]
     assert doc["same_answers_as_reference"] is True and doc["update_mismatches"] == []
     statuses = {b["bar"]: b["status"] for b in doc["bars"]}
     assert statuses["update == fresh compute, every run"] == "PASS"
@@ -148,13 +199,24 @@ def test_cycle_count_quick_run(tmp_path, capsys):
     # where they are installed.
     pytest.importorskip("dyng._core")
     out = tmp_path / "cc.json"
-    argv = ["cycle_count", "--quick", "--repeats", "1", "--reference-python", sys.executable,
-            "--json", str(out)]
+    argv = [
+        "cycle_count",
+        "--quick",
+        "--repeats",
+        "1",
+        "--reference-python",
+        sys.executable,
+        "--json",
+        str(out),
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(out.read_text())
     operations = [r["operation"] for r in doc["rows"]]
-    assert operations[:3] == ["rmat7-L4 sequential compute", "rmat7-L4 sequential update 10",
-                              "rmat7-L4 sequential apply+recompute 10"]
+    assert operations[:3] == [
+        "rmat7-L4 sequential compute",
+        "rmat7-L4 sequential update 10",
+        "rmat7-L4 sequential apply+recompute 10",
+    ]
     assert doc["same_answers_as_reference"] is True and doc["update_mismatches"] == []
     statuses = {b["bar"]: b["status"] for b in doc["bars"]}
     assert statuses["update == fresh compute, every run"] == "PASS"

@@ -28,8 +28,12 @@ def test_tiny_run(tmp_path, capsys, dyng_components):
     assert cli.main([*ARGV, "--json", str(out)]) == 0
     doc = json.loads(out.read_text())
     sections = [(r["section"], r["kind"]) for r in doc["rows"]]
-    assert sections[:4] == [("compute", "weak"), ("compute", "strong"), ("update", "weak"),
-                            ("update", "strong")]
+    assert sections[:4] == [
+        ("compute", "weak"),
+        ("compute", "strong"),
+        ("update", "weak"),
+        ("update", "strong"),
+    ]
     update = doc["rows"][2]
     for backend in ("sequential", "openmp"):
         for peer in ("update", "apply+recompute", "recompute"):
@@ -38,10 +42,10 @@ def test_tiny_run(tmp_path, capsys, dyng_components):
         assert len(update["stats"][backend]) == 3  # the first batch and two steady ones
     statuses = {b["bar"]: b["status"] for b in doc["bars"]}
     assert statuses["weak compute sequential <= 0.5x SciPy"] in ("PASS", "FAIL")
-    assert statuses["strong update 20 (openmp, first) <= 1.1x apply+recompute"] in ("PASS",
-                                                                                     "FAIL")
-    strong_nk = [s for bar, s in statuses.items()
-                 if bar.startswith("strong update") and "NetworKit" in bar]
+    assert statuses["strong update 20 (openmp, first) <= 1.1x apply+recompute"] in ("PASS", "FAIL")
+    strong_nk = [
+        s for bar, s in statuses.items() if bar.startswith("strong update") and "NetworKit" in bar
+    ]
     assert strong_nk and set(strong_nk) == {"SKIP"}
     text = capsys.readouterr().out
     assert "update weak, 20 changes a batch" in text and "Bars" in text
@@ -50,8 +54,22 @@ def test_tiny_run(tmp_path, capsys, dyng_components):
 def test_missing_networkit_is_skipped(tmp_path, monkeypatch, dyng_components):
     monkeypatch.setitem(sys.modules, "networkit", None)  # import networkit raises ImportError
     out = tmp_path / "c.json"
-    assert cli.main([*ARGV, "--kinds", "weak", "--nx-scale", "0", "--backends", "sequential",
-                     "--json", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                *ARGV,
+                "--kinds",
+                "weak",
+                "--nx-scale",
+                "0",
+                "--backends",
+                "sequential",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     doc = json.loads(out.read_text())
     assert any(line.startswith("networkit: not installed") for line in doc["skipped"])
     assert "networkit dynamic" not in doc["rows"][1]["peers"]
@@ -61,12 +79,14 @@ def test_missing_networkit_is_skipped(tmp_path, monkeypatch, dyng_components):
 
 def test_a_stale_update_stops_the_run(tmp_path, capsys, monkeypatch, dyng_components):
     # An update that applies the batch but leaves the labels as they were.
-    monkeypatch.setattr(dyng_components, "update",
-                        lambda graph, batch, result, **kwargs: graph.apply(batch))
+    monkeypatch.setattr(
+        dyng_components, "update", lambda graph, batch, result, **kwargs: graph.apply(batch)
+    )
     argv = [*ARGV, "--kinds", "weak", "--no-peers", "--json", str(tmp_path / "c.json")]
     assert cli.main(argv) == 1
     assert "components.update('weak') (sequential, batch 1) vs recompute" in (
-        capsys.readouterr().err)
+        capsys.readouterr().err
+    )
     assert not (tmp_path / "c.json").exists()
 
 
@@ -84,14 +104,24 @@ def test_bars_judge_ratios_against_the_issue():
     def summary(first, steady):
         return {"ms": steady, "first_ms": first, "samples_ms": [steady]}
 
-    peers = {"dyng sequential update": summary(2.0, 1.0),
-             "dyng sequential recompute": summary(10.0, 20.0),
-             "dyng sequential apply+recompute": summary(1.0, 25.0),
-             "networkit dynamic": summary(30.0, 5.0)}
-    doc = {"settings": {"backends": ["sequential"]}, "graph": {"name": "rmat20"},
-           "rows": [{"section": "compute", "kind": "weak",
-                     "peers": {"dyng sequential": summary(1, 6.0), "scipy": summary(1, 10.0)}},
-                    {"section": "update", "kind": "weak", "changes": 1000, "peers": peers}]}
+    peers = {
+        "dyng sequential update": summary(2.0, 1.0),
+        "dyng sequential recompute": summary(10.0, 20.0),
+        "dyng sequential apply+recompute": summary(1.0, 25.0),
+        "networkit dynamic": summary(30.0, 5.0),
+    }
+    doc = {
+        "settings": {"backends": ["sequential"]},
+        "graph": {"name": "rmat20"},
+        "rows": [
+            {
+                "section": "compute",
+                "kind": "weak",
+                "peers": {"dyng sequential": summary(1, 6.0), "scipy": summary(1, 10.0)},
+            },
+            {"section": "update", "kind": "weak", "changes": 1000, "peers": peers},
+        ],
+    }
     got = {b["bar"]: (b["status"], b["value"]) for b in components.bars(doc)}
     assert got["weak compute sequential <= 0.5x SciPy"] == ("FAIL", 0.6)
     first = "weak update 1000 (sequential, first)"
@@ -106,8 +136,10 @@ def test_bars_judge_ratios_against_the_issue():
 def test_a_backend_components_lacks_is_refused_up_front(capsys, monkeypatch, dyng_components):
     import dyng
 
-    have = [dataclasses.replace(a, backends=("sequential",)) if a.name == "components" else a
-            for a in dyng.algorithms()]
+    have = [
+        dataclasses.replace(a, backends=("sequential",)) if a.name == "components" else a
+        for a in dyng.algorithms()
+    ]
     monkeypatch.setattr(dyng, "algorithms", lambda: have)
     assert cli.main(["components", "--backends", "sequential,openmp"]) == 1
     assert "components has no openmp backend" in capsys.readouterr().err
@@ -117,11 +149,18 @@ def test_gpu_bars_are_milliseconds_on_rmat22():
     def summary(first, steady):
         return {"ms": steady, "first_ms": first, "samples_ms": [steady]}
 
-    update = {f"dyng cuda {peer}": summary(0.4, 0.6)
-              for peer in ("update", "recompute", "apply+recompute")}
-    rows = [{"section": "compute", "kind": "strong",
-             "peers": {"dyng cuda": summary(1, 20.0), "scipy": summary(1, 400.0)}},
-            {"section": "update", "kind": "weak", "changes": 1000, "peers": update}]
+    update = {
+        f"dyng cuda {peer}": summary(0.4, 0.6)
+        for peer in ("update", "recompute", "apply+recompute")
+    }
+    rows = [
+        {
+            "section": "compute",
+            "kind": "strong",
+            "peers": {"dyng cuda": summary(1, 20.0), "scipy": summary(1, 400.0)},
+        },
+        {"section": "update", "kind": "weak", "changes": 1000, "peers": update},
+    ]
     doc = {"settings": {"backends": ["cuda"]}, "graph": {"name": "rmat22"}, "rows": rows}
     got = {b["bar"]: (b["status"], b["value"]) for b in components.bars(doc)}
     assert got["strong compute cuda <= 25 ms on rmat22 (GPU)"] == ("PASS", 20.0)

@@ -38,9 +38,18 @@ def test_different_counts_fail_the_run(tmp_path, capsys):
         "        c = self.r.counts.to_numpy().copy(); c[-1] += 1; return c\n"
         "class _Result:\n"
         "    def __init__(self, r): self.counts = _Counts(r)\n"
-        "real.cycle_count.compute = lambda *a, **k: _Result(compute(*a, **k))\n")
-    argv = ["--complete", "4", "--sparse", "", "--backends", "sequential",
-            "--peer", f"off={sys.executable}@{tmp_path}"]
+        "real.cycle_count.compute = lambda *a, **k: _Result(compute(*a, **k))\n"
+    )
+    argv = [
+        "--complete",
+        "4",
+        "--sparse",
+        "",
+        "--backends",
+        "sequential",
+        "--peer",
+        f"off={sys.executable}@{tmp_path}",
+    ]
     assert cycle_count_memory.main(argv) == 1
     assert "different counts: K_4 sequential" in capsys.readouterr().err
 
@@ -49,7 +58,15 @@ def test_a_count_past_its_cap_is_reported(capsys):
     pytest.importorskip("dyng._core")
     # A search keeps some bytes per vertex: 1 MiB of headroom is too little for 300,000
     # vertices (and 10 edges, so that the count itself is quick). An error row, not a failed run.
-    argv = ["--complete", "", "--sparse", "300000:10", "--backends", "sequential",
-            "--memory-cap-mib", "1"]
+    argv = [
+        "--complete",
+        "",
+        "--sparse",
+        "300000:10",
+        "--backends",
+        "sequential",
+        "--memory-cap-mib",
+        "1",
+    ]
     assert cycle_count_memory.main(argv) == 0
     assert "(out of memory)" in capsys.readouterr().out

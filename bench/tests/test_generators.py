@@ -109,12 +109,13 @@ def test_row_ptr_matches_the_edges():
     ptr = g.row_ptr()
     assert ptr[0] == 0 and ptr[-1] == g.num_edges
     for v in (0, 1, 77, 255):
-        assert (g.src[ptr[v]:ptr[v + 1]] == v).all()
+        assert (g.src[ptr[v] : ptr[v + 1]] == v).all()
 
 
-@pytest.mark.parametrize("name, expected", [("rmat18", ("rmat", (18,))),
-                                            ("grid512", ("grid", (512, 512))),
-                                            ("grid3x4", ("grid", (3, 4)))])
+@pytest.mark.parametrize(
+    "name, expected",
+    [("rmat18", ("rmat", (18,))), ("grid512", ("grid", (512, 512))), ("grid3x4", ("grid", (3, 4)))],
+)
 def test_parse_name(name, expected):
     assert generators.parse_name(name) == expected
 

@@ -13,8 +13,19 @@ from bench import cli
 def test_io_run_tiny(tmp_path, capsys):
     pytest.importorskip("dyng._core")
     out = tmp_path / "io.json"
-    argv = ["io", "--edges", "2000", "--repeats", "1", "--threads", "1",
-            "--reference-python", str(tmp_path / "no-such-python"), "--json", str(out)]
+    argv = [
+        "io",
+        "--edges",
+        "2000",
+        "--repeats",
+        "1",
+        "--threads",
+        "1",
+        "--reference-python",
+        str(tmp_path / "no-such-python"),
+        "--json",
+        str(out),
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(out.read_text())
     readers = [r["reader"] for r in doc["rows"]]

@@ -40,10 +40,22 @@ def test_a_wrong_answer_stops_the_run(tmp_path, capsys, monkeypatch, networkx_wi
     import dyng.nx._algorithms as algorithms
 
     real = algorithms.single_source_dijkstra_path_length
-    monkeypatch.setattr(algorithms, "single_source_dijkstra_path_length",
-                        lambda *args, **kwargs: {**real(*args, **kwargs), "wrong": 1})
-    argv = ["nx", "--scale", "0.0004", "--changes", "10", "--rounds", "1",
-            "--json", str(tmp_path / "nx.json")]
+    monkeypatch.setattr(
+        algorithms,
+        "single_source_dijkstra_path_length",
+        lambda *args, **kwargs: {**real(*args, **kwargs), "wrong": 1},
+    )
+    argv = [
+        "nx",
+        "--scale",
+        "0.0004",
+        "--changes",
+        "10",
+        "--rounds",
+        "1",
+        "--json",
+        str(tmp_path / "nx.json"),
+    ]
     assert cli.main(argv) == 1
     assert "answered differently" in capsys.readouterr().err
 

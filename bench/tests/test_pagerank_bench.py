@@ -35,8 +35,9 @@ def test_tiny_run(tmp_path, capsys, dyng_pagerank):
             assert len(summary["samples_ms"]) == 2 and summary["first_ms"] > 0
         stats = update["stats"][backend]
         assert len(stats) == 3  # the first batch and two steady ones
-        assert all(s["method"] in ("frontier_power_iteration", "warm_power_iteration")
-                   for s in stats)
+        assert all(
+            s["method"] in ("frontier_power_iteration", "warm_power_iteration") for s in stats
+        )
     assert 0 <= update["worst_fraction_of_bound"] <= 1
     assert 0 <= update["worst_fraction_of_tol"] < 1
     statuses = {b["bar"]: b["status"] for b in doc["bars"]}
@@ -62,8 +63,9 @@ def test_missing_peers_are_skipped(tmp_path, monkeypatch, dyng_pagerank):
 
 def test_a_stale_update_stops_the_run(tmp_path, capsys, monkeypatch, dyng_pagerank):
     # An update that applies the batch but leaves the ranks as they were.
-    monkeypatch.setattr(dyng_pagerank, "update",
-                        lambda graph, batch, result, **kwargs: graph.apply(batch))
+    monkeypatch.setattr(
+        dyng_pagerank, "update", lambda graph, batch, result, **kwargs: graph.apply(batch)
+    )
     argv = [*ARGV, "--no-peers", "--tol", "1e-10", "--json", str(tmp_path / "p.json")]
     assert cli.main(argv) == 1
     err = capsys.readouterr().err

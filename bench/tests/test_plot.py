@@ -44,9 +44,13 @@ def _peer_document(benchmark, operations, reference=True, **extra) -> dict:
     """A document as bench/cli.py's _run_peer_benchmark writes it, times made up."""
     mine = {op: 0.001 * (k + 1) for k, op in enumerate(operations)}
     theirs = {op: 0.002 * (k + 1) for k, op in enumerate(operations)}
-    document = {"benchmark": benchmark, "started": "2026-01-02 03:04:05 +0000",
-                "rows": peer.best_rows(operations, [mine], [theirs] if reference else []),
-                "dyng": "0.3.0", "reference_dyng": "0.2.0" if reference else None}
+    document = {
+        "benchmark": benchmark,
+        "started": "2026-01-02 03:04:05 +0000",
+        "rows": peer.best_rows(operations, [mine], [theirs] if reference else []),
+        "dyng": "0.3.0",
+        "reference_dyng": "0.2.0" if reference else None,
+    }
     document.update(extra)
     return document
 
@@ -60,21 +64,31 @@ def test_sssp_run_with_plot_writes_both_charts(mpl, tmp_path, capsys):
     assert f"plot: {charts / 'sssp-update.png'}" in capsys.readouterr().out
 
     figures = _figures(json.loads(out.read_text()))
-    ax, = figures["sssp-compute.png"].axes
+    (ax,) = figures["sssp-compute.png"].axes
     # 2 graphs x (sequential, OpenMP, SciPy).
     assert len(ax.patches) == 6
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["grid8", "rmat6"]
-    assert _legend(figures["sssp-compute.png"]) == ["dyng sequential", "dyng OpenMP",
-                                                    "SciPy dijkstra"]
+    assert _legend(figures["sssp-compute.png"]) == [
+        "dyng sequential",
+        "dyng OpenMP",
+        "SciPy dijkstra",
+    ]
     update = figures["sssp-update.png"]
     # One panel per graph and mode; update and recompute per backend, one point per batch size.
     assert [a.get_title() for a in update.axes] == [
-        "grid8, uniform changes", "grid8, local changes",
-        "rmat6, uniform changes", "rmat6, local changes"]
+        "grid8, uniform changes",
+        "grid8, local changes",
+        "rmat6, uniform changes",
+        "rmat6, local changes",
+    ]
     for panel in update.axes:
         lines = _labelled_lines(panel)
         assert [line.get_label() for line in lines] == [
-            "update sequential", "recompute sequential", "update OpenMP", "recompute OpenMP"]
+            "update sequential",
+            "recompute sequential",
+            "update OpenMP",
+            "recompute OpenMP",
+        ]
         assert all(list(line.get_xdata()) == [10, 20] for line in lines)
         # The fake dyng always recomputes: every update point gets the hollow marker.
         hollow = [line for line in panel.get_lines() if line.get_label().startswith("_")]
@@ -94,12 +108,20 @@ def test_replot_from_saved_json(mpl, tmp_path, capsys):
 
 
 def test_mosp_charts_put_the_reference_beside(mpl):
-    ops = [f"{b} {kind}" for b in ("sequential", "openmp")
-           for kind in ("compute", "update 10", "apply+recompute 10", "update 100",
-                        "apply+recompute 100")]
+    ops = [
+        f"{b} {kind}"
+        for b in ("sequential", "openmp")
+        for kind in (
+            "compute",
+            "update 10",
+            "apply+recompute 10",
+            "update 100",
+            "apply+recompute 100",
+        )
+    ]
     settings = {"backends": ["sequential", "openmp"], "scale": 8, "repeats": 1}
     figures = _figures(_peer_document("mosp", ops, settings=settings))
-    ax, = figures["mosp-compute.png"].axes
+    (ax,) = figures["mosp-compute.png"].axes
     assert len(ax.patches) == 4  # 2 backends x (this dyng, reference)
     assert _legend(figures["mosp-compute.png"]) == ["dyng 0.3.0", "reference dyng 0.2.0"]
     heights = sorted(p.get_height() for p in ax.patches)
@@ -113,59 +135,93 @@ def test_mosp_charts_put_the_reference_beside(mpl):
 
     alone = _figures(_peer_document("mosp", ops, reference=False, settings=settings))
     assert len(alone["mosp-compute.png"].axes[0].patches) == 2
-    assert _legend(alone["mosp-update.png"]) == ["update, dyng 0.3.0",
-                                                 "apply + recompute, dyng 0.3.0"]
+    assert _legend(alone["mosp-update.png"]) == [
+        "update, dyng 0.3.0",
+        "apply + recompute, dyng 0.3.0",
+    ]
 
 
 def test_cycle_count_charts_show_peers_with_their_bound(mpl):
     cases = ["rmat7-L4", "scc8-all"]
-    ops = ["rmat7-L4 sequential compute", "rmat7-L4 sequential update 10",
-           "rmat7-L4 sequential apply+recompute 10", "scc8-all sequential compute"]
-    peers = [{"operation": "rmat7-L4 igraph simple_cycles(max=4)", "seconds": 0.5,
-              "same_counts": True},
-             {"operation": "scc8-all networkx simple_cycles(length_bound=None)",
-              "seconds": 0.7, "same_counts": True}]
-    document = _peer_document("cycle_count", ops, cases=cases, peers=peers,
-                              settings={"backends": ["sequential"], "repeats": 1})
+    ops = [
+        "rmat7-L4 sequential compute",
+        "rmat7-L4 sequential update 10",
+        "rmat7-L4 sequential apply+recompute 10",
+        "scc8-all sequential compute",
+    ]
+    peers = [
+        {"operation": "rmat7-L4 igraph simple_cycles(max=4)", "seconds": 0.5, "same_counts": True},
+        {
+            "operation": "scc8-all networkx simple_cycles(length_bound=None)",
+            "seconds": 0.7,
+            "same_counts": True,
+        },
+    ]
+    document = _peer_document(
+        "cycle_count",
+        ops,
+        cases=cases,
+        peers=peers,
+        settings={"backends": ["sequential"], "repeats": 1},
+    )
     figures = _figures(document)
     compute = figures["cycle_count-compute.png"]
-    ax, = compute.axes
+    (ax,) = compute.axes
     # Two cases x (this dyng, reference), then one bar per peer where it ran.
     assert len(ax.patches) == 6
-    assert _legend(compute) == ["sequential, dyng 0.3.0", "sequential, reference dyng 0.2.0",
-                                "igraph", "networkx"]
+    assert _legend(compute) == [
+        "sequential, dyng 0.3.0",
+        "sequential, reference dyng 0.2.0",
+        "igraph",
+        "networkx",
+    ]
     notes = [t.get_text() for t in ax.texts]
     assert "500 (max=4)" in notes and "700 (length_bound=None)" in notes
     assert ax.get_yscale() == "log", "0.001 s to 0.7 s spans more than 20x"
     # Only the case with updates gets a panel.
     assert [a.get_title() for a in figures["cycle_count-update.png"].axes] == [
-        "rmat7-L4, sequential"]
+        "rmat7-L4, sequential"
+    ]
 
 
 def test_apply_io_and_load_charts(mpl):
     from bench import apply as apply_bench
 
-    document = _peer_document("apply", list(apply_bench.OPERATIONS),
-                              settings={"scale": 0.01, "repeats": 1, "rounds": 1})
-    ax, = _figures(document)["apply.png"].axes
+    document = _peer_document(
+        "apply", list(apply_bench.OPERATIONS), settings={"scale": 0.01, "repeats": 1, "rounds": 1}
+    )
+    (ax,) = _figures(document)["apply.png"].axes
     assert len(ax.patches) == 2 * len(apply_bench.OPERATIONS)
     assert [t.get_text() for t in ax.get_yticklabels()] == list(apply_bench.OPERATIONS)
 
-    rows = [{"reader": name, "seconds": s, "mb_per_s": 7.0 / s, "peak_mib": 80.0 + k}
-            for k, (name, s) in enumerate([("dyng", 0.07), ("pyarrow", 0.04),
-                                           ("dyng 0.2.0", 0.18)])]
-    io_doc = {"benchmark": "io", "started": "2026", "edges": 500, "file_bytes": 7 << 20,
-              "threads": 2, "rows": rows}
+    rows = [
+        {"reader": name, "seconds": s, "mb_per_s": 7.0 / s, "peak_mib": 80.0 + k}
+        for k, (name, s) in enumerate([("dyng", 0.07), ("pyarrow", 0.04), ("dyng 0.2.0", 0.18)])
+    ]
+    io_doc = {
+        "benchmark": "io",
+        "started": "2026",
+        "edges": 500,
+        "file_bytes": 7 << 20,
+        "threads": 2,
+        "rows": rows,
+    }
     speed, memory = _figures(io_doc)["io.png"].axes
     assert [t.get_text() for t in speed.get_xticklabels()] == ["dyng", "pyarrow", "dyng 0.2.0"]
     assert [p.get_height() for p in speed.patches] == pytest.approx([100.0, 175.0, 7.0 / 0.18])
     assert [p.get_height() for p in memory.patches] == [80.0, 81.0, 82.0]
 
-    load_rows = [{"graph": "grid8", "condition": c, "default_ms": 1.0, "sequential_ms": 1.5}
-                 for c in ("quiet", "spin")]
-    load_doc = {"benchmark": "load", "started": "2026", "rows": load_rows,
-                "machine": {"dyng_version": "0.3.0"}}
-    ax, = _figures(load_doc)["load.png"].axes
+    load_rows = [
+        {"graph": "grid8", "condition": c, "default_ms": 1.0, "sequential_ms": 1.5}
+        for c in ("quiet", "spin")
+    ]
+    load_doc = {
+        "benchmark": "load",
+        "started": "2026",
+        "rows": load_rows,
+        "machine": {"dyng_version": "0.3.0"},
+    }
+    (ax,) = _figures(load_doc)["load.png"].axes
     assert len(ax.patches) == 4 and ax.get_yscale() == "linear", "1.0 vs 1.5: a linear axis"
 
 
@@ -174,7 +230,8 @@ def test_unknown_benchmark_or_missing_field_is_refused(mpl, tmp_path, capsys):
     path.write_text(json.dumps({"benchmark": "pagerank", "rows": []}))
     assert cli.main(["plot", str(path)]) == 2
     assert "no charts for benchmark 'pagerank'; bench plot knows apply, cycle_count" in (
-        capsys.readouterr().err)
+        capsys.readouterr().err
+    )
     path.write_text(json.dumps({"benchmark": "mosp", "rows": []}))
     assert cli.main(["plot", str(path)]) == 2
     assert "the mosp charts need a field 'settings' it lacks" in capsys.readouterr().err
@@ -205,8 +262,7 @@ def test_missing_matplotlib_in_bench_plot(monkeypatch, tmp_path, capsys):
     assert "pip install matplotlib" in capsys.readouterr().err
 
 
-def test_a_failing_chart_keeps_the_json_and_says_how_to_redraw(mpl, monkeypatch, tmp_path,
-                                                                capsys):
+def test_a_failing_chart_keeps_the_json_and_says_how_to_redraw(mpl, monkeypatch, tmp_path, capsys):
     def broken(document, folder):
         raise KeyError("rows")
 
@@ -222,9 +278,21 @@ def test_cycle_count_quick_run_with_plot(mpl, tmp_path):
     # The real dyng, and the same interpreter as the "reference": the JSON the command writes.
     pytest.importorskip("dyng._core")
     charts = tmp_path / "charts"
-    argv = ["cycle_count", "--quick", "--repeats", "1", "--reference-python", sys.executable,
-            "--json", str(tmp_path / "cc.json"), "--plot", str(charts)]
+    argv = [
+        "cycle_count",
+        "--quick",
+        "--repeats",
+        "1",
+        "--reference-python",
+        sys.executable,
+        "--json",
+        str(tmp_path / "cc.json"),
+        "--plot",
+        str(charts),
+    ]
     assert cli.main(argv) == 0
-    assert sorted(p.name for p in charts.iterdir()) == ["cycle_count-compute.png",
-                                                        "cycle_count-update.png"]
+    assert sorted(p.name for p in charts.iterdir()) == [
+        "cycle_count-compute.png",
+        "cycle_count-update.png",
+    ]
     assert all(_is_png(p) for p in charts.iterdir())

@@ -43,11 +43,15 @@ def test_run_interleaved_alternates_peers_and_times_only_run(monkeypatch):
             clock[0] += run_cost
             order.append(name)
             return name
+
         return timing.Peer(name, setup, run)
 
     seen = []
-    samples = timing.run_interleaved([peer("a", 100.0, 0.002), peer("b", 50.0, 0.003)], 3,
-                                     check=lambda i, out: seen.append((i, out)))
+    samples = timing.run_interleaved(
+        [peer("a", 100.0, 0.002), peer("b", 50.0, 0.003)],
+        3,
+        check=lambda i, out: seen.append((i, out)),
+    )
     assert [o for o in order if "." not in o] == ["a", "b"] * 4
     assert samples["a"].ms == pytest.approx([2.0] * 3)
     assert samples["b"].ms == pytest.approx([3.0] * 3)

@@ -25,19 +25,23 @@ MODULE_INIT = "PyInit__core"
 # (auditwheel renames what it bundles, e.g. libcuda-0f1e2d3c.so.1).
 FORBIDDEN_LIBRARIES = re.compile(r"^(libcuda([.-]|$)|libcudart|libnvidia-)")
 CUDART = re.compile(r"^libcudart")
-CPU_EXTRAS = {"cu12": "dyng-cu12=={version}", "cu13": "dyng-cu13=={version}",
-              "cupy-cu12": "cupy-cuda12x", "cupy-cu13": "cupy-cuda13x"}
+CPU_EXTRAS = {
+    "cu12": "dyng-cu12=={version}",
+    "cu13": "dyng-cu13=={version}",
+    "cupy-cu12": "cupy-cuda12x",
+    "cupy-cu13": "cupy-cuda13x",
+}
 _PLUGIN_WHEEL = re.compile(r"^dyng_(cu\d+)$")
 
 
 @dataclass(frozen=True)
 class Expectations:
-    version: str                                 # dyng's VERSION
+    version: str  # dyng's VERSION
     cpu_license: str = licences.CPU_LICENSE_EXPRESSION
     architectures: tuple[str, ...] = architectures.RELEASE_12_8
     runtime: str = "static"
     platform: str = pins.PLATFORM_TAG
-    glibc: str = pins.GLIBC                      # newest glibc the binaries may need
+    glibc: str = pins.GLIBC  # newest glibc the binaries may need
     size_budget: int = SIZE_BUDGET
     # Absolute folders of the build machine (the checkout, the build folders) that no extension
     # module may name: a wheel built elsewhere would differ in those bytes.
@@ -60,17 +64,24 @@ def _check_name(path: Path, expect: Expectations, distribution: str) -> list[str
     except ValueError as error:
         return [str(error)]
     if name.distribution != distribution:
-        problems.append(f"file name says distribution {name.distribution!r}, expected "
-                        f"{distribution!r}")
+        problems.append(
+            f"file name says distribution {name.distribution!r}, expected {distribution!r}"
+        )
     if name.version != expect.version:
-        problems.append(f"file name has version {name.version}, VERSION says {expect.version}; "
-                        "rebuild from the current sources")
+        problems.append(
+            f"file name has version {name.version}, VERSION says {expect.version}; "
+            "rebuild from the current sources"
+        )
     if (name.python, name.abi) != (PYTHON_TAG, ABI_TAG):
-        problems.append(f"tags {name.python}-{name.abi}, expected {PYTHON_TAG}-{ABI_TAG} (one abi3 "
-                        "wheel for every CPython >= 3.12); check wheel.py-api in pyproject.toml")
+        problems.append(
+            f"tags {name.python}-{name.abi}, expected {PYTHON_TAG}-{ABI_TAG} (one abi3 "
+            "wheel for every CPython >= 3.12); check wheel.py-api in pyproject.toml"
+        )
     if expect.platform not in name.platforms:
-        problems.append(f"platform tag {'.'.join(name.platforms)} lacks {expect.platform}; "
-                        f"repair the wheel with auditwheel --plat {expect.platform}")
+        problems.append(
+            f"platform tag {'.'.join(name.platforms)} lacks {expect.platform}; "
+            f"repair the wheel with auditwheel --plat {expect.platform}"
+        )
     return problems
 
 
@@ -80,24 +91,28 @@ def _check_layout(names: list[str], package: str) -> list[str]:
     strays = sorted({n.split("/", 1)[0] for n in names} - allowed)
     problems = []
     if strays:
-        problems.append(f"unexpected top-level entries {strays}: the wheel may hold only "
-                        f"{package}/, {package}.libs/ and {info}/")
+        problems.append(
+            f"unexpected top-level entries {strays}: the wheel may hold only "
+            f"{package}/, {package}.libs/ and {info}/"
+        )
     for required in (f"{package}/__init__.py",):
         if required not in names:
             problems.append(f"{required} is missing from the wheel")
     # The type stub: committed for the CPU package, merged at build time for a plugin
     # (python/plugin/merge_stub.py), so a build step that stopped installing it shows here.
     if f"{package}/_core.pyi" not in names:
-        problems.append(f"{package}/_core.pyi, the native module's type stub, is missing from the "
-                        "wheel")
+        problems.append(
+            f"{package}/_core.pyi, the native module's type stub, is missing from the wheel"
+        )
     modules = [n for n in names if re.fullmatch(rf"{package}/_core\..*so", n)]
     if not modules:
         problems.append(f"the extension module {package}/_core.*.so is missing")
     return problems
 
 
-def _check_licences(archive: zipfile.ZipFile, metadata, expression: str,
-                    files: list[str]) -> list[str]:
+def _check_licences(
+    archive: zipfile.ZipFile, metadata, expression: str, files: list[str]
+) -> list[str]:
     problems = []
     found = metadata.get("License-Expression")
     if found != expression:
@@ -106,17 +121,24 @@ def _check_licences(archive: zipfile.ZipFile, metadata, expression: str,
     info = dist_info(archive.namelist())
     for name in files:
         if name not in declared:
-            problems.append(f"licence file {name} is not declared (License-File); add it to "
-                            "license-files")
+            problems.append(
+                f"licence file {name} is not declared (License-File); add it to license-files"
+            )
         if f"{info}/licenses/{name}" not in archive.namelist():
-            problems.append(f"licence file {name} is missing from {info}/licenses/"
-                            + ("; the build needs the toolkit's EULA (--cuda-eula)"
-                               if name == licences.EULA_NAME else ""))
+            problems.append(
+                f"licence file {name} is missing from {info}/licenses/"
+                + (
+                    "; the build needs the toolkit's EULA (--cuda-eula)"
+                    if name == licences.EULA_NAME
+                    else ""
+                )
+            )
     return problems
 
 
-def _check_binaries(archive: zipfile.ZipFile, package: str, expect: Expectations,
-                    plugin_major: int | None) -> list[str]:
+def _check_binaries(
+    archive: zipfile.ZipFile, package: str, expect: Expectations, plugin_major: int | None
+) -> list[str]:
     problems = []
     shared_runtime = plugin_major is not None and expect.runtime == "shared"
     glibc_limit = tuple(int(p) for p in expect.glibc.split("."))
@@ -125,9 +147,11 @@ def _check_binaries(archive: zipfile.ZipFile, package: str, expect: Expectations
             continue
         library = _library_name(member)
         if FORBIDDEN_LIBRARIES.match(library):
-            problems.append(f"{member} bundles {library}: the driver and the CUDA runtime must "
-                            "never be shipped (auditwheel --exclude libcuda.so.1; link cudart "
-                            "statically)")
+            problems.append(
+                f"{member} bundles {library}: the driver and the CUDA runtime must "
+                "never be shipped (auditwheel --exclude libcuda.so.1; link cudart "
+                "statically)"
+            )
         try:
             info = elf.read_elf(archive.read(member))
         except elf.ElfError as error:
@@ -135,13 +159,17 @@ def _check_binaries(archive: zipfile.ZipFile, package: str, expect: Expectations
             continue
         for needed in info.needed:
             if FORBIDDEN_LIBRARIES.match(needed) and not (shared_runtime and CUDART.match(needed)):
-                problems.append(f"{member} needs {needed} (DT_NEEDED): link the CUDA runtime "
-                                "statically and load the driver only at run time")
+                problems.append(
+                    f"{member} needs {needed} (DT_NEEDED): link the CUDA runtime "
+                    "statically and load the driver only at run time"
+                )
         newest = info.max_glibc()
         if newest and newest > glibc_limit:
-            problems.append(f"{member} needs GLIBC_{'.'.join(map(str, newest))}, newer than the "
-                            f"{expect.glibc} the platform tag promises; build with the glibc-"
-                            f"{expect.glibc} toolchain")
+            problems.append(
+                f"{member} needs GLIBC_{'.'.join(map(str, newest))}, newer than the "
+                f"{expect.glibc} the platform tag promises; build with the glibc-"
+                f"{expect.glibc} toolchain"
+            )
         if re.fullmatch(rf"{package}/_core\..*so", member):
             problems += _check_module(member, info, expect, plugin_major)
             problems += _build_path_problems(member, archive.read(member), expect.build_paths)
@@ -157,23 +185,28 @@ def _build_path_problems(member: str, data: bytes, build_paths: tuple[str, ...])
         if count:
             at = data.index(needle)
             end = data.find(b"\0", at)
-            example = data[at:end if 0 <= end - at < 200 else at + 200].decode(errors="replace")
-            problems.append(f"{member} names the build machine's folder {folder} {count} "
-                            f"time(s) (e.g. {example}): a build in another folder would differ; "
-                            "compile with the prefix maps of cmake/dyng_reproducible.cmake")
+            example = data[at : end if 0 <= end - at < 200 else at + 200].decode(errors="replace")
+            problems.append(
+                f"{member} names the build machine's folder {folder} {count} "
+                f"time(s) (e.g. {example}): a build in another folder would differ; "
+                "compile with the prefix maps of cmake/dyng_reproducible.cmake"
+            )
     return problems
 
 
-def _check_module(member: str, info: elf.ElfInfo, expect: Expectations,
-                  plugin_major: int | None) -> list[str]:
+def _check_module(
+    member: str, info: elf.ElfInfo, expect: Expectations, plugin_major: int | None
+) -> list[str]:
     problems = []
     extra = sorted(set(info.exported) - {MODULE_INIT})
     if MODULE_INIT not in info.exported:
         problems.append(f"{member} does not export {MODULE_INIT}")
     if extra:
         shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
-        problems.append(f"{member} exports {len(extra)} symbols besides {MODULE_INIT} ({shown}); "
-                        "link with the module's version script")
+        problems.append(
+            f"{member} exports {len(extra)} symbols besides {MODULE_INIT} ({shown}); "
+            "link with the module's version script"
+        )
     if plugin_major is None:
         if ".nv_fatbin" in info.sections:
             problems.append(f"{member} holds CUDA device code, but the CPU wheel must not")
@@ -185,8 +218,10 @@ def _check_module(member: str, info: elf.ElfInfo, expect: Expectations,
         _, folder = render.RUNTIME_WHEELS[plugin_major]
         wanted = f"$ORIGIN/../{folder}"
         if wanted not in info.rpath:
-            problems.append(f"{member} RPATH {info.rpath} lacks {wanted}, where NVIDIA's runtime "
-                            "wheel puts libcudart; re-add it after auditwheel")
+            problems.append(
+                f"{member} RPATH {info.rpath} lacks {wanted}, where NVIDIA's runtime "
+                "wheel puts libcudart; re-add it after auditwheel"
+            )
     section = info.sections.get(".nv_fatbin")
     if not section:
         return problems + [f"{member} has no .nv_fatbin section: the plugin holds no device code"]
@@ -203,12 +238,16 @@ def _check_module(member: str, info: elf.ElfInfo, expect: Expectations,
         ptx = {e.arch for e in entries if e.kind == "ptx"}
         missing = sorted(sass_wanted - sass)
         if missing:
-            problems.append(f"{member}: fatbin {index} lacks SASS for "
-                            f"{', '.join(f'sm_{a}' for a in missing)}; build with "
-                            "DYNG_CUDA_ARCHITECTURES=release")
+            problems.append(
+                f"{member}: fatbin {index} lacks SASS for "
+                f"{', '.join(f'sm_{a}' for a in missing)}; build with "
+                "DYNG_CUDA_ARCHITECTURES=release"
+            )
         if highest_ptx is not None and highest_ptx not in ptx:
-            problems.append(f"{member}: fatbin {index} lacks PTX for compute_{highest_ptx}, which "
-                            "newer GPUs need to JIT")
+            problems.append(
+                f"{member}: fatbin {index} lacks PTX for compute_{highest_ptx}, which "
+                "newer GPUs need to JIT"
+            )
     return problems
 
 
@@ -218,8 +257,10 @@ def check_wheel(path: Path, expect: Expectations) -> list[str]:
     problems = []
     size = path.stat().st_size
     if size > expect.size_budget:
-        problems.append(f"{path.name} is {size / 2**20:.1f} MiB, over the budget of "
-                        f"{expect.size_budget / 2**20:.0f} MiB; drop architectures or debug info")
+        problems.append(
+            f"{path.name} is {size / 2**20:.1f} MiB, over the budget of "
+            f"{expect.size_budget / 2**20:.0f} MiB; drop architectures or debug info"
+        )
     try:
         distribution = WheelName.parse(path.name).distribution
     except ValueError as error:
@@ -241,22 +282,27 @@ def check_wheel(path: Path, expect: Expectations) -> list[str]:
         entry_points = read_entry_points(archive)
         requires = metadata.get_all("Requires-Dist") or []
         if plugin:
-            problems += _check_plugin_metadata(metadata, entry_points, requires, expect,
-                                               plugin.group(1), plugin_major)
-            problems += _check_licences(archive, metadata,
-                                        licences.plugin_expression(expect.cpu_license),
-                                        licences.plugin_licence_files(
-                                            ["LICENSE", "THIRD_PARTY_LICENSES.txt"]))
+            problems += _check_plugin_metadata(
+                metadata, entry_points, requires, expect, plugin.group(1), plugin_major
+            )
+            problems += _check_licences(
+                archive,
+                metadata,
+                licences.plugin_expression(expect.cpu_license),
+                licences.plugin_licence_files(["LICENSE", "THIRD_PARTY_LICENSES.txt"]),
+            )
         else:
             problems += _check_cpu_metadata(metadata, requires, expect)
-            problems += _check_licences(archive, metadata, expect.cpu_license,
-                                        ["LICENSE", "THIRD_PARTY_LICENSES.txt"])
+            problems += _check_licences(
+                archive, metadata, expect.cpu_license, ["LICENSE", "THIRD_PARTY_LICENSES.txt"]
+            )
         problems += _check_binaries(archive, package, expect, plugin_major)
     return problems
 
 
-def _check_plugin_metadata(metadata, entry_points, requires, expect: Expectations, plugin: str,
-                           major: int) -> list[str]:
+def _check_plugin_metadata(
+    metadata, entry_points, requires, expect: Expectations, plugin: str, major: int
+) -> list[str]:
     problems = []
     if metadata.get("Name") != f"dyng-{plugin}":
         problems.append(f"Name is {metadata.get('Name')!r}, expected 'dyng-{plugin}'")
@@ -265,22 +311,30 @@ def _check_plugin_metadata(metadata, entry_points, requires, expect: Expectation
         runtime_name, _ = render.RUNTIME_WHEELS[major]
         runtime_reqs = [r for r in requires if r.startswith(runtime_name)]
         if len(runtime_reqs) != 1 or f"<{major + 1}" not in runtime_reqs[0]:
-            problems.append(f"a shared-runtime plugin must require {runtime_name} below CUDA "
-                            f"{major + 1} exactly once; Requires-Dist is {requires}")
+            problems.append(
+                f"a shared-runtime plugin must require {runtime_name} below CUDA "
+                f"{major + 1} exactly once; Requires-Dist is {requires}"
+            )
         requires = [r for r in requires if r not in runtime_reqs]
     if requires != wanted:
-        problems.append(f"Requires-Dist is {requires}, expected exactly {wanted}: the plugin must "
-                        "pin the dyng it was built with")
+        problems.append(
+            f"Requires-Dist is {requires}, expected exactly {wanted}: the plugin must "
+            "pin the dyng it was built with"
+        )
     group = entry_points.get(render.ENTRY_POINT_GROUP, {})
     if group != {plugin: f"dyng_{plugin}"}:
-        problems.append(f"entry points [{render.ENTRY_POINT_GROUP}] are {group}, expected "
-                        f"{{{plugin!r}: 'dyng_{plugin}'}}")
+        problems.append(
+            f"entry points [{render.ENTRY_POINT_GROUP}] are {group}, expected "
+            f"{{{plugin!r}: 'dyng_{plugin}'}}"
+        )
     if entry_points.get("console_scripts"):
-        problems.append("the plugin declares console scripts; only dyng's wheel has the dyng "
-                        "command")
+        problems.append(
+            "the plugin declares console scripts; only dyng's wheel has the dyng command"
+        )
     if metadata.get_all("Provides-Extra"):
-        problems.append(f"the plugin declares extras {metadata.get_all('Provides-Extra')}; it "
-                        "must have none")
+        problems.append(
+            f"the plugin declares extras {metadata.get_all('Provides-Extra')}; it must have none"
+        )
     return problems
 
 
@@ -294,11 +348,17 @@ def _check_cpu_metadata(metadata, requires, expect: Expectations) -> list[str]:
         if extra not in extras:
             problems.append(f"the extra {extra!r} is missing (it must require {wanted})")
             continue
-        matching = [r for r in requires if r.split(";")[0].strip() == wanted
-                    and re.search(rf"""extra\s*==\s*["']{re.escape(extra)}["']""", r)]
+        matching = [
+            r
+            for r in requires
+            if r.split(";")[0].strip() == wanted
+            and re.search(rf"""extra\s*==\s*["']{re.escape(extra)}["']""", r)
+        ]
         if not matching:
-            problems.append(f"the extra {extra!r} does not require exactly {wanted}; the plugin "
-                            "pins come from VERSION through the template provider")
+            problems.append(
+                f"the extra {extra!r} does not require exactly {wanted}; the plugin "
+                "pins come from VERSION through the template provider"
+            )
     return problems
 
 
@@ -308,24 +368,36 @@ def check_sdist(path: Path) -> list[str]:
     with tarfile.open(path) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
     # merge_stub.py and device_stub.pyi make the plugin's type stub (python/CMakeLists.txt).
-    for required in ("python/plugin/dyng_plugin/__init__.py", "python/plugin/README.md",
-                     "python/plugin/merge_stub.py", "python/plugin/device_stub.pyi",
-                     licences.CUDA_THIRD_PARTY, "THIRD_PARTY_LICENSES.txt", "LICENSE", "VERSION",
-                     "PKG-INFO"):
+    for required in (
+        "python/plugin/dyng_plugin/__init__.py",
+        "python/plugin/README.md",
+        "python/plugin/merge_stub.py",
+        "python/plugin/device_stub.pyi",
+        licences.CUDA_THIRD_PARTY,
+        "THIRD_PARTY_LICENSES.txt",
+        "LICENSE",
+        "VERSION",
+        "PKG-INFO",
+    ):
         if required not in names:
-            problems.append(f"the sdist lacks {required}; the plugin wheels are built from it "
-                            "(pyproject.toml sdist.include)")
+            problems.append(
+                f"the sdist lacks {required}; the plugin wheels are built from it "
+                "(pyproject.toml sdist.include)"
+            )
     strays = sorted(n for n in names if n.startswith(("build/", ".venv")) or "__pycache__" in n)
     if strays:
-        problems.append(f"the sdist holds build output or caches ({strays[:3]}...); fix "
-                        "sdist.include/exclude in pyproject.toml")
+        problems.append(
+            f"the sdist holds build output or caches ({strays[:3]}...); fix "
+            "sdist.include/exclude in pyproject.toml"
+        )
     return problems
 
 
 def twine_check(paths: list[Path], twine: list[str]) -> list[str]:
     """``twine check --strict``: the metadata PyPI would render; returns its complaints."""
-    done = subprocess.run([*twine, "check", "--strict", *map(str, paths)], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [*twine, "check", "--strict", *map(str, paths)], capture_output=True, text=True
+    )
     if done.returncode == 0:
         return []
     return [f"twine check --strict failed:\n{done.stdout}{done.stderr}".rstrip()]

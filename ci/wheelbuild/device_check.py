@@ -29,17 +29,34 @@ PROBE = Path(__file__).with_name("install_probe.py")
 
 
 def install(wheels: list[Path], target: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
-                    "--disable-pip-version-check", "--target", str(target), *map(str, wheels)],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            *map(str, wheels),
+        ],
+        check=True,
+    )
 
 
 def probe(target: Path, plugin: str, with_sssp: bool) -> dict:
-    code = ("import sys, runpy; sys.argv = ['probe'] + sys.argv[1:]; "
-            f"runpy.run_path({str(PROBE)!r}, run_name='__main__')")
-    extra = (f"import dyng_{plugin}._core as m; print(json.dumps({{'device_count': "
-             "m.cuda_device_count() if hasattr(m, 'cuda_device_count') else None, "
-             "'build_config': dict(m.build_config)}))")
+    code = (
+        "import sys, runpy; sys.argv = ['probe'] + sys.argv[1:]; "
+        f"runpy.run_path({str(PROBE)!r}, run_name='__main__')"
+    )
+    extra = (
+        f"import dyng_{plugin}._core as m; print(json.dumps({{'device_count': "
+        "m.cuda_device_count() if hasattr(m, 'cuda_device_count') else None, "
+        "'build_config': dict(m.build_config)}))"
+    )
     with tempfile.TemporaryDirectory(prefix="dyng-device-check-") as outside:
         env = {**os.environ, "PYTHONPATH": str(target)}
         env.pop("DYNG_CPU_ONLY", None)
@@ -48,10 +65,18 @@ def probe(target: Path, plugin: str, with_sssp: bool) -> dict:
         if done.returncode != 0:
             return {"error": f"probe failed (exit {done.returncode}):\n{done.stderr[-3000:]}"}
         report = json.loads(done.stdout.strip().splitlines()[-1])
-        module = subprocess.run([sys.executable, "-c", "import json; " + extra], cwd=outside,
-                                env=env, capture_output=True, text=True)
-        report["module"] = (json.loads(module.stdout.strip().splitlines()[-1])
-                            if module.returncode == 0 else {"error": module.stderr[-2000:]})
+        module = subprocess.run(
+            [sys.executable, "-c", "import json; " + extra],
+            cwd=outside,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        report["module"] = (
+            json.loads(module.stdout.strip().splitlines()[-1])
+            if module.returncode == 0
+            else {"error": module.stderr[-2000:]}
+        )
         return report
 
 
@@ -62,9 +87,13 @@ def judge_device(report: dict, plugin: str, target: Path, import_only: bool) -> 
     config = report.get("module", {}).get("build_config", {})
     if not config:
         problems.append(f"dyng_{plugin}._core did not load: {report.get('module')}")
-    elif (config.get("plugin") != plugin or not config.get("cuda")
-          or not str(config.get("cuda_toolkit", "")).startswith(plugin[2:] + ".")
-          or config.get("cuda_runtime") != "static" or not config.get("cuda_architectures")):
+    elif (
+        config.get("plugin") != plugin
+        or not config.get("cuda")
+        or not str(config.get("cuda_toolkit", "")).startswith(plugin[2:] + ".")
+        or config.get("cuda_runtime") != "static"
+        or not config.get("cuda_architectures")
+    ):
         problems.append(f"dyng_{plugin}._core build_config is off: {config}")
     count = report.get("module", {}).get("device_count")
     if count is not None and count < 1:
@@ -90,8 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     for plugin in args.plugins.split(","):
         wheels = sorted(args.dist.glob(f"dyng_{plugin}-*.whl"))
         if len(wheels) != 1:
-            print(f"{plugin}: need exactly one dyng_{plugin}-*.whl in {args.dist}, found "
-                  f"{[w.name for w in wheels]}")
+            print(
+                f"{plugin}: need exactly one dyng_{plugin}-*.whl in {args.dist}, found "
+                f"{[w.name for w in wheels]}"
+            )
             failed = True
             continue
         with tempfile.TemporaryDirectory(prefix=f"dyng-{plugin}-") as tmp:

@@ -36,17 +36,20 @@ class Section:
 @dataclass
 class ElfInfo:
     needed: list[str] = field(default_factory=list)
-    rpath: list[str] = field(default_factory=list)      # DT_RPATH and DT_RUNPATH entries
+    rpath: list[str] = field(default_factory=list)  # DT_RPATH and DT_RUNPATH entries
     soname: str | None = None
-    exported: list[str] = field(default_factory=list)   # defined, default/protected visibility
+    exported: list[str] = field(default_factory=list)  # defined, default/protected visibility
     version_needs: dict[str, set[str]] = field(default_factory=dict)  # library -> versions
     sections: dict[str, bytes] = field(default_factory=dict)
 
     def max_glibc(self) -> tuple[int, ...] | None:
         """Highest GLIBC_x.y version any symbol needs (None when none does)."""
-        found = [tuple(int(p) for p in v[len("GLIBC_"):].split("."))
-                 for versions in self.version_needs.values() for v in versions
-                 if v.startswith("GLIBC_") and v[len("GLIBC_"):].replace(".", "").isdigit()]
+        found = [
+            tuple(int(p) for p in v[len("GLIBC_") :].split("."))
+            for versions in self.version_needs.values()
+            for v in versions
+            if v.startswith("GLIBC_") and v[len("GLIBC_") :].replace(".", "").isdigit()
+        ]
         return max(found) if found else None
 
 
@@ -60,12 +63,21 @@ def _sections(data: bytes) -> list[Section]:
         raise ElfError("not an ELF file (bad magic)")
     if data[4] != 2 or data[5] != 1:
         raise ElfError("only 64-bit little-endian ELF is supported")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     names = raw[shstrndx][4] if shnum else 0
-    return [Section(name=_cstr(data, names + r[0]), type=r[1], offset=r[4], size=r[5], link=r[6],
-                    entsize=r[9]) for r in raw]
+    return [
+        Section(
+            name=_cstr(data, names + r[0]),
+            type=r[1],
+            offset=r[4],
+            size=r[5],
+            link=r[6],
+            entsize=r[9],
+        )
+        for r in raw
+    ]
 
 
 def read_elf(data: bytes, keep_sections: tuple[str, ...] = (".nv_fatbin",)) -> ElfInfo:
@@ -74,7 +86,7 @@ def read_elf(data: bytes, keep_sections: tuple[str, ...] = (".nv_fatbin",)) -> E
     info = ElfInfo()
     for sec in sections:
         if sec.name in keep_sections:
-            info.sections[sec.name] = data[sec.offset:sec.offset + sec.size]
+            info.sections[sec.name] = data[sec.offset : sec.offset + sec.size]
         if sec.type == SHT_DYNAMIC:
             strtab = sections[sec.link].offset
             for off in range(sec.offset, sec.offset + sec.size, 16):
@@ -92,8 +104,11 @@ def read_elf(data: bytes, keep_sections: tuple[str, ...] = (".nv_fatbin",)) -> E
             for off in range(sec.offset + 24, sec.offset + sec.size, 24):  # entry 0 is null
                 name, st_info, st_other, shndx = struct.unpack_from("<IBBH", data, off)
                 bind, visibility = st_info >> 4, st_other & 3
-                if (shndx != SHN_UNDEF and bind in (STB_GLOBAL, STB_WEAK)
-                        and visibility in (STV_DEFAULT, STV_PROTECTED)):
+                if (
+                    shndx != SHN_UNDEF
+                    and bind in (STB_GLOBAL, STB_WEAK)
+                    and visibility in (STV_DEFAULT, STV_PROTECTED)
+                ):
                     info.exported.append(_cstr(data, strtab + name))
         elif sec.type == SHT_GNU_VERNEED:
             strtab = sections[sec.link].offset

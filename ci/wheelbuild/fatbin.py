@@ -21,8 +21,8 @@ class FatbinError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    kind: str      # "ptx" or "sass"
-    arch: int      # 90 for sm_90 / compute_90
+    kind: str  # "ptx" or "sass"
+    arch: int  # 90 for sm_90 / compute_90
 
 
 def read_fatbins(section: bytes) -> list[list[Entry]]:
@@ -33,7 +33,7 @@ def read_fatbins(section: bytes) -> list[list[Entry]]:
         magic, _version, header_size, payload = struct.unpack_from("<IHHQ", section, offset)
         if magic != FATBIN_MAGIC:
             # The linker pads between fatbins; skip zero bytes up to the next header.
-            if section[offset:offset + 4] == b"\0\0\0\0":
+            if section[offset : offset + 4] == b"\0\0\0\0":
                 offset += 4
                 continue
             raise FatbinError(f"bad fatbin magic {magic:#x} at offset {offset}")
@@ -41,7 +41,7 @@ def read_fatbins(section: bytes) -> list[list[Entry]]:
         pos, end = offset + header_size, offset + header_size + payload
         while pos + 32 <= end:
             kind, _, entry_header, entry_size = struct.unpack_from("<HHIQ", section, pos)
-            arch, = struct.unpack_from("<I", section, pos + 28)
+            (arch,) = struct.unpack_from("<I", section, pos + 28)
             if kind in (KIND_PTX, KIND_SASS):
                 entries.append(Entry("ptx" if kind == KIND_PTX else "sass", arch))
             if entry_header == 0:

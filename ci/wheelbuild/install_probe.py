@@ -22,9 +22,11 @@ def main() -> int:
         warnings.simplefilter("always")
         import dyng
         from dyng import _backend
+
         report["dyng_file"] = dyng.__file__
-        report["plugins"] = sorted(f"{ep.name}={ep.value}" for ep in
-                                   metadata.entry_points(group="dyng.backends"))
+        report["plugins"] = sorted(
+            f"{ep.name}={ep.value}" for ep in metadata.entry_points(group="dyng.backends")
+        )
         native = _backend.native()
         report["native"] = native.__name__
         report["build_config"] = dict(native.build_config)
@@ -32,15 +34,23 @@ def main() -> int:
             graph = dyng.Graph.from_edges([0, 0, 2, 1], [1, 2, 1, 3], [4, 1, 2, 5])
             backend = "cuda" if native.build_config.get("cuda") else "openmp"
             chosen = dyng.sssp.compute(graph, source=0, resources=dyng.Resources(backend=backend))
-            reference = dyng.sssp.compute(graph, source=0,
-                                          resources=dyng.Resources(backend="sequential"))
-            report["sssp"] = {"backend": backend,
-                              "distances": chosen.distances.to_numpy().tolist(),
-                              "reference": reference.distances.to_numpy().tolist()}
-    report["warnings"] = [f"{w.category.__name__}: {w.message}" for w in caught
-                          if w.category.__name__ == "BackendWarning"]
-    report["nvtx"] = {name: nvtx_of(module) for name, module in
-                      (point.split("=", 1) for point in report["plugins"])}
+            reference = dyng.sssp.compute(
+                graph, source=0, resources=dyng.Resources(backend="sequential")
+            )
+            report["sssp"] = {
+                "backend": backend,
+                "distances": chosen.distances.to_numpy().tolist(),
+                "reference": reference.distances.to_numpy().tolist(),
+            }
+    report["warnings"] = [
+        f"{w.category.__name__}: {w.message}"
+        for w in caught
+        if w.category.__name__ == "BackendWarning"
+    ]
+    report["nvtx"] = {
+        name: nvtx_of(module)
+        for name, module in (point.split("=", 1) for point in report["plugins"])
+    }
     print(json.dumps(report))
     return 0
 

@@ -12,7 +12,6 @@ Python suite runs against the installed package with DYNG_CPU_ONLY=1.
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -33,8 +32,10 @@ def nvtx_problems(report: dict, plugins: list[str]) -> list[str]:
         return []
     found = report.get("nvtx")
     if not isinstance(found, dict):
-        return [f"the probe reported no nvtx entry ({found!r}); run this checkout's "
-                f"ci/wheelbuild/install_probe.py"]
+        return [
+            f"the probe reported no nvtx entry ({found!r}); run this checkout's "
+            f"ci/wheelbuild/install_probe.py"
+        ]
     problems = []
     for plugin in plugins:
         state = found.get(plugin)
@@ -45,7 +46,8 @@ def nvtx_problems(report: dict, plugins: list[str]) -> list[str]:
                 f"dyng_{plugin}._core emits no NVTX ranges (nvtx_available() is False): the "
                 f"CUDA toolkit it was built with had no include/nvtx3; rebuild it with the pypi "
                 f"provider (ci/wheel-requirements/{plugin}.txt names the NVTX wheel), in a conda "
-                f"environment that has cuda-nvtx-dev, or with a toolkit that has nvtx3")
+                f"environment that has cuda-nvtx-dev, or with a toolkit that has nvtx3"
+            )
         else:
             problems.append(f"could not ask dyng_{plugin}._core for nvtx_available(): {state}")
     return problems
@@ -59,8 +61,9 @@ def judge(report: dict, *, plugins: list[str], expect_gpu: bool, venv: Path) -> 
     found = report.get("plugins", [])
     for plugin in plugins:
         if f"{plugin}=dyng_{plugin}" not in found:
-            problems.append(f"plugin {plugin} is installed but not discovered (entry points "
-                            f"{found})")
+            problems.append(
+                f"plugin {plugin} is installed but not discovered (entry points {found})"
+            )
     problems += nvtx_problems(report, plugins)
     native, warned = report.get("native"), report.get("warnings", [])
     if expect_gpu:
@@ -72,43 +75,78 @@ def judge(report: dict, *, plugins: list[str], expect_gpu: bool, venv: Path) -> 
         if not sssp or sssp.get("backend") != "cuda":
             problems.append(f"sssp did not run on CUDA: {sssp}")
         elif sssp["distances"] != sssp["reference"]:
-            problems.append(f"sssp on CUDA gave {sssp['distances']}, sequential "
-                            f"{sssp['reference']}")
+            problems.append(
+                f"sssp on CUDA gave {sssp['distances']}, sequential {sssp['reference']}"
+            )
     else:
         if native != "dyng._core":
             problems.append(f"no GPU here, yet dyng chose {native}")
         wanted = 1 if plugins else 0
         if len(warned) != wanted:
-            problems.append(f"expected {wanted} BackendWarning when falling back, got "
-                            f"{len(warned)}: {warned}")
+            problems.append(
+                f"expected {wanted} BackendWarning when falling back, got {len(warned)}: {warned}"
+            )
     return problems
 
 
-def run_install_test(wheels: list[Path], python_version: str, work: Path, repo: Path, *,
-                     expect_gpu: bool = False, run_suite: bool = True) -> list[str]:
+def run_install_test(
+    wheels: list[Path],
+    python_version: str,
+    work: Path,
+    repo: Path,
+    *,
+    expect_gpu: bool = False,
+    run_suite: bool = True,
+) -> list[str]:
     """Builds the venv, probes it and runs the suite; returns the problems found."""
     cpu = [w for w in wheels if w.name.startswith("dyng-")]
     plugin_wheels = [w for w in wheels if w.name.startswith("dyng_cu")]
     if len(cpu) != 1:
         return [f"the install test needs exactly one dyng wheel, got {[w.name for w in cpu]}"]
-    plugins = [w.name.split("-")[0][len("dyng_"):] for w in plugin_wheels]
+    plugins = [w.name.split("-")[0][len("dyng_") :] for w in plugin_wheels]
     venv = work / f"venv-{python_version}"
     log.run([find_python(python_version), "-m", "venv", "--clear", venv])
     python = venv / "bin" / "python"
     # Files, not names: only the wheels just built may provide dyng; the extra brings the test
     # suite's dependencies from the index.
-    log.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             f"{cpu[0]}[test]", *plugin_wheels])
+    log.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            f"{cpu[0]}[test]",
+            *plugin_wheels,
+        ]
+    )
     with tempfile.TemporaryDirectory(prefix="dyng-install-test-") as outside:
         args = [python, "-I", PROBE] + (["--sssp"] if expect_gpu else [])
         report = json.loads(log.run(args, cwd=Path(outside), capture=True).strip().splitlines()[-1])
-        log.say(f"install test {python_version}: chose {report.get('native')}, plugins "
-                f"{report.get('plugins')}, NVTX {report.get('nvtx')}, warnings "
-                f"{len(report.get('warnings', []))}")
+        log.say(
+            f"install test {python_version}: chose {report.get('native')}, plugins "
+            f"{report.get('plugins')}, NVTX {report.get('nvtx')}, warnings "
+            f"{len(report.get('warnings', []))}"
+        )
         problems = judge(report, plugins=plugins, expect_gpu=expect_gpu, venv=venv)
         if run_suite and not problems:
             # From outside the checkout, so that `import dyng` can only find the installed one.
-            log.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", repo,
-                     "-c", repo / "pyproject.toml", repo / "tests" / "python"],
-                    cwd=Path(outside), env={"DYNG_CPU_ONLY": "1"})
+            log.run(
+                [
+                    python,
+                    "-m",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "--rootdir",
+                    repo,
+                    "-c",
+                    repo / "pyproject.toml",
+                    repo / "tests" / "python",
+                ],
+                cwd=Path(outside),
+                env={"DYNG_CPU_ONLY": "1"},
+            )
     return problems

@@ -18,8 +18,7 @@ _PROBE = "import sys; print(*sys.version_info[:2], sep='.')"
 def answers_as(candidate: str, version: str) -> bool:
     """True when running `candidate` works and reports `version` (``"3.12"``)."""
     try:
-        done = subprocess.run([candidate, "-c", _PROBE], capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run([candidate, "-c", _PROBE], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0 and done.stdout.strip() == version
@@ -27,9 +26,11 @@ def answers_as(candidate: str, version: str) -> bool:
 
 def candidates(version: str, path: str | None = None) -> list[str]:
     """Where an interpreter for `version` may be, in the order they are tried."""
-    pyenv = sorted(Path.home().glob(f".pyenv/versions/{version}.*/bin/python{version}"),
-                   key=lambda p: [int(x) for x in p.parts[-3].split(".") if x.isdigit()],
-                   reverse=True)
+    pyenv = sorted(
+        Path.home().glob(f".pyenv/versions/{version}.*/bin/python{version}"),
+        key=lambda p: [int(x) for x in p.parts[-3].split(".") if x.isdigit()],
+        reverse=True,
+    )
     return [c for c in [shutil.which(f"python{version}", path=path), *map(str, pyenv)] if c]
 
 
@@ -40,5 +41,7 @@ def find_python(version: str, path: str | None = None) -> str:
         if answers_as(candidate, version):
             return candidate
     looked = ", ".join(tried) if tried else "nothing on PATH or in pyenv"
-    raise FileNotFoundError(f"no working python{version} found (tried: {looked}); install Python "
-                            f"{version}, or select it with pyenv, or set DYNG_WHEEL_PYTHON")
+    raise FileNotFoundError(
+        f"no working python{version} found (tried: {looked}); install Python "
+        f"{version}, or select it with pyenv, or set DYNG_WHEEL_PYTHON"
+    )

@@ -21,8 +21,10 @@ NVIDIA_EULA_ID = "LicenseRef-NVIDIA-End-User-License-Agreement"
 PLUGIN_EXTRA_TERMS = ("Apache-2.0 WITH LLVM-exception", NVIDIA_EULA_ID)
 # The expression of the CPU wheel (pyproject.toml's project.license) and of the plugins; a test
 # keeps the first equal to pyproject.toml.
-CPU_LICENSE_EXPRESSION = ("Apache-2.0 AND BSD-3-Clause AND MIT AND GPL-3.0-or-later WITH "
-                          "GCC-exception-3.1 AND Apache-2.0 WITH LLVM-exception")
+CPU_LICENSE_EXPRESSION = (
+    "Apache-2.0 AND BSD-3-Clause AND MIT AND GPL-3.0-or-later WITH "
+    "GCC-exception-3.1 AND Apache-2.0 WITH LLVM-exception"
+)
 
 
 class LicenceError(RuntimeError):
@@ -51,11 +53,14 @@ def copy_eula(eula: Path | None, tree: Path) -> Path:
         raise LicenceError(
             f"the NVIDIA CUDA EULA was not found ({eula}); a plugin wheel must carry the EULA of "
             "the toolkit it links. The pypi provider takes it from the CUDA runtime wheel, the "
-            "conda provider from cuda-cudart-static; pass --cuda-eula PATH to name it yourself.")
+            "conda provider from cuda-cudart-static; pass --cuda-eula PATH to name it yourself."
+        )
     text = eula.read_text(errors="replace")
     if "NVIDIA" not in text or len(text) < 1000:
-        raise LicenceError(f"{eula} does not look like NVIDIA's CUDA EULA ({len(text)} "
-                           "characters); pass the toolkit's EULA.txt with --cuda-eula")
+        raise LicenceError(
+            f"{eula} does not look like NVIDIA's CUDA EULA ({len(text)} "
+            "characters); pass the toolkit's EULA.txt with --cuda-eula"
+        )
     target = tree / EULA_NAME
     shutil.copyfile(eula, target)
     return target
@@ -64,6 +69,8 @@ def copy_eula(eula: Path | None, tree: Path) -> Path:
 def require_cuda_third_party(tree: Path) -> Path:
     path = tree / CUDA_THIRD_PARTY
     if not path.is_file():
-        raise LicenceError(f"{path} is missing: the core sdist must include {CUDA_THIRD_PARTY} "
-                           "(pyproject.toml sdist.include)")
+        raise LicenceError(
+            f"{path} is missing: the core sdist must include {CUDA_THIRD_PARTY} "
+            "(pyproject.toml sdist.include)"
+        )
     return path

@@ -41,8 +41,14 @@ class CommandError(RuntimeError):
     """A command of the build failed; the message names it and its exit status."""
 
 
-def run(command: Sequence[str | os.PathLike[str]], *, cwd: Path | None = None,
-        env: Mapping[str, str] | None = None, capture: bool = False, quiet: bool = False) -> str:
+def run(
+    command: Sequence[str | os.PathLike[str]],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    capture: bool = False,
+    quiet: bool = False,
+) -> str:
     """Runs a command, echoing it; raises CommandError naming it when it fails.
 
     With ``capture`` the output is returned (and shown only on failure); otherwise it streams to
@@ -53,12 +59,14 @@ def run(command: Sequence[str | os.PathLike[str]], *, cwd: Path | None = None,
         say("$ " + shlex.join(args) + (f"   (in {cwd})" if cwd else ""))
     full_env = None if env is None else {**os.environ, **env}
     if capture:
-        done = subprocess.run(args, cwd=cwd, env=full_env, text=True, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT)
+        done = subprocess.run(
+            args, cwd=cwd, env=full_env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
         if done.returncode != 0:
             sys.stderr.write(done.stdout)
-            raise CommandError(f"command failed with exit status {done.returncode}: "
-                               f"{shlex.join(args)}")
+            raise CommandError(
+                f"command failed with exit status {done.returncode}: {shlex.join(args)}"
+            )
         return done.stdout
     done = subprocess.run(args, cwd=cwd, env=full_env, stdout=sys.stderr)
     if done.returncode != 0:

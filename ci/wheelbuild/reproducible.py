@@ -37,8 +37,8 @@ def sha256(data: bytes) -> str:
 
 @dataclass
 class Comparison:
-    name: str                                   # the wheel's file name
-    digests: tuple[str | None, str | None]      # per folder; None where the wheel is missing
+    name: str  # the wheel's file name
+    digests: tuple[str | None, str | None]  # per folder; None where the wheel is missing
     members: list[str] = field(default_factory=list)  # one line per file that differs
 
     @property
@@ -59,12 +59,16 @@ def compare_wheel(a: Path, b: Path) -> Comparison:
     with zipfile.ZipFile(a) as left, zipfile.ZipFile(b) as right:
         names_a, names_b = set(left.namelist()), set(right.namelist())
         for name in sorted(names_a ^ names_b):
-            result.members.append(f"{name}: only in {'the first' if name in names_a else 'the second'}")
+            result.members.append(
+                f"{name}: only in {'the first' if name in names_a else 'the second'}"
+            )
         for name in sorted(names_a & names_b):
             x, y = left.read(name), right.read(name)
             if x != y:
-                result.members.append(f"{name}: {len(x)} and {len(y)} bytes, first difference at "
-                                      f"byte {_first_difference(x, y)}")
+                result.members.append(
+                    f"{name}: {len(x)} and {len(y)} bytes, first difference at "
+                    f"byte {_first_difference(x, y)}"
+                )
             elif left.getinfo(name).date_time != right.getinfo(name).date_time:
                 result.members.append(f"{name}: same bytes, different timestamps")
         if not result.members:
@@ -74,6 +78,12 @@ def compare_wheel(a: Path, b: Path) -> Comparison:
 
 def compare_dists(dist_a: Path, dist_b: Path, prefixes: list[str]) -> list[Comparison]:
     """Compares every wheel whose name starts with one of ``prefixes`` in the two folders."""
-    names = sorted({p.name for d in (dist_a, dist_b) for p in d.glob("*.whl")
-                    if any(p.name.startswith(prefix) for prefix in prefixes)})
+    names = sorted(
+        {
+            p.name
+            for d in (dist_a, dist_b)
+            for p in d.glob("*.whl")
+            if any(p.name.startswith(prefix) for prefix in prefixes)
+        }
+    )
     return [compare_wheel(dist_a / name, dist_b / name) for name in names]

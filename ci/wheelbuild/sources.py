@@ -21,9 +21,22 @@ from . import log
 def build_sdist(python: Path, root: Path, out_dir: Path, env: dict[str, str]) -> Path:
     """Builds the core sdist with scikit-build-core's PEP 517 hook; returns the archive."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    name = log.run([python, "-c", "import sys; from scikit_build_core.build import build_sdist; "
-                    "print(build_sdist(sys.argv[1]))", out_dir], cwd=root, env=env,
-                   capture=True).strip().splitlines()[-1]
+    name = (
+        log.run(
+            [
+                python,
+                "-c",
+                "import sys; from scikit_build_core.build import build_sdist; "
+                "print(build_sdist(sys.argv[1]))",
+                out_dir,
+            ],
+            cwd=root,
+            env=env,
+            capture=True,
+        )
+        .strip()
+        .splitlines()[-1]
+    )
     return out_dir / name
 
 

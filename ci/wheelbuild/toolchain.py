@@ -16,14 +16,14 @@ class ToolchainError(RuntimeError):
 
 @dataclass(frozen=True)
 class Toolchain:
-    provider: str                       # "conda", "pypi" or "system"
-    cuda_major: int | None              # None for the CPU wheel
-    cuda_version: str | None            # full toolkit version, e.g. "13.0.2"; None for CPU
-    cuda_root: Path | None              # passed as CUDAToolkit_ROOT
-    nvcc: Path | None                   # passed as CMAKE_CUDA_COMPILER
-    eula: Path | None                   # NVIDIA's CUDA EULA text; required for a plugin
-    glibc: str                          # glibc the binaries target, e.g. "2.28"
-    platform_tag: str                   # best wheel tag reachable, e.g. "manylinux_2_28_x86_64"
-    cmake_defines: dict[str, str] = field(default_factory=dict)   # extra -D for the build
-    env: dict[str, str] = field(default_factory=dict)             # CC, CXX, CUDAHOSTCXX, PATH...
-    notes: tuple[str, ...] = ()         # anything the log should say about this toolchain
+    provider: str  # "conda", "pypi" or "system"
+    cuda_major: int | None  # None for the CPU wheel
+    cuda_version: str | None  # full toolkit version, e.g. "13.0.2"; None for CPU
+    cuda_root: Path | None  # passed as CUDAToolkit_ROOT
+    nvcc: Path | None  # passed as CMAKE_CUDA_COMPILER
+    eula: Path | None  # NVIDIA's CUDA EULA text; required for a plugin
+    glibc: str  # glibc the binaries target, e.g. "2.28"
+    platform_tag: str  # best wheel tag reachable, e.g. "manylinux_2_28_x86_64"
+    cmake_defines: dict[str, str] = field(default_factory=dict)  # extra -D for the build
+    env: dict[str, str] = field(default_factory=dict)  # CC, CXX, CUDAHOSTCXX, PATH...
+    notes: tuple[str, ...] = ()  # anything the log should say about this toolchain

@@ -14,8 +14,9 @@ from . import log
 from .toolchain import Toolchain
 
 
-def config_settings(toolchain: Toolchain, build_dir: Path,
-                    extra_defines: dict[str, str]) -> list[str]:
+def config_settings(
+    toolchain: Toolchain, build_dir: Path, extra_defines: dict[str, str]
+) -> list[str]:
     """pip --config-settings for scikit-build-core: build folder plus every CMake define."""
     settings = [f"build-dir={build_dir}"]
     for key, value in {**toolchain.cmake_defines, **extra_defines}.items():
@@ -23,14 +24,32 @@ def config_settings(toolchain: Toolchain, build_dir: Path,
     return settings
 
 
-def build_wheel(toolchain: Toolchain, python: Path, tree: Path, out_dir: Path, build_dir: Path,
-                *, extra_defines: dict[str, str], env: dict[str, str]) -> Path:
+def build_wheel(
+    toolchain: Toolchain,
+    python: Path,
+    tree: Path,
+    out_dir: Path,
+    build_dir: Path,
+    *,
+    extra_defines: dict[str, str],
+    env: dict[str, str],
+) -> Path:
     """Builds one wheel from ``tree`` into ``out_dir``; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.whl"):
         old.unlink()
-    command = [python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
-               "--disable-pip-version-check", "--wheel-dir", out_dir, tree]
+    command = [
+        python,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-build-isolation",
+        "--no-deps",
+        "--disable-pip-version-check",
+        "--wheel-dir",
+        out_dir,
+        tree,
+    ]
     for setting in config_settings(toolchain, build_dir, extra_defines):
         command += ["--config-settings", setting]
     # -v: scikit-build-core's CMake and compiler output is the build's progress report.

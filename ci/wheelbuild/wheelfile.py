@@ -21,20 +21,22 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class WheelName:
-    distribution: str          # as in the file name: dyng_cu13
+    distribution: str  # as in the file name: dyng_cu13
     version: str
-    python: str                # cp312
-    abi: str                   # abi3
+    python: str  # cp312
+    abi: str  # abi3
     platforms: tuple[str, ...]  # manylinux_2_28_x86_64, ... (compressed tag set expanded)
 
     @classmethod
-    def parse(cls, filename: str) -> "WheelName":
+    def parse(cls, filename: str) -> WheelName:
         if not filename.endswith(".whl"):
             raise ValueError(f"{filename} is not a wheel file name")
         parts = filename[:-4].split("-")
         if len(parts) not in (5, 6):
-            raise ValueError(f"{filename} is not a valid wheel file name (name-version[-build]-"
-                             "python-abi-platform.whl)")
+            raise ValueError(
+                f"{filename} is not a valid wheel file name (name-version[-build]-"
+                "python-abi-platform.whl)"
+            )
         return cls(parts[0], parts[1], parts[-3], parts[-2], tuple(parts[-1].split(".")))
 
 

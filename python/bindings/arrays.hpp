@@ -40,11 +40,11 @@ constexpr const char* dtype_name() {
 }
 
 inline std::string describe_dtype(const nb::dlpack::dtype& dt) {
-  const char* kind = dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Int)      ? "int"
-                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt)   ? "uint"
-                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Float)  ? "float"
-                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bool)   ? "bool"
-                                                                                       : "other";
+  const char* kind = dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Int)     ? "int"
+                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt)  ? "uint"
+                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Float) ? "float"
+                     : dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bool)  ? "bool"
+                                                                                      : "other";
   return std::string(kind) + std::to_string(dt.bits);
 }
 
@@ -111,10 +111,9 @@ T checked_vertex(int64_t value, int64_t n, const char* function, const char* nam
 template <class T>
 T checked_id(int64_t value, const char* function, const char* name) {
   if (value < 0 || value > static_cast<int64_t>(std::numeric_limits<T>::max())) {
-    throw invalid_argument_error(std::string(function) + "(): " + name + "=" +
-                                 std::to_string(value) + " is outside [0, " +
-                                 std::to_string(std::numeric_limits<T>::max()) +
-                                 "]; pass a valid vertex id");
+    throw invalid_argument_error(
+        std::string(function) + "(): " + name + "=" + std::to_string(value) + " is outside [0, " +
+        std::to_string(std::numeric_limits<T>::max()) + "]; pass a valid vertex id");
   }
   return static_cast<T>(value);
 }

@@ -62,9 +62,10 @@ void bind_build_config(nb::module_& m) {
   config["algorithms"] = nb::handle(reinterpret_cast<PyObject*>(&PyTuple_Type))(algorithms);
   m.attr("build_config") = config;
 
-  m.def("openmp_max_threads",
-        [] { return resolved_thread_count(execution_t{backend_t::openmp, 0, 0}); },
-        "Threads an OpenMP region gets by default (1 without OpenMP).");
+  m.def(
+      "openmp_max_threads",
+      [] { return resolved_thread_count(execution_t{backend_t::openmp, 0, 0}); },
+      "Threads an OpenMP region gets by default (1 without OpenMP).");
 }
 
 }  // namespace dyng::bindings

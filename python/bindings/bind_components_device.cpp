@@ -10,7 +10,8 @@ namespace dyng::bindings {
 
 void bind_components_device(nb::module_& m) {
   nb::class_<result_handle_t<components::cuda::device_state_t>> cls(
-      m, "ComponentsDeviceState", "Component labels, sizes and count of a graph, on a CUDA device.");
+      m, "ComponentsDeviceState",
+      "Component labels, sizes and count of a graph, on a CUDA device.");
   add_result_methods(cls);
   add_device_result_methods<components::state_t, components::options_t>(cls, "components");
 }

@@ -34,9 +34,9 @@ out_array_t enumerate(const graph_handle_t& h, int64_t max_length) {
 }  // namespace
 
 void bind_cycle_count(nb::module_& m) {
-  nb::class_<cycle_count::options_t> options(m, "CycleCountOptions",
-                                             "Native cycle_count options.");
-  options.def(
+  nb::class_<cycle_count::options_t> options(m, "CycleCountOptions", "Native cycle_count options.");
+  options
+      .def(
           "__init__",
           [](cycle_count::options_t* self, int64_t max_length) {
             new (self) cycle_count::options_t{};
@@ -45,7 +45,8 @@ void bind_cycle_count(nb::module_& m) {
           nb::arg("max_length") = cycle_count::k_unbounded)
       .def_rw("max_length", &cycle_count::options_t::max_length);
   add_tuning_knobs(options);
-  options.def_rw("gpu_wave_slots", &cycle_count::options_t::gpu_wave_slots,
+  options
+      .def_rw("gpu_wave_slots", &cycle_count::options_t::gpu_wave_slots,
               "Tuning knob for tests: at most this many CUDA search slots per wave.")
       .def_rw("gpu_depth_first_paths", &cycle_count::options_t::gpu_depth_first_paths,
               "Tuning knob for tests: paths a CUDA level list holds before depth-first.");

@@ -130,8 +130,7 @@ std::vector<std::tuple<std::string, std::string, int64_t, nb::object, int64_t>> 
   std::visit(
       [&](const auto& b) {
         const auto& c = b.conversion;
-        static const char* const names[] = {"insert_src", "insert_dst", "delete_src",
-                                            "delete_dst"};
+        static const char* const names[] = {"insert_src", "insert_dst", "delete_src", "delete_dst"};
         auto value_of = [](const cuda::value_fault_t& f) -> nb::object {
           if (f.above_int64) return nb::cast(static_cast<uint64_t>(f.value));
           return nb::cast(f.value);
@@ -151,9 +150,11 @@ std::vector<std::tuple<std::string, std::string, int64_t, nb::object, int64_t>> 
   return out;
 }
 
-std::pair<nb::dict, std::unique_ptr<change_log_handle_t>> apply_staged(
-    graph_handle_t& h, const staged_handle_t& s, bool want_log, const execution_t& call_exec,
-    bool revertible) {
+std::pair<nb::dict, std::unique_ptr<change_log_handle_t>> apply_staged(graph_handle_t& h,
+                                                                       const staged_handle_t& s,
+                                                                       bool want_log,
+                                                                       const execution_t& call_exec,
+                                                                       bool revertible) {
   // Ctrl-C stops the apply before its write (device_graph_t::apply), as for a host batch.
   return run_interruptible(call_exec, [&](const execution_t& exec) {
     auto log = want_log ? std::make_unique<change_log_handle_t>() : nullptr;
@@ -170,9 +171,10 @@ std::pair<nb::dict, std::unique_ptr<change_log_handle_t>> apply_staged(
             using vid_t = typename G::vertex_type;
             const auto* staged = std::get_if<cuda::staged_batch_t<vid_t>>(&s.batch);
             if (staged == nullptr || !device_applies(h)) {
-              throw internal_error("Graph.apply(): a staged batch reached a graph of another id "
-                                   "type or without a primary device copy; this is a bug in "
-                                   "dyng");
+              throw internal_error(
+                  "Graph.apply(): a staged batch reached a graph of another id "
+                  "type or without a primary device copy; this is a bug in "
+                  "dyng");
             }
             change_log_t<vid_t>* log_ptr = nullptr;
             if (log) log_ptr = &log->log.template emplace<change_log_t<vid_t>>();
@@ -222,8 +224,7 @@ void bind_device_batch(nb::module_& m) {
           sssp::check_insertion_weights(faults, k, options);
         });
       },
-      nb::arg("staged"), nb::arg("options"),
-      "sssp_validate_batch for a staged batch.");
+      nb::arg("staged"), nb::arg("options"), "sssp_validate_batch for a staged batch.");
   m.def(
       "mosp_validate_staged",
       [](const staged_handle_t& s, const mosp::options_t& options) {
@@ -231,8 +232,7 @@ void bind_device_batch(nb::module_& m) {
           mosp::check_insertion_weights(faults, k, options);
         });
       },
-      nb::arg("staged"), nb::arg("options"),
-      "mosp_validate_batch for a staged batch.");
+      nb::arg("staged"), nb::arg("options"), "mosp_validate_batch for a staged batch.");
 }
 
 }  // namespace dyng::bindings

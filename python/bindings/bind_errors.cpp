@@ -40,14 +40,12 @@ PyObject* pick(PyObject* registered, PyObject* fallback) {
 
 void take(nb::dict classes, const char* name, PyObject*& slot) {
   if (!classes.contains(name)) {
-    throw nb::key_error(
-        (std::string("_register_error_classes(): missing class '") + name +
-         "'; pass every class of dyng._errors")
-            .c_str());
+    throw nb::key_error((std::string("_register_error_classes(): missing class '") + name +
+                         "'; pass every class of dyng._errors")
+                            .c_str());
   }
   nb::object cls = classes[name];
-  if (!PyType_Check(cls.ptr()) ||
-      !PyObject_IsSubclass(cls.ptr(), PyExc_Exception)) {
+  if (!PyType_Check(cls.ptr()) || !PyObject_IsSubclass(cls.ptr(), PyExc_Exception)) {
     throw nb::type_error((std::string("_register_error_classes(): '") + name +
                           "' is not an exception class; pass the classes of dyng._errors")
                              .c_str());
@@ -93,8 +91,10 @@ void raise_file_format_error(const file_format_error& e) {
   nb::object column = e.column() > 0 ? nb::int_(e.column()) : none;
   // A path need not be UTF-8: decode both texts leniently rather than fail on them.
   const std::string what = e.what();
-  nb::object message = nb::steal(PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace"));
-  nb::object path = nb::steal(PyUnicode_DecodeFSDefaultAndSize(e.path().data(), static_cast<Py_ssize_t>(e.path().size())));
+  nb::object message = nb::steal(
+      PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace"));
+  nb::object path = nb::steal(
+      PyUnicode_DecodeFSDefaultAndSize(e.path().data(), static_cast<Py_ssize_t>(e.path().size())));
   if (!message.is_valid() || !path.is_valid()) return;
   PyObject* exc = PyObject_CallFunctionObjArgs(g_classes.file_format, message.ptr(), path.ptr(),
                                                line.ptr(), column.ptr(), nullptr);

@@ -54,9 +54,9 @@ void bind_execution(nb::module_& m) {
           [](execution_t* self, const std::string& backend, int num_threads, int device,
              uintptr_t stream) {
             if (num_threads < 0) {
-              throw invalid_argument_error("Execution(): num_threads=" +
-                                           std::to_string(num_threads) +
-                                           " is negative; pass 0 (default) or a positive count");
+              throw invalid_argument_error(
+                  "Execution(): num_threads=" + std::to_string(num_threads) +
+                  " is negative; pass 0 (default) or a positive count");
             }
             new (self) execution_t{parse_backend(backend), num_threads, device,
                                    reinterpret_cast<void*>(stream)};
@@ -75,8 +75,9 @@ void bind_execution(nb::module_& m) {
           "Sends the stages of calls made with this Execution to `session` (None: to nobody). "
           "The caller keeps the session alive while it is attached.")
       .def_prop_ro("profiling", [](const execution_t& e) { return e.profiler.get() != nullptr; })
-      .def_prop_ro("resolved_threads", [](const execution_t& e) { return resolved_thread_count(e); },
-                   "Threads an OpenMP region would get (1 on the sequential backend).");
+      .def_prop_ro(
+          "resolved_threads", [](const execution_t& e) { return resolved_thread_count(e); },
+          "Threads an OpenMP region would get (1 on the sequential backend).");
 }
 
 }  // namespace dyng::bindings

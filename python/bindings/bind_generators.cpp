@@ -63,15 +63,13 @@ nb::tuple mosp_changes(const graph_handle_t& h, int64_t num_changes, double inse
           const auto lock = h.lock_host_rows();
           batch = generators::mosp_changes(g, options);
         }
-        mosp_change_counts_t counts{batch.inserts,     batch.reweights,
-                                    batch.deletes,     batch.requested_deletes,
-                                    batch.safe_rounds, batch.centre,
-                                    batch.region,      std::move(batch.summary)};
-        return nb::make_tuple(to_numpy(std::move(batch.insert_src)),
-                              to_numpy(std::move(batch.insert_dst)),
-                              to_numpy(std::move(batch.insert_weights)),
-                              to_numpy(std::move(batch.delete_src)),
-                              to_numpy(std::move(batch.delete_dst)), std::move(counts));
+        mosp_change_counts_t counts{
+            batch.inserts,     batch.reweights, batch.deletes, batch.requested_deletes,
+            batch.safe_rounds, batch.centre,    batch.region,  std::move(batch.summary)};
+        return nb::make_tuple(
+            to_numpy(std::move(batch.insert_src)), to_numpy(std::move(batch.insert_dst)),
+            to_numpy(std::move(batch.insert_weights)), to_numpy(std::move(batch.delete_src)),
+            to_numpy(std::move(batch.delete_dst)), std::move(counts));
       },
       h.graph);
 }

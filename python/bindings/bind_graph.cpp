@@ -49,13 +49,14 @@ struct type_tag_t {
 
 /// Calls f(type_tag_t<graph_t<vid, eid>>) for the compiled combination named by the strings.
 template <class F>
-graph_variant_t dispatch_types(const char* function, const std::string& vid,
-                               const std::string& eid, bool weighted, F&& f) {
+graph_variant_t dispatch_types(const char* function, const std::string& vid, const std::string& eid,
+                               bool weighted, F&& f) {
   if (vid == "int64" && !weighted) {
     throw not_supported_error(std::string(function) +
                               "(): unweighted graphs with int64 vertex ids are not compiled; "
                               "use int32 ids or add weights (compiled types, as (vertex, edge, "
-                              "weight): " + k_compiled_types + ")");
+                              "weight): " +
+                              k_compiled_types + ")");
   }
   if (vid == "int32" && eid == "int32") return f(type_tag_t<graph_i32_i32_t>{});
   if (vid == "int32" && eid == "int64") return f(type_tag_t<graph_i32_i64_t>{});
@@ -64,7 +65,6 @@ graph_variant_t dispatch_types(const char* function, const std::string& vid,
                             eid + " is not compiled; use one of (vertex, edge, weight) " +
                             k_compiled_types);
 }
-
 
 std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
                                            const std::string& edge_dtype, int64_t num_vertices,
@@ -76,9 +76,9 @@ std::unique_ptr<graph_handle_t> from_edges(const std::string& vertex_dtype,
     using G = typename decltype(tag)::type;
     using vid_t = typename G::vertex_type;
     if (num_vertices < 0 || num_vertices > std::numeric_limits<vid_t>::max()) {
-      throw invalid_argument_error(std::string(fn) + "(): num_vertices=" +
-                                   std::to_string(num_vertices) + " does not fit " +
-                                   dtype_name<vid_t>() + "; pass a smaller count or int64 ids");
+      throw invalid_argument_error(
+          std::string(fn) + "(): num_vertices=" + std::to_string(num_vertices) + " does not fit " +
+          dtype_name<vid_t>() + "; pass a smaller count or int64 ids");
     }
     auto s = as_span<vid_t>(src, fn, "src");
     auto d = as_span<vid_t>(dst, fn, "dst");
@@ -139,7 +139,8 @@ apply_result_t apply(graph_handle_t& h, const in_array_t& ins_src, const in_arra
             using vid_t = typename G::vertex_type;
             edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),
                                       as_span<vid_t>(ins_dst, fn, "insert_dst"),
-                                      as_span<int32_t>(ins_w, fn, "insert_weights"), num_weights,
+                                      as_span<int32_t>(ins_w, fn, "insert_weights"),
+                                      num_weights,
                                       as_span<vid_t>(del_src, fn, "delete_src"),
                                       as_span<vid_t>(del_dst, fn, "delete_dst")};
             change_log_t<vid_t>* log_ptr = nullptr;
@@ -288,12 +289,12 @@ void add_graph_writes(nb::class_<graph_handle_t>& graph_cls) {
                   nb::arg("num_vertices"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
                   nb::arg("properties"),
                   "Builds from an edge list; weights hold K values per edge, edge-major.")
-      .def_static("from_csr", &from_csr, nb::arg("row_ptr"), nb::arg("col_ind"),
-                  nb::arg("weights"), nb::arg("properties"),
+      .def_static("from_csr", &from_csr, nb::arg("row_ptr"), nb::arg("col_ind"), nb::arg("weights"),
+                  nb::arg("properties"),
                   "Builds from a CSR; the dtypes of row_ptr and col_ind pick the types.")
-      .def("apply", &apply, nb::arg("insert_src"), nb::arg("insert_dst"),
-           nb::arg("insert_weights"), nb::arg("num_weights"), nb::arg("delete_src"),
-           nb::arg("delete_dst"), nb::arg("log") = false, nb::arg("execution") = execution_t{},
+      .def("apply", &apply, nb::arg("insert_src"), nb::arg("insert_dst"), nb::arg("insert_weights"),
+           nb::arg("num_weights"), nb::arg("delete_src"), nb::arg("delete_dst"),
+           nb::arg("log") = false, nb::arg("execution") = execution_t{},
            nb::arg("revertible") = false,
            "Applies a batch atomically (a large one on the execution's OpenMP team); returns "
            "(summary dict, ChangeLog or None). With revertible, revert() can take it back until "
@@ -335,22 +336,21 @@ void add_graph_writes(nb::class_<graph_handle_t>& graph_cls) {
 /// What a graph reports about itself: sizes, types, properties, memory and layout.
 void add_graph_readers(nb::class_<graph_handle_t>& graph_cls) {
   graph_cls
-      .def_prop_ro("num_vertices", reader([](const auto& g) {
-                     return static_cast<int64_t>(g.num_vertices());
-                   }))
+      .def_prop_ro("num_vertices",
+                   reader([](const auto& g) { return static_cast<int64_t>(g.num_vertices()); }))
       .def_prop_ro("num_edges",
                    reader([](const auto& g) { return static_cast<int64_t>(g.num_edges()); }))
       .def_prop_ro("num_weights", reader([](const auto& g) { return g.num_weights(); }))
       .def_prop_ro("version", reader([](const auto& g) { return g.version(); }))
       .def_prop_ro("has_transposed", reader([](const auto& g) { return g.has_transposed(); }))
-      .def_prop_ro("vertex_dtype", reader([](const auto& g) {
-                     return std::string(
-                         dtype_name<typename std::decay_t<decltype(g)>::vertex_type>());
-                   }))
-      .def_prop_ro("edge_dtype", reader([](const auto& g) {
-                     return std::string(
-                         dtype_name<typename std::decay_t<decltype(g)>::edge_type>());
-                   }))
+      .def_prop_ro(
+          "vertex_dtype", reader([](const auto& g) {
+            return std::string(dtype_name<typename std::decay_t<decltype(g)>::vertex_type>());
+          }))
+      .def_prop_ro(
+          "edge_dtype", reader([](const auto& g) {
+            return std::string(dtype_name<typename std::decay_t<decltype(g)>::edge_type>());
+          }))
       .def_prop_ro("properties", reader([](const auto& g) { return g.properties(); }),
                    "A copy of the storage properties.")
       .def_prop_ro(
@@ -370,8 +370,7 @@ void add_graph_readers(nb::class_<graph_handle_t>& graph_cls) {
             });
           },
           "Host memory of the graph's storage in bytes (0 for the shell of a device graph).")
-      .def_prop_ro("slot_capacity",
-                   layout_reader([](const auto& g) { return g.slot_capacity(); }))
+      .def_prop_ro("slot_capacity", layout_reader([](const auto& g) { return g.slot_capacity(); }))
       .def_prop_ro("relayout_count",
                    layout_reader([](const auto& g) { return g.relayout_count(); }));
 }
@@ -384,18 +383,20 @@ void bind_change_log(nb::module_& m) {
                    [](const change_log_handle_t& l) {
                      return std::visit([](const auto& log) { return log.changes.size(); }, l.log);
                    })
-      .def_prop_ro("num_vertices_before",
-                   [](const change_log_handle_t& l) {
-                     return std::visit(
-                         [](const auto& log) { return static_cast<int64_t>(log.num_vertices_before); },
-                         l.log);
-                   })
-      .def_prop_ro("num_vertices_after",
-                   [](const change_log_handle_t& l) {
-                     return std::visit(
-                         [](const auto& log) { return static_cast<int64_t>(log.num_vertices_after); },
-                         l.log);
-                   })
+      .def_prop_ro(
+          "num_vertices_before",
+          [](const change_log_handle_t& l) {
+            return std::visit(
+                [](const auto& log) { return static_cast<int64_t>(log.num_vertices_before); },
+                l.log);
+          })
+      .def_prop_ro(
+          "num_vertices_after",
+          [](const change_log_handle_t& l) {
+            return std::visit(
+                [](const auto& log) { return static_cast<int64_t>(log.num_vertices_after); },
+                l.log);
+          })
       .def("changes", &log_changes,
            "(src, dst, kind) arrays; kind 0 inserted, 1 deleted, 2 reweighted.");
 }

@@ -39,8 +39,9 @@ void bring_host_level(graph_handle_t& h) {
       [&](auto& g) {
         const auto* d = h.device_copy<std::decay_t<decltype(g)>>();
         if (d == nullptr) {
-          throw internal_error("Graph: the host rows are behind a device copy that is gone; "
-                               "this is a bug in dyng");
+          throw internal_error(
+              "Graph: the host rows are behind a device copy that is gone; "
+              "this is a bug in dyng");
         }
         g = d->download();
       },

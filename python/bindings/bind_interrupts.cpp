@@ -21,7 +21,7 @@ std::atomic<bool> g_sigint_seen{false};
 #if defined(DYNG_HAVE_SIGACTION)
 /// The action in place before the outermost watch (Python's own handler, as a rule). Written only
 /// while our handler is not installed, on the main thread with the GIL held.
-struct sigaction g_chained {};
+struct sigaction g_chained{};
 /// Watches alive; touched on the main thread with the GIL held only.
 int g_depth = 0;
 
@@ -47,7 +47,7 @@ bool on_main_thread() {
 /// Puts our handler over the current one; false when SIGINT is ignored or left at its default
 /// action, which a call must not change.
 bool install() {
-  struct sigaction current {};
+  struct sigaction current{};
   if (sigaction(SIGINT, nullptr, &current) != 0) return false;
   if ((current.sa_flags & SA_SIGINFO) == 0 &&
       (current.sa_handler == SIG_IGN || current.sa_handler == SIG_DFL)) {
@@ -57,7 +57,7 @@ bool install() {
   // dyng module's handler is not ours: it is chained to like any other.)
   if (is_ours(current)) return true;
   g_chained = current;
-  struct sigaction mine {};
+  struct sigaction mine{};
   mine.sa_sigaction = &dyng_on_sigint;
   mine.sa_mask = current.sa_mask;
   mine.sa_flags = (current.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
@@ -66,7 +66,7 @@ bool install() {
 }
 
 void uninstall() {
-  struct sigaction current {};
+  struct sigaction current{};
   // Put the chained handler back only over our own: a handler installed since then stays.
   if (sigaction(SIGINT, nullptr, &current) == 0 && is_ours(current)) {
     sigaction(SIGINT, &g_chained, nullptr);

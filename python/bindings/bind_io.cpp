@@ -102,9 +102,9 @@ nb::tuple batch_tuple(io::dgt_batch_t&& b) {
                         to_numpy(std::move(b.del_src)), to_numpy(std::move(b.del_dst)));
 }
 
-nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact,
-                         int64_t index_base, bool symmetrize, bool drop_self_loops, bool merge,
-                         int threads, bool wide) {
+nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact, int64_t index_base,
+                         bool symmetrize, bool drop_self_loops, bool merge, int threads,
+                         bool wide) {
   io::edge_list_options_t o;
   o.num_weights = num_weights;
   o.compact = compact;
@@ -122,9 +122,9 @@ nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact,
   return edge_tuple(std::move(t), wide, "read_edge_list");
 }
 
-nb::tuple read_matrix_market(const std::string& path, const std::string& weights,
-                             int num_weights, int32_t lo, int32_t hi, uint32_t seed,
-                             bool drop_self_loops, bool sort_and_dedupe, int threads, bool wide) {
+nb::tuple read_matrix_market(const std::string& path, const std::string& weights, int num_weights,
+                             int32_t lo, int32_t hi, uint32_t seed, bool drop_self_loops,
+                             bool sort_and_dedupe, int threads, bool wide) {
   io::matrix_market_options_t o;
   o.weights = weights == "none"        ? io::mm_weights_t::none
               : weights == "from_file" ? io::mm_weights_t::from_file
@@ -287,13 +287,11 @@ void bind_io(nb::module_& m) {
   m.def("io_read_matrix_market", &read_matrix_market, nb::arg("path"), nb::arg("weights"),
         nb::arg("num_weights"), nb::arg("random_min"), nb::arg("random_max"),
         nb::arg("random_seed"), nb::arg("drop_self_loops"), nb::arg("sort_and_dedupe"),
-        nb::arg("threads"), nb::arg("wide"),
-        "Matrix Market -> the tuple of io_read_edge_list.");
+        nb::arg("threads"), nb::arg("wide"), "Matrix Market -> the tuple of io_read_edge_list.");
   m.def("io_read_csr_triplet", &read_csr_triplet, nb::arg("prefix"), nb::arg("num_weights"),
         "CSR triplet -> (row_ptr, col_ind, weights flat, K), int64 indices.");
-  m.def("io_read_legacy_batch", &read_legacy_batch, nb::arg("insert_path"),
-        nb::arg("delete_path"), nb::arg("num_weights"), nb::arg("num_vertices"),
-        nb::arg("id_max"), nb::arg("mosp_lenient"),
+  m.def("io_read_legacy_batch", &read_legacy_batch, nb::arg("insert_path"), nb::arg("delete_path"),
+        nb::arg("num_weights"), nb::arg("num_vertices"), nb::arg("id_max"), nb::arg("mosp_lenient"),
         "insert.txt/delete.txt -> (ins_src, ins_dst, ins_weights flat, K, del_src, del_dst).");
   m.def("io_read_batches", &read_batches, nb::arg("path"), nb::arg("num_weights"),
         nb::arg("num_vertices"), ".dgt -> list of the tuples of io_read_legacy_batch.");
@@ -302,9 +300,9 @@ void bind_io(nb::module_& m) {
         "'v value' lines -> int64 array indexed by vertex.");
   m.def("io_write_edge_list", &write_edge_list, nb::arg("path"), nb::arg("src"), nb::arg("dst"),
         nb::arg("weights"), nb::arg("num_weights"), "Writes 'src dst w1..wK' lines.");
-  m.def("io_write_matrix_market", &write_matrix_market, nb::arg("path"),
-        nb::arg("num_vertices"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
-        nb::arg("num_weights"), nb::arg("weight_column"), "Writes a coordinate MM file.");
+  m.def("io_write_matrix_market", &write_matrix_market, nb::arg("path"), nb::arg("num_vertices"),
+        nb::arg("src"), nb::arg("dst"), nb::arg("weights"), nb::arg("num_weights"),
+        nb::arg("weight_column"), "Writes a coordinate MM file.");
   m.def("io_write_csr_triplet", &write_csr_triplet, nb::arg("prefix"), nb::arg("row_ptr"),
         nb::arg("col_ind"), nb::arg("weights"), nb::arg("num_weights"),
         "Writes RowPtr/ColInd/Values files.");

@@ -10,7 +10,8 @@ namespace dyng::bindings {
 void bind_log(nb::module_& m) {
   m.def(
       "set_log_level", [](int level) { set_log_level(static_cast<log_level_t>(level)); },
-      nb::arg("level"), "Sets the core's log level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace.");
+      nb::arg("level"),
+      "Sets the core's log level: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace.");
   m.def(
       "get_log_level", [] { return static_cast<int>(get_log_level()); },
       "The core's log level (0 off .. 5 trace).");

@@ -97,9 +97,9 @@ std::tuple<out_array_t, out_array_t, out_array_t> combined_graph(
       nb::gil_scoped_release release;
       csr = mosp::combined_graph_of(copies, checked_id<vid_t>(source, fn, "source"), preferences);
     }
-    return std::tuple<out_array_t, out_array_t, out_array_t>(
-        to_numpy(std::move(csr.row_ptr)), to_numpy(std::move(csr.col)),
-        to_numpy(std::move(csr.weights)));
+    return std::tuple<out_array_t, out_array_t, out_array_t>(to_numpy(std::move(csr.row_ptr)),
+                                                             to_numpy(std::move(csr.col)),
+                                                             to_numpy(std::move(csr.weights)));
   };
   if (!parents.empty() && has_dtype<int64_t>(parents[0])) return run(int64_t{});
   return run(int32_t{});
@@ -119,9 +119,9 @@ std::pair<out_array_t, int> path_costs(const graph_handle_t& h, const in_array_t
         {
           nb::gil_scoped_release release;
           const auto lock = h.lock_host_rows();
-          costs = mosp::path_costs_of(
-              g, copy, checked_vertex<vid_t>(source, g.num_vertices(), fn, "source"),
-              num_objectives);
+          costs = mosp::path_costs_of(g, copy,
+                                      checked_vertex<vid_t>(source, g.num_vertices(), fn, "source"),
+                                      num_objectives);
           k = num_objectives == 0 ? g.num_weights() : num_objectives;
         }
         return std::pair<out_array_t, int>(to_numpy(std::move(costs)), k);
@@ -160,12 +160,12 @@ void bind_mosp(nb::module_& m) {
       .def_ro("combined_edges", &mosp::stats_t::combined_edges)
       .def_ro("preference_scale", &mosp::stats_t::preference_scale);
 
-  nb::class_<mosp_result_t> cls(m, "MospState", "mosp trees, MOSP tree and path costs on the host.");
+  nb::class_<mosp_result_t> cls(m, "MospState",
+                                "mosp trees, MOSP tree and path costs on the host.");
   add_result_methods(cls);
   add_host_entry_points<mosp::options_t>(cls, "mosp");
-  add_mosp_views(cls, [](const auto& p) {
-    return make_view(p->path_costs.data(), p->path_costs.size(), p);
-  });
+  add_mosp_views(
+      cls, [](const auto& p) { return make_view(p->path_costs.data(), p->path_costs.size(), p); });
   cls.def_static("from_arrays", &from_arrays, nb::arg("graph"), nb::arg("source"),
                  nb::arg("distances"), nb::arg("parents"), nb::arg("canonicalize"),
                  nb::arg("options"), nb::arg("execution"),
@@ -179,8 +179,7 @@ void bind_mosp(nb::module_& m) {
         nb::arg("preferences"),
         "The combined graph of K parent arrays: (row_ptr int64, col, weights int32).");
   m.def("mosp_path_costs", &path_costs, nb::arg("graph"), nb::arg("parents"), nb::arg("source"),
-        nb::arg("num_objectives") = 0,
-        "The path costs along `parents`: (n*K int64 row-major, K).");
+        nb::arg("num_objectives") = 0, "The path costs along `parents`: (n*K int64 row-major, K).");
   m.attr("MOSP_MAX_OBJECTIVES") = mosp::k_max_objectives;
   m.attr("MOSP_MAX_PREFERENCE_SCALE") = mosp::k_max_preference_scale;
 }

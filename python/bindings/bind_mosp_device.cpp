@@ -26,8 +26,8 @@ void bind_mosp_device(nb::module_& m) {
       nb::gil_scoped_release release;
       ::dyng::cuda::device_scope_t scope(p->device);
       costs.resize(static_cast<size_t>(p->num_vertices * p->num_objectives));
-      ::dyng::cuda::copy_to_host(costs.data(), p->path_costs.data(),
-                                 costs.size() * sizeof(int64_t), nullptr);
+      ::dyng::cuda::copy_to_host(costs.data(), p->path_costs.data(), costs.size() * sizeof(int64_t),
+                                 nullptr);
       ::dyng::cuda::synchronize(nullptr);
     }
     return to_numpy(std::move(costs));

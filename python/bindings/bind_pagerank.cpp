@@ -22,7 +22,7 @@ using pagerank::options_t;
 
 /// A float64 option vector as a read/write NumPy property (a copy each way).
 void add_vector(nb::class_<options_t>& cls, const char* name,
-                std::vector<double> options_t::*member, const char* doc) {
+                std::vector<double> options_t::* member, const char* doc) {
   const std::string where = std::string("PagerankOptions.") + name;
   cls.def_prop_rw(
       name, [member](const options_t& o) { return to_numpy(std::vector<double>(o.*member)); },

@@ -78,7 +78,7 @@ void validate_graph(const graph_handle_t& h, int64_t source, const sssp::options
 }
 
 std::pair<out_array_t, out_array_t> reference_dijkstra(const graph_handle_t& h, int64_t source,
-                                                      int objective) {
+                                                       int objective) {
   return std::visit(
       [&](const auto& g) {
         using vid_t = typename std::decay_t<decltype(g)>::vertex_type;

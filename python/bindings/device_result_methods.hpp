@@ -67,7 +67,7 @@ void add_device_result_methods(nb::class_<result_handle_t<device_tpl>>& cls,
               using D = device_tpl<held_vertex_t<decltype(p)>>;
               nb::gil_scoped_release release;
               return device_t::wrap(::dyng::cuda::to_device<D>(*p, exec.device, exec.stream),
-                                   r.graph_version);
+                                    r.graph_version);
             });
           },
           nb::arg("state"), nb::arg("execution"), "A device copy of a host result.")

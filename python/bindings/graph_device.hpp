@@ -40,8 +40,7 @@ bool device_applies(const graph_handle_t& h);
 /// (atomically, as graph_t::apply would) and `g` becomes its shell. With `revertible`, the undo
 /// record is kept in h.device_undo (revert_on_device()).
 template <class G, class B, class L>
-apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log,
-                                bool revertible);
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log, bool revertible);
 
 /// Under the exclusive lock, when device_applies(h): takes back the last revertible apply from
 /// `version` (the graph's revert()); throws invalid_argument_error when none is recorded.
@@ -135,8 +134,7 @@ void sync_device_copy(graph_handle_t& h, const G& g, const L& log) {
 }
 
 template <class G, class B, class L>
-apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log,
-                                bool revertible) {
+apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log, bool revertible) {
   auto* d = h.device_copy<G>();
   using undo_t = typename std::remove_pointer_t<decltype(d)>::undo_t;
   h.device_undo = std::monostate{};

@@ -114,7 +114,8 @@ struct graph_handle_t {
 };
 
 #if defined(DYNG_HAVE_CUDA)
-/// Replaces a shell by the device copy's rows (bind_graph_device.cpp). Caller holds the exclusive lock.
+/// Replaces a shell by the device copy's rows (bind_graph_device.cpp). Caller holds the exclusive
+/// lock.
 void bring_host_level(graph_handle_t& h);
 
 inline std::shared_lock<std::shared_mutex> graph_handle_t::lock_host_rows() const {

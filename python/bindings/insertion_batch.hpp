@@ -15,8 +15,8 @@ namespace dyng::bindings {
 /// Calls check(batch) on the insertions (ids int32 or int64, K weights each) with the GIL
 /// released; `fn` names the binding in dtype errors.
 template <class check_fn>
-void check_insertions(const in_array_t& ins_src, const in_array_t& ins_dst,
-                      const in_array_t& ins_w, int num_weights, const char* fn, check_fn&& check) {
+void check_insertions(const in_array_t& ins_src, const in_array_t& ins_dst, const in_array_t& ins_w,
+                      int num_weights, const char* fn, check_fn&& check) {
   auto run = [&](auto tag) {
     using vid_t = decltype(tag);
     edge_batch_t<vid_t> batch{as_span<vid_t>(ins_src, fn, "insert_src"),

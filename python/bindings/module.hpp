@@ -11,7 +11,8 @@ void bind_errors(nanobind::module_& m);
 void bind_execution(nanobind::module_& m);
 /// `set_log_level`, `get_log_level`: the core's log (bind_log.cpp).
 void bind_log(nanobind::module_& m);
-/// `ProfileSession`, `ProfileStage`, `nvtx_available`: dyng.profile()'s native side (bind_profile.cpp).
+/// `ProfileSession`, `ProfileStage`, `nvtx_available`: dyng.profile()'s native side
+/// (bind_profile.cpp).
 void bind_profile(nanobind::module_& m);
 /// `Properties`, graph storage choices and batch semantics (bind_properties.cpp).
 void bind_properties(nanobind::module_& m);

@@ -50,26 +50,25 @@ template <template <class> class state_tpl, class path_costs_fn>
 void add_mosp_views(nb::class_<result_handle_t<state_tpl>>& cls, path_costs_fn&& path_costs) {
   using H = result_handle_t<state_tpl>;
   constexpr bool on_device = requires { state_tpl<int32_t>::device_arrays(); };
-  cls.def_prop_ro("num_objectives",
-                  [](const H& r) { return r.read([](const auto& p) { return p->num_objectives; }); })
-      .def_prop_ro("preference_scale",
-                   [](const H& r) {
-                     return r.read([](const auto& p) { return p->preference_scale; });
-                   })
-      .def_prop_ro("has_path_costs",
-                   [](const H& r) {
-                     return r.read([](const auto& p) { return p->has_path_costs; });
-                   })
-      .def_prop_ro("consistent",
-                   [](const H& r) { return r.read([](const auto& p) { return p->consistent; }); },
-                   "False after an update that failed part-way: compute the result again.")
+  cls.def_prop_ro(
+         "num_objectives",
+         [](const H& r) { return r.read([](const auto& p) { return p->num_objectives; }); })
+      .def_prop_ro(
+          "preference_scale",
+          [](const H& r) { return r.read([](const auto& p) { return p->preference_scale; }); })
+      .def_prop_ro(
+          "has_path_costs",
+          [](const H& r) { return r.read([](const auto& p) { return p->has_path_costs; }); })
+      .def_prop_ro(
+          "consistent",
+          [](const H& r) { return r.read([](const auto& p) { return p->consistent; }); },
+          "False after an update that failed part-way: compute the result again.")
       .def(
           "distances",
           [](const H& r, int64_t k) {
             return r.read([&](const auto& p) {
               const auto& tree = p->trees[checked_objective(*p, k, "mosp.Result.distances")];
-              return state_view<on_device>(tree.distances.data(),
-                                           tree_size<on_device>(tree), p);
+              return state_view<on_device>(tree.distances.data(), tree_size<on_device>(tree), p);
             });
           },
           nb::arg("objective"), "A read-only view of objective k's distances.")
@@ -78,8 +77,7 @@ void add_mosp_views(nb::class_<result_handle_t<state_tpl>>& cls, path_costs_fn&&
           [](const H& r, int64_t k) {
             return r.read([&](const auto& p) {
               const auto& tree = p->trees[checked_objective(*p, k, "mosp.Result.parents")];
-              return state_view<on_device>(tree.parents.data(),
-                                           tree_size<on_device>(tree), p);
+              return state_view<on_device>(tree.parents.data(), tree_size<on_device>(tree), p);
             });
           },
           nb::arg("objective"), "A read-only view of objective k's parents.")

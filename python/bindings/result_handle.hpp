@@ -87,8 +87,7 @@ struct result_handle_t {
   uint64_t graph_version = 0;
 
   template <class vid_t>
-  result_handle_t(ptr_t<vid_t> s, uint64_t version)
-      : state(std::move(s)), graph_version(version) {}
+  result_handle_t(ptr_t<vid_t> s, uint64_t version) : state(std::move(s)), graph_version(version) {}
 
   template <class vid_t>
   static std::unique_ptr<result_handle_t> wrap(state_tpl<vid_t>&& s, uint64_t graph_version) {
@@ -113,9 +112,8 @@ struct result_handle_t {
   }
 
   std::string vertex_dtype() const {
-    return read([](const auto& ptr) {
-      return std::string(dtype_name<held_vertex_t<decltype(ptr)>>());
-    });
+    return read(
+        [](const auto& ptr) { return std::string(dtype_name<held_vertex_t<decltype(ptr)>>()); });
   }
 };
 
@@ -146,21 +144,25 @@ struct host_state_of<S, true> {
 };
 
 /// Binds `name()` returning a read-only view of array `i` of the state: a NumPy view for host
-/// states, a (DLPack ndarray, address) pair for device states. Views hold the state (copy-on-write).
+/// states, a (DLPack ndarray, address) pair for device states. Views hold the state
+/// (copy-on-write).
 template <size_t i, bool on_device, class H>
 void add_array_view(nb::class_<H>& cls, const char* name) {
-  cls.def(name, [](const H& r) {
-    return r.read([](const auto& p) {
-      using S = std::decay_t<decltype(*p)>;
-      if constexpr (on_device) {
-        const auto& buffer = (*p).*std::get<i>(S::device_arrays());
-        return make_device_view(buffer.data(), p->num_vertices, p->device, p);
-      } else {
-        const auto& values = (*p).*(std::get<i>(S::arrays()).member);
-        return make_view(values.data(), values.size(), p);
-      }
-    });
-  }, "A read-only view that keeps this state's values alive.");
+  cls.def(
+      name,
+      [](const H& r) {
+        return r.read([](const auto& p) {
+          using S = std::decay_t<decltype(*p)>;
+          if constexpr (on_device) {
+            const auto& buffer = (*p).*std::get<i>(S::device_arrays());
+            return make_device_view(buffer.data(), p->num_vertices, p->device, p);
+          } else {
+            const auto& values = (*p).*(std::get<i>(S::arrays()).member);
+            return make_view(values.data(), values.size(), p);
+          }
+        });
+      },
+      "A read-only view that keeps this state's values alive.");
 }
 
 /// Binds the read-only property of scalar `i` of the state (its host state's scalars(),
@@ -200,8 +202,8 @@ std::unique_ptr<H> create_result(const graph_handle_t& h, bool host_rows, F&& f)
 /// without the GIL, under the graph's shared lock and the state's lock (`host_rows` as for
 /// create_result). Refuses a result whose vertex type is not the graph's.
 template <class H, class F>
-void mutate_result(const char* fn, const graph_handle_t& h, bool host_rows, H& result,
-                   void* stream, F&& f) {
+void mutate_result(const char* fn, const graph_handle_t& h, bool host_rows, H& result, void* stream,
+                   F&& f) {
   std::visit(
       [&](const auto& g, auto& ptr) {
         using gvid_t = typename std::decay_t<decltype(g)>::vertex_type;
@@ -266,14 +268,16 @@ void add_result_methods(nb::class_<result_handle_t<state_tpl>>& cls) {
   using H = result_handle_t<state_tpl>;
   using S32 = state_tpl<int32_t>;
   constexpr bool on_device = requires { S32::device_arrays(); };
-  cls.def("clone", [](const H& r) { return r.clone(); }, "A deep copy.")
+  cls.def(
+         "clone", [](const H& r) { return r.clone(); }, "A deep copy.")
       .def_prop_ro("vertex_dtype", &H::vertex_dtype, "The id type of the graph: int32 or int64.")
-      .def_prop_ro("graph_version",
-                   [](const H& r) {
-                     std::lock_guard lock(r.mutex);
-                     return r.graph_version;
-                   },
-                   "The graph version the state matches.")
+      .def_prop_ro(
+          "graph_version",
+          [](const H& r) {
+            std::lock_guard lock(r.mutex);
+            return r.graph_version;
+          },
+          "The graph version the state matches.")
       .def_prop_ro("num_vertices", [](const H& r) {
         return r.read([](const auto& p) { return state_vertices(*p); });
       });
@@ -305,8 +309,8 @@ template <class calls_t, class options_t, class S>
 struct compute_stats<calls_t, options_t, S, true> {
   using type = decltype(calls_t::run_compute(
       std::declval<const graph_handle_t&>(), std::declval<const graph_i32_i32_t&>(),
-      std::declval<const options_t&>(), std::declval<const execution_t&>(), std::declval<S&>(),
-      "", int32_t{0}));
+      std::declval<const options_t&>(), std::declval<const execution_t&>(), std::declval<S&>(), "",
+      int32_t{0}));
 };
 
 /// The body of a compute binding: a new result whose state `run(g, state, exec)` fills (returning

@@ -28,21 +28,38 @@ from typing import TYPE_CHECKING
 # stay cheap. Type checkers read the imports below instead.
 _HOMES = {
     "Array": "dyng._array",
-    "ApplySummary": "dyng._batch", "EdgeBatch": "dyng._batch",
-    "citation": "dyng._citations", "citation_keys": "dyng._citations",
-    "config": "dyng._config", "get_log_level": "dyng._config", "set_log_level": "dyng._config",
-    "show_config": "dyng._config", "use_cpu_only": "dyng._config",
-    "BackendWarning": "dyng._errors", "CapacityError": "dyng._errors",
-    "ConvergenceError": "dyng._errors", "CudaError": "dyng._errors", "Error": "dyng._errors",
-    "FileFormatError": "dyng._errors", "InternalError": "dyng._errors",
-    "InvalidArgumentError": "dyng._errors", "NotSupportedError": "dyng._errors",
-    "OutOfMemoryError": "dyng._errors", "StaleResultError": "dyng._errors",
-    "CSR": "dyng._graph", "Graph": "dyng._graph",
-    "Profiler": "dyng._profiler", "StageRecord": "dyng._profiler",
-    "StageSample": "dyng._profiler", "profile": "dyng._profiler",
-    "BatchSemantics": "dyng._properties", "GraphProperties": "dyng._properties",
-    "AlgorithmInfo": "dyng._registry", "algorithms": "dyng._registry",
-    "Resources": "dyng._resources", "get_default_resources": "dyng._resources",
+    "ApplySummary": "dyng._batch",
+    "EdgeBatch": "dyng._batch",
+    "citation": "dyng._citations",
+    "citation_keys": "dyng._citations",
+    "config": "dyng._config",
+    "get_log_level": "dyng._config",
+    "set_log_level": "dyng._config",
+    "show_config": "dyng._config",
+    "use_cpu_only": "dyng._config",
+    "BackendWarning": "dyng._errors",
+    "CapacityError": "dyng._errors",
+    "ConvergenceError": "dyng._errors",
+    "CudaError": "dyng._errors",
+    "Error": "dyng._errors",
+    "FileFormatError": "dyng._errors",
+    "InternalError": "dyng._errors",
+    "InvalidArgumentError": "dyng._errors",
+    "NotSupportedError": "dyng._errors",
+    "OutOfMemoryError": "dyng._errors",
+    "StaleResultError": "dyng._errors",
+    "CSR": "dyng._graph",
+    "Graph": "dyng._graph",
+    "Profiler": "dyng._profiler",
+    "StageRecord": "dyng._profiler",
+    "StageSample": "dyng._profiler",
+    "profile": "dyng._profiler",
+    "BatchSemantics": "dyng._properties",
+    "GraphProperties": "dyng._properties",
+    "AlgorithmInfo": "dyng._registry",
+    "algorithms": "dyng._registry",
+    "Resources": "dyng._resources",
+    "get_default_resources": "dyng._resources",
     "set_default_resources": "dyng._resources",
     "update": "dyng._update",
 }
@@ -155,5 +172,6 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | {"__version__", "__all__", *_HOMES, *_SUBMODULES,
-                                    *_algorithm_modules()})
+    return sorted(
+        set(globals()) | {"__version__", "__all__", *_HOMES, *_SUBMODULES, *_algorithm_modules()}
+    )

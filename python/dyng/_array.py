@@ -172,8 +172,10 @@ class Array:
 
     def __array__(self, dtype=None, copy=None):
         if isinstance(self._view(), DeviceData) and copy is False:
-            raise ValueError(f"Array.__array__(): {self._what} lives on a CUDA device; a host "
-                             f"array needs a copy but copy=False was requested")
+            raise ValueError(
+                f"Array.__array__(): {self._what} lives on a CUDA device; a host "
+                f"array needs a copy but copy=False was requested"
+            )
         view = self._host()
         if dtype is not None and np.dtype(dtype) != view.dtype:
             if copy is False:
@@ -283,7 +285,9 @@ class Array:
         if not self.is_current:
             return f"Array(<stale {self._what}>)"
         if isinstance(self._data, DeviceData):
-            return (f"Array(<{self._data.size} x {self._data.dtype} on CUDA device "
-                    f"{self._data.device}>)")
+            return (
+                f"Array(<{self._data.size} x {self._data.dtype} on CUDA device "
+                f"{self._data.device}>)"
+            )
         body = np.array2string(self._data, separator=", ", threshold=20)
         return f"Array({body}, dtype={self._data.dtype})"

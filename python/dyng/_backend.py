@@ -19,13 +19,24 @@ import importlib
 import os
 import threading
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 from typing import NamedTuple
 
 from dyng import _errors, _log, _plugins
 
-__all__ = ["native", "selection", "on_activate", "native_module_name", "request_cpu_only",
-           "parse_cpu_only", "Selection", "CPU_MODULE", "CPU_ONLY_VARIABLE", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "native",
+    "selection",
+    "on_activate",
+    "native_module_name",
+    "request_cpu_only",
+    "parse_cpu_only",
+    "Selection",
+    "CPU_MODULE",
+    "CPU_ONLY_VARIABLE",
+    "ENTRY_POINT_GROUP",
+]
 
 CPU_MODULE = "dyng._core"
 CPU_ONLY_VARIABLE = "DYNG_CPU_ONLY"
@@ -67,7 +78,7 @@ _selection = None
 _native = None
 _selecting = False
 _cpu_only_requested = False
-_hooks = []
+_hooks: list[Callable[[ModuleType], object]] = []
 
 
 def _reset_lock_after_fork():
@@ -222,24 +233,32 @@ def _decide():
         entries = _plugins.discover()
     except Exception as exc:  # broken metadata must not stop dyng; it is reported instead
         entries = []
-        errors.append(f"reading the {ENTRY_POINT_GROUP} entry points failed: "
-                      f"{type(exc).__name__}: {exc}")
+        errors.append(
+            f"reading the {ENTRY_POINT_GROUP} entry points failed: {type(exc).__name__}: {exc}"
+        )
     if cpu_only is not None:
         module = _load_cpu()
-        return Selection(module, f"the CPU module was requested ({cpu_only})",
-                         _plugins.not_considered(entries, cpu_only), tuple(errors),
-                         cpu_only), notices
+        return Selection(
+            module,
+            f"the CPU module was requested ({cpu_only})",
+            _plugins.not_considered(entries, cpu_only),
+            tuple(errors),
+            cpu_only,
+        ), notices
     try:
         outcome = _plugins.choose(entries, _plugins.dyng_version(), _activate)
     except Exception as exc:  # a bug in selection still leaves a working dyng
         outcome = _plugins.Outcome(None, (), (), "the CPU module: plugin selection failed")
-        errors.append(f"plugin selection failed: {type(exc).__name__}: {exc}; please report "
-                      f"this to dyng's issue tracker")
+        errors.append(
+            f"plugin selection failed: {type(exc).__name__}: {exc}; please report "
+            f"this to dyng's issue tracker"
+        )
         notices.append(f"{errors[-1]}; dyng runs on its CPU module {CPU_MODULE}")
     errors.extend(outcome.errors)
     if outcome.module is not None:
-        return Selection(outcome.module, outcome.reason, outcome.plugins, tuple(errors),
-                         None), notices
+        return Selection(
+            outcome.module, outcome.reason, outcome.plugins, tuple(errors), None
+        ), notices
     module = _load_cpu()
     plugins = [report for report in outcome.plugins if report.state != _plugins.IGNORED]
     if plugins:

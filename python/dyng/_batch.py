@@ -52,8 +52,14 @@ class _Resolved:
     staged = None  # a host batch: nothing staged on a device (see _device_batch.py)
 
     def native_args(self):
-        return (self.insert_src, self.insert_dst, self.insert_weights, self.num_weights,
-                self.delete_src, self.delete_dst)
+        return (
+            self.insert_src,
+            self.insert_dst,
+            self.insert_weights,
+            self.num_weights,
+            self.delete_src,
+            self.delete_dst,
+        )
 
 
 _EMPTY_WEIGHTS = np.empty(0, dtype=np.int32)
@@ -106,8 +112,15 @@ class EdgeBatch:
 
     __slots__ = ("_insert", "_delete", "_insert_vertices", "_vertex_labels", "_delete_vertices")
 
-    def __init__(self, insert=None, delete=None, *, insert_vertices=None, vertex_labels=None,
-                 delete_vertices=None):
+    def __init__(
+        self,
+        insert=None,
+        delete=None,
+        *,
+        insert_vertices=None,
+        vertex_labels=None,
+        delete_vertices=None,
+    ):
         self._insert = self._check_tuple("insert", insert, (2, 3))
         self._delete = self._check_tuple("delete", delete, (2,))
         self._insert_vertices = insert_vertices
@@ -179,9 +192,7 @@ class EdgeBatch:
     def empty(self):
         """True when the batch changes nothing."""
         return (
-            self.num_insertions == 0
-            and self.num_deletions == 0
-            and not self._has_vertex_changes()
+            self.num_insertions == 0 and self.num_deletions == 0 and not self._has_vertex_changes()
         )
 
     def _has_vertex_changes(self):
@@ -192,8 +203,10 @@ class EdgeBatch:
 
     def __repr__(self):
         try:
-            return (f"EdgeBatch(insertions={self.num_insertions}, deletions={self.num_deletions}, "
-                    f"num_weights={self.num_weights})")
+            return (
+                f"EdgeBatch(insertions={self.num_insertions}, deletions={self.num_deletions}, "
+                f"num_weights={self.num_weights})"
+            )
         except Exception:  # repr must not fail on a batch whose arrays do not convert
             return "EdgeBatch(<unconvertible arrays>)"
 

@@ -15,55 +15,118 @@ __all__ = ["citation", "citation_keys"]
 
 # key -> (entry type, fields in the order they are written)
 _WORKS = {
-    "dyng2027": ("software", (
-        ("author", "Shovan, S. M."),
-        ("title", "{dynG}: Dynamic Graph and Hypergraph Updates on {GPUs}"),
-        ("year", "2026"),
-        ("url", "https://github.com/dyng-dev/dyng"),
-        ("license", "Apache-2.0"),
-        ("note", "Missouri University of Science and Technology"))),
-    "dynamosp2025": ("inproceedings", (
-        ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
-        ("title", "{DynaMOSP}: A Parallel Multi-Objective Shortest Path Update Algorithm for "
-                  "Fully Dynamic Networks"),
-        ("booktitle", "IEEE International Parallel and Distributed Processing Symposium (IPDPS)"),
-        ("year", "2025"))),
-    "dynamosptpds2025": ("article", (
-        ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
-        ("title", "Parallel Multi-Objective Shortest Path Update Algorithm in Large Dynamic "
-                  "Networks"),
-        ("journal", "IEEE Transactions on Parallel and Distributed Systems"),
-        ("volume", "36"), ("number", "5"), ("pages", "932--944"), ("year", "2025"))),
-    "trucy2026": ("unpublished", (
-        ("author", "Khanda, Arindam and Shovan, S. M. and Satpathy, Anurag and Das, Sajal K."),
-        ("title", "{TruCy}: {GPU}-Accelerated Cycle Enumeration for Large-Scale Static and "
-                  "Dynamic Networks"),
-        ("year", "2026"),
-        ("note", "Manuscript submitted to IEEE Transactions on Computers"))),
-    "escher2026": ("inproceedings", (
-        ("author", "Shovan, S. M. and Khanda, Arindam and Bhowmick, Sanjukta and Das, Sajal K."),
-        ("title", "{ESCHER}: Efficient and Scalable Hypergraph Evolution Representation with "
-                  "Application to Triad Counting"),
-        ("booktitle", "2026 IEEE International Parallel and Distributed Processing Symposium "
-                      "(IPDPS)"),
-        ("year", "2026"))),
-    "escherplus2026": ("article", (
-        ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
-        ("title", "{ESCHER+}: Memory-Efficient Dynamic Hypergraph Evolution on {GPU}"),
-        ("journal", "IEEE Transactions on Knowledge and Data Engineering"),
-        ("year", "2026"))),
-    "dynlp2026": ("inproceedings", (
-        ("author", "Shovan, S. M. and Ferdous, S. M. and Khanda, Arindam and Das, Sajal K."),
-        ("title", "{DynLP}: Parallel Dynamic Batch Update for Graph-based Label Propagation in "
-                  "Semi-Supervised Learning"),
-        ("booktitle", "ACM International Conference on Supercomputing (ICS)"),
-        ("year", "2026"))),
-    "hsosp2026": ("inproceedings", (
-        ("author", "Khanda, Arindam and Shovan, S. M. and Bhowmick, Sanjukta and Das, Sajal K."),
-        ("title", "Parallel Shortest Hyperpath Update in Large Dynamic Hypergraphs"),
-        ("booktitle", "Workshop on Irregular Applications: Architectures and Algorithms (IA3), "
-                      "SC26 Workshops"),
-        ("year", "2026"))),
+    "dyng2027": (
+        "software",
+        (
+            ("author", "Shovan, S. M."),
+            ("title", "{dynG}: Dynamic Graph and Hypergraph Updates on {GPUs}"),
+            ("year", "2026"),
+            ("url", "https://github.com/dyng-dev/dyng"),
+            ("license", "Apache-2.0"),
+            ("note", "Missouri University of Science and Technology"),
+        ),
+    ),
+    "dynamosp2025": (
+        "inproceedings",
+        (
+            ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
+            (
+                "title",
+                "{DynaMOSP}: A Parallel Multi-Objective Shortest Path Update Algorithm for "
+                "Fully Dynamic Networks",
+            ),
+            (
+                "booktitle",
+                "IEEE International Parallel and Distributed Processing Symposium (IPDPS)",
+            ),
+            ("year", "2025"),
+        ),
+    ),
+    "dynamosptpds2025": (
+        "article",
+        (
+            ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
+            (
+                "title",
+                "Parallel Multi-Objective Shortest Path Update Algorithm in Large Dynamic Networks",
+            ),
+            ("journal", "IEEE Transactions on Parallel and Distributed Systems"),
+            ("volume", "36"),
+            ("number", "5"),
+            ("pages", "932--944"),
+            ("year", "2025"),
+        ),
+    ),
+    "trucy2026": (
+        "unpublished",
+        (
+            ("author", "Khanda, Arindam and Shovan, S. M. and Satpathy, Anurag and Das, Sajal K."),
+            (
+                "title",
+                "{TruCy}: {GPU}-Accelerated Cycle Enumeration for Large-Scale Static and "
+                "Dynamic Networks",
+            ),
+            ("year", "2026"),
+            ("note", "Manuscript submitted to IEEE Transactions on Computers"),
+        ),
+    ),
+    "escher2026": (
+        "inproceedings",
+        (
+            (
+                "author",
+                "Shovan, S. M. and Khanda, Arindam and Bhowmick, Sanjukta and Das, Sajal K.",
+            ),
+            (
+                "title",
+                "{ESCHER}: Efficient and Scalable Hypergraph Evolution Representation with "
+                "Application to Triad Counting",
+            ),
+            (
+                "booktitle",
+                "2026 IEEE International Parallel and Distributed Processing Symposium (IPDPS)",
+            ),
+            ("year", "2026"),
+        ),
+    ),
+    "escherplus2026": (
+        "article",
+        (
+            ("author", "Shovan, S. M. and Khanda, Arindam and Das, Sajal K."),
+            ("title", "{ESCHER+}: Memory-Efficient Dynamic Hypergraph Evolution on {GPU}"),
+            ("journal", "IEEE Transactions on Knowledge and Data Engineering"),
+            ("year", "2026"),
+        ),
+    ),
+    "dynlp2026": (
+        "inproceedings",
+        (
+            ("author", "Shovan, S. M. and Ferdous, S. M. and Khanda, Arindam and Das, Sajal K."),
+            (
+                "title",
+                "{DynLP}: Parallel Dynamic Batch Update for Graph-based Label Propagation in "
+                "Semi-Supervised Learning",
+            ),
+            ("booktitle", "ACM International Conference on Supercomputing (ICS)"),
+            ("year", "2026"),
+        ),
+    ),
+    "hsosp2026": (
+        "inproceedings",
+        (
+            (
+                "author",
+                "Khanda, Arindam and Shovan, S. M. and Bhowmick, Sanjukta and Das, Sajal K.",
+            ),
+            ("title", "Parallel Shortest Hyperpath Update in Large Dynamic Hypergraphs"),
+            (
+                "booktitle",
+                "Workshop on Irregular Applications: Architectures and Algorithms (IA3), "
+                "SC26 Workshops",
+            ),
+            ("year", "2026"),
+        ),
+    ),
 }
 
 #: The library itself: cited by every topic, first.

@@ -54,8 +54,17 @@ def config():
         "openmp_max_threads": native.openmp_max_threads(),
         "build": {
             key: build.get(key)
-            for key in ("openmp", "cuda", "build_type", "compiler", "plugin", "cuda_toolkit",
-                        "cuda_architectures", "cuda_runtime", "openmp_version")
+            for key in (
+                "openmp",
+                "cuda",
+                "build_type",
+                "compiler",
+                "plugin",
+                "cuda_toolkit",
+                "cuda_architectures",
+                "cuda_runtime",
+                "openmp_version",
+            )
         },
         "python": platform.python_version(),
         "platform": platform.platform(),

@@ -173,8 +173,7 @@ def _from_sequence(seq, function, argument):
         arr = np.asarray(seq)
     except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidArgumentError(
-            f"{function}(): {argument} is not a rectangular list of integers ({exc}); "
-            f"pass integers"
+            f"{function}(): {argument} is not a rectangular list of integers ({exc}); pass integers"
         ) from None
     if arr.dtype == object:
         _refuse_object_array(arr, function, argument)
@@ -242,8 +241,11 @@ def above_int64_error(function, argument, position, value):
 
 
 def too_wide_id_error(function, argument, position, value, what="vertex ids"):
-    hint = ("use int64 ids (vertex_dtype='int64') or smaller ids" if what == "vertex ids"
-            else "use int64 offsets (edge_dtype='int64')")
+    hint = (
+        "use int64 ids (vertex_dtype='int64') or smaller ids"
+        if what == "vertex ids"
+        else "use int64 offsets (edge_dtype='int64')"
+    )
     return InvalidArgumentError(
         f"{function}(): {argument}[{position}] = {value} does not fit int32 {what}; {hint}"
     )
@@ -365,8 +367,7 @@ def offset_array(obj, function, argument):
     if arr.dtype == np.uint64:
         arr = _uint64_as_int64(arr, function, argument)
     signed32 = arr.dtype.itemsize < 4 or (arr.dtype.kind == "i" and arr.dtype.itemsize == 4)
-    out = _private(np.ascontiguousarray(arr, dtype=np.int32 if signed32 else np.int64), source,
-                   obj)
+    out = _private(np.ascontiguousarray(arr, dtype=np.int32 if signed32 else np.int64), source, obj)
     if out.size and out.min() < 0:
         position = int(np.argmax(out < 0))
         raise InvalidArgumentError(

@@ -23,8 +23,10 @@ def _as_handle(value, fn, source):
             f"{fn}(): {source} gave {value!r}, which is not an integer stream handle"
         ) from None
     if handle < 0:
-        raise InvalidArgumentError(f"{fn}(): stream handle {handle} is negative; pass a valid "
-                                   f"cudaStream_t, 0 or None for the default stream")
+        raise InvalidArgumentError(
+            f"{fn}(): stream handle {handle} is negative; pass a valid "
+            f"cudaStream_t, 0 or None for the default stream"
+        )
     return handle
 
 

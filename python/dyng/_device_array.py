@@ -53,8 +53,11 @@ class DeviceData:
                     f"set copy_policy to 'allow'"
                 )
             if policy == "warn":
-                warnings.warn(f"Array: copying {what} from CUDA device {self.device} to the "
-                              f"host (copy_policy='warn')", stacklevel=4)
+                warnings.warn(
+                    f"Array: copying {what} from CUDA device {self.device} to the "
+                    f"host (copy_policy='warn')",
+                    stacklevel=4,
+                )
         if self._host is None:
             host = self._download(what)
             host.flags.writeable = False
@@ -70,8 +73,13 @@ class DeviceData:
     def _download(self, what):
         # This array alone, into NumPy's memory: a copy of the whole result held in native host
         # memory cost the GPU machine 2 ms to free, which the next update paid (bench/README.md).
-        _log.log("debug", lambda: f"Array: copying {what} from CUDA device {self.device} to the "
-                                  f"host ({self.size} entries)")
+        _log.log(
+            "debug",
+            lambda: (
+                f"Array: copying {what} from CUDA device {self.device} to the "
+                f"host ({self.size} entries)"
+            ),
+        )
         out = np.empty(self.shape, self.dtype)
         _backend.native().cuda_copy_to_host(self.device, self.ptr, out)
         return out

@@ -100,8 +100,13 @@ class _View:
         ptr, kind, bits, shape, strides, _, _ = native.device_array_view(capsule)
         self.ptr, self.shape, self.strides = ptr, tuple(shape), tuple(strides)
         try:
-            self.dtype = (np.dtype(bool) if kind == "b" else
-                          np.dtype(f"{kind}{bits // 8}") if kind in "iufc" else None)
+            self.dtype = (
+                np.dtype(bool)
+                if kind == "b"
+                else np.dtype(f"{kind}{bits // 8}")
+                if kind in "iufc"
+                else None
+            )
         except TypeError:
             self.dtype = None
         if self.dtype is None:
@@ -135,8 +140,15 @@ class _View:
     def descriptor(self, rows, cols):
         row_stride = self.strides[0] if self.strides else 1
         col_stride = self.strides[1] if len(self.strides) > 1 else 1
-        return (self.ptr, self.dtype.itemsize * 8, self.dtype.kind == "i", rows, cols,
-                row_stride, col_stride)
+        return (
+            self.ptr,
+            self.dtype.itemsize * 8,
+            self.dtype.kind == "i",
+            rows,
+            cols,
+            row_stride,
+            col_stride,
+        )
 
 
 def stage_if_on_device(graph, batch, function):
@@ -153,8 +165,10 @@ def stage_if_on_device(graph, batch, function):
         return None  # the host route raises NotSupportedError for it
     resources = graph._resources
     stream = resources.stream if resources is not None and resources.backend == "cuda" else 0
-    views = [None if v is None else _View(native, v, device, stream, function, name)
-             for v, name in zip(values, _PARTS)]
+    views = [
+        None if v is None else _View(native, v, device, stream, function, name)
+        for v, name in zip(values, _PARTS)
+    ]
     ins_src, ins_dst, weights, del_src, del_dst = views
 
     def ids(view, name):
@@ -187,9 +201,14 @@ def stage_if_on_device(graph, batch, function):
         return None if view is None or rows == 0 else view.descriptor(rows, cols)
 
     staged = native.stage_device_batch(
-        graph._native, descriptor(ins_src, ni), descriptor(ins_dst, ni),
-        descriptor(weights, ni, k), k if not no_insertions else graph_k,
-        descriptor(del_src, nd), descriptor(del_dst, nd))
+        graph._native,
+        descriptor(ins_src, ni),
+        descriptor(ins_dst, ni),
+        descriptor(weights, ni, k),
+        k if not no_insertions else graph_k,
+        descriptor(del_src, nd),
+        descriptor(del_dst, nd),
+    )
     if staged is None:
         return None  # the host applies this graph's batches
     _raise_conversion_faults(staged.conversion_faults, function)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,11 +22,12 @@ class CSR(NamedTuple):
 
     row_ptr: np.ndarray
     col_ind: np.ndarray
-    weights: Optional[np.ndarray]
+    weights: np.ndarray | None
 
 
-def _resolve_properties(fn, properties, directed, store_transposed, layout, row_order,
-                        multi_edges, semantics):
+def _resolve_properties(
+    fn, properties, directed, store_transposed, layout, row_order, multi_edges, semantics
+):
     if properties is None:
         props = GraphProperties.default()
     elif isinstance(properties, str):
@@ -57,8 +58,9 @@ def _resolve_properties(fn, properties, directed, store_transposed, layout, row_
 # What a message calls a field: the keyword argument of from_edges/from_csr that sets it, or the
 # field of the `properties` object the caller passed.
 _KEYWORD_NAMES = {"order": "row_order", "parallel_edges": "multi_edges"}
-_PROPERTIES_FIELD_NAMES = {f.name: "properties." + f.name
-                           for f in dataclasses.fields(GraphProperties)}
+_PROPERTIES_FIELD_NAMES = {
+    f.name: "properties." + f.name for f in dataclasses.fields(GraphProperties)
+}
 
 
 def _edge_dtype(fn, requested, vertex_dtype, stored_edges):
@@ -133,6 +135,10 @@ class Graph:
     1
     """
 
+    # Set by _wrap (the constructor refuses direct calls); declared for type checkers.
+    _native: Any
+    _resources: Any
+
     def __init__(self, *args, **kwargs):
         raise TypeError(
             "Graph() cannot be called directly; build a graph with dyng.Graph.from_edges(...) or "
@@ -172,24 +178,46 @@ class Graph:
                     f"forbids; move it first with graph.to_backend(resources)"
                 )
             if policy == "warn":
-                warnings.warn(f"{fn}(): copying a host graph to CUDA device {resources.device} "
-                              f"(copy_policy='warn'); graph.to_backend(resources) avoids this",
-                              stacklevel=3)
-        _log.log("debug", lambda: f"{fn}(): copying the host graph to CUDA device "
-                                  f"{resources.device} (copy_policy={resources.copy_policy!r})")
+                warnings.warn(
+                    f"{fn}(): copying a host graph to CUDA device {resources.device} "
+                    f"(copy_policy='warn'); graph.to_backend(resources) avoids this",
+                    stacklevel=3,
+                )
+        _log.log(
+            "debug",
+            lambda: (
+                f"{fn}(): copying the host graph to CUDA device "
+                f"{resources.device} (copy_policy={resources.copy_policy!r})"
+            ),
+        )
         self._native.to_device(resources.device, resources.stream)
 
     def _ensure_device_for(self, execution):
         """Restores the device copy for an update on `execution` if a failed sync dropped it."""
         if self._native.device != execution.device:
-            self._native.to_device(execution.device, execution.stream,
-                                   primary=self.space == "device")
+            self._native.to_device(
+                execution.device, execution.stream, primary=self.space == "device"
+            )
 
     @classmethod
-    def from_edges(cls, src, dst, weights=None, *, num_vertices=None, properties=None,
-                   directed=None, store_transposed=None, layout=None, row_order=None,
-                   multi_edges=None, semantics=None, vertex_dtype=None, edge_dtype=None,
-                   resources=None):
+    def from_edges(
+        cls,
+        src,
+        dst,
+        weights=None,
+        *,
+        num_vertices=None,
+        properties=None,
+        directed=None,
+        store_transposed=None,
+        layout=None,
+        row_order=None,
+        multi_edges=None,
+        semantics=None,
+        vertex_dtype=None,
+        edge_dtype=None,
+        resources=None,
+    ):
         """Builds a graph from an edge list.
 
         Parameters
@@ -234,8 +262,9 @@ class Graph:
         fn = "Graph.from_edges"
         native = _backend.native()
         res = _resources.resolve(resources, None, fn) or _resources.get_default_resources()
-        props = _resolve_properties(fn, properties, directed, store_transposed, layout,
-                                    row_order, multi_edges, semantics)
+        props = _resolve_properties(
+            fn, properties, directed, store_transposed, layout, row_order, multi_edges, semantics
+        )
         s = _convert.id_array(src, fn, "src")
         d = _convert.id_array(dst, fn, "dst")
         _convert.check_same_length(fn, "src", s, "dst", d)
@@ -271,14 +300,27 @@ class Graph:
         stored = len(s) * (1 if props.directed else 2)
         eid = _edge_dtype(fn, _convert.dtype_name(edge_dtype, fn, "edge_dtype"), vid, stored)
         _check_weighted_type(fn, vid, eid, k)
-        handle = native.GraphHandle.from_edges(vid, eid, n, s, d, flat,
-                                               props._to_native(native, k))
+        handle = native.GraphHandle.from_edges(vid, eid, n, s, d, flat, props._to_native(native, k))
         return cls._wrap(handle, res)
 
     @classmethod
-    def from_csr(cls, row_ptr, col_ind, weights=None, *, properties=None, directed=None,
-                 store_transposed=None, layout=None, row_order=None, multi_edges=None,
-                 semantics=None, vertex_dtype=None, edge_dtype=None, resources=None):
+    def from_csr(
+        cls,
+        row_ptr,
+        col_ind,
+        weights=None,
+        *,
+        properties=None,
+        directed=None,
+        store_transposed=None,
+        layout=None,
+        row_order=None,
+        multi_edges=None,
+        semantics=None,
+        vertex_dtype=None,
+        edge_dtype=None,
+        resources=None,
+    ):
         """Builds a graph from a CSR (row_ptr has num_vertices + 1 entries).
 
         The dtype of ``row_ptr`` picks the offset type (int32 unless it is 64-bit or the ids are
@@ -295,8 +337,9 @@ class Graph:
         fn = "Graph.from_csr"
         native = _backend.native()
         res = _resources.resolve(resources, None, fn) or _resources.get_default_resources()
-        props = _resolve_properties(fn, properties, directed, store_transposed, layout,
-                                    row_order, multi_edges, semantics)
+        props = _resolve_properties(
+            fn, properties, directed, store_transposed, layout, row_order, multi_edges, semantics
+        )
         rp = _convert.offset_array(row_ptr, fn, "row_ptr")
         col = _convert.id_array(col_ind, fn, "col_ind")
         if len(rp) == 0:
@@ -450,11 +493,12 @@ class Graph:
         execution = (resources or self._resources)._execution()
         if resolved.staged is not None:
             counters, change_log = _backend.native().apply_staged(
-                self._native, resolved.staged, log=log, execution=execution,
-                revertible=revertible)
+                self._native, resolved.staged, log=log, execution=execution, revertible=revertible
+            )
         else:
-            counters, change_log = self._native.apply(*resolved.native_args(), log=log,
-                                                      execution=execution, revertible=revertible)
+            counters, change_log = self._native.apply(
+                *resolved.native_args(), log=log, execution=execution, revertible=revertible
+            )
         return ApplySummary(**counters), change_log
 
     def _revert_apply(self, version):
@@ -518,8 +562,12 @@ class Graph:
         """
         res = _resources.resolve(resources, self._resources, "Graph.clone")
         # A device graph cloned onto its own device is copied there, not through the host.
-        keep = (self.space == "device" and res is not None and res.backend == "cuda"
-                and res.device == self._native.device)
+        keep = (
+            self.space == "device"
+            and res is not None
+            and res.backend == "cuda"
+            and res.device == self._native.device
+        )
         return Graph._wrap(self._native.clone(keep_device=keep), res)
 
     def to_backend(self, resources):
@@ -575,6 +623,8 @@ class Graph:
 
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
-        return (f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
-                f"num_weights={self.num_weights}, {kind}, version={self.version}, "
-                f"vertex_dtype={self._native.vertex_dtype}, edge_dtype={self._native.edge_dtype})")
+        return (
+            f"Graph(num_vertices={self.num_vertices}, num_edges={self.num_edges}, "
+            f"num_weights={self.num_weights}, {kind}, version={self.version}, "
+            f"vertex_dtype={self._native.vertex_dtype}, edge_dtype={self._native.edge_dtype})"
+        )

@@ -24,8 +24,13 @@ import sys
 LEVELS = ("off", "error", "warn", "info", "debug", "trace")
 _RANK = {name: rank for rank, name in enumerate(LEVELS)}
 _level = "warn"
-_LINE_NAMES = {"error": "error", "warn": "warning", "info": "info", "debug": "debug",
-               "trace": "trace"}
+_LINE_NAMES = {
+    "error": "error",
+    "warn": "warning",
+    "info": "info",
+    "debug": "debug",
+    "trace": "trace",
+}
 
 
 def level():

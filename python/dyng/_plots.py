@@ -120,19 +120,34 @@ def stage_timeline(samples, *, ax=None, path=None, title=None):
     ax.set_title(title if title is not None else "dyng stage timeline")
 
     for row in rows:
-        ax.barh(row.depth, row.host_ms, left=row.start_ms, height=_HOST_HEIGHT,
-                color=colours[_prefix(row.name)], edgecolor="white", linewidth=0.5)
+        ax.barh(
+            row.depth,
+            row.host_ms,
+            left=row.start_ms,
+            height=_HOST_HEIGHT,
+            color=colours[_prefix(row.name)],
+            edgecolor="white",
+            linewidth=0.5,
+        )
     for row in rows:
         if row.device_ms > 0:
-            ax.barh(row.depth + _DEVICE_OFFSET, row.device_ms, left=row.start_ms,
-                    height=_DEVICE_HEIGHT, color="black", alpha=0.55, linewidth=0)
+            ax.barh(
+                row.depth + _DEVICE_OFFSET,
+                row.device_ms,
+                left=row.start_ms,
+                height=_DEVICE_HEIGHT,
+                color="black",
+                alpha=0.55,
+                linewidth=0,
+            )
 
     handles = [Patch(color=colours[p], label=p) for p in prefixes]
     if any(row.device_ms > 0 for row in rows):
         handles.append(Patch(color="black", alpha=0.55, label="device time"))
     # Right of the axes: inside, it would hide the bars it explains.
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
-              fontsize=8)
+    ax.legend(
+        handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8
+    )
     engine = figure.get_layout_engine()
     if engine is not None:
         engine.execute(figure)  # the final axes width, which decides which labels fit
@@ -152,8 +167,13 @@ class _Row:
 
 
 def _checked(sample) -> _Row:
-    row = _Row(str(sample.name), int(sample.depth), float(sample.host_ms),
-               float(sample.device_ms), float(sample.start_ms))
+    row = _Row(
+        str(sample.name),
+        int(sample.depth),
+        float(sample.host_ms),
+        float(sample.device_ms),
+        float(sample.start_ms),
+    )
     if row.depth < 0 or row.host_ms < 0 or row.device_ms < 0 or row.start_ms < 0:
         raise InvalidArgumentError(
             f"stage_timeline(): sample {row.name!r} has depth {row.depth}, start_ms "
@@ -179,10 +199,21 @@ def _label_bars(ax, rows) -> None:
         for label in (row.name, _short(row.name)):
             if len(label) * char_px * 0.5 > room:
                 continue  # hopeless even for narrow glyphs: skip drawing it to measure
-            text = ax.text(row.start_ms + row.host_ms / 2, y, label, ha="center", va="center",
-                           fontsize=_LABEL_FONT_PT, color="white", clip_on=True)
-            width = (text.get_window_extent(renderer).width if renderer is not None
-                     else len(label) * char_px)
+            text = ax.text(
+                row.start_ms + row.host_ms / 2,
+                y,
+                label,
+                ha="center",
+                va="center",
+                fontsize=_LABEL_FONT_PT,
+                color="white",
+                clip_on=True,
+            )
+            width = (
+                text.get_window_extent(renderer).width
+                if renderer is not None
+                else len(label) * char_px
+            )
             if width <= room:
                 break
             text.remove()

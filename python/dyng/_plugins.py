@@ -23,8 +23,18 @@ import importlib
 import re
 from typing import NamedTuple
 
-__all__ = ["GROUP", "STATES", "Entry", "PluginReport", "Outcome", "discover", "dyng_version",
-           "not_considered", "choose", "format_driver"]
+__all__ = [
+    "GROUP",
+    "STATES",
+    "Entry",
+    "PluginReport",
+    "Outcome",
+    "discover",
+    "dyng_version",
+    "not_considered",
+    "choose",
+    "format_driver",
+]
 
 GROUP = "dyng.backends"
 
@@ -124,17 +134,23 @@ def _problem(point, match, distribution, seen):
     """Why an entry point is not one of dyng's plugins, or None when it is."""
     origin = f"from {distribution}" if distribution else "from no installed distribution"
     if match is None:
-        return (f"not a dyng plugin: the entry point name {point.name!r} ({origin}) is not "
-                f"cu<N>; dyng does not import it")
+        return (
+            f"not a dyng plugin: the entry point name {point.name!r} ({origin}) is not "
+            f"cu<N>; dyng does not import it"
+        )
     expected = f"dyng-{point.name}"
     if distribution != expected:
-        return (f"not a dyng plugin: {point.name} must come from the distribution {expected}, "
-                f"not {distribution or 'an unknown one'}; dyng does not import it")
+        return (
+            f"not a dyng plugin: {point.name} must come from the distribution {expected}, "
+            f"not {distribution or 'an unknown one'}; dyng does not import it"
+        )
     package = f"dyng_{point.name}"
     if point.value != package:
-        return (f"{expected} registers {point.name} = {point.value!r} instead of {package!r}; "
-                f"dyng does not import it (reinstall with pip install --force-reinstall "
-                f"{expected})")
+        return (
+            f"{expected} registers {point.name} = {point.value!r} instead of {package!r}; "
+            f"dyng does not import it (reinstall with pip install --force-reinstall "
+            f"{expected})"
+        )
     if point.name in seen:
         return f"a second {point.name} entry point ({origin}); the first one is used"
     return None
@@ -164,9 +180,17 @@ def format_driver(encoded):
 
 
 def _report(entry, state, reason, status=None):
-    return PluginReport(entry.name, entry.module, entry.distribution, entry.version,
-                        entry.cuda_major, getattr(status, "driver_version", None),
-                        getattr(status, "device_count", None), state, reason)
+    return PluginReport(
+        entry.name,
+        entry.module,
+        entry.distribution,
+        entry.version,
+        entry.cuda_major,
+        getattr(status, "driver_version", None),
+        getattr(status, "device_count", None),
+        state,
+        reason,
+    )
 
 
 def _ignored(entry):
@@ -175,10 +199,12 @@ def _ignored(entry):
 
 def not_considered(entries, why):
     """Reports for a process that asked for the CPU module: no plugin is probed or imported."""
-    return tuple(_ignored(entry) if entry.problem else
-                 _report(entry, NOT_CONSIDERED, f"not probed: the CPU module was requested "
-                                                f"({why})")
-                 for entry in entries)
+    return tuple(
+        _ignored(entry)
+        if entry.problem
+        else _report(entry, NOT_CONSIDERED, f"not probed: the CPU module was requested ({why})")
+        for entry in entries
+    )
 
 
 def choose(entries, expected_version, activate):
@@ -210,8 +236,9 @@ def choose(entries, expected_version, activate):
                 reports[index] = _report(entry, FAILED, problem)
                 errors.append(f"{entry.name}: {problem}")
             elif not status.usable:
-                reports[index] = _report(entry, UNUSABLE, status.reason or "its probe gave no "
-                                         "reason", status)
+                reports[index] = _report(
+                    entry, UNUSABLE, status.reason or "its probe gave no reason", status
+                )
             else:
                 candidates.append((index, entry, package, status))
 
@@ -219,8 +246,9 @@ def choose(entries, expected_version, activate):
     ranked = _ranked(candidates)
     for position, (index, entry, package, status) in enumerate(ranked):
         if chosen is not None:
-            reports[index] = _report(entry, AVAILABLE, f"usable, but {entries[chosen[0]].name} "
-                                                       f"ranked first", status)
+            reports[index] = _report(
+                entry, AVAILABLE, f"usable, but {entries[chosen[0]].name} ranked first", status
+            )
             continue
         module, problem = _load(entry, package, expected_version, activate)
         if problem is not None:
@@ -228,21 +256,24 @@ def choose(entries, expected_version, activate):
             errors.append(f"{entry.name}: {problem}")
         else:
             chosen = (index, module)
-            later = [other.name for _, other, _, _ in ranked[position + 1:]]
+            later = [other.name for _, other, _, _ in ranked[position + 1 :]]
             reports[index] = _report(entry, CHOSEN, _why_chosen(entry, status, later), status)
 
     plugins = tuple(reports)
     if chosen is None:
         return Outcome(None, plugins, tuple(errors), _why_none(plugins))
     index, module = chosen
-    return Outcome(module, plugins, tuple(errors),
-                   f"plugin {plugins[index].name}: {plugins[index].reason}")
+    return Outcome(
+        module, plugins, tuple(errors), f"plugin {plugins[index].name}: {plugins[index].reason}"
+    )
 
 
 def _mismatch(entry, expected_version):
-    return (f"{entry.distribution} is version {entry.version} but dyng is {expected_version}; "
-            f"install the matching plugin with pip install \"dyng[{entry.name}]=="
-            f"{expected_version}\", or uninstall {entry.distribution}")
+    return (
+        f"{entry.distribution} is version {entry.version} but dyng is {expected_version}; "
+        f'install the matching plugin with pip install "dyng[{entry.name}]=='
+        f'{expected_version}", or uninstall {entry.distribution}'
+    )
 
 
 def _probe(entry):
@@ -254,15 +285,22 @@ def _probe(entry):
         if missing:
             raise TypeError(f"status() returned {status!r}, which lacks {', '.join(missing)}")
     except Exception as exc:  # a broken plugin must not break dyng: it is reported instead
-        return None, None, (f"importing {entry.module} or its status() raised "
-                            f"{type(exc).__name__}: {exc}; reinstall {entry.distribution}")
+        return (
+            None,
+            None,
+            (
+                f"importing {entry.module} or its status() raised "
+                f"{type(exc).__name__}: {exc}; reinstall {entry.distribution}"
+            ),
+        )
     return package, status, None
 
 
 def _ranked(candidates):
     """The plugin built for the driver's CUDA major first, then newer majors, then by name."""
-    majors = [status.driver_version // 1000 for _, _, _, status in candidates
-              if status.driver_version]
+    majors = [
+        status.driver_version // 1000 for _, _, _, status in candidates if status.driver_version
+    ]
     driver_major = majors[0] if majors else None
 
     def rank(candidate):
@@ -275,26 +313,36 @@ def _ranked(candidates):
 def _load(entry, package, expected_version, activate):
     """(native module, None), or (None, problem) when it must not be used."""
     native_name = f"{entry.module}._core"
-    reinstall = (f"reinstall with pip install --force-reinstall \"dyng[{entry.name}]=="
-                 f"{expected_version or entry.version}\"")
+    reinstall = (
+        f'reinstall with pip install --force-reinstall "dyng[{entry.name}]=='
+        f'{expected_version or entry.version}"'
+    )
     try:
         module = package.native
     except Exception as exc:
-        return None, (f"its native module {native_name} failed to import "
-                      f"({type(exc).__name__}: {exc}); {reinstall}")
+        return None, (
+            f"its native module {native_name} failed to import "
+            f"({type(exc).__name__}: {exc}); {reinstall}"
+        )
     version = getattr(module, "__version__", None)
     if expected_version is not None and version != expected_version:
-        return None, (f"its native module {native_name} reports version {version} but dyng "
-                      f"is {expected_version}; {reinstall}")
+        return None, (
+            f"its native module {native_name} reports version {version} but dyng "
+            f"is {expected_version}; {reinstall}"
+        )
     build = getattr(module, "build_config", None)
     if not isinstance(build, dict) or not build.get("cuda"):
-        return None, (f"its native module {native_name} was built without CUDA "
-                      f"(build_config['cuda'] is not true); {reinstall}")
+        return None, (
+            f"its native module {native_name} was built without CUDA "
+            f"(build_config['cuda'] is not true); {reinstall}"
+        )
     try:
         activate(module)
     except Exception as exc:
-        return None, (f"preparing its native module {native_name} raised "
-                      f"{type(exc).__name__}: {exc}; {reinstall}")
+        return None, (
+            f"preparing its native module {native_name} raised "
+            f"{type(exc).__name__}: {exc}; {reinstall}"
+        )
     return module, None
 
 
@@ -303,9 +351,11 @@ def _why_chosen(entry, status, later):
     capabilities = ", ".join(f"sm_{major}{minor}" for major, minor in status.capabilities)
     count = status.device_count or 0
     driver = format_driver(status.driver_version) if status.driver_version else "an unknown"
-    text = (f"{entry.module}._core from {entry.distribution} {entry.version}: the NVIDIA driver "
-            f"supports CUDA {driver} and {count} device{'s are' if count != 1 else ' is'} "
-            f"visible ({capabilities})")
+    text = (
+        f"{entry.module}._core from {entry.distribution} {entry.version}: the NVIDIA driver "
+        f"supports CUDA {driver} and {count} device{'s are' if count != 1 else ' is'} "
+        f"visible ({capabilities})"
+    )
     if later:
         matches = status.driver_version and entry.cuda_major == status.driver_version // 1000
         why = "its CUDA major matches the driver's" if matches else "the newest CUDA major"
@@ -319,6 +369,8 @@ def _why_none(plugins):
     if not plugins:
         return "the CPU module: no CUDA plugin is installed"
     if all(report.state == IGNORED for report in plugins):
-        return ("the CPU module: no CUDA plugin is installed (entry points of other packages "
-                "were ignored)")
+        return (
+            "the CPU module: no CUDA plugin is installed (entry points of other packages "
+            "were ignored)"
+        )
     return "the CPU module: no installed CUDA plugin is usable (see plugins)"

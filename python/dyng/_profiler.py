@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 from dyng import _backend, _log, _resources
 
@@ -79,12 +79,17 @@ class Profiler:
             self._module = _backend.native()
             sync_stages, nvtx, cuda_events = self._options
             self._native = self._module.ProfileSession(
-                sync_stages=sync_stages, nvtx=nvtx, cuda_events=cuda_events)
+                sync_stages=sync_stages, nvtx=nvtx, cuda_events=cuda_events
+            )
             if nvtx and not self._module.nvtx_available():
-                _log.log("warn", lambda: (
-                    "profile(nvtx=True): this native module emits no NVTX ranges (NVTX comes "
-                    "with the CUDA plugins: pip install \"dyng[cu13]\"); the stages are timed "
-                    "without them"))
+                _log.log(
+                    "warn",
+                    lambda: (
+                        "profile(nvtx=True): this native module emits no NVTX ranges (NVTX comes "
+                        'with the CUDA plugins: pip install "dyng[cu13]"); the stages are timed '
+                        "without them"
+                    ),
+                )
         return self._native
 
     @property
@@ -92,8 +97,10 @@ class Profiler:
         """list of StageSample, in the order the stages ended."""
         if self._native is None:
             return []
-        return [StageSample(name, depth, host_ms, device_ms, start_ms=start_ms)
-                for name, depth, _, start_ms, host_ms, device_ms in self._native.samples()]
+        return [
+            StageSample(name, depth, host_ms, device_ms, start_ms=start_ms)
+            for name, depth, _, start_ms, host_ms, device_ms in self._native.samples()
+        ]
 
     @property
     def stages(self):
@@ -106,8 +113,10 @@ class Profiler:
             first, calls, host, device = totals.get(key, (begin_index, 0, 0.0, 0.0))
             totals[key] = (min(first, begin_index), calls + 1, host + host_ms, device + device_ms)
         ordered = sorted(totals.items(), key=lambda item: item[1][0])
-        return [StageRecord(name, depth, calls, host, device)
-                for (name, depth), (_, calls, host, device) in ordered]
+        return [
+            StageRecord(name, depth, calls, host, device)
+            for (name, depth), (_, calls, host, device) in ordered
+        ]
 
     @property
     def counters(self):
@@ -136,9 +145,13 @@ class Profiler:
         """The stage records and counters as a JSON object (milliseconds with 6 decimals)."""
         stages = ", ".join(
             f'{{"name": {json.dumps(r.name)}, "depth": {r.depth}, "calls": {r.calls}, '
-            f'"host_ms": {r.host_ms:.6f}, "device_ms": {r.device_ms:.6f}}}' for r in self.stages)
-        counters = ", ".join(f'{{"name": {json.dumps(name)}, "value": {value}}}'
-                             for name, value in self.counters.items())
+            f'"host_ms": {r.host_ms:.6f}, "device_ms": {r.device_ms:.6f}}}'
+            for r in self.stages
+        )
+        counters = ", ".join(
+            f'{{"name": {json.dumps(name)}, "value": {value}}}'
+            for name, value in self.counters.items()
+        )
         return f'{{"stages": [{stages}], "counters": [{counters}]}}'
 
     def to_dataframe(self):
@@ -147,8 +160,10 @@ class Profiler:
             import pandas
         except ImportError:
             raise ImportError("Profiler.to_dataframe() needs pandas (pip install pandas)") from None
-        return pandas.DataFrame([dataclasses.asdict(r) for r in self.stages],
-                                columns=["name", "depth", "calls", "host_ms", "device_ms"])
+        return pandas.DataFrame(
+            [dataclasses.asdict(r) for r in self.stages],
+            columns=["name", "depth", "calls", "host_ms", "device_ms"],
+        )
 
     def plot(self, *, ax=None, path=None, title=None):
         """A timeline of the samples (one row per depth) as a matplotlib Figure; with `path`,
@@ -162,8 +177,9 @@ class Profiler:
 
 
 @contextlib.contextmanager
-def profile(resources=None, *, sync_stages=False, nvtx=False,
-            cuda_events=False) -> Iterator[Profiler]:
+def profile(
+    resources=None, *, sync_stages=False, nvtx=False, cuda_events=False
+) -> Iterator[Profiler]:
     """Records the stages of every call this thread makes with `resources` inside the block.
 
     Parameters

@@ -29,7 +29,9 @@ def _choice(owner, field, value, allowed):
 
 def _flag(owner, field, value):
     if not isinstance(value, bool):
-        raise InvalidArgumentError(f"{owner}(): {field}={value!r} is not a bool; pass True or False")
+        raise InvalidArgumentError(
+            f"{owner}(): {field}={value!r} is not a bool; pass True or False"
+        )
 
 
 @dataclasses.dataclass

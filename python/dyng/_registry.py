@@ -10,16 +10,30 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from typing import Tuple
 
 from dyng._errors import InvalidArgumentError
 
-__all__ = ["Algorithm", "AlgorithmInfo", "ALGORITHM_MODULES", "PLANNED", "algorithms",
-           "all_algorithms", "find", "feature_table"]
+__all__ = [
+    "Algorithm",
+    "AlgorithmInfo",
+    "ALGORITHM_MODULES",
+    "PLANNED",
+    "algorithms",
+    "all_algorithms",
+    "find",
+    "feature_table",
+]
 
 #: The algorithm modules of this release, in the order of 0.2's ``dyng.algorithms()``.
-ALGORITHM_MODULES = ("sssp", "cycle_count", "mosp", "dynamic_bfs", "triangle_delta",
-                     "components", "pagerank")
+ALGORITHM_MODULES = (
+    "sssp",
+    "cycle_count",
+    "mosp",
+    "dynamic_bfs",
+    "triangle_delta",
+    "components",
+    "pagerank",
+)
 
 #: Algorithms of 0.2 that this release line has not brought back yet (the README says so).
 PLANNED = ()
@@ -58,8 +72,8 @@ class Algorithm:
     family: str
     maturity: str
     determinism: str
-    backends: Tuple[str, ...] = BACKENDS
-    cite: Tuple[str, ...] = ()
+    backends: tuple[str, ...] = BACKENDS
+    cite: tuple[str, ...] = ()
     container: str = "graph"
     oracle: str = "compute"
 
@@ -94,8 +108,8 @@ class AlgorithmInfo:
     maturity: str
     determinism: str
     oracle: str
-    backends: Tuple[str, ...]
-    cite: Tuple[str, ...]
+    backends: tuple[str, ...]
+    cite: tuple[str, ...]
 
 
 def algorithms():
@@ -109,10 +123,20 @@ def algorithms():
     >>> [a.name for a in dyng.algorithms()] == list(dyng._registry.ALGORITHM_MODULES)
     True
     """
-    return [AlgorithmInfo(name=a.name, title=a.title, family=a.family, container=a.container,
-                          maturity=a.maturity, determinism=a.determinism, oracle=a.oracle,
-                          backends=tuple(a.backends), cite=tuple(a.cite))
-            for a in all_algorithms()]
+    return [
+        AlgorithmInfo(
+            name=a.name,
+            title=a.title,
+            family=a.family,
+            container=a.container,
+            maturity=a.maturity,
+            determinism=a.determinism,
+            oracle=a.oracle,
+            backends=tuple(a.backends),
+            cite=tuple(a.cite),
+        )
+        for a in all_algorithms()
+    ]
 
 
 def all_algorithms():
@@ -140,23 +164,31 @@ def feature_table():
     | | sequential | OpenMP | CUDA |
     """
     names = {"sequential": "sequential", "openmp": "OpenMP", "cuda": "CUDA"}
-    rows = ["| | " + " | ".join(names[b] for b in BACKENDS) + " |",
-            "|---|" + "---|" * len(BACKENDS),
-            "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs: "
-            "batches resolved and applied on the GPU, read from CuPy/PyTorch arrays in place) |"]
+    rows = [
+        "| | " + " | ".join(names[b] for b in BACKENDS) + " |",
+        "|---|" + "---|" * len(BACKENDS),
+        "| graph storage, batches (`Graph`, `EdgeBatch`) | yes | yes | yes (device graphs: "
+        "batches resolved and applied on the GPU, read from CuPy/PyTorch arrays in place) |",
+    ]
     for algorithm in all_algorithms():
         # Every algorithm is meant for every backend: one it lacks is still to come.
         cells = " | ".join("yes" if b in algorithm.backends else "planned" for b in BACKENDS)
         title = algorithm.title[:1].lower() + algorithm.title[1:]
         rows.append(f"| `{algorithm.name}`: {title} | {cells} |")
     rows.append("| `dyng.update`: one batch, several results | yes | yes | yes |")
-    rows.append("| `dyng.io` (0.2's file formats), `dyng.generators.legacy`, the `dyng` command "
-                "line | yes | yes | yes (files are read on the host) |")
-    rows.append("| NetworkX backend (`backend=\"dyng\"`; `dyng.nx.DiGraph`/`Graph` keep results "
-                "current) | yes | yes | yes |")
-    rows.append("| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
-                "`python -m bench ... --plot`) | yes | yes | yes (device times from CUDA events, "
-                "NVTX ranges) |")
+    rows.append(
+        "| `dyng.io` (0.2's file formats), `dyng.generators.legacy`, the `dyng` command "
+        "line | yes | yes | yes (files are read on the host) |"
+    )
+    rows.append(
+        '| NetworkX backend (`backend="dyng"`; `dyng.nx.DiGraph`/`Graph` keep results '
+        "current) | yes | yes | yes |"
+    )
+    rows.append(
+        "| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
+        "`python -m bench ... --plot`) | yes | yes | yes (device times from CUDA events, "
+        "NVTX ranges) |"
+    )
     if PLANNED:
         planned = ", ".join(f"`{name}`" for name in PLANNED)
         rows.append(f"| {planned} | " + " | ".join("planned" for _ in BACKENDS) + " |")

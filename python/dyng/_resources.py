@@ -100,8 +100,16 @@ class Resources:
     2
     """
 
-    __slots__ = ("_backend", "_num_threads", "_device", "_stream", "_stream_owner", "_shared",
-                 "_automatic", "__weakref__")
+    __slots__ = (
+        "_backend",
+        "_num_threads",
+        "_device",
+        "_stream",
+        "_stream_owner",
+        "_shared",
+        "_automatic",
+        "__weakref__",
+    )
 
     def __init__(self, backend=None, *, num_threads=0, device=0):
         self._setup("Resources", backend, num_threads, device, None)
@@ -199,7 +207,7 @@ class Resources:
 
     @property
     def backend(self):
-        """"sequential", "openmp" or "cuda"."""
+        """ "sequential", "openmp" or "cuda"."""
         return self._backend
 
     @property
@@ -266,8 +274,11 @@ class Resources:
         execution = getattr(local, "execution", None)
         if execution is None:
             execution = local.execution = _backend.native().Execution(
-                self._backend, self._num_threads, self._device if self._backend == "cuda" else 0,
-                self._stream)
+                self._backend,
+                self._num_threads,
+                self._device if self._backend == "cuda" else 0,
+                self._stream,
+            )
         return execution
 
     def _thread_profilers(self):

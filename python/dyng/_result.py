@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import ClassVar, Optional, Tuple
+from typing import ClassVar
 
 import numpy as np
 
@@ -22,9 +22,17 @@ from dyng._batch import ApplySummary
 from dyng._device_array import DeviceData
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._graph import Graph
+from dyng._registry import Algorithm
 
-__all__ = ["OptionsBase", "StatsBase", "ResultBase", "SingleSourceResult", "make_options",
-           "run_compute", "check_graph_argument"]
+__all__ = [
+    "OptionsBase",
+    "StatsBase",
+    "ResultBase",
+    "SingleSourceResult",
+    "make_options",
+    "run_compute",
+    "check_graph_argument",
+]
 
 
 class OptionsBase:
@@ -57,15 +65,16 @@ class StatsBase:
     converged: bool = True
     engine_used: str = ""
     method: str = ""
-    batch: Optional[ApplySummary] = None
+    batch: ApplySummary | None = None
     path: str = "compute"
 
     @classmethod
     def _from_native(cls, native, batch=None):
         # The native stats class (UpdateStats and its algorithm subclass) has a field of the same
         # name for every field here except `batch`; tests hold the two lists equal.
-        values = {f.name: getattr(native, f.name) for f in dataclasses.fields(cls)
-                  if f.name != "batch"}
+        values = {
+            f.name: getattr(native, f.name) for f in dataclasses.fields(cls) if f.name != "batch"
+        }
         return cls(batch=batch, **values)
 
 
@@ -76,13 +85,15 @@ def make_options(fn, options_type, options, fields):
     elif isinstance(options, options_type):
         base = options
     else:
-        raise TypeError(f"{fn}(): options must be a {_qualified(options_type)}; got "
-                        f"{type(options).__name__}")
+        raise TypeError(
+            f"{fn}(): options must be a {_qualified(options_type)}; got {type(options).__name__}"
+        )
     names = [f.name for f in dataclasses.fields(options_type)]
     unknown = sorted(set(fields) - set(names))
     if unknown:
-        raise TypeError(f"{fn}(): unknown option(s) {', '.join(unknown)}; valid options are "
-                        f"{', '.join(names)}")
+        raise TypeError(
+            f"{fn}(): unknown option(s) {', '.join(unknown)}; valid options are {', '.join(names)}"
+        )
     return dataclasses.replace(base, **fields)
 
 
@@ -109,12 +120,20 @@ def run_compute(result_type, fn, graph, options, resources, *args, entry="comput
     else:
         state_type = getattr(native, result_type._HOST_STATE)
     if not hasattr(state_type, entry):
-        raise NotSupportedError(f"{fn}(): {entry} does not run on the {res.backend} backend in "
-                                f"this release; pass resources=dyng.Resources.openmp()")
-    state, stats = getattr(state_type, entry)(graph._native, *args, options._to_native(native),
-                                              res._execution())
-    _log.log("debug", lambda: f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
-                              f"{stats.affected} affected")
+        raise NotSupportedError(
+            f"{fn}(): {entry} does not run on the {res.backend} backend in "
+            f"this release; pass resources=dyng.Resources.openmp()"
+        )
+    state, stats = getattr(state_type, entry)(
+        graph._native, *args, options._to_native(native), res._execution()
+    )
+    _log.log(
+        "debug",
+        lambda: (
+            f"{fn}(): on {res.backend} ({stats.engine_used}, {stats.method}): "
+            f"{stats.affected} affected"
+        ),
+    )
     return result_type._wrap(graph, state, options, res, result_type._STATS._from_native(stats))
 
 
@@ -128,8 +147,13 @@ def _host_when_automatic(result_type, res, fn):
     host = _resources.host_resources_for(backends)
     if host is None:
         return res
-    _log.log("info", lambda: f"{fn}(): {result_type._ALGORITHM.name} has no {res.backend} "
-                             f"backend yet; running on {host.backend}")
+    _log.log(
+        "info",
+        lambda: (
+            f"{fn}(): {result_type._ALGORITHM.name} has no {res.backend} "
+            f"backend yet; running on {host.backend}"
+        ),
+    )
     return host
 
 
@@ -144,13 +168,12 @@ def _check_backend(result_type, res, fn):
         )
 
 
-
 def _same_value(a, b):
     """Whether two option values are equal; arrays (pagerank's vectors) by shape and content."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
-                and np.array_equal(a, b))
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
     return a == b
+
 
 class ResultBase:
     """A result kept current by its algorithm's ``update`` (and :func:`dyng.update`).
@@ -166,12 +189,12 @@ class ResultBase:
     """
 
     #: The algorithm's registry record, Stats class and native state classes (set by subclasses).
-    _ALGORITHM: ClassVar = None
+    _ALGORITHM: ClassVar[Algorithm | None] = None
     _STATS: ClassVar[type] = StatsBase
     _HOST_STATE: ClassVar[str] = ""
     _DEVICE_STATE: ClassVar[str] = ""
     #: Option fields that define what a result means; set_options() must not change them.
-    _FIXED_FIELDS: ClassVar[Tuple[str, ...]] = ()
+    _FIXED_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *args, **kwargs):
         name = self._ALGORITHM.name
@@ -224,8 +247,9 @@ class ResultBase:
         8
         """
         fn = f"{self._ALGORITHM.name}.Result.set_options"
-        new = make_options(fn, type(self._options),
-                           options if options is not None else self._options, fields)
+        new = make_options(
+            fn, type(self._options), options if options is not None else self._options, fields
+        )
         for name in self._FIXED_FIELDS:
             if not _same_value(getattr(new, name), getattr(self._options, name)):
                 raise InvalidArgumentError(
@@ -289,13 +313,17 @@ class ResultBase:
 
     def __reduce_ex__(self, protocol):
         name = self._ALGORITHM.name
-        raise TypeError(f"{name}.Result cannot be pickled; save its arrays (to_numpy()) and "
-                        f"compute or rebuild the result from them")
+        raise TypeError(
+            f"{name}.Result cannot be pickled; save its arrays (to_numpy()) and "
+            f"compute or rebuild the result from them"
+        )
 
     def __repr__(self):
         fields = "".join(f"{name}={value!r}, " for name, value in self._repr_fields())
-        return (f"{self._ALGORITHM.name}.Result({fields}num_vertices={self._state.num_vertices}, "
-                f"graph_version={self.graph_version})")
+        return (
+            f"{self._ALGORITHM.name}.Result({fields}num_vertices={self._state.num_vertices}, "
+            f"graph_version={self.graph_version})"
+        )
 
     def _repr_fields(self):
         return ()
@@ -315,9 +343,14 @@ class ResultBase:
                 view = lambda s: getattr(s, name)()  # noqa: E731
             if self._on_device() and not host_only:
                 res = self._resources
-                data = DeviceData(view(state), dtype, state.num_vertices, state.device,
-                                  private_copy=lambda: view(state.clone())[0],
-                                  policy=lambda: res.copy_policy)
+                data = DeviceData(
+                    view(state),
+                    dtype,
+                    state.num_vertices,
+                    state.device,
+                    private_copy=lambda: view(state.clone())[0],
+                    policy=lambda: res.copy_policy,
+                )
             else:
                 data = view(state)
             array = Array._wrap(data, self._epoch, what)
@@ -359,8 +392,7 @@ class ResultBase:
         if self._on_device():
             graph._ensure_device_for(execution)
         self._invalidate_arrays()
-        stats = self._state.update(graph._native, log, self._options._to_native(native),
-                                   execution)
+        stats = self._state.update(graph._native, log, self._options._to_native(native), execution)
         self._stats = self._STATS._from_native(stats, summary)
         return self._stats
 

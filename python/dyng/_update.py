@@ -101,8 +101,9 @@ def _apply_and_repair(graph, batch, resolved, explicit, results, executions, fn)
     version = graph.version
     kept = []  # (result, saved state) of each result but the last, taken before its repair
     try:
-        summary, log = graph._apply(batch, fn, log=True, resolved=resolved, resources=explicit,
-                                    revertible=True)
+        summary, log = graph._apply(
+            batch, fn, log=True, resolved=resolved, resources=explicit, revertible=True
+        )
         stats = []
         last = len(results) - 1
         for position, (result, execution) in enumerate(zip(results, executions)):
@@ -143,6 +144,8 @@ def _put_back(graph, version, results, kept):
 def update_one(module_name, result_type, graph, batch, result, resources):
     """`<algorithm>.update(graph, batch, result)`: dyng.update with one result of that type."""
     if not isinstance(result, result_type):
-        raise TypeError(f"{module_name}.update(): result must be a dyng.{module_name}.Result; got "
-                        f"{type(result).__name__}")
+        raise TypeError(
+            f"{module_name}.update(): result must be a dyng.{module_name}.Result; got "
+            f"{type(result).__name__}"
+        )
     return update(graph, batch, result, resources=resources, _function=f"{module_name}.update")[0]

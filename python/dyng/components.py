@@ -31,14 +31,25 @@ import numpy as np
 from dyng import _convert, _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
-from dyng._result import run_compute
+from dyng._result import (
+    OptionsBase,
+    ResultBase,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
-ALGORITHM = Algorithm(name="components", title="Dynamic connected components (weak and strong)",
-                      family="fixed_point", maturity="stable", determinism="bitwise",
-                      backends=("sequential", "openmp", "cuda"))
+ALGORITHM = Algorithm(
+    name="components",
+    title="Dynamic connected components (weak and strong)",
+    family="fixed_point",
+    maturity="stable",
+    determinism="bitwise",
+    backends=("sequential", "openmp", "cuda"),
+)
 
 KINDS = ("weak", "strong")
 
@@ -66,7 +77,7 @@ class Options(OptionsBase):
         """Raises InvalidArgumentError naming the first bad field."""
         if self.kind not in KINDS:
             raise InvalidArgumentError(
-                f"components.Options(): kind must be \"weak\" or \"strong\"; got {self.kind!r}"
+                f'components.Options(): kind must be "weak" or "strong"; got {self.kind!r}'
             )
 
     def _to_native(self, native):
@@ -146,7 +157,7 @@ class Result(ResultBase):
         """
         fn = "components.Result.component"
         n = int(self._state.num_vertices)
-        vertex = _convert.as_int(v, fn, "v", minimum=-2**63, maximum=2**63 - 1)
+        vertex = _convert.as_int(v, fn, "v", minimum=-(2**63), maximum=2**63 - 1)
         if not 0 <= vertex < n:
             raise InvalidArgumentError(
                 f"{fn}(): v={vertex} is not a vertex of this result ({n} vertices); pass a vertex "

@@ -27,22 +27,37 @@ import numpy as np
 from dyng import _convert, _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
-from dyng._result import run_compute
+from dyng._result import (
+    OptionsBase,
+    ResultBase,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["UNBOUNDED", "Options", "Stats", "Result", "compute", "update"]
 
 #: ``max_length`` for no limit (the bound is then max(n, 2)).
 UNBOUNDED = -1
 
-ALGORITHM = Algorithm(name="cycle_count", title="Dynamic simple-cycle histograms",
-                      family="aggregate_delta", maturity="stable", determinism="exact_value",
-                      backends=("sequential", "openmp", "cuda"), cite=("trucy2026",))
+ALGORITHM = Algorithm(
+    name="cycle_count",
+    title="Dynamic simple-cycle histograms",
+    family="aggregate_delta",
+    maturity="stable",
+    determinism="exact_value",
+    backends=("sequential", "openmp", "cuda"),
+    cite=("trucy2026",),
+)
 
-_CHOICES = {"method": ("johnson",), "mode": ("simple",),
-            "cuda_engine": ("automatic", "fused", "operators"),
-            "scheduler": ("work_queue", "naive"),
-            "work_items": ("automatic", "roots", "edges", "two_hop")}
+_CHOICES = {
+    "method": ("johnson",),
+    "mode": ("simple",),
+    "cuda_engine": ("automatic", "fused", "operators"),
+    "scheduler": ("work_queue", "naive"),
+    "work_items": ("automatic", "roots", "edges", "two_hop"),
+}
 
 
 @dataclasses.dataclass
@@ -80,8 +95,9 @@ class Options(OptionsBase):
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
         fn = "cycle_count.Options"
-        self.max_length = _convert.as_int(self.max_length, fn, "max_length", minimum=-1,
-                                          maximum=2**62)
+        self.max_length = _convert.as_int(
+            self.max_length, fn, "max_length", minimum=-1, maximum=2**62
+        )
         if self.max_length in (0, 1):
             raise InvalidArgumentError(
                 f"{fn}(): max_length={self.max_length} is not valid; pass -1 (no limit) or a "

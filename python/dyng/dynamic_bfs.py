@@ -25,13 +25,24 @@ import numpy as np
 
 from dyng import _convert, _update
 from dyng._registry import Algorithm
-from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
-                          make_options, run_compute)
+from dyng._result import (
+    OptionsBase,
+    SingleSourceResult,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
-ALGORITHM = Algorithm(name="dynamic_bfs", title="Dynamic breadth-first search levels (tutorial)",
-                      family="fixed_point", maturity="tutorial", determinism="exact_value")
+ALGORITHM = Algorithm(
+    name="dynamic_bfs",
+    title="Dynamic breadth-first search levels (tutorial)",
+    family="fixed_point",
+    maturity="tutorial",
+    determinism="exact_value",
+)
 
 
 @dataclasses.dataclass
@@ -54,8 +65,9 @@ class Options(OptionsBase):
 
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
-        self.source = _convert.as_int(self.source, "dynamic_bfs.Options", "source",
-                                      minimum=-2**63, maximum=2**63 - 1)
+        self.source = _convert.as_int(
+            self.source, "dynamic_bfs.Options", "source", minimum=-(2**63), maximum=2**63 - 1
+        )
 
     def _to_native(self, native):
         return native.BfsOptions()

@@ -27,28 +27,46 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import List, Tuple
 
 import numpy as np
 
 from dyng import _backend, _convert, _resources, _update, sssp
 from dyng._errors import InvalidArgumentError, StaleResultError
 from dyng._registry import Algorithm
-from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
-                          make_options, run_compute)
+from dyng._result import (
+    OptionsBase,
+    SingleSourceResult,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
-__all__ = ["INFINITE_DISTANCE", "MAX_OBJECTIVES", "MAX_PREFERENCE_SCALE", "Options", "Stats",
-           "Result", "compute", "update"]
+__all__ = [
+    "INFINITE_DISTANCE",
+    "MAX_OBJECTIVES",
+    "MAX_PREFERENCE_SCALE",
+    "Options",
+    "Stats",
+    "Result",
+    "compute",
+    "update",
+]
 
 INFINITE_DISTANCE = sssp.INFINITE_DISTANCE
 MAX_OBJECTIVES = 64
 MAX_PREFERENCE_SCALE = 2**20
 _ENGINES = ("automatic", "fused", "operators")
 
-ALGORITHM = Algorithm(name="mosp", title="Dynamic multi-objective shortest paths",
-                      family="fixed_point", maturity="stable", determinism="bitwise",
-                      backends=("sequential", "openmp", "cuda"),
-                      cite=("dynamosp2025", "dynamosptpds2025"))
+ALGORITHM = Algorithm(
+    name="mosp",
+    title="Dynamic multi-objective shortest paths",
+    family="fixed_point",
+    maturity="stable",
+    determinism="bitwise",
+    backends=("sequential", "openmp", "cuda"),
+    cite=("dynamosp2025", "dynamosptpds2025"),
+)
 
 
 @dataclasses.dataclass
@@ -78,7 +96,7 @@ class Options(OptionsBase):
     [2, 1]
     """
 
-    preferences: List[int] = dataclasses.field(default_factory=list)
+    preferences: list[int] = dataclasses.field(default_factory=list)
     delta: int = 0
     cuda_engine: str = "automatic"
     compute_path_costs: bool = True
@@ -93,9 +111,10 @@ class Options(OptionsBase):
                 f"{fn}(): preferences={self.preferences!r} is not a sequence of integers; pass "
                 f"one integer >= 1 per objective, or []"
             )
-        self.preferences = [_convert.as_int(p, fn, f"preferences[{i}]", minimum=1,
-                                            maximum=2**31 - 1)
-                            for i, p in enumerate(self.preferences)]
+        self.preferences = [
+            _convert.as_int(p, fn, f"preferences[{i}]", minimum=1, maximum=2**31 - 1)
+            for i, p in enumerate(self.preferences)
+        ]
         if len(self.preferences) > MAX_OBJECTIVES:
             raise InvalidArgumentError(
                 f"{fn}(): {len(self.preferences)} preferences for at most {MAX_OBJECTIVES} "
@@ -109,8 +128,9 @@ class Options(OptionsBase):
                 f"common multiple"
             )
         self.delta = _convert.as_int(self.delta, fn, "delta", minimum=0, maximum=2**62)
-        self.num_objectives = _convert.as_int(self.num_objectives, fn, "num_objectives",
-                                              minimum=0, maximum=MAX_OBJECTIVES)
+        self.num_objectives = _convert.as_int(
+            self.num_objectives, fn, "num_objectives", minimum=0, maximum=MAX_OBJECTIVES
+        )
         if not isinstance(self.cuda_engine, str) or self.cuda_engine not in _ENGINES:
             raise InvalidArgumentError(
                 f"{fn}(): cuda_engine={self.cuda_engine!r} is not valid; use 'automatic', "
@@ -125,8 +145,13 @@ class Options(OptionsBase):
             setattr(self, name, bool(value))
 
     def _to_native(self, native):
-        return native.MospOptions(list(self.preferences), self.delta, self.compute_path_costs,
-                                  self.validate_inputs, self.num_objectives)
+        return native.MospOptions(
+            list(self.preferences),
+            self.delta,
+            self.compute_path_costs,
+            self.validate_inputs,
+            self.num_objectives,
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,15 +160,18 @@ class Stats(StatsBase):
     distance or parent changed; ``iterations`` and ``frontier_visits`` summed over every
     search), each objective's sssp Stats, the combined graph's edge count and L."""
 
-    objectives: Tuple[sssp.Stats, ...] = ()
+    objectives: tuple[sssp.Stats, ...] = ()
     combined_edges: int = 0
     preference_scale: int = 1
 
     @classmethod
     def _from_native(cls, native, batch=None):
         parts = tuple(sssp.Stats._from_native(s, batch) for s in native.objectives)
-        values = {f.name: getattr(native, f.name) for f in dataclasses.fields(cls)
-                  if f.name not in ("batch", "objectives")}
+        values = {
+            f.name: getattr(native, f.name)
+            for f in dataclasses.fields(cls)
+            if f.name not in ("batch", "objectives")
+        }
         return cls(batch=batch, objectives=parts, **values)
 
 
@@ -170,12 +198,24 @@ class Result(SingleSourceResult):
     _FIXED_FIELDS = ("preferences", "num_objectives")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("mosp.Result cannot be created directly; use mosp.compute() or "
-                        "mosp.Result.from_arrays()")
+        raise TypeError(
+            "mosp.Result cannot be created directly; use mosp.compute() or "
+            "mosp.Result.from_arrays()"
+        )
 
     @classmethod
-    def from_arrays(cls, graph, source, distances, parents, *, canonicalize=True, options=None,
-                    resources=None, **fields):
+    def from_arrays(
+        cls,
+        graph,
+        source,
+        distances,
+        parents,
+        *,
+        canonicalize=True,
+        options=None,
+        resources=None,
+        **fields,
+    ):
         """A result from given per-objective trees (one distance and one parent array per
         objective); the combined graph, the MOSP tree and the path costs are computed from them.
 
@@ -201,14 +241,27 @@ class Result(SingleSourceResult):
                 f"{fn}(): got {len(distances)} distance arrays and {len(parents)} parent arrays; "
                 f"pass one of each per objective"
             )
-        trees = [sssp._tree_arrays(fn, graph, d, p, which=f"objective {i}: ")
-                 for i, (d, p) in enumerate(zip(distances, parents))]
+        trees = [
+            sssp._tree_arrays(fn, graph, d, p, which=f"objective {i}: ")
+            for i, (d, p) in enumerate(zip(distances, parents))
+        ]
         native = _backend.native()
         # The trees are checked and combined on the host; a CUDA result then moves there.
         return cls._wrap_built_on_host(
-            graph, lambda execution: native.MospState.from_arrays(
-                graph._native, source, [d for d, _ in trees], [p for _, p in trees],
-                bool(canonicalize), opts._to_native(native), execution), opts, res, fn)
+            graph,
+            lambda execution: native.MospState.from_arrays(
+                graph._native,
+                source,
+                [d for d, _ in trees],
+                [p for _, p in trees],
+                bool(canonicalize),
+                opts._to_native(native),
+                execution,
+            ),
+            opts,
+            res,
+            fn,
+        )
 
     @property
     def num_objectives(self):
@@ -223,14 +276,22 @@ class Result(SingleSourceResult):
     def distances(self, objective):
         """Objective `objective`'s shortest distances (int64) as a read-only Array."""
         k = self._objective(objective, "distances")
-        return self._array(f"distances[{k}]", np.int64, f"mosp distances({k})",
-                           view=lambda state: state.distances(k))
+        return self._array(
+            f"distances[{k}]",
+            np.int64,
+            f"mosp distances({k})",
+            view=lambda state: state.distances(k),
+        )
 
     def parents(self, objective):
         """Objective `objective`'s canonical parents (vertex dtype) as a read-only Array."""
         k = self._objective(objective, "parents")
-        return self._array(f"parents[{k}]", self.vertex_dtype, f"mosp parents({k})",
-                           view=lambda state: state.parents(k))
+        return self._array(
+            f"parents[{k}]",
+            self.vertex_dtype,
+            f"mosp parents({k})",
+            view=lambda state: state.parents(k),
+        )
 
     @property
     def combined_distances(self):
@@ -252,8 +313,13 @@ class Result(SingleSourceResult):
                 "result.set_options(compute_path_costs=True) and update, or compute again"
             )
         k = self.num_objectives
-        return self._array("path_costs", np.int64, "mosp path_costs",
-                           view=lambda state: state.path_costs().reshape(-1, k), host_only=True)
+        return self._array(
+            "path_costs",
+            np.int64,
+            "mosp path_costs",
+            view=lambda state: state.path_costs().reshape(-1, k),
+            host_only=True,
+        )
 
     def __reduce_ex__(self, protocol):
         raise TypeError(
@@ -284,9 +350,13 @@ class Result(SingleSourceResult):
         if resolved.staged is not None:
             native.mosp_validate_staged(resolved.staged, self._options._to_native(native))
             return
-        native.mosp_validate_batch(resolved.insert_src, resolved.insert_dst,
-                                   resolved.insert_weights, resolved.num_weights,
-                                   self._options._to_native(native))
+        native.mosp_validate_batch(
+            resolved.insert_src,
+            resolved.insert_dst,
+            resolved.insert_weights,
+            resolved.num_weights,
+            self._options._to_native(native),
+        )
 
 
 def compute(graph, source, *, options=None, resources=None, **fields):

@@ -43,24 +43,34 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-from typing import Tuple
 
 import numpy as np
 
 from dyng import _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
-from dyng._result import run_compute
+from dyng._result import (
+    OptionsBase,
+    ResultBase,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 # Dict keys are vertex ids; past this one no graph's vector fits in memory.
 _MAX_VECTOR_KEY = 2**40
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
-ALGORITHM = Algorithm(name="pagerank", title="Dynamic PageRank (NetworkX's definition)",
-                      family="fixed_point", maturity="stable", determinism="tolerance",
-                      backends=("sequential", "openmp", "cuda"))
+ALGORITHM = Algorithm(
+    name="pagerank",
+    title="Dynamic PageRank (NetworkX's definition)",
+    family="fixed_point",
+    maturity="stable",
+    determinism="tolerance",
+    backends=("sequential", "openmp", "cuda"),
+)
 
 
 @dataclasses.dataclass
@@ -107,23 +117,30 @@ class Options(OptionsBase):
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return all(_same_value(getattr(self, f.name), getattr(other, f.name))
-                   for f in dataclasses.fields(self))
+        return all(
+            _same_value(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)
+        )
 
     def validate(self):
         """Raises InvalidArgumentError naming the first bad field."""
         fn = "pagerank.Options()"
         if not isinstance(self.alpha, (int, float)) or not 0.0 <= self.alpha < 1.0:
-            raise InvalidArgumentError(f"{fn}: alpha must be a number in [0, 1); got "
-                                       f"{self.alpha!r}")
+            raise InvalidArgumentError(
+                f"{fn}: alpha must be a number in [0, 1); got {self.alpha!r}"
+            )
         if not isinstance(self.tol, (int, float)) or not self.tol > 0.0:
             raise InvalidArgumentError(f"{fn}: tol must be a positive number; got {self.tol!r}")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, (int, np.integer)) \
-                or self.max_iter < 1:
+        if (
+            isinstance(self.max_iter, bool)
+            or not isinstance(self.max_iter, (int, np.integer))
+            or self.max_iter < 1
+        ):
             raise InvalidArgumentError(f"{fn}: max_iter must be an int >= 1; got {self.max_iter!r}")
         if not isinstance(self.weighted, (bool, np.bool_)):
-            raise InvalidArgumentError(f"{fn}: weighted must be True or False; got "
-                                       f"{self.weighted!r}")
+            raise InvalidArgumentError(
+                f"{fn}: weighted must be True or False; got {self.weighted!r}"
+            )
         self.personalization = vertex_vector(fn, "personalization", self.personalization)
         self.dangling = vertex_vector(fn, "dangling", self.dangling)
 
@@ -162,21 +179,27 @@ def vertex_vector(fn, name, value):
         try:
             array = np.array(value, dtype=np.float64)
         except (TypeError, ValueError) as error:
-            raise InvalidArgumentError(f"{fn}: {name} must be a sequence of numbers or a dict "
-                                       f"{{vertex id: weight}}; got {type(value).__name__} "
-                                       f"({error})") from None
+            raise InvalidArgumentError(
+                f"{fn}: {name} must be a sequence of numbers or a dict "
+                f"{{vertex id: weight}}; got {type(value).__name__} "
+                f"({error})"
+            ) from None
     if array.ndim != 1:
-        raise InvalidArgumentError(f"{fn}: {name} must be 1-d (one weight per vertex id); got "
-                                   f"shape {array.shape}")
+        raise InvalidArgumentError(
+            f"{fn}: {name} must be 1-d (one weight per vertex id); got shape {array.shape}"
+        )
     bad = np.flatnonzero(~(np.isfinite(array) & (array >= 0)))
     if len(bad):
-        raise InvalidArgumentError(f"{fn}: {name}[{bad[0]}] is {float(array[bad[0]])!r}; pass "
-                                   f"non-negative finite weights")
+        raise InvalidArgumentError(
+            f"{fn}: {name}[{bad[0]}] is {float(array[bad[0]])!r}; pass non-negative finite weights"
+        )
     with np.errstate(over="ignore"):  # an infinite sum is refused below
         total = float(array.sum())
     if not (total > 0 and np.isfinite(total)):
-        raise InvalidArgumentError(f"{fn}: {name} sums to {total!r}; give some vertex a "
-                                   f"positive weight (and keep the sum finite)")
+        raise InvalidArgumentError(
+            f"{fn}: {name} sums to {total!r}; give some vertex a "
+            f"positive weight (and keep the sum finite)"
+        )
     array.flags.writeable = False
     return array
 
@@ -184,15 +207,20 @@ def vertex_vector(fn, name, value):
 def _dense_from_dict(fn, name, mapping):
     keys = list(mapping)
     for key in keys:
-        if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)) \
-                or not 0 <= key < _MAX_VECTOR_KEY:
-            raise InvalidArgumentError(f"{fn}: {name} has key {key!r}; keys must be vertex ids "
-                                       f"(ints >= 0)")
+        if (
+            isinstance(key, (bool, np.bool_))
+            or not isinstance(key, (int, np.integer))
+            or not 0 <= key < _MAX_VECTOR_KEY
+        ):
+            raise InvalidArgumentError(
+                f"{fn}: {name} has key {key!r}; keys must be vertex ids (ints >= 0)"
+            )
     try:
         weights = np.array([mapping[key] for key in keys], dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"{fn}: {name} has a weight that is not a number "
-                                   f"({error}); pass numbers") from None
+        raise InvalidArgumentError(
+            f"{fn}: {name} has a weight that is not a number ({error}); pass numbers"
+        ) from None
     array = np.zeros(max(keys, default=-1) + 1, dtype=np.float64)
     array[np.array(keys, dtype=np.int64)] = weights
     return array
@@ -214,13 +242,12 @@ class Stats(StatsBase):
     vertices_touched: int = 0
     frontier_size: int = 0
     residual: float = 0.0
-    touched_per_iteration: Tuple[int, ...] = ()
+    touched_per_iteration: tuple[int, ...] = ()
 
     @classmethod
     def _from_native(cls, native, batch=None):
         stats = super()._from_native(native, batch)
-        return dataclasses.replace(stats,
-                                   touched_per_iteration=tuple(stats.touched_per_iteration))
+        return dataclasses.replace(stats, touched_per_iteration=tuple(stats.touched_per_iteration))
 
 
 class Result(ResultBase):

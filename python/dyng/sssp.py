@@ -26,17 +26,28 @@ import numpy as np
 from dyng import _backend, _convert, _resources, _update
 from dyng._errors import InvalidArgumentError
 from dyng._registry import Algorithm
-from dyng._result import (OptionsBase, SingleSourceResult, StatsBase, check_graph_argument,
-                          make_options, run_compute)
+from dyng._result import (
+    OptionsBase,
+    SingleSourceResult,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["INFINITE_DISTANCE", "Options", "Stats", "Result", "compute", "update"]
 
 INFINITE_DISTANCE = 2**61 - 1
 _ENGINES = ("automatic", "fused", "operators")
 
-ALGORITHM = Algorithm(name="sssp", title="Dynamic single-source shortest paths",
-                      family="fixed_point", maturity="stable", determinism="bitwise",
-                      cite=("dynamosp2025", "dynamosptpds2025"))
+ALGORITHM = Algorithm(
+    name="sssp",
+    title="Dynamic single-source shortest paths",
+    family="fixed_point",
+    maturity="stable",
+    determinism="bitwise",
+    cite=("dynamosp2025", "dynamosptpds2025"),
+)
 
 
 @dataclasses.dataclass
@@ -121,12 +132,24 @@ class Result(SingleSourceResult):
     _FIXED_FIELDS = ("objective",)
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("sssp.Result cannot be created directly; use sssp.compute() or "
-                        "sssp.Result.from_arrays()")
+        raise TypeError(
+            "sssp.Result cannot be created directly; use sssp.compute() or "
+            "sssp.Result.from_arrays()"
+        )
 
     @classmethod
-    def from_arrays(cls, graph, source, distances, parents, *, canonicalize=True, options=None,
-                    resources=None, **fields):
+    def from_arrays(
+        cls,
+        graph,
+        source,
+        distances,
+        parents,
+        *,
+        canonicalize=True,
+        options=None,
+        resources=None,
+        **fields,
+    ):
         """A result from given distances and parents (e.g. read from files).
 
         Distances >= INFINITE_DISTANCE / 2 mean unreachable. With ``canonicalize`` every parent
@@ -155,9 +178,20 @@ class Result(SingleSourceResult):
         native.sssp_validate_graph(graph._native, source, opts._to_native(native))
         dist, par = _tree_arrays(fn, graph, distances, parents)
         return cls._wrap_built_on_host(
-            graph, lambda execution: native.SsspState.from_arrays(
-                graph._native, source, dist, par, bool(canonicalize), opts._to_native(native),
-                execution), opts, res, fn)
+            graph,
+            lambda execution: native.SsspState.from_arrays(
+                graph._native,
+                source,
+                dist,
+                par,
+                bool(canonicalize),
+                opts._to_native(native),
+                execution,
+            ),
+            opts,
+            res,
+            fn,
+        )
 
     @property
     def distances(self):
@@ -180,9 +214,13 @@ class Result(SingleSourceResult):
         if resolved.staged is not None:
             native.sssp_validate_staged(resolved.staged, self._options._to_native(native))
             return
-        native.sssp_validate_batch(resolved.insert_src, resolved.insert_dst,
-                                   resolved.insert_weights, resolved.num_weights,
-                                   self._options._to_native(native))
+        native.sssp_validate_batch(
+            resolved.insert_src,
+            resolved.insert_dst,
+            resolved.insert_weights,
+            resolved.num_weights,
+            self._options._to_native(native),
+        )
 
 
 def _tree_arrays(fn, graph, distances, parents, which=""):

@@ -26,13 +26,24 @@ import dataclasses
 
 from dyng import _update
 from dyng._registry import Algorithm
-from dyng._result import OptionsBase, ResultBase, StatsBase, check_graph_argument, make_options
-from dyng._result import run_compute
+from dyng._result import (
+    OptionsBase,
+    ResultBase,
+    StatsBase,
+    check_graph_argument,
+    make_options,
+    run_compute,
+)
 
 __all__ = ["Options", "Stats", "Result", "compute", "update"]
 
-ALGORITHM = Algorithm(name="triangle_delta", title="Dynamic triangle count (tutorial)",
-                      family="aggregate_delta", maturity="tutorial", determinism="exact_value")
+ALGORITHM = Algorithm(
+    name="triangle_delta",
+    title="Dynamic triangle count (tutorial)",
+    family="aggregate_delta",
+    maturity="tutorial",
+    determinism="exact_value",
+)
 
 
 @dataclasses.dataclass

@@ -46,9 +46,14 @@ def _split(text: str, where: str) -> tuple[list[str], list[str]]:
     """(header lines up to the first definition, top-level blocks): a block is a definition with
     its indented lines (and the decorators above it), without the blank lines between blocks."""
     lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines)
-                  if line and not line.startswith(("#", '"""', " ")) and not _IMPORT.match(line)),
-                 len(lines))
+    first = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if line and not line.startswith(("#", '"""', " ")) and not _IMPORT.match(line)
+        ),
+        len(lines),
+    )
     header, blocks = lines[:first], []
     current: list[str] = []
     for line in lines[first:]:
@@ -61,8 +66,10 @@ def _split(text: str, where: str) -> tuple[list[str], list[str]]:
         blocks.append(current)
     result = ["\n".join(block).rstrip("\n") for block in blocks]
     if "\n\n".join(result) != "\n".join(lines[first:]).rstrip("\n"):
-        raise StubFormatError(f"{where}: top-level definitions must be separated by exactly one "
-                              "blank line, as nanobind's stubgen writes them")
+        raise StubFormatError(
+            f"{where}: top-level definitions must be separated by exactly one "
+            "blank line, as nanobind's stubgen writes them"
+        )
     return header, result
 
 
@@ -73,15 +80,19 @@ def _merge_imports(header: list[str], extra: list[str], where: str) -> list[str]
         if not line or line.startswith("#"):
             continue
         if not match or match.group(1) is None:
-            raise StubFormatError(f"{where}: only 'from <module> import <names>' lines may "
-                                  f"precede the definitions, not {line!r}")
+            raise StubFormatError(
+                f"{where}: only 'from <module> import <names>' lines may "
+                f"precede the definitions, not {line!r}"
+            )
         module, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
         prefix = f"from {module} import "
         index = next((i for i, h in enumerate(merged) if h.startswith(prefix)), None)
         if index is None:
-            raise StubFormatError(f"{where}: the CPU stub imports nothing from {module}; add its "
-                                  "placement to merge_stub.py")
-        present = [n.strip() for n in merged[index][len(prefix):].split(",")]
+            raise StubFormatError(
+                f"{where}: the CPU stub imports nothing from {module}; add its "
+                "placement to merge_stub.py"
+            )
+        present = [n.strip() for n in merged[index][len(prefix) :].split(",")]
         merged[index] = prefix + ", ".join(sorted(set(present) | set(names)))
     return merged
 
@@ -101,8 +112,9 @@ def merge(cpu_stub: str, fragment: str) -> str:
                 raise StubFormatError(f"the device fragment's {match.group(1)} adds no members")
             merged[classes[match.group(1)]] += "\n\n" + members
         elif _name(block) in names:
-            raise StubFormatError(f"the device fragment defines {_name(block)} again; the CPU "
-                                  "stub has it already")
+            raise StubFormatError(
+                f"the device fragment defines {_name(block)} again; the CPU stub has it already"
+            )
         else:
             merged.append(block)
     head = "\n".join(_merge_imports(header, extra_header, "the device fragment"))
@@ -124,7 +136,7 @@ def extract(cpu_stub: str, cuda_stub: str) -> str:
         if not match or match.group(1) is None:
             continue
         prefix = f"from {match.group(1)} import "
-        present = next((h[len(prefix):] for h in header if h.startswith(prefix)), "")
+        present = next((h[len(prefix) :] for h in header if h.startswith(prefix)), "")
         extra = set(match.group(2).split(", ")) - set(present.split(", "))
         if extra:
             imports.append(prefix + ", ".join(sorted(extra)))
@@ -136,14 +148,24 @@ def extract(cpu_stub: str, cuda_stub: str) -> str:
             extras.append(block)
         elif block != cpu:
             if not (_CLASS.match(block) and block.startswith(cpu + "\n\n")):
-                raise StubFormatError(f"{_name(block)} differs between the CPU and the CUDA stub "
-                                      "beyond members added at its end; regenerate the CPU stub")
-            extras.append(block.split("\n", 1)[0] + "\n" + block[len(cpu) + 2:])
-    fragment = (FRAGMENT_HEADER + "\n" + "".join(line + "\n" for line in imports) + "\n"
-                + "\n\n".join(extras) + "\n")
+                raise StubFormatError(
+                    f"{_name(block)} differs between the CPU and the CUDA stub "
+                    "beyond members added at its end; regenerate the CPU stub"
+                )
+            extras.append(block.split("\n", 1)[0] + "\n" + block[len(cpu) + 2 :])
+    fragment = (
+        FRAGMENT_HEADER
+        + "\n"
+        + "".join(line + "\n" for line in imports)
+        + "\n"
+        + "\n\n".join(extras)
+        + "\n"
+    )
     if merge(cpu_stub, fragment) != cuda_stub:
-        raise StubFormatError("the CUDA stub is not the CPU stub with additions at the ends of "
-                              "classes and of the module; bind what only CUDA has last")
+        raise StubFormatError(
+            "the CUDA stub is not the CPU stub with additions at the ends of "
+            "classes and of the module; bind what only CUDA has last"
+        )
     return fragment
 
 

@@ -54,43 +54,41 @@ inline int run_all() {
 
 #define DYNG_CONCAT_INNER(a, b) a##b
 #define DYNG_CONCAT(a, b) DYNG_CONCAT_INNER(a, b)
-#define DYNG_TEST(name)                                                              \
-  static void DYNG_CONCAT(dyng_test_fn_, __LINE__)();                                \
-  static dyng_test::registrar_t DYNG_CONCAT(dyng_test_reg_, __LINE__){              \
-      name, DYNG_CONCAT(dyng_test_fn_, __LINE__)};                                   \
+#define DYNG_TEST(name)                                                \
+  static void DYNG_CONCAT(dyng_test_fn_, __LINE__)();                  \
+  static dyng_test::registrar_t DYNG_CONCAT(dyng_test_reg_, __LINE__){ \
+      name, DYNG_CONCAT(dyng_test_fn_, __LINE__)};                     \
   static void DYNG_CONCAT(dyng_test_fn_, __LINE__)()
 
-#define CHECK(cond)                                                                  \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
+#define CHECK(cond)                                                                   \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
       std::fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-      ++dyng_test::failures();                                                       \
-    }                                                                                \
+      ++dyng_test::failures();                                                        \
+    }                                                                                 \
   } while (0)
 
-#define CHECK_EQ(a, b)                                                               \
-  do {                                                                               \
-    if (!((a) == (b))) {                                                             \
-      std::fprintf(stderr, "  %s:%d: CHECK_EQ(%s, %s) failed\n", __FILE__, __LINE__, \
-                   #a, #b);                                                          \
-      ++dyng_test::failures();                                                       \
-    }                                                                                \
+#define CHECK_EQ(a, b)                                                                        \
+  do {                                                                                        \
+    if (!((a) == (b))) {                                                                      \
+      std::fprintf(stderr, "  %s:%d: CHECK_EQ(%s, %s) failed\n", __FILE__, __LINE__, #a, #b); \
+      ++dyng_test::failures();                                                                \
+    }                                                                                         \
   } while (0)
 
-#define CHECK_THROWS_AS(expr, type)                                                  \
-  do {                                                                               \
-    bool dyng_caught = false;                                                        \
-    try {                                                                            \
-      (void)(expr);                                                                  \
-    } catch (const type&) {                                                          \
-      dyng_caught = true;                                                            \
-    } catch (...) {                                                                  \
-    }                                                                                \
-    if (!dyng_caught) {                                                              \
-      std::fprintf(stderr, "  %s:%d: %s did not throw %s\n", __FILE__, __LINE__,      \
-                   #expr, #type);                                                    \
-      ++dyng_test::failures();                                                       \
-    }                                                                                \
+#define CHECK_THROWS_AS(expr, type)                                                             \
+  do {                                                                                          \
+    bool dyng_caught = false;                                                                   \
+    try {                                                                                       \
+      (void)(expr);                                                                             \
+    } catch (const type&) {                                                                     \
+      dyng_caught = true;                                                                       \
+    } catch (...) {                                                                             \
+    }                                                                                           \
+    if (!dyng_caught) {                                                                         \
+      std::fprintf(stderr, "  %s:%d: %s did not throw %s\n", __FILE__, __LINE__, #expr, #type); \
+      ++dyng_test::failures();                                                                  \
+    }                                                                                           \
   } while (0)
 
 #define DYNG_TEST_MAIN() \

@@ -47,8 +47,12 @@ struct host_direction_t {
   int num_weights = 1;
 
   dyng::adjacency_view_t<vid_t, eid_t> view() const {
-    return {static_cast<vid_t>(row_begin.size()), num_weights, row_begin.data(), row_end.data(),
-            col.data(), weights.data()};
+    return {static_cast<vid_t>(row_begin.size()),
+            num_weights,
+            row_begin.data(),
+            row_end.data(),
+            col.data(),
+            weights.data()};
   }
 };
 
@@ -100,8 +104,12 @@ struct device_direction_t {
     row_end.copy_from_host(h.row_end.data(), h.row_end.size());
     col.copy_from_host(h.col.data(), h.col.size());
     weights.copy_from_host(h.weights.data(), h.weights.size());
-    view = {static_cast<vid_t>(h.row_begin.size()), h.num_weights, row_begin.data(),
-            row_end.data(), col.data(), weights.data()};
+    view = {static_cast<vid_t>(h.row_begin.size()),
+            h.num_weights,
+            row_begin.data(),
+            row_end.data(),
+            col.data(),
+            weights.data()};
   }
 };
 
@@ -129,8 +137,8 @@ struct uploaded_view_t {
     row_end.copy_from_host(host.row_end, n);
     col.copy_from_host(host.col, slots);
     weights.copy_from_host(host.weights, slots * k);
-    view = {host.num_vertices, host.num_weights, row_begin.data(), row_end.data(), col.data(),
-            weights.data()};
+    view = {host.num_vertices, host.num_weights, row_begin.data(),
+            row_end.data(),    col.data(),       weights.data()};
   }
 };
 

@@ -1,7 +1,8 @@
 // A random small weighted graph for the update suites (sssp and dynamic_bfs, host and GPU), drawn
 // so that one seed always gives the same case: storage choices (directed two times in three,
 // K = 1 or 2, sorted or append order, parallel edges half the time), light (1..5) or heavy
-// (1..100000) weights, and 3n edges on n vertices. Callers keep drawing from the same generator for their batches.
+// (1..100000) weights, and 3n edges on n vertices. Callers keep drawing from the same generator for
+// their batches.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@ struct random_graph_case_t {
   dyng::graph_properties_t props;
   vid_t n = 0;
   std::vector<vid_t> src, dst;
-  std::vector<int32_t> weights;  // K per edge
+  std::vector<int32_t> weights;                   // K per edge
   std::uniform_int_distribution<int32_t> weight;  // the case's weight range, for batches
 };
 

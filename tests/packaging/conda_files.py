@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-yaml = pytest.importorskip("yaml", reason="PyYAML is needed to read the conda files "
-                           "(ci/requirements-dev.txt installs it)")
+yaml = pytest.importorskip(
+    "yaml", reason="PyYAML is needed to read the conda files (ci/requirements-dev.txt installs it)"
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT.parent / "shared" / "schemas"
@@ -77,8 +78,11 @@ def schema(name: str) -> dict:
 
 def variant(cuda: str | None) -> dict[str, str]:
     """The variables a condition in the recipe can read, for one variant."""
-    return {"cuda_compiler_version": cuda or "None", "target_platform": "linux-64",
-            "python": "3.12"}
+    return {
+        "cuda_compiler_version": cuda or "None",
+        "target_platform": "linux-64",
+        "python": "3.12",
+    }
 
 
 def _condition(expression: str, values: dict[str, str]) -> bool:

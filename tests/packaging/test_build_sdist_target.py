@@ -46,8 +46,9 @@ def test_an_sdist_of_this_version_passes_the_version_check(tmp_path):
     assert "python/plugin" in str(refused.value) and "not dyng" not in str(refused.value)
 
 
-@pytest.mark.parametrize("argv", [["sdist", "--sdist", "x.tar.gz"],
-                                  ["sdist", "--install-test-only"]])
+@pytest.mark.parametrize(
+    "argv", [["sdist", "--sdist", "x.tar.gz"], ["sdist", "--install-test-only"]]
+)
 def test_the_sdist_target_refuses_the_wheel_options(argv, capsys):
     with pytest.raises(SystemExit):
         load_driver().parse_args(argv)

@@ -33,8 +33,15 @@ pytestmark = pytest.mark.skipif(CMAKE is None, reason="needs cmake")
 
 
 def configure(build: Path, **defines: str) -> subprocess.CompletedProcess:
-    args = [CMAKE, "-S", str(ROOT), "-B", str(build), "-DDYNG_BUILD_TESTS=OFF",
-            "-DDYNG_BUILD_PYTHON=OFF"]
+    args = [
+        CMAKE,
+        "-S",
+        str(ROOT),
+        "-B",
+        str(build),
+        "-DDYNG_BUILD_TESTS=OFF",
+        "-DDYNG_BUILD_PYTHON=OFF",
+    ]
     if NINJA:
         args += ["-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={NINJA}"]
     args += [f"-D{key}={value}" for key, value in defines.items()]
@@ -49,42 +56,74 @@ def refused(build: Path, pattern: str, **defines: str) -> None:
 
 
 def test_plugin_needs_cuda(tmp_path):
-    refused(tmp_path, r"DYNG_PYTHON_PLUGIN=cu13 builds a module with every backend; pass "
-                      r"-DDYNG_ENABLE_CUDA=ON -DDYNG_ENABLE_OPENMP=ON",
-            DYNG_PYTHON_PLUGIN="cu13", DYNG_ENABLE_CUDA="OFF", DYNG_ENABLE_OPENMP="ON")
+    refused(
+        tmp_path,
+        r"DYNG_PYTHON_PLUGIN=cu13 builds a module with every backend; pass "
+        r"-DDYNG_ENABLE_CUDA=ON -DDYNG_ENABLE_OPENMP=ON",
+        DYNG_PYTHON_PLUGIN="cu13",
+        DYNG_ENABLE_CUDA="OFF",
+        DYNG_ENABLE_OPENMP="ON",
+    )
 
 
 def test_plugin_needs_openmp(tmp_path):
-    refused(tmp_path, r"OpenMP=OFF", DYNG_PYTHON_PLUGIN="cu12", DYNG_ENABLE_CUDA="ON",
-            DYNG_ENABLE_OPENMP="OFF")
+    refused(
+        tmp_path,
+        r"OpenMP=OFF",
+        DYNG_PYTHON_PLUGIN="cu12",
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="OFF",
+    )
 
 
 def test_plugin_needs_the_static_runtime(tmp_path):
-    refused(tmp_path, r"links the CUDA runtime statically.*CMAKE_CUDA_RUNTIME_LIBRARY=Static",
-            DYNG_PYTHON_PLUGIN="cu13", DYNG_ENABLE_CUDA="ON", DYNG_ENABLE_OPENMP="ON",
-            CMAKE_CUDA_RUNTIME_LIBRARY="Shared")
+    refused(
+        tmp_path,
+        r"links the CUDA runtime statically.*CMAKE_CUDA_RUNTIME_LIBRARY=Static",
+        DYNG_PYTHON_PLUGIN="cu13",
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="ON",
+        CMAKE_CUDA_RUNTIME_LIBRARY="Shared",
+    )
 
 
 def test_static_runtime_with_shared_libs_is_refused(tmp_path):
-    refused(tmp_path, r"BUILD_SHARED_LIBS=ON would put one CUDA runtime",
-            DYNG_ENABLE_CUDA="ON", DYNG_ENABLE_OPENMP="OFF", CMAKE_CUDA_RUNTIME_LIBRARY="Static",
-            BUILD_SHARED_LIBS="ON")
+    refused(
+        tmp_path,
+        r"BUILD_SHARED_LIBS=ON would put one CUDA runtime",
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="OFF",
+        CMAKE_CUDA_RUNTIME_LIBRARY="Static",
+        BUILD_SHARED_LIBS="ON",
+    )
 
 
 def test_no_runtime_is_refused(tmp_path):
-    refused(tmp_path, r"CMAKE_CUDA_RUNTIME_LIBRARY='None' is not supported",
-            DYNG_ENABLE_CUDA="ON", DYNG_ENABLE_OPENMP="OFF", CMAKE_CUDA_RUNTIME_LIBRARY="None")
+    refused(
+        tmp_path,
+        r"CMAKE_CUDA_RUNTIME_LIBRARY='None' is not supported",
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="OFF",
+        CMAKE_CUDA_RUNTIME_LIBRARY="None",
+    )
 
 
 def test_runtime_wheel_needs_the_shared_runtime(tmp_path):
-    refused(tmp_path, r"DYNG_CUDA_RUNTIME_WHEEL=ON loads libcudart.*Shared",
-            DYNG_PYTHON_PLUGIN="cu13", DYNG_ENABLE_CUDA="ON", DYNG_ENABLE_OPENMP="ON",
-            DYNG_CUDA_RUNTIME_WHEEL="ON", CMAKE_CUDA_RUNTIME_LIBRARY="Static")
+    refused(
+        tmp_path,
+        r"DYNG_CUDA_RUNTIME_WHEEL=ON loads libcudart.*Shared",
+        DYNG_PYTHON_PLUGIN="cu13",
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="ON",
+        DYNG_CUDA_RUNTIME_WHEEL="ON",
+        CMAKE_CUDA_RUNTIME_LIBRARY="Static",
+    )
 
 
 def test_bad_plugin_name_is_refused(tmp_path):
-    refused(tmp_path, r"DYNG_PYTHON_PLUGIN='cuda13' is not a plugin name",
-            DYNG_PYTHON_PLUGIN="cuda13")
+    refused(
+        tmp_path, r"DYNG_PYTHON_PLUGIN='cuda13' is not a plugin name", DYNG_PYTHON_PLUGIN="cuda13"
+    )
 
 
 def _nvcc_major() -> int | None:
@@ -99,16 +138,23 @@ def _nvcc_major() -> int | None:
 @pytest.mark.skipif(_nvcc_major() is None, reason="needs nvcc on PATH")
 def test_plugin_major_must_match_the_compiler(tmp_path):
     other = "cu12" if _nvcc_major() != 12 else "cu13"
-    refused(tmp_path, rf"DYNG_PYTHON_PLUGIN={other} needs a CUDA {other[2:]}\.x compiler",
-            DYNG_PYTHON_PLUGIN=other, DYNG_ENABLE_CUDA="ON", DYNG_ENABLE_OPENMP="ON",
-            CMAKE_CUDA_RUNTIME_LIBRARY="Static")
+    refused(
+        tmp_path,
+        rf"DYNG_PYTHON_PLUGIN={other} needs a CUDA {other[2:]}\.x compiler",
+        DYNG_PYTHON_PLUGIN=other,
+        DYNG_ENABLE_CUDA="ON",
+        DYNG_ENABLE_OPENMP="ON",
+        CMAKE_CUDA_RUNTIME_LIBRARY="Static",
+    )
 
 
 def release_list_from_cmake(tmp_path: Path, version: str) -> subprocess.CompletedProcess:
     script = tmp_path / "list.cmake"
-    script.write_text(f'include("{ROOT / "cmake" / "cuda_architectures.cmake"}")\n'
-                      f'dyng_cuda_release_architectures("{version}" archs)\n'
-                      'message(STATUS "ARCHS=${archs}")\n')
+    script.write_text(
+        f'include("{ROOT / "cmake" / "cuda_architectures.cmake"}")\n'
+        f'dyng_cuda_release_architectures("{version}" archs)\n'
+        'message(STATUS "ARCHS=${archs}")\n'
+    )
     return subprocess.run([CMAKE, "-P", str(script)], capture_output=True, text=True)
 
 

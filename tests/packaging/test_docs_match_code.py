@@ -24,6 +24,7 @@ FOLDER_NAME = re.compile(r"(?<![\w./<-])([a-z_][\w-]*(?:/[a-z_][\w-]*)*)/(?![\w*
 
 # --- architecture.md's folder map ---------------------------------------------------------------
 
+
 def folder_map():
     """{folder as the map writes it: its text}, from the first code block of architecture.md."""
     text = ARCHITECTURE.read_text()
@@ -93,8 +94,10 @@ def test_every_folder_of_the_library_is_in_the_map(top):
         relative = folder.relative_to(parent).as_posix() if parent else None
         if parent is None or relative + "/" not in named[parent] + " ":
             unmapped.append(folder.relative_to(ROOT).as_posix())
-    assert not unmapped, (f"folders that architecture.md's folder map does not name (a new "
-                          f"algorithm folder must be registered in dyng/_registry.py): {unmapped}")
+    assert not unmapped, (
+        f"folders that architecture.md's folder map does not name (a new "
+        f"algorithm folder must be registered in dyng/_registry.py): {unmapped}"
+    )
 
 
 def test_the_map_names_no_algorithm():
@@ -122,11 +125,15 @@ def code_stages():
     for _, text in _sources("src/dyng", "python/bindings"):
         for line in text.splitlines():
             # A stage named in a constant the shared steps open (k_<step>_stage = "...").
-            if ("stage_scope_t" in line or re.search(r"stage\.emplace\(", line)
-                    or re.search(r"\bk_\w*_stage\s*=", line)):
+            if (
+                "stage_scope_t" in line
+                or re.search(r"stage\.emplace\(", line)
+                or re.search(r"\bk_\w*_stage\s*=", line)
+            ):
                 named.update(re.findall(rf'"({STAGE})"', line))
-                per_algorithm.update(re.findall(r'stage_scope_t\s+\w+\(\s*algorithm,\s*"\.([a-z_]+)"',
-                                                line))
+                per_algorithm.update(
+                    re.findall(r'stage_scope_t\s+\w+\(\s*algorithm,\s*"\.([a-z_]+)"', line)
+                )
         # The bindings name each entry point's stage <algorithm>.compute / .update.
         per_algorithm.update(re.findall(r'std::string\(algorithm\)\s*\+\s*"\.([a-z_]+)"', text))
     update = (ROOT / "python" / "dyng" / "_update.py").read_text()
@@ -144,11 +151,11 @@ def code_counters():
 def _index_bullet(start):
     """The text of index.md's Profiling bullet that begins with `start`, nested bullets included."""
     text = INDEX.read_text()
-    section = text[text.index("## Profiling"):]
-    section = section[:section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    section = text[text.index("## Profiling") :]
+    section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
     begin = section.index(f"- {start}")
-    end = re.search(r"^- ", section[begin + 2:], re.M)
-    return section[begin:begin + 2 + end.start()] if end else section[begin:]
+    end = re.search(r"^- ", section[begin + 2 :], re.M)
+    return section[begin : begin + 2 + end.start()] if end else section[begin:]
 
 
 def documented(start):
@@ -167,8 +174,12 @@ def test_index_lists_every_stage_the_code_opens():
     named, per_algorithm = code_stages()
     docs = documented("Stage names")
     generic = {s.split(".", 1)[1] for s in docs if s.startswith("<algorithm>.")}
-    missing = sorted(s for s in named if s not in docs and not (
-        s.split(".")[0] in _registry.ALGORITHM_MODULES and s.split(".", 1)[1] in generic))
+    missing = sorted(
+        s
+        for s in named
+        if s not in docs
+        and not (s.split(".")[0] in _registry.ALGORITHM_MODULES and s.split(".", 1)[1] in generic)
+    )
     missing += sorted(f"<algorithm>.{step}" for step in per_algorithm - generic)
     assert not missing, f"docs/index.md (Profiling, Stage names) does not list {missing}"
 
@@ -181,8 +192,9 @@ def test_index_lists_no_stage_the_code_lacks():
         if area == "<algorithm>":
             if step not in per_algorithm:
                 stale.append(stage)
-        elif stage not in named and not (area in _registry.ALGORITHM_MODULES
-                                         and step in per_algorithm):
+        elif stage not in named and not (
+            area in _registry.ALGORITHM_MODULES and step in per_algorithm
+        ):
             stale.append(stage)
     assert not stale, f"docs/index.md lists stages no code opens: {sorted(stale)}"
 
@@ -192,6 +204,7 @@ def test_index_lists_the_counters():
 
 
 # --- index.md's OpenMP thresholds ---------------------------------------------------------------
+
 
 def parallel_min_edges(name):
     """The stored-edge count below which algorithm `name`'s OpenMP backend runs sequentially
@@ -205,8 +218,10 @@ def parallel_min_edges(name):
         borrowed = re.search(r"(\w+)::k_default_parallel_min_edges", text)
         if borrowed:
             return parallel_min_edges(borrowed.group(1))
-    raise AssertionError(f"no k_default_parallel_min_edges for {name} under src/dyng/{name}/; "
-                         f"update this test to where the default lives now")
+    raise AssertionError(
+        f"no k_default_parallel_min_edges for {name} under src/dyng/{name}/; "
+        f"update this test to where the default lives now"
+    )
 
 
 def index_thresholds():
@@ -218,8 +233,9 @@ def index_thresholds():
 
 
 def test_index_gives_each_algorithms_openmp_threshold():
-    assert index_thresholds() == {name: parallel_min_edges(name)
-                                  for name in _registry.ALGORITHM_MODULES}
+    assert index_thresholds() == {
+        name: parallel_min_edges(name) for name in _registry.ALGORITHM_MODULES
+    }
 
 
 def test_index_gives_the_parallel_apply_threshold():

@@ -49,14 +49,18 @@ def test_find_python_sh_prints_a_working_interpreter(tmp_path):
         fake(bin_dir, name, "exit 127")  # shims first on PATH, as pyenv puts them
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
     env.pop("DYNG_PYTHON", None)
-    done = subprocess.run(["bash", str(ROOT / "ci" / "find_python.sh")], capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        ["bash", str(ROOT / "ci" / "find_python.sh")], capture_output=True, text=True, env=env
+    )
     if done.returncode != 0:
         pytest.skip(f"no Python >= 3.12 on this machine: {done.stderr.strip()}")
     found = done.stdout.strip()
     assert not found.startswith(str(bin_dir))
-    version = subprocess.run([found, "-c", "import sys; print(sys.version_info >= (3, 12))"],
-                             capture_output=True, text=True)
+    version = subprocess.run(
+        [found, "-c", "import sys; print(sys.version_info >= (3, 12))"],
+        capture_output=True,
+        text=True,
+    )
     assert version.stdout.strip() == "True"
 
 

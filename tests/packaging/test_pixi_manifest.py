@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-
 from conda_files import MAJORS, ROOT, pixi, schema
 
-jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates pixi.toml "
-                                 "(ci/requirements-dev.txt installs it)")
+jsonschema = pytest.importorskip(
+    "jsonschema", reason="jsonschema validates pixi.toml (ci/requirements-dev.txt installs it)"
+)
 
 # Wheel task -> (feature that defines it, driver target).
 WHEEL_TASKS = {"build": (None, "cpu"), **{f"build-cu{m}": (f"cu{m}", f"cu{m}") for m in MAJORS}}
@@ -94,7 +94,8 @@ def test_readme_documents_the_driver_calls_the_tasks_make():
     documented = {m[1] for m in DRIVER.finditer(readme)}
     for task, (_, target) in WHEEL_TASKS.items():
         assert target in documented or "all" in documented, (
-            f"pixi task {task} runs `ci/build.py {target}`, which README.md does not show")
+            f"pixi task {task} runs `ci/build.py {target}`, which README.md does not show"
+        )
         assert f"pixi run {task}" in readme, f"README.md does not show `pixi run {task}`"
 
 
@@ -102,8 +103,13 @@ def test_driver_accepts_the_targets_and_the_conda_provider():
     driver = ROOT / "ci" / "build.py"
     if not driver.is_file():
         pytest.skip("ci/build.py (issue 4's driver) is not in this checkout yet")
-    helps = subprocess.run([sys.executable, str(driver), "--help"], capture_output=True,
-                           text=True, cwd=ROOT, timeout=60)
+    helps = subprocess.run(
+        [sys.executable, str(driver), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert helps.returncode == 0, helps.stderr
     for _, target in WHEEL_TASKS.values():
         assert re.search(rf"\b{target}\b", helps.stdout), f"ci/build.py --help lists no {target}"

@@ -19,14 +19,15 @@ END = "<!-- end of feature table -->"
 def readme_table():
     text = README.read_text()
     assert BEGIN in text and END in text, "README.md lost the feature table's markers"
-    block = text[text.index(BEGIN):text.index(END)]
+    block = text[text.index(BEGIN) : text.index(END)]
     return "\n".join(block.splitlines()[1:]).strip()
 
 
 def test_readme_table_is_the_registrys():
     assert readme_table() == _registry.feature_table(), (
         "README.md's feature table differs from dyng._registry.feature_table(); paste its output "
-        "between the markers")
+        "between the markers"
+    )
 
 
 def test_every_registered_algorithm_has_a_row():

@@ -9,12 +9,22 @@ import fnmatch
 import tomllib
 
 import pytest
+from conda_files import (
+    MAJORS,
+    ROOT,
+    jinja,
+    load_yaml,
+    output,
+    pinned_release,
+    pins,
+    recipe,
+    schema,
+    variants,
+)
 
-from conda_files import (MAJORS, ROOT, jinja, load_yaml, output, pinned_release, pins, recipe,
-                         schema, variants)
-
-jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates the recipe "
-                                 "(ci/requirements-dev.txt installs it)")
+jsonschema = pytest.importorskip(
+    "jsonschema", reason="jsonschema validates the recipe (ci/requirements-dev.txt installs it)"
+)
 
 CUDA_VARIANTS = [pinned_release(major) for major in MAJORS]
 ALL_VARIANTS = [None, *CUDA_VARIANTS]
@@ -27,12 +37,17 @@ OUTPUTS = ["libdyng", "dyng"]
 VARIANTS_SCHEMA = {
     "type": "object",
     "properties": {
-        "zip_keys": {"type": "array", "items": {"type": "array", "minItems": 2,
-                                                "items": {"type": "string"}}},
+        "zip_keys": {
+            "type": "array",
+            "items": {"type": "array", "minItems": 2, "items": {"type": "string"}},
+        },
         "pin_run_as_build": {"type": "object"},
     },
-    "additionalProperties": {"type": "array", "minItems": 1,
-                             "items": {"type": ["string", "number", "boolean"]}},
+    "additionalProperties": {
+        "type": "array",
+        "minItems": 1,
+        "items": {"type": ["string", "number", "boolean"]},
+    },
 }
 
 
@@ -85,15 +100,17 @@ def test_compilers_and_stdlib_come_from_the_variant(name, cuda):
 def test_cuda_variant_pins_cuda_version_and_links_the_static_runtime(name, cuda):
     requirements = output(name, cuda)["requirements"]
     host = [jinja(r) for r in requirements["host"]]
-    assert 'cuda-version${{cuda_compiler_version}}' in host
+    assert "cuda-version${{cuda_compiler_version}}" in host
     assert "cuda-cudart-static" in host
     # The shared runtime's run export is dropped: nothing loads libcudart.so.
     assert "cuda-cudart" in requirements["ignore_run_exports"]["by_name"]
     # NVTX3's headers are there to compile with; the NVTX library they run-export is not linked.
     assert "cuda-nvtx-dev" in host
     assert "cuda-nvtx" in requirements["ignore_run_exports"]["by_name"]
-    assert not any(r.startswith("cuda-cudart") and r != "cuda-cudart-static"
-                   and r != "cuda-cudart-dev" for r in host)
+    assert not any(
+        r.startswith("cuda-cudart") and r != "cuda-cudart-static" and r != "cuda-cudart-dev"
+        for r in host
+    )
 
 
 @pytest.mark.parametrize("name", OUTPUTS)

@@ -13,14 +13,23 @@ import sys
 import tomllib
 
 import pytest
-
 from conda_files import ROOT
 
 # Long enough to pass the driver's plausibility check on the EULA (licences.copy_eula).
-EULA = ("End User License Agreement\nNVIDIA Software License Agreement and CUDA Supplement to "
-        "Software License Agreement (stand-in written by this test).\n") + "Terms.\n" * 200
-SOURCES = ["pyproject.toml", "VERSION", "LICENSE", "README.md", "THIRD_PARTY_LICENSES.txt",
-           "THIRD_PARTY_LICENSES_CUDA.txt", "ci", "python/plugin"]
+EULA = (
+    "End User License Agreement\nNVIDIA Software License Agreement and CUDA Supplement to "
+    "Software License Agreement (stand-in written by this test).\n"
+) + "Terms.\n" * 200
+SOURCES = [
+    "pyproject.toml",
+    "VERSION",
+    "LICENSE",
+    "README.md",
+    "THIRD_PARTY_LICENSES.txt",
+    "THIRD_PARTY_LICENSES_CUDA.txt",
+    "ci",
+    "python/plugin",
+]
 
 
 def copy_sources(target):
@@ -41,8 +50,12 @@ def host_prefix(tmp_path, licence: str | None):
     if licence is not None:
         (package / "info" / "licenses").mkdir(parents=True)
         (package / "info" / "licenses" / "LICENSE").write_text(licence)
-    record = {"name": "cuda-cudart-static", "version": "13.5.37", "build": "h0_0",
-              "extracted_package_dir": str(package)}
+    record = {
+        "name": "cuda-cudart-static",
+        "version": "13.5.37",
+        "build": "h0_0",
+        "extracted_package_dir": str(package),
+    }
     (prefix / "conda-meta" / "cuda-cudart-static-13.5.37-h0_0.json").write_text(json.dumps(record))
     return prefix
 
@@ -51,9 +64,19 @@ def render(tmp_path, licence):
     source, tree = tmp_path / "src", tmp_path / "src" / "build-conda" / "tree-cu13"
     source.mkdir()
     copy_sources(source)
-    result = subprocess.run([sys.executable, str(ROOT / "recipe" / "render_plugin.py"), str(source),
-                             str(tree), "cu13", str(host_prefix(tmp_path, licence))],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "recipe" / "render_plugin.py"),
+            str(source),
+            str(tree),
+            "cu13",
+            str(host_prefix(tmp_path, licence)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return source, tree, result
 
 

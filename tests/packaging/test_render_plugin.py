@@ -47,8 +47,11 @@ def test_plugin_licence_extends_the_cpu_one(plugin):
     assert project["license"] == licences.PLUGIN_LICENSE_EXPRESSION
     assert project["license"].startswith(CPU["project"]["license"] + " AND ")
     assert licences.NVIDIA_EULA_ID in project["license"]
-    assert project["license-files"] == [*CPU["project"]["license-files"],
-                                        "THIRD_PARTY_LICENSES_CUDA.txt", "NVIDIA_CUDA_EULA.txt"]
+    assert project["license-files"] == [
+        *CPU["project"]["license-files"],
+        "THIRD_PARTY_LICENSES_CUDA.txt",
+        "NVIDIA_CUDA_EULA.txt",
+    ]
 
 
 def test_cpu_licence_expression_is_the_checkers():
@@ -71,14 +74,16 @@ def test_plugin_build_settings(plugin):
 
 
 def test_shared_runtime_depends_on_nvidias_runtime_wheel():
-    doc = render.render_plugin_pyproject(CPU, "cu13", VERSION, runtime="shared",
-                                         cuda_version="13.5.0")
+    doc = render.render_plugin_pyproject(
+        CPU, "cu13", VERSION, runtime="shared", cuda_version="13.5.0"
+    )
     assert doc["project"]["dependencies"] == [f"dyng=={VERSION}", "nvidia-cuda-runtime>=13.5,<14"]
     defines = doc["tool"]["scikit-build"]["cmake"]["define"]
     assert defines["CMAKE_CUDA_RUNTIME_LIBRARY"] == "Shared"
     assert defines["DYNG_CUDA_RUNTIME_WHEEL"] == "ON"
-    cu12 = render.render_plugin_pyproject(CPU, "cu12", VERSION, runtime="shared",
-                                          cuda_version="12.9.79")
+    cu12 = render.render_plugin_pyproject(
+        CPU, "cu12", VERSION, runtime="shared", cuda_version="12.9.79"
+    )
     assert cu12["project"]["dependencies"][1] == "nvidia-cuda-runtime-cu12>=12.9,<13"
 
 
@@ -102,8 +107,9 @@ def test_written_toml_reads_back_identically(plugin):
 def _tree(tmp_path: Path) -> Path:
     tree = tmp_path / "tree"
     (tree / "python" / "plugin").mkdir(parents=True)
-    shutil.copytree(ROOT / "python" / "plugin" / "dyng_plugin",
-                    tree / "python" / "plugin" / "dyng_plugin")
+    shutil.copytree(
+        ROOT / "python" / "plugin" / "dyng_plugin", tree / "python" / "plugin" / "dyng_plugin"
+    )
     for name in ("pyproject.toml", "VERSION", "THIRD_PARTY_LICENSES_CUDA.txt"):
         shutil.copy(ROOT / name, tree / name)
     return tree

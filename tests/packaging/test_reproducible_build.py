@@ -54,8 +54,11 @@ def _tool(name):
 
 
 def _cmakelists(*, mapped: bool, linked_for_install: bool) -> str:
-    lines = ["cmake_minimum_required(VERSION 3.26)", "project(probe LANGUAGES CXX)",
-             "set(DYNG_ENABLE_CUDA OFF)"]
+    lines = [
+        "cmake_minimum_required(VERSION 3.26)",
+        "project(probe LANGUAGES CXX)",
+        "set(DYNG_ENABLE_CUDA OFF)",
+    ]
     if mapped:
         lines.append(f"include({(ROOT / 'cmake' / 'dyng_reproducible.cmake').as_posix()})")
     lines += [
@@ -83,16 +86,23 @@ def _build(folder: Path, *, mapped: bool, linked_for_install: bool) -> dict[str,
     (project / "runtime.cpp").write_text(RUNTIME_SOURCE)
     (project / "inc" / "where.hpp").write_text(HEADER)
     (project / "CMakeLists.txt").write_text(
-        _cmakelists(mapped=mapped, linked_for_install=linked_for_install))
+        _cmakelists(mapped=mapped, linked_for_install=linked_for_install)
+    )
     build = project / "build"
     cmake, ninja = _tool("cmake"), _tool("ninja")
     generator = ["-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}"] if ninja else []
-    subprocess.run([cmake, "-S", str(project), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug",
-                    *generator], check=True, capture_output=True)
+    subprocess.run(
+        [cmake, "-S", str(project), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug", *generator],
+        check=True,
+        capture_output=True,
+    )
     subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
     # scikit-build-core installs the module into the wheel's staging folder the same way.
-    subprocess.run([cmake, "--install", str(build), "--prefix", str(folder / "installed")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [cmake, "--install", str(build), "--prefix", str(folder / "installed")],
+        check=True,
+        capture_output=True,
+    )
     (built,) = build.glob("libprobe.so*")
     (installed,) = (folder / "installed" / "probe").glob("libprobe.so*")
     return {"built": built.read_bytes(), "installed": installed.read_bytes()}
@@ -104,12 +114,18 @@ def builds(tmp_path_factory):
         pytest.skip("cmake is not installed")
     base = tmp_path_factory.mktemp("repro")
     assert len(FOLDERS[0]) != len(FOLDERS[1])
-    variants = {"reproducible": dict(mapped=True, linked_for_install=True),
-                "build-rpath": dict(mapped=True, linked_for_install=False)}
-    made = {(variant, folder): _build(base / variant / folder, **options)
-            for variant, options in variants.items() for folder in FOLDERS}
-    made[("unmapped", FOLDERS[0])] = _build(base / "unmapped" / FOLDERS[0], mapped=False,
-                                            linked_for_install=False)
+    variants = {
+        "reproducible": dict(mapped=True, linked_for_install=True),
+        "build-rpath": dict(mapped=True, linked_for_install=False),
+    }
+    made = {
+        (variant, folder): _build(base / variant / folder, **options)
+        for variant, options in variants.items()
+        for folder in FOLDERS
+    }
+    made[("unmapped", FOLDERS[0])] = _build(
+        base / "unmapped" / FOLDERS[0], mapped=False, linked_for_install=False
+    )
     return made, base
 
 
@@ -190,7 +206,8 @@ def _nvcc():
     if given and Path(given).exists():
         return given
     return shutil.which("nvcc") or next(
-        (str(p) for p in (Path("/usr/local/cuda/bin/nvcc"),) if p.exists()), None)
+        (str(p) for p in (Path("/usr/local/cuda/bin/nvcc"),) if p.exists()), None
+    )
 
 
 def _build_cuda(folder: Path, nvcc: str, *, seeded: bool) -> bytes:
@@ -205,13 +222,26 @@ def _build_cuda(folder: Path, nvcc: str, *, seeded: bool) -> bytes:
         "add_library(probe SHARED probe.cu)\n"
         # The symbol table names nvcc's temporary files (tmpxft_<pid>_...); release modules
         # keep none (nanobind strips them), so neither does the probe.
-        "target_link_options(probe PRIVATE -s)\n" + seed + "\n")
+        "target_link_options(probe PRIVATE -s)\n" + seed + "\n"
+    )
     build = project / "build"
     cmake, ninja = _tool("cmake"), _tool("ninja")
     generator = ["-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}"] if ninja else []
-    subprocess.run([cmake, "-S", str(project), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
-                    f"-DCMAKE_CUDA_COMPILER={nvcc}", "-DCMAKE_CUDA_ARCHITECTURES=90-real",
-                    *generator], check=True, capture_output=True)
+    subprocess.run(
+        [
+            cmake,
+            "-S",
+            str(project),
+            "-B",
+            str(build),
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DCMAKE_CUDA_COMPILER={nvcc}",
+            "-DCMAKE_CUDA_ARCHITECTURES=90-real",
+            *generator,
+        ],
+        check=True,
+        capture_output=True,
+    )
     subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
     (library,) = build.glob("libprobe.so*")
     return library.read_bytes()
@@ -223,8 +253,10 @@ def cuda_builds(tmp_path_factory):
     if _tool("cmake") is None or nvcc is None:
         pytest.skip("needs cmake and nvcc")
     base = tmp_path_factory.mktemp("repro-cuda")
-    return {name: _build_cuda(base / name, nvcc, seeded=not name.startswith("unseeded"))
-            for name in ("checkout-a", "another/checkout-b", "unseeded-a", "unseeded-b")}
+    return {
+        name: _build_cuda(base / name, nvcc, seeded=not name.startswith("unseeded"))
+        for name in ("checkout-a", "another/checkout-b", "unseeded-a", "unseeded-b")
+    }
 
 
 def test_cuda_objects_are_the_same_from_two_folders(cuda_builds):

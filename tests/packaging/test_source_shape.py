@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "ci"))
 import check_comment_timings  # noqa: E402
 import check_function_length  # noqa: E402
 
+
 def _long(limit: int, tmp_path: Path, name: str, text: str) -> list[str]:
     path = tmp_path / name
     path.write_text(text)
@@ -34,7 +35,8 @@ def long_functions() -> list[check_function_length.Function]:
 def test_no_long_functions(long_functions: list[check_function_length.Function]) -> None:
     unexpected = [str(f) for f in long_functions]
     assert not unexpected, (
-        "functions longer than 80 lines; split them into named steps:\n" + "\n".join(unexpected))
+        "functions longer than 80 lines; split them into named steps:\n" + "\n".join(unexpected)
+    )
 
 
 def test_checker_measures_cpp_functions(tmp_path: Path) -> None:
@@ -103,8 +105,9 @@ def test_checker_leaves_out_python_docstrings(tmp_path: Path) -> None:
 
 
 def test_checker_ignores_strings_comments_and_control_blocks(tmp_path: Path) -> None:
-    src = ('void g() {\n  const char* s = "{{{";  // }}}\n  if (true) {\n' + "    ;\n" * 8
-           + "  }\n}\n")
+    src = (
+        'void g() {\n  const char* s = "{{{";  // }}}\n  if (true) {\n' + "    ;\n" * 8 + "  }\n}\n"
+    )
     assert _long(5, tmp_path, "d.cpp", src) == ["g:13"]
 
 
@@ -112,22 +115,39 @@ def test_no_timings_in_src_comments() -> None:
     found = check_comment_timings.timing_comments()
     assert not found, (
         "comments that quote timings (say why; put the figures in bench/README.md):\n"
-        + "\n".join(found))
+        + "\n".join(found)
+    )
 
 
-@pytest.mark.parametrize("comment", [
-    "// took 40 ms on the 2-core machine", "/// 1.17-1.22 s against 1.36 s",
-    "/* about 0.4 ms per MiB */", "// 2x slower than the sequential one", "// 5 us per barrier",
-    "// at 12 GB/s", "// 340 ns a vertex"])
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "// took 40 ms on the 2-core machine",
+        "/// 1.17-1.22 s against 1.36 s",
+        "/* about 0.4 ms per MiB */",
+        "// 2x slower than the sequential one",
+        "// 5 us per barrier",
+        "// at 12 GB/s",
+        "// 340 ns a vertex",
+    ],
+)
 def test_timing_check_sees_timings(tmp_path: Path, comment: str) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "a.hpp").write_text(f"int x;\n{comment}\nint y;\n")
     assert len(check_comment_timings.timing_comments(tmp_path)) == 1
 
 
-@pytest.mark.parametrize("line", [
-    '// R-MAT 20\'s rows, K = 3', "// sorts slots [0, s) of c", "// phase k - 1's bin",
-    "// 2 x capacity: near, then far", 'const char* u = "5 ms";  // a label', "// 64-bit ids"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "// R-MAT 20's rows, K = 3",
+        "// sorts slots [0, s) of c",
+        "// phase k - 1's bin",
+        "// 2 x capacity: near, then far",
+        'const char* u = "5 ms";  // a label',
+        "// 64-bit ids",
+    ],
+)
 def test_timing_check_leaves_other_numbers(tmp_path: Path, line: str) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "a.hpp").write_text(line + "\n")

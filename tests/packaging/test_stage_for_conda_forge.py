@@ -11,11 +11,11 @@ import hashlib
 import sys
 
 import pytest
-
 from conda_files import ROOT, load_yaml, recipe, schema
 
-jsonschema = pytest.importorskip("jsonschema", reason="jsonschema validates the recipe "
-                                 "(ci/requirements-dev.txt installs it)")
+jsonschema = pytest.importorskip(
+    "jsonschema", reason="jsonschema validates the recipe (ci/requirements-dev.txt installs it)"
+)
 sys.path.insert(0, str(ROOT / "recipe"))
 
 import stage_for_conda_forge  # noqa: E402
@@ -40,8 +40,10 @@ def test_the_staged_recipe_matches_the_recipe_format_schema(sdist, tmp_path):
 def test_the_staged_folder_is_what_staged_recipes_takes(sdist, tmp_path):
     out = stage_for_conda_forge.stage(sdist, ["alice", "bob-2"], tmp_path / "dyng")
     staged = load_yaml(out / "recipe.yaml")
-    assert staged["source"] == {"url": stage_for_conda_forge.PYPI_SDIST,
-                                "sha256": hashlib.sha256(sdist.read_bytes()).hexdigest()}
+    assert staged["source"] == {
+        "url": stage_for_conda_forge.PYPI_SDIST,
+        "sha256": hashlib.sha256(sdist.read_bytes()).hexdigest(),
+    }
     assert staged["extra"] == {"feedstock-name": "dyng", "recipe-maintainers": ["alice", "bob-2"]}
     # Everything but the source and the maintainers is the recipe as it is tested here.
     original = recipe()
@@ -65,7 +67,11 @@ def test_another_version_or_no_maintainer_is_refused(sdist, tmp_path):
 
 def test_the_command_line_prints_the_folder(sdist, tmp_path, capsys):
     out = tmp_path / "staged"
-    assert stage_for_conda_forge.main(["--sdist", str(sdist), "--maintainer", "alice",
-                                       "--out", str(out)]) == 0
+    assert (
+        stage_for_conda_forge.main(
+            ["--sdist", str(sdist), "--maintainer", "alice", "--out", str(out)]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.strip() == str(out)
     assert stage_for_conda_forge.main(["--sdist", str(sdist), "--out", str(out)]) == 1

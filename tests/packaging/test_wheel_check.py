@@ -17,8 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "ci"))
 
-from wheelbuild import (architectures, check, elf, fatbin, licences, pins, render,  # noqa: E402
-                        wheelfile)
+from wheelbuild import architectures, check, elf, fatbin, licences, pins, render, wheelfile  # noqa: E402
 
 VERSION = "0.3.0"
 RELEASE_SASS, RELEASE_PTX = architectures.expected_code(architectures.RELEASE_12_8)
@@ -34,8 +33,15 @@ def _strtab(strings: list[str]) -> tuple[bytes, dict[str, int]]:
     return data, offsets
 
 
-def make_elf(*, needed=("libc.so.6",), exported=("PyInit__core",), hidden=(), rpath=(),
-             glibc=("GLIBC_2.17",), fatbin_bytes: bytes | None = None) -> bytes:
+def make_elf(
+    *,
+    needed=("libc.so.6",),
+    exported=("PyInit__core",),
+    hidden=(),
+    rpath=(),
+    glibc=("GLIBC_2.17",),
+    fatbin_bytes: bytes | None = None,
+) -> bytes:
     """A minimal 64-bit ELF shared object with just the sections elf.read_elf reads."""
     strings = [*needed, *exported, *hidden, ":".join(rpath), "libc.so.6", *glibc]
     dynstr, off = _strtab(strings)
@@ -55,8 +61,11 @@ def make_elf(*, needed=("libc.so.6",), exported=("PyInit__core",), hidden=(), rp
         for i, version in enumerate(glibc):
             nxt = 16 if i < len(glibc) - 1 else 0
             verneed += struct.pack("<IHHII", 0, 0, i + 2, off[version], nxt)
-    sections = [(".dynstr", 3, dynstr, 0), (".dynsym", elf.SHT_DYNSYM, dynsym, 1),
-                (".dynamic", elf.SHT_DYNAMIC, dynamic, 1)]
+    sections = [
+        (".dynstr", 3, dynstr, 0),
+        (".dynsym", elf.SHT_DYNSYM, dynsym, 1),
+        (".dynamic", elf.SHT_DYNAMIC, dynamic, 1),
+    ]
     if verneed:
         sections.append((".gnu.version_r", elf.SHT_GNU_VERNEED, verneed, 1))
     if fatbin_bytes is not None:
@@ -72,12 +81,39 @@ def make_elf(*, needed=("libc.so.6",), exported=("PyInit__core",), hidden=(), rp
     body = body.ljust(pos - 64, b"\0")
     header = bytearray(64)
     header[:16] = b"\x7fELF\x02\x01\x01" + b"\0" * 9
-    struct.pack_into("<HHIQQQIHHHHHH", header, 16, 3, 62, 1, 0, 0, pos, 0, 64, 0, 0, 64,
-                     len(placed) + 1, len(placed))
+    struct.pack_into(
+        "<HHIQQQIHHHHHH",
+        header,
+        16,
+        3,
+        62,
+        1,
+        0,
+        0,
+        pos,
+        0,
+        64,
+        0,
+        0,
+        64,
+        len(placed) + 1,
+        len(placed),
+    )
     shdrs = b"\0" * 64
     for name, kind, offset, size, link in placed:
-        shdrs += struct.pack("<IIQQQQIIQQ", shoff_names[name], kind, 0, 0, offset, size, link, 0,
-                             1, 24 if kind == elf.SHT_DYNSYM else 0)
+        shdrs += struct.pack(
+            "<IIQQQQIIQQ",
+            shoff_names[name],
+            kind,
+            0,
+            0,
+            offset,
+            size,
+            link,
+            0,
+            1,
+            24 if kind == elf.SHT_DYNSYM else 0,
+        )
     return bytes(header) + body + shdrs
 
 
@@ -88,35 +124,52 @@ def release_fatbin(drop_sass: int | None = None, drop_ptx: bool = False) -> byte
     return fatbin.write_fatbin(entries)
 
 
-def plugin_files(major: int = 13, *, version: str = VERSION, requires=None, module: bytes = None,
-                 extra_files=None, drop_licence: str | None = None, entry_points: str = None):
+def plugin_files(
+    major: int = 13,
+    *,
+    version: str = VERSION,
+    requires=None,
+    module: bytes = None,
+    extra_files=None,
+    drop_licence: str | None = None,
+    entry_points: str = None,
+):
     package = f"dyng_cu{major}"
     info = f"{package}-{version}.dist-info"
     lic_files = licences.plugin_licence_files(["LICENSE", "THIRD_PARTY_LICENSES.txt"])
     requires = [f"dyng=={version}"] if requires is None else requires
     metadata = [
-        "Metadata-Version: 2.4", f"Name: dyng-cu{major}", f"Version: {version}",
+        "Metadata-Version: 2.4",
+        f"Name: dyng-cu{major}",
+        f"Version: {version}",
         f"License-Expression: {licences.PLUGIN_LICENSE_EXPRESSION}",
         *[f"License-File: {name}" for name in lic_files],
-        *[f"Requires-Dist: {r}" for r in requires], "",
+        *[f"Requires-Dist: {r}" for r in requires],
+        "",
     ]
     files = {
         f"{package}/__init__.py": b"",
         f"{package}/_core.pyi": b"",
-        f"{package}/_core.abi3.so": module if module is not None else make_elf(
-            fatbin_bytes=release_fatbin()),
-        f"{package}.libs/libomp-1a2b3c4d.so": make_elf(exported=("omp_get_num_threads",),
-                                                       needed=("libc.so.6",)),
+        f"{package}/_core.abi3.so": module
+        if module is not None
+        else make_elf(fatbin_bytes=release_fatbin()),
+        f"{package}.libs/libomp-1a2b3c4d.so": make_elf(
+            exported=("omp_get_num_threads",), needed=("libc.so.6",)
+        ),
         f"{info}/METADATA": "\n".join(metadata).encode(),
         f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-abi3-"
-                         b"manylinux_2_28_x86_64\n",
-        f"{info}/entry_points.txt": (entry_points if entry_points is not None else
-                                     f"[dyng.backends]\ncu{major} = {package}\n").encode(),
+        b"manylinux_2_28_x86_64\n",
+        f"{info}/entry_points.txt": (
+            entry_points
+            if entry_points is not None
+            else f"[dyng.backends]\ncu{major} = {package}\n"
+        ).encode(),
     }
     for name in lic_files:
         if name != drop_licence:
-            files[f"{info}/licenses/{name}"] = (EULA_TEXT if name == licences.EULA_NAME
-                                                else f"{name} text\n").encode()
+            files[f"{info}/licenses/{name}"] = (
+                EULA_TEXT if name == licences.EULA_NAME else f"{name} text\n"
+            ).encode()
     files.update(extra_files or {})
     return files
 
@@ -124,13 +177,20 @@ def plugin_files(major: int = 13, *, version: str = VERSION, requires=None, modu
 def cpu_files(*, version: str = VERSION, extras=None):
     info = f"dyng-{version}.dist-info"
     extras = check.CPU_EXTRAS if extras is None else extras
-    lines = ["Metadata-Version: 2.4", "Name: dyng", f"Version: {version}",
-             f"License-Expression: {licences.CPU_LICENSE_EXPRESSION}",
-             "License-File: LICENSE", "License-File: THIRD_PARTY_LICENSES.txt",
-             "Requires-Dist: numpy>=1.26"]
+    lines = [
+        "Metadata-Version: 2.4",
+        "Name: dyng",
+        f"Version: {version}",
+        f"License-Expression: {licences.CPU_LICENSE_EXPRESSION}",
+        "License-File: LICENSE",
+        "License-File: THIRD_PARTY_LICENSES.txt",
+        "Requires-Dist: numpy>=1.26",
+    ]
     for extra, requirement in extras.items():
-        lines += [f"Provides-Extra: {extra}",
-                  f'Requires-Dist: {requirement.format(version=version)}; extra == "{extra}"']
+        lines += [
+            f"Provides-Extra: {extra}",
+            f'Requires-Dist: {requirement.format(version=version)}; extra == "{extra}"',
+        ]
     return {
         "dyng/__init__.py": b"",
         "dyng/_core.pyi": b"",
@@ -162,9 +222,15 @@ def test_good_plugin_and_cpu_wheels_pass(tmp_path):
 
 
 def test_elf_reader_reads_what_the_writer_put(tmp_path):
-    info = elf.read_elf(make_elf(needed=("libomp.so", "libc.so.6"), hidden=("helper",),
-                                 rpath=("$ORIGIN/../x",), glibc=("GLIBC_2.14", "GLIBC_2.28"),
-                                 fatbin_bytes=release_fatbin()))
+    info = elf.read_elf(
+        make_elf(
+            needed=("libomp.so", "libc.so.6"),
+            hidden=("helper",),
+            rpath=("$ORIGIN/../x",),
+            glibc=("GLIBC_2.14", "GLIBC_2.28"),
+            fatbin_bytes=release_fatbin(),
+        )
+    )
     assert info.needed == ["libomp.so", "libc.so.6"]
     assert info.exported == ["PyInit__core"]
     assert info.rpath == ["$ORIGIN/../x"]
@@ -229,8 +295,9 @@ def test_oversized_wheel_is_rejected(tmp_path):
 
 
 def test_extra_exported_symbols_are_rejected(tmp_path):
-    module = make_elf(exported=("PyInit__core", "_ZNSt3__16vectorIiE4sizeEv"),
-                      fatbin_bytes=release_fatbin())
+    module = make_elf(
+        exported=("PyInit__core", "_ZNSt3__16vectorIiE4sizeEv"), fatbin_bytes=release_fatbin()
+    )
     found = problems_of(tmp_path, plugin_files(module=module))
     assert any("exports 1 symbols besides PyInit__core" in p for p in found), found
 
@@ -242,9 +309,11 @@ def test_too_new_glibc_is_rejected(tmp_path):
 
 
 def test_wrong_entry_point_and_stray_package_are_rejected(tmp_path):
-    files = plugin_files(entry_points="[dyng.backends]\ncu13 = dyng_cu12\n[console_scripts]\n"
-                                      "dyng = dyng.__main__:main\n",
-                         extra_files={"dyng/__init__.py": b""})
+    files = plugin_files(
+        entry_points="[dyng.backends]\ncu13 = dyng_cu12\n[console_scripts]\n"
+        "dyng = dyng.__main__:main\n",
+        extra_files={"dyng/__init__.py": b""},
+    )
     found = problems_of(tmp_path, files)
     assert any("entry points [dyng.backends]" in p for p in found), found
     assert any("console scripts" in p for p in found), found
@@ -252,8 +321,9 @@ def test_wrong_entry_point_and_stray_package_are_rejected(tmp_path):
 
 
 def test_wrong_tags_are_rejected(tmp_path):
-    found = problems_of(tmp_path, plugin_files(), name=f"dyng_cu13-{VERSION}-cp313-cp313-"
-                                                       "linux_x86_64.whl")
+    found = problems_of(
+        tmp_path, plugin_files(), name=f"dyng_cu13-{VERSION}-cp313-cp313-linux_x86_64.whl"
+    )
     assert any("cp313-cp313" in p for p in found), found
     assert any("lacks manylinux_2_28_x86_64" in p for p in found), found
 
@@ -269,15 +339,19 @@ def test_cpu_wheel_without_plugin_extras_is_rejected(tmp_path):
 def test_shared_runtime_plugin_rules(tmp_path):
     shared = check.Expectations(version=VERSION, runtime="shared")
     _, folder = render.RUNTIME_WHEELS[13]
-    module = make_elf(needed=("libcudart.so.13", "libc.so.6"),
-                      rpath=("$ORIGIN/../dyng_cu13.libs", f"$ORIGIN/../{folder}"),
-                      fatbin_bytes=release_fatbin())
+    module = make_elf(
+        needed=("libcudart.so.13", "libc.so.6"),
+        rpath=("$ORIGIN/../dyng_cu13.libs", f"$ORIGIN/../{folder}"),
+        fatbin_bytes=release_fatbin(),
+    )
     requires = [f"dyng=={VERSION}", "nvidia-cuda-runtime>=13.5,<14"]
-    assert problems_of(tmp_path, plugin_files(module=module, requires=requires),
-                       expect=shared) == []
+    assert (
+        problems_of(tmp_path, plugin_files(module=module, requires=requires), expect=shared) == []
+    )
     no_rpath = make_elf(needed=("libcudart.so.13",), fatbin_bytes=release_fatbin())
-    found = problems_of(tmp_path, plugin_files(module=no_rpath, requires=[f"dyng=={VERSION}"]),
-                        expect=shared)
+    found = problems_of(
+        tmp_path, plugin_files(module=no_rpath, requires=[f"dyng=={VERSION}"]), expect=shared
+    )
     assert any("RPATH" in p for p in found), found
     assert any("must require nvidia-cuda-runtime" in p for p in found), found
 
@@ -291,10 +365,17 @@ def test_wheel_written_by_wheelfile_has_a_valid_record(tmp_path):
 
 def test_sdist_check_names_what_is_missing(tmp_path):
     import tarfile
+
     sdist = tmp_path / "dyng-0.3.0.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
-        for name in ("PKG-INFO", "VERSION", "LICENSE", "THIRD_PARTY_LICENSES.txt",
-                     "python/plugin/README.md", "build/x.o"):
+        for name in (
+            "PKG-INFO",
+            "VERSION",
+            "LICENSE",
+            "THIRD_PARTY_LICENSES.txt",
+            "python/plugin/README.md",
+            "build/x.o",
+        ):
             source = tmp_path / "f"
             source.write_text("x")
             archive.add(source, f"dyng-0.3.0/{name}")
@@ -307,22 +388,31 @@ def test_sdist_check_names_what_is_missing(tmp_path):
 
 def test_wheel_check_cli_exit_status(tmp_path):
     import subprocess
+
     good = wheel(tmp_path, plugin_files(), PLUGIN_NAME)
     bad_dir = tmp_path / "bad"
     bad_dir.mkdir()
     bad = wheel(bad_dir, plugin_files(drop_licence=licences.EULA_NAME), PLUGIN_NAME)
     cli = Path(__file__).resolve().parents[2] / "ci" / "wheel_check.py"
-    ok = subprocess.run([sys.executable, str(cli), "--version", VERSION, "--no-twine", str(good)],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, str(cli), "--version", VERSION, "--no-twine", str(good)],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    failed = subprocess.run([sys.executable, str(cli), "--version", VERSION, "--no-twine",
-                             str(bad)], capture_output=True, text=True)
+    failed = subprocess.run(
+        [sys.executable, str(cli), "--version", VERSION, "--no-twine", str(bad)],
+        capture_output=True,
+        text=True,
+    )
     assert failed.returncode == 1
     assert "NVIDIA_CUDA_EULA.txt" in failed.stdout + failed.stderr
 
 
-@pytest.mark.parametrize("entry,expected", [("75-real", ({75}, set())), ("120", ({120}, {120})),
-                                            ("90-virtual", (set(), {90}))])
+@pytest.mark.parametrize(
+    "entry,expected",
+    [("75-real", ({75}, set())), ("120", ({120}, {120})), ("90-virtual", (set(), {90}))],
+)
 def test_architecture_entries_mean_sass_and_ptx(entry, expected):
     assert architectures.expected_code([entry]) == expected
 
@@ -332,8 +422,10 @@ BUILD_FOLDER = "/home/builder/checkouts/dyng-a"
 
 def test_a_module_naming_a_build_folder_is_rejected(tmp_path):
     # What clang's OpenMP source locations leave behind without the prefix maps.
-    location = (f";{BUILD_FOLDER}/build/wheels-src/cpu/src/dyng/sssp/detail/"
-                "delta_stepping_openmp.hpp;relax;88;9;;").encode()
+    location = (
+        f";{BUILD_FOLDER}/build/wheels-src/cpu/src/dyng/sssp/detail/"
+        "delta_stepping_openmp.hpp;relax;88;9;;"
+    ).encode()
     files = cpu_files()
     files["dyng/_core.abi3.so"] = make_elf() + b"\0" + location + b"\0" + location + b"\0"
     expect = check.Expectations(version=VERSION, build_paths=(BUILD_FOLDER,))
@@ -357,5 +449,9 @@ def test_wheel_check_cli_checks_the_checkout_by_default(tmp_path):
     files["dyng/_core.abi3.so"] = make_elf() + f"\0{project.ROOT}/src/dyng/x.hpp\0".encode()
     path = wheel(tmp_path, files, CPU_NAME)
     assert wheel_check.main([str(path), "--version", VERSION, "--no-twine"]) == 1
-    assert wheel_check.main([str(path), "--version", VERSION, "--no-twine",
-                             "--build-path", "/nowhere/else"]) == 0
+    assert (
+        wheel_check.main(
+            [str(path), "--version", VERSION, "--no-twine", "--build-path", "/nowhere/else"]
+        )
+        == 0
+    )

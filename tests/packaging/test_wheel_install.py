@@ -17,9 +17,14 @@ WARNING = "BackendWarning: no CUDA plugin is usable: cu13: no NVIDIA driver (lib
 
 
 def report(**changes):
-    base = {"dyng_file": SITE, "plugins": ["cu12=dyng_cu12", "cu13=dyng_cu13"],
-            "native": "dyng._core", "warnings": [WARNING], "build_config": {"cuda": False},
-            "nvtx": {"cu12": True, "cu13": True}}
+    base = {
+        "dyng_file": SITE,
+        "plugins": ["cu12=dyng_cu12", "cu13=dyng_cu13"],
+        "native": "dyng._core",
+        "warnings": [WARNING],
+        "build_config": {"cuda": False},
+        "nvtx": {"cu12": True, "cu13": True},
+    }
     return {**base, **changes}
 
 
@@ -38,8 +43,7 @@ def test_no_plugins_means_no_warning():
 
 def test_fallback_must_warn_exactly_once():
     assert any("expected 1 BackendWarning" in p for p in judge(report(warnings=[])))
-    assert any("expected 1 BackendWarning" in p
-               for p in judge(report(warnings=[WARNING, WARNING])))
+    assert any("expected 1 BackendWarning" in p for p in judge(report(warnings=[WARNING, WARNING])))
 
 
 def test_dyng_from_the_checkout_is_caught():
@@ -56,13 +60,15 @@ def test_gpu_machine_must_choose_a_plugin_and_run_cuda():
     sssp = {"backend": "cuda", "distances": [0, 3, 1, 8], "reference": [0, 3, 1, 8]}
     good = report(native="dyng_cu13._core", warnings=[], sssp=sssp)
     assert judge(good, expect_gpu=True) == []
-    assert any("dyng chose dyng._core" in p
-               for p in judge(report(sssp=sssp), expect_gpu=True))
+    assert any("dyng chose dyng._core" in p for p in judge(report(sssp=sssp), expect_gpu=True))
     wrong = {**sssp, "distances": [0, 4, 1, 8]}
-    assert any("sssp on CUDA gave" in p
-               for p in judge(report(native="dyng_cu13._core", sssp=wrong), expect_gpu=True))
-    assert any("did not run on CUDA" in p
-               for p in judge(report(native="dyng_cu13._core"), expect_gpu=True))
+    assert any(
+        "sssp on CUDA gave" in p
+        for p in judge(report(native="dyng_cu13._core", sssp=wrong), expect_gpu=True)
+    )
+    assert any(
+        "did not run on CUDA" in p for p in judge(report(native="dyng_cu13._core"), expect_gpu=True)
+    )
 
 
 def test_a_cpu_machine_must_not_choose_a_plugin():
@@ -89,8 +95,13 @@ def test_an_unanswered_nvtx_question_is_a_problem_too():
 
 
 def test_device_check_import_only_still_checks_nvtx():
-    config = {"plugin": "cu12", "cuda": True, "cuda_toolkit": "12.9.79", "cuda_runtime": "static",
-              "cuda_architectures": "75-real;120"}
+    config = {
+        "plugin": "cu12",
+        "cuda": True,
+        "cuda_toolkit": "12.9.79",
+        "cuda_runtime": "static",
+        "cuda_architectures": "75-real;120",
+    }
     probe = {"module": {"build_config": config, "device_count": 1}, "nvtx": {"cu12": True}}
     assert device_check.judge_device(probe, "cu12", VENV, import_only=True) == []
     probe["nvtx"] = {"cu12": False}

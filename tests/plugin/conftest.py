@@ -76,8 +76,9 @@ def packages(tmp_path_factory):
     ``_core`` in each), as the wheel build copies it."""
     root = tmp_path_factory.mktemp("packages")
     for name in ("dyng_cu12", "dyng_cu13"):
-        shutil.copytree(TEMPLATE, root / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "_core*"))
+        shutil.copytree(
+            TEMPLATE, root / name, ignore=shutil.ignore_patterns("__pycache__", "_core*")
+        )
         (root / name / "_core.py").write_text(FAKE_CORE)
     return root
 
@@ -87,9 +88,11 @@ def system_libs():
     """The driver libraries this machine's loader finds without the fakes (a GPU machine's)."""
     found = set()
     for soname in ("libcuda.so.1", "libnvidia-ml.so.1"):
-        done = subprocess.run([sys.executable, "-c", f"import ctypes; ctypes.CDLL({soname!r})"],
-                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-                              capture_output=True)
+        done = subprocess.run(
+            [sys.executable, "-c", f"import ctypes; ctypes.CDLL({soname!r})"],
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            capture_output=True,
+        )
         if done.returncode == 0:
             found.add(soname)
     return found
@@ -98,10 +101,14 @@ def system_libs():
 @pytest.fixture
 def without_system(system_libs):
     """Call with a soname to skip a test that needs the machine to lack that library."""
+
     def check(soname):
         if soname in system_libs:
-            pytest.skip(f"this machine has its own {soname}, which the loader would find "
-                        "behind the fakes; the real-driver tests cover it here")
+            pytest.skip(
+                f"this machine has its own {soname}, which the loader would find "
+                "behind the fakes; the real-driver tests cover it here"
+            )
+
     return check
 
 
@@ -114,8 +121,14 @@ class Probe:
         self.init_log = tmp_path / "cuinit.log"
         self.nvml_log = tmp_path / "nvml.log"
 
-    def __call__(self, env=None, libs=("cuda", "nvml"), package="dyng_cu13", code=STATUS_CODE,
-                 pythonpath=None):
+    def __call__(
+        self,
+        env=None,
+        libs=("cuda", "nvml"),
+        package="dyng_cu13",
+        code=STATUS_CODE,
+        pythonpath=None,
+    ):
         """The REPORT dict of ``code``, plus ``cuinit`` (one ``(pid, CUDA_VISIBLE_DEVICES)`` pair
         per cuInit call) and ``nvml_log``. ``env`` adds variables (None values are left unset) to
         a clean environment; ``libs`` names the fake library directories the loader may search."""
@@ -129,9 +142,13 @@ class Probe:
             "FAKE_NVML_LOG": str(self.nvml_log),
         }
         environment.update({k: v for k, v in (env or {}).items() if v is not None})
-        done = subprocess.run([sys.executable, "-c", PRELUDE + code + "\nprint(json.dumps(REPORT))",
-                               package], env=environment, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-c", PRELUDE + code + "\nprint(json.dumps(REPORT))", package],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, f"probe process failed:\n{done.stderr}"
         report = json.loads(done.stdout.strip().splitlines()[-1])
         calls = self.init_log.read_text().splitlines() if self.init_log.exists() else []
@@ -149,4 +166,3 @@ class Probe:
 def probe(fake_libs, packages, tmp_path):
     """A :class:`Probe` whose cuInit and NVML logs belong to this test."""
     return Probe(fake_libs, packages, tmp_path)
-

@@ -43,12 +43,21 @@ def real(system_libs, packages):
         pytest.skip("needs this machine's own NVIDIA driver (libcuda.so.1 and libnvidia-ml.so.1)")
 
     def run(**settings):
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER")
+        }
         env.update({k: v for k, v in settings.items() if v is not None})
         env["PYTHONPATH"] = str(packages)
-        done = subprocess.run([sys.executable, "-c", CODE], env=env, capture_output=True,
-                              text=True, timeout=300, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", CODE],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         report = json.loads(done.stdout.strip().splitlines()[-1])
         report["status"]["capabilities"] = tuple(map(tuple, report["status"]["capabilities"]))
         if report["child"] is not None:
@@ -69,8 +78,9 @@ def test_probe_agrees_with_the_driver(real):
 
 def test_cuinit_check_is_meaningful(real, packages):
     # The control for the "uvm" check above: cuInit does open /dev/nvidia-uvm here.
-    done = subprocess.run([sys.executable, "-c", CUINIT_CODE], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CUINIT_CODE], capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == "True"
 
 
@@ -78,11 +88,40 @@ def test_cuda_visible_devices_as_the_driver_reads_it(real):
     uuids = real()["uuids"]
     first, count = uuids[0], len(uuids)
     settings = [
-        "", "0", "-1", str(count), "0,0", "0,00", "0,+0", " 0", "  +0  ", "-0", "0x1", "0.5",
-        "01", "0,x", "0, x", "0,,0", "0,-1,0", f"0,{count},0",
-        first, first[:5], first[:12], first.upper(), first + "0", first + " ", first[4:],
-        "GPU-", f"{first[:5]} ", f" {first[:12]}", f"{first[:5]}x", "gpu-" + first[4:],
-        "MIG-" + first[4:12], "MIG-00000000", f"{first[:5]},{first[:6]}", f"{first},x",
+        "",
+        "0",
+        "-1",
+        str(count),
+        "0,0",
+        "0,00",
+        "0,+0",
+        " 0",
+        "  +0  ",
+        "-0",
+        "0x1",
+        "0.5",
+        "01",
+        "0,x",
+        "0, x",
+        "0,,0",
+        "0,-1,0",
+        f"0,{count},0",
+        first,
+        first[:5],
+        first[:12],
+        first.upper(),
+        first + "0",
+        first + " ",
+        first[4:],
+        "GPU-",
+        f"{first[:5]} ",
+        f" {first[:12]}",
+        f"{first[:5]}x",
+        "gpu-" + first[4:],
+        "MIG-" + first[4:12],
+        "MIG-00000000",
+        f"{first[:5]},{first[:6]}",
+        f"{first},x",
         f"0,{first}",  # by ordinal and UUID: left to the child
     ]
     if count > 1:

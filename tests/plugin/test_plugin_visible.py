@@ -16,46 +16,56 @@ _spec.loader.exec_module(visible)
 Device, select = visible.Device, visible.select
 PCI, FASTEST = visible.PCI_BUS_ID, visible.FASTEST_FIRST
 
+
 def uuid(head):
     return f"GPU-{head}-0000-0000-0000-000000000000"
 
 
-SAME = [Device(uuid("aaaa1111"), (9, 0)), Device(uuid("aaaa2222"), (9, 0)),
-        Device(uuid("bbbb3333"), (9, 0))]
-MIXED = [Device(uuid("aaaa1111"), (9, 0)), Device(uuid("aaaa2222"), (8, 6)),
-         Device(uuid("bbbb3333"), (7, 0))]
+SAME = [
+    Device(uuid("aaaa1111"), (9, 0)),
+    Device(uuid("aaaa2222"), (9, 0)),
+    Device(uuid("bbbb3333"), (9, 0)),
+]
+MIXED = [
+    Device(uuid("aaaa1111"), (9, 0)),
+    Device(uuid("aaaa2222"), (8, 6)),
+    Device(uuid("bbbb3333"), (7, 0)),
+]
 
 
-@pytest.mark.parametrize("value, expected", [
-    (None, (0, 1, 2)),                  # unset: every device
-    ("", ()),                           # empty: none
-    ("  ", ()),
-    ("2,0", (2, 0)),                    # ordinals, in the order given
-    (" 1, +2", (1, 2)),                 # read like strtol: leading blanks and a sign...
-    ("1:x,0.5,2 ", (1, 0, 2)),          # ...and whatever follows the digits is ignored
-    ("-0", (0,)),
-    ("01", (1,)),                       # decimal, not octal
-    ("1", (1,)),                        # a subset
-    ("0,5,1", (0,)),                    # 5 is out of range: it and everything after it hidden
-    ("-1", ()),                         # the usual way to hide everything
-    ("0,,1", (0,)),                     # an empty entry names no device either
-    ("0,x,1", (0,)),
-    ("1,1", ()),                        # a device twice hides everything
-    ("0,1,+0", ()),
-    ("GPU-bbbb", (2,)),                 # a UUID prefix naming one device
-    ("GPU-BBBB", (2,)),                 # hex digits in either case
-    ("GPU-aaaa-2222,0", (1, 0)),        # dashes do not count
-    ("GPU-aaaa2222-0000-0000-0000-000000000000-and-more", (1,)),  # after 32 digits: ignored
-    ("MIG-bbbb", (2,)),                 # MIG- prefixes match GPU UUIDs too
-    ("GPU-aaaa,1", ()),                 # ambiguous prefix: invalid, hides itself and the rest
-    ("1,GPU-aaaa", (1,)),
-    ("GPU-", ()),                       # a prefix needs at least one digit
-    ("GPU-b ", ()),                     # a stray character before the 32nd digit
-    (" GPU-bbbb", ()),                  # the prefix must start the entry
-    ("gpu-bbbb", ()),
-    ("bbbb3333", ()),                   # a UUID needs its GPU- prefix
-    ("GPU-bbbb,GPU-bbbb3333", ()),      # a device twice by UUID hides everything
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (None, (0, 1, 2)),  # unset: every device
+        ("", ()),  # empty: none
+        ("  ", ()),
+        ("2,0", (2, 0)),  # ordinals, in the order given
+        (" 1, +2", (1, 2)),  # read like strtol: leading blanks and a sign...
+        ("1:x,0.5,2 ", (1, 0, 2)),  # ...and whatever follows the digits is ignored
+        ("-0", (0,)),
+        ("01", (1,)),  # decimal, not octal
+        ("1", (1,)),  # a subset
+        ("0,5,1", (0,)),  # 5 is out of range: it and everything after it hidden
+        ("-1", ()),  # the usual way to hide everything
+        ("0,,1", (0,)),  # an empty entry names no device either
+        ("0,x,1", (0,)),
+        ("1,1", ()),  # a device twice hides everything
+        ("0,1,+0", ()),
+        ("GPU-bbbb", (2,)),  # a UUID prefix naming one device
+        ("GPU-BBBB", (2,)),  # hex digits in either case
+        ("GPU-aaaa-2222,0", (1, 0)),  # dashes do not count
+        ("GPU-aaaa2222-0000-0000-0000-000000000000-and-more", (1,)),  # after 32 digits: ignored
+        ("MIG-bbbb", (2,)),  # MIG- prefixes match GPU UUIDs too
+        ("GPU-aaaa,1", ()),  # ambiguous prefix: invalid, hides itself and the rest
+        ("1,GPU-aaaa", (1,)),
+        ("GPU-", ()),  # a prefix needs at least one digit
+        ("GPU-b ", ()),  # a stray character before the 32nd digit
+        (" GPU-bbbb", ()),  # the prefix must start the entry
+        ("gpu-bbbb", ()),
+        ("bbbb3333", ()),  # a UUID needs its GPU- prefix
+        ("GPU-bbbb,GPU-bbbb3333", ()),  # a device twice by UUID hides everything
+    ],
+)
 def test_pci_bus_id_order(value, expected):
     assert select(value, SAME, PCI) == visible.Selection(expected)
 
@@ -68,13 +78,16 @@ def test_device_named_by_ordinal_and_uuid_is_ambiguous(value, order):
     assert chosen.indices == () and "by ordinal and by UUID" in chosen.ambiguous
 
 
-@pytest.mark.parametrize("value, expected", [
-    (None, (0, 1, 2)),
-    ("2,0", (2, 0)),
-    ("1,1", ()),
-    ("0,5", (0,)),
-    ("GPU-aaaa2222,GPU-bbbb", (1, 2)),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (None, (0, 1, 2)),
+        ("2,0", (2, 0)),
+        ("1,1", ()),
+        ("0,5", (0,)),
+        ("GPU-aaaa2222,GPU-bbbb", (1, 2)),
+    ],
+)
 def test_fastest_first_among_equal_devices_reads_like_pci_order(value, expected):
     # Devices of one compute capability describe alike, whatever order the heuristic picks.
     assert select(value, SAME, FASTEST) == visible.Selection(expected)
@@ -118,9 +131,17 @@ def test_no_devices():
     assert select("0", [], FASTEST) == visible.Selection(())
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("PCI_BUS_ID", PCI), (" PCI_BUS_ID ", PCI), ("FASTEST_FIRST", FASTEST), (None, FASTEST),
-    ("", FASTEST), ("pci_bus_id", FASTEST), ("bogus", FASTEST),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("PCI_BUS_ID", PCI),
+        (" PCI_BUS_ID ", PCI),
+        ("FASTEST_FIRST", FASTEST),
+        (None, FASTEST),
+        ("", FASTEST),
+        ("pci_bus_id", FASTEST),
+        ("bogus", FASTEST),
+    ],
+)
 def test_device_order(value, expected):
     assert visible.device_order(value) == expected

@@ -45,8 +45,12 @@ def graph_state(graph):
 
 def result_state(result):
     """The observable content of an sssp result."""
-    return (result.graph_version, result.source,
-            np.asarray(result.distances).tolist(), np.asarray(result.parents).tolist())
+    return (
+        result.graph_version,
+        result.source,
+        np.asarray(result.distances).tolist(),
+        np.asarray(result.parents).tolist(),
+    )
 
 
 def summary_dict(summary):

@@ -23,9 +23,9 @@ import time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import numpy as np  # noqa: E402
+from _algorithm_examples import answer  # noqa: E402
 
 import dyng  # noqa: E402
-from _algorithm_examples import answer  # noqa: E402
 
 SPEC = json.loads(sys.argv[1])
 SCALE = SPEC.get("scale", 1)
@@ -63,8 +63,11 @@ def interrupted_call(tag, call, seconds=0.0, signal_follows=False):
 
 def backends():
     """The spec's backends (default: both host backends), by name."""
-    make = {"sequential": dyng.Resources.sequential, "openmp": lambda: dyng.Resources.openmp(2),
-            "cuda": dyng.Resources.cuda}
+    make = {
+        "sequential": dyng.Resources.sequential,
+        "openmp": lambda: dyng.Resources.openmp(2),
+        "cuda": dyng.Resources.cuda,
+    }
     return {name: make[name]() for name in SPEC.get("backends", ["sequential", "openmp"])}
 
 
@@ -75,8 +78,9 @@ def complete_digraph(n):
 
 def complete_graph(n):
     upper = np.triu_indices(n, 1)
-    return dyng.Graph.from_edges(upper[0].astype(np.int32), upper[1].astype(np.int32),
-                                 directed=False)
+    return dyng.Graph.from_edges(
+        upper[0].astype(np.int32), upper[1].astype(np.int32), directed=False
+    )
 
 
 def cycle_graph_size(res):
@@ -95,8 +99,12 @@ def cycle_graph_size(res):
 def random_graph(n, m, k, seed):
     rng = np.random.default_rng(seed)
     weights = rng.integers(1, 100, (m, k) if k > 1 else m, dtype=np.int32)
-    return dyng.Graph.from_edges(rng.integers(0, n, m, dtype=np.int32),
-                                 rng.integers(0, n, m, dtype=np.int32), weights, num_vertices=n)
+    return dyng.Graph.from_edges(
+        rng.integers(0, n, m, dtype=np.int32),
+        rng.integers(0, n, m, dtype=np.int32),
+        weights,
+        num_vertices=n,
+    )
 
 
 def random_batch(graph, changes, seed):
@@ -130,8 +138,10 @@ class Case:
         self.update_like_compute = True  # an update past its budget gives a compute's bits
         build = getattr(self, f"_{algorithm}", None)
         if build is None:
-            raise LookupError(f"_interrupt_child.py has no case for the registered algorithm "
-                              f"{algorithm!r}; add Case._{algorithm}")
+            raise LookupError(
+                f"_interrupt_child.py has no case for the registered algorithm "
+                f"{algorithm!r}; add Case._{algorithm}"
+            )
         build(res)
 
     def _cycle_count(self, res):
@@ -142,9 +152,12 @@ class Case:
         self.batch = dyng.EdgeBatch(delete=(np.arange(n - 1), np.arange(1, n)))
         self.copies = 1
         # K_6 has 6! / ((6 - k)! k) cycles of length k.
-        self.known = (lambda res: dyng.cycle_count.compute(complete_digraph(6),
-                                                           resources=res).counts.tolist(),
-                      [0, 0, 15, 40, 90, 144, 120])
+        self.known = (
+            lambda res: dyng.cycle_count.compute(
+                complete_digraph(6), resources=res
+            ).counts.tolist(),
+            [0, 0, 15, 40, 90, 144, 120],
+        )
 
     def _triangle_delta(self, res):
         n = 1300 if SCALE == 1 else 4000
@@ -152,9 +165,10 @@ class Case:
         self.compute = lambda g, res: dyng.triangle_delta.compute(g, resources=res)
         self.batch = random_batch(self.graph, 40 * n, 3)
         self.copies = 2
-        self.known = (lambda res: int(dyng.triangle_delta.compute(complete_graph(40),
-                                                                  resources=res).count),
-                      40 * 39 * 38 // 6)
+        self.known = (
+            lambda res: int(dyng.triangle_delta.compute(complete_graph(40), resources=res).count),
+            40 * 39 * 38 // 6,
+        )
 
     def _mosp(self, res):
         k = 6 if SCALE == 1 else 48
@@ -196,8 +210,9 @@ class Case:
         iterations from the previous ranks (a warm start, so not a compute's bits)."""
         n, m = (500_000, 4_000_000) if SCALE == 1 else (8_000_000, 96_000_000)
         self.graph = random_graph(n, m, 1, 1)
-        self.compute = lambda g, res: dyng.pagerank.compute(g, tol=1e-300, max_iter=40,
-                                                             resources=res)
+        self.compute = lambda g, res: dyng.pagerank.compute(
+            g, tol=1e-300, max_iter=40, resources=res
+        )
         self.batch = random_batch(self.graph, m // 50, 2)
         self.copies = 4
         self.cheap = True
@@ -222,14 +237,16 @@ def scenario_algorithm():
         graph = case.graph.clone(res)  # on the device for CUDA
         reference, seconds = timed(lambda: case.compute(graph, res))
         entry = REPORT.setdefault(name, {})
-        stopped = interrupted_call(f"{name}-compute", lambda: case.compute(graph, res), seconds,
-                                   signal_follows=True)
+        stopped = interrupted_call(
+            f"{name}-compute", lambda: case.compute(graph, res), seconds, signal_follows=True
+        )
         entry["compute_stopped"] = stopped is None
         if case.known is not None:
             entry["next_compute_right"] = case.known[0](res) == case.known[1]
         else:
-            entry["next_compute_right"] = same(case.answer(case.compute(graph, res)),
-                                               case.answer(reference))
+            entry["next_compute_right"] = same(
+                case.answer(case.compute(graph, res)), case.answer(reference)
+            )
         results = [reference] + [reference.clone() for _ in range(case.copies - 1)]
         before = graph_state(graph), [case.answer(r) for r in results]
         versions = [r.graph_version for r in results]
@@ -238,16 +255,22 @@ def scenario_algorithm():
         twin = None if case.update_like_compute else reference.clone()
         # The update repairs several results, each about a compute: the parent's delay, from
         # the compute's time, lands in its first part.
-        updated = interrupted_call(f"{name}-update",
-                                   lambda: dyng.update(graph, case.batch, *results), seconds,
-                                   signal_follows=True)
+        updated = interrupted_call(
+            f"{name}-update",
+            lambda: dyng.update(graph, case.batch, *results),
+            seconds,
+            signal_follows=True,
+        )
         entry["update_stopped"] = updated is None
-        entry["update_completed"] = bool(graph.version == before[0][0][0] + 1
-                                     and all(r.graph_version == graph.version for r in results))
+        entry["update_completed"] = bool(
+            graph.version == before[0][0][0] + 1
+            and all(r.graph_version == graph.version for r in results)
+        )
         entry["graph_as_before"] = same(graph_state(graph), before[0])
-        entry["results_as_before"] = (all(same(case.answer(r), a)
-                                          for r, a in zip(results, before[1]))
-                                      and [r.graph_version for r in results] == versions)
+        entry["results_as_before"] = (
+            all(same(case.answer(r), a) for r, a in zip(results, before[1]))
+            and [r.graph_version for r in results] == versions
+        )
         graph.check_integrity()
         if case.cheap and twin is not None:
             # The batch then goes through, as it does for a result it never stopped on.
@@ -256,8 +279,9 @@ def scenario_algorithm():
         elif case.cheap:
             # The batch then goes through, and the result is what a compute gives.
             dyng.update(graph, case.batch, results[0])
-            entry["next_update_right"] = same(case.answer(results[0]),
-                                              case.answer(case.compute(graph, res)))
+            entry["next_update_right"] = same(
+                case.answer(results[0]), case.answer(case.compute(graph, res))
+            )
     say("report", json.dumps(REPORT))
 
 
@@ -273,8 +297,11 @@ def scenario_signal_handlers():
         count, seconds = timed(lambda: int(dyng.triangle_delta.compute(graph, resources=res).count))
         handled = []
         signal.signal(signal.SIGINT, lambda signum, frame: handled.append(time.monotonic()))
-        count = interrupted_call(f"handler-{name}", lambda: int(
-            dyng.triangle_delta.compute(graph, resources=res).count), seconds)
+        count = interrupted_call(
+            f"handler-{name}",
+            lambda: int(dyng.triangle_delta.compute(graph, resources=res).count),
+            seconds,
+        )
         signal.signal(signal.SIGINT, signal.default_int_handler)
         REPORT[f"handler-{name}"] = {"handled": handled, "right": count == expected}
 
@@ -301,13 +328,18 @@ def scenario_signal_handlers():
         except KeyboardInterrupt:
             caught = time.monotonic()
     worker.join()
-    REPORT["thread"] = {"caught": caught, "right": outcome.get("count") == expected,
-                        "error": outcome.get("error"), "count": outcome.get("count"),
-                        "expected": expected}
+    REPORT["thread"] = {
+        "caught": caught,
+        "right": outcome.get("count") == expected,
+        "error": outcome.get("error"),
+        "count": outcome.get("count"),
+        "expected": expected,
+    }
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    count = interrupted_call("ignored", lambda: int(
-        dyng.triangle_delta.compute(graph, resources=res).count), seconds)
+    count = interrupted_call(
+        "ignored", lambda: int(dyng.triangle_delta.compute(graph, resources=res).count), seconds
+    )
     REPORT["ignored"] = {"right": count == expected}
     say("report", json.dumps(REPORT))
 

@@ -10,8 +10,11 @@ nx = pytest.importorskip("networkx")
 
 if "dyng" not in nx.utils.backends.backends:
     # ci/nx_suite.sh fails outright in that case, so CI cannot pass with these tests skipped.
-    pytest.skip("dyng's networkx.backends entry point is not installed; reinstall dyng "
-                "(pip install .) so that NetworkX finds the backend", allow_module_level=True)
+    pytest.skip(
+        "dyng's networkx.backends entry point is not installed; reinstall dyng "
+        "(pip install .) so that NetworkX finds the backend",
+        allow_module_level=True,
+    )
 
 
 @pytest.fixture(autouse=True)

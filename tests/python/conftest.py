@@ -17,9 +17,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 import pytest
 from hypothesis import HealthCheck, settings
 
-_COMMON = dict(deadline=None, print_blob=True,
-               # Graph building through strategies is deliberately rich; slow generation is fine.
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_COMMON = dict(
+    deadline=None,
+    print_blob=True,
+    # Graph building through strategies is deliberately rich; slow generation is fine.
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.register_profile("ci", max_examples=100, **_COMMON)
 settings.register_profile("dev", max_examples=10, **_COMMON)
 settings.register_profile("thorough", max_examples=600, **_COMMON)

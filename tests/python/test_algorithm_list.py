@@ -34,8 +34,11 @@ def test_cmake_list_is_the_registry():
 @pytest.mark.parametrize("name", _registry.ALGORITHM_MODULES)
 def test_every_algorithm_has_the_files_the_build_expects(name):
     _cmake_algorithms()
-    expected = [f"src/dyng/{name}/sources.cmake", f"tests/cpp/{name}/tests.cmake",
-                f"python/bindings/bind_{name}.cpp"]
+    expected = [
+        f"src/dyng/{name}/sources.cmake",
+        f"tests/cpp/{name}/tests.cmake",
+        f"python/bindings/bind_{name}.cpp",
+    ]
     missing = [path for path in expected if not (ROOT / path).is_file()]
     assert not missing, f"{name}: the build derives these files from its name: {missing}"
 
@@ -46,10 +49,13 @@ def test_cuda_files_exist_exactly_for_a_cuda_backend(name):
     registry record says whether it has a CUDA backend: the two must agree, so a record cannot
     promise a backend the build leaves out, nor a device binding go unadvertised."""
     _cmake_algorithms()
-    device_files = [f"src/dyng/{name}/cuda_sources.cmake",
-                    f"python/bindings/bind_{name}_device.cpp"]
+    device_files = [
+        f"src/dyng/{name}/cuda_sources.cmake",
+        f"python/bindings/bind_{name}_device.cpp",
+    ]
     present = [(ROOT / path).is_file() for path in device_files]
     on_cuda = "cuda" in _registry.find(name).backends
     assert present == [on_cuda, on_cuda], (
         f"{name}: its record lists backends {_registry.find(name).backends}, and of "
-        f"{device_files} these exist: {present}")
+        f"{device_files} these exist: {present}"
+    )

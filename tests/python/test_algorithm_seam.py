@@ -53,8 +53,9 @@ def test_stats_fields_are_the_native_ones(name):
 def test_registry_order_and_unknown_names():
     names = [a.name for a in _registry.all_algorithms()]
     assert names == list(_registry.ALGORITHM_MODULES) and len(set(names)) == len(names)
-    with pytest.raises(dyng.InvalidArgumentError,
-                       match=re.escape(", ".join(_registry.ALGORITHM_MODULES))):
+    with pytest.raises(
+        dyng.InvalidArgumentError, match=re.escape(", ".join(_registry.ALGORITHM_MODULES))
+    ):
         _registry.find("betweenness")
 
 

@@ -129,8 +129,14 @@ def test_stale_after_update(res):
     d, p = r.distances, r.parents
     sssp.update(g, touch_batch(), r, resources=resources)
     assert d.is_current is False and p.is_current is False
-    for use in (lambda a: a.to_numpy(), lambda a: a.tolist(), lambda a: a[0], np.asarray,
-                lambda a: np.from_dlpack(a), lambda a: list(a)):
+    for use in (
+        lambda a: a.to_numpy(),
+        lambda a: a.tolist(),
+        lambda a: a[0],
+        np.asarray,
+        lambda a: np.from_dlpack(a),
+        lambda a: list(a),
+    ):
         with pytest.raises(dyng.StaleResultError):
             use(d)
     # Reading the result again gives current arrays.

@@ -16,8 +16,9 @@ pytestmark = pytest.mark.gpu
 
 
 def device_result():
-    g = dyng.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [4, 1, 1, 1],
-                              resources=dyng.Resources.cuda())
+    g = dyng.Graph.from_edges(
+        [0, 0, 1, 2], [1, 2, 3, 3], [4, 1, 1, 1], resources=dyng.Resources.cuda()
+    )
     return g, sssp.compute(g, 0)
 
 
@@ -55,8 +56,8 @@ def test_dlpack_on_device():
 
 
 def test_to_numpy_cupy_torch_are_copies():
-    cupy = pytest.importorskip("cupy")
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("cupy")
+    pytest.importorskip("torch")
     _, r = device_result()
     a = r.distances.to_numpy()
     a[0] = 99
@@ -105,8 +106,9 @@ def test_exit_with_live_device_memory_is_clean(tmp_path):
     for ending in ("", "import sys; sys.exit(0)", "import os; os._exit(0)"):
         path = tmp_path / "teardown.py"
         path.write_text(script + ending + "\n")
-        proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                              timeout=300)
+        proc = subprocess.run(
+            [sys.executable, str(path)], capture_output=True, text=True, timeout=300
+        )
         assert proc.returncode == 0, (ending, proc.returncode, proc.stderr[-2000:])
         assert proc.stdout.strip() == "done"
         assert "terminate" not in proc.stderr and "Abort" not in proc.stderr, proc.stderr

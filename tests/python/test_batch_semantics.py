@@ -5,6 +5,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from _helpers import csr_lists, edge_dict, graph_state, summary_dict
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -12,13 +13,12 @@ import dyng
 from dyng.testing.oracles import SUMMARY_FIELDS, GraphModel, ModelError, ModelSemantics
 from dyng.testing.strategies import batches, graphs
 
-from _helpers import csr_lists, edge_dict, graph_state, summary_dict
-
 
 def base_graph(**kw):
     """0->1 (1), 1->2 (1), 2->3 (1) on 4 vertices."""
-    return dyng.Graph.from_edges(np.array([0, 1, 2], np.int32), np.array([1, 2, 3], np.int32),
-                                 np.array([1, 1, 1]), **kw)
+    return dyng.Graph.from_edges(
+        np.array([0, 1, 2], np.int32), np.array([1, 2, 3], np.int32), np.array([1, 1, 1]), **kw
+    )
 
 
 def apply(g, insert=None, delete=None):
@@ -34,6 +34,7 @@ def assert_counters(summary, **expected):
 
 
 # --- EdgeBatch -------------------------------------------------------------------------------
+
 
 def test_edge_batch_properties():
     b = dyng.EdgeBatch(insert=([0, 1], [1, 2], [5, 6]), delete=([3], [4]))
@@ -76,8 +77,14 @@ def test_edge_batch_holds_arrays_by_reference():
     assert (0, 3) not in edge_dict(g)
 
 
-@pytest.mark.parametrize("kw", [{"insert_vertices": [7]}, {"delete_vertices": [1]},
-                                {"insert_vertices": [7], "vertex_labels": [1]}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"insert_vertices": [7]},
+        {"delete_vertices": [1]},
+        {"insert_vertices": [7], "vertex_labels": [1]},
+    ],
+)
 def test_vertex_changes_not_supported_at_apply(kw):
     b = dyng.EdgeBatch(**kw)
     g = base_graph()
@@ -96,12 +103,16 @@ def test_apply_summary_is_frozen():
 
 # --- weights and K ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make_graph, insert", [
-    (lambda: dyng.Graph.from_edges([0, 1], [1, 2]), ([0], [2], [3])),          # weighted on unweighted
-    (base_graph, ([0], [2], np.array([[1, 2]]))),                              # K=2 on K=1
-    (base_graph, ([0], [2])),                                                  # no weights on weighted
-    (lambda: base_graph().clone(), ([0], [2], np.array([[1, 2, 3]]))),         # K=3 on K=1
-])
+
+@pytest.mark.parametrize(
+    "make_graph, insert",
+    [
+        (lambda: dyng.Graph.from_edges([0, 1], [1, 2]), ([0], [2], [3])),  # weighted on unweighted
+        (base_graph, ([0], [2], np.array([[1, 2]]))),  # K=2 on K=1
+        (base_graph, ([0], [2])),  # no weights on weighted
+        (lambda: base_graph().clone(), ([0], [2], np.array([[1, 2, 3]]))),  # K=3 on K=1
+    ],
+)
 def test_weight_count_mismatch_rejected_and_atomic(make_graph, insert):
     g = make_graph()
     before = graph_state(g)
@@ -119,6 +130,7 @@ def test_batch_without_insertions_accepted_whatever_k(insert):
 
 
 # --- upsert_last_wins (observed) -------------------------------------------------------------
+
 
 def test_deletions_run_first():
     g = base_graph()
@@ -199,6 +211,7 @@ def test_undirected_batch_changes_both_directions():
 
 # --- set semantics (observed) ----------------------------------------------------------------
 
+
 def set_graph():
     return base_graph(semantics="set")
 
@@ -235,7 +248,12 @@ def test_set_insert_delete_existing_cancels():
 def test_set_insert_delete_absent():
     g = set_graph()
     s = apply(g, insert=([0], [3], [8]), delete=([0], [3]))
-    assert (s.inserted_edges, s.ignored_deletions, s.cancelled_pairs, s.deleted_edges) == (1, 1, 0, 0)
+    assert (s.inserted_edges, s.ignored_deletions, s.cancelled_pairs, s.deleted_edges) == (
+        1,
+        1,
+        0,
+        0,
+    )
     assert edge_dict(g)[(0, 3)] == (8,)
 
 
@@ -247,12 +265,21 @@ SET_REPEATS = [
     ("new_insert_thrice", dict(insert=([0, 0, 0], [2, 2, 2], [5, 6, 7])), dict(inserted_edges=1)),
     ("delete_twice", dict(delete=([0, 0], [1, 1])), dict(deleted_edges=1)),
     ("missing_delete_twice", dict(delete=([0, 0], [2, 2])), dict(ignored_deletions=1)),
-    ("insert_and_delete_twice", dict(insert=([0], [1], [5]), delete=([0, 0], [1, 1])),
-     dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1)),
-    ("new_insert_twice_and_delete", dict(insert=([0, 0], [2, 2], [5, 6]), delete=([0], [2])),
-     dict(inserted_edges=1, ignored_deletions=1)),
-    ("existing_insert_twice_and_delete", dict(insert=([0, 0], [1, 1], [5, 6]), delete=([0], [1])),
-     dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1)),
+    (
+        "insert_and_delete_twice",
+        dict(insert=([0], [1], [5]), delete=([0, 0], [1, 1])),
+        dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1),
+    ),
+    (
+        "new_insert_twice_and_delete",
+        dict(insert=([0, 0], [2, 2], [5, 6]), delete=([0], [2])),
+        dict(inserted_edges=1, ignored_deletions=1),
+    ),
+    (
+        "existing_insert_twice_and_delete",
+        dict(insert=([0, 0], [1, 1], [5, 6]), delete=([0], [1])),
+        dict(inserted_edges=1, deleted_edges=1, cancelled_pairs=1),
+    ),
     ("self_loop_twice", dict(insert=([1, 1], [1, 1], [5, 6])), dict(dropped_self_loops=2)),
 ]
 
@@ -262,8 +289,11 @@ def test_set_repeats_collapse_before_counting(case):
     _, batch, expected = case
     g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1], semantics="set")
     summary = g.apply(dyng.EdgeBatch(**batch))
-    counters = {name: getattr(summary, name) for name in SUMMARY_FIELDS
-                if name != "num_vertices_after" and getattr(summary, name)}
+    counters = {
+        name: getattr(summary, name)
+        for name in SUMMARY_FIELDS
+        if name != "num_vertices_after" and getattr(summary, name)
+    }
     assert counters == expected
     model = GraphModel(None, [0, 1], [1, 2], [1, 1], semantics="set")
     ins, dels = batch.get("insert", ([], [], [])), batch.get("delete", ([], []))
@@ -272,6 +302,7 @@ def test_set_repeats_collapse_before_counting(case):
 
 
 # --- other semantics fields and error modes --------------------------------------------------
+
 
 def test_insertions_first_when_requested():
     g = base_graph(semantics=dyng.BatchSemantics(deletions_first=False))
@@ -293,12 +324,16 @@ def test_on_self_loop_drop_counts():
     assert g.num_edges == 3
 
 
-@pytest.mark.parametrize("semantics, insert, delete", [
-    (dict(on_missing_delete="error"), None, ([3], [0])),
-    (dict(on_existing_insert="error"), ([1], [2], [5]), None),
-    (dict(allow_vertex_growth=False), ([0], [4], [5]), None),
-    (dict(on_self_loop="error"), ([2], [2], [5]), None),
-], ids=["missing_delete", "existing_insert", "vertex_growth", "self_loop"])
+@pytest.mark.parametrize(
+    "semantics, insert, delete",
+    [
+        (dict(on_missing_delete="error"), None, ([3], [0])),
+        (dict(on_existing_insert="error"), ([1], [2], [5]), None),
+        (dict(allow_vertex_growth=False), ([0], [4], [5]), None),
+        (dict(on_self_loop="error"), ([2], [2], [5]), None),
+    ],
+    ids=["missing_delete", "existing_insert", "vertex_growth", "self_loop"],
+)
 def test_error_modes_raise_and_change_nothing(semantics, insert, delete):
     g = base_graph(semantics=dyng.BatchSemantics(**semantics))
     # A valid change rides along: it must not be applied either.
@@ -327,8 +362,13 @@ def dyng_semantics(name):
     return dyng.BatchSemantics(**dataclasses.asdict(SEMANTICS[name]))
 
 
-@given(graphs(max_vertices=8, max_edges=24), st.sampled_from(sorted(SEMANTICS)), st.booleans(),
-       st.integers(1, 4), st.data())
+@given(
+    graphs(max_vertices=8, max_edges=24),
+    st.sampled_from(sorted(SEMANTICS)),
+    st.booleans(),
+    st.integers(1, 4),
+    st.data(),
+)
 def test_batch_sequences_match_model(rg, semantics, directed, num_batches, data):
     g = rg.to_graph(directed=directed, semantics=dyng_semantics(semantics))
     model = rg.model(directed=directed, semantics=SEMANTICS[semantics])
@@ -345,8 +385,11 @@ def test_batch_sequences_match_model(rg, semantics, directed, num_batches, data)
 
 @given(graphs(max_vertices=8, max_edges=24), st.data())
 def test_error_mode_batches_are_atomic(rg, data):
-    sem = ModelSemantics(on_missing_delete="error", on_existing_insert="error",
-                         allow_vertex_growth=data.draw(st.booleans()))
+    sem = ModelSemantics(
+        on_missing_delete="error",
+        on_existing_insert="error",
+        allow_vertex_growth=data.draw(st.booleans()),
+    )
     g = rg.to_graph(semantics=dyng.BatchSemantics(**dataclasses.asdict(sem)))
     model = rg.model(semantics=sem)
     rb = data.draw(batches(model, max_insertions=3, max_deletions=3))
@@ -367,8 +410,11 @@ def test_error_mode_batches_are_atomic(rg, data):
         assert edge_dict(g) == model.edges
 
 
-@pytest.mark.parametrize("kw", [{}, {"edge_dtype": "int64"}, {"vertex_dtype": "int64"}],
-                         ids=["i32i32", "i32i64", "i64i64"])
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"edge_dtype": "int64"}, {"vertex_dtype": "int64"}],
+    ids=["i32i32", "i32i64", "i64i64"],
+)
 @given(rg=graphs(max_vertices=8, max_edges=20), data=st.data())
 def test_type_combos_apply_identically(kw, rg, data):
     g = rg.to_graph(**kw)
@@ -383,22 +429,32 @@ def test_type_combos_apply_identically(kw, rg, data):
 # n > 2^16 for the two-pass digit split), where operations stay in (row, column, seq) order
 # instead of being sorted by comparison. Checked against the model on every layout that changes
 # the ordering argument: directed with in-edges, undirected, append rows, and a log consumer.
-@pytest.mark.parametrize("directed, order, semantics", [
-    (True, "sorted", "upsert_last_wins"),
-    (False, "sorted", "upsert_last_wins"),
-    (True, "append", "upsert_last_wins"),
-    (True, "sorted", "set"),
-])
+@pytest.mark.parametrize(
+    "directed, order, semantics",
+    [
+        (True, "sorted", "upsert_last_wins"),
+        (False, "sorted", "upsert_last_wins"),
+        (True, "append", "upsert_last_wins"),
+        (True, "sorted", "set"),
+    ],
+)
 def test_large_batch_matches_the_model(directed, order, semantics):
     rng = np.random.default_rng(11)
     n, m, k = 70_000, 60_000, 40_000
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     w = rng.integers(1, 50, m)
-    g = dyng.Graph.from_edges(src.astype(np.int32), dst.astype(np.int32), w.astype(np.int32),
-                              num_vertices=n, directed=directed, row_order=order,
-                              semantics=semantics)
-    model = GraphModel(n, src.tolist(), dst.tolist(), w.tolist(), directed=directed,
-                       semantics=semantics)
+    g = dyng.Graph.from_edges(
+        src.astype(np.int32),
+        dst.astype(np.int32),
+        w.astype(np.int32),
+        num_vertices=n,
+        directed=directed,
+        row_order=order,
+        semantics=semantics,
+    )
+    model = GraphModel(
+        n, src.tolist(), dst.tolist(), w.tolist(), directed=directed, semantics=semantics
+    )
     # Repeats, re-insertions of deleted edges and insertions of existing edges, in one batch.
     pick = rng.integers(0, m, k // 4)
     ins_src = np.concatenate([rng.integers(0, n, k), src[pick], src[pick[:100]]])
@@ -407,8 +463,9 @@ def test_large_batch_matches_the_model(directed, order, semantics):
     del_src = np.concatenate([src[pick[: k // 8]], rng.integers(0, n, 500)])
     del_dst = np.concatenate([dst[pick[: k // 8]], rng.integers(0, n, 500)])
     summary = g.apply(dyng.EdgeBatch(insert=(ins_src, ins_dst, ins_w), delete=(del_src, del_dst)))
-    expected = model.apply(ins_src.tolist(), ins_dst.tolist(), ins_w.tolist(), del_src.tolist(),
-                           del_dst.tolist())
+    expected = model.apply(
+        ins_src.tolist(), ins_dst.tolist(), ins_w.tolist(), del_src.tolist(), del_dst.tolist()
+    )
     assert summary_dict(summary) == {f: getattr(expected, f) for f in SUMMARY_FIELDS}
     assert edge_dict(g) == model.edges
     if order == "append":  # each row: survivors in place, then new slots in processing order
@@ -420,14 +477,21 @@ def test_large_batch_matches_the_model(directed, order, semantics):
     g.check_integrity()
     if directed:  # an update reads the change log in processing order
         r = dyng.sssp.compute(g, 0)
-        dyng.sssp.update(g, dyng.EdgeBatch(insert=(ins_dst[:5000], ins_src[:5000], ins_w[:5000]),
-                                           delete=(ins_src[5000:9000], ins_dst[5000:9000])), r)
+        dyng.sssp.update(
+            g,
+            dyng.EdgeBatch(
+                insert=(ins_dst[:5000], ins_src[:5000], ins_w[:5000]),
+                delete=(ins_src[5000:9000], ins_dst[5000:9000]),
+            ),
+            r,
+        )
         fresh = dyng.sssp.compute(g, 0)
         assert np.array_equal(r.distances.to_numpy(), fresh.distances.to_numpy())
         assert np.array_equal(r.parents.to_numpy(), fresh.parents.to_numpy())
 
 
 # --- Large batches on a team ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("directed", [True, False])
 def test_large_batch_same_on_every_backend(directed):
@@ -442,16 +506,26 @@ def test_large_batch_same_on_every_backend(directed):
     pick = rng.integers(0, m, 6000)
     batch = dyng.EdgeBatch(insert=ins, delete=(src[pick], dst[pick]))
     outcomes = []
-    for resources in (dyng.Resources.sequential(), dyng.Resources.openmp(2),
-                      dyng.Resources.openmp(3)):
-        g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed,
-                                  resources=resources)
+    for resources in (
+        dyng.Resources.sequential(),
+        dyng.Resources.openmp(2),
+        dyng.Resources.openmp(3),
+    ):
+        g = dyng.Graph.from_edges(
+            src, dst, w, num_vertices=n, directed=directed, resources=resources
+        )
         r = dyng.sssp.compute(g, 0)
         dyng.update(g, batch, r)
         h = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed)
         summary = h.apply(batch, resources=resources)
         assert csr_lists(h) == csr_lists(g)
-        outcomes.append((summary_dict(summary), csr_lists(g), r.distances.to_numpy().tolist(),
-                         r.parents.to_numpy().tolist()))
+        outcomes.append(
+            (
+                summary_dict(summary),
+                csr_lists(g),
+                r.distances.to_numpy().tolist(),
+                r.parents.to_numpy().tolist(),
+            )
+        )
     assert outcomes[1] == outcomes[0]
     assert outcomes[2] == outcomes[0]

@@ -19,12 +19,14 @@ def test_from_edges_with_a_huge_id_raises_out_of_memory():
 
 
 def test_batch_growing_to_a_huge_id_raises_and_changes_nothing():
-    graph = dyng.Graph.from_edges(np.array([0, 1], dtype=np.int64),
-                                  np.array([1, 2], dtype=np.int64), [3, 4])
+    graph = dyng.Graph.from_edges(
+        np.array([0, 1], dtype=np.int64), np.array([1, 2], dtype=np.int64), [3, 4]
+    )
     result = dyng.sssp.compute(graph, 0)
     before = graph.to_csr()
-    batch = dyng.EdgeBatch(insert=(np.array([0], dtype=np.int64),
-                                   np.array([HUGE_ID], dtype=np.int64), [1]))
+    batch = dyng.EdgeBatch(
+        insert=(np.array([0], dtype=np.int64), np.array([HUGE_ID], dtype=np.int64), [1])
+    )
     with pytest.raises(dyng.OutOfMemoryError, match="vertex id"):
         dyng.sssp.update(graph, batch, result)
     after = graph.to_csr()
@@ -48,7 +50,9 @@ def test_messages_give_the_bytes_needed_and_available():
 # (the children pin one, as conftest.py does for the tests in this process: where a CUDA plugin
 # is installed the default would put the graph on the device).
 PIN_HOST = "import dyng; dyng.set_default_resources('sequential')\n"
-PEAK_RSS_CHILD = PIN_HOST + """
+PEAK_RSS_CHILD = (
+    PIN_HOST
+    + """
 import resource, sys
 import dyng
 n = int(sys.argv[1])
@@ -59,6 +63,7 @@ src, dst, _ = g.edges()
 assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 1), (1, 2), (2, 0), (5, n - 1), (n + 10, 3)]
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # KiB on Linux
 """
+)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB: Linux")
@@ -96,6 +101,7 @@ def test_isolated_vertices_of_a_device_graph_cost_no_host_memory():
 def _child_peak_kib(code, argv):
     if "ru_maxrss" not in code:
         code += "\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
-                         timeout=300, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=300, check=True
+    )
     return int(out.stdout.split()[-1])

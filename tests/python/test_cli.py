@@ -21,14 +21,31 @@ import dyng
 from dyng import cli
 from dyng.cli import _errors, _flags, _progress, _textbatch, prep
 
-COMMANDS = [["sssp"], ["sssp", "compute"], ["sssp", "update"], ["mosp"], ["mosp", "compute"],
-            ["mosp", "update"], ["cycle_count"], ["cycle_count", "compute"],
-            ["cycle_count", "update"], ["components"], ["components", "compute"],
-            ["components", "update"], ["pagerank"], ["pagerank", "compute"],
-            ["pagerank", "update"], ["convert"], ["generate"], ["generate", "mosp_changes"],
-            ["generate", "cycle_enum_batch"], ["prep"], *[["prep", step] for step in (
-                "mtx2csr", "widen", "cache", "changes", "init", "expected")], ["config"],
-            ["demo"]]
+COMMANDS = [
+    ["sssp"],
+    ["sssp", "compute"],
+    ["sssp", "update"],
+    ["mosp"],
+    ["mosp", "compute"],
+    ["mosp", "update"],
+    ["cycle_count"],
+    ["cycle_count", "compute"],
+    ["cycle_count", "update"],
+    ["components"],
+    ["components", "compute"],
+    ["components", "update"],
+    ["pagerank"],
+    ["pagerank", "compute"],
+    ["pagerank", "update"],
+    ["convert"],
+    ["generate"],
+    ["generate", "mosp_changes"],
+    ["generate", "cycle_enum_batch"],
+    ["prep"],
+    *[["prep", step] for step in ("mtx2csr", "widen", "cache", "changes", "init", "expected")],
+    ["config"],
+    ["demo"],
+]
 
 
 def run(argv):
@@ -59,22 +76,24 @@ def test_every_help_ends_with_an_example_invocation(command):
 
 
 def test_help_and_parsing_load_no_native_module():
-    code = ("import sys\nfrom dyng.cli import main\n"
-            "assert main(['sssp', 'update', '--help']) == 0\n"
-            "assert main(['cycle_count', 'update', '--bogus']) == 2\n"
-            "import dyng\n"
-            "assert dyng._backend.native_module_name() is None\n"
-            "assert 'dyng._core' not in sys.modules\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+    code = (
+        "import sys\nfrom dyng.cli import main\n"
+        "assert main(['sssp', 'update', '--help']) == 0\n"
+        "assert main(['cycle_count', 'update', '--bogus']) == 2\n"
+        "import dyng\n"
+        "assert dyng._backend.native_module_name() is None\n"
+        "assert 'dyng._core' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
 
 def test_version_and_module_entry_point():
     status, out, _ = run(["--version"])
     assert (status, out) == (0, f"dyng {dyng.__version__}\n")
-    done = subprocess.run([sys.executable, "-m", "dyng", "--version"], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "dyng", "--version"], capture_output=True, text=True, timeout=120
+    )
     assert (done.returncode, done.stdout) == (0, f"dyng {dyng.__version__}\n")
 
 
@@ -82,8 +101,9 @@ def test_usage_errors_exit_2_with_argparse_usage():
     status, out, err = run(["sssp", "compute"])
     assert (status, out) == (2, "")
     assert err.startswith("usage: dyng sssp compute")
-    assert err.splitlines()[-1] == ("dyng sssp compute: error: the following arguments are "
-                                    "required: --graph/--input, --out")
+    assert err.splitlines()[-1] == (
+        "dyng sssp compute: error: the following arguments are required: --graph/--input, --out"
+    )
 
 
 def test_log_level_is_set_before_the_command(monkeypatch):
@@ -99,10 +119,22 @@ def test_an_interrupt_exits_130(monkeypatch, graph_file, tmp_path):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(dyng.sssp, "compute", interrupted)
-    status, _, err = run(["sssp", "compute", "--graph", graph_file, "--num-weights", "2",
-                          "--out", str(tmp_path / "o")])
-    assert (status, err) == (130, "dyng: interrupted; no output was written; files from before "
-                                  "the run are as they were\n")
+    status, _, err = run(
+        [
+            "sssp",
+            "compute",
+            "--graph",
+            graph_file,
+            "--num-weights",
+            "2",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
+    assert (status, err) == (
+        130,
+        "dyng: interrupted; no output was written; files from before the run are as they were\n",
+    )
 
 
 def test_a_command_runs_where_no_native_module_loads(monkeypatch):
@@ -137,8 +169,9 @@ def test_a_failure_names_the_file_and_exits_1(tmp_path):
 
 def test_an_os_error_is_a_sentence():
     exc = FileNotFoundError(2, "No such file or directory", "x.txt")
-    assert _errors._describe(exc) == ("x.txt: No such file or directory; check the path and its "
-                                      "permissions")
+    assert _errors._describe(exc) == (
+        "x.txt: No such file or directory; check the path and its permissions"
+    )
 
 
 class _Terminal(io.StringIO):
@@ -193,11 +226,20 @@ def test_a_fast_step_prints_nothing_on_a_terminal(monkeypatch):
         _progress.configure(quiet=True)
 
 
-@pytest.mark.parametrize("module, verb, skip", [
-    ("sssp", "update", ()), ("mosp", "update", ()), ("cycle_count", "compute", ()),
-    ("sssp", "compute", ("validate_inputs",)), ("mosp", "compute", ("validate_inputs",)),
-    ("components", "compute", ()), ("components", "update", ()), ("pagerank", "compute", ()),
-    ("pagerank", "update", ())])
+@pytest.mark.parametrize(
+    "module, verb, skip",
+    [
+        ("sssp", "update", ()),
+        ("mosp", "update", ()),
+        ("cycle_count", "compute", ()),
+        ("sssp", "compute", ("validate_inputs",)),
+        ("mosp", "compute", ("validate_inputs",)),
+        ("components", "compute", ()),
+        ("components", "update", ()),
+        ("pagerank", "compute", ()),
+        ("pagerank", "update", ()),
+    ],
+)
 def test_every_options_field_is_a_kebab_case_flag(module, verb, skip):
     options = importlib.import_module(f"dyng.{module}").Options
     _, out, _ = run([module, verb, "--help"])
@@ -213,10 +255,26 @@ def test_every_options_field_is_a_kebab_case_flag(module, verb, skip):
 
 def test_given_fields_are_the_ones_on_the_command_line():
     parser = cli.parser()
-    args = parser.parse_args(["mosp", "update", "--graph", "g", "--out", "o", "--preferences",
-                              "4,1,4", "--no-compute-path-costs", "--delta", "3"])
-    assert _flags.given(args, args.fields) == {"preferences": [4, 1, 4],
-                                               "compute_path_costs": False, "delta": 3}
+    args = parser.parse_args(
+        [
+            "mosp",
+            "update",
+            "--graph",
+            "g",
+            "--out",
+            "o",
+            "--preferences",
+            "4,1,4",
+            "--no-compute-path-costs",
+            "--delta",
+            "3",
+        ]
+    )
+    assert _flags.given(args, args.fields) == {
+        "preferences": [4, 1, 4],
+        "compute_path_costs": False,
+        "delta": 3,
+    }
     args = parser.parse_args(["sssp", "compute", "--graph", "g", "--out", "o"])
     assert _flags.given(args, args.fields) == {}
 
@@ -255,13 +313,16 @@ def test_the_cache_identity_names_each_file_with_its_size_and_file_clock_mtime(t
         data = file.read()
     assert data[:8] == b"MOSPCSR2"
     length = struct.unpack("<I", data[8:12])[0]
-    lines = data[12:12 + length].decode().split("\n")
+    lines = data[12 : 12 + length].decode().split("\n")
     for index, suffix in enumerate(("RowPtr.txt", "ColInd.txt", "Values.txt")):
         path = os.path.realpath(prefix + suffix)
         info = os.stat(path)
-        assert lines[3 * index:3 * index + 3] == [
-            path, str(info.st_size), str(info.st_mtime_ns - 6437664000 * 10**9)]
-    body = data[12 + length:]
+        assert lines[3 * index : 3 * index + 3] == [
+            path,
+            str(info.st_size),
+            str(info.st_mtime_ns - 6437664000 * 10**9),
+        ]
+    body = data[12 + length :]
     assert struct.unpack("<iiq", body[:16]) == (2, 2, 2)
     assert np.frombuffer(body[16:], dtype="<i4").tolist() == [0, 1, 2, 1, 0, 3, 4, 5, 6]
 
@@ -272,9 +333,23 @@ def test_uniform_draws_follow_libstdcxx():
 
 
 def test_cycle_count_update_compares_with_a_recompute(graph_file):
-    status, out, err = run(["cycle_count", "update", "--graph", graph_file, "--num-weights",
-                            "2", "--max-length", "4", "--insert", graph_file, "--delete",
-                            graph_file, "--compare-recompute"])
+    status, out, err = run(
+        [
+            "cycle_count",
+            "update",
+            "--graph",
+            graph_file,
+            "--num-weights",
+            "2",
+            "--max-length",
+            "4",
+            "--insert",
+            graph_file,
+            "--delete",
+            graph_file,
+            "--compare-recompute",
+        ]
+    )
     assert status == 0 and out.startswith("# cycle_size, num_of_cycles\n")
     names = [line.split("=")[0] for line in err.splitlines()]
     assert names == ["update_seconds", "recompute_seconds", "match"]
@@ -283,8 +358,18 @@ def test_cycle_count_update_compares_with_a_recompute(graph_file):
 
 def test_mosp_changes_without_a_count_draws_none(tmp_path, graph_file):
     # The library needs num_changes; the command line, as 0.2's, writes an empty batch.
-    status, out, err = run(["generate", "mosp_changes", "--graph", graph_file, "--num-weights",
-                            "2", "--out", str(tmp_path / "b")])
+    status, out, err = run(
+        [
+            "generate",
+            "mosp_changes",
+            "--graph",
+            graph_file,
+            "--num-weights",
+            "2",
+            "--out",
+            str(tmp_path / "b"),
+        ]
+    )
     assert (status, err) == (0, "")
     assert out == "changes: inserts=0 reweights=0 deletes=0\n"
     assert (tmp_path / "b" / "insert.txt").read_text() == ""
@@ -292,7 +377,21 @@ def test_mosp_changes_without_a_count_draws_none(tmp_path, graph_file):
 
 
 def test_a_seed_out_of_range_is_an_error_line_not_a_traceback(tmp_path, graph_file):
-    status, out, err = run(["generate", "mosp_changes", "--graph", graph_file, "--num-weights",
-                            "2", "--num-changes", "2", "--seed", "-1", "--out", str(tmp_path)])
+    status, out, err = run(
+        [
+            "generate",
+            "mosp_changes",
+            "--graph",
+            graph_file,
+            "--num-weights",
+            "2",
+            "--num-changes",
+            "2",
+            "--seed",
+            "-1",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert status == 1 and out == ""
     assert err.startswith("dyng: error: ") and "seed" in err and "Traceback" not in err

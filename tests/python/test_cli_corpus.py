@@ -20,8 +20,9 @@ DATA = os.path.join(HERE, "..", "data", "cli")
 
 
 def _corpus():
-    spec = importlib.util.spec_from_file_location("make_corpus",
-                                                  os.path.join(DATA, "make_corpus.py"))
+    spec = importlib.util.spec_from_file_location(
+        "make_corpus", os.path.join(DATA, "make_corpus.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -54,7 +55,9 @@ def _params():
         why = corpus.KNOWN_DIFFERENCES.get(name)
         marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
         if cuda and name in RECORDED_WITHOUT_CUDA:
-            marks.append(pytest.mark.skip(reason="recorded where CUDA was missing; it is usable here"))
+            marks.append(
+                pytest.mark.skip(reason="recorded where CUDA was missing; it is usable here")
+            )
         yield pytest.param(name, marks=marks)
 
 
@@ -72,11 +75,13 @@ def test_case_matches_0_2(name, tmp_path, monkeypatch):
         where = f"{name} step {number}: dyng {' '.join(steps[number])}"
         assert found["rc"] == expected["rc"], f"{where}\n{found['stderr']}"
         assert corpus.mask(found["stdout"]) == corpus.mask(expected["stdout"]), where
-        assert corpus.mask_stderr(found["stderr"], rule) == \
-            corpus.mask_stderr(expected["stderr"], rule), where
+        assert corpus.mask_stderr(found["stderr"], rule) == corpus.mask_stderr(
+            expected["stderr"], rule
+        ), where
     made = corpus.files_under(str(work), corpus.input_names())
     stored = corpus.files_under(os.path.join(folder, "files"), set())
     assert sorted(made) == sorted(stored)
     for relative, data in stored.items():
-        assert corpus.comparable(relative, made[relative]) == corpus.comparable(relative, data), \
+        assert corpus.comparable(relative, made[relative]) == corpus.comparable(relative, data), (
             f"{name}: {relative} differs"
+        )

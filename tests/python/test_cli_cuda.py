@@ -30,13 +30,15 @@ def files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cli_cuda")
     rng = np.random.default_rng(3)
     n, m = 20000, 200000
-    edges = np.column_stack([rng.integers(0, n, m), rng.integers(0, n, m),
-                             rng.integers(1, 101, (m, 3))])
+    edges = np.column_stack(
+        [rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 101, (m, 3))]
+    )
     np.savetxt(folder / "g.txt", edges, fmt="%d")
     batch = folder / "ch"
     batch.mkdir()
-    inserts = np.column_stack([rng.integers(0, n, 500), rng.integers(0, n, 500),
-                               rng.integers(1, 101, (500, 3))])
+    inserts = np.column_stack(
+        [rng.integers(0, n, 500), rng.integers(0, n, 500), rng.integers(1, 101, (500, 3))]
+    )
     np.savetxt(batch / "insert.txt", inserts, fmt="%d")
     np.savetxt(batch / "delete.txt", edges[:300, :2], fmt="%d")
     return folder
@@ -49,18 +51,36 @@ def same_tree(a, b):
         same_tree(a / sub, b / sub)
 
 
-@pytest.mark.parametrize("command, extra", [
-    ("sssp", ["--source", "0"]),
-    ("mosp", ["--source", "0", "--preferences", "2,1,3"]),
-])
+@pytest.mark.parametrize(
+    "command, extra",
+    [
+        ("sssp", ["--source", "0"]),
+        ("mosp", ["--source", "0", "--preferences", "2,1,3"]),
+    ],
+)
 @pytest.mark.parametrize("verb", ["compute", "update"])
 def test_tree_commands_write_the_same_files(files, command, extra, verb):
     outs = {}
     for backend in ("sequential", "cuda"):
         outs[backend] = files / f"{command}-{verb}-{backend}"
         batch = ["--changes", files / "ch"] if verb == "update" else []
-        run([command, verb, "--graph", files / "g.txt", "--num-weights", 3, *extra, *batch,
-             "--out", outs[backend], "--backend", backend, "--quiet"])
+        run(
+            [
+                command,
+                verb,
+                "--graph",
+                files / "g.txt",
+                "--num-weights",
+                3,
+                *extra,
+                *batch,
+                "--out",
+                outs[backend],
+                "--backend",
+                backend,
+                "--quiet",
+            ]
+        )
     same_tree(outs["sequential"], outs["cuda"])
     assert any(outs["cuda"].rglob("*.txt"))
 
@@ -71,8 +91,23 @@ def test_cycle_count_writes_the_same_histogram(files, verb):
     for backend in ("sequential", "cuda"):
         outs[backend] = files / f"cycles-{verb}-{backend}.csv"
         batch = ["--changes", files / "ch"] if verb == "update" else []
-        run(["cycle_count", verb, "--graph", files / "g.txt", "--num-weights", 3,
-             "--max-length", 4, *batch, "--output", outs[backend], "--backend", backend])
+        run(
+            [
+                "cycle_count",
+                verb,
+                "--graph",
+                files / "g.txt",
+                "--num-weights",
+                3,
+                "--max-length",
+                4,
+                *batch,
+                "--output",
+                outs[backend],
+                "--backend",
+                backend,
+            ]
+        )
     assert outs["sequential"].read_bytes() == outs["cuda"].read_bytes()
     assert outs["cuda"].read_text().startswith("# cycle_size, num_of_cycles")
 
@@ -91,8 +126,23 @@ def test_components_writes_the_same_files(files, verb, kind):
     for name, flags in backends.items():
         outs[name] = files / f"components-{verb}-{kind}-{name}"
         batch = ["--changes", files / "ch"] if verb == "update" else []
-        run(["components", verb, "--graph", files / "g.txt", "--num-weights", 3, "--kind", kind,
-             *batch, "--out", outs[name], *flags, "--quiet"])
+        run(
+            [
+                "components",
+                verb,
+                "--graph",
+                files / "g.txt",
+                "--num-weights",
+                3,
+                "--kind",
+                kind,
+                *batch,
+                "--out",
+                outs[name],
+                *flags,
+                "--quiet",
+            ]
+        )
     for name in backends:
         same_tree(outs["sequential"], outs[name])
     assert any(outs["automatic"].rglob("labels*.txt"))

@@ -89,8 +89,13 @@ class Driver:
     """A child process that runs one ``dyng`` command per request, in the folder `cwd`."""
 
     def __init__(self, home):
-        self.child = subprocess.Popen([sys.executable, "-c", _DRIVER], cwd=home,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", _DRIVER],
+            cwd=home,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.cwd = home
 
     def run(self, argv, point="none", nth=0):
@@ -136,57 +141,162 @@ G3 = ["--graph", "g.txt", "--num-weights", "3"]
 # name: (steps that make the previous run's outputs, the run that is interrupted). Every
 # command that writes files, each over outputs of an earlier run with other arguments.
 SCENARIOS = {
-    "mosp_compute": ([["mosp", "compute", *G3, "--preferences", "1,1,1", "--source", "1",
-                       "--out", "o"]],
-                     ["mosp", "compute", *G3, "--preferences", "4,1,4", "--out", "o"]),
-    "sssp_update": ([["sssp", "update", *G3, "--changes", "ch", "--source", "2", "--out", "o",
-                      "--write-graph", "o/g"]],
-                    ["sssp", "update", *G3, "--changes", "ch", "--out", "o", "--write-graph",
-                     "o/g"]),
-    "mosp_update_init": ([["mosp", "compute", *G3, "--out", "o"]],
-                         ["mosp", "update", *G3, "--changes", "ch", "--init", "o", "--out", "o",
-                          "--write-graph", "w/g"]),
-    "cycle_count_update": ([["cycle_count", "update", *G3, "--max-length", "4",
-                             "--num-insertions", "2", "--seed", "1", "--output", "c/cu.csv",
-                             "--write-batch", "c/wb.txt"]],
-                           ["cycle_count", "update", *G3, "--max-length", "4",
-                            "--num-insertions", "3", "--seed", "2", "--output", "c/cu.csv",
-                            "--write-batch", "c/wb.txt"]),
-    "cycle_count_compute": ([], ["cycle_count", "compute", *G3, "--output",
-                                 "new/cc.csv"]),
-    "components_compute": ([["components", "compute", *G3, "--out", "o"]],
-                           ["components", "compute", *G3, "--kind", "strong", "--out", "o"]),
-    "components_update": ([["components", "update", *G3, "--changes", "ch", "--out", "o",
-                            "--write-batch", "o/b.txt"]],
-                          ["components", "update", *G3, "--kind", "strong", "--batch", "o/b.txt",
-                           "--out", "o", "--write-batch", "o/b.txt", "--write-graph", "w/g.mtx"]),
-    "generate_mosp_changes": ([["generate", "mosp_changes", *G3, "--num-changes", "3", "--seed",
-                                "1", "--out", "b"]],
-                              ["generate", "mosp_changes", *G3, "--num-changes", "4", "--seed",
-                               "2", "--out", "b"]),
-    "generate_cycle_enum_batch": ([], ["generate", "cycle_enum_batch", *G3,
-                                       "--num-insertions", "2", "--out", "n/b.txt"]),
-    "convert_csr": ([["convert", "g.txt", "c/g", "--num-weights", "2", "--to", "csr"]],
-                    ["convert", "g.txt", "c/g", "--num-weights", "3", "--to", "csr"]),
-    "prep_flow": ([["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
-                  ["prep", "changes", "pc", "chg", "--changes", "4", "--seed", "2"]),
-    "prep_init": ([["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
-                  ["prep", "init", "pc", "start"]),
-    "prep_widen": ([["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"],
-                    ["prep", "widen", "pc", "pw", "3", "1", "9", "4"]],
-                   ["prep", "widen", "pc", "pw", "4", "1", "9", "4"]),
-    "prep_cache": ([["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
-                   ["prep", "cache", "pc", "bin/pc.bin"]),
+    "mosp_compute": (
+        [["mosp", "compute", *G3, "--preferences", "1,1,1", "--source", "1", "--out", "o"]],
+        ["mosp", "compute", *G3, "--preferences", "4,1,4", "--out", "o"],
+    ),
+    "sssp_update": (
+        [
+            [
+                "sssp",
+                "update",
+                *G3,
+                "--changes",
+                "ch",
+                "--source",
+                "2",
+                "--out",
+                "o",
+                "--write-graph",
+                "o/g",
+            ]
+        ],
+        ["sssp", "update", *G3, "--changes", "ch", "--out", "o", "--write-graph", "o/g"],
+    ),
+    "mosp_update_init": (
+        [["mosp", "compute", *G3, "--out", "o"]],
+        [
+            "mosp",
+            "update",
+            *G3,
+            "--changes",
+            "ch",
+            "--init",
+            "o",
+            "--out",
+            "o",
+            "--write-graph",
+            "w/g",
+        ],
+    ),
+    "cycle_count_update": (
+        [
+            [
+                "cycle_count",
+                "update",
+                *G3,
+                "--max-length",
+                "4",
+                "--num-insertions",
+                "2",
+                "--seed",
+                "1",
+                "--output",
+                "c/cu.csv",
+                "--write-batch",
+                "c/wb.txt",
+            ]
+        ],
+        [
+            "cycle_count",
+            "update",
+            *G3,
+            "--max-length",
+            "4",
+            "--num-insertions",
+            "3",
+            "--seed",
+            "2",
+            "--output",
+            "c/cu.csv",
+            "--write-batch",
+            "c/wb.txt",
+        ],
+    ),
+    "cycle_count_compute": ([], ["cycle_count", "compute", *G3, "--output", "new/cc.csv"]),
+    "components_compute": (
+        [["components", "compute", *G3, "--out", "o"]],
+        ["components", "compute", *G3, "--kind", "strong", "--out", "o"],
+    ),
+    "components_update": (
+        [
+            [
+                "components",
+                "update",
+                *G3,
+                "--changes",
+                "ch",
+                "--out",
+                "o",
+                "--write-batch",
+                "o/b.txt",
+            ]
+        ],
+        [
+            "components",
+            "update",
+            *G3,
+            "--kind",
+            "strong",
+            "--batch",
+            "o/b.txt",
+            "--out",
+            "o",
+            "--write-batch",
+            "o/b.txt",
+            "--write-graph",
+            "w/g.mtx",
+        ],
+    ),
+    "generate_mosp_changes": (
+        [["generate", "mosp_changes", *G3, "--num-changes", "3", "--seed", "1", "--out", "b"]],
+        ["generate", "mosp_changes", *G3, "--num-changes", "4", "--seed", "2", "--out", "b"],
+    ),
+    "generate_cycle_enum_batch": (
+        [],
+        ["generate", "cycle_enum_batch", *G3, "--num-insertions", "2", "--out", "n/b.txt"],
+    ),
+    "convert_csr": (
+        [["convert", "g.txt", "c/g", "--num-weights", "2", "--to", "csr"]],
+        ["convert", "g.txt", "c/g", "--num-weights", "3", "--to", "csr"],
+    ),
+    "prep_flow": (
+        [["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
+        ["prep", "changes", "pc", "chg", "--changes", "4", "--seed", "2"],
+    ),
+    "prep_init": (
+        [["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
+        ["prep", "init", "pc", "start"],
+    ),
+    "prep_widen": (
+        [
+            ["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"],
+            ["prep", "widen", "pc", "pw", "3", "1", "9", "4"],
+        ],
+        ["prep", "widen", "pc", "pw", "4", "1", "9", "4"],
+    ),
+    "prep_cache": (
+        [["prep", "mtx2csr", "p.mtx", "pc", "2", "1", "10", "7"]],
+        ["prep", "cache", "pc", "bin/pc.bin"],
+    ),
 }
 
 
 def _inputs(root):
-    _write(root, "g.txt", "0 1 2 3 1\n0 2 4 1 2\n1 3 5 2 3\n2 3 1 6 2\n3 4 2 2 2\n1 4 9 1 1\n"
-                          "4 5 3 3 3\n2 5 8 1 4\n5 6 1 2 1\n4 1 1 1 1\n1 5 20 20 20\n3 6 7 7 1\n")
+    _write(
+        root,
+        "g.txt",
+        "0 1 2 3 1\n0 2 4 1 2\n1 3 5 2 3\n2 3 1 6 2\n3 4 2 2 2\n1 4 9 1 1\n"
+        "4 5 3 3 3\n2 5 8 1 4\n5 6 1 2 1\n4 1 1 1 1\n1 5 20 20 20\n3 6 7 7 1\n",
+    )
     _write(root, "ch/insert.txt", "3 5 10 2 12\n1 5 12 1 14\n")
     _write(root, "ch/delete.txt", "1 3\n4 1\n")
-    _write(root, "p.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 7\n1 2\n2 3\n"
-                          "3 1\n3 4\n4 5\n5 3\n2 2\n")
+    _write(
+        root,
+        "p.mtx",
+        "%%MatrixMarket matrix coordinate pattern general\n5 5 7\n1 2\n2 3\n"
+        "3 1\n3 4\n4 5\n5 3\n2 2\n",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -211,8 +321,7 @@ def _reset(work, pristine):
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_an_interrupt_at_any_point_leaves_the_old_outputs_or_all_new_ones(driver, name,
-                                                                          tmp_path):
+def test_an_interrupt_at_any_point_leaves_the_old_outputs_or_all_new_ones(driver, name, tmp_path):
     child, work = driver
     before_steps, interrupted = SCENARIOS[name]
     _inputs(work)
@@ -250,12 +359,13 @@ def test_a_failed_run_leaves_the_previous_outputs(driver):
     # none of its files appears (0.2.0 left the new trees beside the old graph).
     child, work = driver
     _inputs(work)
-    assert child.run(["sssp", "update", *G3, "--changes", "ch", "--source", "1", "--out",
-                      "o"])["rc"] == 0
+    assert (
+        child.run(["sssp", "update", *G3, "--changes", "ch", "--source", "1", "--out", "o"])["rc"]
+        == 0
+    )
     os.makedirs(os.path.join(work, "gRowPtr.txt"))
     before = snapshot(work)
-    got = child.run(["sssp", "update", *G3, "--changes", "ch", "--out", "o", "--write-graph",
-                     "g"])
+    got = child.run(["sssp", "update", *G3, "--changes", "ch", "--out", "o", "--write-graph", "g"])
     assert got["rc"] == 1 and got["stderr"].startswith("dyng: error: write_csr_triplet(): ")
     assert "gRowPtr.txt" in got["stderr"] and "folder" in got["stderr"]
     assert snapshot(work) == before
@@ -296,8 +406,9 @@ def test_sigint_at_random_moments_leaves_the_old_outputs_or_all_new_ones(tmp_pat
     outcomes = []
     for _ in range(runs):
         _reset(str(work), str(pristine))
-        child = subprocess.Popen(mosp("4,1,4"), cwd=work, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            mosp("4,1,4"), cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         time.sleep(rng.uniform(0.0, length))  # the moment of the Ctrl-C, not a synchronisation
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=120)

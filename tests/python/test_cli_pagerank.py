@@ -52,15 +52,17 @@ def bound(n):
 
 def test_compute_writes_the_library_ranks(files):
     out = files / "out"
-    status, stdout, _ = run(["pagerank", "compute", *graph_flags(files), "--tol", TOL,
-                             "--out", out])
+    status, stdout, _ = run(
+        ["pagerank", "compute", *graph_flags(files), "--tol", TOL, "--out", out]
+    )
     assert status == 0 and "converged" in stdout and "NOT" not in stdout
     graph = dyng.io.read_edge_list(str(files / "g.txt"), ids="as_is", drop_self_loops=False)
     want = dyng.pagerank.compute(graph, tol=TOL)
     got = read_ranks(out / "ranksOriginal.txt")
     assert np.array_equal(got, want.ranks.to_numpy())  # the text reads back to the same bits
     assert (out / "convergenceOriginal.txt").read_text() == (
-        f"iterations {want.iterations}\nresidual {want.residual!r}\n")
+        f"iterations {want.iterations}\nresidual {want.residual!r}\n"
+    )
     nx = pytest.importorskip("networkx")
     g = nx.MultiDiGraph(EDGES)
     exact = nx.pagerank(g, tol=1e-14, max_iter=10000)
@@ -69,8 +71,20 @@ def test_compute_writes_the_library_ranks(files):
 
 def test_update_writes_the_ranks_after_each_batch(files):
     out = files / "out"
-    argv = ["pagerank", "update", *graph_flags(files), "--tol", TOL, "--batch", files / "b1.txt",
-            "--batch", files / "b2.txt", "--out", out, "--compare-recompute"]
+    argv = [
+        "pagerank",
+        "update",
+        *graph_flags(files),
+        "--tol",
+        TOL,
+        "--batch",
+        files / "b1.txt",
+        "--batch",
+        files / "b2.txt",
+        "--out",
+        out,
+        "--compare-recompute",
+    ]
     status, stdout, _ = run(argv)
     assert status == 0 and stdout.count("recompute ") == 2 and "batch 2/2" in stdout
     graph = dyng.io.read_edge_list(str(files / "g.txt"), ids="as_is", drop_self_loops=False)
@@ -85,27 +99,62 @@ def test_update_writes_the_ranks_after_each_batch(files):
 
 def test_one_batch_writes_ranks_updated(files):
     out = files / "out"
-    status, _, _ = run(["pagerank", "update", *graph_flags(files), "--batch", files / "b1.txt",
-                        "--weighted", "--out", out])
+    status, _, _ = run(
+        [
+            "pagerank",
+            "update",
+            *graph_flags(files),
+            "--batch",
+            files / "b1.txt",
+            "--weighted",
+            "--out",
+            out,
+        ]
+    )
     # An edge list without weights read with --weighted: a clear failure, nothing written.
     assert status == 1 and not out.exists()
-    status, stdout, _ = run(["pagerank", "update", *graph_flags(files), "--num-deletions", "2",
-                             "--seed", "3", "--out", out])
+    status, stdout, _ = run(
+        [
+            "pagerank",
+            "update",
+            *graph_flags(files),
+            "--num-deletions",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            out,
+        ]
+    )
     assert status == 0 and (out / "ranksUpdated.txt").exists() and "update " in stdout
 
 
-@pytest.mark.parametrize("flags, status, message", [
-    (["--alpha", "1.5"], 2, "alpha"),
-    (["--max-iter", "0"], 2, "max_iter"),
-])
+@pytest.mark.parametrize(
+    "flags, status, message",
+    [
+        (["--alpha", "1.5"], 2, "alpha"),
+        (["--max-iter", "0"], 2, "max_iter"),
+    ],
+)
 def test_bad_options_exit_with_a_message(files, flags, status, message):
-    code, _, err = run(["pagerank", "compute", *graph_flags(files), *flags, "--out",
-                        files / "out"])
+    code, _, err = run(["pagerank", "compute", *graph_flags(files), *flags, "--out", files / "out"])
     assert code in (1, 2) and message in err and not (files / "out").exists()
 
 
 def test_several_batches_take_no_other_batch_flags(files):
-    code, _, err = run(["pagerank", "update", *graph_flags(files), "--batch", files / "b1.txt",
-                        "--batch", files / "b2.txt", "--num-deletions", "1", "--out",
-                        files / "out"])
+    code, _, err = run(
+        [
+            "pagerank",
+            "update",
+            *graph_flags(files),
+            "--batch",
+            files / "b1.txt",
+            "--batch",
+            files / "b2.txt",
+            "--num-deletions",
+            "1",
+            "--out",
+            files / "out",
+        ]
+    )
     assert code == 2 and "several --batch files" in err

@@ -19,7 +19,12 @@ def two_pieces():
 def test_shapes():
     assert [f.name for f in dataclasses.fields(components.Options)] == ["kind"]
     assert [f.name for f in dataclasses.fields(components.Stats)][-5:] == [
-        "merged", "split", "relabelled", "searches", "search_size"]
+        "merged",
+        "split",
+        "relabelled",
+        "searches",
+        "search_size",
+    ]
     r = components.compute(two_pieces())
     assert (r.labels.tolist(), r.sizes.tolist(), r.count) == ([0, 0, 0, 3, 3], [3, 0, 0, 2, 0], 2)
     assert isinstance(r.count, int) and r.kind == "weak" and r.space == "host"
@@ -69,11 +74,19 @@ def test_strong_update_merges_and_splits():
     r = components.compute(g, kind="strong")
     assert r.count == 100
     s = components.update(g, dyng.EdgeBatch(insert=([3], [1])), r)
-    assert (r.labels.tolist()[:5], r.count, s.merged, s.path) == ([0, 1, 1, 1, 4], 98, 2,
-                                                                   "incremental")
+    assert (r.labels.tolist()[:5], r.count, s.merged, s.path) == (
+        [0, 1, 1, 1, 4],
+        98,
+        2,
+        "incremental",
+    )
     s = components.update(g, dyng.EdgeBatch(delete=([2], [3])), r)
-    assert (r.labels.tolist()[:5], r.count, s.split, s.method) == ([0, 1, 2, 3, 4], 100, 2,
-                                                                   "restricted_tarjan")
+    assert (r.labels.tolist()[:5], r.count, s.split, s.method) == (
+        [0, 1, 2, 3, 4],
+        100,
+        2,
+        "restricted_tarjan",
+    )
 
 
 def test_weak_update_counts_what_it_did():
@@ -99,8 +112,9 @@ def test_stale_results_and_clones():
 
 
 def test_graph_growth_and_int64_ids():
-    g = dyng.Graph.from_edges(np.array([0, 1], dtype=np.int64), np.array([1, 2], dtype=np.int64),
-                              [1, 1], directed=False)
+    g = dyng.Graph.from_edges(
+        np.array([0, 1], dtype=np.int64), np.array([1, 2], dtype=np.int64), [1, 1], directed=False
+    )
     r = components.compute(g)
     s = components.update(g, dyng.EdgeBatch(insert=([6, 5], [2, 5], [1, 1])), r)
     assert r.labels.tolist() == [0, 0, 0, 3, 4, 5, 0]
@@ -165,5 +179,6 @@ def test_with_the_gpu_as_the_automatic_choice_components_run_there():
     assert r.space == "device" and r.labels.to_numpy().tolist()[:5] == [0, 0, 0, 3, 3]
     dyng.update(graph, dyng.EdgeBatch(insert=([2, 6], [3, 7]), delete=([0], [1])), r)
     fresh = components.compute(graph)
-    assert r.labels.to_numpy().tolist() == fresh.labels.to_numpy().tolist() == [
-        0, 1, 1, 1, 1, 5, 6, 6]
+    assert (
+        r.labels.to_numpy().tolist() == fresh.labels.to_numpy().tolist() == [0, 1, 1, 1, 1, 5, 6, 6]
+    )

@@ -6,15 +6,14 @@ no CUDA backend is usable (CI); must pass on a GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_components_properties import COMBOS, expected_answer
 
 import dyng
 from dyng import components
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
-from test_components_properties import COMBOS, expected_answer
 
 pytestmark = pytest.mark.gpu
 
@@ -31,8 +30,9 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
     kind = data.draw(st.sampled_from(["weak", "strong"])) if directed else "weak"
     model = rg.model(directed=directed)
     g_dev = rg.to_graph(directed=directed, id_dtype=id_dtype, resources=dyng.Resources.cuda(), **kw)
-    g_host = rg.to_graph(directed=directed, id_dtype=id_dtype,
-                         resources=dyng.Resources.sequential(), **kw)
+    g_host = rg.to_graph(
+        directed=directed, id_dtype=id_dtype, resources=dyng.Resources.sequential(), **kw
+    )
     r_dev = components.compute(g_dev, kind=kind)
     r_host = components.compute(g_host, kind=kind)
     assert r_dev.space == "device"
@@ -78,13 +78,13 @@ def test_strong_on_the_device_and_a_mixed_update():
     strong, tree = components.compute(g, kind="strong"), dyng.sssp.compute(g, 0)
     assert strong.labels.to_numpy().tolist() == [0, 0, 0, 3, 4]
     assert strong.stats.method == "signatures"
-    dyng.update(g, dyng.EdgeBatch(insert=([4, 5], [3, 2], [1, 1]), delete=([2], [0])), strong,
-                tree)
+    dyng.update(g, dyng.EdgeBatch(insert=([4, 5], [3, 2], [1, 1]), delete=([2], [0])), strong, tree)
     assert strong.labels.to_numpy().tolist() == [0, 1, 2, 3, 3, 5] and strong.count == 5
     assert tree.distances.to_numpy().tolist()[:3] == [0, 1, 2]
     with pytest.raises(dyng.InvalidArgumentError, match="strong.*undirected"):
-        components.compute(dyng.Graph.from_edges([0], [1], directed=False, resources=cuda),
-                           kind="strong")
+        components.compute(
+            dyng.Graph.from_edges([0], [1], directed=False, resources=cuda), kind="strong"
+        )
 
 
 @pytest.mark.parametrize("kind", ["weak", "strong"])
@@ -93,24 +93,31 @@ def test_skewed_graphs_with_batches_of_a_thousand_changes(kind):
     n, m = 50_000, 400_000
     src = (np.minimum(rng.zipf(1.6, m), n) - 1).astype(np.int32)
     dst = rng.integers(0, n, m, dtype=np.int32)
-    graphs = {name: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=res)
-              for name, res in (("cuda", dyng.Resources.cuda()),
-                                ("host", dyng.Resources.openmp()))}
+    graphs = {
+        name: dyng.Graph.from_edges(src, dst, num_vertices=n, resources=res)
+        for name, res in (("cuda", dyng.Resources.cuda()), ("host", dyng.Resources.openmp()))
+    }
     results = {name: components.compute(g, kind=kind) for name, g in graphs.items()}
     paths = set()
     for step in range(5):
         pick = rng.integers(0, m, 500)
-        batch = dyng.EdgeBatch(insert=(rng.integers(0, n + 3, 500, dtype=np.int32),
-                                       rng.integers(0, n, 500, dtype=np.int32)),
-                               delete=(src[pick], dst[pick]))
+        batch = dyng.EdgeBatch(
+            insert=(
+                rng.integers(0, n + 3, 500, dtype=np.int32),
+                rng.integers(0, n, 500, dtype=np.int32),
+            ),
+            delete=(src[pick], dst[pick]),
+        )
         for name, g in graphs.items():
             stats = components.update(g, batch, results[name])
             if name == "cuda":
                 paths.add(stats.path)
         device, host = results["cuda"], results["host"]
         differ = np.flatnonzero(device.labels.to_numpy() != host.labels.to_numpy())
-        assert differ.size == 0, (f"batch {step}: {differ.size} labels differ from the host's, "
-                                  f"first at vertices {differ[:5].tolist()}")
+        assert differ.size == 0, (
+            f"batch {step}: {differ.size} labels differ from the host's, "
+            f"first at vertices {differ[:5].tolist()}"
+        )
         assert np.array_equal(device.sizes.to_numpy(), host.sizes.to_numpy()), step
         assert device.count == host.count, step
     # The hub trees keep the strong repair within its budget on this graph too.
@@ -128,8 +135,9 @@ def test_strong_hub_component_shrinks_splits_and_grows_back():
     n = 400
     ring = np.arange(n, dtype=np.int32)
     src = np.concatenate([ring, np.zeros(60, np.int32), rng.integers(0, n, 300, dtype=np.int32)])
-    dst = np.concatenate([(ring + 1) % n, rng.integers(1, n, 60, dtype=np.int32),
-                          np.zeros(300, np.int32)])
+    dst = np.concatenate(
+        [(ring + 1) % n, rng.integers(1, n, 60, dtype=np.int32), np.zeros(300, np.int32)]
+    )
     keep = src != dst
     src, dst = src[keep], dst[keep]
     g = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.cuda())
@@ -141,13 +149,24 @@ def test_strong_hub_component_shrinks_splits_and_grows_back():
         edges = sorted(present)
         hub_edges = [e for e in edges if 0 in e]
         picks = [edges[i] for i in rng.choice(len(edges), 6, replace=False)]
-        picks += [hub_edges[i] for i in rng.choice(len(hub_edges), min(4, len(hub_edges)),
-                                                   replace=False)] if step % 3 == 0 else []
+        picks += (
+            [
+                hub_edges[i]
+                for i in rng.choice(len(hub_edges), min(4, len(hub_edges)), replace=False)
+            ]
+            if step % 3 == 0
+            else []
+        )
         picks = sorted(set(picks))
-        inserts = sorted({(int(a), int(b)) for a, b in rng.integers(0, n + 2, (8, 2))
-                          if a != b} - present - set(picks))
-        batch = dyng.EdgeBatch(insert=([a for a, _ in inserts], [b for _, b in inserts]),
-                               delete=([a for a, _ in picks], [b for _, b in picks]))
+        inserts = sorted(
+            {(int(a), int(b)) for a, b in rng.integers(0, n + 2, (8, 2)) if a != b}
+            - present
+            - set(picks)
+        )
+        batch = dyng.EdgeBatch(
+            insert=([a for a, _ in inserts], [b for _, b in inserts]),
+            delete=([a for a, _ in picks], [b for _, b in picks]),
+        )
         held = cupy.asarray(r.labels) if step % 4 == 1 else None
         before = held.get() if held is not None else None
         paths.update(stats.path for stats in dyng.update(g, batch, r, *copies))
@@ -171,10 +190,12 @@ def test_strong_on_long_cycles_without_hub_trees():
     g = dyng.Graph.from_edges(ring, (ring + 1) % n, num_vertices=n, resources=dyng.Resources.cuda())
     r = components.compute(g, kind="strong")
     assert r.count == 1
-    steps = [dyng.EdgeBatch(delete=([10, 2000], [11, 2001])),
-             dyng.EdgeBatch(insert=([11, 2001], [10, 2000])),
-             dyng.EdgeBatch(insert=([2001, n], [10, 5])),
-             dyng.EdgeBatch(insert=([5], [n]), delete=([2001], [10]))]
+    steps = [
+        dyng.EdgeBatch(delete=([10, 2000], [11, 2001])),
+        dyng.EdgeBatch(insert=([11, 2001], [10, 2000])),
+        dyng.EdgeBatch(insert=([2001, n], [10, 5])),
+        dyng.EdgeBatch(insert=([5], [n]), delete=([2001], [10])),
+    ]
     for step, batch in enumerate(steps):
         components.update(g, batch, r)
         assert answer(r) == answer(components.compute(g, kind="strong")), f"step {step}"

@@ -6,6 +6,7 @@ strong, every id combination)."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
@@ -14,8 +15,6 @@ from scipy.sparse.csgraph import connected_components
 from dyng import components
 from dyng.testing.oracles import component_labels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),
@@ -54,10 +53,13 @@ def answer(result):
 def run_sequence(rg, data, *, directed, kind="weak", combo="i32i32", num_batches=1, **batch_kw):
     kw, id_dtype = COMBOS[combo]
     model = rg.model(directed=directed)
-    graphs_ = {name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw)
-               for name in HOST_BACKENDS}
-    results = {name: components.compute(g, kind=kind, resources=make_resources(name))
-               for name, g in graphs_.items()}
+    graphs_ = {
+        name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw) for name in HOST_BACKENDS
+    }
+    results = {
+        name: components.compute(g, kind=kind, resources=make_resources(name))
+        for name, g in graphs_.items()
+    }
     for r in results.values():
         assert answer(r) == expected_answer(model, kind)
     for step in range(num_batches):
@@ -67,8 +69,9 @@ def run_sequence(rg, data, *, directed, kind="weak", combo="i32i32", num_batches
         for name, g in graphs_.items():
             r = results[name]
             before = answer(r)
-            stats = components.update(g, rb.to_batch(id_dtype=id_dtype), r,
-                                      resources=make_resources(name))
+            stats = components.update(
+                g, rb.to_batch(id_dtype=id_dtype), r, resources=make_resources(name)
+            )
             context = f"batch {step} on {name}"
             event(f"update path: {stats.path}")
             assert summary_dict(stats.batch) == expected.as_dict(), context
@@ -92,8 +95,12 @@ def test_strong_single_batch(rg, data):
     run_sequence(rg, data, directed=True, kind="strong")
 
 
-@given(rg=graphs(max_vertices=12, max_edges=24), data=st.data(), directed=st.booleans(),
-       num_batches=st.integers(2, 5))
+@given(
+    rg=graphs(max_vertices=12, max_edges=24),
+    data=st.data(),
+    directed=st.booleans(),
+    num_batches=st.integers(2, 5),
+)
 def test_weak_batch_sequences(rg, data, directed, num_batches):
     run_sequence(rg, data, directed=directed, num_batches=num_batches)
 
@@ -117,8 +124,9 @@ def test_type_combos(combo, rg, data):
 def test_deletions_only(rg, data):
     directed = data.draw(st.booleans())
     kind = data.draw(st.sampled_from(["weak", "strong"])) if directed else "weak"
-    run_sequence(rg, data, directed=directed, kind=kind, num_batches=3, max_insertions=0,
-                 max_deletions=12)
+    run_sequence(
+        rg, data, directed=directed, kind=kind, num_batches=3, max_insertions=0, max_deletions=12
+    )
 
 
 @given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=80), data=st.data())
@@ -127,5 +135,6 @@ def test_small_batches_on_larger_graphs(rg, data):
     # Small batches on bigger graphs keep update() on its incremental path.
     directed = data.draw(st.booleans())
     kind = data.draw(st.sampled_from(["weak", "strong"])) if directed else "weak"
-    run_sequence(rg, data, directed=directed, kind=kind, num_batches=4, max_insertions=3,
-                 max_deletions=3)
+    run_sequence(
+        rg, data, directed=directed, kind=kind, num_batches=4, max_insertions=3, max_deletions=3
+    )

@@ -28,8 +28,11 @@ def case():
     rng = np.random.default_rng(7)
     src = rng.integers(0, N, M, dtype=np.int32)
     dst = rng.integers(0, N, M, dtype=np.int32)
-    ins = (rng.integers(0, N, BATCH, dtype=np.int32), rng.integers(0, N, BATCH, dtype=np.int32),
-           rng.integers(1, 100, BATCH, dtype=np.int32))
+    ins = (
+        rng.integers(0, N, BATCH, dtype=np.int32),
+        rng.integers(0, N, BATCH, dtype=np.int32),
+        rng.integers(1, 100, BATCH, dtype=np.int32),
+    )
     return src, dst, ins
 
 

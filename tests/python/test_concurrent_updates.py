@@ -23,17 +23,22 @@ THREADS, ROUNDS, N = 4, 40, 3_000
 def make_graph(rng):
     src = rng.integers(0, N, 6 * N, dtype=np.int32)
     dst = rng.integers(0, N, 6 * N, dtype=np.int32)
-    return dyng.Graph.from_edges(src, dst, rng.integers(1, 20, 6 * N, dtype=np.int32),
-                                 num_vertices=N)
+    return dyng.Graph.from_edges(
+        src, dst, rng.integers(1, 20, 6 * N, dtype=np.int32), num_vertices=N
+    )
 
 
 def random_batch(rng, graph):
     src, dst, _ = graph.edges()
     pick = rng.integers(0, len(src), 200)
     return dyng.EdgeBatch(
-        insert=(rng.integers(0, N, 300, dtype=np.int32), rng.integers(0, N, 300, dtype=np.int32),
-                rng.integers(1, 20, 300, dtype=np.int32)),
-        delete=(src[pick].copy(), dst[pick].copy()))
+        insert=(
+            rng.integers(0, N, 300, dtype=np.int32),
+            rng.integers(0, N, 300, dtype=np.int32),
+            rng.integers(1, 20, 300, dtype=np.int32),
+        ),
+        delete=(src[pick].copy(), dst[pick].copy()),
+    )
 
 
 def run_threads(worker):
@@ -91,8 +96,10 @@ def test_threads_updating_one_graph_stay_consistent(entry):
                 assert np.array_equal(result.distances.to_numpy(), fresh.distances.to_numpy())
                 assert np.array_equal(result.parents.to_numpy(), fresh.parents.to_numpy())
                 if levels is not None:
-                    assert np.array_equal(levels.levels.to_numpy(),
-                                          dynamic_bfs.compute(snapshot, index).levels.to_numpy())
+                    assert np.array_equal(
+                        levels.levels.to_numpy(),
+                        dynamic_bfs.compute(snapshot, index).levels.to_numpy(),
+                    )
 
     run_threads(worker)
     assert counts["applied"] + counts["stale"] == THREADS * ROUNDS
@@ -127,8 +134,7 @@ def test_compute_stamps_the_version_it_read():
                 current = result.graph_version == graph.version
                 if current:
                     fresh = sssp.compute(graph, 0)
-                    assert np.array_equal(result.distances.to_numpy(),
-                                          fresh.distances.to_numpy())
+                    assert np.array_equal(result.distances.to_numpy(), fresh.distances.to_numpy())
                 else:
                     assert result.graph_version < graph.version
     finally:

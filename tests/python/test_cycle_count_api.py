@@ -16,8 +16,14 @@ def triangle_and_pair():
 
 def test_defaults_and_fields():
     o = cycle_count.Options()
-    assert (o.max_length, o.method, o.mode, o.cuda_engine, o.scheduler, o.work_items) == \
-        (-1, "johnson", "simple", "automatic", "work_queue", "automatic")
+    assert (o.max_length, o.method, o.mode, o.cuda_engine, o.scheduler, o.work_items) == (
+        -1,
+        "johnson",
+        "simple",
+        "automatic",
+        "work_queue",
+        "automatic",
+    )
     assert cycle_count.Options(scheduler="naive", work_items="two_hop").work_items == "two_hop"
 
 
@@ -76,8 +82,9 @@ def test_requirements_and_their_errors():
     with pytest.raises(dyng.NotSupportedError, match="int32"):
         cycle_count.compute(dyng.Graph.from_edges([0, 1], [1, 0], vertex_dtype="int64"))
     with pytest.raises(dyng.InvalidArgumentError, match="sorted rows without parallel edges"):
-        cycle_count.compute(dyng.Graph.from_edges([0, 1], [1, 0], [[1], [1]],
-                                                  properties="mosp_compatible"))
+        cycle_count.compute(
+            dyng.Graph.from_edges([0, 1], [1, 0], [[1], [1]], properties="mosp_compatible")
+        )
     with pytest.raises(TypeError):
         cycle_count.compute([0, 1])
 
@@ -94,6 +101,7 @@ def test_stale_results_and_fixed_fields():
     assert copy.to_dict() == {2: 1} and copy.graph_version == g.version
     with pytest.raises(TypeError):
         import pickle
+
         pickle.dumps(copy)
 
 
@@ -105,7 +113,8 @@ def test_a_backend_an_algorithm_lacks_is_refused_clearly():
     from dyng._result import _check_backend
 
     host_only = types.SimpleNamespace(
-        _ALGORITHM=types.SimpleNamespace(name="host_only", backends=("sequential", "openmp")))
+        _ALGORITHM=types.SimpleNamespace(name="host_only", backends=("sequential", "openmp"))
+    )
     with pytest.raises(dyng.NotSupportedError, match="sequential, openmp backends"):
         _check_backend(host_only, types.SimpleNamespace(backend="cuda"), "host_only.compute")
     _check_backend(host_only, types.SimpleNamespace(backend="openmp"), "x")

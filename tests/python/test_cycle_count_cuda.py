@@ -7,6 +7,7 @@ pass on a GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,6 @@ import dyng
 from dyng import cycle_count
 from dyng.testing.oracles import simple_cycle_histogram
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 
@@ -27,15 +26,18 @@ def histogram(r):
 
 
 @settings(max_examples=60, deadline=None)
-@given(rg=graphs(max_vertices=12, max_edges=45), data=st.data(), directed=st.booleans(),
-       transposed=st.booleans())
+@given(
+    rg=graphs(max_vertices=12, max_edges=45),
+    data=st.data(),
+    directed=st.booleans(),
+    transposed=st.booleans(),
+)
 def test_cuda_updates_match_host_and_oracle(rg, data, directed, transposed):
     model = rg.model(directed=directed)
     max_length = data.draw(BOUNDS, label="max_length")
     props = dyng.GraphProperties(store_transposed=transposed)
     g_dev = rg.to_graph(directed=directed, properties=props, resources=dyng.Resources.cuda())
-    g_host = rg.to_graph(directed=directed, properties=props,
-                         resources=dyng.Resources.sequential())
+    g_host = rg.to_graph(directed=directed, properties=props, resources=dyng.Resources.sequential())
     r_dev = cycle_count.compute(g_dev, max_length=max_length)
     r_host = cycle_count.compute(g_host, max_length=max_length)
     assert r_dev.space == "device"
@@ -53,10 +55,15 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, transposed):
         assert got == simple_cycle_histogram(model, max_length), f"{context}: CUDA != oracle"
         assert got == histogram(r_host), f"{context}: CUDA update != host update"
         assert (s_dev.deletions, s_dev.insertions, s_dev.affected) == (
-            s_host.deletions, s_host.insertions, s_host.affected), context
+            s_host.deletions,
+            s_host.insertions,
+            s_host.affected,
+        ), context
         if s_dev.path == s_host.path == "incremental":
             assert (s_dev.cycles_removed, s_dev.cycles_added) == (
-                s_host.cycles_removed, s_host.cycles_added), context
+                s_host.cycles_removed,
+                s_host.cycles_added,
+            ), context
         fresh = cycle_count.compute(g_dev, max_length=max_length)
         assert histogram(fresh) == got, context
 
@@ -70,17 +77,27 @@ def test_larger_graphs_match_openmp():
         dst = (src + rng.zipf(1.6, m)) % n if n == 3000 else rng.integers(0, n, m)
         keep = src != dst
         pairs = np.unique(np.stack([src[keep], dst[keep]], 1), axis=0).astype(np.int32)
-        g_dev = dyng.Graph.from_edges(pairs[:, 0], pairs[:, 1], num_vertices=n,
-                                      properties="cycle_enum_compatible",
-                                      resources=dyng.Resources.cuda())
-        g_omp = dyng.Graph.from_edges(pairs[:, 0], pairs[:, 1], num_vertices=n,
-                                      properties="cycle_enum_compatible",
-                                      resources=dyng.Resources.openmp())
+        g_dev = dyng.Graph.from_edges(
+            pairs[:, 0],
+            pairs[:, 1],
+            num_vertices=n,
+            properties="cycle_enum_compatible",
+            resources=dyng.Resources.cuda(),
+        )
+        g_omp = dyng.Graph.from_edges(
+            pairs[:, 0],
+            pairs[:, 1],
+            num_vertices=n,
+            properties="cycle_enum_compatible",
+            resources=dyng.Resources.openmp(),
+        )
         r_dev = cycle_count.compute(g_dev, max_length=max_length)
         r_omp = cycle_count.compute(g_omp, max_length=max_length)
         assert histogram(r_dev) == histogram(r_omp), (n, m)
-        batch = dyng.EdgeBatch(insert=(pairs[:50, 1].copy(), pairs[:50, 0].copy()),
-                               delete=(pairs[50:100, 0].copy(), pairs[50:100, 1].copy()))
+        batch = dyng.EdgeBatch(
+            insert=(pairs[:50, 1].copy(), pairs[:50, 0].copy()),
+            delete=(pairs[50:100, 0].copy(), pairs[50:100, 1].copy()),
+        )
         cycle_count.update(g_dev, batch, r_dev)
         cycle_count.update(g_omp, batch, r_omp)
         assert histogram(r_dev) == histogram(r_omp), (n, m, "update")

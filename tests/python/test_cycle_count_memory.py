@@ -12,8 +12,9 @@ from math import comb, factorial
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux",
-                                reason="RLIMIT_AS caps the address space on Linux only")
+pytestmark = pytest.mark.skipif(
+    sys.platform != "linux", reason="RLIMIT_AS caps the address space on Linux only"
+)
 
 HEADROOM_MB = 24
 
@@ -70,11 +71,16 @@ def cycles_without_a_clique_edge(n, k):
 
 def test_every_cycle_of_k11_fits_a_small_address_space():
     n = 11
-    done = subprocess.run([sys.executable, "-c", CHILD, str(n), str(HEADROOM_MB)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(n), str(HEADROOM_MB)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, (
         f"counting every cycle of K_{n} needed more than {HEADROOM_MB} MB beyond the graph:\n"
-        f"{done.stderr[-2000:]}")
+        f"{done.stderr[-2000:]}"
+    )
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["computed"] == complete_counts(n)
     assert out["updated"] == cycles_without_a_clique_edge(n, 6)

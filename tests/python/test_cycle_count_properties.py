@@ -6,6 +6,7 @@ bounds 2..8 and unbounded; the batch counters equal the model's."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -13,8 +14,6 @@ import dyng
 from dyng import cycle_count
 from dyng.testing.oracles import simple_cycle_histogram
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 BOUNDS = st.sampled_from([-1, 2, 3, 4, 5, 6, 8])
 
@@ -27,8 +26,10 @@ def run_sequence(rg, data, *, directed, num_batches=1, **batch_kw):
     model = rg.model(directed=directed)
     max_length = data.draw(BOUNDS, label="max_length")
     graphs_ = {name: rg.to_graph(directed=directed) for name in HOST_BACKENDS}
-    results = {name: cycle_count.compute(g, max_length=max_length, resources=make_resources(name))
-               for name, g in graphs_.items()}
+    results = {
+        name: cycle_count.compute(g, max_length=max_length, resources=make_resources(name))
+        for name, g in graphs_.items()
+    }
     for r in results.values():
         assert histogram(r) == simple_cycle_histogram(model, max_length)
     for step in range(num_batches):
@@ -52,8 +53,9 @@ def run_sequence(rg, data, *, directed, num_batches=1, **batch_kw):
                 net = sum(got) - sum(before)
                 assert stats.cycles_added - stats.cycles_removed == net, context
             for other in HOST_BACKENDS:
-                fresh = cycle_count.compute(g, max_length=max_length,
-                                            resources=make_resources(other))
+                fresh = cycle_count.compute(
+                    g, max_length=max_length, resources=make_resources(other)
+                )
                 assert histogram(fresh) == got, f"{context}, fresh on {other}"
 
 
@@ -95,8 +97,9 @@ def test_counts_on_a_complete_digraph(max_length):
     # K5 with both directions of every pair: C(5, l) * (l - 1)! cycles of length l.
     n = 5
     pairs = [(u, v) for u in range(n) for v in range(n) if u != v]
-    g = dyng.Graph.from_edges([u for u, _ in pairs], [v for _, v in pairs],
-                              properties="cycle_enum_compatible")
+    g = dyng.Graph.from_edges(
+        [u for u, _ in pairs], [v for _, v in pairs], properties="cycle_enum_compatible"
+    )
     r = cycle_count.compute(g, max_length=max_length)
     want = {2: 10, 3: 20, 4: 30, 5: 24}
     bound = n if max_length == -1 else max_length

@@ -20,8 +20,14 @@ from dyng.cli import _progress
 from dyng.demo import _checks, _data, _device, _workloads
 
 TINY = ["--size", "0.002", "--batches", "3", "--quiet"]
-LABELS = ["sssp", "dynamic_bfs", "components (weak)", "components (strong)", "pagerank",
-          f"cycle_count (<= {_workloads.CYCLE_BOUND})"]
+LABELS = [
+    "sssp",
+    "dynamic_bfs",
+    "components (weak)",
+    "components (strong)",
+    "pagerank",
+    f"cycle_count (<= {_workloads.CYCLE_BOUND})",
+]
 
 
 def run(argv):
@@ -36,9 +42,9 @@ def table_rows(out):
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("result "))
     rows = {}
-    for line in lines[start + 1:start + 1 + len(LABELS)]:
+    for line in lines[start + 1 : start + 1 + len(LABELS)]:
         label = next(name for name in LABELS if line.startswith(name + " "))
-        rows[label] = line[len(label):].split()
+        rows[label] = line[len(label) :].split()
     return rows
 
 
@@ -103,14 +109,16 @@ def test_differences_finds_what_differs():
     same = {"labels": np.array([0, 0, 2]), "count": np.array([2])}
     assert _checks.differences(same, same) is None
     other = {"labels": np.array([0, 1, 1]), "count": np.array([2])}
-    assert _checks.differences(other, same) == ("labels: 2 of 3 entries differ (first at 1: 1, "
-                                                "fresh 0)")
+    assert _checks.differences(other, same) == (
+        "labels: 2 of 3 entries differ (first at 1: 1, fresh 0)"
+    )
     assert _checks.differences({"labels": np.array([0, 0])}, same).startswith("labels: shape")
     assert _checks.differences({}, same) == "labels: shape/type missing, fresh (3,) int64"
     ranks, fresh = np.array([0.25, 0.75]), np.array([0.3, 0.7])
     assert _checks.differences({"ranks": ranks}, {"ranks": fresh}, l1_bound=0.2) is None
     assert _checks.differences({"ranks": ranks}, {"ranks": fresh}, l1_bound=0.05) == (
-        "ranks: L1 distance 0.1 from fresh, bound 0.05")
+        "ranks: L1 distance 0.1 from fresh, bound 0.05"
+    )
     # Without a bound a float answer must be equal bit for bit.
     assert _checks.differences({"ranks": ranks}, {"ranks": fresh}) is not None
 
@@ -132,7 +140,7 @@ def test_the_data_follows_the_seed():
 def test_road_batches_close_reopen_and_retime_streets():
     rng = np.random.default_rng(3)
     edges, blocks = _data.roads(6, rng)
-    usual = edges.weights[:len(blocks)]
+    usual = edges.weights[: len(blocks)]
     events = _stream_of_roads(edges, blocks, usual, rng)
     first, second, third = (events.next_batch() for _ in range(3))
     assert first.num_deletions == 2 and first.num_insertions == 2 * 3  # one closure, 3 retimed
@@ -151,8 +159,12 @@ def _stream_of_roads(edges, blocks, usual, rng):
 @pytest.mark.parametrize("argv", [["demo", "--help"], None])
 def test_help_documents_every_flag(argv):
     if argv is None:  # python -m dyng.demo
-        done = subprocess.run([sys.executable, "-m", "dyng.demo", "--help"], capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "dyng.demo", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         status, out = done.returncode, done.stdout
     else:
         status, out, _ = run(argv)
@@ -172,8 +184,10 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch):
         def isatty(self):
             return True
 
-    for quiet, expected in ((False, "dyng: batches [###############...............] 1/2"),
-                            (True, "")):
+    for quiet, expected in (
+        (False, "dyng: batches [###############...............] 1/2"),
+        (True, ""),
+    ):
         screen = Terminal()
         monkeypatch.setattr(sys, "stderr", screen)
         _progress.configure(quiet=quiet)
@@ -185,14 +199,26 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch):
 
 
 def test_the_first_line_says_where_it_runs():
-    plugin = {"name": "cu13", "state": "chosen", "distribution": "dyng-cu13", "version": "0.3.0",
-              "driver_version": 13020, "reason": "chosen"}
-    config = {"plugins": [plugin], "backends": {"cuda": True}, "native_module": "m",
-              "openmp_max_threads": 2}
+    plugin = {
+        "name": "cu13",
+        "state": "chosen",
+        "distribution": "dyng-cu13",
+        "version": "0.3.0",
+        "driver_version": 13020,
+        "reason": "chosen",
+    }
+    config = {
+        "plugins": [plugin],
+        "backends": {"cuda": True},
+        "native_module": "m",
+        "openmp_max_threads": 2,
+    }
     gpu = type("R", (), {"backend": "cuda", "device": 0, "num_threads": 0})()
     assert _device.describe(gpu, config) == (
-        "running on the GPU: CUDA device 0 (plugin dyng-cu13 0.3.0, driver CUDA 13.2)")
+        "running on the GPU: CUDA device 0 (plugin dyng-cu13 0.3.0, driver CUDA 13.2)"
+    )
     cpu = type("R", (), {"backend": "openmp", "device": 0, "num_threads": 0})()
     config = {**config, "plugins": [], "backends": {"cuda": False}}
     assert _device.describe(cpu, config).startswith(
-        "running on the CPU: the OpenMP backend, 2 threads (no GPU: no CUDA plugin is installed")
+        "running on the CPU: the OpenMP backend, 2 threads (no GPU: no CUDA plugin is installed"
+    )

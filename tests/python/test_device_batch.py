@@ -25,8 +25,7 @@ def _producers():
         import torch
 
         if torch.cuda.is_available():
-            out.append(("torch", lambda a: torch.as_tensor(np.ascontiguousarray(a),
-                                                           device="cuda")))
+            out.append(("torch", lambda a: torch.as_tensor(np.ascontiguousarray(a), device="cuda")))
     except Exception:
         pass
     return out
@@ -117,23 +116,30 @@ def test_refusals_match_the_host_route(on_device):
     strict = dyng.BatchSemantics(on_self_loop="error", allow_vertex_growth=False)
     host, device = graphs(rng, strict, True)
     cases = [
-        ([1, -4], [2, 3], [1, 1], [], []),            # negative id
-        ([1, 2], [2, 400], [1, 1], [], []),           # past n without growth
-        ([1, 5], [2, 5], [1, 1], [], []),             # self-loop under 'error'
-        ([1, 2], [2, 3], [1, 2**40], [], []),         # weight past int32
-        ([1, 2**40], [2, 3], [1, 1], [], []),         # id past int32 vertex ids
-        ([], [], None, [7, -1], [1, 2]),              # negative deletion id
-        ([1, 2, 3], [2, 3], [1, 1, 1], [], []),       # lengths differ
+        ([1, -4], [2, 3], [1, 1], [], []),  # negative id
+        ([1, 2], [2, 400], [1, 1], [], []),  # past n without growth
+        ([1, 5], [2, 5], [1, 1], [], []),  # self-loop under 'error'
+        ([1, 2], [2, 3], [1, 2**40], [], []),  # weight past int32
+        ([1, 2**40], [2, 3], [1, 1], [], []),  # id past int32 vertex ids
+        ([], [], None, [7, -1], [1, 2]),  # negative deletion id
+        ([1, 2, 3], [2, 3], [1, 1, 1], [], []),  # lengths differ
     ]
     for ins_src, ins_dst, w, del_src, del_dst in cases:
+
         def build(convert):
             insert = None
             if ins_src:
-                insert = (convert(np.array(ins_src, np.int64)), convert(np.array(ins_dst, np.int64)),
-                          convert(np.array(w, np.int64)))
+                insert = (
+                    convert(np.array(ins_src, np.int64)),
+                    convert(np.array(ins_dst, np.int64)),
+                    convert(np.array(w, np.int64)),
+                )
             delete = None
             if del_src:
-                delete = (convert(np.array(del_src, np.int64)), convert(np.array(del_dst, np.int64)))
+                delete = (
+                    convert(np.array(del_src, np.int64)),
+                    convert(np.array(del_dst, np.int64)),
+                )
             return dyng.EdgeBatch(insert=insert, delete=delete)
 
         expected = outcome(host, build(lambda a: a))
@@ -149,9 +155,11 @@ def test_float_and_two_dimensional_ids_are_refused_as_on_the_host(on_device):
     rng = np.random.default_rng(4)
     host, device = graphs(rng, dyng.BatchSemantics(), True)
     for bad in (np.array([1.0, 2.0]), np.array([[1, 2]]), np.array([True, False])):
+
         def build(convert):
-            return dyng.EdgeBatch(insert=(convert(bad), convert(np.array([1, 2])),
-                                          convert(np.array([1, 1]))))
+            return dyng.EdgeBatch(
+                insert=(convert(bad), convert(np.array([1, 2])), convert(np.array([1, 1])))
+            )
 
         assert outcome(device, build(on_device)) == outcome(host, build(lambda a: a))
 
@@ -187,7 +195,8 @@ def test_producers_with_only_the_cuda_array_interface():
         wrap = CudaArrayInterfaceOnly
         device_batch = dyng.EdgeBatch(
             insert=(wrap(ins[:, 0]), wrap(ins[:, 1]), wrap(cupy.asarray(parts[2]))),
-            delete=(wrap(cupy.asarray(parts[3])), wrap(cupy.asarray(parts[4]))))
+            delete=(wrap(cupy.asarray(parts[3])), wrap(cupy.asarray(parts[4]))),
+        )
         host_batch = batch_of(parts, lambda a: a)
         resolved = device._resolve_batch(device_batch, "Graph.apply")
         assert isinstance(resolved, _device_batch.StagedResolved)
@@ -202,8 +211,9 @@ def test_mixed_and_host_batches_take_the_host_route(on_device):
     mixed = dyng.EdgeBatch(insert=(on_device(np.array([1, 2])), np.array([3, 4]), [1, 1]))
     assert _device_batch.stage_if_on_device(device, mixed, "Graph.apply") is None
     assert outcome(device, mixed) == outcome(host, dyng.EdgeBatch(insert=([1, 2], [3, 4], [1, 1])))
-    on_host_graph = dyng.EdgeBatch(insert=(on_device(np.array([5])), on_device(np.array([6])),
-                                           on_device(np.array([2]))))
+    on_host_graph = dyng.EdgeBatch(
+        insert=(on_device(np.array([5])), on_device(np.array([6])), on_device(np.array([2])))
+    )
     assert _device_batch.stage_if_on_device(host, on_host_graph, "Graph.apply") is None
     host.apply(on_host_graph)  # copied to the host, as before
 
@@ -223,8 +233,13 @@ def test_sssp_and_mosp_updates_from_device_batches(on_device):
         np.testing.assert_array_equal(ds.parents.to_numpy(), hs.parents.to_numpy())
         np.testing.assert_array_equal(host_array(dm.path_costs), host_array(hm.path_costs))
     # A weight below 1 in an objective column is refused by the algorithms' rule, as on the host.
-    bad = (np.array([1]), np.array([2]), np.array([[3, 0, 4]]), np.array([], np.int64),
-           np.array([], np.int64))
+    bad = (
+        np.array([1]),
+        np.array([2]),
+        np.array([[3, 0, 4]]),
+        np.array([], np.int64),
+        np.array([], np.int64),
+    )
     errors = []
     for graph, result, convert in ((host, hm, lambda a: a), (device, dm, on_device)):
         with pytest.raises(dyng.InvalidArgumentError) as info:

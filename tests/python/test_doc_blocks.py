@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -40,7 +39,8 @@ FIXTURES = {
     "edges.txt": "# src dst w1 w2\n0 1 3 1\n1 2 1 4\n2 0 2 2\n2 3 5 1\n",
     "roadNet-PA.mtx": (
         "%%MatrixMarket matrix coordinate pattern symmetric\n"
-        "% a stand-in for SNAP's roadNet-PA\n6 6 7\n2 1\n3 2\n4 3\n5 4\n6 5\n6 1\n4 1\n"),
+        "% a stand-in for SNAP's roadNet-PA\n6 6 7\n2 1\n3 2\n4 3\n5 4\n6 5\n6 1\n4 1\n"
+    ),
     "b/insert.txt": "0 3 2 2 2\n3 5 1 1 1\n",
     "b/delete.txt": "1 2\n",
     "g.txt": "0 1\n1 2\n2 0\n2 3\n3 1\n3 4\n4 0\n",
@@ -54,25 +54,48 @@ NEEDS_PACKAGE_INDEX = {("bash", "ci/main.sh", "--help")}
 NOT_RUN = {
     ("README.md", '"$(ci/find_python.sh)" -m pip install .'): (
         "builds and installs dyng from the checkout (minutes); ci/setup_venv.sh runs this install "
-        "before every test run", ["bash", "ci/find_python.sh"]),
-    ("README.md", "pixi run build         # python ci/build.py cpu --provider conda --python 3.12: dyng"): (
+        "before every test run",
+        ["bash", "ci/find_python.sh"],
+    ),
+    (
+        "README.md",
+        "pixi run build         # python ci/build.py cpu --provider conda --python 3.12: dyng",
+    ): (
         "pixi and conda-forge cannot be reached from CI; tests/packaging checks pixi.toml's tasks",
-        None),
-    ("README.md", "ci/main.sh            # set up .venv (finds Python >= 3.12), build dyng, run the demo (dyng demo)"): (
+        None,
+    ),
+    (
+        "README.md",
+        "ci/main.sh            # set up .venv (finds Python >= 3.12), build dyng, run the demo (dyng demo)",
+    ): (
         "ci/test.sh is the command running these tests (.ci/run); ci/main.sh builds dyng and runs "
         "the demo at its default size (tests/python/test_demo.py runs it small)",
-        ["bash", "ci/main.sh", "--help"]),
-    ("README.md", "result               graph      update ms  recompute ms  speed-up  fell back  all answers equal"): (
+        ["bash", "ci/main.sh", "--help"],
+    ),
+    (
+        "README.md",
+        "result               graph      update ms  recompute ms  speed-up  fell back  all answers equal",
+    ): (
         "the demo's table from one run at its default size (ci/main.sh); its times differ from "
         "run to run; tests/python/test_demo.py checks the table's rows and columns",
-        [sys.executable, "-m", "dyng.demo", "--help"]),
-    ("README.md", "python ci/build.py all      # dist/: dyng, dyng-cu12, dyng-cu13 (manylinux_2_28), checked and install-tested"): (
+        [sys.executable, "-m", "dyng.demo", "--help"],
+    ),
+    (
+        "README.md",
+        "python ci/build.py all      # dist/: dyng, dyng-cu12, dyng-cu13 (manylinux_2_28), checked and install-tested",
+    ): (
         "builds three wheels with their toolchains (tens of minutes)",
-        [sys.executable, "ci/build.py", "--help"]),
+        [sys.executable, "ci/build.py", "--help"],
+    ),
     ("docs/networkx.md", 'pip install "dyng[nx]"      # dyng and NetworkX >= 3.4'): (
         "installs from PyPI; the test environment has dyng and NetworkX installed",
-        [sys.executable, "-c", "import importlib.metadata as m; "
-         "assert any('extra == \"nx\"' in r for r in m.requires('dyng'))"]),
+        [
+            sys.executable,
+            "-c",
+            "import importlib.metadata as m; "
+            "assert any('extra == \"nx\"' in r for r in m.requires('dyng'))",
+        ],
+    ),
 }
 
 # (page, first line): blocks that need a CUDA device.
@@ -211,29 +234,49 @@ def test_every_block_of_the_page_runs_as_written(page, tmp_path):
             if stand_in is not None and not (offline and tuple(stand_in) in NEEDS_PACKAGE_INDEX):
                 done = subprocess.run(stand_in, cwd=ROOT, env=env, capture_output=True, text=True)
                 if done.returncode != 0:
-                    problems.append(f"{page}:{line}: the stand-in {stand_in} failed:\n"
-                                    f"{done.stdout}{done.stderr}")
+                    problems.append(
+                        f"{page}:{line}: the stand-in {stand_in} failed:\n"
+                        f"{done.stdout}{done.stderr}"
+                    )
             continue
         if key in GPU_BLOCKS and not gpu_usable():
             continue
         if language == "python":
             python_blocks.append((line, code))
         elif language == "bash":
-            done = subprocess.run(["bash", "-euo", "pipefail", "-c", code], cwd=tmp_path, env=env,
-                                  capture_output=True, text=True, timeout=300)
+            done = subprocess.run(
+                ["bash", "-euo", "pipefail", "-c", code],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             ran += 1
             if done.returncode != 0:
-                problems.append(f"{page}:{line}: exit {done.returncode}\n{done.stdout}{done.stderr}")
+                problems.append(
+                    f"{page}:{line}: exit {done.returncode}\n{done.stdout}{done.stderr}"
+                )
             else:
                 problems += [f"{page}:{line}: {f}" for f in check_cat_lines(code, tmp_path)]
         else:
-            problems.append(f"{page}:{line}: a ```{language} block: mark it python or bash, or "
-                            f"list it in NOT_RUN with the reason")
+            problems.append(
+                f"{page}:{line}: a ```{language} block: mark it python or bash, or "
+                f"list it in NOT_RUN with the reason"
+            )
     if python_blocks:
-        feed = "".join(json.dumps({"line": line, "code": code}) + "\n"
-                       for line, code in python_blocks)
-        done = subprocess.run([sys.executable, "-c", RUNNER, page], input=feed, cwd=tmp_path,
-                              env=env, capture_output=True, text=True, timeout=600)
+        feed = "".join(
+            json.dumps({"line": line, "code": code}) + "\n" for line, code in python_blocks
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", RUNNER, page],
+            input=feed,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         reports = [json.loads(r) for r in done.stdout.splitlines() if r.startswith("{")]
         assert len(reports) == len(python_blocks), done.stderr
         for (line, _), report in zip(python_blocks, reports):
@@ -249,7 +292,10 @@ def test_every_block_of_the_page_runs_as_written(page, tmp_path):
 
 def test_every_excused_block_still_exists():
     """NOT_RUN and GPU_BLOCKS name blocks that are on their pages (no stale excuses)."""
-    present = {(page, first_line(code)) for page in PAGES
-               for _, _, code in fenced_blocks((ROOT / page).read_text())}
+    present = {
+        (page, first_line(code))
+        for page in PAGES
+        for _, _, code in fenced_blocks((ROOT / page).read_text())
+    }
     assert set(NOT_RUN) <= present, set(NOT_RUN) - present
     assert set(GPU_BLOCKS) <= present, set(GPU_BLOCKS) - present

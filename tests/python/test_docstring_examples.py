@@ -19,16 +19,22 @@ from dyng import _registry
 
 # Python modules only: the native module's docstrings are nanobind's signatures.
 MODULES = ["dyng"] + sorted(
-    info.name for info in pkgutil.walk_packages(dyng.__path__, "dyng.")
-    if importlib.util.find_spec(info.name).origin.endswith(".py"))
+    info.name
+    for info in pkgutil.walk_packages(dyng.__path__, "dyng.")
+    if importlib.util.find_spec(info.name).origin.endswith(".py")
+)
 
 #: Modules whose examples need an optional package (the test extra installs them all).
-NEEDS = {"dyng.nx": "networkx", "dyng._plots": "matplotlib",
-         "dyng.testing.strategies": "hypothesis"}
+NEEDS = {
+    "dyng.nx": "networkx",
+    "dyng._plots": "matplotlib",
+    "dyng.testing.strategies": "hypothesis",
+}
 
 #: Modules that must have examples: the package, the homes of its public names, the algorithms.
-MUST_HAVE_EXAMPLES = ({"dyng"} | set(dyng._HOMES.values())
-                      | {f"dyng.{name}" for name in _registry.ALGORITHM_MODULES})
+MUST_HAVE_EXAMPLES = (
+    {"dyng"} | set(dyng._HOMES.values()) | {f"dyng.{name}" for name in _registry.ALGORITHM_MODULES}
+)
 
 
 def _shows_a_prompt(module):
@@ -37,8 +43,14 @@ def _shows_a_prompt(module):
 
 
 def _needs(module):
-    return next((package for prefix, package in NEEDS.items()
-                 if module == prefix or module.startswith(prefix + ".")), None)
+    return next(
+        (
+            package
+            for prefix, package in NEEDS.items()
+            if module == prefix or module.startswith(prefix + ".")
+        ),
+        None,
+    )
 
 
 def test_the_walk_finds_every_algorithm_and_subpackage():
@@ -52,8 +64,10 @@ def test_docstring_examples_run(module):
     if package is not None:
         optional = pytest.importorskip(package)
         if package == "networkx" and "dyng" not in optional.utils.backends.backends:
-            pytest.skip("dyng's networkx.backends entry point is not installed; reinstall dyng "
-                        "(pip install .) so that NetworkX finds the backend")
+            pytest.skip(
+                "dyng's networkx.backends entry point is not installed; reinstall dyng "
+                "(pip install .) so that NetworkX finds the backend"
+            )
     saved = dyng.get_default_resources()
     try:
         outcome = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

@@ -31,8 +31,14 @@ def test_weights_are_ignored():
 def test_source_argument_overrides_options():
     g = diamond()
     assert dynamic_bfs.compute(g).options.source == 0
-    assert dynamic_bfs.compute(g, options=dynamic_bfs.Options(source=3)).levels.tolist() == \
-        [-1, -1, -1, 0, 1, -1]
+    assert dynamic_bfs.compute(g, options=dynamic_bfs.Options(source=3)).levels.tolist() == [
+        -1,
+        -1,
+        -1,
+        0,
+        1,
+        -1,
+    ]
     r = dynamic_bfs.compute(g, 1, options=dynamic_bfs.Options(source=3))
     assert (r.source, r.options.source) == (1, 1)
     assert dynamic_bfs.compute(g, source=2).levels.tolist()[3] == 1
@@ -104,8 +110,9 @@ def test_stale_and_foreign_results_change_nothing():
     with pytest.raises(dyng.StaleResultError, match="another graph"):
         dynamic_bfs.update(other, dyng.EdgeBatch(delete=([0], [1])), r)
     with pytest.raises(TypeError, match="dynamic_bfs.Result"):
-        dynamic_bfs.update(g, dyng.EdgeBatch(), dyng.sssp.compute(
-            dyng.Graph.from_edges([0], [1], [1]), 0))
+        dynamic_bfs.update(
+            g, dyng.EdgeBatch(), dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+        )
 
 
 def test_views_keep_their_values_after_an_update():

@@ -5,6 +5,7 @@ GPU before CUDA work is done."""
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -12,8 +13,6 @@ import dyng
 from dyng import dynamic_bfs
 from dyng.testing.oracles import bfs_levels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 
@@ -32,8 +31,9 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
     model = rg.model(directed=directed)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     g_dev = rg.to_graph(directed=directed, id_dtype=id_dtype, resources=dyng.Resources.cuda(), **kw)
-    g_host = rg.to_graph(directed=directed, id_dtype=id_dtype,
-                         resources=dyng.Resources.sequential(), **kw)
+    g_host = rg.to_graph(
+        directed=directed, id_dtype=id_dtype, resources=dyng.Resources.sequential(), **kw
+    )
     r_dev, r_host = dynamic_bfs.compute(g_dev, source), dynamic_bfs.compute(g_host, source)
     assert r_dev.space == "device"
     assert r_dev.levels.to_numpy().tolist() == r_host.levels.tolist() == bfs_levels(model, source)

@@ -5,6 +5,7 @@ undirected and unweighted graphs, every id combination)."""
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -12,8 +13,6 @@ import dyng
 from dyng import dynamic_bfs
 from dyng.testing.oracles import bfs_levels
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),
@@ -26,22 +25,27 @@ def run_sequence(rg, data, *, directed, weighted=True, combo="i32i32", num_batch
     kw, id_dtype = COMBOS[combo]
     model = rg.model(directed=directed)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
-    graphs_ = {name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw)
-               for name in HOST_BACKENDS}
-    results = {name: dynamic_bfs.compute(g, source, resources=make_resources(name))
-               for name, g in graphs_.items()}
+    graphs_ = {
+        name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw) for name in HOST_BACKENDS
+    }
+    results = {
+        name: dynamic_bfs.compute(g, source, resources=make_resources(name))
+        for name, g in graphs_.items()
+    }
     for r in results.values():
         assert np.asarray(r.levels).tolist() == bfs_levels(model, source)
     for step in range(num_batches):
-        rb = data.draw(batches(model, source=source, weighted=weighted, **batch_kw),
-                       label=f"batch {step}")
+        rb = data.draw(
+            batches(model, source=source, weighted=weighted, **batch_kw), label=f"batch {step}"
+        )
         expected = rb.apply_to(model)
         oracle = bfs_levels(model, source)
         for name, g in graphs_.items():
             r = results[name]
             before = np.asarray(r.levels).tolist()
-            stats = dynamic_bfs.update(g, rb.to_batch(id_dtype=id_dtype), r,
-                                       resources=make_resources(name))
+            stats = dynamic_bfs.update(
+                g, rb.to_batch(id_dtype=id_dtype), r, resources=make_resources(name)
+            )
             context = f"batch {step} on {name}"
             event(f"update path: {stats.path}")
             assert summary_dict(stats.batch) == expected.as_dict(), context
@@ -60,8 +64,12 @@ def test_single_batch(rg, data, directed):
     run_sequence(rg, data, directed=directed)
 
 
-@given(rg=graphs(max_vertices=12, max_edges=36), data=st.data(), directed=st.booleans(),
-       num_batches=st.integers(2, 5))
+@given(
+    rg=graphs(max_vertices=12, max_edges=36),
+    data=st.data(),
+    directed=st.booleans(),
+    num_batches=st.integers(2, 5),
+)
 def test_batch_sequences(rg, data, directed, num_batches):
     run_sequence(rg, data, directed=directed, num_batches=num_batches)
 
@@ -82,16 +90,28 @@ def test_type_combos(combo, rg, data):
 @given(rg=graphs(min_vertices=2, max_vertices=14, max_edges=40), data=st.data())
 @scaled_examples(0.5)
 def test_deletions_only(rg, data):
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=3, max_insertions=0,
-                 max_deletions=12)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=3,
+        max_insertions=0,
+        max_deletions=12,
+    )
 
 
 @given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=240), data=st.data())
 @scaled_examples(0.34)
 def test_small_batches_on_larger_graphs(rg, data):
     # Small batches on bigger graphs keep update() on its incremental path.
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=4, max_insertions=3,
-                 max_deletions=3)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=4,
+        max_insertions=3,
+        max_deletions=3,
+    )
 
 
 @given(rg=graphs(min_vertices=3, max_vertices=10, max_edges=30), data=st.data())
@@ -109,5 +129,7 @@ def test_module_update_with_sssp_results(rg, data):
         bfs_stats, sssp_stats = dyng.update(g, rb.to_batch(), levels, tree)
         assert bfs_stats.batch == sssp_stats.batch
         assert np.asarray(levels.levels).tolist() == bfs_levels(model, source)
-        assert np.asarray(tree.distances).tolist() == \
-            np.asarray(dyng.sssp.compute(g, source).distances).tolist()
+        assert (
+            np.asarray(tree.distances).tolist()
+            == np.asarray(dyng.sssp.compute(g, source).distances).tolist()
+        )

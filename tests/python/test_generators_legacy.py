@@ -24,18 +24,32 @@ DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "generators" / "le
 _LOADED = json.loads(str(np.load(DATA)["cases"]))
 GRAPHS = {g["name"]: g for g in _LOADED["graphs"]}
 CASES = _LOADED["cases"]
-_REPORT_FIELDS = ("inserts", "reweights", "deletes", "requested_deletes", "safe_rounds", "safe",
-                  "centre", "local_hops", "region", "summary")
+_REPORT_FIELDS = (
+    "inserts",
+    "reweights",
+    "deletes",
+    "requested_deletes",
+    "safe_rounds",
+    "safe",
+    "centre",
+    "local_hops",
+    "region",
+    "summary",
+)
 
 
-def _graph(name, _cache={}):
+_GRAPH_CACHE: dict = {}
+
+
+def _graph(name, _cache=_GRAPH_CACHE):
     if name not in _cache:
         g = GRAPHS[name]
         kw = dict(g["keywords"])
         props = kw.pop("properties")
         weights = None if g["weights"] is None else np.asarray(g["weights"], dtype=np.int32)
-        _cache[name] = dyng.Graph.from_edges(np.asarray(g["src"]), np.asarray(g["dst"]), weights,
-                                             properties=props, **kw)
+        _cache[name] = dyng.Graph.from_edges(
+            np.asarray(g["src"]), np.asarray(g["dst"]), weights, properties=props, **kw
+        )
     return _cache[name]
 
 
@@ -57,13 +71,17 @@ def test_the_data_covers_what_it_claims():
     mosp = [c for c in CASES if c["function"] == "mosp_changes"]
     modes = {c["args"].get("mode", "uniform") for c in mosp}
     assert modes >= {"uniform", "targeted", "reweight", "increase"}
-    assert any(c["args"].get("safe_deletions") and "error" not in c["expected"]
-               and c["expected"]["report"]["deletes"] < c["expected"]["report"]["requested_deletes"]
-               for c in mosp)
+    assert any(
+        c["args"].get("safe_deletions")
+        and "error" not in c["expected"]
+        and c["expected"]["report"]["deletes"] < c["expected"]["report"]["requested_deletes"]
+        for c in mosp
+    )
     assert any(c["args"].get("local_hops") and "error" not in c["expected"] for c in mosp)
     cycle = [c for c in CASES if c["function"] == "cycle_enum_batch"]
-    assert any(c["args"].get("locality_window", -1) >= 0 and "error" not in c["expected"]
-               for c in cycle)
+    assert any(
+        c["args"].get("locality_window", -1) >= 0 and "error" not in c["expected"] for c in cycle
+    )
     assert len(CASES) > 1000
 
 
@@ -89,7 +107,10 @@ def test_same_batch_as_0_2(case):
     else:
         assert list(weights.shape) == expected["weights_shape"]
         assert weights.tolist() == expected["insert_weights"]
-    assert [str(batch.insert_src.dtype), str(batch.delete_src.dtype),
-            None if weights is None else str(weights.dtype)] == expected["dtypes"]
+    assert [
+        str(batch.insert_src.dtype),
+        str(batch.delete_src.dtype),
+        None if weights is None else str(weights.dtype),
+    ] == expected["dtypes"]
     if report is not None:
         assert {f: getattr(report, f) for f in _REPORT_FIELDS} == expected["report"]

@@ -29,12 +29,22 @@ def graphs(draw, *, min_weights=1, max_weights=4, sorted_rows=False):
     k = draw(st.integers(min_weights, max_weights))
     src = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
     dst = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    weights = (np.asarray(draw(st.lists(st.integers(1, 9), min_size=m * k, max_size=m * k)),
-                          dtype=np.int32).reshape(m, k) if k else None)
+    weights = (
+        np.asarray(
+            draw(st.lists(st.integers(1, 9), min_size=m * k, max_size=m * k)), dtype=np.int32
+        ).reshape(m, k)
+        if k
+        else None
+    )
     props = "default" if sorted_rows else draw(st.sampled_from(["default", "mosp_compatible"]))
-    return dyng.Graph.from_edges(np.asarray(src, dtype=np.int32), np.asarray(dst, dtype=np.int32),
-                                 weights, num_vertices=n, properties=props,
-                                 directed=draw(st.booleans()))
+    return dyng.Graph.from_edges(
+        np.asarray(src, dtype=np.int32),
+        np.asarray(dst, dtype=np.int32),
+        weights,
+        num_vertices=n,
+        properties=props,
+        directed=draw(st.booleans()),
+    )
 
 
 def _rows(graph):
@@ -44,8 +54,9 @@ def _rows(graph):
     for u in range(graph.num_vertices):
         lo, hi = csr.row_ptr[u], csr.row_ptr[u + 1]
         w = csr.weights[lo:hi] if csr.weights is not None else [None] * (hi - lo)
-        rows.append([(int(v), None if x is None else x.tolist())
-                     for v, x in zip(csr.col_ind[lo:hi], w)])
+        rows.append(
+            [(int(v), None if x is None else x.tolist()) for v, x in zip(csr.col_ind[lo:hi], w)]
+        )
     return rows
 
 
@@ -92,16 +103,18 @@ def _ball(rows, centre, hops):
     return set(level)
 
 
-mosp_arguments = st.fixed_dictionaries({
-    "num_changes": st.integers(0, 15),
-    "mode": st.sampled_from(["uniform", "targeted", "reweight", "increase"]),
-    "seed": st.integers(0, 2**32 - 1),
-    "insertion_percentage": st.floats(0, 100),
-    "safe_deletions": st.booleans(),
-    "local_hops": st.integers(0, 3),
-    "weight_min": st.integers(1, 5),
-    "weight_max": st.integers(5, 40),
-})
+mosp_arguments = st.fixed_dictionaries(
+    {
+        "num_changes": st.integers(0, 15),
+        "mode": st.sampled_from(["uniform", "targeted", "reweight", "increase"]),
+        "seed": st.integers(0, 2**32 - 1),
+        "insertion_percentage": st.floats(0, 100),
+        "safe_deletions": st.booleans(),
+        "local_hops": st.integers(0, 3),
+        "weight_min": st.integers(1, 5),
+        "weight_max": st.integers(5, 40),
+    }
+)
 
 
 @_SETTINGS
@@ -131,7 +144,7 @@ def test_mosp_changes_invariants(graph, args, data):
     assert all(u != v for u, v in pairs)
     deletions = list(zip(batch.delete_src.tolist(), batch.delete_dst.tolist()))
     assert all(d in stored and d[0] != d[1] for d in deletions)
-    reweighted = pairs[report.inserts:]
+    reweighted = pairs[report.inserts :]
     assert all(p in stored for p in reweighted)
     if mode == "uniform":
         assert report.inserts + report.requested_deletes == args["num_changes"]
@@ -140,8 +153,10 @@ def test_mosp_changes_invariants(graph, args, data):
     if mode in ("targeted", "increase"):
         changed = deletions if mode == "targeted" else reweighted
         assert len(set(changed)) == len(changed) <= args["num_changes"]
-        parents = [np.asarray(dyng.testing.dijkstra(graph, args["source"], objective=j)[1])
-                   for j in range(k)]
+        parents = [
+            np.asarray(dyng.testing.dijkstra(graph, args["source"], objective=j)[1])
+            for j in range(k)
+        ]
         assert all(any(p[v] == u for p in parents) for u, v in changed)
     weights = batch.insert_weights.tolist()
     lo, hi = args["weight_min"], args["weight_max"]
@@ -154,9 +169,9 @@ def test_mosp_changes_invariants(graph, args, data):
     if args["local_hops"] > 0:
         region = _ball(rows, report.centre, args["local_hops"])
         assert report.region == len(region) and report.local_hops == args["local_hops"]
-        drawn = pairs[:report.inserts]
+        drawn = pairs[: report.inserts]
         tree_mode = mode in ("targeted", "increase")
-        edges = deletions + pairs[report.inserts:]
+        edges = deletions + pairs[report.inserts :]
         assert all(u in region and v in region for u, v in drawn)
         # A tree edge counts as local by its child: the tool tests only the child for region.
         assert all(v in region and (tree_mode or u in region) for u, v in edges)
@@ -166,15 +181,22 @@ def test_mosp_changes_invariants(graph, args, data):
         before = _reachable([[v for v, _ in row] for row in rows], args["source"])
         assert before <= _reachable(_rows_after(rows, batch), args["source"])
     assert report.summary.startswith(
-        f"inserts={report.inserts} reweights={report.reweights} deletes={report.deletes}")
+        f"inserts={report.inserts} reweights={report.reweights} deletes={report.deletes}"
+    )
 
 
 @_SETTINGS
-@given(graphs(min_weights=0, max_weights=3, sorted_rows=True), st.integers(0, 6),
-       st.integers(0, 6), st.integers(0, 2**64 - 1), st.one_of(st.none(), st.integers(0, 14)))
+@given(
+    graphs(min_weights=0, max_weights=3, sorted_rows=True),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.integers(0, 2**64 - 1),
+    st.one_of(st.none(), st.integers(0, 14)),
+)
 def test_cycle_enum_batch_invariants(graph, deletions, insertions, seed, window):
-    args = dict(num_deletions=deletions, num_insertions=insertions, seed=seed,
-                locality_window=window)
+    args = dict(
+        num_deletions=deletions, num_insertions=insertions, seed=seed, locality_window=window
+    )
     try:
         batch = legacy.cycle_enum_batch(graph, **args)
     except dyng.InvalidArgumentError:
@@ -214,8 +236,18 @@ def test_directed_safe_batches_keep_reachability_under_apply():
 
 def test_report_is_a_frozen_dataclass_with_0_2_fields():
     fields = [f.name for f in dataclasses.fields(legacy.MospChangeReport)]
-    assert fields == ["inserts", "reweights", "deletes", "requested_deletes", "safe_rounds",
-                      "safe", "centre", "local_hops", "region", "summary"]
+    assert fields == [
+        "inserts",
+        "reweights",
+        "deletes",
+        "requested_deletes",
+        "safe_rounds",
+        "safe",
+        "centre",
+        "local_hops",
+        "region",
+        "summary",
+    ]
     _, report = legacy.mosp_changes(dyng.Graph.from_edges([0, 1], [1, 0], [1, 1]), num_changes=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         report.inserts = 3
@@ -230,18 +262,24 @@ def test_generators_is_a_public_module():
 _RING = dict(src=[0, 1, 2, 3], dst=[1, 2, 3, 0])
 
 
-@pytest.mark.parametrize("args, error, words", [
-    ({"num_changes": -1}, dyng.InvalidArgumentError, "num_changes=-1"),
-    ({"num_changes": 2, "weight_min": 5, "weight_max": 4}, dyng.InvalidArgumentError,
-     "weight_min=5 exceeds weight_max=4"),
-    ({"num_changes": 2, "weight_min": 0}, dyng.InvalidArgumentError, "weight_min=0"),
-    ({"num_changes": 2, "mode": "sideways"}, dyng.InvalidArgumentError, "mode='sideways'"),
-    ({"num_changes": 2, "source": 4}, dyng.InvalidArgumentError, "source=4"),
-    ({"num_changes": 2.0}, dyng.InvalidArgumentError, "num_changes=2.0"),
-    ({"num_changes": 2, "safe_deletions": 1}, dyng.InvalidArgumentError, "safe_deletions=1"),
-    ({"num_changes": 2, "seed": -1}, TypeError, "seed=-1"),
-    ({"num_changes": 2, "insertion_percentage": None}, TypeError, "insertion_percentage=None"),
-])
+@pytest.mark.parametrize(
+    "args, error, words",
+    [
+        ({"num_changes": -1}, dyng.InvalidArgumentError, "num_changes=-1"),
+        (
+            {"num_changes": 2, "weight_min": 5, "weight_max": 4},
+            dyng.InvalidArgumentError,
+            "weight_min=5 exceeds weight_max=4",
+        ),
+        ({"num_changes": 2, "weight_min": 0}, dyng.InvalidArgumentError, "weight_min=0"),
+        ({"num_changes": 2, "mode": "sideways"}, dyng.InvalidArgumentError, "mode='sideways'"),
+        ({"num_changes": 2, "source": 4}, dyng.InvalidArgumentError, "source=4"),
+        ({"num_changes": 2.0}, dyng.InvalidArgumentError, "num_changes=2.0"),
+        ({"num_changes": 2, "safe_deletions": 1}, dyng.InvalidArgumentError, "safe_deletions=1"),
+        ({"num_changes": 2, "seed": -1}, TypeError, "seed=-1"),
+        ({"num_changes": 2, "insertion_percentage": None}, TypeError, "insertion_percentage=None"),
+    ],
+)
 def test_mosp_changes_refuses_bad_arguments(args, error, words):
     g = dyng.Graph.from_edges(_RING["src"], _RING["dst"], [3, 4, 5, 6])
     with pytest.raises(error, match=words.replace("(", r"\(")) as info:
@@ -256,13 +294,16 @@ def test_mosp_changes_needs_weights():
         legacy.mosp_changes([0, 1], num_changes=1)
 
 
-@pytest.mark.parametrize("args, words", [
-    ({"num_deletions": -1}, "num_deletions=-1"),
-    ({"num_insertions": -2}, "num_insertions=-2"),
-    ({"num_deletions": 5}, "num_deletions=5 but only 4 stored edges"),
-    ({"num_insertions": 9}, "num_insertions=9"),
-    ({"num_deletions": True}, "num_deletions=True"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ({"num_deletions": -1}, "num_deletions=-1"),
+        ({"num_insertions": -2}, "num_insertions=-2"),
+        ({"num_deletions": 5}, "num_deletions=5 but only 4 stored edges"),
+        ({"num_insertions": 9}, "num_insertions=9"),
+        ({"num_deletions": True}, "num_deletions=True"),
+    ],
+)
 def test_cycle_enum_batch_refuses_bad_arguments(args, words):
     g = dyng.Graph.from_edges(_RING["src"], _RING["dst"])
     with pytest.raises(dyng.InvalidArgumentError, match=words) as info:

@@ -6,19 +6,22 @@ import pickle
 
 import numpy as np
 import pytest
+from _helpers import csr_lists, edge_dict
 from hypothesis import given
 
 import dyng
 from dyng.testing.oracles import GraphModel
 from dyng.testing.strategies import graphs
 
-from _helpers import csr_lists, edge_dict
-
 
 def simple_graph(**kw):
     # int32 ids: int64 arrays would (correctly) make an int64-id graph.
-    return dyng.Graph.from_edges(np.array([0, 1, 2, 2], np.int32), np.array([1, 2, 0, 3], np.int32),
-                                 np.array([4, 5, 6, 7]), **kw)
+    return dyng.Graph.from_edges(
+        np.array([0, 1, 2, 2], np.int32),
+        np.array([1, 2, 0, 3], np.int32),
+        np.array([4, 5, 6, 7]),
+        **kw,
+    )
 
 
 def test_plain_constructor_raises_type_error():
@@ -191,18 +194,28 @@ def test_unimplemented_layouts(layout):
 
 def test_semantics_keyword_accepts_names_and_objects():
     assert simple_graph(semantics="set").properties.semantics == dyng.BatchSemantics.set()
-    assert (simple_graph(semantics="upsert_last_wins").properties.semantics
-            == dyng.BatchSemantics.upsert_last_wins())
+    assert (
+        simple_graph(semantics="upsert_last_wins").properties.semantics
+        == dyng.BatchSemantics.upsert_last_wins()
+    )
     custom = dyng.BatchSemantics(on_missing_delete="error")
     assert simple_graph(semantics=custom).properties.semantics == custom
 
 
 def test_batch_semantics_fields():
     s = dyng.BatchSemantics()
-    assert (s.on_existing_insert, s.on_missing_delete, s.on_self_loop) == ("upsert", "ignore", "keep")
+    assert (s.on_existing_insert, s.on_missing_delete, s.on_self_loop) == (
+        "upsert",
+        "ignore",
+        "keep",
+    )
     assert (s.deletions_first, s.allow_vertex_growth, s.as_sets) == (True, True, False)
     t = dyng.BatchSemantics.set()
-    assert (t.on_existing_insert, t.on_missing_delete, t.on_self_loop) == ("ignore", "ignore", "drop")
+    assert (t.on_existing_insert, t.on_missing_delete, t.on_self_loop) == (
+        "ignore",
+        "ignore",
+        "drop",
+    )
     assert (t.deletions_first, t.allow_vertex_growth, t.as_sets) == (True, True, True)
 
 
@@ -213,11 +226,14 @@ def test_version_counts_applied_batches():
         assert g.version == expected
 
 
-@pytest.mark.parametrize("kw, vdt, edt", [
-    ({}, np.int32, np.int32),
-    ({"edge_dtype": "int64"}, np.int32, np.int64),
-    ({"vertex_dtype": "int64"}, np.int64, np.int64),
-])
+@pytest.mark.parametrize(
+    "kw, vdt, edt",
+    [
+        ({}, np.int32, np.int32),
+        ({"edge_dtype": "int64"}, np.int32, np.int64),
+        ({"vertex_dtype": "int64"}, np.int64, np.int64),
+    ],
+)
 def test_compiled_weighted_type_combos(kw, vdt, edt):
     g = simple_graph(**kw)
     assert (np.dtype(g.vertex_dtype), np.dtype(g.edge_dtype)) == (np.dtype(vdt), np.dtype(edt))
@@ -235,10 +251,13 @@ def test_compiled_unweighted_type_combos(kw):
     assert g.weighted is False
 
 
-@pytest.mark.parametrize("kw", [
-    {"vertex_dtype": "int64"},
-    {"vertex_dtype": "int64", "edge_dtype": "int64"},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"vertex_dtype": "int64"},
+        {"vertex_dtype": "int64", "edge_dtype": "int64"},
+    ],
+)
 def test_unweighted_int64_ids_not_supported(kw):
     with pytest.raises(dyng.NotSupportedError):
         dyng.Graph.from_edges([0, 1], [1, 2], **kw)
@@ -249,11 +268,18 @@ def test_int64_ids_with_int32_offsets_not_supported():
         simple_graph(vertex_dtype="int64", edge_dtype="int32")
 
 
-@pytest.mark.parametrize("dtype, expected", [
-    (np.int8, np.int32), (np.int16, np.int32), (np.int32, np.int32),
-    (np.uint8, np.int32), (np.uint16, np.int32),
-    (np.uint32, np.int64), (np.int64, np.int64),
-])
+@pytest.mark.parametrize(
+    "dtype, expected",
+    [
+        (np.int8, np.int32),
+        (np.int16, np.int32),
+        (np.int32, np.int32),
+        (np.uint8, np.int32),
+        (np.uint16, np.int32),
+        (np.uint32, np.int64),
+        (np.int64, np.int64),
+    ],
+)
 def test_vertex_dtype_inference(dtype, expected):
     g = dyng.Graph.from_edges(np.array([0, 1], dtype=dtype), np.array([1, 2], dtype=dtype), [1, 1])
     assert np.dtype(g.vertex_dtype) == np.dtype(expected)
@@ -329,7 +355,9 @@ def test_from_csr_undirected_must_be_symmetric():
     row_ptr, col, w = [0, 1, 1], [1], [1]
     with pytest.raises(dyng.InvalidArgumentError):
         dyng.Graph.from_csr(np.array(row_ptr), np.array(col), np.array(w), directed=False)
-    sym = dyng.Graph.from_csr(np.array([0, 1, 2]), np.array([1, 0]), np.array([1, 1]), directed=False)
+    sym = dyng.Graph.from_csr(
+        np.array([0, 1, 2]), np.array([1, 0]), np.array([1, 1]), directed=False
+    )
     assert sym.num_edges == 2 and sym.directed is False
 
 
@@ -363,8 +391,9 @@ def test_construction_drops_self_loops_when_the_semantics_do(build, semantics):
     if build == "csr":
         g = dyng.Graph.from_csr([0, 1, 3, 3], [1, 1, 2], [1, 2, 3], semantics=sem)
     else:
-        g = dyng.Graph.from_edges([0, 1, 1], [1, 1, 2], [1, 2, 3], semantics=sem,
-                                  directed=build != "undirected")
+        g = dyng.Graph.from_edges(
+            [0, 1, 1], [1, 1, 2], [1, 2, 3], semantics=sem, directed=build != "undirected"
+        )
     src, dst, w = g.edges()
     assert all(u != v for u, v in zip(src.tolist(), dst.tolist()))
     assert g.num_edges == (2 if build != "undirected" else 4)
@@ -396,9 +425,12 @@ def test_byte_order_keeps_the_id_type(order):
 
 def test_uint64_batch_ids_are_cast_to_the_graph_type():
     g = dyng.Graph.from_edges(np.array([0, 1], np.int32), np.array([1, 2], np.int32), [1, 1])
-    summary = g.apply(dyng.EdgeBatch(insert=(np.array([0], np.uint64), np.array([2], np.uint64),
-                                             [4]),
-                                     delete=(np.array([0], np.uint64), np.array([1], np.uint64))))
+    summary = g.apply(
+        dyng.EdgeBatch(
+            insert=(np.array([0], np.uint64), np.array([2], np.uint64), [4]),
+            delete=(np.array([0], np.uint64), np.array([1], np.uint64)),
+        )
+    )
     assert (summary.inserted_edges, summary.deleted_edges) == (1, 1)
     assert edge_dict(g) == {(0, 2): (4,), (1, 2): (1,)}
     assert g.vertex_dtype == np.int32

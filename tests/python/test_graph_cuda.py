@@ -15,11 +15,17 @@ pytestmark = pytest.mark.gpu
 def grid_edges(side, seed=3):
     rng = np.random.default_rng(seed)
     ids = np.arange(side * side).reshape(side, side)
-    src = np.concatenate([ids[:, :-1].ravel(), ids[:, 1:].ravel(), ids[:-1, :].ravel(),
-                          ids[1:, :].ravel()])
-    dst = np.concatenate([ids[:, 1:].ravel(), ids[:, :-1].ravel(), ids[1:, :].ravel(),
-                          ids[:-1, :].ravel()])
-    return src.astype(np.int32), dst.astype(np.int32), rng.integers(1, 101, len(src), dtype=np.int32)
+    src = np.concatenate(
+        [ids[:, :-1].ravel(), ids[:, 1:].ravel(), ids[:-1, :].ravel(), ids[1:, :].ravel()]
+    )
+    dst = np.concatenate(
+        [ids[:, 1:].ravel(), ids[:, :-1].ravel(), ids[1:, :].ravel(), ids[:-1, :].ravel()]
+    )
+    return (
+        src.astype(np.int32),
+        dst.astype(np.int32),
+        rng.integers(1, 101, len(src), dtype=np.int32),
+    )
 
 
 def lists(result):
@@ -114,8 +120,7 @@ def test_host_graph_copy_follows_host_batches_row_by_row():
     res = dyng.Resources.cuda()
     r = sssp.compute(g, 0, resources=res)
     uploads = g._native.device_full_uploads
-    sssp.update(g, dyng.EdgeBatch(insert=([0], [1000], [1]), delete=([1], [2])), r,
-                resources=res)
+    sssp.update(g, dyng.EdgeBatch(insert=([0], [1000], [1]), delete=([1], [2])), r, resources=res)
     assert g._native.device_full_uploads == uploads, "a small batch must not re-upload the graph"
     assert g._native.host_rows_current
     assert 0 < g._native.device_rows_synced <= 8
@@ -132,8 +137,11 @@ def test_vertex_growth_and_relayout_resync():
     assert g.num_vertices == n + 4
     g.reserve(10 * g.num_edges)  # a re-layout: the device copy must follow
     many = np.arange(n + 4, dtype=np.int32)
-    sssp.update(g, dyng.EdgeBatch(insert=(np.zeros_like(many), many, np.full(len(many), 7,
-                                                                             dtype=np.int32))), r)
+    sssp.update(
+        g,
+        dyng.EdgeBatch(insert=(np.zeros_like(many), many, np.full(len(many), 7, dtype=np.int32))),
+        r,
+    )
     host = g.to_backend(dyng.Resources.sequential())
     assert lists(r) == lists(sssp.compute(host, 0))
 

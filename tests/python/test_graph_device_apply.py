@@ -42,8 +42,10 @@ def random_batch(rng, graph, size):
     ins_src = np.concatenate([ins_src, del_src[:3]]).astype(np.int32)
     ins_dst = np.concatenate([ins_dst, del_dst[:3]]).astype(np.int32)
     weights = rng.integers(1, 20, len(ins_src)).astype(np.int32)
-    return dyng.EdgeBatch(insert=(ins_src, ins_dst, weights),
-                          delete=(del_src.astype(np.int32), del_dst.astype(np.int32)))
+    return dyng.EdgeBatch(
+        insert=(ins_src, ins_dst, weights),
+        delete=(del_src.astype(np.int32), del_dst.astype(np.int32)),
+    )
 
 
 @pytest.mark.parametrize("semantics", range(len(SEMANTICS)))
@@ -78,12 +80,12 @@ def test_updates_on_a_device_graph_match_host_updates(directed):
     src = rng.integers(0, n, m).astype(np.int32)
     dst = rng.integers(0, n, m).astype(np.int32)
     w = rng.integers(1, 100, m).astype(np.int32)
-    host = dyng.Graph.from_edges(src, dst, w, directed=directed,
-                                 resources=dyng.Resources.sequential())
-    device = dyng.Graph.from_edges(src, dst, w, directed=directed,
-                                   resources=dyng.Resources.cuda())
+    host = dyng.Graph.from_edges(
+        src, dst, w, directed=directed, resources=dyng.Resources.sequential()
+    )
+    device = dyng.Graph.from_edges(src, dst, w, directed=directed, resources=dyng.Resources.cuda())
     on_host, on_device = sssp.compute(host, 0), sssp.compute(device, 0)
-    for step in range(12):
+    for _step in range(12):
         batch = random_batch(rng, host, int(rng.integers(1, 5000)))
         sssp.update(host, batch, on_host)
         sssp.update(device, batch, on_device)
@@ -98,8 +100,13 @@ def test_updates_on_a_device_graph_match_host_updates(directed):
 
 
 def test_refused_batch_changes_nothing_on_the_device():
-    g = dyng.Graph.from_edges([0, 1], [1, 2], [5, 6], resources=dyng.Resources.cuda(),
-                              semantics=dyng.BatchSemantics(on_missing_delete="error"))
+    g = dyng.Graph.from_edges(
+        [0, 1],
+        [1, 2],
+        [5, 6],
+        resources=dyng.Resources.cuda(),
+        semantics=dyng.BatchSemantics(on_missing_delete="error"),
+    )
     r = sssp.compute(g, 0)
     sssp.update(g, dyng.EdgeBatch(insert=([2], [3], [1])), r)
     before = [a.tolist() for a in g.edges()]

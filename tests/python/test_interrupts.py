@@ -76,8 +76,12 @@ ENTRIES = {
 
 def run_child(algorithms, call, delay):
     code = CHILD.format(algorithms=algorithms, call=call, tests=str(TESTS))
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "OMP_NUM_THREADS": "2"})
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "2"},
+    )
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(delay)

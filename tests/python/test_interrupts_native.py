@@ -33,8 +33,9 @@ SCALE = 2 if LONG else 1
 LIMIT = 0.5  # seconds from SIGINT to KeyboardInterrupt
 TIMEOUT = 600 if LONG else 240
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32",
-                                reason="SIGINT to a child needs POSIX signals")
+pytestmark = pytest.mark.skipif(
+    sys.platform == "win32", reason="SIGINT to a child needs POSIX signals"
+)
 
 
 class Child:
@@ -44,7 +45,11 @@ class Child:
         env = {**os.environ, "OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"}
         self.process = subprocess.Popen(
             [sys.executable, str(CHILD), json.dumps({"scale": SCALE, **spec})],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self.delay = delay
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -65,8 +70,10 @@ class Child:
                 left = deadline - time.monotonic()
                 words = self.lines.get(timeout=max(left, 0.01)) if left > 0 else None
                 if left <= 0:
-                    pytest.fail(f"the child did not finish within {TIMEOUT} s (a call that "
-                                f"Ctrl-C did not stop?); latencies so far: {latency}")
+                    pytest.fail(
+                        f"the child did not finish within {TIMEOUT} s (a call that "
+                        f"Ctrl-C did not stop?); latencies so far: {latency}"
+                    )
                 if words is None:
                     break
                 kind, tag, *rest = words
@@ -105,17 +112,22 @@ def assert_prompt(tag, latency, seconds, delay):
     bound = LIMIT
     if seconds:
         left = seconds - delay
-        assert left > 0.02, (f"{tag}: the call took {seconds:.3f} s, over before the signal; "
-                             f"the test needs a longer call")
+        assert left > 0.02, (
+            f"{tag}: the call took {seconds:.3f} s, over before the signal; "
+            f"the test needs a longer call"
+        )
         bound = min(LIMIT, left / 2)
-    assert latency < bound, (f"{tag}: KeyboardInterrupt came {latency:.3f} s after SIGINT "
-                             f"(limit {bound:.3f} s; uninterrupted the call took {seconds:.3f} s)")
+    assert latency < bound, (
+        f"{tag}: KeyboardInterrupt came {latency:.3f} s after SIGINT "
+        f"(limit {bound:.3f} s; uninterrupted the call took {seconds:.3f} s)"
+    )
 
 
 @pytest.mark.parametrize("algorithm", _registry.ALGORITHM_MODULES)
 def test_ctrl_c_stops_compute_and_update(algorithm):
-    report, latency, seconds, _ = Child({"scenario": "algorithm", "algorithm": algorithm},
-                                        compute_delay).run()
+    report, latency, seconds, _ = Child(
+        {"scenario": "algorithm", "algorithm": algorithm}, compute_delay
+    ).run()
     for backend in ("sequential", "openmp"):
         entry = report[backend]
         tag = f"{backend}-compute"
@@ -124,8 +136,9 @@ def test_ctrl_c_stops_compute_and_update(algorithm):
         assert entry["next_compute_right"], f"{tag}: the next compute gave another answer"
         tag = f"{backend}-update"
         assert entry["update_stopped"], f"{tag}: the update was not stopped"
-        assert not entry["update_completed"], (f"{tag}: the update ran to its end, then raised "
-                                               f"(a native part of it did not stop)")
+        assert not entry["update_completed"], (
+            f"{tag}: the update ran to its end, then raised (a native part of it did not stop)"
+        )
         assert_prompt(tag, latency[tag], 0, compute_delay(tag, seconds[tag]))
         assert entry["graph_as_before"], f"{tag}: the graph changed"
         assert entry["results_as_before"], f"{tag}: a result changed"
@@ -140,8 +153,9 @@ def test_ctrl_c_on_the_gpu_stops_or_completes_whole(algorithm):
     update that was stopped leaves the device graph and every result as they were."""
     if "cuda" not in _registry.find(algorithm).backends:
         pytest.skip(f"{algorithm} has no CUDA backend yet")
-    report, latency, seconds, _ = Child({"scenario": "algorithm", "algorithm": algorithm,
-                                         "backends": ["cuda"]}, compute_delay).run()
+    report, latency, seconds, _ = Child(
+        {"scenario": "algorithm", "algorithm": algorithm, "backends": ["cuda"]}, compute_delay
+    ).run()
     entry = report["cuda"]
     for call in ("compute", "update"):
         tag = f"cuda-{call}"
@@ -173,8 +187,10 @@ def test_python_handler_that_returns_runs_during_the_call(under_signal_handlers,
 def test_call_on_another_thread_is_not_stopped(under_signal_handlers):
     report = under_signal_handlers[0]["thread"]
     assert report["caught"] is not None, "the main thread did not get KeyboardInterrupt"
-    assert report["right"], ("the compute on the other thread gave no answer or a wrong one: "
-                             f"{report['error'] or report['count']} (expected {report['expected']})")
+    assert report["right"], (
+        "the compute on the other thread gave no answer or a wrong one: "
+        f"{report['error'] or report['count']} (expected {report['expected']})"
+    )
 
 
 def test_ignored_sigint_stops_nothing(under_signal_handlers):

@@ -76,17 +76,27 @@ def test_writers_match_0_2(tmp_path):
         _same_bytes(w(name), name)
 
 
-@pytest.mark.parametrize("file, prefix, k, lo, hi, seed", [
-    ("mm_sym_int.mtx", "sym_", 3, 1, 50, 777),
-    ("mm_gen_pattern.mtx", "pat_", 1, 1, 100, 12345),
-])
+@pytest.mark.parametrize(
+    "file, prefix, k, lo, hi, seed",
+    [
+        ("mm_sym_int.mtx", "sym_", 3, 1, 50, 777),
+        ("mm_gen_pattern.mtx", "pat_", 1, 1, 100, 12345),
+    ],
+)
 def test_random_weights_match_mtx2csr(tmp_path, file, prefix, k, lo, hi, seed):
-    g = io.read_matrix_market(os.path.join(INPUTS, file), weights="random", num_weights=k,
-                              random_weights=(lo, hi, seed), properties="mosp_compatible")
+    g = io.read_matrix_market(
+        os.path.join(INPUTS, file),
+        weights="random",
+        num_weights=k,
+        random_weights=(lo, hi, seed),
+        properties="mosp_compatible",
+    )
     io.write_csr_triplet(str(tmp_path / prefix), g)
     for part in ("RowPtr.txt", "ColInd.txt", "Values.txt"):
-        with open(tmp_path / (prefix + part), "rb") as a, \
-                open(os.path.join(DATA, "mtx2csr", prefix + part), "rb") as b:
+        with (
+            open(tmp_path / (prefix + part), "rb") as a,
+            open(os.path.join(DATA, "mtx2csr", prefix + part), "rb") as b,
+        ):
             assert a.read() == b.read(), part
 
 
@@ -101,7 +111,10 @@ def test_round_trips(tmp_path):
     e = io.read_edge_list_arrays(p, num_weights=2, ids="as_is", drop_self_loops=False)
     s0, d0, w0 = g.edges()
     assert (e.src.tolist(), e.dst.tolist(), e.weights.tolist()) == (
-        s0.tolist(), d0.tolist(), w0.tolist())
+        s0.tolist(),
+        d0.tolist(),
+        w0.tolist(),
+    )
     io.write_matrix_market(str(tmp_path / "g.mtx"), g, weight_column=1)
     m = io.read_matrix_market_arrays(str(tmp_path / "g.mtx"), drop_self_loops=False)
     assert m.num_vertices == 50 and m.weights[:, 0].tolist() == w0[:, 1].tolist()
@@ -111,8 +124,10 @@ def test_round_trips(tmp_path):
     c = io.read_csr_triplet(str(tmp_path / "c"))
     assert c.to_csr().row_ptr.tolist() == g.to_csr().row_ptr.tolist()
     assert c.to_csr().weights.tolist() == g.to_csr().weights.tolist()
-    batches = [dyng.EdgeBatch(insert=([0, 3], [1, 4], [[1, 2], [3, 4]]), delete=([2], [3])),
-               dyng.EdgeBatch(delete=([9], [8]))]
+    batches = [
+        dyng.EdgeBatch(insert=([0, 3], [1, 4], [[1, 2], [3, 4]]), delete=([2], [3])),
+        dyng.EdgeBatch(delete=([9], [8])),
+    ]
     io.write_batches(str(tmp_path / "b.dgt"), batches)
     back = io.read_batches(str(tmp_path / "b.dgt"))
     assert [b.insert_src.dtype for b in back] == [np.int64, np.int64]
@@ -128,18 +143,19 @@ def test_round_trips(tmp_path):
 def test_graph_readers_pass_graph_keywords(tmp_path):
     p = str(tmp_path / "g.txt")
     io.write_edge_list(p, ([0, 1], [1, 2], [[3, 4], [5, 6]]))
-    g = io.read_edge_list(p, num_weights=2, directed=False, edge_dtype="int64",
-                          resources=dyng.Resources("sequential"))
+    g = io.read_edge_list(
+        p, num_weights=2, directed=False, edge_dtype="int64", resources=dyng.Resources("sequential")
+    )
     assert (g.num_edges, g.directed, str(g.edge_dtype)) == (4, False, "int64")
     assert g.resources.backend == "sequential"
-    g = io.read_edge_list(p, num_weights=2, properties="mosp_compatible",
-                          vertex_dtype="int64")
+    g = io.read_edge_list(p, num_weights=2, properties="mosp_compatible", vertex_dtype="int64")
     assert str(g.vertex_dtype) == "int64"
 
 
 def test_histogram_text():
     assert io.histogram_csv([0, 0, 3, 0, 5]) == (
-        "# cycle_size, num_of_cycles\n2, 3\n4, 5\nTotal, 8\n")
+        "# cycle_size, num_of_cycles\n2, 3\n4, 5\nTotal, 8\n"
+    )
     assert io.histogram_csv([], include_total=False) == "# cycle_size, num_of_cycles\n"
 
 

@@ -17,8 +17,12 @@ DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "io")
 with open(os.path.join(DATA, "expected_errors.json")) as _f:
     ERRORS = json.load(_f)
 
-READERS = {"edge_list": io.read_edge_list_arrays, "matrix_market": io.read_matrix_market_arrays,
-           "batches": io.read_batches, "distances": io.read_distances}
+READERS = {
+    "edge_list": io.read_edge_list_arrays,
+    "matrix_market": io.read_matrix_market_arrays,
+    "batches": io.read_batches,
+    "distances": io.read_distances,
+}
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
@@ -34,7 +38,7 @@ def test_errors_on_the_line_0_2_names(tmp_path, name):
         READERS[case["reader"]](*args, **kw)
     assert info.value.line == case["line"]
     assert info.value.path == path
-    assert str(info.value).startswith(("read_", ))
+    assert str(info.value).startswith(("read_",))
     assert isinstance(info.value, OSError)
 
 
@@ -46,15 +50,18 @@ def _error(tmp_path, text, reader=io.read_edge_list_arrays, **kw):
     return info.value
 
 
-@pytest.mark.parametrize("text, kw, line, column, words", [
-    ("0 1\n1 x\n", {}, 2, 3, "integer target vertex id, found 'x'"),
-    ("0 1\n# c\n1 2 3 4\n", {}, 3, 7, "at most 3 fields"),
-    ("0 1 5\n1 2\n", {"num_weights": 1}, 2, 4, "at least 3 fields"),
-    ("0 1 5\n\n1 2 99999999999\n", {"num_weights": 1}, 3, 5, "weight 1 '99999999999'"),
-    ("0 1 5 x\n", {"num_weights": 1}, 1, 7, "integer timestamp"),
-    ("3 4\n1 2\n", {"ids": "as_is", "index_base": 2}, 2, 1, "below index_base 2"),
-    ("1 99999999999999999999\n", {}, 1, 3, "integer target vertex id"),
-])
+@pytest.mark.parametrize(
+    "text, kw, line, column, words",
+    [
+        ("0 1\n1 x\n", {}, 2, 3, "integer target vertex id, found 'x'"),
+        ("0 1\n# c\n1 2 3 4\n", {}, 3, 7, "at most 3 fields"),
+        ("0 1 5\n1 2\n", {"num_weights": 1}, 2, 4, "at least 3 fields"),
+        ("0 1 5\n\n1 2 99999999999\n", {"num_weights": 1}, 3, 5, "weight 1 '99999999999'"),
+        ("0 1 5 x\n", {"num_weights": 1}, 1, 7, "integer timestamp"),
+        ("3 4\n1 2\n", {"ids": "as_is", "index_base": 2}, 2, 1, "below index_base 2"),
+        ("1 99999999999999999999\n", {}, 1, 3, "integer target vertex id"),
+    ],
+)
 def test_edge_list_error_positions(tmp_path, text, kw, line, column, words):
     e = _error(tmp_path, text, **kw)
     assert (e.line, e.column) == (line, column)
@@ -74,14 +81,18 @@ def test_matrix_market_error_positions(tmp_path):
     assert (e.line, e.column) == (1, 1)
     e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern antisymmetric\n", mm)
     assert (e.line, e.column) == (1, 42) and "unsupported symmetry 'antisymmetric'" in str(e)
-    e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern general\n% only comments\n",
-               mm)
+    e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern general\n% only comments\n", mm)
     assert e.line == 3 and "size line" in str(e)
-    e = _error(tmp_path, "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
-               mm, weights="from_file")
+    e = _error(
+        tmp_path,
+        "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
+        mm,
+        weights="from_file",
+    )
     assert e.line == 1 and "pattern" in str(e)
-    e = _error(tmp_path, "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 5\n",
-               num_weights=1)
+    e = _error(
+        tmp_path, "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 5\n", num_weights=1
+    )
     assert e.line == 1 and "read_matrix_market" in str(e)
 
 
@@ -118,23 +129,26 @@ def test_small_format_errors(tmp_path):
     assert info.value.path.endswith("noneRowPtr.txt") and info.value.line is None
 
 
-@pytest.mark.parametrize("call", [
-    lambda p: io.read_edge_list_arrays(p, ids="bad"),
-    lambda p: io.read_edge_list_arrays(p, duplicates="first"),
-    lambda p: io.read_edge_list_arrays(p, num_weights=-1),
-    lambda p: io.read_edge_list_arrays(p, num_weights=1.5),
-    lambda p: io.read_edge_list_arrays(p, symmetrize="yes"),
-    lambda p: io.read_edge_list_arrays(12),
-    lambda p: io.read_matrix_market_arrays(p, weights="weird"),
-    lambda p: io.read_matrix_market_arrays(p, random_weights=(5, 1, 0)),
-    lambda p: io.read_matrix_market_arrays(p, random_weights=(1, 2)),
-    lambda p: io.read_matrix_market_arrays(p, num_weights=0),
-    lambda p: io.write_matrix_market(p, ([0], [1], [[1, 2]]), weight_column=2),
-    lambda p: io.write_edge_list(p, "not edges"),
-    lambda p: io.write_csr_triplet(p, dyng.Graph.from_edges([0], [1])),
-    lambda p: io.write_batches(p, [object()]),
-    lambda p: io.histogram_csv([1, -1]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda p: io.read_edge_list_arrays(p, ids="bad"),
+        lambda p: io.read_edge_list_arrays(p, duplicates="first"),
+        lambda p: io.read_edge_list_arrays(p, num_weights=-1),
+        lambda p: io.read_edge_list_arrays(p, num_weights=1.5),
+        lambda p: io.read_edge_list_arrays(p, symmetrize="yes"),
+        lambda p: io.read_edge_list_arrays(12),
+        lambda p: io.read_matrix_market_arrays(p, weights="weird"),
+        lambda p: io.read_matrix_market_arrays(p, random_weights=(5, 1, 0)),
+        lambda p: io.read_matrix_market_arrays(p, random_weights=(1, 2)),
+        lambda p: io.read_matrix_market_arrays(p, num_weights=0),
+        lambda p: io.write_matrix_market(p, ([0], [1], [[1, 2]]), weight_column=2),
+        lambda p: io.write_edge_list(p, "not edges"),
+        lambda p: io.write_csr_triplet(p, dyng.Graph.from_edges([0], [1])),
+        lambda p: io.write_batches(p, [object()]),
+        lambda p: io.histogram_csv([1, -1]),
+    ],
+)
 def test_bad_arguments(tmp_path, call):
     p = tmp_path / "g.txt"
     p.write_text("0 1\n")

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import dyng  # noqa: E402
-import dyng.sssp  # noqa: E402
 import dyng.io as io  # noqa: E402
+import dyng.sssp  # noqa: E402
 from dyng import FileFormatError, InvalidArgumentError  # noqa: E402
 
 CORPUS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "io", "corpus")
@@ -38,8 +38,13 @@ INF = dyng.sssp.INFINITE_DISTANCE
 EDGE_READS = [
     {"num_weights": 1},
     {"num_weights": 1, "duplicates": "keep", "threads": 2},
-    {"num_weights": 1, "ids": "as_is", "symmetrize": True, "drop_self_loops": False,
-     "vertex_dtype": "int64"},
+    {
+        "num_weights": 1,
+        "ids": "as_is",
+        "symmetrize": True,
+        "drop_self_loops": False,
+        "vertex_dtype": "int64",
+    },
     {"weighted": False, "ids": "as_is", "index_base": -5},
 ]
 MM_READS = [
@@ -49,51 +54,104 @@ MM_READS = [
 ]
 UNITS = {
     "edges_k1": ("edge_list", {"file": "edges_k1.txt"}, EDGE_READS),
-    "edges_k2_mixed": ("edge_list", {"file": "edges_k2_mixed.txt"},
-                       [{"num_weights": 2}, {"num_weights": 1}, {"num_weights": 2, "threads": 3}]),
-    "edges_timestamps": ("edge_list", {"file": "edges_timestamps.txt"},
-                         [{"duplicates": "keep"}, {}, {"ids": "as_is", "index_base": -4}]),
+    "edges_k2_mixed": (
+        "edge_list",
+        {"file": "edges_k2_mixed.txt"},
+        [{"num_weights": 2}, {"num_weights": 1}, {"num_weights": 2, "threads": 3}],
+    ),
+    "edges_timestamps": (
+        "edge_list",
+        {"file": "edges_timestamps.txt"},
+        [{"duplicates": "keep"}, {}, {"ids": "as_is", "index_base": -4}],
+    ),
     "edges_cr": ("edge_list", {"file": "edges_cr.txt"}, EDGE_READS),
-    "edges_wide_ids": ("edge_list", {"file": "edges_wide_ids.txt"},
-                       [{"num_weights": 1}, {"num_weights": 1, "ids": "as_is",
-                                             "vertex_dtype": "int64"}]),
-    "edges_negative": ("edge_list", {"file": "edges_negative.txt"},
-                       [{"num_weights": 1}, {"num_weights": 1, "ids": "as_is",
-                                             "index_base": -3}]),
-    "edges_from_mtx": ("edge_list", {"file": "mm_general_int.mtx"},
-                       [{}, {"ids": "as_is", "duplicates": "keep"}]),
+    "edges_wide_ids": (
+        "edge_list",
+        {"file": "edges_wide_ids.txt"},
+        [{"num_weights": 1}, {"num_weights": 1, "ids": "as_is", "vertex_dtype": "int64"}],
+    ),
+    "edges_negative": (
+        "edge_list",
+        {"file": "edges_negative.txt"},
+        [{"num_weights": 1}, {"num_weights": 1, "ids": "as_is", "index_base": -3}],
+    ),
+    "edges_from_mtx": (
+        "edge_list",
+        {"file": "mm_general_int.mtx"},
+        [{}, {"ids": "as_is", "duplicates": "keep"}],
+    ),
     "mm_general_int": ("matrix_market", {"file": "mm_general_int.mtx"}, MM_READS),
     "mm_symmetric_pattern": ("matrix_market", {"file": "mm_symmetric_pattern.mtx"}, MM_READS),
-    "mm_skew_int": ("matrix_market", {"file": "mm_skew_int.mtx"},
-                    MM_READS + [{"weights": "from_file", "sort_and_dedupe": False}]),
-    "mm_hermitian_complex": ("matrix_market", {"file": "mm_hermitian_complex.mtx"},
-                             MM_READS[1:]),
+    "mm_skew_int": (
+        "matrix_market",
+        {"file": "mm_skew_int.mtx"},
+        MM_READS + [{"weights": "from_file", "sort_and_dedupe": False}],
+    ),
+    "mm_hermitian_complex": ("matrix_market", {"file": "mm_hermitian_complex.mtx"}, MM_READS[1:]),
     "mm_real": ("matrix_market", {"file": "mm_real.mtx"}, MM_READS[1:]),
     "mm_lower_banner": ("matrix_market", {"file": "mm_lower_banner.mtx"}, MM_READS),
     "mm_crlf": ("matrix_market", {"file": "mm_crlf.mtx"}, MM_READS),
-    "batches_full": ("batches", {"file": "batches_full.dgt"},
-                     [{}, {"num_weights": 2, "num_vertices": 4}]),
+    "batches_full": (
+        "batches",
+        {"file": "batches_full.dgt"},
+        [{}, {"num_weights": 2, "num_vertices": 4}],
+    ),
     "batches_plain": ("batches", {"file": "batches_plain.dgt"}, [{}, {"num_weights": 1}]),
     "batches_unweighted": ("batches", {"file": "batches_unweighted.dgt"}, [{}]),
-    "legacy": ("legacy", {"insert": "legacy_insert.txt", "delete": "legacy_delete.txt"},
-               [{}, {"num_vertices": 3, "vertex_dtype": "int64"}, {"mosp_lenient": True}]),
-    "csr": ("csr", {"RowPtr": "csr_RowPtr.txt", "ColInd": "csr_ColInd.txt",
-                    "Values": "csr_Values.txt"},
-            [{}, {"num_weights": 2, "vertex_dtype": "int64", "edge_dtype": "int64"}]),
+    "legacy": (
+        "legacy",
+        {"insert": "legacy_insert.txt", "delete": "legacy_delete.txt"},
+        [{}, {"num_vertices": 3, "vertex_dtype": "int64"}, {"mosp_lenient": True}],
+    ),
+    "csr": (
+        "csr",
+        {"RowPtr": "csr_RowPtr.txt", "ColInd": "csr_ColInd.txt", "Values": "csr_Values.txt"},
+        [{}, {"num_weights": 2, "vertex_dtype": "int64", "edge_dtype": "int64"}],
+    ),
     "distances": ("distances", {"file": "distances.txt"}, [{"num_vertices": 4}]),
-    "parents": ("parents", {"file": "parents.txt"},
-                [{"num_vertices": 4}, {"num_vertices": 4, "vertex_dtype": "int64"}]),
+    "parents": (
+        "parents",
+        {"file": "parents.txt"},
+        [{"num_vertices": 4}, {"num_vertices": 4, "vertex_dtype": "int64"}],
+    ),
 }
 FORMATS = sorted({reader for reader, _, _ in UNITS.values()})
 
 # What a mutation inserts: separators, line breaks, signs, digits, comment and directive marks,
 # the control bytes of a damaged file, and tokens at the edges of the number types.
 BYTES = b" \t,\r\n\v-+.0123456789#%eEx\x00\x01\x1b\x7f\x80\xff"
-TOKENS = [b"\r\n", b"\r", b"\n\n", b"\x00" * 16, b"%batch 3", b"%dgt 1", b"%btach", b"+e 1 2 3",
-          b"-e 0 0", b"INF", b"inf", b"nan", b"1e999", b"-", b"2147483647", b"2147483648",
-          b"-2147483648", b"4294967296", b"9223372036854775807", b"9223372036854775808",
-          b"99999999999999999999", b"2305843009213693952", b"%%MatrixMarket", b"skew-symmetric",
-          b"hermitian", b"complex", b"# c", b"% c", b"0", b"-1"]
+TOKENS = [
+    b"\r\n",
+    b"\r",
+    b"\n\n",
+    b"\x00" * 16,
+    b"%batch 3",
+    b"%dgt 1",
+    b"%btach",
+    b"+e 1 2 3",
+    b"-e 0 0",
+    b"INF",
+    b"inf",
+    b"nan",
+    b"1e999",
+    b"-",
+    b"2147483647",
+    b"2147483648",
+    b"-2147483648",
+    b"4294967296",
+    b"9223372036854775807",
+    b"9223372036854775808",
+    b"99999999999999999999",
+    b"2305843009213693952",
+    b"%%MatrixMarket",
+    b"skew-symmetric",
+    b"hermitian",
+    b"complex",
+    b"# c",
+    b"% c",
+    b"0",
+    b"-1",
+]
 
 
 @st.composite
@@ -107,7 +165,7 @@ def mutation(draw, data):
     elif kind == "token":
         data[at:at] = draw(st.sampled_from(TOKENS))
     elif kind == "delete":
-        del data[at:at + draw(st.integers(1, 8))]
+        del data[at : at + draw(st.integers(1, 8))]
     elif kind == "replace":
         data[min(at, len(data) - 1)] = draw(st.sampled_from(BYTES))
     elif kind == "repeat":
@@ -143,8 +201,10 @@ def folder():
 
 def _put(folder, reader, files):
     """Writes the files where the reader looks; returns the read target (path or prefix)."""
-    names = {"legacy": {"insert": "insert.txt", "delete": "delete.txt"},
-             "csr": {r: f"g{r}.txt" for r in ("RowPtr", "ColInd", "Values")}}.get(reader)
+    names = {
+        "legacy": {"insert": "insert.txt", "delete": "delete.txt"},
+        "csr": {r: f"g{r}.txt" for r in ("RowPtr", "ColInd", "Values")},
+    }.get(reader)
     for role, content in files.items():
         with open(os.path.join(folder, names[role] if names else "f"), "wb") as f:
             f.write(content)
@@ -176,8 +236,13 @@ def _edges(e):
 
 def _batch(b):
     w = b.insert_weights
-    return (b.insert_src.tolist(), b.insert_dst.tolist(), [] if w is None else w.tolist(),
-            b.delete_src.tolist(), b.delete_dst.tolist())
+    return (
+        b.insert_src.tolist(),
+        b.insert_dst.tolist(),
+        [] if w is None else w.tolist(),
+        b.delete_src.tolist(),
+        b.delete_dst.tolist(),
+    )
 
 
 def _round_trip(reader, result, keywords, folder):
@@ -187,24 +252,35 @@ def _round_trip(reader, result, keywords, folder):
     if reader == "edge_list":
         io.write_edge_list(out, result)
         k = 0 if result.weights is None else result.weights.shape[1]
-        back = io.read_edge_list_arrays(out, num_weights=k, ids="as_is", drop_self_loops=False,
-                                        duplicates=kw.get("duplicates", "merge"),
-                                        vertex_dtype=result.src.dtype.name)
+        back = io.read_edge_list_arrays(
+            out,
+            num_weights=k,
+            ids="as_is",
+            drop_self_loops=False,
+            duplicates=kw.get("duplicates", "merge"),
+            vertex_dtype=result.src.dtype.name,
+        )
         assert _edges(back) == _edges(result)
-        assert back.num_vertices == (int(max(result.src.max(), result.dst.max())) + 1
-                                     if result.num_edges else 0)
+        assert back.num_vertices == (
+            int(max(result.src.max(), result.dst.max())) + 1 if result.num_edges else 0
+        )
         assert back.num_vertices <= result.num_vertices
     elif reader == "matrix_market":
         k = 0 if result.weights is None else result.weights.shape[1]
         for column in range(max(k, 1)):
             io.write_matrix_market(out, result, weight_column=column)
             back = io.read_matrix_market_arrays(
-                out, weights="from_file" if k else "none", drop_self_loops=False,
+                out,
+                weights="from_file" if k else "none",
+                drop_self_loops=False,
                 sort_and_dedupe=kw.get("sort_and_dedupe", True),
-                vertex_dtype=result.src.dtype.name)
+                vertex_dtype=result.src.dtype.name,
+            )
             assert back.num_vertices == result.num_vertices
-            assert (back.src.tolist(), back.dst.tolist()) == (result.src.tolist(),
-                                                              result.dst.tolist())
+            assert (back.src.tolist(), back.dst.tolist()) == (
+                result.src.tolist(),
+                result.dst.tolist(),
+            )
             if k:
                 assert back.weights[:, 0].tolist() == result.weights[:, column].tolist()
     elif reader == "batches":
@@ -214,14 +290,21 @@ def _round_trip(reader, result, keywords, folder):
         assert [_batch(b) for b in back] == [_batch(b) for b in result]
     elif reader == "legacy":
         io.write_legacy_batch(out + "_i", out + "_d", result)
-        back = io.read_legacy_batch(out + "_i", out + "_d", num_weights=result.num_weights,
-                                    vertex_dtype=kw.get("vertex_dtype", "int32"))
+        back = io.read_legacy_batch(
+            out + "_i",
+            out + "_d",
+            num_weights=result.num_weights,
+            vertex_dtype=kw.get("vertex_dtype", "int32"),
+        )
         assert _batch(back) == _batch(result)
     elif reader == "csr":
         io.write_csr_triplet(out, result)
-        back = io.read_csr_triplet(out, num_weights=result.num_weights,
-                                   vertex_dtype=kw.get("vertex_dtype", "int32"),
-                                   edge_dtype=kw.get("edge_dtype", "int32"))
+        back = io.read_csr_triplet(
+            out,
+            num_weights=result.num_weights,
+            vertex_dtype=kw.get("vertex_dtype", "int32"),
+            edge_dtype=kw.get("edge_dtype", "int32"),
+        )
         a, b = result.to_csr(), back.to_csr()
         assert back.num_vertices == result.num_vertices
         for part in ("row_ptr", "col_ind", "weights"):
@@ -260,8 +343,12 @@ def _plain(result):
         return _batch(result)
     if isinstance(result, dyng.Graph):
         csr = result.to_csr()
-        return (result.num_vertices, csr.row_ptr.tolist(), csr.col_ind.tolist(),
-                csr.weights.tolist())
+        return (
+            result.num_vertices,
+            csr.row_ptr.tolist(),
+            csr.col_ind.tolist(),
+            csr.weights.tolist(),
+        )
     if isinstance(result, list):
         return [_batch(b) for b in result]
     return result.tolist()
@@ -276,9 +363,18 @@ def _directives_are_known(content):
     comment merged two batches."""
     for line in re.split(rb"\r\n|\r|\n", content):
         tokens = [t for t in _SEPARATORS.split(line) if t]
-        if tokens and tokens[0].startswith(b"%") and not (
-                tokens == [b"%dgt", b"1"] or (len(tokens) == 2 and tokens[0] == b"%batch"
-                                              and re.fullmatch(rb"\+?\d+", tokens[1]))):
+        if (
+            tokens
+            and tokens[0].startswith(b"%")
+            and not (
+                tokens == [b"%dgt", b"1"]
+                or (
+                    len(tokens) == 2
+                    and tokens[0] == b"%batch"
+                    and re.fullmatch(rb"\+?\d+", tokens[1])
+                )
+            )
+        ):
             return False
     return True
 
@@ -313,15 +409,19 @@ def test_corpus_reads_and_round_trips(folder):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@settings(max_examples=EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_mutated_corpus(folder, fmt, data):
     _check_unit(folder, *data.draw(mutated_unit(fmt)))
 
 
-@settings(max_examples=max(EXAMPLES // 5, 20), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=max(EXAMPLES // 5, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.binary(max_size=400), st.sampled_from(sorted(UNITS)))
 def test_random_bytes(folder, data, name):
     reader, files, _ = UNITS[name]
@@ -329,9 +429,11 @@ def test_random_bytes(folder, data, name):
 
 
 @settings(max_examples=max(EXAMPLES // 5, 20), deadline=None)
-@given(st.lists(st.tuples(st.integers(-3, 40), st.integers(-3, 40), st.integers(-9, 9)),
-                max_size=40),
-       st.sampled_from([" ", "\t", ",", ", "]), st.sampled_from(["\n", "\r\n", "\r"]))
+@given(
+    st.lists(st.tuples(st.integers(-3, 40), st.integers(-3, 40), st.integers(-9, 9)), max_size=40),
+    st.sampled_from([" ", "\t", ",", ", "]),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
 def test_valid_edge_lists_match_a_model(folder, rows, sep, newline):
     # Well-formed files: compact ids, self-loop removal and last-wins merging as a model says.
     p = os.path.join(folder, "model.txt")

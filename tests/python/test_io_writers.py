@@ -30,13 +30,19 @@ BATCH = dyng.EdgeBatch(insert=([0], [2], [[9, 9]]), delete=([1], [2]))
 WRITERS = {
     "edge_list": (lambda p: io.write_edge_list(p, GRAPH), lambda p: [p]),
     "matrix_market": (lambda p: io.write_matrix_market(p, GRAPH), lambda p: [p]),
-    "csr_triplet": (lambda p: io.write_csr_triplet(p, GRAPH),
-                    lambda p: [p + "RowPtr.txt", p + "ColInd.txt", p + "Values.txt"]),
-    "legacy_batch": (lambda p: io.write_legacy_batch(p, p + ".del", BATCH),
-                     lambda p: [p, p + ".del"]),
+    "csr_triplet": (
+        lambda p: io.write_csr_triplet(p, GRAPH),
+        lambda p: [p + "RowPtr.txt", p + "ColInd.txt", p + "Values.txt"],
+    ),
+    "legacy_batch": (
+        lambda p: io.write_legacy_batch(p, p + ".del", BATCH),
+        lambda p: [p, p + ".del"],
+    ),
     "batches": (lambda p: io.write_batches(p, [BATCH, BATCH]), lambda p: [p]),
-    "distances": (lambda p: io.write_distances(p, [0, 4, io._results.INFINITE_DISTANCE]),
-                  lambda p: [p]),
+    "distances": (
+        lambda p: io.write_distances(p, [0, 4, io._results.INFINITE_DISTANCE]),
+        lambda p: [p],
+    ),
     "parents": (lambda p: io.write_parents(p, [-1, 0, 1]), lambda p: [p]),
     "path_costs": (lambda p: io.write_path_costs(p, [[0, 0], [1, 2]]), lambda p: [p]),
     "histogram_csv": (lambda p: io.write_histogram_csv(p, [0, 0, 3]), lambda p: [p]),
@@ -69,9 +75,11 @@ def writer(request):
 
 # --- symbolic links ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("layout", ["absolute", "relative", "chained", "other_folder"])
-def test_a_link_stays_a_link_and_its_target_gets_the_contents(writer, tmp_path, layout,
-                                                              monkeypatch):
+def test_a_link_stays_a_link_and_its_target_gets_the_contents(
+    writer, tmp_path, layout, monkeypatch
+):
     write, files, expected = writer
     work = tmp_path / "w"
     (work / "real").mkdir(parents=True)
@@ -108,6 +116,7 @@ def test_a_dangling_link_into_an_existing_folder_makes_its_target(tmp_path):
 
 
 # --- metadata ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o755, 0o604])
 def test_the_target_keeps_its_mode(writer, tmp_path, mode):
@@ -194,6 +203,7 @@ def test_missing_parent_folders_are_made_as_0_2_made_them(writer, tmp_path):
 
 
 # --- failures leave the target as it was ------------------------------------------------------
+
 
 def _assert_error(info, path, *words):
     error = info.value
@@ -307,8 +317,9 @@ def test_running_out_of_room_midway_leaves_the_old_contents(tmp_path, links):
     if links == 2:
         os.link(target, tmp_path / "other.txt")
     before = _listing(tmp_path)
-    run = subprocess.run([sys.executable, "-c", _EFBIG_CHILD, str(target), "100000"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-c", _EFBIG_CHILD, str(target), "100000"], capture_output=True, text=True
+    )
     assert run.returncode == 3, run.stderr
     assert "FileFormatError" in run.stdout and "File too large" in run.stdout, run.stdout
     assert str(target) in run.stdout and "; " in run.stdout
@@ -320,11 +331,13 @@ def _as_unprivileged(function):
     """Runs `function()` as a user without root's way past permissions: in this process when it
     is not root, else in a forked child that gives up root. Returns ("ok", value) or
     ("error", exception type name, message)."""
+
     def call():
         try:
             return ("ok", function())
         except Exception as exc:  # reported to the parent
             return ("error", type(exc).__name__, str(exc))
+
     if os.geteuid() != 0:
         return call()
     read, write = os.pipe()
@@ -414,8 +427,9 @@ def test_a_killed_write_leaves_a_complete_file(tmp_path):
     rng = random.Random(40)
     seen = set()
     for _ in range(5):
-        child = subprocess.Popen([sys.executable, "-c", _WRITE_LOOP, target],
-                                 stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", _WRITE_LOOP, target], stdout=subprocess.PIPE, text=True
+        )
         assert child.stdout.readline() == "ready\n"
         try:
             child.wait(timeout=rng.uniform(0.05, 0.4))

@@ -20,8 +20,9 @@ def quick_start_update():
     # The README's quick start: its update recomputes (the batch touches most of the graph).
     graph = dyng.Graph.from_edges([0, 0, 2, 1], [1, 2, 1, 3], [4, 1, 2, 5])
     result = dyng.sssp.compute(graph, source=0)
-    stats = dyng.sssp.update(graph, dyng.EdgeBatch(insert=([0], [3], [6]), delete=([2], [1])),
-                             result)
+    stats = dyng.sssp.update(
+        graph, dyng.EdgeBatch(insert=([0], [3], [6]), delete=([2], [1])), result
+    )
     assert stats.path == "recompute"
     return graph, result
 
@@ -30,8 +31,12 @@ def test_default_level_is_quiet(capfd, level):
     level("warn")
     quick_start_update()
     assert capfd.readouterr().err == ""
-    fresh = subprocess.run([sys.executable, "-c", "import dyng; print(dyng.get_log_level())"],
-                           capture_output=True, text=True, check=True)
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import dyng; print(dyng.get_log_level())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert fresh.stdout.strip() == "warn"
 
 
@@ -75,9 +80,10 @@ def test_off_silences_everything(capfd, level):
 
 
 def test_the_native_module_choice_is_logged_once_at_selection():
-    code = ("import dyng; dyng.set_log_level('info'); "
-            "dyng.Graph.from_edges([0], [1], [1]); dyng.Graph.from_edges([0], [1], [1])")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import dyng; dyng.set_log_level('info'); "
+        "dyng.Graph.from_edges([0], [1], [1]); dyng.Graph.from_edges([0], [1], [1])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = [line for line in done.stderr.splitlines() if "native module" in line]
     assert len(lines) == 1 and lines[0].startswith("dyng: info: native module dyng")

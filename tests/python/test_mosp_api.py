@@ -11,10 +11,9 @@ import pickle
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, graph_state, make_resources
 
 import dyng
-
-from _helpers import HOST_BACKENDS, graph_state, make_resources
 
 INF = 2**61 - 1
 
@@ -30,16 +29,22 @@ def two_objective_graph(**kw):
     Combined (preferences 1, 1: L = 1, base 3): (0, 1) is in both trees, weight 1; (0, 2) and
     (1, 2) in one each, weight 2; so the combined tree is 0 -> 1, 0 -> 2.
     """
-    return dyng.Graph.from_edges(np.array([0, 0, 1], np.int32), np.array([1, 2, 2], np.int32),
-                                 np.array([[1, 4], [5, 1], [1, 1]], np.int32), **kw)
+    return dyng.Graph.from_edges(
+        np.array([0, 0, 1], np.int32),
+        np.array([1, 2, 2], np.int32),
+        np.array([[1, 4], [5, 1], [1, 1]], np.int32),
+        **kw,
+    )
 
 
 def fact_graph():
     """The verified example: five vertices, three objectives, two parallel 0 -> 1 edges."""
     return dyng.Graph.from_edges(
-        [0, 0, 0, 1, 2, 1, 3], [1, 1, 2, 3, 3, 2, 4],
+        [0, 0, 0, 1, 2, 1, 3],
+        [1, 1, 2, 3, 3, 2, 4],
         [[5, 1, 9], [2, 7, 3], [4, 4, 4], [1, 1, 1], [1, 2, 3], [1, 1, 1], [2, 2, 2]],
-        properties="mosp_compatible")
+        properties="mosp_compatible",
+    )
 
 
 def result_arrays(result):
@@ -57,25 +62,43 @@ def result_arrays(result):
 
 # --- Options and compute ------------------------------------------------------------------------
 
+
 def test_options_defaults(mosp):
     o = mosp.Options()
-    assert (o.preferences, o.delta, o.cuda_engine, o.compute_path_costs, o.validate_inputs,
-            o.num_objectives) == ([], 0, "automatic", True, True, 0)
+    assert (
+        o.preferences,
+        o.delta,
+        o.cuda_engine,
+        o.compute_path_costs,
+        o.validate_inputs,
+        o.num_objectives,
+    ) == ([], 0, "automatic", True, True, 0)
 
 
 @pytest.mark.parametrize("backend", HOST_BACKENDS)
 def test_compute_on_the_verified_example(mosp, backend):
     r = mosp.compute(fact_graph(), 0, preferences=[1, 2, 3], resources=make_resources(backend))
     assert r.preference_scale == 6
-    assert [r.parents(k).tolist() for k in range(3)] == \
-        [[-1, 0, 1, 1, 3], [-1, 0, 1, 1, 3], [-1, 0, 0, 1, 3]]
-    assert [r.distances(k).tolist() for k in range(3)] == \
-        [[0, 2, 3, 3, 5], [0, 1, 2, 2, 4], [0, 3, 4, 4, 6]]
+    assert [r.parents(k).tolist() for k in range(3)] == [
+        [-1, 0, 1, 1, 3],
+        [-1, 0, 1, 1, 3],
+        [-1, 0, 0, 1, 3],
+    ]
+    assert [r.distances(k).tolist() for k in range(3)] == [
+        [0, 2, 3, 3, 5],
+        [0, 1, 2, 2, 4],
+        [0, 3, 4, 4, 6],
+    ]
     assert r.combined_distances.tolist() == [0, 13, 22, 26, 39]
     assert r.combined_parents.tolist() == [-1, 0, 0, 1, 3]
     # [5, 1, 9]: the first stored 0 -> 1 edge, not the cheaper [2, 7, 3].
-    assert np.asarray(r.path_costs).tolist() == \
-        [[0, 0, 0], [5, 1, 9], [4, 4, 4], [6, 2, 10], [8, 4, 12]]
+    assert np.asarray(r.path_costs).tolist() == [
+        [0, 0, 0],
+        [5, 1, 9],
+        [4, 4, 4],
+        [6, 2, 10],
+        [8, 4, 12],
+    ]
 
 
 def test_testing_helpers_on_the_verified_example(mosp):
@@ -145,11 +168,11 @@ def test_options_object_and_keywords_agree(mosp):
 
 
 def test_largest_preference_scale_is_accepted(mosp):
-    assert mosp.compute(two_objective_graph(), 0, preferences=[2**20, 2]).preference_scale \
-        == 2**20
+    assert mosp.compute(two_objective_graph(), 0, preferences=[2**20, 2]).preference_scale == 2**20
 
 
 # --- argument errors ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("value", [-1, 3])
 def test_num_objectives_out_of_range(mosp, value):
@@ -157,14 +180,18 @@ def test_num_objectives_out_of_range(mosp, value):
         mosp.compute(two_objective_graph(), 0, num_objectives=value)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"preferences": [1]},            # one per objective, or none
-    {"preferences": [1, 2, 3]},
-    {"preferences": [1, 0]},         # each >= 1
-    {"preferences": [-2, 1]},
-    {"preferences": [2**20, 3]},     # lcm 3 * 2**20 > 2**20
-    {"delta": -1},
-], ids=["short", "long", "zero", "negative", "lcm", "delta"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"preferences": [1]},  # one per objective, or none
+        {"preferences": [1, 2, 3]},
+        {"preferences": [1, 0]},  # each >= 1
+        {"preferences": [-2, 1]},
+        {"preferences": [2**20, 3]},  # lcm 3 * 2**20 > 2**20
+        {"delta": -1},
+    ],
+    ids=["short", "long", "zero", "negative", "lcm", "delta"],
+)
 def test_bad_options_are_refused(mosp, kwargs):
     g = two_objective_graph()
     with pytest.raises(dyng.InvalidArgumentError):
@@ -195,7 +222,7 @@ def test_path_costs_not_computed(mosp):
     r = mosp.compute(two_objective_graph(), 0, compute_path_costs=False)
     assert r.combined_parents.tolist() == [-1, 0, 0]  # everything else is there
     with pytest.raises(dyng.InvalidArgumentError, match="compute_path_costs"):
-        r.path_costs
+        _ = r.path_costs
 
 
 @pytest.mark.parametrize("k", [-1, 1, 2])
@@ -254,6 +281,7 @@ def test_insertion_weight_below_one_in_an_unused_column_is_accepted(mosp):
 
 # --- update, Stats and dyng.update ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("backend", HOST_BACKENDS)
 def test_update_stats(mosp, backend):
     g = two_objective_graph()
@@ -278,8 +306,8 @@ def test_update_equals_a_fresh_compute(mosp, backend):
     r = mosp.compute(g, 0, preferences=[1, 2, 3], resources=res)
     batches = [
         dyng.EdgeBatch(insert=([0], [3], [[3, 3, 3]]), delete=([0], [1])),  # the first 0 -> 1
-        dyng.EdgeBatch(insert=([4, 5], [0, 2], [[1, 1, 1], [1, 1, 1]])),   # grows to 6 vertices
-        dyng.EdgeBatch(delete=([1, 1, 2], [3, 3, 4])),                      # a repeat, a miss
+        dyng.EdgeBatch(insert=([4, 5], [0, 2], [[1, 1, 1], [1, 1, 1]])),  # grows to 6 vertices
+        dyng.EdgeBatch(delete=([1, 1, 2], [3, 3, 4])),  # a repeat, a miss
     ]
     for step, batch in enumerate(batches, start=1):
         mosp.update(g, batch, r, resources=res)
@@ -328,8 +356,12 @@ def test_from_arrays_gives_the_combined_results_of_compute(mosp):
     g = fact_graph()
     computed = mosp.compute(g, 0, preferences=[1, 2, 3])
     rebuilt = mosp.Result.from_arrays(
-        g, 0, [computed.distances(k).tolist() for k in range(3)],
-        [computed.parents(k).tolist() for k in range(3)], preferences=[1, 2, 3])
+        g,
+        0,
+        [computed.distances(k).tolist() for k in range(3)],
+        [computed.parents(k).tolist() for k in range(3)],
+        preferences=[1, 2, 3],
+    )
     assert rebuilt.preference_scale == 6
     assert result_arrays(rebuilt) == result_arrays(computed)
 
@@ -344,7 +376,8 @@ def test_from_arrays_needs_one_tree_per_objective(mosp):
 def test_from_arrays_result_updates_like_a_computed_one(mosp):
     g = two_objective_graph()
     r = mosp.compute(g, 0)
-    rebuilt = mosp.Result.from_arrays(g, 0, [r.distances(k) for k in range(2)],
-                                      [r.parents(k) for k in range(2)])
+    rebuilt = mosp.Result.from_arrays(
+        g, 0, [r.distances(k) for k in range(2)], [r.parents(k) for k in range(2)]
+    )
     mosp.update(g, dyng.EdgeBatch(delete=([0], [1])), rebuilt)
     assert result_arrays(rebuilt) == result_arrays(mosp.compute(g, 0))

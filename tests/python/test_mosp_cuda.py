@@ -4,19 +4,26 @@ growth, every id combination); the spec's test vector; device results move betwe
 hand out device arrays, with the path costs in host memory. Skipped where no CUDA backend is
 usable (CI); must pass on a GPU before CUDA work is done."""
 
-import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_mosp_properties import (
+    COMBOS,
+    assert_matches_oracle,
+    assert_same_result,
+    build_graph,
+    draw_batch,
+    draw_settings,
+    draw_weight_rows,
+    edge_batch,
+    oracle_of,
+)
+from test_mosp_vector import AFTER, BATCH, BEFORE, PREFERENCES
+from test_mosp_vector import graph as vector_graph
 
 import dyng
 from dyng import mosp
 from dyng.testing.strategies import graphs
-
-from test_mosp_properties import (COMBOS, assert_matches_oracle, assert_same_result, build_graph,
-                                  draw_batch, draw_settings, draw_weight_rows, edge_batch,
-                                  oracle_of)
-from test_mosp_vector import AFTER, BATCH, BEFORE, PREFERENCES, graph as vector_graph
 
 pytestmark = pytest.mark.gpu
 
@@ -36,10 +43,12 @@ def run_against_host(rg, data, combo, properties, num_batches):
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     count, prefs = draw_settings(data, num_weights)
     options = {"num_objectives": count, **({} if prefs is None else {"preferences": prefs})}
-    g_dev = build_graph(rg, rows, num_weights, id_dtype=id_dtype, properties=properties,
-                        resources=CUDA(), **kw)
-    g_host = build_graph(rg, rows, num_weights, id_dtype=id_dtype, properties=properties,
-                         resources=HOST(), **kw)
+    g_dev = build_graph(
+        rg, rows, num_weights, id_dtype=id_dtype, properties=properties, resources=CUDA(), **kw
+    )
+    g_host = build_graph(
+        rg, rows, num_weights, id_dtype=id_dtype, properties=properties, resources=HOST(), **kw
+    )
     r_dev = mosp.compute(g_dev, source, **options)
     r_host = mosp.compute(g_host, source, **options)
     assert r_dev.space == "device"
@@ -90,8 +99,10 @@ def test_the_spec_vector_on_cuda(properties):
     assert r.stats.combined_edges == 9 and len(r.stats.objectives) == 3
     mosp.update(g, dyng.EdgeBatch(**BATCH), r)
     assert r.path_costs.tolist()[6] == [15, 3, 20]
-    assert (r.combined_distances.to_numpy().tolist(),
-            r.combined_parents.to_numpy().tolist()) == AFTER
+    assert (
+        r.combined_distances.to_numpy().tolist(),
+        r.combined_parents.to_numpy().tolist(),
+    ) == AFTER
 
 
 def test_device_results_move_between_spaces():
@@ -109,8 +120,10 @@ def test_device_results_move_between_spaces():
     assert back.path_costs.tolist() == host.path_costs.tolist()
     # A moved result keeps updating: the device copy of the combined graph came along.
     mosp.update(g, dyng.EdgeBatch(**BATCH), back)
-    assert (back.combined_distances.to_numpy().tolist(),
-            back.combined_parents.to_numpy().tolist()) == AFTER
+    assert (
+        back.combined_distances.to_numpy().tolist(),
+        back.combined_parents.to_numpy().tolist(),
+    ) == AFTER
 
 
 def test_from_arrays_on_cuda_and_disabled_costs():
@@ -123,7 +136,7 @@ def test_from_arrays_on_cuda_and_disabled_costs():
     assert made.combined_distances.to_numpy().tolist() == BEFORE
     off = mosp.compute(g, 0, preferences=PREFERENCES, compute_path_costs=False)
     with pytest.raises(dyng.InvalidArgumentError, match="path costs were not computed"):
-        off.path_costs
+        _ = off.path_costs
     off.set_options(compute_path_costs=True)
     mosp.update(g, dyng.EdgeBatch(**BATCH), off)
     assert off.path_costs.tolist()[6] == [15, 3, 20]

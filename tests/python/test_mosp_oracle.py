@@ -38,6 +38,7 @@ def edges_of(graph):
 
 # --- hand-worked examples ----------------------------------------------------------------------
 
+
 def test_verified_example():
     g = fact_graph()
     ref = mosp_reference(g.edges(), g.num_vertices, 0, preferences=[1, 2, 3])
@@ -53,8 +54,11 @@ def test_verified_example():
 
 def test_verified_example_from_plain_lists_in_csr_order():
     # The same edges as graph.edges() lists them (row 1 keeps its append order 3, 2).
-    edges = ([0, 0, 0, 1, 1, 2, 3], [1, 1, 2, 3, 2, 3, 4],
-             [[5, 1, 9], [2, 7, 3], [4, 4, 4], [1, 1, 1], [1, 1, 1], [1, 2, 3], [2, 2, 2]])
+    edges = (
+        [0, 0, 0, 1, 1, 2, 3],
+        [1, 1, 2, 3, 2, 3, 4],
+        [[5, 1, 9], [2, 7, 3], [4, 4, 4], [1, 1, 1], [1, 1, 1], [1, 2, 3], [2, 2, 2]],
+    )
     assert edges_of(fact_graph()) == edges
     ref = mosp_reference(edges, 5, 0, preferences=[1, 2, 3])
     assert ref.combined_parents == [-1, 0, 0, 1, 3]
@@ -62,8 +66,11 @@ def test_verified_example_from_plain_lists_in_csr_order():
 
 def test_parallel_edge_order_decides_the_path_cost():
     # Swapping the two stored 0 -> 1 edges changes nothing but the cost read for 0 -> 1.
-    edges = ([0, 0, 0, 1, 1, 2, 3], [1, 1, 2, 3, 2, 3, 4],
-             [[2, 7, 3], [5, 1, 9], [4, 4, 4], [1, 1, 1], [1, 1, 1], [1, 2, 3], [2, 2, 2]])
+    edges = (
+        [0, 0, 0, 1, 1, 2, 3],
+        [1, 1, 2, 3, 2, 3, 4],
+        [[2, 7, 3], [5, 1, 9], [4, 4, 4], [1, 1, 1], [1, 1, 1], [1, 2, 3], [2, 2, 2]],
+    )
     ref = mosp_reference(edges, 5, 0, preferences=[1, 2, 3])
     assert ref.combined_parents == [-1, 0, 0, 1, 3]
     assert ref.path_costs[1] == [2, 7, 3]
@@ -182,12 +189,14 @@ def test_reference_is_frozen():
 
 # --- mosp_path_costs on real graphs ------------------------------------------------------------
 
+
 def test_path_costs_of_the_verified_example():
     costs = mosp_path_costs(fact_graph(), [-1, 0, 0, 1, 3], 0)
     assert costs.dtype == np.int64 and costs.shape == (5, 3)
     assert costs.tolist() == [[0, 0, 0], [5, 1, 9], [4, 4, 4], [6, 2, 10], [8, 4, 12]]
-    assert mosp_path_costs(fact_graph(), np.array([-1, 0, 0, 1, 3], np.int32), 0,
-                           num_objectives=2).tolist() == [[0, 0], [5, 1], [4, 4], [6, 2], [8, 4]]
+    assert mosp_path_costs(
+        fact_graph(), np.array([-1, 0, 0, 1, 3], np.int32), 0, num_objectives=2
+    ).tolist() == [[0, 0], [5, 1], [4, 4], [6, 2], [8, 4]]
 
 
 def test_path_costs_below_an_unreachable_parent_are_infinite():
@@ -202,26 +211,32 @@ def test_path_costs_ignore_the_source_entry():
     assert mosp_path_costs(g, [-1, 0, 1], 1).tolist() == [[INF], [0], [3]]
 
 
-@pytest.mark.parametrize("parents, match", [
-    ([-1, 0, 0], r"tree edge \(0, 2\) is not an edge"),
-    ([-1, 2, 1], "cycle through vertex"),
-    ([-1, 1, 1], "cycle through vertex 1"),
-    ([-1, 0, 7], "parent 7 of vertex 2 is out of range"),
-    ([-1, 0], "2 parents for 3 vertices"),
-    ([-1.0, 0.0, 1.0], "integers"),
-])
+@pytest.mark.parametrize(
+    "parents, match",
+    [
+        ([-1, 0, 0], r"tree edge \(0, 2\) is not an edge"),
+        ([-1, 2, 1], "cycle through vertex"),
+        ([-1, 1, 1], "cycle through vertex 1"),
+        ([-1, 0, 7], "parent 7 of vertex 2 is out of range"),
+        ([-1, 0], "2 parents for 3 vertices"),
+        ([-1.0, 0.0, 1.0], "integers"),
+    ],
+)
 def test_path_costs_reject_bad_trees(parents, match):
     g = dyng.Graph.from_edges([0, 1], [1, 2], [[1], [1]])
     with pytest.raises(dyng.InvalidArgumentError, match=match):
         mosp_path_costs(g, parents, 0)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"source": 3}, "source 3 is out of range"),
-    ({"source": -1}, "source -1 is out of range"),
-    ({"source": 0, "num_objectives": 3}, "num_objectives=3"),
-    ({"source": 0, "num_objectives": -1}, "num_objectives=-1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"source": 3}, "source 3 is out of range"),
+        ({"source": -1}, "source -1 is out of range"),
+        ({"source": 0, "num_objectives": 3}, "num_objectives=3"),
+        ({"source": 0, "num_objectives": -1}, "num_objectives=-1"),
+    ],
+)
 def test_path_costs_reject_bad_arguments(kwargs, match):
     g = dyng.Graph.from_edges([0, 1], [1, 2], [[1, 1], [1, 1]])
     with pytest.raises(dyng.InvalidArgumentError, match=match):
@@ -240,16 +255,19 @@ def test_path_costs_need_weights_and_a_graph():
 TWO_COLUMN_EDGES = ([0, 1], [1, 2], [[1, 1], [1, 1]])
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"source": 3}, "source 3 is out of range"),
-    ({"num_objectives": 3}, "num_objectives=3"),
-    ({"num_objectives": -1}, "num_objectives=-1"),
-    ({"preferences": [1]}, "1 preferences for 2 objectives"),
-    ({"preferences": [1, 0]}, r"preferences\[1\]=0 is below 1"),
-    ({"preferences": [2**20, 3]}, "lcm"),
-    ({"preferences": [1.5, 1]}, "integer"),
-    ({"preferences": [True, 1]}, "integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"source": 3}, "source 3 is out of range"),
+        ({"num_objectives": 3}, "num_objectives=3"),
+        ({"num_objectives": -1}, "num_objectives=-1"),
+        ({"preferences": [1]}, "1 preferences for 2 objectives"),
+        ({"preferences": [1, 0]}, r"preferences\[1\]=0 is below 1"),
+        ({"preferences": [2**20, 3]}, "lcm"),
+        ({"preferences": [1.5, 1]}, "integer"),
+        ({"preferences": [True, 1]}, "integer"),
+    ],
+)
 def test_reference_rejects_bad_arguments(kwargs, match):
     kwargs.setdefault("source", 0)
     with pytest.raises(dyng.InvalidArgumentError, match=match):
@@ -257,8 +275,9 @@ def test_reference_rejects_bad_arguments(kwargs, match):
 
 
 def test_preference_scale_limit_is_inclusive():
-    assert mosp_reference(TWO_COLUMN_EDGES, 3, 0, preferences=[2**20, 2**19]).preference_scale \
-        == 2**20
+    assert (
+        mosp_reference(TWO_COLUMN_EDGES, 3, 0, preferences=[2**20, 2**19]).preference_scale == 2**20
+    )
 
 
 def test_reference_checks_weights_only_in_used_columns():
@@ -281,14 +300,17 @@ def test_reference_rejects_ids_outside_the_vertex_count():
         mosp_reference(([0], [5], [[1]]), 3, 0)
 
 
-@pytest.mark.parametrize("parents, match", [
-    ([], "0 objectives"),
-    ([[-1, 0, 1]] * 65, "65 objectives"),
-    ([[-1, 0, 1], [-1, 0]], "different vertex counts"),
-    ([[-1, 0, 5]], "parent 5 of vertex 2"),
-    ([[-1.0, 0.0, 1.0]], "integers"),
-    ([[[-1, 0, 1]]], "1-D"),
-])
+@pytest.mark.parametrize(
+    "parents, match",
+    [
+        ([], "0 objectives"),
+        ([[-1, 0, 1]] * 65, "65 objectives"),
+        ([[-1, 0, 1], [-1, 0]], "different vertex counts"),
+        ([[-1, 0, 5]], "parent 5 of vertex 2"),
+        ([[-1.0, 0.0, 1.0]], "integers"),
+        ([[[-1, 0, 1]]], "1-D"),
+    ],
+)
 def test_combined_graph_rejects_bad_trees(parents, match):
     with pytest.raises(dyng.InvalidArgumentError, match=match):
         combined_graph(parents, 0)
@@ -398,10 +420,18 @@ def random_case(rng: random.Random) -> dict:
     count = 0 if rng.random() < 0.6 else rng.randint(1, k)
     used = count or k
     prefs = None if rng.random() < 0.3 else [rng.randint(1, 6) for _ in range(used)]
-    case = {"num_vertices": n, "num_weights": k, "src": src, "dst": dst,
-            "weights": [row() for _ in src], "source": rng.randrange(n),
-            "num_objectives": count, "preferences": prefs,
-            "properties": "mosp_compatible" if rng.random() < 0.8 else "default", "batches": []}
+    case = {
+        "num_vertices": n,
+        "num_weights": k,
+        "src": src,
+        "dst": dst,
+        "weights": [row() for _ in src],
+        "source": rng.randrange(n),
+        "num_objectives": count,
+        "preferences": prefs,
+        "properties": "mosp_compatible" if rng.random() < 0.8 else "default",
+        "batches": [],
+    }
     for _ in range(rng.randint(0, 3)):
         case["batches"].append(random_batch(rng, n, src, dst, row))
     return case
@@ -428,15 +458,25 @@ def random_batch(rng, n, src, dst, row) -> dict:
             ins.append(rng.choice(dels))  # re-insert what this batch deletes
         else:
             ins.append((rng.randrange(n + 2), rng.randrange(n + 2)))  # may grow the vertex set
-    return {"insert_src": [u for u, _ in ins], "insert_dst": [v for _, v in ins],
-            "insert_weights": [row() for _ in ins],
-            "delete_src": [u for u, _ in dels], "delete_dst": [v for _, v in dels]}
+    return {
+        "insert_src": [u for u, _ in ins],
+        "insert_dst": [v for _, v in ins],
+        "insert_weights": [row() for _ in ins],
+        "delete_src": [u for u, _ in dels],
+        "delete_dst": [v for _, v in dels],
+    }
 
 
 def run_reference(python: str, cases: list) -> list:
     # -I: isolated from PYTHONPATH and friends, so the reference sees only its own dyng.
-    done = subprocess.run([python, "-I", "-c", REFERENCE_SCRIPT], input=json.dumps(cases),
-                          capture_output=True, text=True, timeout=600, cwd="/")
+    done = subprocess.run(
+        [python, "-I", "-c", REFERENCE_SCRIPT],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd="/",
+    )
     assert done.returncode == 0, f"reference interpreter failed:\n{done.stderr[-4000:]}"
     return json.loads(done.stdout)
 
@@ -445,13 +485,23 @@ def oracle_state(state, case) -> dict:
     src, dst, rows = state["edges"]
     # Through JSON an empty (0, K) weight array loses its K: restore the shape.
     weights = np.asarray(rows, dtype=np.int64).reshape(len(src), case["num_weights"])
-    ref = mosp_reference((src, dst, weights), state["num_vertices"], case["source"],
-                         case["preferences"], case["num_objectives"])
-    return {"distances": ref.distances, "parents": ref.parents,
-            "combined_distances": ref.combined_distances,
-            "combined_parents": ref.combined_parents, "path_costs": ref.path_costs,
-            "preference_scale": ref.preference_scale, "num_objectives": len(ref.parents),
-            "combined": [list(x) for x in ref.combined]}
+    ref = mosp_reference(
+        (src, dst, weights),
+        state["num_vertices"],
+        case["source"],
+        case["preferences"],
+        case["num_objectives"],
+    )
+    return {
+        "distances": ref.distances,
+        "parents": ref.parents,
+        "combined_distances": ref.combined_distances,
+        "combined_parents": ref.combined_parents,
+        "path_costs": ref.path_costs,
+        "preference_scale": ref.preference_scale,
+        "num_objectives": len(ref.parents),
+        "combined": [list(x) for x in ref.combined],
+    }
 
 
 def differences(state, case) -> list[str]:
@@ -465,18 +515,23 @@ def differences(state, case) -> list[str]:
     if state["testing_combined"] != want["combined"]:
         found.append(f"testing.combined_graph: {state['testing_combined']} != {want['combined']}")
     # The public combined_graph() of the oracle, on the reference's own trees.
-    mine = [x.tolist() for x in combined_graph(state["result"]["parents"], case["source"],
-                                                case["preferences"])]
+    mine = [
+        x.tolist()
+        for x in combined_graph(state["result"]["parents"], case["source"], case["preferences"])
+    ]
     if mine != state["testing_combined"]:
         found.append(f"oracle combined_graph: {mine} != reference {state['testing_combined']}")
     if state["testing_path_costs"] != want["path_costs"]:
-        found.append(f"testing.mosp_path_costs: {state['testing_path_costs']} != "
-                     f"{want['path_costs']}")
+        found.append(
+            f"testing.mosp_path_costs: {state['testing_path_costs']} != {want['path_costs']}"
+        )
     stats = state.get("stats")
     if stats is not None:
-        expected = {"combined_edges": len(want["combined"][1]),
-                    "preference_scale": want["preference_scale"],
-                    "objectives": want["num_objectives"]}
+        expected = {
+            "combined_edges": len(want["combined"][1]),
+            "preference_scale": want["preference_scale"],
+            "objectives": want["num_objectives"],
+        }
         if stats != expected:
             found.append(f"stats {stats} != {expected}")
     return found
@@ -503,14 +558,21 @@ def compare_with_reference(python: str, seed: int = 20250, num_cases: int = 200)
     return compared, agreed, disagreements
 
 
-@pytest.mark.skipif(not REFERENCE_PYTHON, reason="set DYNG_REFERENCE_PYTHON to an interpreter "
-                    "with a reference dyng (e.g. 0.2.0) to compare mosp with the oracle")
+@pytest.mark.skipif(
+    not REFERENCE_PYTHON,
+    reason="set DYNG_REFERENCE_PYTHON to an interpreter "
+    "with a reference dyng (e.g. 0.2.0) to compare mosp with the oracle",
+)
 def test_reference_dyng_agrees_with_the_oracle():
     compared, agreed, disagreements = compare_with_reference(REFERENCE_PYTHON)
-    report = "\n".join(f"case {json.dumps(case)}\n  step {step}: " + "\n  ".join(found)
-                       for case, step, found in disagreements[:3])
-    assert not disagreements, (f"{len(disagreements)} disagreements ({agreed} of {compared} "
-                               f"states agreed); first ones:\n{report}")
+    report = "\n".join(
+        f"case {json.dumps(case)}\n  step {step}: " + "\n  ".join(found)
+        for case, step, found in disagreements[:3]
+    )
+    assert not disagreements, (
+        f"{len(disagreements)} disagreements ({agreed} of {compared} "
+        f"states agreed); first ones:\n{report}"
+    )
     assert compared >= 200
 
 

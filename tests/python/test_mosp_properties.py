@@ -21,11 +21,11 @@ import dyng
 # Skips the whole file until the native mosp lands.
 mosp = pytest.importorskip("dyng.mosp")
 
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict  # noqa: E402
+
 from dyng.testing.mosp_oracle import mosp_reference  # noqa: E402
 from dyng.testing.oracles import GraphModel  # noqa: E402
 from dyng.testing.strategies import batches, graphs  # noqa: E402
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict  # noqa: E402
 
 COMBOS = {
     "i32i32": ({}, np.int32),
@@ -35,6 +35,7 @@ COMBOS = {
 
 
 # --- drawing graphs, settings and batches ------------------------------------------------------
+
 
 def _small_weight():
     # Mostly 1..3, so that ties (and equal trees across objectives) are common.
@@ -53,8 +54,10 @@ def draw_settings(data, num_weights):
     """num_objectives (0 or 1..K) and preferences (None, or one 1..6 per used objective)."""
     count = data.draw(st.one_of(st.just(0), st.integers(1, num_weights)), label="num_objectives")
     used = count or num_weights
-    prefs = data.draw(st.one_of(st.none(), st.lists(st.integers(1, 6), min_size=used,
-                                                     max_size=used)), label="preferences")
+    prefs = data.draw(
+        st.one_of(st.none(), st.lists(st.integers(1, 6), min_size=used, max_size=used)),
+        label="preferences",
+    )
     return count, prefs
 
 
@@ -63,9 +66,13 @@ def weight_array(rows, num_weights):
 
 
 def build_graph(rg, rows, num_weights, *, id_dtype=np.int32, **kw):
-    return dyng.Graph.from_edges(np.asarray(rg.src, id_dtype), np.asarray(rg.dst, id_dtype),
-                                 weight_array(rows, num_weights), num_vertices=rg.num_vertices,
-                                 **kw)
+    return dyng.Graph.from_edges(
+        np.asarray(rg.src, id_dtype),
+        np.asarray(rg.dst, id_dtype),
+        weight_array(rows, num_weights),
+        num_vertices=rg.num_vertices,
+        **kw,
+    )
 
 
 def projection(graph, objective):
@@ -73,12 +80,17 @@ def projection(graph, objective):
     lightest of parallel edges): what the batch strategy needs to aim tight insertions."""
     src, dst, w = graph.edges()
     lightest = {}
-    for u, v, row in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
-                         np.asarray(w).tolist()):
+    for u, v, row in zip(
+        np.asarray(src).tolist(), np.asarray(dst).tolist(), np.asarray(w).tolist()
+    ):
         lightest[(u, v)] = min(lightest.get((u, v), row[objective]), row[objective])
     pairs = sorted(lightest)
-    return GraphModel(graph.num_vertices, [u for u, _ in pairs], [v for _, v in pairs],
-                      [lightest[p] for p in pairs])
+    return GraphModel(
+        graph.num_vertices,
+        [u for u, _ in pairs],
+        [v for _, v in pairs],
+        [lightest[p] for p in pairs],
+    )
 
 
 def draw_batch(data, graph, num_weights, source, label, **batch_kw):
@@ -97,18 +109,25 @@ def draw_batch(data, graph, num_weights, source, label, **batch_kw):
 def edge_batch(parts, num_weights, id_dtype=np.int32):
     ins_src, ins_dst, rows, del_src, del_dst = parts
     return dyng.EdgeBatch(
-        insert=(np.asarray(ins_src, id_dtype), np.asarray(ins_dst, id_dtype),
-                weight_array(rows, num_weights)),
-        delete=(np.asarray(del_src, id_dtype), np.asarray(del_dst, id_dtype)))
+        insert=(
+            np.asarray(ins_src, id_dtype),
+            np.asarray(ins_dst, id_dtype),
+            weight_array(rows, num_weights),
+        ),
+        delete=(np.asarray(del_src, id_dtype), np.asarray(del_dst, id_dtype)),
+    )
 
 
 # --- comparing results -------------------------------------------------------------------------
 
+
 def result_arrays(r):
     """name -> NumPy array of everything a mosp result holds."""
-    arrays = {"combined_distances": np.asarray(r.combined_distances),
-              "combined_parents": np.asarray(r.combined_parents),
-              "path_costs": np.asarray(r.path_costs)}
+    arrays = {
+        "combined_distances": np.asarray(r.combined_distances),
+        "combined_parents": np.asarray(r.combined_parents),
+        "path_costs": np.asarray(r.path_costs),
+    }
     for k in range(r.num_objectives):
         arrays[f"distances({k})"] = np.asarray(r.distances(k))
         arrays[f"parents({k})"] = np.asarray(r.parents(k))
@@ -122,10 +141,14 @@ def assert_same_result(r, fresh, context):
     for name in got:
         assert got[name].dtype == want[name].dtype, f"{context}: {name} dtype"
         assert got[name].shape == want[name].shape, f"{context}: {name} shape"
-        assert got[name].tolist() == want[name].tolist(), \
+        assert got[name].tolist() == want[name].tolist(), (
             f"{context}: {name} {got[name].tolist()} != fresh {want[name].tolist()}"
-    assert (r.preference_scale, r.num_objectives, r.source) == \
-        (fresh.preference_scale, fresh.num_objectives, fresh.source), context
+        )
+    assert (r.preference_scale, r.num_objectives, r.source) == (
+        fresh.preference_scale,
+        fresh.num_objectives,
+        fresh.source,
+    ), context
 
 
 def assert_matches_oracle(r, ref, context):
@@ -134,10 +157,12 @@ def assert_matches_oracle(r, ref, context):
     for k in range(r.num_objectives):
         assert np.asarray(r.distances(k)).tolist() == ref.distances[k], f"{context}: distances({k})"
         assert np.asarray(r.parents(k)).tolist() == ref.parents[k], f"{context}: parents({k})"
-    assert np.asarray(r.combined_distances).tolist() == ref.combined_distances, \
+    assert np.asarray(r.combined_distances).tolist() == ref.combined_distances, (
         f"{context}: combined_distances"
-    assert np.asarray(r.combined_parents).tolist() == ref.combined_parents, \
+    )
+    assert np.asarray(r.combined_parents).tolist() == ref.combined_parents, (
         f"{context}: combined_parents"
+    )
     assert np.asarray(r.path_costs).tolist() == ref.path_costs, f"{context}: path_costs"
 
 
@@ -160,11 +185,15 @@ def model_edges(model, num_weights):
     """The model's edges as the (src, dst, weights) triple of a sorted CSR."""
     edges = model.sorted_edges()
     weights = np.asarray([w for _, _, w in edges], dtype=np.int64)
-    return ([u for u, _, _ in edges], [v for _, v, _ in edges],
-            weights.reshape(len(edges), num_weights))
+    return (
+        [u for u, _, _ in edges],
+        [v for _, v, _ in edges],
+        weights.reshape(len(edges), num_weights),
+    )
 
 
 # --- the properties ----------------------------------------------------------------------------
+
 
 def run_sequence(rg, data, *, directed=True, combo="i32i32", num_batches=1, **batch_kw):
     """Graphs without parallel edges: the GraphModel gives the batch counters and a second,
@@ -173,28 +202,37 @@ def run_sequence(rg, data, *, directed=True, combo="i32i32", num_batches=1, **ba
     num_weights = data.draw(st.integers(1, 4), label="K")
     rows = draw_weight_rows(data, rg.weights, num_weights, "weights")
     # An array, not a list: with no edges only its shape tells the model K.
-    model = GraphModel(rg.num_vertices, rg.src, rg.dst, weight_array(rows, num_weights),
-                       directed=directed)
+    model = GraphModel(
+        rg.num_vertices, rg.src, rg.dst, weight_array(rows, num_weights), directed=directed
+    )
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     count, prefs = draw_settings(data, num_weights)
     options = {"num_objectives": count, **({} if prefs is None else {"preferences": prefs})}
-    graphs_ = {name: build_graph(rg, rows, num_weights, id_dtype=id_dtype, directed=directed,
-                                 **kw) for name in HOST_BACKENDS}
-    results = {name: mosp.compute(g, source, resources=make_resources(name), **options)
-               for name, g in graphs_.items()}
+    graphs_ = {
+        name: build_graph(rg, rows, num_weights, id_dtype=id_dtype, directed=directed, **kw)
+        for name in HOST_BACKENDS
+    }
+    results = {
+        name: mosp.compute(g, source, resources=make_resources(name), **options)
+        for name, g in graphs_.items()
+    }
     for name, r in results.items():
-        assert_matches_oracle(r, oracle_of(graphs_[name], source, count, prefs),
-                              f"compute on {name}")
+        assert_matches_oracle(
+            r, oracle_of(graphs_[name], source, count, prefs), f"compute on {name}"
+        )
     for step in range(num_batches):
-        parts = draw_batch(data, graphs_[HOST_BACKENDS[0]], num_weights, source,
-                           f"batch {step}", **batch_kw)
+        parts = draw_batch(
+            data, graphs_[HOST_BACKENDS[0]], num_weights, source, f"batch {step}", **batch_kw
+        )
         expected = model.apply(*parts).as_dict()
-        ref = mosp_reference(model_edges(model, num_weights), model.num_vertices, source, prefs,
-                             count)
+        ref = mosp_reference(
+            model_edges(model, num_weights), model.num_vertices, source, prefs, count
+        )
         for name, g in graphs_.items():
             r = results[name]
-            stats = mosp.update(g, edge_batch(parts, num_weights, id_dtype), r,
-                                resources=make_resources(name))
+            stats = mosp.update(
+                g, edge_batch(parts, num_weights, id_dtype), r, resources=make_resources(name)
+            )
             context = f"batch {step} on {name}"
             event(f"K' = {r.num_objectives}")
             assert g.version == r.graph_version == step + 1, context
@@ -281,8 +319,9 @@ def test_module_update_with_sssp_results(rg, data):
     g = build_graph(rg, rows, num_weights)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     count, prefs = draw_settings(data, num_weights)
-    tree = mosp.compute(g, source, num_objectives=count,
-                        **({} if prefs is None else {"preferences": prefs}))
+    tree = mosp.compute(
+        g, source, num_objectives=count, **({} if prefs is None else {"preferences": prefs})
+    )
     shortest = dyng.sssp.compute(g, source)
     for step in range(2):
         parts = draw_batch(data, g, num_weights, source, f"batch {step}")

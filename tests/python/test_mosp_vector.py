@@ -9,17 +9,25 @@ same numbers, after the batch too (AFTER)."""
 import re
 
 import pytest
+from _helpers import HOST_BACKENDS, make_resources
 
 import dyng
 from dyng import mosp
 
-from _helpers import HOST_BACKENDS, make_resources
-
 # Edge: weights per objective. Trees before the batch, by objective: 0: 1<-0 2<-0 3<-1 4<-3 5<-4
 # 6<-4; 1: like 0 but 6<-5; 2: 1<-2 2<-0 3<-2 4<-3 5<-4 6<-5. (4, 1) lies on no tree.
-GRAPH = {(0, 1): (1, 1, 5), (0, 2): (2, 2, 1), (2, 1): (5, 5, 1), (1, 3): (1, 1, 5),
-         (2, 3): (5, 5, 1), (3, 4): (1, 1, 1), (4, 5): (1, 1, 1), (4, 6): (1, 5, 5),
-         (5, 6): (2, 1, 1), (4, 1): (9, 9, 9)}
+GRAPH = {
+    (0, 1): (1, 1, 5),
+    (0, 2): (2, 2, 1),
+    (2, 1): (5, 5, 1),
+    (1, 3): (1, 1, 5),
+    (2, 3): (5, 5, 1),
+    (3, 4): (1, 1, 1),
+    (4, 5): (1, 1, 1),
+    (4, 6): (1, 5, 5),
+    (5, 6): (2, 1, 1),
+    (4, 1): (9, 9, 9),
+}
 PREFERENCES = [4, 1, 4]
 BATCH = dict(insert=([3, 1], [5, 5], [[10, 2, 12], [12, 1, 14]]), delete=([1, 4], [3, 1]))
 BEFORE = [0, 11, 10, 22, 32, 42, 47]
@@ -29,8 +37,13 @@ AFTER = ([0, 11, 10, 20, 30, 23, 34], [-1, 0, 0, 2, 3, 1, 5])
 
 def graph(**kw):
     edges = list(GRAPH.items())
-    return dyng.Graph.from_edges([u for (u, _), _ in edges], [v for (_, v), _ in edges],
-                                 [list(w) for _, w in edges], num_vertices=7, **kw)
+    return dyng.Graph.from_edges(
+        [u for (u, _), _ in edges],
+        [v for (_, v), _ in edges],
+        [list(w) for _, w in edges],
+        num_vertices=7,
+        **kw,
+    )
 
 
 @pytest.mark.parametrize("backend", HOST_BACKENDS)
@@ -65,11 +78,14 @@ def test_testing_helpers_agree_with_the_pure_python_oracle():
     assert costs.tolist() == mosp_oracle.mosp_path_costs(g, tree, 0).tolist()
 
 
-@pytest.mark.parametrize("parents, words", [
-    ([-1, 0, 0, 2, 3, 4, 0], "no edge (0, 6)"),        # 0 -> 6 is not an edge
-    ([-1, 3, 0, 1, 3, 4, 4], "cycle through vertex"),  # 1 -> 3 -> 1
-    ([-1, 0, 0, 1, 3, 9, 4], "parents[5] = 9 is not a vertex"),
-])
+@pytest.mark.parametrize(
+    "parents, words",
+    [
+        ([-1, 0, 0, 2, 3, 4, 0], "no edge (0, 6)"),  # 0 -> 6 is not an edge
+        ([-1, 3, 0, 1, 3, 4, 4], "cycle through vertex"),  # 1 -> 3 -> 1
+        ([-1, 0, 0, 1, 3, 9, 4], "parents[5] = 9 is not a vertex"),
+    ],
+)
 def test_path_costs_refuse_a_parent_array_that_is_no_tree_of_the_graph(parents, words):
     with pytest.raises(dyng.InvalidArgumentError, match=re.escape(words)):
         dyng.testing.mosp_path_costs(graph(), parents, 0)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
@@ -23,10 +22,18 @@ def weighted(weight_of_one_edge):
     return G
 
 
-@pytest.mark.parametrize("weight, words", [(2.5, "not an integer"), (2.0, "not an integer"),
-                                           ("3", "not an integer"), (0, "below 1"),
-                                           (-4, "below 1"), (False, "below 1"),
-                                           (2**31, "above 2**31 - 1")])
+@pytest.mark.parametrize(
+    "weight, words",
+    [
+        (2.5, "not an integer"),
+        (2.0, "not an integer"),
+        ("3", "not an integer"),
+        (0, "below 1"),
+        (-4, "below 1"),
+        (False, "below 1"),
+        (2**31, "above 2**31 - 1"),
+    ],
+)
 def test_weights_dyng_cannot_take_are_refused_with_the_edge_named(weight, words):
     reason = can_run("single_source_dijkstra_path_length", (weighted(weight), 0), {})
     assert isinstance(reason, str)
@@ -37,8 +44,9 @@ def test_weights_it_takes():
     for weight in (1, 2**31 - 1, True, None):  # None hides the edge, as in NetworkX
         assert can_run("single_source_dijkstra", (weighted(weight), 0), {}) is True
     # Another attribute, missing on some edges (NetworkX reads 1): fine; so is no weight.
-    assert can_run("dijkstra_predecessor_and_distance", (weighted(2.5), 0),
-                   {"weight": "cost"}) is True
+    assert (
+        can_run("dijkstra_predecessor_and_distance", (weighted(2.5), 0), {"weight": "cost"}) is True
+    )
     assert can_run("single_source_dijkstra", (weighted(2.5), 0), {"weight": None}) is True
     G = nx.MultiDiGraph([(0, 1, {"weight": 2}), (0, 1, {"weight": 1})])
     assert can_run("single_source_dijkstra_path_length", (G, 0), {}) is True
@@ -48,10 +56,10 @@ def test_weights_it_takes():
 
 def test_arguments_dyng_lacks_are_refused():
     G = weighted(1)
-    assert "function" in can_run("single_source_dijkstra", (G, 0),
-                                 {"weight": lambda u, v, d: 1})
-    assert "not a number" in can_run("single_source_dijkstra_path_length", (G, 0),
-                                     {"cutoff": "far"})
+    assert "function" in can_run("single_source_dijkstra", (G, 0), {"weight": lambda u, v, d: 1})
+    assert "not a number" in can_run(
+        "single_source_dijkstra_path_length", (G, 0), {"cutoff": "far"}
+    )
     assert "2 sources" in can_run("bfs_layers", (G, [0, 1]), {})
     assert "iterator" in can_run("bfs_layers", (G, iter([0])), {})
     assert can_run("bfs_layers", (G, [0, 0]), {}) is True
@@ -126,8 +134,11 @@ def test_dyng_really_answers(monkeypatch, tmp_path):
     list(nx.bfs_layers(G, 0, backend="dyng"))
     with pytest.raises(NotImplementedError):
         nx.single_source_dijkstra(G, 0, weight=lambda u, v, d: 1, backend="dyng")
-    calls = [line.split("\t")[1] for path in tmp_path.glob("calls-*.tsv")
-             for line in path.read_text().splitlines()]
+    calls = [
+        line.split("\t")[1]
+        for path in tmp_path.glob("calls-*.tsv")
+        for line in path.read_text().splitlines()
+    ]
     assert calls == ["single_source_dijkstra", "bfs_layers"]
 
 
@@ -137,20 +148,23 @@ def test_the_function_list_is_what_the_backend_implements_with_networkx_signatur
     for name in info["functions"]:
         ours = inspect.signature(getattr(dyng.nx.BackendInterface, name))
         theirs = inspect.signature(getattr(nx, name))
-        assert list(ours.parameters) == [p for p in theirs.parameters
-                                         if p not in ("backend", "backend_kwargs")], name
-        assert [p.default for p in ours.parameters.values()] == \
-            [theirs.parameters[p].default for p in ours.parameters], name
+        assert list(ours.parameters) == [
+            p for p in theirs.parameters if p not in ("backend", "backend_kwargs")
+        ], name
+        assert [p.default for p in ours.parameters.values()] == [
+            theirs.parameters[p].default for p in ours.parameters
+        ], name
         assert "dyng" in getattr(nx, name).backends, name
 
 
 def test_get_info_imports_neither_networkx_nor_numpy_nor_the_native_module():
     # NetworkX calls it during every `import networkx`: what it loads, every NetworkX user pays.
-    code = ("import sys, dyng.nx; info = dyng.nx.get_info(); "
-            "print(sorted(m for m in ('networkx', 'numpy', 'dyng._core', 'dyng._graph', "
-            "'dyng.nx._interface') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, dyng.nx; info = dyng.nx.get_info(); "
+        "print(sorted(m for m in ('networkx', 'numpy', 'dyng._core', 'dyng._graph', "
+        "'dyng.nx._interface') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 

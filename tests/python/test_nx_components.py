@@ -7,17 +7,25 @@ import random
 from collections.abc import Iterator
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
 
-LABEL_KINDS = (lambda i: i, lambda i: f"n{i}", lambda i: (i, "t"), lambda i: frozenset({i}),
-               lambda i: i + 0.5)
+LABEL_KINDS = (
+    lambda i: i,
+    lambda i: f"n{i}",
+    lambda i: (i, "t"),
+    lambda i: frozenset({i}),
+    lambda i: i + 0.5,
+)
 UNDIRECTED = (nx.connected_components, nx.number_connected_components, nx.is_connected)
-DIRECTED = (nx.weakly_connected_components, nx.number_weakly_connected_components,
-            nx.is_weakly_connected, nx.number_strongly_connected_components,
-            nx.is_strongly_connected)
+DIRECTED = (
+    nx.weakly_connected_components,
+    nx.number_weakly_connected_components,
+    nx.is_weakly_connected,
+    nx.number_strongly_connected_components,
+    nx.is_strongly_connected,
+)
 
 
 def random_graph(cls, seed, n=40, m=45):
@@ -62,8 +70,9 @@ def test_undirected_answers_equal_networkx(cls, seed):
     for function in UNDIRECTED:
         assert answer(function, G, backend="dyng") == answer(function, G)
     for node in rng.sample(labels, 5) + ["isolated"]:
-        assert answer(nx.node_connected_component, G, node, backend="dyng") == \
-            answer(nx.node_connected_component, G, node)
+        assert answer(nx.node_connected_component, G, node, backend="dyng") == answer(
+            nx.node_connected_component, G, node
+        )
     components = list(nx.connected_components(G, backend="dyng"))
     assert all(type(c) is set for c in components) and len(components) > 2
 
@@ -85,8 +94,9 @@ def test_strong_components_of_a_dag_come_in_networkx_order(seed):
     G = nx.DiGraph()
     G.add_nodes_from(rng.sample(range(30), 30))
     G.add_edges_from((u, v) for u in range(30) for v in range(u + 1, 30) if rng.random() < 0.1)
-    assert answer(nx.strongly_connected_components, G, backend="dyng") == \
-        answer(nx.strongly_connected_components, G)
+    assert answer(nx.strongly_connected_components, G, backend="dyng") == answer(
+        nx.strongly_connected_components, G
+    )
 
 
 def test_connected_graphs_and_the_null_graph():
@@ -96,24 +106,26 @@ def test_connected_graphs_and_the_null_graph():
         assert answer(function, nx.DiGraph(), backend="dyng") == answer(function, nx.DiGraph())
         assert answer(function, nx.DiGraph(), backend="dyng")[0] is nx.NetworkXPointlessConcept
     assert nx.is_connected(ring.to_undirected(), backend="dyng") is True
-    assert answer(nx.is_connected, nx.Graph(), backend="dyng")[0] is \
-        nx.NetworkXPointlessConcept
+    assert answer(nx.is_connected, nx.Graph(), backend="dyng")[0] is nx.NetworkXPointlessConcept
     assert list(nx.strongly_connected_components(nx.DiGraph(), backend="dyng")) == []
     assert nx.number_connected_components(nx.Graph(), backend="dyng") == 0
 
 
 def test_misuse_raises_what_networkx_raises():
     G, H = nx.DiGraph([(0, 1)]), nx.Graph([(0, 1)])
-    misuse = [(function, G) for function in UNDIRECTED] + \
-        [(function, H) for function in DIRECTED] + [(nx.strongly_connected_components, H)]
+    misuse = (
+        [(function, G) for function in UNDIRECTED]
+        + [(function, H) for function in DIRECTED]
+        + [(nx.strongly_connected_components, H)]
+    )
     for function, graph in misuse:
         assert answer(function, graph, backend="dyng") == answer(function, graph)
         assert answer(function, graph, backend="dyng")[0] is nx.NetworkXNotImplemented
-    assert answer(nx.node_connected_component, G, 0, backend="dyng")[0] is \
-        nx.NetworkXNotImplemented
+    assert answer(nx.node_connected_component, G, 0, backend="dyng")[0] is nx.NetworkXNotImplemented
     for node in ("absent", [1]):
-        assert answer(nx.node_connected_component, H, node, backend="dyng") == \
-            answer(nx.node_connected_component, H, node)
+        assert answer(nx.node_connected_component, H, node, backend="dyng") == answer(
+            nx.node_connected_component, H, node
+        )
     assert answer(nx.node_connected_component, H, "absent", backend="dyng")[0] is KeyError
 
 
@@ -136,8 +148,9 @@ def check_live(G):
         check_strong(G, list(nx.strongly_connected_components(G)))
     else:
         for node in list(G)[:3]:
-            assert nx.node_connected_component(G, node) == \
-                nx.node_connected_component.orig_func(G, node)
+            assert nx.node_connected_component(G, node) == nx.node_connected_component.orig_func(
+                G, node
+            )
     assert G.dyng_stats.networkx_calls == before, G.dyng_stats.last_networkx_reason
 
 
@@ -180,8 +193,9 @@ def test_edits_of_a_large_graph_are_repaired_in_place(cls):
     # Large enough that dyng's update policy repairs rather than recomputes.
     rng = random.Random(7)
     G = cls((rng.randrange(3000), rng.randrange(3000)) for _ in range(6000))
-    count = nx.number_weakly_connected_components if G.is_directed() else \
-        nx.number_connected_components
+    count = (
+        nx.number_weakly_connected_components if G.is_directed() else nx.number_connected_components
+    )
     count(G)
     for _ in range(5):
         G.remove_edge(*rng.choice(list(G.edges())))
@@ -198,8 +212,11 @@ def test_should_run_keeps_plain_graphs_in_networkx_except_to_count_strong_compon
     should_run = dyng.nx.BackendInterface.should_run
     large = nx.gnm_random_graph(2000, min_edges(), directed=True, seed=1)
     assert should_run("number_strongly_connected_components", (large,), {}) is True
-    for name in ("weakly_connected_components", "strongly_connected_components",
-                 "is_strongly_connected"):
+    for name in (
+        "weakly_connected_components",
+        "strongly_connected_components",
+        "is_strongly_connected",
+    ):
         assert "components search costs less" in should_run(name, (large,), {}), name
     small = nx.path_graph(50, create_using=nx.DiGraph)
     assert "min_edges" in should_run("number_strongly_connected_components", (small,), {})

@@ -8,7 +8,6 @@ import pickle
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
@@ -43,12 +42,15 @@ def on_dyng(G, function, *args):
 def check_answers(G, source):
     """Every dispatched function dyng implements equals NetworkX on G, orders included where
     NetworkX's search fixes them."""
-    for function in (nx.single_source_dijkstra, nx.dijkstra_predecessor_and_distance,
-                     nx.bfs_layers):
-        assert as_ordered(on_dyng(G, function, source)) == \
-            as_ordered(networkx_answer(function, G, source))
-    for function in (nx.single_source_dijkstra_path_length,
-                     nx.single_source_shortest_path_length):
+    for function in (
+        nx.single_source_dijkstra,
+        nx.dijkstra_predecessor_and_distance,
+        nx.bfs_layers,
+    ):
+        assert as_ordered(on_dyng(G, function, source)) == as_ordered(
+            networkx_answer(function, G, source)
+        )
+    for function in (nx.single_source_dijkstra_path_length, nx.single_source_shortest_path_length):
         assert on_dyng(G, function, source) == networkx_answer(function, G, source)
     if not G.is_directed():
         assert on_dyng(G, nx.transitivity) == networkx_answer(nx.transitivity, G)
@@ -63,8 +65,9 @@ def mutate(G, rng):
     if route == 0:
         G.add_edge(pick(LABELS), pick(LABELS), weight=rng.randint(1, 5))
     elif route == 1:
-        G.add_edges_from((pick(LABELS), pick(LABELS), {"weight": rng.randint(1, 5)})
-                         for _ in range(3))
+        G.add_edges_from(
+            (pick(LABELS), pick(LABELS), {"weight": rng.randint(1, 5)}) for _ in range(3)
+        )
     elif route == 2:
         G.add_weighted_edges_from([(pick(LABELS), pick(LABELS), rng.randint(1, 5))])
     elif route == 3 and edges:
@@ -99,7 +102,7 @@ def test_queries_follow_random_changes(cls, seed):
     G.add_edge(source, "anchor", weight=1)  # keeps the source in the graph
     check_answers(G, source)
     computed = G.dyng_stats.computes
-    for round_ in range(15):
+    for _round in range(15):
         for _ in range(rng.randint(1, 4)):
             mutate(G, rng)
         if source not in G:
@@ -140,8 +143,11 @@ def test_weights_dyng_cannot_take_run_networkx_until_they_are_fixed():
 
 def test_callable_weights_and_functions_dyng_lacks_run_networkx_on_the_graph():
     G = dyng.nx.DiGraph([(0, 1), (1, 2), (2, 0)])
-    assert nx.single_source_dijkstra_path_length(G, 0, weight=lambda u, v, d: 2) == \
-        {0: 0, 1: 2, 2: 4}
+    assert nx.single_source_dijkstra_path_length(G, 0, weight=lambda u, v, d: 2) == {
+        0: 0,
+        1: 2,
+        2: 4,
+    }
     # A chord makes the hub scores unique (on the bare 3-cycle every vector is one, and
     # ARPACK's random start picks any).
     G.add_edge(0, 2)
@@ -162,14 +168,21 @@ def test_transitivity_is_kept_current():
 
 def test_every_edge_is_watched_however_the_graph_was_built():
     plain = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3})])
-    built = [dyng.nx.DiGraph(plain), dyng.nx.DiGraph({0: {1: {"weight": 2}}, 1: {2: {}}}),
-             dyng.nx.DiGraph([(0, 1), (1, 2)]), dyng.nx.DiGraph(plain).copy(),
-             dyng.nx.Graph(plain), dyng.nx.DiGraph(plain).to_undirected(),
-             dyng.nx.Graph(plain).to_directed(), dyng.nx.DiGraph(plain).reverse()]
+    built = [
+        dyng.nx.DiGraph(plain),
+        dyng.nx.DiGraph({0: {1: {"weight": 2}}, 1: {2: {}}}),
+        dyng.nx.DiGraph([(0, 1), (1, 2)]),
+        dyng.nx.DiGraph(plain).copy(),
+        dyng.nx.Graph(plain),
+        dyng.nx.DiGraph(plain).to_undirected(),
+        dyng.nx.Graph(plain).to_directed(),
+        dyng.nx.DiGraph(plain).reverse(),
+    ]
     for G in built:
         assert isinstance(G, (dyng.nx.DiGraph, dyng.nx.Graph))
-        assert all(type(d) is dyng.nx._journal.EdgeData and d.seq > 0
-                   for _, _, d in G.edges(data=True))
+        assert all(
+            type(d) is dyng.nx._journal.EdgeData and d.seq > 0 for _, _, d in G.edges(data=True)
+        )
         nx.single_source_dijkstra_path_length(G, 0)
         u, v = next(iter(G.edges()))
         G[u][v]["weight"] = 9
@@ -191,19 +204,22 @@ def test_views_are_answered_from_their_own_edges():
     nx.single_source_dijkstra_path_length(G, 0)
     view = G.subgraph([0, 2])
     assert nx.single_source_dijkstra_path_length(view, 0) == {0: 0, 2: 5}
-    assert nx.single_source_dijkstra_path_length(G.reverse(copy=False), 2) == \
-        {2: 0, 1: 1, 0: 2}
+    assert nx.single_source_dijkstra_path_length(G.reverse(copy=False), 2) == {2: 0, 1: 1, 0: 2}
     G.remove_edge(1, 2)
     assert nx.single_source_dijkstra_path_length(view, 0) == {0: 0, 2: 5}
     assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 1, 2: 5}
     assert G.dyng_stats.computes == 1
 
 
-@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda G: pickle.loads(pickle.dumps(G)),
-                                       lambda G: G.copy()], ids=["deepcopy", "pickle", "copy"])
+@pytest.mark.parametrize(
+    "duplicate",
+    [copy.deepcopy, lambda G: pickle.loads(pickle.dumps(G)), lambda G: G.copy()],
+    ids=["deepcopy", "pickle", "copy"],
+)
 def test_copies_keep_their_own_results_current(duplicate):
-    G = dyng.nx.Graph([("a", "b", {"weight": 2}), ("b", "c", {"weight": 2}),
-                       ("a", "c", {"weight": 3})])
+    G = dyng.nx.Graph(
+        [("a", "b", {"weight": 2}), ("b", "c", {"weight": 2}), ("a", "c", {"weight": 3})]
+    )
     nx.single_source_dijkstra_path_length(G, "a")
     H = duplicate(G)
     H["a"]["c"]["weight"] = 9

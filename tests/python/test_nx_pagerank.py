@@ -9,14 +9,18 @@ what dyng declines; and on ``dyng.nx`` graphs, ranks that follow every edit, rep
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 import dyng.nx  # noqa: E402
 import dyng.nx._live  # noqa: E402
 
-LABEL_KINDS = (lambda i: i, lambda i: f"n{i}", lambda i: (i, "t"), lambda i: frozenset({i}),
-               lambda i: i + 0.5)
+LABEL_KINDS = (
+    lambda i: i,
+    lambda i: f"n{i}",
+    lambda i: (i, "t"),
+    lambda i: frozenset({i}),
+    lambda i: i + 0.5,
+)
 
 
 def random_graph(cls, seed, n=40, m=70, weighted=False):
@@ -53,14 +57,19 @@ def test_ranks_within_the_bound_of_networkx(cls, weighted, seed):
     tol = rng.choice((1e-6, 1e-8, 1e-4))
     for weight in ("weight", None):
         ranks = nx.pagerank(G, alpha=alpha, tol=tol, weight=weight, backend="dyng")
-        check_close(ranks, nx.pagerank.orig_func(G, alpha=alpha, tol=tol, weight=weight),
-                    alpha, tol)
+        check_close(
+            ranks, nx.pagerank.orig_func(G, alpha=alpha, tol=tol, weight=weight), alpha, tol
+        )
 
 
 def test_views_rank_their_own_nodes():
     G, labels, _ = random_graph(nx.DiGraph, 5, weighted=True)
-    views = (G.subgraph(labels[:25]), G.edge_subgraph(list(G.edges())[:30]), G.reverse(),
-             nx.subgraph_view(G, filter_edge=lambda u, v: u != v))
+    views = (
+        G.subgraph(labels[:25]),
+        G.edge_subgraph(list(G.edges())[:30]),
+        G.reverse(),
+        nx.subgraph_view(G, filter_edge=lambda u, v: u != v),
+    )
     for view in views:
         check_close(nx.pagerank(view, backend="dyng"), nx.pagerank.orig_func(view))
 
@@ -82,12 +91,14 @@ def test_running_out_of_iterations_raises_what_networkx_raises():
 def random_vectors(labels, rng):
     """personalization, dangling and nstart dicts naming some nodes (a few with 0) and a key
     that is no node."""
+
     def one():
         named = rng.sample(labels, len(labels) // 3)
         vector = {node: rng.choice((0, 1, 2.5, 7)) for node in named}
         vector[named[0]] = 4
         vector["not a node"] = 100
         return vector
+
     return one(), one(), one()
 
 
@@ -96,12 +107,16 @@ def random_vectors(labels, rng):
 def test_vectors_within_the_bound_of_networkx(cls, seed):
     G, labels, rng = random_graph(cls, seed, weighted=True)
     personalization, dangling, nstart = random_vectors(labels, rng)
-    cases = ({"personalization": personalization}, {"dangling": dangling},
-             {"personalization": personalization, "dangling": dangling, "nstart": nstart})
+    cases = (
+        {"personalization": personalization},
+        {"dangling": dangling},
+        {"personalization": personalization, "dangling": dangling, "nstart": nstart},
+    )
     for arguments in cases:
         assert dyng.nx.BackendInterface.can_run("pagerank", (G,), arguments) is True
-        check_close(nx.pagerank(G, backend="dyng", **arguments),
-                    nx.pagerank.orig_func(G, **arguments))
+        check_close(
+            nx.pagerank(G, backend="dyng", **arguments), nx.pagerank.orig_func(G, **arguments)
+        )
 
 
 def test_nstart_is_where_the_iteration_starts():
@@ -110,8 +125,10 @@ def test_nstart_is_where_the_iteration_starts():
     # From the answer, two iterations converge; from the uniform vector they would not.
     with pytest.raises(nx.PowerIterationFailedConvergence):
         nx.pagerank(G, max_iter=2, backend="dyng")
-    check_close(nx.pagerank(G, max_iter=2, nstart=exact, backend="dyng"),
-                nx.pagerank.orig_func(G, max_iter=2, nstart=exact))
+    check_close(
+        nx.pagerank(G, max_iter=2, nstart=exact, backend="dyng"),
+        nx.pagerank.orig_func(G, max_iter=2, nstart=exact),
+    )
 
 
 def test_a_personalization_without_weight_raises_what_networkx_raises():
@@ -119,23 +136,28 @@ def test_a_personalization_without_weight_raises_what_networkx_raises():
     for personalization in ({0: 0, 1: 0, 2: 0, 3: 0}, {"elsewhere": 1}, {}):
         with pytest.raises(ZeroDivisionError):
             nx.pagerank.orig_func(G, personalization=personalization)
-        assert dyng.nx.BackendInterface.can_run(
-            "pagerank", (G,), {"personalization": personalization}) is True
+        assert (
+            dyng.nx.BackendInterface.can_run("pagerank", (G,), {"personalization": personalization})
+            is True
+        )
         with pytest.raises(ZeroDivisionError):
             nx.pagerank(G, personalization=personalization, backend="dyng")
 
 
-@pytest.mark.parametrize("arguments, reason", [
-    ({"personalization": [1, 0, 0]}, "personalization is a list, not a dict"),
-    ({"personalization": {0: -1, 1: 2}}, "personalization[0] is -1"),
-    ({"dangling": {1: float("nan")}}, "dangling[1] is nan"),
-    ({"nstart": {0: "x"}}, "nstart[0] is 'x'"),
-    ({"dangling": {0: 0, 7: 1}}, "dangling gives the graph's nodes no weight"),
-    ({"nstart": {}}, "nstart gives the graph's nodes no weight"),
-    ({"alpha": 1.0}, "alpha=1.0"),
-    ({"max_iter": 0}, "max_iter=0"),
-    ({"tol": 0}, "tol=0"),
-])
+@pytest.mark.parametrize(
+    "arguments, reason",
+    [
+        ({"personalization": [1, 0, 0]}, "personalization is a list, not a dict"),
+        ({"personalization": {0: -1, 1: 2}}, "personalization[0] is -1"),
+        ({"dangling": {1: float("nan")}}, "dangling[1] is nan"),
+        ({"nstart": {0: "x"}}, "nstart[0] is 'x'"),
+        ({"dangling": {0: 0, 7: 1}}, "dangling gives the graph's nodes no weight"),
+        ({"nstart": {}}, "nstart gives the graph's nodes no weight"),
+        ({"alpha": 1.0}, "alpha=1.0"),
+        ({"max_iter": 0}, "max_iter=0"),
+        ({"tol": 0}, "tol=0"),
+    ],
+)
 def test_can_run_declines_what_dyng_cannot_honour_with_a_reason(arguments, reason):
     G = nx.DiGraph([(0, 1), (1, 2)])
     answer = dyng.nx.BackendInterface.can_run("pagerank", (G,), arguments)
@@ -159,8 +181,9 @@ def test_a_dyng_nx_graph_runs_what_dyng_declines_in_networkx():
     G = dyng.nx.DiGraph([(0, 1, {"weight": 0.5}), (1, 2), (2, 0)])
     assert nx.pagerank(G) == nx.pagerank.orig_func(G)
     personalization = {0: -1, 1: 3, 2: 0}  # NetworkX takes negative weights as they are
-    assert nx.pagerank(G, weight=None, personalization=personalization) == \
-        nx.pagerank.orig_func(G, weight=None, personalization=personalization)
+    assert nx.pagerank(G, weight=None, personalization=personalization) == nx.pagerank.orig_func(
+        G, weight=None, personalization=personalization
+    )
     assert G.dyng_stats.networkx_calls >= 2 and G.dyng_stats.computes == 0
 
 
@@ -174,8 +197,9 @@ def edit(G, rng, labels, routes=5):
     elif route == 1 and edges:
         G.remove_edges_from(rng.sample(edges, min(3, len(edges))))
     elif route == 2:
-        G.add_weighted_edges_from((rng.choice(labels), rng.choice(labels), rng.randint(1, 5))
-                                  for _ in range(3))
+        G.add_weighted_edges_from(
+            (rng.choice(labels), rng.choice(labels), rng.randint(1, 5)) for _ in range(3)
+        )
     elif route == 3:
         G.add_edge(rng.choice(labels), rng.choice(labels), weight=rng.randint(1, 5))
     elif len(G) > 2:
@@ -215,8 +239,12 @@ def test_a_dyng_nx_graph_keeps_one_result_per_vectors(cls, monkeypatch):
     G.remove_node("isolated")
     monkeypatch.setattr(dyng.nx._live, "snapshot_of", None)  # so no conversion answers
     personalization, dangling, nstart = random_vectors(labels, rng)
-    cases = ({}, {"personalization": personalization}, {"dangling": dict(dangling)},
-             {"personalization": personalization, "dangling": dangling, "nstart": nstart})
+    cases = (
+        {},
+        {"personalization": personalization},
+        {"dangling": dict(dangling)},
+        {"personalization": personalization, "dangling": dangling, "nstart": nstart},
+    )
     for _ in range(8):
         for arguments in cases:
             before = G.dyng_stats.networkx_calls

@@ -6,12 +6,16 @@ weights, hidden edges, missing weights, self-loops and isolated nodes."""
 import random
 
 import pytest
-
 from _nx_setup import convert_every_call, nx  # noqa: F401 (an autouse fixture)
 
 CLASSES = (nx.DiGraph, nx.Graph, nx.MultiDiGraph, nx.MultiGraph)
-LABEL_KINDS = (lambda i: i, lambda i: f"n{i}", lambda i: (i, "t"), lambda i: frozenset({i}),
-               lambda i: i + 0.5)
+LABEL_KINDS = (
+    lambda i: i,
+    lambda i: f"n{i}",
+    lambda i: (i, "t"),
+    lambda i: frozenset({i}),
+    lambda i: i + 0.5,
+)
 
 
 def random_graph(cls, seed, n=40, m=120, max_weight=4):
@@ -69,21 +73,25 @@ def test_weighted_searches_equal_networkx(cls, seed):
         target = rng.choice(labels)
         for weight in ("weight", "cost", None):
             for cutoff in (None, 3, 2.5):
-                nx_answer, dyng_answer = both(nx.single_source_dijkstra_path_length, G, source,
-                                              cutoff=cutoff, weight=weight)
+                nx_answer, dyng_answer = both(
+                    nx.single_source_dijkstra_path_length, G, source, cutoff=cutoff, weight=weight
+                )
                 assert dyng_answer == nx_answer
                 lengths = list(dyng_answer[1].values())
                 assert lengths == sorted(lengths)  # nondecreasing, as NetworkX's
-                for function in (nx.single_source_dijkstra, nx.dijkstra_predecessor_and_distance,
-                                 nx.single_source_dijkstra_path):
-                    nx_answer, dyng_answer = both(function, G, source, cutoff=cutoff,
-                                                  weight=weight)
+                for function in (
+                    nx.single_source_dijkstra,
+                    nx.dijkstra_predecessor_and_distance,
+                    nx.single_source_dijkstra_path,
+                ):
+                    nx_answer, dyng_answer = both(function, G, source, cutoff=cutoff, weight=weight)
                     assert in_order(dyng_answer) == in_order(nx_answer), function.__name__
             for function in (nx.dijkstra_path, nx.dijkstra_path_length):
                 nx_answer, dyng_answer = both(function, G, source, target, weight=weight)
                 assert dyng_answer == nx_answer, function.__name__
-            nx_answer, dyng_answer = both(nx.single_source_dijkstra, G, source, target,
-                                          weight=weight)
+            nx_answer, dyng_answer = both(
+                nx.single_source_dijkstra, G, source, target, weight=weight
+            )
             assert dyng_answer == nx_answer
 
 
@@ -93,8 +101,9 @@ def test_bfs_equals_networkx(cls, seed):
     G, labels, rng = random_graph(cls, seed, m=70)
     for source in rng.sample(labels, 4):
         for cutoff in (None, 0, 1, 2, 1.5, -1):
-            nx_answer, dyng_answer = both(nx.single_source_shortest_path_length, G, source,
-                                          cutoff=cutoff)
+            nx_answer, dyng_answer = both(
+                nx.single_source_shortest_path_length, G, source, cutoff=cutoff
+            )
             assert dyng_answer == nx_answer
             levels = list(dyng_answer[1].values())
             assert levels == sorted(levels)
@@ -120,12 +129,14 @@ def test_transitivity_of_graphs_without_triangles_is_the_integer_0():
 
 def test_missing_nodes_raise_what_networkx_raises():
     G, _, _ = random_graph(nx.DiGraph, 0)
-    calls = [(nx.single_source_dijkstra_path_length, ("absent",)),
-             (nx.single_source_dijkstra, ("absent",)),
-             (nx.dijkstra_predecessor_and_distance, ("absent",)),
-             (nx.single_source_shortest_path_length, ("absent",)),
-             (nx.dijkstra_path, ("absent", 0)),
-             (nx.dijkstra_path_length, ("absent", 0))]
+    calls = [
+        (nx.single_source_dijkstra_path_length, ("absent",)),
+        (nx.single_source_dijkstra, ("absent",)),
+        (nx.dijkstra_predecessor_and_distance, ("absent",)),
+        (nx.single_source_shortest_path_length, ("absent",)),
+        (nx.dijkstra_path, ("absent", 0)),
+        (nx.dijkstra_path_length, ("absent", 0)),
+    ]
     for function, args in calls:
         nx_answer, dyng_answer = both(function, G, *args)
         assert dyng_answer == nx_answer and dyng_answer[0] != "value", function.__name__
@@ -178,8 +189,10 @@ def test_answers_from_a_graph_kept_on_the_gpu_equal_networkx(cls):
     assert dyng.get_default_resources().backend == "cuda"
     G, labels, rng = random_graph(cls, 11)
     for source in rng.sample(labels, 3):
-        for function in (nx.single_source_dijkstra_path_length,
-                         nx.single_source_shortest_path_length):
+        for function in (
+            nx.single_source_dijkstra_path_length,
+            nx.single_source_shortest_path_length,
+        ):
             nx_answer, dyng_answer = both(function, G, source)
             assert dyng_answer == nx_answer, function.__name__
     if cls is nx.Graph:

@@ -13,19 +13,40 @@ def write(folder, kind, rows):
 
 
 def test_outcomes_are_joined_with_the_calls_of_each_test(tmp_path):
-    write(tmp_path, "outcomes", [
-        ("m.py::a", "setup", "passed", ""), ("m.py::a", "call", "passed", ""),
-        ("m.py::b", "call", "failed", ""),
-        ("m.py::c", "call", "skipped", "xfail: known"),
-        ("m.py::d", "call", "passed", ""), ("m.py::d", "teardown", "failed", ""),
-        ("m.py::e", "call", "failed", ""),
-        ("m.py::f", "setup", "skipped", ""),
-    ])
-    write(tmp_path, "calls", [("m.py::a", "bfs_layers"), ("m.py::a", "bfs_layers"),
-                              ("m.py::b", "transitivity"), ("m.py::c", "bfs_layers"),
-                              ("m.py::d", "transitivity"), ("", "bfs_layers")])
-    write(tmp_path, "refusals", [("m.py::e", "bfs_layers", "2 sources: several"),
-                                 ("m.py::a", "bfs_layers", "counted only outside dyng tests")])
+    write(
+        tmp_path,
+        "outcomes",
+        [
+            ("m.py::a", "setup", "passed", ""),
+            ("m.py::a", "call", "passed", ""),
+            ("m.py::b", "call", "failed", ""),
+            ("m.py::c", "call", "skipped", "xfail: known"),
+            ("m.py::d", "call", "passed", ""),
+            ("m.py::d", "teardown", "failed", ""),
+            ("m.py::e", "call", "failed", ""),
+            ("m.py::f", "setup", "skipped", ""),
+        ],
+    )
+    write(
+        tmp_path,
+        "calls",
+        [
+            ("m.py::a", "bfs_layers"),
+            ("m.py::a", "bfs_layers"),
+            ("m.py::b", "transitivity"),
+            ("m.py::c", "bfs_layers"),
+            ("m.py::d", "transitivity"),
+            ("", "bfs_layers"),
+        ],
+    )
+    write(
+        tmp_path,
+        "refusals",
+        [
+            ("m.py::e", "bfs_layers", "2 sources: several"),
+            ("m.py::a", "bfs_layers", "counted only outside dyng tests"),
+        ],
+    )
     text, failed = _suite_counts.summarize(tmp_path)
     assert "NetworkX tests run: 6 (passed 1, failed 3, xfailed 1, skipped 1)" in text
     assert "ran through dyng: 4 (passed 1, failed 2, xfailed 1)" in text
@@ -43,8 +64,9 @@ def test_nothing_is_written_without_the_variable(tmp_path, monkeypatch):
     _suite_counts.note_call("bfs_layers")
     monkeypatch.setenv("DYNG_NX_SUITE_COUNTS", str(tmp_path))
     _suite_counts.note_call("bfs_layers")
-    lines = [line for path in tmp_path.glob("calls-*.tsv")
-             for line in path.read_text().splitlines()]
+    lines = [
+        line for path in tmp_path.glob("calls-*.tsv") for line in path.read_text().splitlines()
+    ]
     assert len(lines) == 1 and lines[0].endswith("\tbfs_layers")
     assert lines[0].startswith("tests/python/test_nx_suite_counts.py::")
 

@@ -37,9 +37,17 @@ def test_model_upsert_rules_of_spec_section_3():
     m = GraphModel(3, [0, 1], [1, 2], [1, 1])
     s = m.apply([0, 2, 2, 1, 4], [1, 0, 0, 1, 0], [8, 5, 6, 2, 1], [1, 1, 0], [2, 2, 2])
     assert s.as_dict() == dict(
-        inserted_edges=3, updated_edges=2, deleted_edges=1, ignored_deletions=2,
-        dropped_self_loops=0, cancelled_pairs=0, inserted_vertices=2, deleted_vertices=0,
-        num_vertices_after=5, ignored_insertions=0)
+        inserted_edges=3,
+        updated_edges=2,
+        deleted_edges=1,
+        ignored_deletions=2,
+        dropped_self_loops=0,
+        cancelled_pairs=0,
+        inserted_vertices=2,
+        deleted_vertices=0,
+        num_vertices_after=5,
+        ignored_insertions=0,
+    )
     assert m.edges == {(0, 1): (8,), (2, 0): (6,), (1, 1): (2,), (4, 0): (1,)}
 
 
@@ -50,9 +58,17 @@ def test_model_set_rules_of_spec_section_3():
     # 0.2); (1,1) dropped; (1,2) deleted then inserted -> cancelled pair with the new weight;
     # (0,2) absent: deletion ignored, insertion performed.
     assert s.as_dict() == dict(
-        inserted_edges=3, updated_edges=0, deleted_edges=1, ignored_deletions=1,
-        dropped_self_loops=1, cancelled_pairs=1, inserted_vertices=0, deleted_vertices=0,
-        num_vertices_after=3, ignored_insertions=1)
+        inserted_edges=3,
+        updated_edges=0,
+        deleted_edges=1,
+        ignored_deletions=1,
+        dropped_self_loops=1,
+        cancelled_pairs=1,
+        inserted_vertices=0,
+        deleted_vertices=0,
+        num_vertices_after=3,
+        ignored_insertions=1,
+    )
     assert m.edges == {(0, 1): (1,), (2, 0): (5,), (1, 2): (4,), (0, 2): (3,)}
 
 
@@ -63,12 +79,15 @@ def test_model_undirected_counters_count_both_directions():
     assert m.edges == {(1, 2): (3,), (2, 1): (3,), (2, 2): (4,)}
 
 
-@pytest.mark.parametrize("field, value, batch", [
-    ("on_missing_delete", "error", ([], [], [], [2], [0])),
-    ("on_existing_insert", "error", ([0], [1], [3], [], [])),
-    ("allow_vertex_growth", False, ([0], [3], [3], [], [])),
-    ("on_self_loop", "error", ([2], [2], [3], [], [])),
-])
+@pytest.mark.parametrize(
+    "field, value, batch",
+    [
+        ("on_missing_delete", "error", ([], [], [], [2], [0])),
+        ("on_existing_insert", "error", ([0], [1], [3], [], [])),
+        ("allow_vertex_growth", False, ([0], [3], [3], [], [])),
+        ("on_self_loop", "error", ([2], [2], [3], [], [])),
+    ],
+)
 def test_model_error_modes_are_atomic(field, value, batch):
     sem = oracles.ModelSemantics(**{field: value})
     m = GraphModel(3, [0, 1], [1, 2], [1, 1], semantics=sem)
@@ -108,8 +127,9 @@ def test_dijkstra_matches_scipy_and_parents_are_tight(g, data):
             if v != source:
                 p = parents[v]
                 assert dist[p] + m.edges[(p, v)][0] == dist[v]
-                assert all(dist[u] + m.edges[(u, v)][0] != dist[v]
-                           for u in range(p) if (u, v) in m.edges)
+                assert all(
+                    dist[u] + m.edges[(u, v)][0] != dist[v] for u in range(p) if (u, v) in m.edges
+                )
 
 
 def test_simple_cycle_histogram_small_cases():
@@ -117,8 +137,11 @@ def test_simple_cycle_histogram_small_cases():
     m = GraphModel(3, [0, 1, 2, 1, 2], [1, 2, 0, 0, 2])
     assert oracles.simple_cycle_histogram(m) == [0, 0, 1, 1]
     assert oracles.simple_cycle_histogram(m, max_length=2) == [0, 0, 1]
-    complete = GraphModel(4, [u for u in range(4) for v in range(4) if u != v],
-                          [v for u in range(4) for v in range(4) if u != v])
+    complete = GraphModel(
+        4,
+        [u for u in range(4) for v in range(4) if u != v],
+        [v for u in range(4) for v in range(4) if u != v],
+    )
     # Directed K4: C(4,2)*1 2-cycles, C(4,3)*2 3-cycles, 3! 4-cycles.
     assert oracles.simple_cycle_histogram(complete) == [0, 0, 6, 8, 6]
 
@@ -163,13 +186,23 @@ def test_batches_cover_the_adversarial_cases():
             seen.add("insert+delete")
         if s.inserted_vertices:
             seen.add("growth")
-        if any(u < parents[v] and w == dist[v] - dist[u]
-               for (u, v), w in zip(pairs_ins, b.insert_weights) if v < 6 and u < 6):
+        if any(
+            u < parents[v] and w == dist[v] - dist[u]
+            for (u, v), w in zip(pairs_ins, b.insert_weights)
+            if v < 6 and u < 6
+        ):
             seen.add("tight low-id insertion")
 
     collect()
-    assert seen == {"tree edge cut", "missing deletion", "duplicate insertion", "self-loop",
-                    "insert+delete", "growth", "tight low-id insertion"}
+    assert seen == {
+        "tree edge cut",
+        "missing deletion",
+        "duplicate insertion",
+        "self-loop",
+        "insert+delete",
+        "growth",
+        "tight low-id insertion",
+    }
 
 
 def test_graph_model_rejects_out_of_range_construction():

@@ -25,11 +25,17 @@ def random_edges(n, m, seed):
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     _, first = np.unique(np.minimum(src, dst) * n + np.maximum(src, dst), return_index=True)
     first.sort()
-    return (src[first].astype(np.int32), dst[first].astype(np.int32),
-            rng.integers(1, 9, len(first)).astype(np.int32))
+    return (
+        src[first].astype(np.int32),
+        dst[first].astype(np.int32),
+        rng.integers(1, 9, len(first)).astype(np.int32),
+    )
 
 
-def bound(n, options=pagerank.Options()):
+DEFAULT_OPTIONS = pagerank.Options()
+
+
+def bound(n, options=DEFAULT_OPTIONS):
     return 2 * n * options.tol / (1 - options.alpha)
 
 
@@ -44,9 +50,19 @@ def as_networkx(graph, weighted):
 
 def test_shapes():
     assert [f.name for f in dataclasses.fields(pagerank.Options)] == [
-        "alpha", "tol", "max_iter", "weighted", "personalization", "dangling"]
+        "alpha",
+        "tol",
+        "max_iter",
+        "weighted",
+        "personalization",
+        "dangling",
+    ]
     assert [f.name for f in dataclasses.fields(pagerank.Stats)][-4:] == [
-        "vertices_touched", "frontier_size", "residual", "touched_per_iteration"]
+        "vertices_touched",
+        "frontier_size",
+        "residual",
+        "touched_per_iteration",
+    ]
     g = dyng.Graph.from_edges([0, 1], [1, 2])
     r = pagerank.compute(g)
     assert r.ranks.dtype == np.float64 and r.space == "host"
@@ -60,8 +76,7 @@ def test_shapes():
 @pytest.mark.parametrize("weighted", [False, True])
 def test_compute_matches_networkx_and_the_oracle(resources, directed, weighted):
     src, dst, w = random_edges(300, 900, 1)
-    g = dyng.Graph.from_edges(src, dst, w, num_vertices=320, directed=directed,
-                              resources=resources)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=320, directed=directed, resources=resources)
     r = pagerank.compute(g, weighted=weighted)
     ranks = r.ranks.to_numpy()
     expected = nx.pagerank(as_networkx(g, weighted), weight="weight")
@@ -129,10 +144,15 @@ def test_vectors_match_networkx_and_the_oracle(directed, weighted):
     g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, directed=directed)
     personalization, dangling = random_vectors(n, 6)
     for p, d in ((personalization, None), (personalization, dangling), (None, dangling)):
-        ranks = pagerank.compute(g, weighted=weighted, personalization=p,
-                                 dangling=d).ranks.to_numpy()
-        expected = nx.pagerank(as_networkx(g, weighted), weight="weight", personalization=p,
-                               dangling=None if d is None else as_dict(d))
+        ranks = pagerank.compute(
+            g, weighted=weighted, personalization=p, dangling=d
+        ).ranks.to_numpy()
+        expected = nx.pagerank(
+            as_networkx(g, weighted),
+            weight="weight",
+            personalization=p,
+            dangling=None if d is None else as_dict(d),
+        )
         assert np.abs(ranks - np.array([expected[v] for v in range(n)])).sum() < bound(n)
         model = oracles.GraphModel(n, src.tolist(), dst.tolist(), w.tolist(), directed=directed)
         exact = oracles.pagerank_ranks(model, weighted=weighted, personalization=p, dangling=d)
@@ -145,8 +165,9 @@ def test_update_with_vectors_stays_within_the_bound(resources, weighted):
     src, dst, w = random_edges(n, 700, 7)
     g = dyng.Graph.from_edges(src, dst, w, num_vertices=n, resources=resources)
     personalization, dangling = random_vectors(n, 8)
-    options = pagerank.Options(weighted=weighted, personalization=personalization,
-                               dangling=dangling)
+    options = pagerank.Options(
+        weighted=weighted, personalization=personalization, dangling=dangling
+    )
     r = pagerank.compute(g, options=options)
     check_adversarial_updates(g, r, options)
 
@@ -155,8 +176,11 @@ def test_a_hub_falls_onto_a_concentrated_dangling_vector():
     # Hub 0 and 1..30 point at each other; when the hub loses its out-edges its rank steps to
     # vertex 31 only, which then holds most of the mass.
     spokes = np.arange(1, 31, dtype=np.int32)
-    g = dyng.Graph.from_edges(np.concatenate((np.zeros(30, np.int32), spokes)),
-                              np.concatenate((spokes, np.zeros(30, np.int32))), num_vertices=32)
+    g = dyng.Graph.from_edges(
+        np.concatenate((np.zeros(30, np.int32), spokes)),
+        np.concatenate((spokes, np.zeros(30, np.int32))),
+        num_vertices=32,
+    )
     r = pagerank.compute(g, dangling={31: 1.0})
     assert r.ranks.to_numpy()[31] < 0.1
     stats = pagerank.update(g, dyng.EdgeBatch(delete=([0] * 30, spokes)), r)
@@ -202,8 +226,7 @@ def test_nstart_starts_the_iteration_there():
     assert warm.iterations < cold.iterations and warm.stats.converged
     assert np.abs(warm.ranks.to_numpy() - cold.ranks.to_numpy()).sum() < bound(500)
     other = pagerank.compute(g, nstart={7: 2.0})
-    assert np.abs(other.ranks.to_numpy() - pagerank.compute(g).ranks.to_numpy()).sum() < \
-        bound(500)
+    assert np.abs(other.ranks.to_numpy() - pagerank.compute(g).ranks.to_numpy()).sum() < bound(500)
     with pytest.raises(dyng.InvalidArgumentError, match="nstart"):
         pagerank.compute(g, nstart=[-1.0, 2.0])
     with pytest.raises(dyng.InvalidArgumentError, match="nstart has 501 entries"):
@@ -220,11 +243,21 @@ def test_option_vectors_are_read_only_float64_arrays():
 
 
 @pytest.mark.parametrize("field", ["personalization", "dangling"])
-@pytest.mark.parametrize("value, message", [
-    ([1, -1], r"\[1\] is -1"), ([1, float("nan")], "non-negative finite"),
-    ([0, 0], "sums to 0"), ({}, "sums to 0"), ([[1, 2]], "1-d"), ("ab", "sequence of numbers"),
-    ({-1: 1}, "key -1"), ({"a": 1}, "key 'a'"), ({0: "x"}, "not a number"),
-    ([1e308, 1e308], "finite")])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ([1, -1], r"\[1\] is -1"),
+        ([1, float("nan")], "non-negative finite"),
+        ([0, 0], "sums to 0"),
+        ({}, "sums to 0"),
+        ([[1, 2]], "1-d"),
+        ("ab", "sequence of numbers"),
+        ({-1: 1}, "key -1"),
+        ({"a": 1}, "key 'a'"),
+        ({0: "x"}, "not a number"),
+        ([1e308, 1e308], "finite"),
+    ],
+)
 def test_bad_vectors_are_refused_naming_the_field(field, value, message):
     with pytest.raises(dyng.InvalidArgumentError, match=f"{field}.*{message}"):
         pagerank.Options(**{field: value})
@@ -287,9 +320,14 @@ def test_affected_counts_the_ranks_an_update_changed(vectors):
     r = pagerank.compute(g, tol=1e-3, personalization=p, dangling=d)
     for k in range(4):
         before = r.ranks.to_numpy().copy()
-        batch = (dyng.EdgeBatch(insert=([1 + k, 5], [2, 6 + k], [1, 1]),
-                                delete=(src[k * 3:k * 3 + 3], dst[k * 3:k * 3 + 3]))
-                 if k < 3 else dyng.EdgeBatch())
+        batch = (
+            dyng.EdgeBatch(
+                insert=([1 + k, 5], [2, 6 + k], [1, 1]),
+                delete=(src[k * 3 : k * 3 + 3], dst[k * 3 : k * 3 + 3]),
+            )
+            if k < 3
+            else dyng.EdgeBatch()
+        )
         stats = pagerank.update(g, batch, r)
         assert stats.path == "incremental" and max(stats.touched_per_iteration, default=0) < 2000
         after = r.ranks.to_numpy()
@@ -307,8 +345,11 @@ def test_every_host_backend_and_team_size_gives_the_same_bits(vectors, weighted)
     src, dst, w = random_edges(30_000, 150_000, 4)
     batches = [
         dyng.EdgeBatch(insert=(src[:50], dst[::-1][:50], w[:50]), delete=(src[:20], dst[:20])),
-        dyng.EdgeBatch(insert=(np.arange(29_000, 29_040), src[:40], w[:40]),
-                       delete=(src[100:400], dst[100:400]))]
+        dyng.EdgeBatch(
+            insert=(np.arange(29_000, 29_040), src[:40], w[:40]),
+            delete=(src[100:400], dst[100:400]),
+        ),
+    ]
     p, d = random_vectors(30_000, 10) if vectors else (None, None)
     answers = []
     for res in [dyng.Resources.sequential()] + [dyng.Resources.openmp(t) for t in (1, 2, 3)]:
@@ -328,9 +369,13 @@ def test_an_update_of_a_clone_gives_the_bits_of_the_original_s():
     src, dst, _ = random_edges(20_000, 60_000, 8)
     g = dyng.Graph.from_edges(src, dst, num_vertices=20_000)
     r = pagerank.compute(g, tol=1e-3)
-    batches = [dyng.EdgeBatch(insert=(np.arange(k, 2000, 7), np.arange(k + 1, 2001, 7)),
-                              delete=(src[k * 50:k * 50 + 40], dst[k * 50:k * 50 + 40]))
-               for k in range(4)]
+    batches = [
+        dyng.EdgeBatch(
+            insert=(np.arange(k, 2000, 7), np.arange(k + 1, 2001, 7)),
+            delete=(src[k * 50 : k * 50 + 40], dst[k * 50 : k * 50 + 40]),
+        )
+        for k in range(4)
+    ]
     for batch in batches[:2]:
         pagerank.update(g, batch, r)
     copy = r.clone()
@@ -340,9 +385,16 @@ def test_an_update_of_a_clone_gives_the_bits_of_the_original_s():
         assert np.array_equal(r.ranks.to_numpy(), copy.ranks.to_numpy())
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"alpha": 1.0}, "alpha"), ({"alpha": -0.1}, "alpha"), ({"tol": 0}, "tol"),
-    ({"max_iter": 0}, "max_iter"), ({"weighted": "yes"}, "weighted")])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"alpha": 1.0}, "alpha"),
+        ({"alpha": -0.1}, "alpha"),
+        ({"tol": 0}, "tol"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"weighted": "yes"}, "weighted"),
+    ],
+)
 def test_bad_options_are_refused(fields, message):
     with pytest.raises(dyng.InvalidArgumentError, match=message):
         pagerank.Options(**fields)
@@ -361,5 +413,8 @@ def test_graph_refusals():
 
 def test_registry_entry():
     info = [a for a in dyng.algorithms() if a.name == "pagerank"][0]
-    assert (info.family, info.determinism, info.backends) == ("fixed_point", "tolerance",
-                                                             ("sequential", "openmp", "cuda"))
+    assert (info.family, info.determinism, info.backends) == (
+        "fixed_point",
+        "tolerance",
+        ("sequential", "openmp", "cuda"),
+    )

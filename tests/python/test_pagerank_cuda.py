@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_components_properties import COMBOS
 
 import dyng
 from dyng import pagerank
 from dyng.testing.oracles import pagerank_ranks
 from dyng.testing.strategies import batches, graphs
-
-from test_components_properties import COMBOS
 
 pytestmark = pytest.mark.gpu
 
@@ -27,21 +26,27 @@ def bound(n, tol=1e-6, alpha=0.85):
 
 def check_close(got, want, context, tol=1e-6):
     distance = float(np.abs(got - want).sum())
-    assert distance < bound(len(got), tol), f"{context}: L1 {distance:.3g}, bound " \
-                                            f"{bound(len(got), tol):.3g}"
+    assert distance < bound(len(got), tol), (
+        f"{context}: L1 {distance:.3g}, bound {bound(len(got), tol):.3g}"
+    )
     assert len(got) == 0 or abs(float(got.sum()) - 1.0) < 1e-9, context
 
 
 @pytest.mark.parametrize("combo", sorted(COMBOS))
 @settings(max_examples=25, deadline=None)
-@given(rg=graphs(max_vertices=14, max_edges=30), data=st.data(), directed=st.booleans(),
-       weighted=st.booleans())
+@given(
+    rg=graphs(max_vertices=14, max_edges=30),
+    data=st.data(),
+    directed=st.booleans(),
+    weighted=st.booleans(),
+)
 def test_cuda_within_the_bound_of_host_and_oracle(rg, data, directed, weighted, combo):
     kw, id_dtype = COMBOS[combo]
     model = rg.model(directed=directed)
     g_dev = rg.to_graph(directed=directed, id_dtype=id_dtype, resources=dyng.Resources.cuda(), **kw)
-    g_host = rg.to_graph(directed=directed, id_dtype=id_dtype,
-                         resources=dyng.Resources.sequential(), **kw)
+    g_host = rg.to_graph(
+        directed=directed, id_dtype=id_dtype, resources=dyng.Resources.sequential(), **kw
+    )
     r_dev = pagerank.compute(g_dev, weighted=weighted)
     r_host = pagerank.compute(g_host, weighted=weighted)
     assert r_dev.space == "device"
@@ -68,12 +73,16 @@ def test_cuda_within_the_bound_of_host_and_oracle(rg, data, directed, weighted, 
 
 def skewed(n, m, rng):
     """Edges of which a third end at one of 16 hubs and a seventh at one of 2,048 vertices."""
+
     def ends(size):
         r = rng.random(size)
         uniform = rng.integers(0, n, size)
-        return np.where(r < 1 / 3, rng.integers(0, 16, size),
-                        np.where(r < 1 / 3 + 1 / 7, rng.integers(0, 2048, size),
-                                 uniform)).astype(np.int32)
+        return np.where(
+            r < 1 / 3,
+            rng.integers(0, 16, size),
+            np.where(r < 1 / 3 + 1 / 7, rng.integers(0, 2048, size), uniform),
+        ).astype(np.int32)
+
     return ends(m), ends(m), rng.integers(1, 9, m).astype(np.int32)
 
 
@@ -82,15 +91,20 @@ def test_skewed_graph_batches_of_a_thousand_changes(weighted):
     rng = np.random.default_rng(5)
     n, m, tol = 50_000, 400_000, 1e-11
     src, dst, w = skewed(n, m, rng)
-    graphs_ = {name: dyng.Graph.from_edges(src, dst, w, num_vertices=n, resources=res)
-               for name, res in (("cuda", dyng.Resources.cuda()),
-                                 ("twin", dyng.Resources.cuda()),
-                                 ("host", dyng.Resources.openmp()))}
-    results = {name: pagerank.compute(g, weighted=weighted, tol=tol, max_iter=1000)
-               for name, g in graphs_.items()}
+    graphs_ = {
+        name: dyng.Graph.from_edges(src, dst, w, num_vertices=n, resources=res)
+        for name, res in (
+            ("cuda", dyng.Resources.cuda()),
+            ("twin", dyng.Resources.cuda()),
+            ("host", dyng.Resources.openmp()),
+        )
+    }
+    results = {
+        name: pagerank.compute(g, weighted=weighted, tol=tol, max_iter=1000)
+        for name, g in graphs_.items()
+    }
     assert np.array_equal(results["cuda"].ranks.to_numpy(), results["twin"].ranks.to_numpy())
-    check_close(results["cuda"].ranks.to_numpy(), results["host"].ranks.to_numpy(), "compute",
-                tol)
+    check_close(results["cuda"].ranks.to_numpy(), results["host"].ranks.to_numpy(), "compute", tol)
     paths = set()
     for step in range(5):
         pick = rng.integers(0, m, 500)
@@ -98,23 +112,30 @@ def test_skewed_graph_batches_of_a_thousand_changes(weighted):
         ins_src = rng.integers(1, n + (3 if step == 1 else 0), 500, dtype=np.int32)
         if step == 3:  # hub 0 loses every out-edge
             hub = dst[src == 0]
-            del_src, del_dst = np.concatenate([del_src, np.zeros_like(hub)]), \
-                np.concatenate([del_dst, hub])
-        batch = dyng.EdgeBatch(insert=(ins_src, rng.integers(0, 16, 500, dtype=np.int32),
-                                       rng.integers(1, 9, 500, dtype=np.int32)),
-                               delete=(del_src, del_dst))
+            del_src, del_dst = (
+                np.concatenate([del_src, np.zeros_like(hub)]),
+                np.concatenate([del_dst, hub]),
+            )
+        batch = dyng.EdgeBatch(
+            insert=(
+                ins_src,
+                rng.integers(0, 16, 500, dtype=np.int32),
+                rng.integers(1, 9, 500, dtype=np.int32),
+            ),
+            delete=(del_src, del_dst),
+        )
         for name, g in graphs_.items():
             stats = pagerank.update(g, batch, results[name])
             assert stats.converged, (name, step)
             if name == "cuda":
                 paths.add(stats.path)
         got = results["cuda"].ranks.to_numpy()
-        assert np.array_equal(got, results["twin"].ranks.to_numpy()), \
+        assert np.array_equal(got, results["twin"].ranks.to_numpy()), (
             f"batch {step}: not the same bits"
+        )
         fresh = pagerank.compute(graphs_["host"], weighted=weighted, tol=tol, max_iter=1000)
         check_close(got, fresh.ranks.to_numpy(), f"batch {step} vs a fresh host compute", tol)
-        check_close(got, results["host"].ranks.to_numpy(), f"batch {step} vs the host update",
-                    tol)
+        check_close(got, results["host"].ranks.to_numpy(), f"batch {step} vs the host update", tol)
     assert "incremental" in paths
 
 
@@ -124,7 +145,10 @@ def test_device_results_move_between_spaces_and_read_in_place():
     g = dyng.Graph.from_edges([0, 1], [1, 2], resources=cuda)
     r = pagerank.compute(g)
     assert (r.stats.engine_used, r.stats.method, r.stats.affected) == (
-        "operators", "pull_power_iteration", 3)
+        "operators",
+        "pull_power_iteration",
+        3,
+    )
     assert r.ranks.__cuda_array_interface__["typestr"] == "<f8"
     ranks = cupy.asarray(r.ranks)
     assert ranks.data.ptr == r.ranks.__cuda_array_interface__["data"][0]
@@ -159,6 +183,7 @@ def test_personalization_dangling_and_nstart_on_the_device():
     oracle and of the host, then updates that add vertices (a short personalization names none
     of them) and strip a vertex of its out-edges, each within the bound of a fresh compute."""
     from dyng.testing.oracles import GraphModel
+
     rng = np.random.default_rng(4)
     n = 60
     src = rng.integers(0, n, 240).astype(np.int32)
@@ -176,17 +201,28 @@ def test_personalization_dangling_and_nstart_on_the_device():
     g_host = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=host)
     r = pagerank.compute(g, **opts)
     assert r.space == "device"
-    want = np.array(pagerank_ranks(GraphModel(n, src.tolist(), dst.tolist()),
-                                   personalization=list(personalization), dangling=dangling))
+    want = np.array(
+        pagerank_ranks(
+            GraphModel(n, src.tolist(), dst.tolist()),
+            personalization=list(personalization),
+            dangling=dangling,
+        )
+    )
     check_close(r.ranks.to_numpy(), want, "compute vs the oracle", tol=1e-9)
-    check_close(r.ranks.to_numpy(), pagerank.compute(g_host, **opts).ranks.to_numpy(),
-                "compute vs the host", tol=1e-9)
+    check_close(
+        r.ranks.to_numpy(),
+        pagerank.compute(g_host, **opts).ranks.to_numpy(),
+        "compute vs the host",
+        tol=1e-9,
+    )
     started = pagerank.compute(g, nstart={7: 1.0}, **opts)
     check_close(started.ranks.to_numpy(), want, "compute from nstart vs the oracle", tol=1e-9)
     stripped = [(a, b) for a, b in edges if a == 3]
-    batches = [dyng.EdgeBatch(insert=([n, n + 1, 5], [0, n, n + 1])),
-               dyng.EdgeBatch(delete=([a for a, _ in stripped], [b for _, b in stripped])),
-               dyng.EdgeBatch(insert=([3, 7], [n + 1, 3]))]
+    batches = [
+        dyng.EdgeBatch(insert=([n, n + 1, 5], [0, n, n + 1])),
+        dyng.EdgeBatch(delete=([a for a, _ in stripped], [b for _, b in stripped])),
+        dyng.EdgeBatch(insert=([3, 7], [n + 1, 3])),
+    ]
     for step, batch in enumerate(batches):
         stats = pagerank.update(g, batch, r)
         assert stats.converged, step

@@ -6,14 +6,13 @@ directed graphs), with and without personalization and dangling vectors (shorter
 so vertices added later get 0)."""
 
 import numpy as np
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples
 from hypothesis import event, given
 from hypothesis import strategies as st
 
 from dyng import pagerank
 from dyng.testing.oracles import pagerank_ranks
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples
 
 TOL = 1e-6
 
@@ -25,7 +24,8 @@ def bound(n):
 def vector(n):
     """Non-negative weights for up to n vertices, at least one positive."""
     return st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=1, max_size=n).map(
-        lambda ws: ws[:-1] + [ws[-1] or 2.0])
+        lambda ws: ws[:-1] + [ws[-1] or 2.0]
+    )
 
 
 def draw_vectors(data, n):
@@ -42,8 +42,10 @@ def run_sequence(rg, data, *, directed, weighted, num_batches, vectors=False):
     p, d = draw_vectors(data, model.num_vertices) if vectors else (None, None)
     fields = dict(weighted=weighted, personalization=p, dangling=d)
     graphs_ = {name: rg.to_graph(directed=directed) for name in HOST_BACKENDS}
-    results = {name: pagerank.compute(g, resources=make_resources(name), **fields)
-               for name, g in graphs_.items()}
+    results = {
+        name: pagerank.compute(g, resources=make_resources(name), **fields)
+        for name, g in graphs_.items()
+    }
     exact = np.array(pagerank_ranks(model, weighted=weighted, personalization=p, dangling=d))
     for r in results.values():
         assert np.abs(r.ranks.to_numpy() - exact).sum() < bound(len(exact))
@@ -67,23 +69,37 @@ def run_sequence(rg, data, *, directed, weighted, num_batches, vectors=False):
         assert all(np.array_equal(first, other) for other in ranks.values())
 
 
-@given(rg=graphs(max_vertices=12, max_edges=30), data=st.data(), directed=st.booleans(),
-       weighted=st.booleans(), num_batches=st.integers(1, 4))
+@given(
+    rg=graphs(max_vertices=12, max_edges=30),
+    data=st.data(),
+    directed=st.booleans(),
+    weighted=st.booleans(),
+    num_batches=st.integers(1, 4),
+)
 @scaled_examples(0.5)
 def test_update_within_the_bound_batch_after_batch(rg, data, directed, weighted, num_batches):
     run_sequence(rg, data, directed=directed, weighted=weighted, num_batches=num_batches)
 
 
-@given(rg=graphs(max_vertices=12, max_edges=30), data=st.data(), directed=st.booleans(),
-       weighted=st.booleans(), num_batches=st.integers(1, 4))
+@given(
+    rg=graphs(max_vertices=12, max_edges=30),
+    data=st.data(),
+    directed=st.booleans(),
+    weighted=st.booleans(),
+    num_batches=st.integers(1, 4),
+)
 @scaled_examples(0.5)
 def test_vectors_within_the_bound_batch_after_batch(rg, data, directed, weighted, num_batches):
-    run_sequence(rg, data, directed=directed, weighted=weighted, num_batches=num_batches,
-                 vectors=True)
+    run_sequence(
+        rg, data, directed=directed, weighted=weighted, num_batches=num_batches, vectors=True
+    )
 
 
-@given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=120), data=st.data(),
-       directed=st.booleans())
+@given(
+    rg=graphs(min_vertices=20, max_vertices=60, max_edges=120),
+    data=st.data(),
+    directed=st.booleans(),
+)
 @scaled_examples(0.34)
 def test_small_batches_on_larger_graphs(rg, data, directed):
     run_sequence(rg, data, directed=directed, weighted=False, num_batches=3)
@@ -104,7 +120,7 @@ def full_iteration(model, x, alpha, p, d):
         if v is None:
             return np.full(n, 1.0 / n)
         dense = np.zeros(n)
-        dense[:len(v)] = v
+        dense[: len(v)] = v
         return dense / dense.sum()
 
     teleport = scaled(p)
@@ -112,8 +128,12 @@ def full_iteration(model, x, alpha, p, d):
     return alpha * (x @ q + x[dangling].sum() * jump) + (1 - alpha) * teleport
 
 
-@given(rg=graphs(min_vertices=4, max_vertices=30, max_edges=80), data=st.data(),
-       directed=st.booleans(), tol=st.sampled_from([1e-3, 5e-3, 2e-2]))
+@given(
+    rg=graphs(min_vertices=4, max_vertices=30, max_edges=80),
+    data=st.data(),
+    directed=st.booleans(),
+    tol=st.sampled_from([1e-3, 5e-3, 2e-2]),
+)
 @scaled_examples(0.5)
 def test_updates_the_residual_bound_certifies_meet_the_test(rg, data, directed, tol):
     """At a tolerance where the frontier's residual bound often certifies the convergence test

@@ -36,14 +36,16 @@ def mpl():
 
 def _bars(ax, height):
     """(left, width, row) of the axes' rectangles of the given height."""
-    return sorted((round(p.get_x(), 6), round(p.get_width(), 6),
-                   round(p.get_y() + p.get_height() / 2, 6))
-                  for p in ax.patches if abs(p.get_height() - height) < 1e-9)
+    return sorted(
+        (round(p.get_x(), 6), round(p.get_width(), 6), round(p.get_y() + p.get_height() / 2, 6))
+        for p in ax.patches
+        if abs(p.get_height() - height) < 1e-9
+    )
 
 
 def test_one_bar_per_sample_from_start_to_start_plus_host_time(mpl):
     figure = stage_timeline(SAMPLES)
-    ax, = figure.axes
+    (ax,) = figure.axes
     host = _bars(ax, 0.7)
     assert host == sorted((s.start_ms, s.host_ms, s.depth) for s in SAMPLES)
     device = [p for p in ax.patches if abs(p.get_height() - 0.7) > 1e-9]
@@ -55,7 +57,7 @@ def test_one_bar_per_sample_from_start_to_start_plus_host_time(mpl):
 
 
 def test_rows_are_depths_with_depth_zero_on_top(mpl):
-    ax, = stage_timeline(SAMPLES).axes
+    (ax,) = stage_timeline(SAMPLES).axes
     assert [t.get_text() for t in ax.get_yticklabels()] == ["depth 0", "depth 1", "depth 2"]
     bottom, top = ax.get_ylim()
     assert top < 0 < 2 < bottom
@@ -64,29 +66,31 @@ def test_rows_are_depths_with_depth_zero_on_top(mpl):
 
 
 def test_colour_and_legend_per_algorithm_prefix(mpl):
-    ax, = stage_timeline(SAMPLES).axes
-    colour = {round(p.get_x(), 6): p.get_facecolor() for p in ax.patches
-              if abs(p.get_height() - 0.7) < 1e-9}
+    (ax,) = stage_timeline(SAMPLES).axes
+    colour = {
+        round(p.get_x(), 6): p.get_facecolor()
+        for p in ax.patches
+        if abs(p.get_height() - 0.7) < 1e-9
+    }
     sssp = {colour[s.start_ms] for s in SAMPLES if s.name.startswith("sssp.")}
     graph = {colour[s.start_ms] for s in SAMPLES if s.name.startswith("graph.")}
     assert len(sssp) == 1 and len(graph) == 1 and sssp != graph
     # First appearance decides the order; device time has its own entry when there is some.
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["graph", "sssp",
-                                                                   "device time"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["graph", "sssp", "device time"]
     quiet = [dataclasses.replace(s, device_ms=0.0) for s in SAMPLES]
-    ax, = stage_timeline(quiet).axes
+    (ax,) = stage_timeline(quiet).axes
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["graph", "sssp"]
     assert len(ax.patches) == len(SAMPLES)
 
 
 def test_labels_only_where_they_fit(mpl):
     samples = [
-        StageSample("sssp.compute", 0, 60.0, 0.0, start_ms=0.0),      # wide: full name
+        StageSample("sssp.compute", 0, 60.0, 0.0, start_ms=0.0),  # wide: full name
         StageSample("an_unusually_long_algorithm_name.loop", 0, 10.0, 0.0, start_ms=70.0),
-        StageSample("sssp.reset", 0, 0.05, 0.0, start_ms=90.0),       # a sliver: no label
+        StageSample("sssp.reset", 0, 0.05, 0.0, start_ms=90.0),  # a sliver: no label
     ]
     figure = stage_timeline(samples)
-    ax, = figure.axes
+    (ax,) = figure.axes
     labels = {t.get_text(): t for t in ax.texts}
     assert set(labels) == {"sssp.compute", "loop"}
     renderer = figure.canvas.get_renderer()
@@ -127,11 +131,12 @@ matplotlib.use("pdf")
 from collections import namedtuple
 from dyng._plots import stage_timeline
 S = namedtuple("S", "name depth host_ms device_ms start_ms")
-stage_timeline([S("sssp.compute", 0, 5.0, 1.0, 0.0)], path={str(tmp_path / 't.png')!r})
+stage_timeline([S("sssp.compute", 0, 5.0, 1.0, 0.0)], path={str(tmp_path / "t.png")!r})
 print(matplotlib.get_backend(), "matplotlib.pyplot" in sys.modules)
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     assert done.stdout.split() == ["pdf", "False"]
     assert (tmp_path / "t.png").read_bytes()[:8] == PNG_MAGIC
 

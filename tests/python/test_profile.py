@@ -74,8 +74,9 @@ def test_update_stages_apply_and_repair(resources):
 def test_budget_fallback_shows_recompute(resources):
     # Deleting the first edge of a chain cuts the whole tree: the repair passes its budget.
     n = 200
-    g = dyng.Graph.from_edges(np.arange(n - 1), np.arange(1, n), np.ones(n - 1, np.int32),
-                              resources=resources)
+    g = dyng.Graph.from_edges(
+        np.arange(n - 1), np.arange(1, n), np.ones(n - 1, np.int32), resources=resources
+    )
     r = dyng.sssp.compute(g, 0)
     with dyng.profile(resources) as prof:
         stats = dyng.sssp.update(g, dyng.EdgeBatch(delete=([0], [1])), r)
@@ -257,8 +258,10 @@ def test_profiles_belong_to_the_thread_that_opened_them():
             ran.wait()
         seen[name] = names(prof, 0)
 
-    threads = [threading.Thread(target=work, args=("sssp", lambda: dyng.sssp.compute(g, 0))),
-               threading.Thread(target=work, args=("bfs", lambda: dyng.dynamic_bfs.compute(g, 0)))]
+    threads = [
+        threading.Thread(target=work, args=("sssp", lambda: dyng.sssp.compute(g, 0))),
+        threading.Thread(target=work, args=("bfs", lambda: dyng.dynamic_bfs.compute(g, 0))),
+    ]
     for t in threads:
         t.start()
     for t in threads:

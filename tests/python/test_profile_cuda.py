@@ -26,8 +26,9 @@ def rmat_like(resources, n=1 << 16, m=1 << 20, k=1, seed=5, **kw):
     src = rng.integers(0, n, m).astype(np.int32)
     dst = rng.integers(0, n, m).astype(np.int32)
     w = rng.integers(1, 101, (m, k)).astype(np.int32)
-    return dyng.Graph.from_edges(src, dst, w if k > 1 else w[:, 0], num_vertices=n,
-                                 resources=resources, **kw), rng
+    return dyng.Graph.from_edges(
+        src, dst, w if k > 1 else w[:, 0], num_vertices=n, resources=resources, **kw
+    ), rng
 
 
 def names(prof, depth=None):
@@ -42,8 +43,13 @@ def test_sssp_stages_with_device_times(cuda):
     g, rng = rmat_like(cuda)
     with dyng.profile(cuda, cuda_events=True) as prof:
         r = dyng.sssp.compute(g, 0)
-        batch = dyng.EdgeBatch(insert=(rng.integers(0, 1 << 16, 500), rng.integers(0, 1 << 16, 500),
-                                       rng.integers(1, 101, 500)))
+        batch = dyng.EdgeBatch(
+            insert=(
+                rng.integers(0, 1 << 16, 500),
+                rng.integers(0, 1 << 16, 500),
+                rng.integers(1, 101, 500),
+            )
+        )
         dyng.sssp.update(g, batch, r)
     records = {(s.name, s.depth): s for s in prof.stages}
     assert names(prof, 0) == ["sssp.compute", "sssp.update"]
@@ -52,8 +58,7 @@ def test_sssp_stages_with_device_times(cuda):
     assert {"graph.apply", "sssp.repair"} <= set(names(prof, 1))
     assert {"graph.resolve", "graph.write_rows"} <= set(names(prof, 2))
     # Every stage of a CUDA call is timed on the stream.
-    assert all(s.device_ms > 0.0 for s in prof.samples if s.name in ("sssp.compute",
-                                                                        "graph.apply"))
+    assert all(s.device_ms > 0.0 for s in prof.samples if s.name in ("sssp.compute", "graph.apply"))
 
 
 def test_sync_stages_host_time_covers_device_time(cuda):

@@ -35,8 +35,12 @@ def test_algorithm_info_values(name):
     assert isinstance(info, dyng.AlgorithmInfo)
     assert name in EXPECTED, f"EXPECTED has no values for the registered algorithm {name}"
     family, maturity, determinism, cite = EXPECTED[name]
-    assert (info.family, info.maturity, info.determinism, info.cite) == (family, maturity,
-                                                                         determinism, cite)
+    assert (info.family, info.maturity, info.determinism, info.cite) == (
+        family,
+        maturity,
+        determinism,
+        cite,
+    )
     assert info.container == "graph" and info.oracle == "compute"
     host = ("sequential", "openmp")
     assert info.backends == (host if name in HOST_ONLY else host + ("cuda",))
@@ -47,27 +51,39 @@ def test_algorithm_info_values(name):
 
 def test_algorithm_info_fields_and_immutability():
     fields = [f.name for f in dataclasses.fields(dyng.AlgorithmInfo)]
-    assert fields == ["name", "title", "family", "container", "maturity", "determinism",
-                      "oracle", "backends", "cite"]
+    assert fields == [
+        "name",
+        "title",
+        "family",
+        "container",
+        "maturity",
+        "determinism",
+        "oracle",
+        "backends",
+        "cite",
+    ]
     info = dyng.algorithms()[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         info.name = "x"
 
 
-@pytest.mark.parametrize("what, keys", [
-    ("dyng", ["dyng2027"]),
-    ("sssp", ["dyng2027", "dynamosp2025", "dynamosptpds2025"]),
-    ("mosp", ["dyng2027", "dynamosp2025", "dynamosptpds2025"]),
-    ("cycle_count", ["dyng2027", "trucy2026"]),
-    ("dynamic_bfs", ["dyng2027"]),
-    ("triangle_delta", ["dyng2027"]),
-    ("components", ["dyng2027"]),
-    ("pagerank", ["dyng2027"]),
-    ("triad_count", ["dyng2027", "escher2026", "escherplus2026"]),
-    ("hypergraph", ["dyng2027", "escher2026", "escherplus2026"]),
-    ("label_propagation", ["dyng2027", "dynlp2026"]),
-    ("hyper_sssp", ["dyng2027", "hsosp2026"]),
-])
+@pytest.mark.parametrize(
+    "what, keys",
+    [
+        ("dyng", ["dyng2027"]),
+        ("sssp", ["dyng2027", "dynamosp2025", "dynamosptpds2025"]),
+        ("mosp", ["dyng2027", "dynamosp2025", "dynamosptpds2025"]),
+        ("cycle_count", ["dyng2027", "trucy2026"]),
+        ("dynamic_bfs", ["dyng2027"]),
+        ("triangle_delta", ["dyng2027"]),
+        ("components", ["dyng2027"]),
+        ("pagerank", ["dyng2027"]),
+        ("triad_count", ["dyng2027", "escher2026", "escherplus2026"]),
+        ("hypergraph", ["dyng2027", "escher2026", "escherplus2026"]),
+        ("label_propagation", ["dyng2027", "dynlp2026"]),
+        ("hyper_sssp", ["dyng2027", "hsosp2026"]),
+    ],
+)
 def test_citation_keys(what, keys):
     assert dyng.citation_keys(what) == keys
     text = dyng.citation(what)
@@ -115,9 +131,14 @@ def test_non_string_names_are_type_errors(fn):
 def test_a_new_algorithm_appears_by_itself(monkeypatch):
     # A registry record with a paper of its own is listed and cited without touching the
     # citation module.
-    fake = _registry.Algorithm(name="fake_algo", title="A fake", family="fixed_point",
-                               maturity="tutorial", determinism="exact_value",
-                               cite=("trucy2026",))
+    fake = _registry.Algorithm(
+        name="fake_algo",
+        title="A fake",
+        family="fixed_point",
+        maturity="tutorial",
+        determinism="exact_value",
+        cite=("trucy2026",),
+    )
     real = _registry.all_algorithms
     monkeypatch.setattr(_registry, "all_algorithms", lambda: real() + (fake,))
     assert [a.name for a in dyng.algorithms()][-1] == "fake_algo"

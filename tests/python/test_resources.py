@@ -36,7 +36,13 @@ def test_constructor_by_name_matches_classmethods():
 def test_default_backend_is_openmp_when_built_with_it():
     # backend=None: CUDA if available, else OpenMP, else sequential.
     cfg = dyng.config()
-    expected = "cuda" if cfg["backends"]["cuda"] else "openmp" if cfg["backends"]["openmp"] else "sequential"
+    expected = (
+        "cuda"
+        if cfg["backends"]["cuda"]
+        else "openmp"
+        if cfg["backends"]["openmp"]
+        else "sequential"
+    )
     assert dyng.Resources().backend == expected
     assert cfg["default_backend"] == expected
 
@@ -46,8 +52,11 @@ def test_bad_backend_name_raises_invalid_argument():
         dyng.Resources("bogus")
 
 
-@pytest.mark.parametrize("make", [lambda: dyng.Resources.cuda(), lambda: dyng.Resources("cuda")],
-                         ids=["classmethod", "name"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: dyng.Resources.cuda(), lambda: dyng.Resources("cuda")],
+    ids=["classmethod", "name"],
+)
 def test_cuda_without_plugin_raises_not_supported(make):
     if dyng.config()["backends"]["cuda"]:
         pytest.skip("a CUDA backend is usable here")
@@ -78,8 +87,11 @@ def test_bad_copy_policy_rejected():
         r.copy_policy = "sometimes"
 
 
-@pytest.mark.parametrize("make", [dyng.Resources.sequential, lambda: dyng.Resources.openmp(2)],
-                         ids=["sequential", "openmp2"])
+@pytest.mark.parametrize(
+    "make",
+    [dyng.Resources.sequential, lambda: dyng.Resources.openmp(2)],
+    ids=["sequential", "openmp2"],
+)
 def test_pickle_round_trip(make):
     r = make()
     back = pickle.loads(pickle.dumps(r))

@@ -74,8 +74,9 @@ def dataclasses_frozen_error():
 
 
 @pytest.mark.parametrize("backend", ["sequential", "openmp"])
-@pytest.mark.parametrize("kw", [{}, {"edge_dtype": "int64"}, {"vertex_dtype": "int64"},
-                                {"directed": False}])
+@pytest.mark.parametrize(
+    "kw", [{}, {"edge_dtype": "int64"}, {"vertex_dtype": "int64"}, {"directed": False}]
+)
 def test_sssp_updates_match_reference(backend, kw):
     rng = np.random.default_rng(7)
     res = dyng.Resources(backend, num_threads=2) if backend == "openmp" else dyng.Resources(backend)
@@ -136,7 +137,9 @@ def test_native_errors_are_translated():
     native = _backend.native()
     g = dyng.Graph.from_edges([0], [1], [1])
     with pytest.raises(dyng.InvalidArgumentError, match="99"):
-        native.SsspState.compute(g._native, 99, native.SsspOptions(), native.Execution("sequential"))
+        native.SsspState.compute(
+            g._native, 99, native.SsspOptions(), native.Execution("sequential")
+        )
     with pytest.raises(dyng.InvalidArgumentError, match="bogus"):
         native.Execution("bogus")
     if not native.build_config["cuda"]:
@@ -144,8 +147,9 @@ def test_native_errors_are_translated():
             native.Execution("cuda")
     unweighted = dyng.Graph.from_edges([0], [1])
     with pytest.raises(dyng.NotSupportedError):
-        native.SsspState.compute(unweighted._native, 0, native.SsspOptions(),
-                                 native.Execution("sequential"))
+        native.SsspState.compute(
+            unweighted._native, 0, native.SsspOptions(), native.Execution("sequential")
+        )
 
 
 def test_bad_batch_and_stale_result_change_nothing():
@@ -181,14 +185,17 @@ def test_update_argument_rules():
     assert g.version == 0
 
 
-@pytest.mark.parametrize("ids, expected", [
-    (np.array([0, 1], dtype=np.int8), np.int32),
-    (np.array([0, 1], dtype=np.uint16), np.int32),
-    (np.array([0, 1], dtype=np.int32), np.int32),
-    (np.array([0, 1], dtype=np.int64), np.int64),
-    (np.array([0, 1], dtype=np.uint32), np.int64),
-    ([0, 1], np.int32),
-])
+@pytest.mark.parametrize(
+    "ids, expected",
+    [
+        (np.array([0, 1], dtype=np.int8), np.int32),
+        (np.array([0, 1], dtype=np.uint16), np.int32),
+        (np.array([0, 1], dtype=np.int32), np.int32),
+        (np.array([0, 1], dtype=np.int64), np.int64),
+        (np.array([0, 1], dtype=np.uint32), np.int64),
+        ([0, 1], np.int32),
+    ],
+)
 def test_vertex_dtype_inference(ids, expected):
     g = dyng.Graph.from_edges(ids, ids[::-1], [1, 1])
     assert g.vertex_dtype == expected
@@ -200,11 +207,14 @@ def test_list_ids_widen_only_when_needed():
     assert dyng.EdgeBatch(insert=([0, 2**31], [1, 2])).insert_src.dtype == np.int64
 
 
-@pytest.mark.parametrize("ids, error", [
-    (np.array([0, 1], dtype=np.uint64), dyng.NotSupportedError),
-    (np.array([0.0, 1.0]), dyng.InvalidArgumentError),
-    (np.array([True, False]), dyng.InvalidArgumentError),
-])
+@pytest.mark.parametrize(
+    "ids, error",
+    [
+        (np.array([0, 1], dtype=np.uint64), dyng.NotSupportedError),
+        (np.array([0.0, 1.0]), dyng.InvalidArgumentError),
+        (np.array([True, False]), dyng.InvalidArgumentError),
+    ],
+)
 def test_vertex_dtype_refusals(ids, error):
     with pytest.raises(error):
         dyng.Graph.from_edges(ids, ids, [1, 1])
@@ -244,18 +254,32 @@ def test_graph_object_rules():
 
 def test_build_config_and_cli():
     cfg = _backend.native().build_config
-    assert set(cfg) >= {"compiler", "build_type", "openmp", "openmp_version", "cuda", "plugin",
-                        "cuda_toolkit", "cuda_architectures", "cuda_runtime"}
+    assert set(cfg) >= {
+        "compiler",
+        "build_type",
+        "openmp",
+        "openmp_version",
+        "cuda",
+        "plugin",
+        "cuda_toolkit",
+        "cuda_architectures",
+        "cuda_runtime",
+    }
     # A CUDA build (a plugin, or a dev build with DYNG_ENABLE_CUDA) names its toolkit.
     assert (cfg["cuda_toolkit"] != "") == bool(cfg["cuda"])
-    version = subprocess.run([sys.executable, "-m", "dyng", "--version"], capture_output=True,
-                             text=True)
+    version = subprocess.run(
+        [sys.executable, "-m", "dyng", "--version"], capture_output=True, text=True
+    )
     assert version.returncode == 0 and version.stdout.strip() == f"dyng {dyng.__version__}"
-    config = subprocess.run([sys.executable, "-m", "dyng", "config"], capture_output=True,
-                            text=True)
+    config = subprocess.run(
+        [sys.executable, "-m", "dyng", "config"], capture_output=True, text=True
+    )
     assert config.returncode == 0 and "native_module:" in config.stdout
-    bad = subprocess.run([sys.executable, "-m", "dyng", "--log-level", "loud", "config"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "dyng", "--log-level", "loud", "config"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "dyng: error:" in bad.stderr
 
 
@@ -288,10 +312,20 @@ def test_cuda_request_names_installed_plugins(monkeypatch):
     chosen = _backend.selection()
     if chosen.module.build_config["cuda"]:
         pytest.skip("a CUDA plugin is in use here; tests/selection cover the fallback messages")
-    unusable = _plugins.PluginReport("cu13", "dyng_cu13", "dyng-cu13", "0.3.0", 13, 13000, 0,
-                                     "unusable", "no visible CUDA device")
-    monkeypatch.setattr(_backend, "selection",
-                        lambda: chosen._replace(plugins=(unusable,), cpu_only=None))
+    unusable = _plugins.PluginReport(
+        "cu13",
+        "dyng_cu13",
+        "dyng-cu13",
+        "0.3.0",
+        13,
+        13000,
+        0,
+        "unusable",
+        "no visible CUDA device",
+    )
+    monkeypatch.setattr(
+        _backend, "selection", lambda: chosen._replace(plugins=(unusable,), cpu_only=None)
+    )
     with pytest.raises(dyng.NotSupportedError, match="cu13 .dyng-cu13.*no visible CUDA device"):
         dyng.Resources.cuda()
     monkeypatch.setattr(_backend, "selection", lambda: chosen._replace(plugins=(), cpu_only=None))
@@ -304,8 +338,9 @@ def test_from_arrays_clone_and_set_options():
     g = dyng.Graph.from_edges([0, 0, 1], [1, 2, 2], [[1, 4], [2, 1], [1, 1]])
     r = sssp.Result.from_arrays(g, 0, np.array([0, 1, 2], dtype=np.uint32), [-1, 0, 1])
     assert r.parents.tolist() == [-1, 0, 0]  # canonical: 0 -> 2 is tight and 0 < 1
-    raw = sssp.Result.from_arrays(g, 0, [0, 1, INF], [-1, 0, -1], canonicalize=False,
-                                validate_inputs=False)  # not shortest: kept as given
+    raw = sssp.Result.from_arrays(
+        g, 0, [0, 1, INF], [-1, 0, -1], canonicalize=False, validate_inputs=False
+    )  # not shortest: kept as given
     assert raw.distances.tolist() == [0, 1, INF]
     with pytest.raises(dyng.InvalidArgumentError, match="3 vertices"):
         sssp.Result.from_arrays(g, 0, [0, 1], [-1, 0])

@@ -18,10 +18,16 @@ def _includes(path):
 def test_core_includes_nothing_from_backend():
     sources = [p for p in CORE.rglob("*") if p.suffix in {".hpp", ".cpp", ".cuh", ".cu", ".h"}]
     assert sources, f"no C++ sources under {CORE}"
-    offending = [f"{p.relative_to(ROOT)}: #include {name}" for p in sources
-                 for name in _includes(p) if "backend/" in name]
-    assert not offending, ("core/ must not include backend/ (backend builds on core); move what "
-                           f"core needs into core/: {offending}")
+    offending = [
+        f"{p.relative_to(ROOT)}: #include {name}"
+        for p in sources
+        for name in _includes(p)
+        if "backend/" in name
+    ]
+    assert not offending, (
+        "core/ must not include backend/ (backend builds on core); move what "
+        f"core needs into core/: {offending}"
+    )
 
 
 # What each lower folder of src/dyng may include from dyng; the algorithm folders above them may
@@ -39,5 +45,7 @@ def test_lower_layers_include_only_what_is_below_them():
                 parts = name.split("/")
                 if parts[0] == "dyng" and len(parts) > 2 and parts[1] not in allowed:
                     offending.append(f"{path.relative_to(ROOT)}: #include {name}")
-    assert not offending, ("a lower layer includes a folder above it (architecture.md's layers); "
-                           f"move the header up to the folder it needs: {offending}")
+    assert not offending, (
+        "a lower layer includes a folder above it (architecture.md's layers); "
+        f"move the header up to the folder it needs: {offending}"
+    )

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from _helpers import assert_tree_equal, graph_state, result_state
 
 import dyng
 from dyng import sssp
@@ -13,31 +14,101 @@ from dyng.testing import check_sssp_tree
 from dyng.testing.oracles import INFINITE_DISTANCE as INF
 from dyng.testing.oracles import GraphModel, dijkstra
 
-from _helpers import assert_tree_equal, graph_state, result_state
-
 # (name, src, dst, weights, graph keywords, source, expected distances, expected parents)
 CASES = [
     ("chain", [0, 1, 2], [1, 2, 3], [2, 3, 4], {}, 0, [0, 2, 5, 9], [-1, 0, 1, 2]),
-    ("tie_lowest_id_wins", [0, 0, 1, 2], [1, 2, 3, 3], [1, 1, 1, 1], {}, 0,
-     [0, 1, 1, 2], [-1, 0, 0, 1]),
+    (
+        "tie_lowest_id_wins",
+        [0, 0, 1, 2],
+        [1, 2, 3, 3],
+        [1, 1, 1, 1],
+        {},
+        0,
+        [0, 1, 1, 2],
+        [-1, 0, 0, 1],
+    ),
     # The higher-id route is found first (it is lighter at the first hop), yet 1 must win.
-    ("tie_found_late", [0, 2, 0, 1], [2, 3, 1, 3], [1, 2, 2, 1], {}, 0,
-     [0, 2, 1, 3], [-1, 0, 0, 1]),
-    ("unreachable", [0, 3, 4], [1, 4, 0], [5, 1, 1], {"num_vertices": 6}, 0,
-     [0, 5, INF, INF, INF, INF], [-1, 0, -1, -1, -1, -1]),
-    ("source_not_zero", [0, 1, 2, 3], [1, 2, 3, 0], [1, 1, 1, 1], {}, 2,
-     [2, 3, 0, 1], [3, 0, -1, 2]),
-    ("isolated_source", [1, 2], [2, 1], [1, 1], {"num_vertices": 3}, 0,
-     [0, INF, INF], [-1, -1, -1]),
+    (
+        "tie_found_late",
+        [0, 2, 0, 1],
+        [2, 3, 1, 3],
+        [1, 2, 2, 1],
+        {},
+        0,
+        [0, 2, 1, 3],
+        [-1, 0, 0, 1],
+    ),
+    (
+        "unreachable",
+        [0, 3, 4],
+        [1, 4, 0],
+        [5, 1, 1],
+        {"num_vertices": 6},
+        0,
+        [0, 5, INF, INF, INF, INF],
+        [-1, 0, -1, -1, -1, -1],
+    ),
+    (
+        "source_not_zero",
+        [0, 1, 2, 3],
+        [1, 2, 3, 0],
+        [1, 1, 1, 1],
+        {},
+        2,
+        [2, 3, 0, 1],
+        [3, 0, -1, 2],
+    ),
+    (
+        "isolated_source",
+        [1, 2],
+        [2, 1],
+        [1, 1],
+        {"num_vertices": 3},
+        0,
+        [0, INF, INF],
+        [-1, -1, -1],
+    ),
     ("self_loops", [0, 1, 1, 0], [0, 1, 2, 1], [1, 1, 4, 3], {}, 0, [0, 3, 7], [-1, 0, 1]),
-    ("parallel_edges", [0, 0, 1, 1], [1, 1, 2, 2], [5, 2, 9, 1], {"multi_edges": "allow"}, 0,
-     [0, 2, 3], [-1, 0, 1]),
-    ("undirected", [0, 1, 2], [1, 2, 3], [3, 1, 1], {"directed": False}, 3,
-     [5, 2, 1, 0], [1, 2, 3, -1]),
-    ("undirected_tie", [0, 0, 1, 2], [1, 2, 3, 3], [2, 2, 2, 2], {"directed": False}, 3,
-     [4, 2, 2, 0], [1, 3, 3, -1]),
-    ("big_weights_need_int64", [0, 1, 2], [1, 2, 3], [2**31 - 1] * 3, {}, 0,
-     [0, 2**31 - 1, 2 * (2**31 - 1), 3 * (2**31 - 1)], [-1, 0, 1, 2]),
+    (
+        "parallel_edges",
+        [0, 0, 1, 1],
+        [1, 1, 2, 2],
+        [5, 2, 9, 1],
+        {"multi_edges": "allow"},
+        0,
+        [0, 2, 3],
+        [-1, 0, 1],
+    ),
+    (
+        "undirected",
+        [0, 1, 2],
+        [1, 2, 3],
+        [3, 1, 1],
+        {"directed": False},
+        3,
+        [5, 2, 1, 0],
+        [1, 2, 3, -1],
+    ),
+    (
+        "undirected_tie",
+        [0, 0, 1, 2],
+        [1, 2, 3, 3],
+        [2, 2, 2, 2],
+        {"directed": False},
+        3,
+        [4, 2, 2, 0],
+        [1, 3, 3, -1],
+    ),
+    (
+        "big_weights_need_int64",
+        [0, 1, 2],
+        [1, 2, 3],
+        [2**31 - 1] * 3,
+        {},
+        0,
+        [0, 2**31 - 1, 2 * (2**31 - 1), 3 * (2**31 - 1)],
+        [-1, 0, 1, 2],
+    ),
     ("back_edges_to_source", [0, 1, 2], [1, 0, 0], [1, 1, 1], {}, 0, [0, 1, INF], [-1, 0, -1]),
 ]
 IDS = [c[0] for c in CASES]
@@ -45,7 +116,9 @@ TYPE_COMBOS = {"i32i32": {}, "i32i64": {"edge_dtype": "int64"}, "i64i64": {"vert
 
 
 def build(src, dst, weights, **kw):
-    return dyng.Graph.from_edges(np.array(src, np.int32), np.array(dst, np.int32), np.array(weights), **kw)
+    return dyng.Graph.from_edges(
+        np.array(src, np.int32), np.array(dst, np.int32), np.array(weights), **kw
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -63,7 +136,7 @@ def test_hand_cases(case, combo, resources):
 
 
 def test_result_attributes_and_dtypes(resources):
-    for combo, kw in TYPE_COMBOS.items():
+    for _combo, kw in TYPE_COMBOS.items():
         g = build([0, 1], [1, 2], [1, 1], **kw)
         r = sssp.compute(g, 0, resources=resources)
         assert r.source == 0
@@ -132,18 +205,61 @@ def test_update_returns_stats(resources):
 # (name, src, dst, weights, graph keywords, source, batch insert, batch delete)
 UPDATE_CASES = [
     # Found by the property suite: an upsert lowers a non-tree edge's weight below the tree path.
-    ("upsert_decrease_undirected", [0, 0, 1, 0], [0, 2, 2, 1], [1, 1, 1, 3], {"directed": False}, 0,
-     ([0], [1], [1]), None),
+    (
+        "upsert_decrease_undirected",
+        [0, 0, 1, 0],
+        [0, 2, 2, 1],
+        [1, 1, 1, 3],
+        {"directed": False},
+        0,
+        ([0], [1], [1]),
+        None,
+    ),
     ("upsert_decrease_directed", [0, 0, 2], [1, 2, 1], [3, 1, 1], {}, 0, ([0], [1], [1]), None),
     ("upsert_increase_tree_edge", [0, 1, 0], [1, 2, 2], [1, 1, 5], {}, 0, ([0], [1], [9]), None),
-    ("delete_tree_edge_tie_remains", [0, 0, 1, 2], [1, 2, 3, 3], [1, 1, 1, 1], {}, 0, None, ([1], [3])),
+    (
+        "delete_tree_edge_tie_remains",
+        [0, 0, 1, 2],
+        [1, 2, 3, 3],
+        [1, 1, 1, 1],
+        {},
+        0,
+        None,
+        ([1], [3]),
+    ),
     ("delete_cuts_subtree", [0, 1, 2, 3], [1, 2, 3, 4], [1, 1, 1, 1], {}, 0, None, ([1], [2])),
     ("tight_lower_id_insert", [0, 0, 2], [1, 2, 3], [1, 1, 1], {}, 0, ([1], [3], [1]), None),
     ("insert_and_delete_same_edge", [0, 1], [1, 2], [1, 1], {}, 0, ([1], [2], [4]), ([1], [2])),
-    ("reconnect_unreachable", [0, 2], [1, 3], [1, 1], {"num_vertices": 4}, 0, ([1], [2], [2]), None),
-    ("undirected_delete_both_ways", [0, 1, 0], [1, 2, 2], [1, 1, 3], {"directed": False}, 0,
-     None, ([2], [1])),
-    ("self_loop_and_growth", [0, 1], [1, 2], [1, 1], {}, 0, ([2, 2, 4], [2, 5, 4], [1, 2, 1]), None),
+    (
+        "reconnect_unreachable",
+        [0, 2],
+        [1, 3],
+        [1, 1],
+        {"num_vertices": 4},
+        0,
+        ([1], [2], [2]),
+        None,
+    ),
+    (
+        "undirected_delete_both_ways",
+        [0, 1, 0],
+        [1, 2, 2],
+        [1, 1, 3],
+        {"directed": False},
+        0,
+        None,
+        ([2], [1]),
+    ),
+    (
+        "self_loop_and_growth",
+        [0, 1],
+        [1, 2],
+        [1, 1],
+        {},
+        0,
+        ([2, 2, 4], [2, 5, 4], [1, 2, 1]),
+        None,
+    ),
 ]
 
 
@@ -181,7 +297,9 @@ def test_module_update_applies_once_for_all_results(resources):
     for r, s in ((r2, stats[0]), (r0, stats[1])):
         assert r.graph_version == 1
         assert s.batch.deleted_edges == 1
-        assert result_state(r)[2:] == result_state(sssp.compute(g, r.source, resources=resources))[2:]
+        assert (
+            result_state(r)[2:] == result_state(sssp.compute(g, r.source, resources=resources))[2:]
+        )
     assert_tree_equal(r2, [INF, INF, 0, INF], [-1, -1, -1, -1])
 
 
@@ -230,8 +348,9 @@ def test_from_arrays_canonicalizes_and_updates(resources):
 
 def test_from_arrays_without_canonicalize_keeps_parents():
     g = build([0, 0, 1, 2], [1, 2, 3, 3], [1, 1, 1, 1])
-    r = sssp.Result.from_arrays(g, 0, np.array([0, 1, 1, 2]), np.array([-1, 0, 0, 2]),
-                                canonicalize=False)
+    r = sssp.Result.from_arrays(
+        g, 0, np.array([0, 1, 1, 2]), np.array([-1, 0, 0, 2]), canonicalize=False
+    )
     assert np.asarray(r.parents).tolist() == [-1, 0, 0, 2]
 
 
@@ -271,8 +390,9 @@ def test_set_options_changes_free_fields_only(resources):
 def test_large_vertex_growth(resources):
     g = build([0, 1], [1, 2], [1, 1])
     r = sssp.compute(g, 0, resources=resources)
-    stats = sssp.update(g, dyng.EdgeBatch(insert=([2, 70000], [99999, 5], [3, 1])), r,
-                        resources=resources)
+    stats = sssp.update(
+        g, dyng.EdgeBatch(insert=([2, 70000], [99999, 5], [3, 1])), r, resources=resources
+    )
     assert stats.batch.inserted_vertices == 100000 - 3
     assert g.num_vertices == 100000
     d = np.asarray(r.distances)
@@ -288,14 +408,36 @@ def test_large_vertex_growth(resources):
 PATH = ([0, 1, 2], [1, 2, 3], [1, 1, 1])
 FROM_ARRAYS_REFUSED = [
     ("source_not_at_zero", [1, 1, 2, 3], [-1, 0, 1, 2], {}, "distances[0] = 1"),
-    ("longer_than_shortest", [0, 1, 5, 3], [-1, 0, 1, 2], {}, "distances[2] = 5 is not the shortest"),
-    ("shorter_than_any_path", [0, 1, 1, 3], [-1, 0, 1, 2], {}, "distances[2] = 1 is not the length"),
-    ("reachable_marked_unreachable", [0, 1, 2, INF], [-1, 0, 1, -1], {},
-     "distances[3] = unreachable"),
+    (
+        "longer_than_shortest",
+        [0, 1, 5, 3],
+        [-1, 0, 1, 2],
+        {},
+        "distances[2] = 5 is not the shortest",
+    ),
+    (
+        "shorter_than_any_path",
+        [0, 1, 1, 3],
+        [-1, 0, 1, 2],
+        {},
+        "distances[2] = 1 is not the length",
+    ),
+    (
+        "reachable_marked_unreachable",
+        [0, 1, 2, INF],
+        [-1, 0, 1, -1],
+        {},
+        "distances[3] = unreachable",
+    ),
     ("parent_not_tight", [0, 1, 2, 3], [-1, 0, 0, 2], {"canonicalize": False}, "parents[2] = 0"),
     ("source_with_parent", [0, 1, 2, 3], [1, 0, 1, 2], {"canonicalize": False}, "parents[0] = 1"),
-    ("reachable_without_parent", [0, 1, 2, 3], [-1, 0, -1, 2], {"canonicalize": False},
-     "parents[2] = -1"),
+    (
+        "reachable_without_parent",
+        [0, 1, 2, 3],
+        [-1, 0, -1, 2],
+        {"canonicalize": False},
+        "parents[2] = -1",
+    ),
 ]
 
 
@@ -306,8 +448,9 @@ def test_from_arrays_refuses_what_is_not_a_shortest_path_result(case, resources)
     with pytest.raises(dyng.InvalidArgumentError, match=re.escape(needle)):
         sssp.Result.from_arrays(g, 0, dist, parents, resources=resources, **kw)
     # The same arrays are taken as they are when the caller turns the check off.
-    r = sssp.Result.from_arrays(g, 0, dist, parents, resources=resources, validate_inputs=False,
-                                **kw)
+    r = sssp.Result.from_arrays(
+        g, 0, dist, parents, resources=resources, validate_inputs=False, **kw
+    )
     assert r.graph_version == g.version
 
 
@@ -322,11 +465,21 @@ def test_from_arrays_accepts_every_computed_result(resources):
     for _ in range(20):
         n = int(rng.integers(2, 40))
         m = int(rng.integers(0, 4 * n))
-        g = build(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist(),
-                  rng.integers(1, 6, m).tolist(), num_vertices=n)
+        g = build(
+            rng.integers(0, n, m).tolist(),
+            rng.integers(0, n, m).tolist(),
+            rng.integers(1, 6, m).tolist(),
+            num_vertices=n,
+        )
         r = sssp.compute(g, 0, resources=resources)
-        again = sssp.Result.from_arrays(g, 0, r.distances.to_numpy(), r.parents.to_numpy(),
-                                        canonicalize=False, resources=resources)
+        again = sssp.Result.from_arrays(
+            g,
+            0,
+            r.distances.to_numpy(),
+            r.parents.to_numpy(),
+            canonicalize=False,
+            resources=resources,
+        )
         assert result_state(again) == result_state(r)
 
 
@@ -335,14 +488,21 @@ def test_from_arrays_accepts_every_computed_result(resources):
 def test_compute_reports_engine_and_method(backend, engine):
     rng = np.random.default_rng(4)
     n, m = 4000, 40_000
-    g = build(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist(),
-              rng.integers(1, 9, m).tolist(), num_vertices=n)
+    g = build(
+        rng.integers(0, n, m).tolist(),
+        rng.integers(0, n, m).tolist(),
+        rng.integers(1, 9, m).tolist(),
+        num_vertices=n,
+    )
     res = dyng.Resources.sequential() if backend == "sequential" else dyng.Resources.openmp(2)
     stats = sssp.compute(g, 0, resources=res).stats
     assert stats.engine_used == engine
     # OpenMP runs its team only where it pays (a large enough graph, a free core).
-    assert stats.method == "dijkstra" if backend == "sequential" else stats.method in (
-        "delta_stepping", "dijkstra")
+    assert (
+        stats.method == "dijkstra"
+        if backend == "sequential"
+        else stats.method in ("delta_stepping", "dijkstra")
+    )
 
 
 @pytest.mark.gpu

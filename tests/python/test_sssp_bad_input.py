@@ -6,18 +6,18 @@ import array
 
 import numpy as np
 import pytest
+from _helpers import edge_dict, graph_state, result_state
 
 import dyng
 from dyng import sssp
-
-from _helpers import edge_dict, graph_state, result_state
 
 SRC, DST, W = [0, 0, 1, 2, 3], [1, 2, 3, 3, 4], [2, 1, 1, 2, 1]
 
 
 def make(**kw):
-    return dyng.Graph.from_edges(np.array(SRC, np.int32), np.array(DST, np.int32),
-                                 np.array(W, np.int32), **kw)
+    return dyng.Graph.from_edges(
+        np.array(SRC, np.int32), np.array(DST, np.int32), np.array(W, np.int32), **kw
+    )
 
 
 @pytest.fixture
@@ -33,44 +33,105 @@ def i32(*values):
 
 # Each case: (id, batch factory, error class, substrings the message must contain)
 BAD_BATCHES = [
-    ("negative_insert_id", lambda: dyng.EdgeBatch(insert=(i32(0, -5), i32(1, 2), i32(1, 1))),
-     dyng.InvalidArgumentError, ["-5"]),
-    ("negative_delete_id", lambda: dyng.EdgeBatch(delete=(i32(0), i32(-6))),
-     dyng.InvalidArgumentError, ["-6"]),
-    ("id_beyond_int32", lambda: dyng.EdgeBatch(
-        insert=(np.array([0, 2**31 + 5], np.int64), i32(1, 2), i32(1, 1))),
-     dyng.InvalidArgumentError, ["2147483653"]),
-    ("float_ids", lambda: dyng.EdgeBatch(insert=(np.array([0.0]), i32(1), i32(1))),
-     dyng.InvalidArgumentError, ["float"]),
-    ("bool_ids", lambda: dyng.EdgeBatch(insert=(np.array([True]), i32(1), i32(1))),
-     dyng.InvalidArgumentError, ["bool"]),
+    (
+        "negative_insert_id",
+        lambda: dyng.EdgeBatch(insert=(i32(0, -5), i32(1, 2), i32(1, 1))),
+        dyng.InvalidArgumentError,
+        ["-5"],
+    ),
+    (
+        "negative_delete_id",
+        lambda: dyng.EdgeBatch(delete=(i32(0), i32(-6))),
+        dyng.InvalidArgumentError,
+        ["-6"],
+    ),
+    (
+        "id_beyond_int32",
+        lambda: dyng.EdgeBatch(insert=(np.array([0, 2**31 + 5], np.int64), i32(1, 2), i32(1, 1))),
+        dyng.InvalidArgumentError,
+        ["2147483653"],
+    ),
+    (
+        "float_ids",
+        lambda: dyng.EdgeBatch(insert=(np.array([0.0]), i32(1), i32(1))),
+        dyng.InvalidArgumentError,
+        ["float"],
+    ),
+    (
+        "bool_ids",
+        lambda: dyng.EdgeBatch(insert=(np.array([True]), i32(1), i32(1))),
+        dyng.InvalidArgumentError,
+        ["bool"],
+    ),
     # uint64 batch ids are cast to the graph's id type with a range check (0.2.0 does the same).
-    ("uint64_id_beyond_int32", lambda: dyng.EdgeBatch(
-        insert=(np.array([0, 2**31 + 7], np.uint64), i32(1, 2), i32(1, 1))),
-     dyng.InvalidArgumentError, ["2147483655"]),
-    ("uint64_id_beyond_int64", lambda: dyng.EdgeBatch(
-        insert=(i32(0), np.array([2**63 + 1], np.uint64), i32(1))),
-     dyng.InvalidArgumentError, ["9223372036854775809"]),
-    ("weight_zero", lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, 0))),
-     dyng.InvalidArgumentError, []),
-    ("weight_negative", lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, -7))),
-     dyng.InvalidArgumentError, ["-7"]),
-    ("weight_beyond_int32", lambda: dyng.EdgeBatch(
-        insert=(i32(0), i32(4), np.array([2**31], np.int64))),
-     dyng.InvalidArgumentError, ["2147483648"]),
-    ("float_weights", lambda: dyng.EdgeBatch(insert=(i32(0), i32(4), np.array([1.5]))),
-     dyng.InvalidArgumentError, ["float"]),
-    ("wrong_k", lambda: dyng.EdgeBatch(insert=(i32(0), i32(4), np.array([[1, 2, 3]], np.int32))),
-     dyng.InvalidArgumentError, ["3"]),
-    ("missing_weights", lambda: dyng.EdgeBatch(insert=(i32(0), i32(4))),
-     dyng.InvalidArgumentError, []),
-    ("insert_lengths", lambda: dyng.EdgeBatch(
-        insert=(i32(0, 1, 2, 3, 0, 1, 2), i32(1, 2, 3, 4, 4), i32(1, 1, 1, 1, 1, 1, 1))),
-     dyng.InvalidArgumentError, ["7", "5"]),
-    ("weight_length", lambda: dyng.EdgeBatch(insert=(i32(0, 1, 2), i32(4, 4, 4), i32(1, 1, 1, 1, 1))),
-     dyng.InvalidArgumentError, ["3", "5"]),
-    ("delete_lengths", lambda: dyng.EdgeBatch(delete=(i32(0, 1, 2, 3, 0, 1), i32(1, 3, 3, 4))),
-     dyng.InvalidArgumentError, ["6", "4"]),
+    (
+        "uint64_id_beyond_int32",
+        lambda: dyng.EdgeBatch(insert=(np.array([0, 2**31 + 7], np.uint64), i32(1, 2), i32(1, 1))),
+        dyng.InvalidArgumentError,
+        ["2147483655"],
+    ),
+    (
+        "uint64_id_beyond_int64",
+        lambda: dyng.EdgeBatch(insert=(i32(0), np.array([2**63 + 1], np.uint64), i32(1))),
+        dyng.InvalidArgumentError,
+        ["9223372036854775809"],
+    ),
+    (
+        "weight_zero",
+        lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, 0))),
+        dyng.InvalidArgumentError,
+        [],
+    ),
+    (
+        "weight_negative",
+        lambda: dyng.EdgeBatch(insert=(i32(0, 4), i32(4, 0), i32(1, -7))),
+        dyng.InvalidArgumentError,
+        ["-7"],
+    ),
+    (
+        "weight_beyond_int32",
+        lambda: dyng.EdgeBatch(insert=(i32(0), i32(4), np.array([2**31], np.int64))),
+        dyng.InvalidArgumentError,
+        ["2147483648"],
+    ),
+    (
+        "float_weights",
+        lambda: dyng.EdgeBatch(insert=(i32(0), i32(4), np.array([1.5]))),
+        dyng.InvalidArgumentError,
+        ["float"],
+    ),
+    (
+        "wrong_k",
+        lambda: dyng.EdgeBatch(insert=(i32(0), i32(4), np.array([[1, 2, 3]], np.int32))),
+        dyng.InvalidArgumentError,
+        ["3"],
+    ),
+    (
+        "missing_weights",
+        lambda: dyng.EdgeBatch(insert=(i32(0), i32(4))),
+        dyng.InvalidArgumentError,
+        [],
+    ),
+    (
+        "insert_lengths",
+        lambda: dyng.EdgeBatch(
+            insert=(i32(0, 1, 2, 3, 0, 1, 2), i32(1, 2, 3, 4, 4), i32(1, 1, 1, 1, 1, 1, 1))
+        ),
+        dyng.InvalidArgumentError,
+        ["7", "5"],
+    ),
+    (
+        "weight_length",
+        lambda: dyng.EdgeBatch(insert=(i32(0, 1, 2), i32(4, 4, 4), i32(1, 1, 1, 1, 1))),
+        dyng.InvalidArgumentError,
+        ["3", "5"],
+    ),
+    (
+        "delete_lengths",
+        lambda: dyng.EdgeBatch(delete=(i32(0, 1, 2, 3, 0, 1), i32(1, 3, 3, 4))),
+        dyng.InvalidArgumentError,
+        ["6", "4"],
+    ),
 ]
 
 
@@ -95,9 +156,15 @@ def test_bad_batch_in_update_changes_nothing(case, setup):
     assert result_state(r)[2:] == result_state(sssp.compute(g, 0, resources=res))[2:]
 
 
-@pytest.mark.parametrize("case", [c for c in BAD_BATCHES if not c[0].startswith("weight_")
-                                  or c[0] in ("weight_beyond_int32", "weight_length")],
-                         ids=lambda c: c[0])
+@pytest.mark.parametrize(
+    "case",
+    [
+        c
+        for c in BAD_BATCHES
+        if not c[0].startswith("weight_") or c[0] in ("weight_beyond_int32", "weight_length")
+    ],
+    ids=lambda c: c[0],
+)
 def test_bad_batch_in_graph_apply_changes_nothing(case):
     # Weights < 1 are only an sssp restriction; apply() itself takes them (tested below).
     _, make_batch, error, needles = case
@@ -140,6 +207,7 @@ def test_weight_check_uses_result_objective():
 
 
 # --- compute-time checks ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("source", [17, 5, -1])
 def test_source_out_of_range(source, resources):
@@ -193,6 +261,7 @@ def test_objective_out_of_range():
 
 # --- stale results ---------------------------------------------------------------------------
 
+
 def test_stale_result_graph_moved_on(setup):
     g, r, res = setup
     # Bring the result to version 2, then move the graph alone to version 5.
@@ -232,27 +301,71 @@ def test_stale_result_in_module_update_changes_nothing(setup):
 # --- bad construction ------------------------------------------------------------------------
 
 BAD_GRAPHS = [
-    ("negative_id", lambda: dyng.Graph.from_edges(i32(0, -3), i32(1, 1), i32(1, 1)),
-     dyng.InvalidArgumentError, ["-3"]),
-    ("id_ge_num_vertices", lambda: dyng.Graph.from_edges(i32(0, 9), i32(1, 1), i32(1, 1), num_vertices=4),
-     dyng.InvalidArgumentError, ["9"]),
-    ("float_ids", lambda: dyng.Graph.from_edges(np.array([0.0, 1.0]), i32(1, 2), i32(1, 1)),
-     dyng.InvalidArgumentError, ["float"]),
-    ("bool_ids", lambda: dyng.Graph.from_edges(np.array([False, True]), i32(1, 2), i32(1, 1)),
-     dyng.InvalidArgumentError, ["bool"]),
-    ("uint64_ids", lambda: dyng.Graph.from_edges(np.array([0, 1], np.uint64), np.array([1, 2], np.uint64)),
-     dyng.NotSupportedError, ["uint64"]),
-    ("narrowing_overflow", lambda: dyng.Graph.from_edges(
-        np.array([0, 2**31 + 5], np.int64), np.array([1, 1], np.int64), i32(1, 1), vertex_dtype="int32"),
-     dyng.InvalidArgumentError, ["2147483653"]),
-    ("weight_beyond_int32", lambda: dyng.Graph.from_edges(i32(0), i32(1), np.array([2**31 + 7], np.int64)),
-     dyng.InvalidArgumentError, ["2147483655"]),
-    ("float_weights", lambda: dyng.Graph.from_edges(i32(0), i32(1), np.array([2.5])),
-     dyng.InvalidArgumentError, ["float"]),
-    ("lengths", lambda: dyng.Graph.from_edges(i32(0, 1, 2, 3, 4, 5, 6), i32(1, 2, 3, 4, 5), None),
-     dyng.InvalidArgumentError, ["7", "5"]),
-    ("weight_lengths", lambda: dyng.Graph.from_edges(i32(0, 1, 2), i32(1, 2, 3), i32(1, 1, 1, 1, 1, 1, 1, 1)),
-     dyng.InvalidArgumentError, ["3", "8"]),
+    (
+        "negative_id",
+        lambda: dyng.Graph.from_edges(i32(0, -3), i32(1, 1), i32(1, 1)),
+        dyng.InvalidArgumentError,
+        ["-3"],
+    ),
+    (
+        "id_ge_num_vertices",
+        lambda: dyng.Graph.from_edges(i32(0, 9), i32(1, 1), i32(1, 1), num_vertices=4),
+        dyng.InvalidArgumentError,
+        ["9"],
+    ),
+    (
+        "float_ids",
+        lambda: dyng.Graph.from_edges(np.array([0.0, 1.0]), i32(1, 2), i32(1, 1)),
+        dyng.InvalidArgumentError,
+        ["float"],
+    ),
+    (
+        "bool_ids",
+        lambda: dyng.Graph.from_edges(np.array([False, True]), i32(1, 2), i32(1, 1)),
+        dyng.InvalidArgumentError,
+        ["bool"],
+    ),
+    (
+        "uint64_ids",
+        lambda: dyng.Graph.from_edges(np.array([0, 1], np.uint64), np.array([1, 2], np.uint64)),
+        dyng.NotSupportedError,
+        ["uint64"],
+    ),
+    (
+        "narrowing_overflow",
+        lambda: dyng.Graph.from_edges(
+            np.array([0, 2**31 + 5], np.int64),
+            np.array([1, 1], np.int64),
+            i32(1, 1),
+            vertex_dtype="int32",
+        ),
+        dyng.InvalidArgumentError,
+        ["2147483653"],
+    ),
+    (
+        "weight_beyond_int32",
+        lambda: dyng.Graph.from_edges(i32(0), i32(1), np.array([2**31 + 7], np.int64)),
+        dyng.InvalidArgumentError,
+        ["2147483655"],
+    ),
+    (
+        "float_weights",
+        lambda: dyng.Graph.from_edges(i32(0), i32(1), np.array([2.5])),
+        dyng.InvalidArgumentError,
+        ["float"],
+    ),
+    (
+        "lengths",
+        lambda: dyng.Graph.from_edges(i32(0, 1, 2, 3, 4, 5, 6), i32(1, 2, 3, 4, 5), None),
+        dyng.InvalidArgumentError,
+        ["7", "5"],
+    ),
+    (
+        "weight_lengths",
+        lambda: dyng.Graph.from_edges(i32(0, 1, 2), i32(1, 2, 3), i32(1, 1, 1, 1, 1, 1, 1, 1)),
+        dyng.InvalidArgumentError,
+        ["3", "8"],
+    ),
 ]
 
 
@@ -265,6 +378,7 @@ def test_bad_construction(case):
 
 
 # --- inputs that must work -------------------------------------------------------------------
+
 
 class DLPackOnly:
     """Exposes an array only through the DLPack protocol."""
@@ -297,7 +411,9 @@ INPUT_FORMS = {
     "list": lambda v, dt: list(v),
     "strided": strided,
     "read_only": read_only,
-    "int8": lambda v, dt: np.array(v, np.int8) if dt == np.int32 and max(v, default=0) < 128 else np.array(v, dt),
+    "int8": lambda v, dt: (
+        np.array(v, np.int8) if dt == np.int32 and max(v, default=0) < 128 else np.array(v, dt)
+    ),
     "uint16": lambda v, dt: np.array(v, np.uint16) if dt == np.int32 else np.array(v, dt),
     "from_dlpack": lambda v, dt: np.from_dlpack(np.array(v, dt)),
     "dlpack_only": lambda v, dt: DLPackOnly(np.array(v, dt)),
@@ -316,8 +432,10 @@ def test_input_forms_in_construction_and_batches(form, resources):
     r = sssp.compute(g, 0, resources=resources)
     r_ref = sssp.compute(ref, 0, resources=resources)
     batch_args = dict(insert=([4, 1, 0], [0, 4, 3], [1, 2, 1]), delete=([0, 2], [1, 3]))
-    b = dyng.EdgeBatch(insert=tuple(conv(x, np.int32) for x in batch_args["insert"]),
-                       delete=tuple(conv(x, np.int32) for x in batch_args["delete"]))
+    b = dyng.EdgeBatch(
+        insert=tuple(conv(x, np.int32) for x in batch_args["insert"]),
+        delete=tuple(conv(x, np.int32) for x in batch_args["delete"]),
+    )
     s = sssp.update(g, b, r, resources=resources)
     s_ref = sssp.update(ref, dyng.EdgeBatch(**batch_args), r_ref, resources=resources)
     assert edge_dict(g) == edge_dict(ref)
@@ -329,7 +447,9 @@ def test_uint32_ids_give_int64_graph_that_works():
     g = dyng.Graph.from_edges(np.array(SRC, np.uint32), np.array(DST, np.uint32), np.array(W))
     assert np.dtype(g.vertex_dtype) == np.int64
     r = sssp.compute(g, 0)
-    sssp.update(g, dyng.EdgeBatch(insert=(np.array([4], np.uint32), np.array([0], np.uint32), [1])), r)
+    sssp.update(
+        g, dyng.EdgeBatch(insert=(np.array([4], np.uint32), np.array([0], np.uint32), [1])), r
+    )
     assert np.asarray(r.distances).tolist() == [0, 2, 1, 3, 4]
 
 

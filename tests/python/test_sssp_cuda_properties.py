@@ -8,6 +8,7 @@ Skipped where no CUDA backend is usable (CI); must pass on a GPU before CUDA wor
 
 import numpy as np
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,6 @@ import dyng
 from dyng import sssp
 from dyng.testing.oracles import dijkstra
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 
@@ -28,8 +27,10 @@ COMBOS = {
 
 
 def _host_lists(result):
-    return (np.asarray(result.distances.to_numpy()).tolist(),
-            np.asarray(result.parents.to_numpy()).tolist())
+    return (
+        np.asarray(result.distances.to_numpy()).tolist(),
+        np.asarray(result.parents.to_numpy()).tolist(),
+    )
 
 
 def run_parity(rg, data, *, directed, combo, num_batches, **batch_kw):
@@ -74,5 +75,6 @@ def test_cuda_update_sequence_matches_host(rg, data, directed, combo):
 @given(rg=graphs(max_vertices=30, max_edges=120), data=st.data())
 def test_cuda_large_batches_match_host(rg, data):
     # Batches as large as the graph push the update onto its GPU recompute fallback too.
-    run_parity(rg, data, directed=True, combo="i32i32", num_batches=3, max_insertions=40,
-               max_deletions=40)
+    run_parity(
+        rg, data, directed=True, combo="i32i32", num_batches=3, max_insertions=40, max_deletions=40
+    )

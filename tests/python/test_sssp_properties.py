@@ -8,6 +8,7 @@ tight low-id insertions that must move canonical parents.
 
 import numpy as np
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -16,8 +17,6 @@ from dyng import sssp
 from dyng.testing import check_sssp_tree
 from dyng.testing.oracles import GraphModel, dijkstra
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 
 COMBOS = {
     "i32i32": ({}, np.int32),
@@ -32,7 +31,9 @@ def assert_same_tree(r, fresh, context):
     for name in ("distances", "parents"):
         got, want = np.asarray(getattr(r, name)), np.asarray(getattr(fresh, name))
         assert got.dtype == want.dtype, f"{context}: {name} dtype {got.dtype} != {want.dtype}"
-        assert got.tolist() == want.tolist(), f"{context}: {name} after update {got.tolist()} != fresh {want.tolist()}"
+        assert got.tolist() == want.tolist(), (
+            f"{context}: {name} after update {got.tolist()} != fresh {want.tolist()}"
+        )
 
 
 def check_result(g, r, model, source, context):
@@ -52,9 +53,12 @@ def run_sequence(rg, data, *, directed, combo="i32i32", num_batches=1, **batch_k
     model = rg.model(directed=directed)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     # One graph per backend, so that each backend's update path runs on its own copy.
-    graphs_ = {name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw) for name in HOST_BACKENDS}
-    results = {name: sssp.compute(g, source, resources=make_resources(name))
-               for name, g in graphs_.items()}
+    graphs_ = {
+        name: rg.to_graph(directed=directed, id_dtype=id_dtype, **kw) for name in HOST_BACKENDS
+    }
+    results = {
+        name: sssp.compute(g, source, resources=make_resources(name)) for name, g in graphs_.items()
+    }
     if combo in ("i64i64", "i64_arrays"):
         assert all(np.dtype(g.vertex_dtype) == np.int64 for g in graphs_.values())
     for step in range(num_batches):
@@ -62,8 +66,9 @@ def run_sequence(rg, data, *, directed, combo="i32i32", num_batches=1, **batch_k
         expected = rb.apply_to(model)
         for name, g in graphs_.items():
             r = results[name]
-            stats = sssp.update(g, rb.to_batch(id_dtype=id_dtype), r,
-                                resources=make_resources(name))
+            stats = sssp.update(
+                g, rb.to_batch(id_dtype=id_dtype), r, resources=make_resources(name)
+            )
             context = f"batch {step} on {name}"
             # Shown by --hypothesis-show-statistics: how often each update path ran.
             event(f"update path: {stats.path}")
@@ -78,8 +83,12 @@ def test_single_batch(rg, data, directed):
     run_sequence(rg, data, directed=directed)
 
 
-@given(rg=graphs(max_vertices=10, max_edges=30), data=st.data(), directed=st.booleans(),
-       num_batches=st.integers(2, 5))
+@given(
+    rg=graphs(max_vertices=10, max_edges=30),
+    data=st.data(),
+    directed=st.booleans(),
+    num_batches=st.integers(2, 5),
+)
 def test_batch_sequences(rg, data, directed, num_batches):
     run_sequence(rg, data, directed=directed, num_batches=num_batches)
 
@@ -93,29 +102,53 @@ def test_type_combos(combo, rg, data):
 
 @given(rg=graphs(min_vertices=2, max_vertices=12, max_edges=40), data=st.data())
 def test_deletions_only(rg, data):
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=2, max_insertions=0,
-                 max_deletions=12)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=2,
+        max_insertions=0,
+        max_deletions=12,
+    )
 
 
 @given(rg=graphs(max_vertices=12, max_edges=30), data=st.data())
 def test_insertions_only(rg, data):
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=2, max_insertions=12,
-                 max_deletions=0)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=2,
+        max_insertions=12,
+        max_deletions=0,
+    )
 
 
 @given(rg=graphs(min_vertices=10, max_vertices=40, max_edges=160), data=st.data())
 @scaled_examples(0.25)
 def test_larger_graphs(rg, data):
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=3, max_insertions=25,
-                 max_deletions=25)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=3,
+        max_insertions=25,
+        max_deletions=25,
+    )
 
 
 @given(rg=graphs(min_vertices=20, max_vertices=60, max_edges=240), data=st.data())
 @scaled_examples(0.34)
 def test_small_batches_on_larger_graphs(rg, data):
     # Small batches on bigger graphs keep update() on its incremental path (not the fallback).
-    run_sequence(rg, data, directed=data.draw(st.booleans()), num_batches=4, max_insertions=3,
-                 max_deletions=3)
+    run_sequence(
+        rg,
+        data,
+        directed=data.draw(st.booleans()),
+        num_batches=4,
+        max_insertions=3,
+        max_deletions=3,
+    )
 
 
 @given(rg=graphs(max_vertices=10, max_edges=30, self_loops=False), data=st.data())
@@ -137,8 +170,10 @@ def test_int64_batch_ids_on_int32_graph(rg, data):
 def test_module_update_several_results(rg, data):
     g = rg.to_graph(directed=data.draw(st.booleans(), label="directed"))
     model = rg.model(directed=g.directed)
-    sources = data.draw(st.lists(st.integers(0, rg.num_vertices - 1), min_size=2, max_size=3,
-                                 unique=True), label="sources")
+    sources = data.draw(
+        st.lists(st.integers(0, rg.num_vertices - 1), min_size=2, max_size=3, unique=True),
+        label="sources",
+    )
     res = data.draw(st.sampled_from(HOST_BACKENDS), label="backend")
     results = [sssp.compute(g, s, resources=make_resources(res)) for s in sources]
     for step in range(2):
@@ -169,8 +204,11 @@ def test_parallel_edge_graphs(rg, data):
         sssp.update(g, rb.to_batch(), r, resources=make_resources(name))
         g.check_integrity()
         for other in HOST_BACKENDS:
-            assert_same_tree(r, sssp.compute(g, source, resources=make_resources(other)),
-                             f"batch {step} on {name}, fresh on {other}")
+            assert_same_tree(
+                r,
+                sssp.compute(g, source, resources=make_resources(other)),
+                f"batch {step} on {name}, fresh on {other}",
+            )
         check = check_sssp_tree(g, r)
         assert check, check.summary
 
@@ -203,8 +241,12 @@ def test_second_objective(rg, data):
     """K = 2: the result follows column 1 only, whatever column 0 holds."""
     second = [(3 * w) % 7 + 1 for w in rg.weights]
     weights = np.array(list(zip(rg.weights, second)), dtype=np.int32).reshape(len(second), 2)
-    g = dyng.Graph.from_edges(np.array(rg.src, np.int32), np.array(rg.dst, np.int32), weights,
-                              num_vertices=rg.num_vertices)
+    g = dyng.Graph.from_edges(
+        np.array(rg.src, np.int32),
+        np.array(rg.dst, np.int32),
+        weights,
+        num_vertices=rg.num_vertices,
+    )
     model = GraphModel(rg.num_vertices, rg.src, rg.dst, weights)
     source = data.draw(st.integers(0, rg.num_vertices - 1), label="source")
     name = data.draw(st.sampled_from(HOST_BACKENDS), label="backend")
@@ -213,9 +255,14 @@ def test_second_objective(rg, data):
         rb = data.draw(batches(model), label=f"batch {step}")
         w2 = [[w, data.draw(st.integers(1, 9))] for w in rb.insert_weights]
         model.apply(rb.insert_src, rb.insert_dst, w2, rb.delete_src, rb.delete_dst)
-        batch = dyng.EdgeBatch(insert=(np.array(rb.insert_src, np.int32), np.array(rb.insert_dst, np.int32),
-                                       np.array(w2, np.int32).reshape(len(w2), 2)),
-                               delete=(np.array(rb.delete_src, np.int32), np.array(rb.delete_dst, np.int32)))
+        batch = dyng.EdgeBatch(
+            insert=(
+                np.array(rb.insert_src, np.int32),
+                np.array(rb.insert_dst, np.int32),
+                np.array(w2, np.int32).reshape(len(w2), 2),
+            ),
+            delete=(np.array(rb.delete_src, np.int32), np.array(rb.delete_dst, np.int32)),
+        )
         sssp.update(g, batch, r, resources=make_resources(name))
         dist, parents = dijkstra(model, source, objective=1)
         assert np.asarray(r.distances).tolist() == dist, f"batch {step}"

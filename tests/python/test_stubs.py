@@ -29,8 +29,9 @@ DEVICE_FRAGMENT = ROOT / "python" / "plugin" / "device_stub.pyi"
 MERGE_SCRIPT = ROOT / "python" / "plugin" / "merge_stub.py"
 
 if not MERGE_SCRIPT.is_file():
-    pytest.skip("no source tree beside the tests (an installed package's test run)",
-                allow_module_level=True)
+    pytest.skip(
+        "no source tree beside the tests (an installed package's test run)", allow_module_level=True
+    )
 
 
 def _merge_stub():
@@ -51,7 +52,8 @@ def _stub_of(module_name, tmp_path):
     fresh = tmp_path / "_core.pyi"
     run = subprocess.run(
         [sys.executable, "-m", "nanobind.stubgen", "-q", "-m", module_name, "-o", str(fresh)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 0, f"stubgen failed:\n{run.stdout}\n{run.stderr}"
     return fresh.read_text()
@@ -67,11 +69,13 @@ def test_stub_matches_module(tmp_path):
         regenerate = f"python -m nanobind.stubgen -q -m {module.__name__} -o python/dyng/_core.pyi"
         assert fresh == CPU_STUB.read_text(), (
             f"python/dyng/_core.pyi is out of date with {module.__name__}; regenerate it with: "
-            f"{regenerate}")
+            f"{regenerate}"
+        )
         return
     assert fresh == _plugin_stub(), (
         f"the plugin stub (python/dyng/_core.pyi merged with python/plugin/device_stub.pyi) is out "
-        f"of date with {module.__name__}; regenerate both as this file's docstring says")
+        f"of date with {module.__name__}; regenerate both as this file's docstring says"
+    )
 
 
 def test_plugin_stub_is_the_cpu_stub_plus_the_device_fragment():
@@ -92,7 +96,8 @@ def test_plugin_stub_is_the_cpu_stub_plus_the_device_fragment():
     assert not in_order(definitions), "the merge dropped or moved lines of the device fragment"
     assert merge_stub.extract(cpu, _plugin_stub()) == fragment, (
         "python/plugin/device_stub.pyi is not in the form --extract writes; rewrite it as this "
-        "file's docstring says")
+        "file's docstring says"
+    )
 
 
 def test_every_host_result_has_a_device_result_in_the_plugin_stub():
@@ -101,11 +106,16 @@ def test_every_host_result_has_a_device_result_in_the_plugin_stub():
     hosts = re.findall(r"^class (\w+)State:", cpu, re.MULTILINE)
     assert hosts, "no result classes (class <Algo>State) in the CPU stub"
     # An algorithm whose record has no CUDA backend yet has no device result.
-    host_only = {importlib.import_module(f"dyng.{name}").Result._HOST_STATE[:-len("State")]
-                 for name in _registry.ALGORITHM_MODULES
-                 if "cuda" not in _registry.find(name).backends}
-    missing = [f"{name}DeviceState" for name in hosts
-               if name not in host_only and f"\nclass {name}DeviceState:" not in plugin]
+    host_only = {
+        importlib.import_module(f"dyng.{name}").Result._HOST_STATE[: -len("State")]
+        for name in _registry.ALGORITHM_MODULES
+        if "cuda" not in _registry.find(name).backends
+    }
+    missing = [
+        f"{name}DeviceState"
+        for name in hosts
+        if name not in host_only and f"\nclass {name}DeviceState:" not in plugin
+    ]
     assert not missing, f"device result classes missing from the plugin stub: {missing}"
     assert "\ndef cuda_device_count() -> int:" in plugin
 

@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 
 import dyng
 from dyng import sssp
-from dyng.testing import SsspTreeCheck, check_sssp_tree, dijkstra
+from dyng.testing import SsspTreeCheck, check_sssp_tree, dijkstra, oracles
 from dyng.testing.oracles import INFINITE_DISTANCE as INF
-from dyng.testing import oracles
 from dyng.testing.strategies import graphs
 
 
@@ -40,8 +39,12 @@ def test_check_accepts_a_correct_tree():
     assert isinstance(check, SsspTreeCheck)
     assert check and check.ok
     assert check.require_canonical is True
-    assert (check.distance_mismatches, check.inconsistent_parents, check.non_canonical_parents,
-            check.parent_mismatches) == ((), (), (), ())
+    assert (
+        check.distance_mismatches,
+        check.inconsistent_parents,
+        check.non_canonical_parents,
+        check.parent_mismatches,
+    ) == ((), (), (), ())
     assert check.summary.startswith("ok")
 
 
@@ -73,12 +76,15 @@ def test_check_flags_non_canonical_parent_only_when_required():
     assert lenient and lenient.require_canonical is False
 
 
-@pytest.mark.parametrize("parents, bad", [
-    ([0, 0, 0, 1, -1], 0),    # the source must have no parent
-    ([-1, 0, 0, 1, 3], 4),    # an unreachable vertex must have no parent
-    ([-1, -1, 0, 1, -1], 1),  # a reachable vertex needs one
-    ([-1, 7, 0, 1, -1], 1),   # out of range
-])
+@pytest.mark.parametrize(
+    "parents, bad",
+    [
+        ([0, 0, 0, 1, -1], 0),  # the source must have no parent
+        ([-1, 0, 0, 1, 3], 4),  # an unreachable vertex must have no parent
+        ([-1, -1, 0, 1, -1], 1),  # a reachable vertex needs one
+        ([-1, 7, 0, 1, -1], 1),  # out of range
+    ],
+)
 def test_check_flags_parent_structure(parents, bad):
     check = check_sssp_tree(diamond(), (0, [0, 1, 1, 2, INF], parents))
     assert bad in check.inconsistent_parents

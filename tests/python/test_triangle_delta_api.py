@@ -17,7 +17,11 @@ def k4():
 def test_shapes_match_0_2():
     assert [f.name for f in dataclasses.fields(triangle_delta.Options)] == []
     assert [f.name for f in dataclasses.fields(triangle_delta.Stats)][-4:] == [
-        "deletions", "insertions", "triangles_removed", "triangles_added"]
+        "deletions",
+        "insertions",
+        "triangles_removed",
+        "triangles_added",
+    ]
     r = triangle_delta.compute(k4())
     assert isinstance(r.count, int) and r.count == 4
     assert r.stats.path == "compute" and r.stats.affected == 1
@@ -45,12 +49,17 @@ def test_reweights_and_self_loops_change_nothing():
     assert r.count == 1 and s.affected == 0 and (s.deletions, s.insertions) == (0, 0)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"directed": True},
-    {"directed": False, "properties": dyng.GraphProperties(directed=False, order="append")},
-    {"directed": False, "properties": dyng.GraphProperties(directed=False,
-                                                           parallel_edges="allow")},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"directed": True},
+        {"directed": False, "properties": dyng.GraphProperties(directed=False, order="append")},
+        {
+            "directed": False,
+            "properties": dyng.GraphProperties(directed=False, parallel_edges="allow"),
+        },
+    ],
+)
 def test_graphs_it_refuses(kwargs):
     g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], **kwargs)
     with pytest.raises(dyng.InvalidArgumentError, match="undirected graph with sorted rows"):
@@ -70,8 +79,9 @@ def test_stale_results_and_clones():
 
 
 def test_graph_growth_and_int64_ids():
-    g = dyng.Graph.from_edges(np.array([0, 1], dtype=np.int64), np.array([1, 2], dtype=np.int64),
-                              [1, 1], directed=False)
+    g = dyng.Graph.from_edges(
+        np.array([0, 1], dtype=np.int64), np.array([1, 2], dtype=np.int64), [1, 1], directed=False
+    )
     r = triangle_delta.compute(g)
     s = triangle_delta.update(g, dyng.EdgeBatch(insert=([2, 5, 5], [0, 0, 1], [1, 1, 1])), r)
     assert r.count == 2 and s.triangles_added == 2
@@ -85,6 +95,9 @@ def test_options_take_no_fields():
 
 def test_registry_entry():
     info = {a.name: a for a in dyng.algorithms()}["triangle_delta"]
-    assert (info.family, info.maturity, info.determinism) == ("aggregate_delta", "tutorial",
-                                                              "exact_value")
+    assert (info.family, info.maturity, info.determinism) == (
+        "aggregate_delta",
+        "tutorial",
+        "exact_value",
+    )
     assert dyng.citation_keys("triangle_delta") == ["dyng2027"]

@@ -4,6 +4,7 @@ dyng.update repairs a device count beside a BFS result; results move between spa
 where no CUDA backend is usable (CI); must pass on a GPU before CUDA work is done."""
 
 import pytest
+from _helpers import summary_dict
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -11,8 +12,6 @@ import dyng
 from dyng import triangle_delta
 from dyng.testing.oracles import triangle_count
 from dyng.testing.strategies import batches, graphs
-
-from _helpers import summary_dict
 
 pytestmark = pytest.mark.gpu
 
@@ -38,17 +37,26 @@ def test_cuda_updates_match_host_and_oracle(rg, data):
         assert summary_dict(s_dev.batch) == expected.as_dict(), context
         assert r_dev.count == triangle_count(model) == r_host.count, context
         assert (s_dev.deletions, s_dev.insertions, s_dev.affected) == (
-            s_host.deletions, s_host.insertions, s_host.affected), context
+            s_host.deletions,
+            s_host.insertions,
+            s_host.affected,
+        ), context
         if s_dev.path == s_host.path == "incremental":
             assert (s_dev.triangles_removed, s_dev.triangles_added) == (
-                s_host.triangles_removed, s_host.triangles_added), context
+                s_host.triangles_removed,
+                s_host.triangles_added,
+            ), context
         assert triangle_delta.compute(g_dev).count == r_dev.count
 
 
 def test_module_update_and_spaces():
     pairs = [(u, v) for u in range(6) for v in range(u + 1, 6)]
-    g = dyng.Graph.from_edges([u for u, _ in pairs], [v for _, v in pairs], directed=False,
-                              resources=dyng.Resources.cuda())
+    g = dyng.Graph.from_edges(
+        [u for u, _ in pairs],
+        [v for _, v in pairs],
+        directed=False,
+        resources=dyng.Resources.cuda(),
+    )
     count = triangle_delta.compute(g)
     levels = dyng.dynamic_bfs.compute(g, 0)
     assert count.count == 20

@@ -4,6 +4,7 @@ missing deletions, duplicates, self-loops, insert+delete of one edge, both direc
 vertex growth); the batch counters equal the model's and removed/added explain the change."""
 
 import pytest
+from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -12,14 +13,14 @@ from dyng import triangle_delta
 from dyng.testing.oracles import triangle_count
 from dyng.testing.strategies import batches, graphs
 
-from _helpers import HOST_BACKENDS, make_resources, scaled_examples, summary_dict
-
 
 def run_sequence(rg, data, *, num_batches=1, **batch_kw):
     model = rg.model(directed=False)
     graphs_ = {name: rg.to_graph(directed=False) for name in HOST_BACKENDS}
-    results = {name: triangle_delta.compute(g, resources=make_resources(name))
-               for name, g in graphs_.items()}
+    results = {
+        name: triangle_delta.compute(g, resources=make_resources(name))
+        for name, g in graphs_.items()
+    }
     for r in results.values():
         assert r.count == triangle_count(model)
     for step in range(num_batches):
@@ -81,7 +82,6 @@ def test_complete_graphs(n):
     r = triangle_delta.compute(g)
     assert r.count == n * (n - 1) * (n - 2) // 6
     # Removing one vertex's edges removes the C(n-1, 2) triangles through it.
-    stats = triangle_delta.update(
-        g, dyng.EdgeBatch(delete=([0] * (n - 1), list(range(1, n)))), r)
+    stats = triangle_delta.update(g, dyng.EdgeBatch(delete=([0] * (n - 1), list(range(1, n)))), r)
     assert stats.triangles_removed == (n - 1) * (n - 2) // 2
     assert r.count == (n - 1) * (n - 2) * (n - 3) // 6

@@ -14,10 +14,13 @@ import dyng
 def _graph(resources):
     rng = np.random.default_rng(3)
     n, m = 300, 2400
-    return dyng.Graph.from_edges(rng.integers(0, n, m, dtype=np.int32),
-                                 rng.integers(0, n, m, dtype=np.int32),
-                                 rng.integers(1, 20, m, dtype=np.int32), num_vertices=n,
-                                 resources=resources)
+    return dyng.Graph.from_edges(
+        rng.integers(0, n, m, dtype=np.int32),
+        rng.integers(0, n, m, dtype=np.int32),
+        rng.integers(1, 20, m, dtype=np.int32),
+        num_vertices=n,
+        resources=resources,
+    )
 
 
 def _answers(results):
@@ -25,8 +28,10 @@ def _answers(results):
 
 
 def _same(a, b):
-    return all(x[0] == y[0] and all(np.array_equal(p, q) for p, q in zip(x[1:], y[1:]))
-               for x, y in zip(a, b))
+    return all(
+        x[0] == y[0] and all(np.array_equal(p, q) for p, q in zip(x[1:], y[1:]))
+        for x, y in zip(a, b)
+    )
 
 
 def _edges(graph):
@@ -36,8 +41,11 @@ def _edges(graph):
 
 def _takes_back(resources, failure):
     graph = _graph(resources)
-    results = [dyng.sssp.compute(graph, 0), dyng.dynamic_bfs.compute(graph, 1),
-               dyng.sssp.compute(graph, 2)]
+    results = [
+        dyng.sssp.compute(graph, 0),
+        dyng.dynamic_bfs.compute(graph, 1),
+        dyng.sssp.compute(graph, 2),
+    ]
     before_graph, before_results = _edges(graph), _answers(results)
     batch = dyng.EdgeBatch(insert=([0, 5, 7], [9, 11, 250], [1, 2, 3]), delete=([0], [1]))
 
@@ -56,8 +64,11 @@ def _takes_back(resources, failure):
     # The batch then goes through, and every result is what a fresh compute gives.
     dyng.update(graph, batch, *results)
     assert graph.version == before_graph[0] + 1
-    fresh = [dyng.sssp.compute(graph, 0), dyng.dynamic_bfs.compute(graph, 1),
-             dyng.sssp.compute(graph, 2)]
+    fresh = [
+        dyng.sssp.compute(graph, 0),
+        dyng.dynamic_bfs.compute(graph, 1),
+        dyng.sssp.compute(graph, 2),
+    ]
     assert _same(_answers(results), _answers(fresh))
 
 

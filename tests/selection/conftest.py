@@ -47,22 +47,22 @@ IS_FAKE_PLUGIN_CORE = True
 def cuda_device_count():
     return 0  # the stand-in drives no GPU, even when the copied extension was built with CUDA
 ''',
-    "broken": '''\
+    "broken": """\
 raise ImportError("libcudart-like-dependency.so.13: cannot open shared object file")
-''',
-    "other_version": '''\
+""",
+    "other_version": """\
 __version__ = "0.0.1"
 build_config = {"cuda": True}
-''',
-    "reentrant": '''\
+""",
+    "reentrant": """\
 import dyng._backend
 dyng._backend.native()  # a native module must not use dyng while it is being selected
-''',
-    "no_cuda": '''\
+""",
+    "no_cuda": """\
 import importlib.metadata
 __version__ = importlib.metadata.version("dyng")
 build_config = {"cuda": False}
-''',
+""",
 }
 
 # Runs first in every child: record warnings (all of them, not once per location) and helpers.
@@ -160,12 +160,17 @@ def cpu_extension():
 def cpu_module_without_cuda():
     """Skips a test that needs dyng._core without CUDA, as the CPU wheel builds it (a developer
     build with DYNG_ENABLE_CUDA=ON serves CUDA requests itself, so no plugin is asked)."""
-    done = subprocess.run([sys.executable, "-c",
-                           "import dyng._core as c; print(c.build_config['cuda'])"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import dyng._core as c; print(c.build_config['cuda'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     if done.stdout.strip() != "False":
-        pytest.skip("this dyng._core was built with CUDA (a developer build); the errors of a "
-                    "CPU-only core are tested with the CPU wheel's build (ci/test.sh)")
+        pytest.skip(
+            "this dyng._core was built with CUDA (a developer build); the errors of a "
+            "CPU-only core are tested with the CPU wheel's build (ci/test.sh)"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -173,9 +178,11 @@ def system_libs():
     """The driver libraries this machine's loader finds without the fakes (a GPU machine's)."""
     found = set()
     for soname in ("libcuda.so.1", "libnvidia-ml.so.1"):
-        done = subprocess.run([sys.executable, "-c", f"import ctypes; ctypes.CDLL({soname!r})"],
-                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-                              capture_output=True)
+        done = subprocess.run(
+            [sys.executable, "-c", f"import ctypes; ctypes.CDLL({soname!r})"],
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            capture_output=True,
+        )
         if done.returncode == 0:
             found.add(soname)
     return found
@@ -199,15 +206,20 @@ class Site:
         (info / "entry_points.txt").write_text(f"[dyng.backends]\n{lines}")
         return info
 
-    def plugin(self, major=13, version=None, core="good", distribution=None, entry=None,
-               module=None):
+    def plugin(
+        self, major=13, version=None, core="good", distribution=None, entry=None, module=None
+    ):
         """A CUDA plugin distribution; the keywords break one of its parts on purpose."""
         package = f"dyng_cu{major}"
-        self.distribution(distribution or f"dyng-cu{major}", version or self.dyng_version,
-                          {entry or f"cu{major}": module or package})
+        self.distribution(
+            distribution or f"dyng-cu{major}",
+            version or self.dyng_version,
+            {entry or f"cu{major}": module or package},
+        )
         target = self.root / package
-        shutil.copytree(PLUGIN_TEMPLATE, target,
-                        ignore=shutil.ignore_patterns("__pycache__", "_core*"))
+        shutil.copytree(
+            PLUGIN_TEMPLATE, target, ignore=shutil.ignore_patterns("__pycache__", "_core*")
+        )
         (target / "_core.py").write_text(CORES[core])
         if core == "good":
             (target / "_cpu_copy").mkdir()
@@ -226,8 +238,8 @@ class Site:
         package.mkdir()
         marker = self.root / f"{module}.imported"
         (package / "__init__.py").write_text(
-            f"open({str(marker)!r}, 'w').write('imported')\n"
-            "def available():\n    return True\n")
+            f"open({str(marker)!r}, 'w').write('imported')\ndef available():\n    return True\n"
+        )
         return marker
 
 
@@ -259,21 +271,28 @@ class Runner:
         ``env`` overrides the defaults (driver 13000, one sm_90 GPU); a None value unsets a
         variable."""
         self.init_log.unlink(missing_ok=True)
-        done = subprocess.run([sys.executable, "-S", "-c", PRELUDE + code + EPILOGUE],
-                              env=self.environment(env, libs), capture_output=True, text=True,
-                              timeout=120, cwd=self.site.root)
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", PRELUDE + code + EPILOGUE],
+            env=self.environment(env, libs),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=self.site.root,
+        )
         lines = [line for line in done.stdout.splitlines() if line.startswith("REPORT ")]
         assert done.returncode == 0 and lines, f"child failed:\n{done.stdout}\n{done.stderr}"
-        report = json.loads(lines[-1][len("REPORT "):])
+        report = json.loads(lines[-1][len("REPORT ") :])
         report.update(stdout=done.stdout, stderr=done.stderr)
         lines = self.init_log.read_text().splitlines() if self.init_log.exists() else []
-        selected = [index for index, line in enumerate(lines)
-                    if line == f"selected {report['pid']}"]
+        selected = [
+            index for index, line in enumerate(lines) if line == f"selected {report['pid']}"
+        ]
         end = selected[0] if selected else len(lines)
         calls = [tuple(line.split(" ", 1)) for line in lines if not line.startswith("selected ")]
-        report["cuinit"] = [tuple(line.split(" ", 1)) for line in lines[:end]
-                            if not line.startswith("selected ")]
-        report["cuinit_after_selection"] = calls[len(report["cuinit"]):]
+        report["cuinit"] = [
+            tuple(line.split(" ", 1)) for line in lines[:end] if not line.startswith("selected ")
+        ]
+        report["cuinit_after_selection"] = calls[len(report["cuinit"]) :]
         # The rule every selection keeps: CUDA is never initialised in the selecting process.
         assert all(int(pid) != report["pid"] for pid, _ in report["cuinit"]), report
         return report
@@ -289,4 +308,3 @@ def site(tmp_path, dyng_version, cpu_extension):
 def run(tmp_path, fake_libs, view, site):
     """A :class:`Runner` over this test's :func:`site`."""
     return Runner(tmp_path, fake_libs, view, site)
-

@@ -55,8 +55,9 @@ REPORT["modules"] = plugin_modules()
 dyng.use_cpu_only()  # again, after the CPU module was chosen: nothing happens
 """)
     assert report["config"]["native_module"] == "dyng._core"
-    assert report["config"]["selection"] == "the CPU module was requested (use_cpu_only() was " \
-                                            "called)"
+    assert (
+        report["config"]["selection"] == "the CPU module was requested (use_cpu_only() was called)"
+    )
     assert plugins_by_name(report)["cu13"]["state"] == "not considered"
     assert report["modules"] == []
 
@@ -73,32 +74,41 @@ except RuntimeError as exc:
 REPORT["still"] = dyng._backend.native().__name__
 """)
     assert report["module"] == report["still"] == "dyng_cu13._core"
-    assert report["error"].startswith("use_cpu_only(): dyng already runs on the CUDA plugin "
-                                      "dyng_cu13._core")
+    assert report["error"].startswith(
+        "use_cpu_only(): dyng already runs on the CUDA plugin dyng_cu13._core"
+    )
     assert "DYNG_CPU_ONLY=1" in report["error"]
 
 
 def test_use_cpu_only_after_a_cpu_fallback_is_quiet(site, run):
     site.plugin(13)
-    report = run(r"""
+    report = run(
+        r"""
 import dyng
 REPORT["module"] = dyng._backend.native().__name__
 dyng.use_cpu_only()
 REPORT["ok"] = True
-""", env={"FAKE_NVML_DEVICES": ""})
+""",
+        env={"FAKE_NVML_DEVICES": ""},
+    )
     assert report["module"] == "dyng._core" and report["ok"]
 
 
 @pytest.mark.usefixtures("cpu_module_without_cuda")
 def test_cuda_request_names_the_cpu_only_request(site, run):
     site.plugin(13)
-    report = run(r"""
+    report = run(
+        r"""
 import dyng
 try:
     dyng.Resources.cuda()
 except dyng.NotSupportedError as exc:
     REPORT["error"] = str(exc)
-""", env={"DYNG_CPU_ONLY": "1"})
-    assert report["error"].startswith("Resources.cuda(): the CUDA backend is off in this process "
-                                      "because the CPU module was requested "
-                                      "(DYNG_CPU_ONLY='1'); unset DYNG_CPU_ONLY")
+""",
+        env={"DYNG_CPU_ONLY": "1"},
+    )
+    assert report["error"].startswith(
+        "Resources.cuda(): the CUDA backend is off in this process "
+        "because the CPU module was requested "
+        "(DYNG_CPU_ONLY='1'); unset DYNG_CPU_ONLY"
+    )

@@ -14,14 +14,23 @@ def test_no_plugin_installed_is_silent(run):
     assert report["warnings"] == [] and report["modules"] == []
 
 
-@pytest.mark.parametrize("distribution, entry, reason", [
-    ("evil-backend", "cu13", "cu13 must come from the distribution dyng-cu13, not evil-backend"),
-    ("dyng-cu12", "cu13", "cu13 must come from the distribution dyng-cu13, not dyng-cu12"),
-    ("dyng-cu13", "cuda", "the entry point name 'cuda' (from dyng-cu13) is not cu<N>"),
-    ("dyng-cu13", "cu013", "the entry point name 'cu013' (from dyng-cu13) is not cu<N>"),
-], ids=["unrelated-package", "other-plugin-name", "not-cu-n", "leading-zero"])
-def test_foreign_entry_points_are_ignored_without_running_code(site, run, distribution, entry,
-                                                               reason):
+@pytest.mark.parametrize(
+    "distribution, entry, reason",
+    [
+        (
+            "evil-backend",
+            "cu13",
+            "cu13 must come from the distribution dyng-cu13, not evil-backend",
+        ),
+        ("dyng-cu12", "cu13", "cu13 must come from the distribution dyng-cu13, not dyng-cu12"),
+        ("dyng-cu13", "cuda", "the entry point name 'cuda' (from dyng-cu13) is not cu<N>"),
+        ("dyng-cu13", "cu013", "the entry point name 'cu013' (from dyng-cu13) is not cu<N>"),
+    ],
+    ids=["unrelated-package", "other-plugin-name", "not-cu-n", "leading-zero"],
+)
+def test_foreign_entry_points_are_ignored_without_running_code(
+    site, run, distribution, entry, reason
+):
     marker = site.tripwire("tripwire_backend")
     site.distribution(distribution, "1.0", {entry: "tripwire_backend"})
     report = run()

@@ -27,20 +27,30 @@ REPORT["after_use"] = {
 def test_import_selects_nothing_and_loads_no_cuda_library(site, run):
     site.plugin(13)
     report = run(IMPORT_CODE)
-    assert report["after_import"] == {"modules": [], "cpu_module": False, "metadata": False,
-                                      "mapped": [], "chosen": None}
-    assert report["after_use"] == {"modules": ["dyng_cu13._core"],
-                                   "mapped": ["libcuda.so.1", "libnvidia-ml.so.1"],
-                                   "chosen": "dyng_cu13._core"}
+    assert report["after_import"] == {
+        "modules": [],
+        "cpu_module": False,
+        "metadata": False,
+        "mapped": [],
+        "chosen": None,
+    }
+    assert report["after_use"] == {
+        "modules": ["dyng_cu13._core"],
+        "mapped": ["libcuda.so.1", "libnvidia-ml.so.1"],
+        "chosen": "dyng_cu13._core",
+    }
 
 
-@pytest.mark.parametrize("first_use", [
-    "dyng.__version__",
-    "dyng.Resources.sequential()",
-    # On a host backend: the stand-in plugin reports a GPU but cannot run CUDA work.
-    "dyng.Graph.from_edges([0], [1], [1], resources='sequential')",
-    "dyng.config()",
-])
+@pytest.mark.parametrize(
+    "first_use",
+    [
+        "dyng.__version__",
+        "dyng.Resources.sequential()",
+        # On a host backend: the stand-in plugin reports a GPU but cannot run CUDA work.
+        "dyng.Graph.from_edges([0], [1], [1], resources='sequential')",
+        "dyng.config()",
+    ],
+)
 def test_each_first_use_selects(site, run, first_use):
     site.plugin(13)
     report = run(f"""
@@ -78,8 +88,11 @@ REPORT["decisions_after"] = len(decisions)
 """
 
 
-@pytest.mark.parametrize("devices, module", [("9.0/GPU-1111aaaa/1/-1", "dyng_cu13._core"),
-                                             ("", "dyng._core")], ids=["plugin", "fallback"])
+@pytest.mark.parametrize(
+    "devices, module",
+    [("9.0/GPU-1111aaaa/1/-1", "dyng_cu13._core"), ("", "dyng._core")],
+    ids=["plugin", "fallback"],
+)
 def test_concurrent_first_uses_select_once(site, run, devices, module):
     site.plugin(13)
     report = run(THREADS_CODE, env={"FAKE_NVML_DEVICES": devices})
@@ -138,7 +151,8 @@ def test_a_plugin_that_uses_dyng_while_loading_fails_cleanly(site, run):
 
 def test_a_warning_filter_that_raises_does_not_undo_the_choice(site, run):
     site.plugin(13)
-    report = run(r"""
+    report = run(
+        r"""
 warnings.simplefilter("error")
 import dyng
 try:
@@ -146,6 +160,8 @@ try:
 except dyng.BackendWarning as exc:
     REPORT["raised"] = str(exc)[:40]
 REPORT["chosen"] = dyng._backend.native().__name__
-""", env={"FAKE_NVML_DEVICES": ""})
+""",
+        env={"FAKE_NVML_DEVICES": ""},
+    )
     assert report["raised"].startswith("no CUDA plugin is usable")
     assert report["chosen"] == "dyng._core"

@@ -26,16 +26,22 @@ EXPECTED_CAPABILITIES = [
 def _python(code, env=None, timeout=300):
     environment = dict(os.environ)
     environment.update(env or {})
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=environment, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=timeout,
+    )
 
 
 def _report(code, env=None):
-    done = _python(f"import json\n{code}\nprint('REPORT ' + json.dumps(REPORT, default=repr))\n",
-                   env)
+    done = _python(
+        f"import json\n{code}\nprint('REPORT ' + json.dumps(REPORT, default=repr))\n", env
+    )
     assert done.returncode == 0, f"child failed:\n{done.stdout}\n{done.stderr}"
     line = [line for line in done.stdout.splitlines() if line.startswith("REPORT ")][-1]
-    return json.loads(line[len("REPORT "):]), done.stderr
+    return json.loads(line[len("REPORT ") :]), done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +54,9 @@ def real_plugin():
     chosen = [plugin for plugin in config["plugins"] if plugin["state"] == "chosen"]
     if not chosen:
         found = "; ".join(f"{p['name']}: {p['state']}: {p['reason']}" for p in config["plugins"])
-        pytest.skip(f"no usable CUDA plugin here ({config['selection']}"
-                    f"{'; ' + found if found else ''})")
+        pytest.skip(
+            f"no usable CUDA plugin here ({config['selection']}{'; ' + found if found else ''})"
+        )
     return chosen[0]
 
 
@@ -73,7 +80,8 @@ REPORT["status"] = status._asdict()
 
 
 def test_no_visible_device_makes_the_plugin_unusable(real_plugin):
-    report, stderr = _report("""
+    report, stderr = _report(
+        """
 import warnings
 warnings.simplefilter("always")
 import dyng
@@ -81,7 +89,9 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     REPORT = {"config": dyng.config()}
 REPORT["warnings"] = [str(w.message) for w in caught if w.category is dyng.BackendWarning]
-""", env={"CUDA_VISIBLE_DEVICES": ""})
+""",
+        env={"CUDA_VISIBLE_DEVICES": ""},
+    )
     config = report["config"]
     assert config["native_module"] == "dyng._core" and config["backends"]["cuda"] is False
     plugin = [p for p in config["plugins"] if p["name"] == real_plugin["name"]][0]
@@ -99,7 +109,9 @@ result = dyng.sssp.compute(graph, 0)
 assert result.distances.tolist() == [0, 3, 1], result.distances.tolist()
 """
 
-FORK_AFTER_GPU_WORK = GPU_WORK + """
+FORK_AFTER_GPU_WORK = (
+    GPU_WORK
+    + """
 pid = os.fork()
 if pid == 0:
     host = dyng.Graph.from_edges([0, 1], [1, 2], [2, 3], resources=dyng.Resources.sequential())
@@ -110,6 +122,7 @@ if pid == 0:
 _, status = os.waitpid(pid, 0)
 print("CHILD", os.waitstatus_to_exitcode(status))
 """
+)
 
 
 @pytest.mark.parametrize("exit_with", ["os._exit", "sys.exit"])

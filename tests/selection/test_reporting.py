@@ -9,12 +9,40 @@ import sys
 import pytest
 from _selection_helpers import plugins_by_name
 
-SPEC_KEYS = {"version", "native_module", "selection", "plugins", "backends", "default_backend",
-             "openmp_max_threads", "build", "python", "platform", "numpy", "plugin_errors"}
-SPEC_PLUGIN_FIELDS = {"name", "module", "version", "cuda_major", "driver_version", "state",
-                      "reason"}
-BUILD_KEYS = {"openmp", "cuda", "build_type", "compiler", "plugin", "cuda_toolkit",
-              "cuda_architectures", "cuda_runtime", "openmp_version"}
+SPEC_KEYS = {
+    "version",
+    "native_module",
+    "selection",
+    "plugins",
+    "backends",
+    "default_backend",
+    "openmp_max_threads",
+    "build",
+    "python",
+    "platform",
+    "numpy",
+    "plugin_errors",
+}
+SPEC_PLUGIN_FIELDS = {
+    "name",
+    "module",
+    "version",
+    "cuda_major",
+    "driver_version",
+    "state",
+    "reason",
+}
+BUILD_KEYS = {
+    "openmp",
+    "cuda",
+    "build_type",
+    "compiler",
+    "plugin",
+    "cuda_toolkit",
+    "cuda_architectures",
+    "cuda_runtime",
+    "openmp_version",
+}
 
 SHOW_CODE = r"""
 import io
@@ -55,30 +83,43 @@ def test_show_config_prints_each_plugin_and_why(site, run):
     assert lines["backends.cuda"] == "True" and lines["build.plugin"] == "cu12"
     assert {"openmp_max_threads", "numpy", "platform", "python", "build.compiler"} <= set(lines)
     # Aligned: every value starts in the same column.
-    starts = {len(line) - len(line.split(":", 1)[1].lstrip()) for line in
-              report["shown"].splitlines() if line.split(":", 1)[1].strip()}
+    starts = {
+        len(line) - len(line.split(":", 1)[1].lstrip())
+        for line in report["shown"].splitlines()
+        if line.split(":", 1)[1].strip()
+    }
     assert len(starts) == 1
 
 
 def test_the_command_line_reports_a_fallback_as_a_dyng_warning(site, run):
     site.plugin(13)
-    done = subprocess.run([sys.executable, "-S", "-m", "dyng", "config"], capture_output=True,
-                          text=True, env=run.environment({"CUDA_VISIBLE_DEVICES": ""}),
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "dyng", "config"],
+        capture_output=True,
+        text=True,
+        env=run.environment({"CUDA_VISIBLE_DEVICES": ""}),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     first, plugin = done.stderr.splitlines()
-    assert first.startswith("dyng: warning: no CUDA plugin is usable, so dyng runs on its CPU "
-                            "module dyng._core (set DYNG_CPU_ONLY=1")
+    assert first.startswith(
+        "dyng: warning: no CUDA plugin is usable, so dyng runs on its CPU "
+        "module dyng._core (set DYNG_CPU_ONLY=1"
+    )
     assert plugin.startswith("  cu13 (dyng-cu13 ") and ": unusable: no visible CUDA" in plugin
     assert "native_module:" in done.stdout and "dyng._core" in done.stdout
     assert "no visible CUDA device (CUDA_VISIBLE_DEVICES='')" in done.stdout
 
 
-def test_the_command_line_version_selects_quietly_when_a_plugin_is_chosen(site, run,
-                                                                          dyng_version):
+def test_the_command_line_version_selects_quietly_when_a_plugin_is_chosen(site, run, dyng_version):
     site.plugin(13)
-    done = subprocess.run([sys.executable, "-S", "-m", "dyng", "--version"], capture_output=True,
-                          text=True, env=run.environment(), timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "dyng", "--version"],
+        capture_output=True,
+        text=True,
+        env=run.environment(),
+        timeout=120,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, f"dyng {dyng_version}\n", "")
 
 
@@ -99,13 +140,18 @@ def test_a_cuda_request_names_each_installed_plugin_and_why(site, run):
     report = run(CUDA_REQUEST_CODE, env={"FAKE_NVML_DEVICES": "7.0/GPU-1111aaaa/1/-1"})
     first, second = report["errors"]
     head, cu12, cu13 = first.splitlines()
-    assert head == ("Resources.cuda(): the CUDA backend is not available because no installed "
-                    "CUDA plugin is usable; fix what a reason below says and start a new "
-                    "process, or use Resources.openmp() or Resources.sequential():")
-    assert cu12.startswith("  cu12 (dyng-cu12 0.0.1): version mismatch: dyng-cu12 is version "
-                           "0.0.1 but dyng is")
-    assert cu13.startswith("  cu13 (dyng-cu13 ") and ": unusable: every visible device is older "\
-                                                     "than sm_75" in cu13
+    assert head == (
+        "Resources.cuda(): the CUDA backend is not available because no installed "
+        "CUDA plugin is usable; fix what a reason below says and start a new "
+        "process, or use Resources.openmp() or Resources.sequential():"
+    )
+    assert cu12.startswith(
+        "  cu12 (dyng-cu12 0.0.1): version mismatch: dyng-cu12 is version 0.0.1 but dyng is"
+    )
+    assert (
+        cu13.startswith("  cu13 (dyng-cu13 ")
+        and ": unusable: every visible device is older than sm_75" in cu13
+    )
     assert second.startswith("Resources(): ") and second.splitlines()[1:] == [cu12, cu13]
 
 

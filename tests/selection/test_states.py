@@ -39,23 +39,37 @@ def test_a_usable_plugin_is_chosen_and_runs_dyng(site, run):
     assert report["cpu_module_imported"] is False
     plugin = plugins_by_name(report)["cu13"]
     assert plugin["state"] == "chosen"
-    assert (plugin["driver_version"], plugin["device_count"], plugin["cuda_major"]) == (13000, 1,
-                                                                                        13)
+    assert (plugin["driver_version"], plugin["device_count"], plugin["cuda_major"]) == (
+        13000,
+        1,
+        13,
+    )
     assert "CUDA 13.0" in plugin["reason"] and "sm_90" in plugin["reason"]
     assert config["selection"].startswith("plugin cu13:")
     assert report["warnings"] == [] and report["cuinit"] == []
 
 
-@pytest.mark.parametrize("env, reason", [
-    ({"FAKE_NVML_DEVICES": ""}, "no visible CUDA device"),
-    ({"CUDA_VISIBLE_DEVICES": ""}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='')"),
-    ({"CUDA_VISIBLE_DEVICES": "1"}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='1')"),
-    ({"CUDA_VISIBLE_DEVICES": "0,0"}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='0,0')"),
-    ({"CUDA_VISIBLE_DEVICES": "GPU-2222"}, "no visible CUDA device"),
-    ({"FAKE_NVML_DEVICES": "7.0/GPU-1111aaaa/1/-1"}, "older than sm_75"),
-    ({"FAKE_CUDA_DRIVER_VERSION": "12080"}, "580.65.06 or newer"),
-], ids=["no-gpu", "cvd-empty", "cvd-out-of-range", "cvd-twice", "cvd-unknown-uuid", "sm70",
-        "driver-12.8"])
+@pytest.mark.parametrize(
+    "env, reason",
+    [
+        ({"FAKE_NVML_DEVICES": ""}, "no visible CUDA device"),
+        ({"CUDA_VISIBLE_DEVICES": ""}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='')"),
+        ({"CUDA_VISIBLE_DEVICES": "1"}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='1')"),
+        ({"CUDA_VISIBLE_DEVICES": "0,0"}, "no visible CUDA device (CUDA_VISIBLE_DEVICES='0,0')"),
+        ({"CUDA_VISIBLE_DEVICES": "GPU-2222"}, "no visible CUDA device"),
+        ({"FAKE_NVML_DEVICES": "7.0/GPU-1111aaaa/1/-1"}, "older than sm_75"),
+        ({"FAKE_CUDA_DRIVER_VERSION": "12080"}, "580.65.06 or newer"),
+    ],
+    ids=[
+        "no-gpu",
+        "cvd-empty",
+        "cvd-out-of-range",
+        "cvd-twice",
+        "cvd-unknown-uuid",
+        "sm70",
+        "driver-12.8",
+    ],
+)
 def test_an_unusable_plugin_falls_back_with_one_warning(site, run, env, reason):
     site.plugin(13)
     report = run(env=env)
@@ -63,14 +77,21 @@ def test_an_unusable_plugin_falls_back_with_one_warning(site, run, env, reason):
     plugin = plugins_by_name(report)["cu13"]
     assert plugin["state"] == "unusable" and reason in plugin["reason"]
     # The plugin package was asked (it probed), but its native module was never imported.
-    assert report["modules"] == ["dyng_cu13", "dyng_cu13._devices", "dyng_cu13._driver",
-                                 "dyng_cu13._identity", "dyng_cu13._nvml", "dyng_cu13._status",
-                                 "dyng_cu13._visible"]
+    assert report["modules"] == [
+        "dyng_cu13",
+        "dyng_cu13._devices",
+        "dyng_cu13._driver",
+        "dyng_cu13._identity",
+        "dyng_cu13._nvml",
+        "dyng_cu13._status",
+        "dyng_cu13._visible",
+    ]
     (warning,) = backend_warnings(report)
     assert "no CUDA plugin is usable" in warning and reason in warning
     assert "DYNG_CPU_ONLY=1" in warning
-    assert report["config"]["selection"].endswith("no installed CUDA plugin is usable (see "
-                                                  "plugins)")
+    assert report["config"]["selection"].endswith(
+        "no installed CUDA plugin is usable (see plugins)"
+    )
 
 
 @pytest.mark.parametrize("visible", [None, "0", "GPU-1111", "GPU-1111aaaa,7", " +0"])
@@ -118,19 +139,25 @@ def test_a_hung_driver_makes_the_plugin_unusable_not_dyng_hang(site, run, system
     site.plugin(13)
     # Selection only: config() would build a Resources(), and a CUDA-enabled developer build of
     # dyng._core asks the (here hung) driver for its devices there.
-    report = run(SELECTION_CODE, libs=("cuda",), env={"FAKE_CUDA_INIT_HANG": "1",
-                                                      "DYNG_PLUGIN_PROBE_TIMEOUT": "2"})
+    report = run(
+        SELECTION_CODE,
+        libs=("cuda",),
+        env={"FAKE_CUDA_INIT_HANG": "1", "DYNG_PLUGIN_PROBE_TIMEOUT": "2"},
+    )
     plugin = plugins_by_name(report)["cu13"]
     assert plugin["state"] == "unusable" and "did not answer within 2 s" in plugin["reason"]
     assert report["config"]["native_module"] == "dyng._core"
     assert len(backend_warnings(report)) == 1
 
 
-@pytest.mark.parametrize("core, reason", [
-    ("broken", "dyng_cu13._core failed to import (ImportError: libcudart-like-dependency"),
-    ("other_version", "dyng_cu13._core reports version 0.0.1 but dyng is"),
-    ("no_cuda", "dyng_cu13._core was built without CUDA"),
-])
+@pytest.mark.parametrize(
+    "core, reason",
+    [
+        ("broken", "dyng_cu13._core failed to import (ImportError: libcudart-like-dependency"),
+        ("other_version", "dyng_cu13._core reports version 0.0.1 but dyng is"),
+        ("no_cuda", "dyng_cu13._core was built without CUDA"),
+    ],
+)
 def test_a_plugin_whose_native_module_is_wrong_fails(site, run, core, reason):
     site.plugin(13, core=core)
     report = run()
@@ -166,11 +193,15 @@ def test_a_plugin_of_another_version_is_never_imported(site, run, dyng_version):
     assert len(backend_warnings(report)) == 1
 
 
-@pytest.mark.parametrize("sabotage, reason", [
-    ("raise OSError('package exploded')\n", "OSError: package exploded"),
-    ("def status():\n    raise OSError('probe exploded')\n", "OSError: probe exploded"),
-    ("def status():\n    return True\n", "status() returned True, which lacks usable"),
-], ids=["import-raises", "status-raises", "status-not-a-status"])
+@pytest.mark.parametrize(
+    "sabotage, reason",
+    [
+        ("raise OSError('package exploded')\n", "OSError: package exploded"),
+        ("def status():\n    raise OSError('probe exploded')\n", "OSError: probe exploded"),
+        ("def status():\n    return True\n", "status() returned True, which lacks usable"),
+    ],
+    ids=["import-raises", "status-raises", "status-not-a-status"],
+)
 def test_a_plugin_package_that_cannot_answer_failed(site, run, sabotage, reason):
     target = site.plugin(13)
     with open(target / "__init__.py", "a") as init:
@@ -183,11 +214,14 @@ def test_a_plugin_package_that_cannot_answer_failed(site, run, sabotage, reason)
     assert len(backend_warnings(report)) == 1
 
 
-@pytest.mark.parametrize("driver, order", [
-    ("13000", ["cu13", "cu12"]),   # the driver's own major first
-    ("14020", ["cu13", "cu12"]),   # neither matches: the newer major first
-    ("12080", ["cu12"]),           # cu13 needs a CUDA 13 driver
-])
+@pytest.mark.parametrize(
+    "driver, order",
+    [
+        ("13000", ["cu13", "cu12"]),  # the driver's own major first
+        ("14020", ["cu13", "cu12"]),  # neither matches: the newer major first
+        ("12080", ["cu12"]),  # cu13 needs a CUDA 13 driver
+    ],
+)
 def test_two_plugins_rank_by_the_drivers_major(site, run, driver, order):
     site.plugin(12)
     site.plugin(13)
@@ -200,11 +234,14 @@ def test_two_plugins_rank_by_the_drivers_major(site, run, driver, order):
         assert plugins[other]["reason"] == f"usable, but {order[0]} ranked first"
     why = "its CUDA major matches the driver's" if driver != "14020" else "the newest CUDA major"
     assert plugins[order[0]]["reason"].endswith(
-        f"; preferred to {order[1]} ({why})" if len(order) > 1 else "(sm_90)")
+        f"; preferred to {order[1]} ({why})" if len(order) > 1 else "(sm_90)"
+    )
     if driver == "12080":
         assert plugins["cu13"]["state"] == "unusable"
         assert "install dyng-cu12 instead" in plugins["cu13"]["reason"]
     # Only the chosen plugin's native module was loaded.
     assert [name for name in report["modules"] if name.endswith("_core")] == [
-        f"dyng_{order[0]}._core", f"dyng_{order[0]}._cpu_copy._core"]
+        f"dyng_{order[0]}._core",
+        f"dyng_{order[0]}._cpu_copy._core",
+    ]
     assert report["warnings"] == []

@@ -42,10 +42,14 @@ STATIC_RUNTIME_FLAGS = "-static-libstdc++ -static-libgcc"
 def _fix_env(env: str) -> str:
     """How to make the environment for ``env`` ("cpu", "cu12", "cu13") from the repository."""
     if env == "cpu":
-        return ("create the environment with `pixi install` (pixi.toml) or `conda env create -f "
-                "ci/wheel-toolchain.yml`, then activate it")
-    return (f"create the environment with `pixi install -e {env}` (pixi.toml) or `conda env "
-            f"create -f ci/wheel-toolchain-{env}.yml`, then activate it")
+        return (
+            "create the environment with `pixi install` (pixi.toml) or `conda env create -f "
+            "ci/wheel-toolchain.yml`, then activate it"
+        )
+    return (
+        f"create the environment with `pixi install -e {env}` (pixi.toml) or `conda env "
+        f"create -f ci/wheel-toolchain-{env}.yml`, then activate it"
+    )
 
 
 @dataclass(frozen=True)
@@ -64,10 +68,12 @@ def active_prefix(environ: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if environ is None else environ
     prefix = environ.get("CONDA_PREFIX", "")
     if not prefix:
-        raise ToolchainError("conda provider: $CONDA_PREFIX is not set, so no conda environment is "
-                             "active; run the build through `pixi run build-cu13` (or build, "
-                             "build-cu12) or activate an environment made from "
-                             "ci/wheel-toolchain-cu13.yml first")
+        raise ToolchainError(
+            "conda provider: $CONDA_PREFIX is not set, so no conda environment is "
+            "active; run the build through `pixi run build-cu13` (or build, "
+            "build-cu12) or activate an environment made from "
+            "ci/wheel-toolchain-cu13.yml first"
+        )
     return Path(prefix)
 
 
@@ -75,9 +81,11 @@ def read_records(prefix: Path) -> dict[str, list[CondaRecord]]:
     """Every package record of ``prefix``, by package name (a healthy prefix has one per name)."""
     meta = prefix / "conda-meta"
     if not meta.is_dir():
-        raise ToolchainError(f"conda provider: {prefix} has no conda-meta/ folder, so it is not a "
-                             f"conda environment; point $CONDA_PREFIX at one (`pixi shell -e cu13` "
-                             f"sets it)")
+        raise ToolchainError(
+            f"conda provider: {prefix} has no conda-meta/ folder, so it is not a "
+            f"conda environment; point $CONDA_PREFIX at one (`pixi shell -e cu13` "
+            f"sets it)"
+        )
     records: dict[str, list[CondaRecord]] = {}
     for path in sorted(meta.glob("*.json")):
         record = _parse_record(path)
@@ -90,8 +98,10 @@ def _parse_record(path: Path) -> CondaRecord:
         data = json.loads(path.read_text(encoding="utf-8"))
         name, version, build = data["name"], str(data["version"]), str(data.get("build", ""))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ToolchainError(f"conda provider: cannot read package record {path} ({exc}); the "
-                             f"environment is damaged, recreate it") from None
+        raise ToolchainError(
+            f"conda provider: cannot read package record {path} ({exc}); the "
+            f"environment is damaged, recreate it"
+        ) from None
     dirs = []
     # conda and rattler both record the extracted copy; conda also names it as the link source.
     if data.get("extracted_package_dir"):
@@ -109,27 +119,34 @@ def _parse_record(path: Path) -> CondaRecord:
 def _one(records: dict[str, list[CondaRecord]], name: str, why: str, env: str) -> CondaRecord:
     found = records.get(name, [])
     if not found:
-        raise ToolchainError(f"conda provider: package {name} is not installed in this environment "
-                             f"({why}); " + _fix_env(env))
+        raise ToolchainError(
+            f"conda provider: package {name} is not installed in this environment "
+            f"({why}); " + _fix_env(env)
+        )
     versions = sorted({r.version for r in found})
     if len(versions) > 1:
-        raise ToolchainError(f"conda provider: {len(found)} records of {name} with versions "
-                             f"{', '.join(versions)} ({_names(found)}); the environment is "
-                             f"inconsistent, recreate it")
+        raise ToolchainError(
+            f"conda provider: {len(found)} records of {name} with versions "
+            f"{', '.join(versions)} ({_names(found)}); the environment is "
+            f"inconsistent, recreate it"
+        )
     return found[0]
 
 
-def _family(records: dict[str, list[CondaRecord]], family: tuple[str, ...], env: str,
-            why: str) -> CondaRecord:
+def _family(
+    records: dict[str, list[CondaRecord]], family: tuple[str, ...], env: str, why: str
+) -> CondaRecord:
     """The family's main record, after checking that every installed member has one version."""
     main = _one(records, family[0], why, env)
     members = [r for name in family for r in records.get(name, [])]
     versions = sorted({r.version for r in members})
     if len(versions) > 1:
         listing = ", ".join(f"{r.name} {r.version}" for r in members)
-        raise ToolchainError(f"conda provider: the {family[0]} packages disagree on the version "
-                             f"({listing}); two CUDA releases are mixed in one environment, "
-                             f"recreate it from one pin ({_fix_env(env)})")
+        raise ToolchainError(
+            f"conda provider: the {family[0]} packages disagree on the version "
+            f"({listing}); two CUDA releases are mixed in one environment, "
+            f"recreate it from one pin ({_fix_env(env)})"
+        )
     return main
 
 
@@ -145,14 +162,20 @@ def _major_minor(version: str) -> tuple[int, int]:
 
 
 def _check_sysroot(records: dict[str, list[CondaRecord]], env: str) -> str:
-    sysroot = _one(records, SYSROOT, f"the glibc {pins.GLIBC} headers and stubs the wheels are "
-                   f"built against", env)
+    sysroot = _one(
+        records,
+        SYSROOT,
+        f"the glibc {pins.GLIBC} headers and stubs the wheels are built against",
+        env,
+    )
     if _major_minor(sysroot.version) != _major_minor(pins.GLIBC):
-        raise ToolchainError(f"conda provider: {SYSROOT} {sysroot.version} targets glibc "
-                             f"{sysroot.version}, but the wheels are {pins.PLATFORM_TAG} and must "
-                             f"be built against glibc {pins.GLIBC}; install "
-                             f"`{SYSROOT}={pins.GLIBC}` (pixi.toml and "
-                             f"ci/wheel-toolchain*.yml pin it)")
+        raise ToolchainError(
+            f"conda provider: {SYSROOT} {sysroot.version} targets glibc "
+            f"{sysroot.version}, but the wheels are {pins.PLATFORM_TAG} and must "
+            f"be built against glibc {pins.GLIBC}; install "
+            f"`{SYSROOT}={pins.GLIBC}` (pixi.toml and "
+            f"ci/wheel-toolchain*.yml pin it)"
+        )
     return pins.GLIBC
 
 
@@ -161,34 +184,42 @@ def _compilers(prefix: Path, env: str) -> tuple[Path, Path]:
     cxx = prefix / "bin" / f"{TARGET_TRIPLE}-g++"
     missing = [p.name for p in (cc, cxx) if not p.is_file()]
     if missing:
-        raise ToolchainError(f"conda provider: {', '.join(missing)} not found in {prefix}/bin; "
-                             f"the environment lacks conda-forge's gcc_linux-64/gxx_linux-64, "
-                             + _fix_env(env))
+        raise ToolchainError(
+            f"conda provider: {', '.join(missing)} not found in {prefix}/bin; "
+            f"the environment lacks conda-forge's gcc_linux-64/gxx_linux-64, " + _fix_env(env)
+        )
     return cc, cxx
 
 
-def _check_cuda(records: dict[str, list[CondaRecord]], major: int, expected: str | None,
-                env: str) -> tuple[CondaRecord, CondaRecord, CondaRecord]:
+def _check_cuda(
+    records: dict[str, list[CondaRecord]], major: int, expected: str | None, env: str
+) -> tuple[CondaRecord, CondaRecord, CondaRecord]:
     version = _one(records, CUDA_VERSION, "the metapackage that pins the CUDA release", env)
     nvcc = _family(records, NVCC_FAMILY, env, "the CUDA compiler")
     cudart = _family(records, CUDART_FAMILY, env, "the static CUDA runtime the plugin links")
     for record in (version, nvcc, cudart):
         found_major = _major_minor(record.version)[0]
         if found_major != major:
-            raise ToolchainError(f"conda provider: {record.name} {record.version} is CUDA "
-                                 f"{found_major}, but the cu{major} plugin needs CUDA {major}; use "
-                                 f"the cu{major} environment (`pixi run build-cu{major}`)")
+            raise ToolchainError(
+                f"conda provider: {record.name} {record.version} is CUDA "
+                f"{found_major}, but the cu{major} plugin needs CUDA {major}; use "
+                f"the cu{major} environment (`pixi run build-cu{major}`)"
+            )
     release = _major_minor(version.version)
     for record in (nvcc, cudart):
         if _major_minor(record.version) != release:
-            raise ToolchainError(f"conda provider: {record.name} {record.version} does not belong "
-                                 f"to cuda-version {version.version}; recreate the environment "
-                                 f"from one pin ({_fix_env(env)})")
+            raise ToolchainError(
+                f"conda provider: {record.name} {record.version} does not belong "
+                f"to cuda-version {version.version}; recreate the environment "
+                f"from one pin ({_fix_env(env)})"
+            )
     if expected is not None and _major_minor(expected) != release:
-        raise ToolchainError(f"conda provider: the environment has CUDA {version.version} "
-                             f"(cuda-version), but cu{major} is pinned to {expected} "
-                             f"(ci/wheelbuild/pins.py); update the environment "
-                             f"(`pixi install -e cu{major}` after pulling pixi.toml) or the pin")
+        raise ToolchainError(
+            f"conda provider: the environment has CUDA {version.version} "
+            f"(cuda-version), but cu{major} is pinned to {expected} "
+            f"(ci/wheelbuild/pins.py); update the environment "
+            f"(`pixi install -e cu{major}` after pulling pixi.toml) or the pin"
+        )
     return version, nvcc, cudart
 
 
@@ -206,11 +237,13 @@ def find_eula(records: dict[str, list[CondaRecord]]) -> Path:
                 if _is_nvidia_eula(path):
                     return path
     where = "; ".join(looked) if looked else "the records name no extracted package folder"
-    raise ToolchainError(f"conda provider: NVIDIA's CUDA EULA was not found among "
-                         f"cuda-cudart-static's licence files (looked in: {where}); a plugin wheel "
-                         f"must carry it. The package cache was probably cleaned: reinstall the "
-                         f"package (`pixi reinstall cuda-cudart-static` or `conda install "
-                         f"--force-reinstall cuda-cudart-static`)")
+    raise ToolchainError(
+        f"conda provider: NVIDIA's CUDA EULA was not found among "
+        f"cuda-cudart-static's licence files (looked in: {where}); a plugin wheel "
+        f"must carry it. The package cache was probably cleaned: reinstall the "
+        f"package (`pixi reinstall cuda-cudart-static` or `conda install "
+        f"--force-reinstall cuda-cudart-static`)"
+    )
 
 
 def _is_nvidia_eula(path: Path) -> bool:
@@ -222,8 +255,9 @@ def _is_nvidia_eula(path: Path) -> bool:
     return "NVIDIA" in text and "License Agreement" in text
 
 
-def conda_toolchain(prefix: Path, cuda_major: int | None, *,
-                    expected_cuda_version: str | None) -> Toolchain:
+def conda_toolchain(
+    prefix: Path, cuda_major: int | None, *, expected_cuda_version: str | None
+) -> Toolchain:
     """The toolchain of the conda environment at ``prefix``, checked for the requested wheel.
 
     Parameters
@@ -246,30 +280,47 @@ def conda_toolchain(prefix: Path, cuda_major: int | None, *,
     records = read_records(prefix)
     glibc = _check_sysroot(records, env)
     cc, cxx = _compilers(prefix, env)
-    environ = {"CC": str(cc), "CXX": str(cxx), "CONDA_PREFIX": str(prefix),
-               "PATH": f"{prefix / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-               # libstdc++ and libgcc go into the module, as in every dyng wheel (ADR 0025): the
-               # environment's libstdc++.so is newer than manylinux_2_28 allows. LDFLAGS, not a
-               # CMake define, so that the activation's own flags (rpath to $PREFIX/lib, where
-               # auditwheel finds libgomp) stay in force.
-               "LDFLAGS": f"{os.environ.get('LDFLAGS', '')} {STATIC_RUNTIME_FLAGS}".strip()}
+    environ = {
+        "CC": str(cc),
+        "CXX": str(cxx),
+        "CONDA_PREFIX": str(prefix),
+        "PATH": f"{prefix / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+        # libstdc++ and libgcc go into the module, as in every dyng wheel (ADR 0025): the
+        # environment's libstdc++.so is newer than manylinux_2_28 allows. LDFLAGS, not a
+        # CMake define, so that the activation's own flags (rpath to $PREFIX/lib, where
+        # auditwheel finds libgomp) stay in force.
+        "LDFLAGS": f"{os.environ.get('LDFLAGS', '')} {STATIC_RUNTIME_FLAGS}".strip(),
+    }
     notes = [f"conda environment {prefix}", f"{SYSROOT} {glibc}, compilers {cc.name}, {cxx.name}"]
     if cuda_major is None:
-        return Toolchain(provider="conda", cuda_major=None, cuda_version=None, cuda_root=None,
-                         nvcc=None, eula=None, glibc=glibc, platform_tag=pins.PLATFORM_TAG,
-                         env=environ, notes=tuple(notes))
+        return Toolchain(
+            provider="conda",
+            cuda_major=None,
+            cuda_version=None,
+            cuda_root=None,
+            nvcc=None,
+            eula=None,
+            glibc=glibc,
+            platform_tag=pins.PLATFORM_TAG,
+            env=environ,
+            notes=tuple(notes),
+        )
 
     version, nvcc_record, cudart = _check_cuda(records, cuda_major, expected_cuda_version, env)
     nvcc = prefix / "bin" / "nvcc"
     if not nvcc.is_file():
-        raise ToolchainError(f"conda provider: {nvcc} is missing although {nvcc_record.name} "
-                             f"{nvcc_record.version} is recorded; the environment is damaged, "
-                             f"recreate it")
+        raise ToolchainError(
+            f"conda provider: {nvcc} is missing although {nvcc_record.name} "
+            f"{nvcc_record.version} is recorded; the environment is damaged, "
+            f"recreate it"
+        )
     eula = find_eula(records)
     environ["CUDAHOSTCXX"] = str(cxx)
-    notes += [f"cuda-version {version.version}, cuda-nvcc {nvcc_record.version}, "
-              f"cuda-cudart-static {cudart.version}",
-              f"NVIDIA CUDA EULA from {eula}"]
+    notes += [
+        f"cuda-version {version.version}, cuda-nvcc {nvcc_record.version}, "
+        f"cuda-cudart-static {cudart.version}",
+        f"NVIDIA CUDA EULA from {eula}",
+    ]
     if expected_cuda_version is None:
         notes.append(f"CUDA release not checked against a pin (none given for cu{cuda_major})")
     return Toolchain(

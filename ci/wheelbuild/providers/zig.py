@@ -23,8 +23,10 @@ def zig_executable(site_packages: Path) -> Path:
     """The zig binary that the PyPI ``ziglang`` wheel installs."""
     exe = site_packages / "ziglang" / "zig"
     if not exe.is_file():
-        raise ToolchainError(f"{exe} is missing: the toolchain venv has no ziglang; check the lock "
-                             f"file and delete {site_packages.parents[2]} to rebuild it")
+        raise ToolchainError(
+            f"{exe} is missing: the toolchain venv has no ziglang; check the lock "
+            f"file and delete {site_packages.parents[2]} to rebuild it"
+        )
     return exe
 
 
@@ -37,7 +39,7 @@ def shared_zig(site_packages: Path, work: Path) -> Path:
     """
     source = zig_executable(site_packages).parent
     found = sorted(site_packages.glob("ziglang-*.dist-info"))
-    version = found[-1].name[len("ziglang-"):-len(".dist-info")] if found else "unknown"
+    version = found[-1].name[len("ziglang-") : -len(".dist-info")] if found else "unknown"
     target = work / f"zig-{version}"
     if not (target / "zig").is_file():
         partial = work / f".zig-{version}.partial"
@@ -49,17 +51,20 @@ def shared_zig(site_packages: Path, work: Path) -> Path:
             except OSError:  # another file system: copy instead
                 shutil.copy2(src, dst)
 
-        shutil.copytree(source, partial, copy_function=link,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            source, partial, copy_function=link, ignore=shutil.ignore_patterns("__pycache__")
+        )
         partial.rename(target)
     return target / "zig"
 
 
 def _wrapper(zig: Path, mode: str, target: str, extra: list[str]) -> str:
     fixed = " ".join(shlex.quote(a) for a in [str(zig), mode, "-target", target, *extra])
-    return ("#!/bin/sh\n"
-            "# Written by ci/wheelbuild/providers/zig.py: zig's clang for glibc " + target + ".\n"
-            f'exec {fixed} "$@"\n')
+    return (
+        "#!/bin/sh\n"
+        "# Written by ci/wheelbuild/providers/zig.py: zig's clang for glibc " + target + ".\n"
+        f'exec {fixed} "$@"\n'
+    )
 
 
 def write_wrappers(zig: Path, bin_dir: Path, glibc: str) -> dict[str, Path]:
@@ -85,8 +90,10 @@ def write_wrappers(zig: Path, bin_dir: Path, glibc: str) -> dict[str, Path]:
 
 def cache_env(cache_root: Path) -> dict[str, str]:
     """Keeps zig's caches (its libc++ build takes ~80 s the first time) under the build folder."""
-    return {"ZIG_GLOBAL_CACHE_DIR": str(cache_root / "global"),
-            "ZIG_LOCAL_CACHE_DIR": str(cache_root / "local")}
+    return {
+        "ZIG_GLOBAL_CACHE_DIR": str(cache_root / "global"),
+        "ZIG_LOCAL_CACHE_DIR": str(cache_root / "local"),
+    }
 
 
 # nvcc with zig as host compiler. zig's glibc headers are the newest glibc's (version-guarded by
@@ -120,4 +127,3 @@ def cuda_host_compat_header(folder: Path) -> Path:
     if not path.is_file() or path.read_text() != _CUDA_HOST_COMPAT:
         path.write_text(_CUDA_HOST_COMPAT)
     return path
-

@@ -26,8 +26,18 @@ __all__ = ["main"]
 
 # 0.2's --help lists the levels loudest first.
 LOG_LEVELS = tuple(reversed(_log.LEVELS))
-COMMANDS = ("sssp", "mosp", "cycle_count", "components", "pagerank", "prep", "convert", "generate",
-            "config", "demo")
+COMMANDS = (
+    "sssp",
+    "mosp",
+    "cycle_count",
+    "components",
+    "pagerank",
+    "prep",
+    "convert",
+    "generate",
+    "config",
+    "demo",
+)
 
 
 class _VersionAction(argparse.Action):
@@ -48,13 +58,17 @@ def parser():
     top = argparse.ArgumentParser(
         prog="dyng",
         description="dyng: graph algorithms whose results stay current while the graph changes "
-                    "in batches. The algorithms (sssp, mosp, cycle_count, components, pagerank) "
-                    "take the verbs compute and update; prep, convert and generate prepare "
-                    "their inputs; demo shows them all at work on generated graphs.",
-        epilog="See 'dyng COMMAND --help' for a command's flags, e.g. dyng sssp update --help.")
+        "in batches. The algorithms (sssp, mosp, cycle_count, components, pagerank) "
+        "take the verbs compute and update; prep, convert and generate prepare "
+        "their inputs; demo shows them all at work on generated graphs.",
+        epilog="See 'dyng COMMAND --help' for a command's flags, e.g. dyng sssp update --help.",
+    )
     top.add_argument("--version", action=_VersionAction, help="print the version and exit")
-    top.add_argument("--log-level", choices=LOG_LEVELS,
-                     help="the library's log verbosity on stderr (default warn)")
+    top.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        help="the library's log verbosity on stderr (default warn)",
+    )
     commands = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"dyng.cli.{name}").register(commands)
@@ -91,4 +105,3 @@ def _run(args):
         dyng.set_log_level(args.log_level)
     _progress.configure(quiet=getattr(args, "quiet", False))
     return _outputs.run(args.run, args)
-

@@ -28,8 +28,9 @@ _GENERATOR_HELPS = {
 
 def add_batch_source(parser):
     """``--changes DIR`` or ``--insert FILE --delete FILE``: the MOSP tools' batch files."""
-    parser.add_argument("--changes", metavar="DIR",
-                        help="the batch folder holding insert.txt and delete.txt")
+    parser.add_argument(
+        "--changes", metavar="DIR", help="the batch folder holding insert.txt and delete.txt"
+    )
     parser.add_argument("--insert", metavar="FILE", help="insertions, 'u v w1..wK' per line")
     parser.add_argument("--delete", metavar="FILE", help="deletions, 'u v' per line")
 
@@ -39,8 +40,7 @@ def batch_paths(args):
     if args.changes is not None:
         if args.insert is not None or args.delete is not None:
             raise UsageError("give either --changes or --insert/--delete")
-        return (os.path.join(args.changes, "insert.txt"),
-                os.path.join(args.changes, "delete.txt"))
+        return (os.path.join(args.changes, "insert.txt"), os.path.join(args.changes, "delete.txt"))
     if (args.insert is None) != (args.delete is None):
         raise UsageError("--insert and --delete go together")
     if args.insert is None:
@@ -56,9 +56,13 @@ def read_batch(args, graph):
     if paths is None:
         raise UsageError("a batch is required: --changes DIR or --insert FILE --delete FILE")
     with _progress.step(f"reading the batch {paths[0]}"):
-        return io.read_legacy_batch(*paths, num_weights=graph.num_weights,
-                                    num_vertices=graph.num_vertices, mosp_lenient=True,
-                                    vertex_dtype=graph.vertex_dtype)
+        return io.read_legacy_batch(
+            *paths,
+            num_weights=graph.num_weights,
+            num_vertices=graph.num_vertices,
+            mosp_lenient=True,
+            vertex_dtype=graph.vertex_dtype,
+        )
 
 
 def add_any_batch(parser, *, several=False):
@@ -66,15 +70,20 @@ def add_any_batch(parser, *, several=False):
     ``several``: ``--batch`` may be repeated (:func:`any_batch_sources` reads them in turn)."""
     from dyng.generators import legacy
 
-    parser.add_argument("--batch", metavar="FILE", action="append" if several else "store",
-                        help="a text batch: '- u v' and '+ u v' lines" +
-                             ("; repeat the flag for several, applied in the order given"
-                              if several else ""))
+    parser.add_argument(
+        "--batch",
+        metavar="FILE",
+        action="append" if several else "store",
+        help="a text batch: '- u v' and '+ u v' lines"
+        + ("; repeat the flag for several, applied in the order given" if several else ""),
+    )
     add_batch_source(parser)
-    generator = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
-                                  helps=_GENERATOR_HELPS)
-    parser.add_argument("--write-batch", metavar="FILE",
-                        help="also write the batch used, in the text batch format")
+    generator = _flags.add_fields(
+        parser, _flags.parameter_fields(legacy.cycle_enum_batch), helps=_GENERATOR_HELPS
+    )
+    parser.add_argument(
+        "--write-batch", metavar="FILE", help="also write the batch used, in the text batch format"
+    )
     parser.set_defaults(generator=generator)
 
 
@@ -88,8 +97,7 @@ def read_any_batch(args, graph):
     text = args.batch[0] if isinstance(args.batch, list) else args.batch
     sources = [text is not None, batch_paths(args) is not None, bool(generated)]
     if sum(sources) > 1:
-        raise UsageError("give one batch: --batch, --changes/--insert/--delete or generator "
-                         "flags")
+        raise UsageError("give one batch: --batch, --changes/--insert/--delete or generator flags")
     if text is not None:
         batch = _textbatch.read(text, graph)
     elif sources[1]:
@@ -111,6 +119,8 @@ def any_batch_sources(args):
     if len(paths) < 2:
         return [lambda graph: read_any_batch(args, graph)]
     if batch_paths(args) is not None or _flags.given(args, args.generator) or args.write_batch:
-        raise UsageError("several --batch files take no other batch flags (--changes, --insert, "
-                         "--delete, the generator's flags, --write-batch)")
+        raise UsageError(
+            "several --batch files take no other batch flags (--changes, --insert, "
+            "--delete, the generator's flags, --write-batch)"
+        )
     return [lambda graph, path=path: _textbatch.read(path, graph) for path in paths]

@@ -63,8 +63,15 @@ def run_guarded(command, args):
     except CliError as exc:
         print_error(exc)
         return exc.status
-    except (dyng.Error, OSError, ValueError, TypeError, OverflowError, NotImplementedError,
-            MemoryError) as exc:
+    except (
+        dyng.Error,
+        OSError,
+        ValueError,
+        TypeError,
+        OverflowError,
+        NotImplementedError,
+        MemoryError,
+    ) as exc:
         # TypeError too: a flag's value of the wrong kind for the library (a seed past 2^32)
         # is the user's to fix, not a traceback.
         print_error(_describe(exc))

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from dyng._interrupts import deferred_interrupts
 
-__all__ = ["reset", "run", "interrupt_outcome", "write_text", "write_bytes",
-           "write_vertex_values"]
+__all__ = ["reset", "run", "interrupt_outcome", "write_text", "write_bytes", "write_vertex_values"]
 
 _NOTHING_WRITTEN = "no output was written; files from before the run are as they were"
 _ALL_WRITTEN = "every output had been written in full"
@@ -88,5 +87,6 @@ def write_vertex_values(path, values, function):
     and parent files, never INF) through the native writers."""
     import numpy as np
 
-    _native().io_write_vertex_values(str(path), function,
-                                     np.ascontiguousarray(values, dtype=np.int64), 0)
+    _native().io_write_vertex_values(
+        str(path), function, np.ascontiguousarray(values, dtype=np.int64), 0
+    )

@@ -85,6 +85,8 @@ class Bar:
         if not self._shown:
             return
         filled = self._WIDTH * self._done // self._total
-        sys.stderr.write(f"\rdyng: {self._what} [{'#' * filled}{'.' * (self._WIDTH - filled)}] "
-                         f"{self._done}/{self._total}")
+        sys.stderr.write(
+            f"\rdyng: {self._what} [{'#' * filled}{'.' * (self._WIDTH - filled)}] "
+            f"{self._done}/{self._total}"
+        )
         sys.stderr.flush()

@@ -22,14 +22,17 @@ def read(path, graph):
         with open(path, encoding="utf-8") as file:
             lines = list(file)
     except OSError as exc:
-        raise CliError(f"{path}: cannot open the batch file ({exc.strerror}); check the path")
+        raise CliError(
+            f"{path}: cannot open the batch file ({exc.strerror}); check the path"
+        ) from exc
     for number, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens or tokens[0].startswith("#"):
             continue
         sign, rest = tokens[0], tokens[1:]
         fits = (sign == "-" and len(rest) == 2) or (
-            sign == "+" and (len(rest) == 2 or (k > 0 and len(rest) == 2 + k)))
+            sign == "+" and (len(rest) == 2 or (k > 0 and len(rest) == 2 + k))
+        )
         try:
             values = [int(token) for token in rest]
         except ValueError:
@@ -47,8 +50,10 @@ def read(path, graph):
     insert = (ins_arr[:, 0], ins_arr[:, 1])
     if k:
         insert += (np.array(ins_w, dtype=np.int32).reshape(-1, k),)
-    return dyng.EdgeBatch(insert=insert if len(ins) else None,
-                          delete=(del_arr[:, 0], del_arr[:, 1]) if len(dels) else None)
+    return dyng.EdgeBatch(
+        insert=insert if len(ins) else None,
+        delete=(del_arr[:, 0], del_arr[:, 1]) if len(dels) else None,
+    )
 
 
 def text(batch):

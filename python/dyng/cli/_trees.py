@@ -19,28 +19,38 @@ INFINITE_DISTANCE = 2**61 - 1
 
 def add_tree_flags(parser):
     """``--source`` (before the algorithm's fields)."""
-    parser.add_argument("--source", type=int, default=0, metavar="S",
-                        help="the source vertex (default 0)")
+    parser.add_argument(
+        "--source", type=int, default=0, metavar="S", help="the source vertex (default 0)"
+    )
 
 
 def add_output_flags(parser, holds="obj<k>/ per objective"):
     """``--out DIR`` (whose contents `holds` describes) and ``--quiet``."""
-    parser.add_argument("--out", required=True, metavar="DIR",
-                        help=f"the output folder ({holds})")
-    parser.add_argument("--quiet", action="store_true",
-                        help="print no report lines and no progress line")
+    parser.add_argument("--out", required=True, metavar="DIR", help=f"the output folder ({holds})")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print no report lines and no progress line"
+    )
 
 
 def add_update_flags(parser):
     """The batch and start-tree flags of ``sssp update`` and ``mosp update``."""
     _batches.add_batch_source(parser)
-    parser.add_argument("--init", metavar="DIR",
-                        help="start from the trees in DIR/obj<k>/ (distancesOriginal.txt, "
-                             "SSSPTreeOriginal.txt) instead of computing them")
-    parser.add_argument("--canonicalize", action="store_true",
-                        help="with --init: replace each parent by the canonical one")
-    parser.add_argument("--write-graph", metavar="PREFIX",
-                        help="also write the changed graph as a CSR triplet at PREFIX")
+    parser.add_argument(
+        "--init",
+        metavar="DIR",
+        help="start from the trees in DIR/obj<k>/ (distancesOriginal.txt, "
+        "SSSPTreeOriginal.txt) instead of computing them",
+    )
+    parser.add_argument(
+        "--canonicalize",
+        action="store_true",
+        help="with --init: replace each parent by the canonical one",
+    )
+    parser.add_argument(
+        "--write-graph",
+        metavar="PREFIX",
+        help="also write the changed graph as a CSR triplet at PREFIX",
+    )
 
 
 def objectives_of(graph, requested):
@@ -48,8 +58,10 @@ def objectives_of(graph, requested):
     if requested is None:
         return list(range(graph.num_weights))
     if not 0 <= requested < graph.num_weights:
-        raise CliError(f"--objective {requested} is out of range: the graph has "
-                         f"{graph.num_weights} weight column(s)")
+        raise CliError(
+            f"--objective {requested} is out of range: the graph has "
+            f"{graph.num_weights} weight column(s)"
+        )
     return [requested]
 
 
@@ -60,10 +72,16 @@ def read_init(directory, objectives, num_vertices, vertex_dtype):
     distances, parents = [], []
     for k in objectives:
         folder = os.path.join(directory, f"obj{k}")
-        distances.append(io.read_distances(os.path.join(folder, "distancesOriginal.txt"),
-                                           num_vertices))
-        parents.append(io.read_parents(os.path.join(folder, "SSSPTreeOriginal.txt"),
-                                       num_vertices, vertex_dtype=vertex_dtype))
+        distances.append(
+            io.read_distances(os.path.join(folder, "distancesOriginal.txt"), num_vertices)
+        )
+        parents.append(
+            io.read_parents(
+                os.path.join(folder, "SSSPTreeOriginal.txt"),
+                num_vertices,
+                vertex_dtype=vertex_dtype,
+            )
+        )
     return distances, parents
 
 
@@ -89,13 +107,17 @@ def ms(seconds):
 
 
 def stats_line(k, stats):
-    return (f"obj{k}: invalidated {stats.invalidated}, affected {stats.affected}, "
-            f"iterations {stats.iterations}, engine {stats.engine_used}")
+    return (
+        f"obj{k}: invalidated {stats.invalidated}, affected {stats.affected}, "
+        f"iterations {stats.iterations}, engine {stats.engine_used}"
+    )
 
 
 def batch_summary(summary):
-    return (f"batch: inserted {summary.inserted_edges}, updated {summary.updated_edges}, "
-            f"deleted {summary.deleted_edges}, ignored deletions {summary.ignored_deletions}")
+    return (
+        f"batch: inserted {summary.inserted_edges}, updated {summary.updated_edges}, "
+        f"deleted {summary.deleted_edges}, ignored deletions {summary.ignored_deletions}"
+    )
 
 
 def timed(function, *arguments, **keywords):

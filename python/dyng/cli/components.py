@@ -30,27 +30,43 @@ def register(commands):
     from dyng import components
 
     group = _flags.command(
-        commands, "components", help="connected components (weak or strong), kept current",
+        commands,
+        "components",
+        help="connected components (weak or strong), kept current",
         description="Connected components, weak or strong, kept current under change batches.",
-        example=_EXAMPLES["compute"])
+        example=_EXAMPLES["compute"],
+    )
     verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb, summary in (("compute", "label every vertex with its component"),
-                          ("update", "apply a batch and repair the labels")):
-        parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
-                                ": the smallest vertex id of the component.",
-                                example=_EXAMPLES[verb])
+    for verb, summary in (
+        ("compute", "label every vertex with its component"),
+        ("update", "apply a batch and repair the labels"),
+    ):
+        parser = _flags.command(
+            verbs,
+            verb,
+            help=summary,
+            description=summary.capitalize() + ": the smallest vertex id of the component.",
+            example=_EXAMPLES[verb],
+        )
         _flags.add_graph(parser, properties="default")
-        names = _flags.add_fields(parser, _flags.option_fields(components.Options),
-                                  choices=_CHOICES, helps=_HELPS)
+        names = _flags.add_fields(
+            parser, _flags.option_fields(components.Options), choices=_CHOICES, helps=_HELPS
+        )
         _trees.add_output_flags(parser, holds=_OUT)
         _flags.add_resources(parser)
         if verb == "update":
             _batches.add_any_batch(parser)
-            parser.add_argument("--write-graph", metavar="FILE",
-                                help="also write the changed graph as a Matrix Market file "
-                                     "(the next run's --graph FILE)")
-            parser.add_argument("--compare-recompute", action="store_true",
-                                help="also compute from scratch and fail unless both agree")
+            parser.add_argument(
+                "--write-graph",
+                metavar="FILE",
+                help="also write the changed graph as a Matrix Market file "
+                "(the next run's --graph FILE)",
+            )
+            parser.add_argument(
+                "--compare-recompute",
+                action="store_true",
+                help="also compute from scratch and fail unless both agree",
+            )
         parser.set_defaults(run=_compute if verb == "compute" else _update, fields=names)
 
 
@@ -73,10 +89,12 @@ def _sizes_text(result):
 
 def _write(args, result, stage):
     labels = result.labels.to_numpy()
-    _outputs.write_vertex_values(os.path.join(args.out, f"labels{stage}.txt"), labels,
-                                 "write_labels")
-    _outputs.write_text(os.path.join(args.out, f"sizes{stage}.txt"), _sizes_text(result),
-                        "write_sizes")
+    _outputs.write_vertex_values(
+        os.path.join(args.out, f"labels{stage}.txt"), labels, "write_labels"
+    )
+    _outputs.write_text(
+        os.path.join(args.out, f"sizes{stage}.txt"), _sizes_text(result), "write_sizes"
+    )
 
 
 def _described(result, num_vertices):
@@ -100,9 +118,11 @@ def _compute(args):
 
 
 def _stats_line(stats):
-    return (f"{stats.path} ({stats.method}): merged {stats.merged}, split {stats.split}, "
-            f"relabelled {stats.relabelled}, searches {stats.searches} visiting "
-            f"{stats.search_size}, affected {stats.affected}")
+    return (
+        f"{stats.path} ({stats.method}): merged {stats.merged}, split {stats.split}, "
+        f"relabelled {stats.relabelled}, searches {stats.searches} visiting "
+        f"{stats.search_size}, affected {stats.affected}"
+    )
 
 
 def _update(args):
@@ -117,8 +137,9 @@ def _update(args):
     _write(args, result, "Updated")
     _trees.report(args, _stats_line(stats))
     described = _described(result, graph.num_vertices)
-    _trees.report(args, f"update {_trees.ms(seconds)} ms ({described}; "
-                        f"{_trees.batch_summary(stats.batch)})")
+    _trees.report(
+        args, f"update {_trees.ms(seconds)} ms ({described}; {_trees.batch_summary(stats.batch)})"
+    )
     if args.compare_recompute:
         _compare(args, graph, result, fields)
     _write_graph(args, graph)
@@ -141,10 +162,13 @@ def _compare(args, graph, result, fields):
 
     with _progress.step("computing again from scratch"):
         fresh, seconds = _trees.timed(components.compute, graph, **fields)
-    same = (np.array_equal(fresh.labels.to_numpy(), result.labels.to_numpy())
-            and np.array_equal(fresh.sizes.to_numpy(), result.sizes.to_numpy()))
+    same = np.array_equal(fresh.labels.to_numpy(), result.labels.to_numpy()) and np.array_equal(
+        fresh.sizes.to_numpy(), result.sizes.to_numpy()
+    )
     if not same:
         # A library defect, never the user's input: no output is better than a wrong one.
-        raise CliError("the updated components differ from a fresh compute's, so no output "
-                       "was written; please report it to dyng with the graph and the batch")
+        raise CliError(
+            "the updated components differ from a fresh compute's, so no output "
+            "was written; please report it to dyng with the graph and the batch"
+        )
     _trees.report(args, f"recompute {_trees.ms(seconds)} ms (same labels: yes)")

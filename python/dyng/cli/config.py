@@ -6,10 +6,14 @@ from dyng.cli import _flags
 
 
 def register(commands):
-    parser = _flags.command(commands, "config", help="show the build, backends and plugins",
-                            description="Show how this install was built, which backends it "
-                                        "can run and which CUDA plugin (if any) it chose.",
-                            example="dyng config")
+    parser = _flags.command(
+        commands,
+        "config",
+        help="show the build, backends and plugins",
+        description="Show how this install was built, which backends it "
+        "can run and which CUDA plugin (if any) it chose.",
+        example="dyng config",
+    )
     parser.set_defaults(run=_run)
 
 

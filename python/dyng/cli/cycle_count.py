@@ -26,7 +26,7 @@ _HELPS = {
 _EXAMPLES = {
     "compute": "dyng cycle_count compute --graph g.txt --max-length 6 --output cycles.csv",
     "update": "dyng cycle_count update --graph g.txt --max-length 6 --num-deletions 10 "
-              "--num-insertions 10 --seed 1 --compare-recompute",
+    "--num-insertions 10 --seed 1 --compare-recompute",
 }
 
 
@@ -34,26 +34,42 @@ def register(commands):
     from dyng import cycle_count
 
     group = _flags.command(
-        commands, "cycle_count", help="count directed simple cycles by length",
+        commands,
+        "cycle_count",
+        help="count directed simple cycles by length",
         description="Count directed simple cycles by length, and keep the counts current under "
-                    "change batches.",
-        example=_EXAMPLES["compute"])
+        "change batches.",
+        example=_EXAMPLES["compute"],
+    )
     verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb, summary in (("compute", "count the cycles of the graph"),
-                          ("update", "apply a batch and update the counts")):
-        parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
-                                ".", example=_EXAMPLES[verb])
-        _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
-                         mtx_by_extension=False)
-        names = _flags.add_fields(parser, _flags.option_fields(cycle_count.Options),
-                                  choices=_CHOICES, helps=_HELPS)
-        parser.add_argument("--output", metavar="FILE",
-                            help="write the histogram here instead of stdout")
+    for verb, summary in (
+        ("compute", "count the cycles of the graph"),
+        ("update", "apply a batch and update the counts"),
+    ):
+        parser = _flags.command(
+            verbs,
+            verb,
+            help=summary,
+            description=summary.capitalize() + ".",
+            example=_EXAMPLES[verb],
+        )
+        _flags.add_graph(
+            parser, properties="cycle_enum_compatible", types=False, mtx_by_extension=False
+        )
+        names = _flags.add_fields(
+            parser, _flags.option_fields(cycle_count.Options), choices=_CHOICES, helps=_HELPS
+        )
+        parser.add_argument(
+            "--output", metavar="FILE", help="write the histogram here instead of stdout"
+        )
         _flags.add_resources(parser)
         if verb == "update":
             _batches.add_any_batch(parser)
-            parser.add_argument("--compare-recompute", action="store_true",
-                                help="also count from scratch and say whether both agree")
+            parser.add_argument(
+                "--compare-recompute",
+                action="store_true",
+                help="also count from scratch and say whether both agree",
+            )
         parser.set_defaults(run=_compute if verb == "compute" else _update, fields=names)
 
 
@@ -84,8 +100,10 @@ def _update(args):
     from dyng import cycle_count
 
     if args.max_length is None:
-        raise UsageError("cycle_count update requires --max-length (the update enumerates the "
-                         "simple paths through the changed edges up to that length)")
+        raise UsageError(
+            "cycle_count update requires --max-length (the update enumerates the "
+            "simple paths through the changed edges up to that length)"
+        )
     graph, fields = _prepare(args)
     batch = _batches.read_any_batch(args, graph)
     with _progress.step("counting cycles"):

@@ -9,7 +9,9 @@ def register(commands):
     from dyng.demo import _options
 
     parser = _flags.command(
-        commands, "demo", help="keep results current on generated graphs, checked and timed",
+        commands,
+        "demo",
+        help="keep results current on generated graphs, checked and timed",
         description=(
             "Generate a road network, a follower network and a payment graph from a seed,\n"
             "compute sssp, dynamic_bfs, components (weak, strong), pagerank and cycle_count on\n"
@@ -17,8 +19,10 @@ def register(commands):
             "and check it against a fresh compute, then print a table of update vs recompute\n"
             "times and write DIR/demo.json and DIR/demo.png. Runs on the GPU when dyng can use\n"
             "one; about half a minute on 2 CPU cores at the default size. Exit status 1 when a\n"
-            "check failed (nothing is written then)."),
-        example="dyng demo --size small --batches 10 --out demo-out")
+            "check failed (nothing is written then)."
+        ),
+        example="dyng demo --size small --batches 10 --out demo-out",
+    )
     _options.add_arguments(parser)
     parser.set_defaults(run=_run)
 

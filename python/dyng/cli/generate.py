@@ -28,32 +28,44 @@ _MODES = {"mode": ("uniform", "targeted", "reweight", "increase")}
 def register(commands):
     from dyng.generators import legacy
 
-    group = _flags.command(commands, "generate", help="draw seeded change batches",
-                           description="The original tools' seeded change generators.",
-                           example="dyng generate cycle_enum_batch --graph g.txt "
-                                   "--num-insertions 5 --seed 2")
+    group = _flags.command(
+        commands,
+        "generate",
+        help="draw seeded change batches",
+        description="The original tools' seeded change generators.",
+        example="dyng generate cycle_enum_batch --graph g.txt --num-insertions 5 --seed 2",
+    )
     kinds = group.add_subparsers(dest="generator", metavar="GENERATOR", required=True)
-    parser = _flags.command(kinds, "mosp_changes", help="a MOSP change batch (insert.txt, "
-                            "delete.txt)", description="Draw a change batch as mospPrep does "
-                            "and write DIR/insert.txt and DIR/delete.txt.",
-                            example="dyng generate mosp_changes --graph g.txt --num-weights 3 "
-                                    "--num-changes 100 --seed 3 --out batch1")
+    parser = _flags.command(
+        kinds,
+        "mosp_changes",
+        help="a MOSP change batch (insert.txt, delete.txt)",
+        description="Draw a change batch as mospPrep does "
+        "and write DIR/insert.txt and DIR/delete.txt.",
+        example="dyng generate mosp_changes --graph g.txt --num-weights 3 "
+        "--num-changes 100 --seed 3 --out batch1",
+    )
     _flags.add_graph(parser, properties="mosp_compatible")
-    names = _flags.add_fields(parser, _flags.parameter_fields(legacy.mosp_changes),
-                              choices=_MODES, helps=HELPS)
+    names = _flags.add_fields(
+        parser, _flags.parameter_fields(legacy.mosp_changes), choices=_MODES, helps=HELPS
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="the batch folder to write")
     parser.add_argument("--quiet", action="store_true", help="print no report line")
     parser.set_defaults(run=_mosp_changes, fields=names)
 
-    parser = _flags.command(kinds, "cycle_enum_batch", help="a cycle-count text batch",
-                            description="Draw a batch as CycleEnumeration's generator does: "
-                                        "'- u v' deletion lines, then '+ u v' insertion lines.",
-                            example="dyng generate cycle_enum_batch --graph g.txt "
-                                    "--num-deletions 5 --num-insertions 5 --seed 2 --out b.txt")
-    _flags.add_graph(parser, properties="cycle_enum_compatible", types=False,
-                         mtx_by_extension=False)
-    names = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch),
-                              helps=HELPS)
+    parser = _flags.command(
+        kinds,
+        "cycle_enum_batch",
+        help="a cycle-count text batch",
+        description="Draw a batch as CycleEnumeration's generator does: "
+        "'- u v' deletion lines, then '+ u v' insertion lines.",
+        example="dyng generate cycle_enum_batch --graph g.txt "
+        "--num-deletions 5 --num-insertions 5 --seed 2 --out b.txt",
+    )
+    _flags.add_graph(
+        parser, properties="cycle_enum_compatible", types=False, mtx_by_extension=False
+    )
+    names = _flags.add_fields(parser, _flags.parameter_fields(legacy.cycle_enum_batch), helps=HELPS)
     parser.add_argument("--out", metavar="FILE", help="write the batch here (default stdout)")
     parser.set_defaults(run=_cycle_enum_batch, fields=names)
 
@@ -67,8 +79,9 @@ def _mosp_changes(args):
     # The library asks for num_changes; the command line, as 0.2's, draws none without it.
     fields.setdefault("num_changes", 0)
     batch, report = legacy.mosp_changes(graph, **fields)
-    io.write_legacy_batch(os.path.join(args.out, "insert.txt"),
-                          os.path.join(args.out, "delete.txt"), batch)
+    io.write_legacy_batch(
+        os.path.join(args.out, "insert.txt"), os.path.join(args.out, "delete.txt"), batch
+    )
     if not args.quiet:
         print(f"changes: {report.summary}")
 

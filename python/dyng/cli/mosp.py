@@ -19,7 +19,7 @@ _HELPS = {
 _EXAMPLES = {
     "compute": "dyng mosp compute --graph g.txt --num-weights 3 --preferences 4,1,4 --out results",
     "update": "dyng mosp update --graph g.txt --num-weights 3 --preferences 4,1,4 "
-              "--changes batch1 --out results",
+    "--changes batch1 --out results",
 }
 
 
@@ -27,19 +27,30 @@ def register(commands):
     from dyng import mosp
 
     group = _flags.command(
-        commands, "mosp", help="shortest paths over several objectives, kept current",
+        commands,
+        "mosp",
+        help="shortest paths over several objectives, kept current",
         description="Multi-objective shortest paths, kept current under change batches.",
-        example=_EXAMPLES["compute"])
+        example=_EXAMPLES["compute"],
+    )
     verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb, summary in (("compute", "compute the per-objective trees and the MOSP tree"),
-                          ("update", "apply a batch and repair every tree")):
-        parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
-                                ".", example=_EXAMPLES[verb])
+    for verb, summary in (
+        ("compute", "compute the per-objective trees and the MOSP tree"),
+        ("update", "apply a batch and repair every tree"),
+    ):
+        parser = _flags.command(
+            verbs,
+            verb,
+            help=summary,
+            description=summary.capitalize() + ".",
+            example=_EXAMPLES[verb],
+        )
         _flags.add_graph(parser, properties="mosp_compatible")
         _trees.add_tree_flags(parser)
         skip = ("validate_inputs",) if verb == "compute" else ()
-        names = _flags.add_fields(parser, _flags.option_fields(mosp.Options, skip=skip),
-                                  choices=_CHOICES, helps=_HELPS)
+        names = _flags.add_fields(
+            parser, _flags.option_fields(mosp.Options, skip=skip), choices=_CHOICES, helps=_HELPS
+        )
         _trees.add_output_flags(parser)
         _flags.add_resources(parser)
         if verb == "update":
@@ -72,8 +83,9 @@ def _write_combined(args, graph, result):
 
 def _write_objectives(args, result, stage):
     for k in range(result.num_objectives):
-        _trees.write_tree(args.out, k, stage, result.distances(k).to_numpy(),
-                          result.parents(k).to_numpy())
+        _trees.write_tree(
+            args.out, k, stage, result.distances(k).to_numpy(), result.parents(k).to_numpy()
+        )
 
 
 def _compute(args):
@@ -81,14 +93,16 @@ def _compute(args):
 
     graph, _ = _trees.prepare(args, "mosp")
     with _progress.step("computing"):
-        result, seconds = _trees.timed(mosp.compute, graph, args.source,
-                                       **_flags.given(args, args.fields))
+        result, seconds = _trees.timed(
+            mosp.compute, graph, args.source, **_flags.given(args, args.fields)
+        )
     _write_objectives(args, result, "Original")
     reachable = _write_combined(args, graph, result)
-    _trees.report(args, f"compute {_trees.ms(seconds)} ms ({result.num_objectives} "
-                        f"objective(s))")
-    _trees.report(args, f"combined: L={result.preference_scale}, reachable {reachable} of "
-                        f"{graph.num_vertices}")
+    _trees.report(args, f"compute {_trees.ms(seconds)} ms ({result.num_objectives} objective(s))")
+    _trees.report(
+        args,
+        f"combined: L={result.preference_scale}, reachable {reachable} of {graph.num_vertices}",
+    )
 
 
 def _update(args):
@@ -101,10 +115,12 @@ def _update(args):
     with _progress.step("building the start trees"):
         if args.init is not None:
             count = fields.get("num_objectives") or graph.num_weights
-            distances, parents = _trees.read_init(args.init, range(count), graph.num_vertices,
-                                                  graph.vertex_dtype)
-            result = mosp.Result.from_arrays(graph, args.source, distances, parents,
-                                             canonicalize=args.canonicalize, **fields)
+            distances, parents = _trees.read_init(
+                args.init, range(count), graph.num_vertices, graph.vertex_dtype
+            )
+            result = mosp.Result.from_arrays(
+                graph, args.source, distances, parents, canonicalize=args.canonicalize, **fields
+            )
         else:
             result = mosp.compute(graph, args.source, **fields)
     with _progress.step("updating"):
@@ -113,9 +129,15 @@ def _update(args):
     reachable = _write_combined(args, graph, result)
     for k, objective in enumerate(stats.objectives):
         _trees.report(args, _trees.stats_line(k, objective))
-    _trees.report(args, f"combined: L={result.preference_scale}, reachable {reachable} of "
-                        f"{graph.num_vertices}, {stats.combined_edges} edges, affected "
-                        f"{stats.affected}")
-    _trees.report(args, f"update {_trees.ms(seconds)} ms ({result.num_objectives} "
-                        f"objective(s); {_trees.batch_summary(stats.batch)})")
+    _trees.report(
+        args,
+        f"combined: L={result.preference_scale}, reachable {reachable} of "
+        f"{graph.num_vertices}, {stats.combined_edges} edges, affected "
+        f"{stats.affected}",
+    )
+    _trees.report(
+        args,
+        f"update {_trees.ms(seconds)} ms ({result.num_objectives} "
+        f"objective(s); {_trees.batch_summary(stats.batch)})",
+    )
     _trees.write_graph(args, graph)

@@ -20,10 +20,12 @@ import os
 from dyng.cli import _batches, _flags, _outputs, _progress, _trees
 from dyng.cli._errors import CliError
 
-_HELPS = {"alpha": "damping factor in [0, 1): the probability of following an out-edge",
-          "tol": "converged when one iteration moves the ranks by < n * tol in L1",
-          "max_iter": "iterations before giving up",
-          "weighted": "transition probabilities from the first weight column"}
+_HELPS = {
+    "alpha": "damping factor in [0, 1): the probability of following an out-edge",
+    "tol": "converged when one iteration moves the ranks by < n * tol in L1",
+    "max_iter": "iterations before giving up",
+    "weighted": "transition probabilities from the first weight column",
+}
 _EXAMPLES = {
     "compute": "dyng pagerank compute --graph g.txt --tol 1e-8 --out results",
     "update": "dyng pagerank update --graph g.txt --batch b1.txt --batch b2.txt --out results",
@@ -35,23 +37,37 @@ def register(commands):
     from dyng import pagerank
 
     group = _flags.command(
-        commands, "pagerank", help="PageRank (NetworkX's definition), kept current",
+        commands,
+        "pagerank",
+        help="PageRank (NetworkX's definition), kept current",
         description="PageRank with networkx.pagerank's definition and convergence test, kept "
-                    "current under change batches.", example=_EXAMPLES["compute"])
+        "current under change batches.",
+        example=_EXAMPLES["compute"],
+    )
     verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb, summary in (("compute", "rank every vertex"),
-                          ("update", "apply batches and bring the ranks up to date after each")):
-        parser = _flags.command(verbs, verb, help=summary,
-                                description=summary.capitalize() + ".", example=_EXAMPLES[verb])
+    for verb, summary in (
+        ("compute", "rank every vertex"),
+        ("update", "apply batches and bring the ranks up to date after each"),
+    ):
+        parser = _flags.command(
+            verbs,
+            verb,
+            help=summary,
+            description=summary.capitalize() + ".",
+            example=_EXAMPLES[verb],
+        )
         _flags.add_graph(parser, properties="default")
         names = _flags.add_fields(parser, _flags.option_fields(pagerank.Options), helps=_HELPS)
         _trees.add_output_flags(parser, holds=_OUT)
         _flags.add_resources(parser)
         if verb == "update":
             _batches.add_any_batch(parser, several=True)
-            parser.add_argument("--compare-recompute", action="store_true",
-                                help="also compute from scratch after each batch and fail "
-                                     "unless the update lies within 2 * n * tol / (1 - alpha)")
+            parser.add_argument(
+                "--compare-recompute",
+                action="store_true",
+                help="also compute from scratch after each batch and fail "
+                "unless the update lies within 2 * n * tol / (1 - alpha)",
+            )
         parser.set_defaults(run=_compute if verb == "compute" else _update, fields=names)
 
 
@@ -69,11 +85,16 @@ def _ranks_text(ranks):
 
 def _write(args, result, stage):
     with _progress.step(f"writing ranks{stage}.txt"):
-        _outputs.write_text(os.path.join(args.out, f"ranks{stage}.txt"),
-                            _ranks_text(result.ranks.to_numpy()), "write_ranks")
-    _outputs.write_text(os.path.join(args.out, f"convergence{stage}.txt"),
-                        f"iterations {result.iterations}\nresidual {result.residual!r}\n",
-                        "write_convergence")
+        _outputs.write_text(
+            os.path.join(args.out, f"ranks{stage}.txt"),
+            _ranks_text(result.ranks.to_numpy()),
+            "write_ranks",
+        )
+    _outputs.write_text(
+        os.path.join(args.out, f"convergence{stage}.txt"),
+        f"iterations {result.iterations}\nresidual {result.residual!r}\n",
+        "write_convergence",
+    )
 
 
 def _described(result, stats):
@@ -88,8 +109,11 @@ def _compute(args):
     with _progress.step("computing PageRank"):
         result, seconds = _trees.timed(pagerank.compute, graph, **fields)
     _write(args, result, "Original")
-    _trees.report(args, f"compute {_trees.ms(seconds)} ms ({graph.num_vertices} vertices; "
-                        f"{_described(result, result.stats)})")
+    _trees.report(
+        args,
+        f"compute {_trees.ms(seconds)} ms ({graph.num_vertices} vertices; "
+        f"{_described(result, result.stats)})",
+    )
 
 
 def _update(args):
@@ -105,9 +129,12 @@ def _update(args):
         with _progress.step(f"updating the ranks after {what}"):
             stats, seconds = _trees.timed(pagerank.update, graph, batch, result)
         _write(args, result, "Updated" if len(batches) == 1 else f"Updated{k}")
-        _trees.report(args, f"update {_trees.ms(seconds)} ms, {what} ({stats.path}, "
-                            f"{stats.method}: {stats.vertices_touched} rank computations, "
-                            f"{_described(result, stats)}; {_trees.batch_summary(stats.batch)})")
+        _trees.report(
+            args,
+            f"update {_trees.ms(seconds)} ms, {what} ({stats.path}, "
+            f"{stats.method}: {stats.vertices_touched} rank computations, "
+            f"{_described(result, stats)}; {_trees.batch_summary(stats.batch)})",
+        )
         if args.compare_recompute:
             _compare(args, graph, result, fields)
 
@@ -124,8 +151,11 @@ def _compare(args, graph, result, fields):
     distance = float(np.abs(fresh.ranks.to_numpy() - result.ranks.to_numpy()).sum())
     if not distance <= limit:
         # A library defect, never the user's input: no output is better than a wrong one.
-        raise CliError(f"the updated ranks lie {distance:.3g} from a fresh compute's in L1, "
-                       f"beyond 2 * n * tol / (1 - alpha) = {limit:.3g}, so no output was "
-                       "written; please report it to dyng with the graph and the batches")
-    _trees.report(args, f"recompute {_trees.ms(seconds)} ms (L1 distance {distance:.3g}, "
-                        f"within {limit:.3g})")
+        raise CliError(
+            f"the updated ranks lie {distance:.3g} from a fresh compute's in L1, "
+            f"beyond 2 * n * tol / (1 - alpha) = {limit:.3g}, so no output was "
+            "written; please report it to dyng with the graph and the batches"
+        )
+    _trees.report(
+        args, f"recompute {_trees.ms(seconds)} ms (L1 distance {distance:.3g}, within {limit:.3g})"
+    )

@@ -30,11 +30,17 @@ _EXAMPLES = {
     "expected": "dyng prep expected graph batch1 expected",
 }
 # mospPrep's flag names for the keywords of generators.legacy.mosp_changes.
-_CHANGE_FLAGS = (("--changes", "num_changes", "N"), ("--ins", "insertion_percentage", "PCT"),
-                 ("--mode", "mode", None), ("--local", "local_hops", "HOPS"),
-                 ("--safe", "safe_deletions", None), ("--seed", "seed", "S"),
-                 ("--source", "source", "s"), ("--wmin", "weight_min", "a"),
-                 ("--wmax", "weight_max", "b"))
+_CHANGE_FLAGS = (
+    ("--changes", "num_changes", "N"),
+    ("--ins", "insertion_percentage", "PCT"),
+    ("--mode", "mode", None),
+    ("--local", "local_hops", "HOPS"),
+    ("--safe", "safe_deletions", None),
+    ("--seed", "seed", "S"),
+    ("--source", "source", "s"),
+    ("--wmin", "weight_min", "a"),
+    ("--wmax", "weight_max", "b"),
+)
 _MODES = ("uniform", "targeted", "reweight", "increase")
 _POSITIONALS = {
     "in.mtx": "the Matrix Market file to read",
@@ -52,37 +58,58 @@ _POSITIONALS = {
 
 
 def register(commands):
-    group = _flags.command(commands, "prep", help="mospPrep's preparation steps",
-                           description="mospPrep's steps, with its positional arguments.",
-                           example=_EXAMPLES["mtx2csr"])
+    group = _flags.command(
+        commands,
+        "prep",
+        help="mospPrep's preparation steps",
+        description="mospPrep's steps, with its positional arguments.",
+        example=_EXAMPLES["mtx2csr"],
+    )
     steps = group.add_subparsers(dest="step", metavar="COMMAND", required=True)
 
     def step(name, summary, run, positionals):
-        parser = _flags.command(steps, name, help=summary,
-                                description=summary[0].upper() + summary[1:] + ".",
-                                example=_EXAMPLES[name])
+        parser = _flags.command(
+            steps,
+            name,
+            help=summary,
+            description=summary[0].upper() + summary[1:] + ".",
+            example=_EXAMPLES[name],
+        )
         for positional in positionals:
             parser.add_argument(positional, help=_POSITIONALS[positional])
         parser.set_defaults(run=lambda args: _finish(name, run, args))
         return parser
 
-    step("mtx2csr", "Matrix Market to a CSR triplet with K seeded random weights", _mtx2csr,
-         ("in.mtx", "outPrefix", "K", "wmin", "wmax", "seed"))
-    step("widen", "add seeded random weight columns up to K", _widen,
-         ("inPrefix", "outPrefix", "K", "wmin", "wmax", "seed"))
+    step(
+        "mtx2csr",
+        "Matrix Market to a CSR triplet with K seeded random weights",
+        _mtx2csr,
+        ("in.mtx", "outPrefix", "K", "wmin", "wmax", "seed"),
+    )
+    step(
+        "widen",
+        "add seeded random weight columns up to K",
+        _widen,
+        ("inPrefix", "outPrefix", "K", "wmin", "wmax", "seed"),
+    )
     step("cache", "write the binary CSR cache of a triplet", _cache, ("csrPrefix", "binaryPath"))
-    changes = step("changes", "draw a seeded change batch (insert.txt, delete.txt)", _changes,
-                   ())
+    changes = step("changes", "draw a seeded change batch (insert.txt, delete.txt)", _changes, ())
     _add_change_flags(changes)
     changes.add_argument("csrPrefix", help=_POSITIONALS["csrPrefix"])
     changes.add_argument("outDir", help="the batch folder to write")
     for name, summary, run, positionals in (
-            ("init", "the start trees, obj<k>/*Original.txt", _init, ("csrPrefix", "outDir")),
-            ("expected", "the trees after a batch, obj<k>/*Updated.txt", _expected,
-             ("csrPrefix", "changesDir", "outDir"))):
+        ("init", "the start trees, obj<k>/*Original.txt", _init, ("csrPrefix", "outDir")),
+        (
+            "expected",
+            "the trees after a batch, obj<k>/*Updated.txt",
+            _expected,
+            ("csrPrefix", "changesDir", "outDir"),
+        ),
+    ):
         parser = step(name, summary, run, ())
-        parser.add_argument("--source", type=int, default=0, metavar="s",
-                            help="the source vertex (default 0)")
+        parser.add_argument(
+            "--source", type=int, default=0, metavar="s", help="the source vertex (default 0)"
+        )
         _add_k(parser)
         _flags.add_resources(parser)
         for positional in positionals:
@@ -104,11 +131,22 @@ def _add_change_flags(parser):
         if isinstance(default, bool):
             parser.add_argument(flag, dest=name, action="store_true", help=HELPS[name])
         elif name == "mode":
-            parser.add_argument(flag, dest=name, choices=_MODES, default=default,
-                                help=f"{HELPS[name]} (default {default})")
+            parser.add_argument(
+                flag,
+                dest=name,
+                choices=_MODES,
+                default=default,
+                help=f"{HELPS[name]} (default {default})",
+            )
         else:
-            parser.add_argument(flag, dest=name, type=type(default), default=default,
-                                metavar=metavar, help=f"{HELPS[name]} (default {default})")
+            parser.add_argument(
+                flag,
+                dest=name,
+                type=type(default),
+                default=default,
+                metavar=metavar,
+                help=f"{HELPS[name]} (default {default})",
+            )
     _add_k(parser)
 
 
@@ -150,8 +188,7 @@ def _integer(text, name, low, high):
 def _graph(prefix, resources=None):
     from dyng import io
 
-    return io.read_csr_triplet(prefix, properties="mosp_compatible",
-                               resources=resources)
+    return io.read_csr_triplet(prefix, properties="mosp_compatible", resources=resources)
 
 
 def _mtx2csr(args):
@@ -159,12 +196,18 @@ def _mtx2csr(args):
 
     path = getattr(args, "in.mtx")
     symmetric = _is_symmetric(path)
-    graph = io.read_matrix_market(path, weights="random", num_weights=args.K,
-                                  random_weights=(args.wmin, args.wmax, args.seed),
-                                  properties="mosp_compatible")
+    graph = io.read_matrix_market(
+        path,
+        weights="random",
+        num_weights=args.K,
+        random_weights=(args.wmin, args.wmax, args.seed),
+        properties="mosp_compatible",
+    )
     io.write_csr_triplet(args.outPrefix, graph)
-    print(f"mtx2csr: n={graph.num_vertices} directed edges={graph.num_edges} "
-          f"symmetric={int(symmetric)}")
+    print(
+        f"mtx2csr: n={graph.num_vertices} directed edges={graph.num_edges} "
+        f"symmetric={int(symmetric)}"
+    )
 
 
 def _is_symmetric(path):
@@ -172,8 +215,9 @@ def _is_symmetric(path):
         with open(path, encoding="utf-8", errors="replace") as file:
             banner = file.readline().lower().split()
     except OSError as exc:
-        raise CliError(f"{path}: cannot open the Matrix Market file ({exc.strerror}); check "
-                       f"the path")
+        raise CliError(
+            f"{path}: cannot open the Matrix Market file ({exc.strerror}); check the path"
+        ) from exc
     return len(banner) >= 5 and banner[4] in ("symmetric", "skew-symmetric", "hermitian")
 
 
@@ -194,13 +238,16 @@ def _widen(args):
     graph = _graph(args.inPrefix)
     have = graph.num_weights
     if args.K < have:
-        raise CliError(f"{args.inPrefix}: the graph already has {have} weight columns, more "
-                       f"than K={args.K}; ask for at least {have}")
+        raise CliError(
+            f"{args.inPrefix}: the graph already has {have} weight columns, more "
+            f"than K={args.K}; ask for at least {have}"
+        )
     csr = graph.to_csr()
     m = len(csr.col_ind)
     extra = uniform_draws(args.seed, m * (args.K - have), args.wmin, args.wmax)
-    weights = np.hstack([np.asarray(csr.weights, dtype=np.int64),
-                         extra.reshape(m, args.K - have)]).astype(np.int32)
+    weights = np.hstack(
+        [np.asarray(csr.weights, dtype=np.int64), extra.reshape(m, args.K - have)]
+    ).astype(np.int32)
     wide = dyng.Graph.from_csr(csr.row_ptr, csr.col_ind, weights, properties="mosp_compatible")
     io.write_csr_triplet(args.outPrefix, wide)
 
@@ -213,15 +260,20 @@ def _cache(args):
     for suffix in ("RowPtr.txt", "ColInd.txt", "Values.txt"):
         path = os.path.realpath(f"{args.csrPrefix}{suffix}")
         info = os.stat(path)
-        identity += (f"{path}\n{info.st_size}\n"
-                     f"{info.st_mtime_ns - _FILE_CLOCK_OFFSET_NS}\n").encode()
+        identity += (
+            f"{path}\n{info.st_size}\n{info.st_mtime_ns - _FILE_CLOCK_OFFSET_NS}\n"
+        ).encode()
     csr = graph.to_csr()
     k, m = graph.num_weights, len(csr.col_ind)
-    parts = [_SIGNATURE, struct.pack("<I", len(identity)), identity,
-             struct.pack("<iiq", graph.num_vertices, k, m),
-             np.asarray(csr.row_ptr, dtype="<i4").tobytes(),
-             np.asarray(csr.col_ind, dtype="<i4").tobytes(),
-             np.asarray(csr.weights, dtype="<i4").reshape(m, k).tobytes()]
+    parts = [
+        _SIGNATURE,
+        struct.pack("<I", len(identity)),
+        identity,
+        struct.pack("<iiq", graph.num_vertices, k, m),
+        np.asarray(csr.row_ptr, dtype="<i4").tobytes(),
+        np.asarray(csr.col_ind, dtype="<i4").tobytes(),
+        np.asarray(csr.weights, dtype="<i4").reshape(m, k).tobytes(),
+    ]
     _outputs.write_bytes(args.binaryPath, b"".join(parts), "write_cache")
 
 
@@ -232,8 +284,9 @@ def _changes(args):
     graph = _graph(args.csrPrefix)
     keywords = {name: getattr(args, name) for _, name, _ in _CHANGE_FLAGS}
     batch, report = legacy.mosp_changes(graph, **keywords)
-    io.write_legacy_batch(os.path.join(args.outDir, "insert.txt"),
-                          os.path.join(args.outDir, "delete.txt"), batch)
+    io.write_legacy_batch(
+        os.path.join(args.outDir, "insert.txt"), os.path.join(args.outDir, "delete.txt"), batch
+    )
     print(f"changes: {report.summary}")
 
 
@@ -243,8 +296,9 @@ def _trees_of(args, graph, stage):
     for k in range(graph.num_weights):
         result, seconds = _trees.timed(sssp.compute, graph, args.source, objective=k)
         print(f"dijkstra obj{k}: {_trees.ms(seconds)} ms")
-        _trees.write_tree(args.outDir, k, stage, result.distances.to_numpy(),
-                          result.parents.to_numpy())
+        _trees.write_tree(
+            args.outDir, k, stage, result.distances.to_numpy(), result.parents.to_numpy()
+        )
 
 
 def _init(args):
@@ -258,9 +312,13 @@ def _expected(args):
 
     graph = _graph(args.csrPrefix, _flags.resources_of(args))
     _flags.check_source(args.source, graph)
-    batch = io.read_legacy_batch(os.path.join(args.changesDir, "insert.txt"),
-                                 os.path.join(args.changesDir, "delete.txt"),
-                                 num_weights=graph.num_weights, num_vertices=graph.num_vertices,
-                                 mosp_lenient=True, vertex_dtype=graph.vertex_dtype)
+    batch = io.read_legacy_batch(
+        os.path.join(args.changesDir, "insert.txt"),
+        os.path.join(args.changesDir, "delete.txt"),
+        num_weights=graph.num_weights,
+        num_vertices=graph.num_vertices,
+        mosp_lenient=True,
+        vertex_dtype=graph.vertex_dtype,
+    )
     graph.apply(batch)
     _trees_of(args, graph, "Updated")

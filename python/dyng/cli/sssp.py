@@ -29,15 +29,24 @@ def _fields(verb):
 
 def register(commands):
     group = _flags.command(
-        commands, "sssp", help="shortest paths from one source, kept current",
+        commands,
+        "sssp",
+        help="shortest paths from one source, kept current",
         description="Single-source shortest paths, kept current under change batches.",
-        example=_EXAMPLES["compute"])
+        example=_EXAMPLES["compute"],
+    )
     verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb, summary in (("compute", "compute the shortest-path trees"),
-                          ("update", "apply a batch and repair the trees")):
-        parser = _flags.command(verbs, verb, help=summary, description=summary.capitalize() +
-                                " (one per weight column, or --objective's).",
-                                example=_EXAMPLES[verb])
+    for verb, summary in (
+        ("compute", "compute the shortest-path trees"),
+        ("update", "apply a batch and repair the trees"),
+    ):
+        parser = _flags.command(
+            verbs,
+            verb,
+            help=summary,
+            description=summary.capitalize() + " (one per weight column, or --objective's).",
+            example=_EXAMPLES[verb],
+        )
         _flags.add_graph(parser, properties="mosp_compatible")
         _trees.add_tree_flags(parser)
         names = _flags.add_fields(parser, _fields(verb), choices=_CHOICES, helps=_HELPS)
@@ -61,12 +70,14 @@ def _compute(args):
     fields = _options(args)
     for k in _trees.objectives_of(graph, args.objective):
         with _progress.step(f"computing obj{k}"):
-            result, seconds = _trees.timed(sssp.compute, graph, args.source, objective=k,
-                                           **fields)
+            result, seconds = _trees.timed(sssp.compute, graph, args.source, objective=k, **fields)
         distances = result.distances.to_numpy()
         _trees.write_tree(args.out, k, "Original", distances, result.parents.to_numpy())
-        _trees.report(args, f"obj{k}: compute {_trees.ms(seconds)} ms (reachable "
-                            f"{_trees.reachable(distances)} of {graph.num_vertices})")
+        _trees.report(
+            args,
+            f"obj{k}: compute {_trees.ms(seconds)} ms (reachable "
+            f"{_trees.reachable(distances)} of {graph.num_vertices})",
+        )
 
 
 def _update(args):
@@ -80,21 +91,27 @@ def _update(args):
     fields = _options(args)
     with _progress.step("building the start trees"):
         if args.init is not None:
-            distances, parents = _trees.read_init(args.init, objectives, graph.num_vertices,
-                                                  graph.vertex_dtype)
-            results = [sssp.Result.from_arrays(graph, args.source, d, p,
-                                               canonicalize=args.canonicalize, objective=k,
-                                               **fields)
-                       for k, d, p in zip(objectives, distances, parents)]
+            distances, parents = _trees.read_init(
+                args.init, objectives, graph.num_vertices, graph.vertex_dtype
+            )
+            results = [
+                sssp.Result.from_arrays(
+                    graph, args.source, d, p, canonicalize=args.canonicalize, objective=k, **fields
+                )
+                for k, d, p in zip(objectives, distances, parents)
+            ]
         else:
-            results = [sssp.compute(graph, args.source, objective=k, **fields)
-                       for k in objectives]
+            results = [sssp.compute(graph, args.source, objective=k, **fields) for k in objectives]
     with _progress.step("updating"):
         stats, seconds = _trees.timed(dyng.update, graph, batch, *results)
     for k, result, stat in zip(objectives, results, stats):
-        _trees.write_tree(args.out, k, "Updated", result.distances.to_numpy(),
-                          result.parents.to_numpy())
+        _trees.write_tree(
+            args.out, k, "Updated", result.distances.to_numpy(), result.parents.to_numpy()
+        )
         _trees.report(args, _trees.stats_line(k, stat))
-    _trees.report(args, f"update {_trees.ms(seconds)} ms ({len(results)} tree(s); "
-                        f"{_trees.batch_summary(stats[0].batch)})")
+    _trees.report(
+        args,
+        f"update {_trees.ms(seconds)} ms ({len(results)} tree(s); "
+        f"{_trees.batch_summary(stats[0].batch)})",
+    )
     _trees.write_graph(args, graph)

@@ -22,8 +22,9 @@ def png(measurements, title):
     Figure, FigureCanvasAgg, _, palette = _plots._matplotlib("dyng demo's chart")
     series = measurements.series
     rows = math.ceil(len(series) / _COLUMNS)
-    figure = Figure(figsize=(_PANEL_INCHES[0] * _COLUMNS, _PANEL_INCHES[1] * rows + 0.6),
-                    layout="constrained")
+    figure = Figure(
+        figsize=(_PANEL_INCHES[0] * _COLUMNS, _PANEL_INCHES[1] * rows + 0.6), layout="constrained"
+    )
     FigureCanvasAgg(figure)
     figure.suptitle(title)
     axes = figure.subplots(rows, _COLUMNS, squeeze=False).ravel()
@@ -32,14 +33,19 @@ def png(measurements, title):
         ax.plot(batches, row.recompute_ms, color=palette(1), label="fresh compute")
         ax.plot(batches, row.update_ms, color=palette(0), label="update")
         if row.fell_back:
-            ax.plot(row.fell_back, [row.update_ms[i - 1] for i in row.fell_back], "x",
-                    color=palette(3), label="update fell back to a recompute")
+            ax.plot(
+                row.fell_back,
+                [row.update_ms[i - 1] for i in row.fell_back],
+                "x",
+                color=palette(3),
+                label="update fell back to a recompute",
+            )
         ax.set_yscale("log")
         ax.set_title(f"{row.label} ({row.workload})", fontsize=10)
         ax.set_xlabel("batch")
         ax.set_ylabel("ms")
         ax.legend(fontsize=8, loc="best")
-    for ax in axes[len(series):]:
+    for ax in axes[len(series) :]:
         ax.set_visible(False)
     out = io.BytesIO()
     figure.canvas.print_png(out)

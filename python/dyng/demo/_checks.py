@@ -32,7 +32,7 @@ def differences(updated, fresh, l1_bound=None):
     for name, fresh_values in fresh.items():
         got = updated.get(name)
         if got is None or got.shape != fresh_values.shape or got.dtype != fresh_values.dtype:
-            return (f"{name}: shape/type {_form(got)}, fresh {_form(fresh_values)}")
+            return f"{name}: shape/type {_form(got)}, fresh {_form(fresh_values)}"
         if l1_bound is not None and np.issubdtype(fresh_values.dtype, np.floating):
             distance = float(np.abs(got - fresh_values).sum())
             if not distance < l1_bound:
@@ -41,8 +41,10 @@ def differences(updated, fresh, l1_bound=None):
         rows = np.flatnonzero(got != fresh_values)
         if rows.size:
             at = int(rows[0])
-            return (f"{name}: {rows.size} of {len(got)} entries differ (first at {at}: "
-                    f"{got[at]}, fresh {fresh_values[at]})")
+            return (
+                f"{name}: {rows.size} of {len(got)} entries differ (first at {at}: "
+                f"{got[at]}, fresh {fresh_values[at]})"
+            )
     return None
 
 

@@ -56,13 +56,17 @@ class Sizes:
     payments: int
 
     def describe(self):
-        return (f"roads {self.road_side}x{self.road_side} junctions, followers R-MAT scale "
-                f"{self.follower_scale}, payments among {self.payment_accounts} accounts")
+        return (
+            f"roads {self.road_side}x{self.road_side} junctions, followers R-MAT scale "
+            f"{self.follower_scale}, payments among {self.payment_accounts} accounts"
+        )
 
     def describe_batch(self):
-        return (f"street closures {self.road_closures}, travel-time changes "
-                f"{3 * self.road_closures}, follows and unfollows {self.follows} each, new and "
-                f"expired payments {self.payments} each")
+        return (
+            f"street closures {self.road_closures}, travel-time changes "
+            f"{3 * self.road_closures}, follows and unfollows {self.follows} each, new and "
+            f"expired payments {self.payments} each"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,14 +87,16 @@ def sizes(scale):
     """The graph and batch sizes for `scale` (1.0: the default);
     every graph's edge count grows about linearly with it, the batches as its square root."""
     root = math.sqrt(scale)
-    return Sizes(road_side=max(4, round(ROAD_SIDE * root)),
-                 follower_scale=max(4, round(FOLLOWER_SCALE + math.log2(scale))),
-                 follower_edge_factor=8,
-                 payment_accounts=max(50, round(PAYMENT_ACCOUNTS * scale)),
-                 payments_per_account=2,
-                 road_closures=max(1, round(ROAD_CLOSURES * root)),
-                 follows=max(1, round(FOLLOWS * root)),
-                 payments=max(1, round(PAYMENTS * root)))
+    return Sizes(
+        road_side=max(4, round(ROAD_SIDE * root)),
+        follower_scale=max(4, round(FOLLOWER_SCALE + math.log2(scale))),
+        follower_edge_factor=8,
+        payment_accounts=max(50, round(PAYMENT_ACCOUNTS * scale)),
+        payments_per_account=2,
+        road_closures=max(1, round(ROAD_CLOSURES * root)),
+        follows=max(1, round(FOLLOWS * root)),
+        payments=max(1, round(PAYMENTS * root)),
+    )
 
 
 def roads(side, rng):

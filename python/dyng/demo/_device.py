@@ -18,12 +18,16 @@ def describe(resources, config):
         if chosen:
             plugin = chosen[0]
             driver = plugin["driver_version"]
-            via = (f"plugin {plugin['distribution']} {plugin['version']}"
-                   + (f", driver CUDA {_plugins.format_driver(driver)}" if driver else ""))
+            via = f"plugin {plugin['distribution']} {plugin['version']}" + (
+                f", driver CUDA {_plugins.format_driver(driver)}" if driver else ""
+            )
         return f"running on the GPU: CUDA device {resources.device} ({via})"
     threads = resources.num_threads or config["openmp_max_threads"]
-    how = (f"the OpenMP backend, {threads} threads" if resources.backend == "openmp"
-           else "the sequential backend, 1 thread")
+    how = (
+        f"the OpenMP backend, {threads} threads"
+        if resources.backend == "openmp"
+        else "the sequential backend, 1 thread"
+    )
     return f"running on the CPU: {how} ({_why_not_gpu(config)})"
 
 

@@ -35,8 +35,9 @@ def run(args):
         print(f"  {workload.name}: {workload.description}; keeps {names} current")
     bar = _progress.Bar("batches", args.batches)
     try:
-        measurements = _run.run(workloads, args.batches, bar,
-                                sync_device=resources.backend == "cuda")
+        measurements = _run.run(
+            workloads, args.batches, bar, sync_device=resources.backend == "cuda"
+        )
     finally:
         bar.close()
     print()
@@ -45,10 +46,16 @@ def run(args):
     failures = _report.failure_lines(measurements)
     for line in failures:
         print(f"CHECK FAILED {line}")
-    setup = {"version": config["version"], "device": where, "backend": resources.backend,
-             "seed": args.seed, "batches": args.batches, "size": args.size,
-             "sizes": dataclasses.asdict(sizes),
-             "descriptions": {w.name: w.description for w in workloads}}
+    setup = {
+        "version": config["version"],
+        "device": where,
+        "backend": resources.backend,
+        "seed": args.seed,
+        "batches": args.batches,
+        "size": args.size,
+        "sizes": dataclasses.asdict(sizes),
+        "descriptions": {w.name: w.description for w in workloads},
+    }
     _write_outputs(args, measurements, setup, failed=bool(failures))
     print(f"done in {time.perf_counter() - started:.1f} s")
     return 1 if failures else 0
@@ -76,8 +83,9 @@ def _chart_bytes(measurements, setup):
     from dyng.demo import _chart
 
     try:
-        return _chart.png(measurements, f"dyng demo: update vs fresh compute per batch "
-                                        f"({setup['backend']})")
+        return _chart.png(
+            measurements, f"dyng demo: update vs fresh compute per batch ({setup['backend']})"
+        )
     except ImportError as error:
         print(f"no chart: {error}")
         return None

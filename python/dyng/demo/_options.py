@@ -24,7 +24,8 @@ def scale(text):
     if not 0 < value <= _LARGEST:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a size; use {', '.join(SIZES)} or a scale in (0, {_LARGEST:g}] "
-            "(1 is the default size)")
+            "(1 is the default size)"
+        )
     return value
 
 
@@ -40,17 +41,37 @@ def _positive(text):
 
 def add_arguments(parser):
     """Adds the demo's flags to `parser`."""
-    parser.add_argument("--size", type=scale, default=1.0, metavar="SIZE",
-                        help="how big the graphs are: small, default, large, or a scale of the "
-                             "default (0.5: half the edges; default: default)")
-    parser.add_argument("--batches", type=_positive, default=DEFAULT_BATCHES, metavar="N",
-                        help=f"batches streamed into every graph (default {DEFAULT_BATCHES})")
-    parser.add_argument("--out", default="dyng-demo", metavar="DIR",
-                        help="folder for the chart (demo.png) and the numbers (demo.json); "
-                             "made if missing (default ./dyng-demo)")
-    parser.add_argument("--no-plot", dest="plot", action="store_false",
-                        help="draw no chart (the JSON is still written)")
-    parser.add_argument("--seed", type=int, default=1,
-                        help="seed of the generated graphs and batches (default 1)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar (it shows only on a terminal anyway)")
+    parser.add_argument(
+        "--size",
+        type=scale,
+        default=1.0,
+        metavar="SIZE",
+        help="how big the graphs are: small, default, large, or a scale of the "
+        "default (0.5: half the edges; default: default)",
+    )
+    parser.add_argument(
+        "--batches",
+        type=_positive,
+        default=DEFAULT_BATCHES,
+        metavar="N",
+        help=f"batches streamed into every graph (default {DEFAULT_BATCHES})",
+    )
+    parser.add_argument(
+        "--out",
+        default="dyng-demo",
+        metavar="DIR",
+        help="folder for the chart (demo.png) and the numbers (demo.json); "
+        "made if missing (default ./dyng-demo)",
+    )
+    parser.add_argument(
+        "--no-plot",
+        dest="plot",
+        action="store_false",
+        help="draw no chart (the JSON is still written)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the generated graphs and batches (default 1)"
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)"
+    )

@@ -7,8 +7,15 @@ import statistics
 
 __all__ = ["table", "apply_line", "failure_lines", "as_json", "speed_up"]
 
-_HEADER = ("result", "graph", "update ms", "recompute ms", "speed-up", "fell back",
-           "all answers equal")
+_HEADER = (
+    "result",
+    "graph",
+    "update ms",
+    "recompute ms",
+    "speed-up",
+    "fell back",
+    "all answers equal",
+)
 
 
 def speed_up(series):
@@ -19,10 +26,15 @@ def speed_up(series):
 
 def _row(series):
     gain = speed_up(series)
-    return (series.label, series.workload, f"{statistics.median(series.update_ms):.3f}",
-            f"{statistics.median(series.recompute_ms):.3f}",
-            "-" if gain is None else f"{gain:.1f}x",
-            f"{len(series.fell_back)}/{len(series.update_ms)}", "yes" if series.all_equal else "NO")
+    return (
+        series.label,
+        series.workload,
+        f"{statistics.median(series.update_ms):.3f}",
+        f"{statistics.median(series.recompute_ms):.3f}",
+        "-" if gain is None else f"{gain:.1f}x",
+        f"{len(series.fell_back)}/{len(series.update_ms)}",
+        "yes" if series.all_equal else "NO",
+    )
 
 
 def table(measurements):
@@ -39,16 +51,22 @@ def table(measurements):
     """
     rows = [_HEADER, *(_row(series) for series in measurements.series)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADER))]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-                     for row in rows)
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
+    )
 
 
 def apply_line(measurements):
     """The batch sizes and the applies' median times, which the table leaves out."""
-    parts = [f"{name} {statistics.median(measurements.batch_sizes[name]):.0f} changes in "
-             f"{statistics.median(times):.3f} ms" for name, times in measurements.apply_ms.items()]
-    return ("batches applied (median; once per graph for all its results, and a recompute needs "
-            "it too):\n  " + "; ".join(parts))
+    parts = [
+        f"{name} {statistics.median(measurements.batch_sizes[name]):.0f} changes in "
+        f"{statistics.median(times):.3f} ms"
+        for name, times in measurements.apply_ms.items()
+    ]
+    return (
+        "batches applied (median; once per graph for all its results, and a recompute needs "
+        "it too):\n  " + "; ".join(parts)
+    )
 
 
 def failure_lines(measurements, limit=3):
@@ -66,15 +84,23 @@ def as_json(measurements, setup):
     """Everything measured, per batch, with `setup` (a dict: version, device, sizes, seed)."""
     results = []
     for series in measurements.series:
-        results.append({
-            "result": series.label, "graph": series.workload,
-            "update_ms": series.update_ms, "recompute_ms": series.recompute_ms,
-            "median_update_ms": statistics.median(series.update_ms),
-            "median_recompute_ms": statistics.median(series.recompute_ms),
-            "speed_up": speed_up(series), "all_answers_equal": series.all_equal,
-            "failures": series.failures, "fell_back_at_batches": series.fell_back,
-            "first_compute_ms": measurements.first_compute_ms[series.label],
-        })
-    graphs = {name: {"changes_per_batch": measurements.batch_sizes[name], "apply_ms": times}
-              for name, times in measurements.apply_ms.items()}
+        results.append(
+            {
+                "result": series.label,
+                "graph": series.workload,
+                "update_ms": series.update_ms,
+                "recompute_ms": series.recompute_ms,
+                "median_update_ms": statistics.median(series.update_ms),
+                "median_recompute_ms": statistics.median(series.recompute_ms),
+                "speed_up": speed_up(series),
+                "all_answers_equal": series.all_equal,
+                "failures": series.failures,
+                "fell_back_at_batches": series.fell_back,
+                "first_compute_ms": measurements.first_compute_ms[series.label],
+            }
+        )
+    graphs = {
+        name: {"changes_per_batch": measurements.batch_sizes[name], "apply_ms": times}
+        for name, times in measurements.apply_ms.items()
+    }
     return json.dumps({**setup, "graphs": graphs, "results": results}, indent=2) + "\n"

@@ -64,8 +64,14 @@ def run(workloads, batches, bar, *, sync_device):
         position = 0
         for workload, results in zip(workloads, current):
             count = len(workload.tracked)
-            _step(workload, results, measurements, measurements.series[position:position + count],
-                  index, sync_device)
+            _step(
+                workload,
+                results,
+                measurements,
+                measurements.series[position : position + count],
+                index,
+                sync_device,
+            )
             position += count
         bar.advance()
     return measurements
@@ -81,8 +87,9 @@ def _step(workload, results, measurements, series, index, sync_device):
         stats = dyng.update(workload.graph, batch, *results)
     measurements.apply_ms[workload.name].append(sum(_named_ms(prof, "graph.apply")))
     repairs = _repair_ms(prof, workload.tracked)
-    for tracked, result, row, repair_ms, done in zip(workload.tracked, results, series, repairs,
-                                                     stats):
+    for tracked, result, row, repair_ms, done in zip(
+        workload.tracked, results, series, repairs, stats
+    ):
         if done.fallback_used:  # over the repair's work budget: the update recomputed
             row.fell_back.append(index + 1)
         with dyng.profile(sync_stages=sync_device) as prof:
@@ -90,8 +97,9 @@ def _step(workload, results, measurements, series, index, sync_device):
         row.update_ms.append(repair_ms)
         row.recompute_ms.append(_stage_ms(prof, tracked, "compute")[0])
         bound = tracked.l1_bound(workload.graph, fresh) if tracked.l1_bound else None
-        problem = _checks.differences(_checks.host_answers(tracked, result),
-                                      _checks.host_answers(tracked, fresh), bound)
+        problem = _checks.differences(
+            _checks.host_answers(tracked, result), _checks.host_answers(tracked, fresh), bound
+        )
         if problem is not None:
             row.failures.append(f"batch {index + 1}: {problem}")
 
@@ -107,8 +115,10 @@ def _stage_ms(prof, tracked, step):
     depth = min((s.depth for s in samples), default=0)
     times = [s.host_ms for s in samples if s.depth == depth]
     if not times:
-        raise RuntimeError(f"dyng demo: the profile holds no {name} stage; the stage names "
-                           f"changed, so dyng/demo/_run.py must follow them")
+        raise RuntimeError(
+            f"dyng demo: the profile holds no {name} stage; the stage names "
+            f"changed, so dyng/demo/_run.py must follow them"
+        )
     return times
 
 

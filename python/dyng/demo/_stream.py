@@ -55,20 +55,25 @@ class RoadEvents:
         rng = self._rng
         reopen = self._closed.popleft() if len(self._closed) >= 2 else np.empty(0, np.int64)
         open_now = np.flatnonzero(self._open)
-        picked = rng.choice(open_now, size=min(len(open_now), self._closures + self._changes),
-                            replace=False)
-        close, slow = picked[:self._closures], picked[self._closures:]
+        picked = rng.choice(
+            open_now, size=min(len(open_now), self._closures + self._changes), replace=False
+        )
+        close, slow = picked[: self._closures], picked[self._closures :]
         self._open[close] = False
         self._open[reopen] = True
         self._closed.append(close)
         # Traffic: a street takes 1x to 3x its usual time (1x: the jam has cleared).
         factor = rng.integers(2, 7, size=len(slow)) / 2
         slow_seconds = np.maximum(1, np.round(self._usual[slow] * factor)).astype(np.int64)
-        inserted = _data.two_way(self._n, self._blocks[np.concatenate([reopen, slow])],
-                                 np.concatenate([self._usual[reopen], slow_seconds]))
+        inserted = _data.two_way(
+            self._n,
+            self._blocks[np.concatenate([reopen, slow])],
+            np.concatenate([self._usual[reopen], slow_seconds]),
+        )
         deleted = _data.two_way(self._n, self._blocks[close], self._usual[close])
-        return _edge_batch((inserted.src, inserted.dst, inserted.weights),
-                           (deleted.src, deleted.dst))
+        return _edge_batch(
+            (inserted.src, inserted.dst, inserted.weights), (deleted.src, deleted.dst)
+        )
 
 
 class EdgeSetEvents:
@@ -98,8 +103,9 @@ class EdgeSetEvents:
 
     def next_batch(self):
         rng, n = self._rng, self._n
-        gone_at = rng.choice(len(self._keys), size=min(self._deletions, len(self._keys)),
-                             replace=False)
+        gone_at = rng.choice(
+            len(self._keys), size=min(self._deletions, len(self._keys)), replace=False
+        )
         gone = self._keys[gone_at]
         kept = np.delete(self._keys, gone_at)
         src, dst = self._draw(self._OVERDRAW * self._insertions, rng)
@@ -109,7 +115,7 @@ class EdgeSetEvents:
         _, first = np.unique(candidates, return_index=True)
         candidates = candidates[np.sort(first)]
         fresh = ~_contains(kept, candidates) & ~np.isin(candidates, gone)
-        new = candidates[fresh][:self._insertions]
+        new = candidates[fresh][: self._insertions]
         new.sort()
         self._keys = np.insert(kept, np.searchsorted(kept, new), new)
         return _edge_batch((new // n, new % n), (gone // n, gone % n))

@@ -8,7 +8,7 @@ compute (the bound its module documents); exact answers must be equal bit for bi
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ class Tracked:
     algorithm: str
     compute: Callable
     answers: Callable
-    l1_bound: Optional[Callable] = None
+    l1_bound: Callable | None = None
 
 
 @dataclasses.dataclass
@@ -52,8 +52,9 @@ def build(sizes, seed):
 def _graph(edges):
     import dyng
 
-    return dyng.Graph.from_edges(edges.src, edges.dst, edges.weights,
-                                 num_vertices=edges.num_vertices, vertex_dtype="int32")
+    return dyng.Graph.from_edges(
+        edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, vertex_dtype="int32"
+    )
 
 
 def _roads(sizes, rng):
@@ -61,19 +62,38 @@ def _roads(sizes, rng):
 
     side = sizes.road_side
     edges, blocks = _data.roads(side, rng)
-    usual = edges.weights[:len(blocks)]
+    usual = edges.weights[: len(blocks)]
     centre = (side // 2) * side + side // 2
-    events = _stream.RoadEvents(edges.num_vertices, blocks, usual, closures=sizes.road_closures,
-                                changes=3 * sizes.road_closures, rng=rng)
+    events = _stream.RoadEvents(
+        edges.num_vertices,
+        blocks,
+        usual,
+        closures=sizes.road_closures,
+        changes=3 * sizes.road_closures,
+        rng=rng,
+    )
     tracked = [
-        Tracked("sssp", "sssp", lambda g: dyng.sssp.compute(g, centre),
-                lambda r: {"distances": r.distances, "parents": r.parents}),
-        Tracked("dynamic_bfs", "dynamic_bfs", lambda g: dyng.dynamic_bfs.compute(g, centre),
-                lambda r: {"levels": r.levels}),
+        Tracked(
+            "sssp",
+            "sssp",
+            lambda g: dyng.sssp.compute(g, centre),
+            lambda r: {"distances": r.distances, "parents": r.parents},
+        ),
+        Tracked(
+            "dynamic_bfs",
+            "dynamic_bfs",
+            lambda g: dyng.dynamic_bfs.compute(g, centre),
+            lambda r: {"levels": r.levels},
+        ),
     ]
-    return Workload("roads", f"{edges.num_vertices} junctions, {edges.num_edges} one-way "
-                    f"street segments with travel times; from the centre junction {centre}",
-                    _graph(edges), events, tracked)
+    return Workload(
+        "roads",
+        f"{edges.num_vertices} junctions, {edges.num_edges} one-way "
+        f"street segments with travel times; from the centre junction {centre}",
+        _graph(edges),
+        events,
+        tracked,
+    )
 
 
 def _followers(sizes, rng):
@@ -81,18 +101,41 @@ def _followers(sizes, rng):
 
     scale = sizes.follower_scale
     edges = _data.followers(scale, sizes.follower_edge_factor, rng)
-    events = _stream.EdgeSetEvents(edges, lambda count, r: _data.rmat_pairs(scale, count, r),
-                                   insertions=sizes.follows, deletions=sizes.follows, rng=rng)
+    events = _stream.EdgeSetEvents(
+        edges,
+        lambda count, r: _data.rmat_pairs(scale, count, r),
+        insertions=sizes.follows,
+        deletions=sizes.follows,
+        rng=rng,
+    )
     tracked = [
-        Tracked("components (weak)", "components",
-                lambda g: dyng.components.compute(g, kind="weak"), _component_answers),
-        Tracked("components (strong)", "components",
-                lambda g: dyng.components.compute(g, kind="strong"), _component_answers),
-        Tracked("pagerank", "pagerank", dyng.pagerank.compute,
-                lambda r: {"ranks": r.ranks}, _pagerank_bound),
+        Tracked(
+            "components (weak)",
+            "components",
+            lambda g: dyng.components.compute(g, kind="weak"),
+            _component_answers,
+        ),
+        Tracked(
+            "components (strong)",
+            "components",
+            lambda g: dyng.components.compute(g, kind="strong"),
+            _component_answers,
+        ),
+        Tracked(
+            "pagerank",
+            "pagerank",
+            dyng.pagerank.compute,
+            lambda r: {"ranks": r.ranks},
+            _pagerank_bound,
+        ),
     ]
-    return Workload("followers", f"{edges.num_vertices} accounts, {edges.num_edges} follows "
-                    "(R-MAT)", _graph(edges), events, tracked)
+    return Workload(
+        "followers",
+        f"{edges.num_vertices} accounts, {edges.num_edges} follows (R-MAT)",
+        _graph(edges),
+        events,
+        tracked,
+    )
 
 
 def _payments(sizes, rng):
@@ -100,20 +143,33 @@ def _payments(sizes, rng):
 
     accounts = sizes.payment_accounts
     edges = _data.payments(accounts, sizes.payments_per_account, rng)
-    events = _stream.EdgeSetEvents(edges, lambda count, r: _data.payment_pairs(accounts, count, r),
-                                   insertions=sizes.payments, deletions=sizes.payments, rng=rng)
+    events = _stream.EdgeSetEvents(
+        edges,
+        lambda count, r: _data.payment_pairs(accounts, count, r),
+        insertions=sizes.payments,
+        deletions=sizes.payments,
+        rng=rng,
+    )
     tracked = [
-        Tracked(f"cycle_count (<= {CYCLE_BOUND})", "cycle_count",
-                lambda g: dyng.cycle_count.compute(g, max_length=CYCLE_BOUND),
-                lambda r: {"counts": r.counts}),
+        Tracked(
+            f"cycle_count (<= {CYCLE_BOUND})",
+            "cycle_count",
+            lambda g: dyng.cycle_count.compute(g, max_length=CYCLE_BOUND),
+            lambda r: {"counts": r.counts},
+        ),
     ]
-    return Workload("payments", f"{accounts} accounts, {edges.num_edges} payer->payee pairs; "
-                    f"cycles of up to {CYCLE_BOUND} payments", _graph(edges), events, tracked)
+    return Workload(
+        "payments",
+        f"{accounts} accounts, {edges.num_edges} payer->payee pairs; "
+        f"cycles of up to {CYCLE_BOUND} payments",
+        _graph(edges),
+        events,
+        tracked,
+    )
 
 
 def _component_answers(result):
-    return {"labels": result.labels, "sizes": result.sizes,
-            "count": np.array([result.count])}
+    return {"labels": result.labels, "sizes": result.sizes, "count": np.array([result.count])}
 
 
 def _pagerank_bound(graph, result):

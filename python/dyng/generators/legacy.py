@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal, Optional
+from typing import Literal
 
 import numpy as np
 
@@ -218,8 +218,16 @@ def mosp_changes(
     safe = _flag(fn, "safe_deletions", safe_deletions)
     source = _integer(fn, "source", source, _INT64)
     ins_src, ins_dst, ins_w, del_src, del_dst, counts = _backend.native().legacy_mosp_changes(
-        graph._native, num_changes, percentage, mode, weight_min, weight_max, seed, local_hops,
-        safe, source,
+        graph._native,
+        num_changes,
+        percentage,
+        mode,
+        weight_min,
+        weight_max,
+        seed,
+        local_hops,
+        safe,
+        source,
     )
     batch = EdgeBatch(insert=(ins_src, ins_dst, ins_w.reshape(-1, k)), delete=(del_src, del_dst))
     report = MospChangeReport(
@@ -243,7 +251,7 @@ def cycle_enum_batch(
     num_deletions: int = 0,
     num_insertions: int = 0,
     seed: int = 0,
-    locality_window: Optional[int] = None,
+    locality_window: int | None = None,
 ) -> EdgeBatch:
     """A batch as CycleEnumeration-GPU's batch generator draws it.
 

@@ -42,7 +42,9 @@ def flag(value, function, argument):
     """A bool (NumPy bools too); anything else is refused rather than read as truthy."""
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return bool(value)
-    raise InvalidArgumentError(f"{function}(): {argument}={value!r} is not a bool; pass True or False")
+    raise InvalidArgumentError(
+        f"{function}(): {argument}={value!r} is not a bool; pass True or False"
+    )
 
 
 def is_wide(vertex_dtype, function):

@@ -15,12 +15,20 @@ def _batch_of(parts, dtype):
     insert = (ins_src.astype(dtype, copy=False), ins_dst.astype(dtype, copy=False))
     if k > 0:
         insert = insert + (flat.reshape(-1, k),)
-    return EdgeBatch(insert=insert,
-                     delete=(del_src.astype(dtype, copy=False), del_dst.astype(dtype, copy=False)))
+    return EdgeBatch(
+        insert=insert, delete=(del_src.astype(dtype, copy=False), del_dst.astype(dtype, copy=False))
+    )
 
 
-def read_legacy_batch(insert_path, delete_path, *, num_weights=1, num_vertices=-1,
-                      mosp_lenient=False, vertex_dtype="int32"):
+def read_legacy_batch(
+    insert_path,
+    delete_path,
+    *,
+    num_weights=1,
+    num_vertices=-1,
+    mosp_lenient=False,
+    vertex_dtype="int32",
+):
     """Reads a change batch of the original tools: ``u v w1..wK`` insertions, ``u v`` deletions.
 
     Parameters
@@ -51,8 +59,9 @@ def read_legacy_batch(insert_path, delete_path, *, num_weights=1, num_vertices=-
     n = _args.integer(num_vertices, fn, "num_vertices", minimum=-1)
     wide = _args.is_wide(vertex_dtype, fn)
     id_max = (1 << 63) - 1 if wide else _convert.INT32_MAX
-    parts = _backend.native().io_read_legacy_batch(ins, dele, k, n, id_max,
-                                                   _args.flag(mosp_lenient, fn, "mosp_lenient"))
+    parts = _backend.native().io_read_legacy_batch(
+        ins, dele, k, n, id_max, _args.flag(mosp_lenient, fn, "mosp_lenient")
+    )
     return _batch_of(parts, np.int64 if wide else np.int32)
 
 
@@ -69,8 +78,10 @@ def _parts_of(batch, fn):
     w = batch.insert_weights
     k = 0 if w is None else w.shape[1]
     flat = np.empty(0, dtype=np.int32) if w is None else np.ascontiguousarray(w).reshape(-1)
-    ids = [np.ascontiguousarray(a) for a in (batch.insert_src, batch.insert_dst,
-                                              batch.delete_src, batch.delete_dst)]
+    ids = [
+        np.ascontiguousarray(a)
+        for a in (batch.insert_src, batch.insert_dst, batch.delete_src, batch.delete_dst)
+    ]
     return ids[0], ids[1], flat, k, ids[2], ids[3]
 
 
@@ -120,8 +131,11 @@ def read_batches(path, *, num_weights=None, num_vertices=-1, resources=None):
     """
     fn = "read_batches"
     p = _args.path_of(path, fn)
-    k = -1 if num_weights is None else _args.integer(num_weights, fn, "num_weights", minimum=0,
-                                                     maximum=1 << 16)
+    k = (
+        -1
+        if num_weights is None
+        else _args.integer(num_weights, fn, "num_weights", minimum=0, maximum=1 << 16)
+    )
     n = _args.integer(num_vertices, fn, "num_vertices", minimum=-1)
     return [_batch_of(parts, np.int64) for parts in _backend.native().io_read_batches(p, k, n)]
 
@@ -143,7 +157,6 @@ def write_batches(path, batches):
         items = list(batches)
     except TypeError:
         raise InvalidArgumentError(
-            f"{fn}(): batches={type(batches).__name__} is not iterable; pass a list of "
-            "EdgeBatch"
+            f"{fn}(): batches={type(batches).__name__} is not iterable; pass a list of EdgeBatch"
         ) from None
     _backend.native().io_write_batches(p, [_parts_of(b, fn) for b in items])

@@ -9,8 +9,17 @@ from dyng._errors import InvalidArgumentError
 from dyng.io import _args
 
 
-def read_csr_triplet(prefix, *, num_weights=0, vertex_dtype="int32", edge_dtype="int32",
-                     properties=None, directed=None, semantics=None, resources=None):
+def read_csr_triplet(
+    prefix,
+    *,
+    num_weights=0,
+    vertex_dtype="int32",
+    edge_dtype="int32",
+    properties=None,
+    directed=None,
+    semantics=None,
+    resources=None,
+):
     """Reads a CSR triplet into a :class:`dyng.Graph`.
 
     Parameters
@@ -49,9 +58,17 @@ def read_csr_triplet(prefix, *, num_weights=0, vertex_dtype="int32", edge_dtype=
         )
     from dyng._graph import Graph
 
-    return Graph.from_csr(row_ptr.astype(eid), col_ind.astype(vid), flat.reshape(-1, k),
-                          properties=properties, directed=directed, semantics=semantics,
-                          vertex_dtype=vid, edge_dtype=eid, resources=resources)
+    return Graph.from_csr(
+        row_ptr.astype(eid),
+        col_ind.astype(vid),
+        flat.reshape(-1, k),
+        properties=properties,
+        directed=directed,
+        semantics=semantics,
+        vertex_dtype=vid,
+        edge_dtype=eid,
+        resources=resources,
+    )
 
 
 def write_csr_triplet(prefix, graph):
@@ -80,6 +97,10 @@ def write_csr_triplet(prefix, graph):
         )
     csr = graph.to_csr()
     flat = np.ascontiguousarray(csr.weights, dtype=np.int32).reshape(-1)
-    _backend.native().io_write_csr_triplet(p, np.ascontiguousarray(csr.row_ptr),
-                                           np.ascontiguousarray(csr.col_ind), flat,
-                                           graph.num_weights)
+    _backend.native().io_write_csr_triplet(
+        p,
+        np.ascontiguousarray(csr.row_ptr),
+        np.ascontiguousarray(csr.col_ind),
+        flat,
+        graph.num_weights,
+    )

@@ -20,9 +20,19 @@ def _edge_list_of(parts, with_info=True):
     return EdgeList(int(n), src, dst, weights, info)
 
 
-def read_edge_list_arrays(path, *, num_weights=0, weighted=None, ids="compact", index_base=0,
-                          symmetrize=False, drop_self_loops=True, duplicates="merge", threads=0,
-                          vertex_dtype="int32"):
+def read_edge_list_arrays(
+    path,
+    *,
+    num_weights=0,
+    weighted=None,
+    ids="compact",
+    index_base=0,
+    symmetrize=False,
+    drop_self_loops=True,
+    duplicates="merge",
+    threads=0,
+    vertex_dtype="int32",
+):
     """Reads a text edge list (``src dst [w1..wK] [timestamp]`` per line) into arrays.
 
     Separators are spaces, tabs or commas; lines starting with ``#`` or ``%`` are comments. A
@@ -86,16 +96,37 @@ def read_edge_list_arrays(path, *, num_weights=0, weighted=None, ids="compact", 
     t = _args.integer(threads, fn, "threads")
     wide = _args.is_wide(vertex_dtype, fn)
     parts = _backend.native().io_read_edge_list(
-        p, k, ids == "compact", base, _args.flag(symmetrize, fn, "symmetrize"),
-        _args.flag(drop_self_loops, fn, "drop_self_loops"), duplicates == "merge", max(t, 0),
-        wide)
+        p,
+        k,
+        ids == "compact",
+        base,
+        _args.flag(symmetrize, fn, "symmetrize"),
+        _args.flag(drop_self_loops, fn, "drop_self_loops"),
+        duplicates == "merge",
+        max(t, 0),
+        wide,
+    )
     return _edge_list_of(parts)
 
 
-def read_edge_list(path, *, num_weights=0, weighted=None, ids="compact", index_base=0,
-                   symmetrize=False, drop_self_loops=True, duplicates="merge", threads=0,
-                   vertex_dtype="int32", properties=None, directed=None, semantics=None,
-                   edge_dtype=None, resources=None):
+def read_edge_list(
+    path,
+    *,
+    num_weights=0,
+    weighted=None,
+    ids="compact",
+    index_base=0,
+    symmetrize=False,
+    drop_self_loops=True,
+    duplicates="merge",
+    threads=0,
+    vertex_dtype="int32",
+    properties=None,
+    directed=None,
+    semantics=None,
+    edge_dtype=None,
+    resources=None,
+):
     """Reads a text edge list into a :class:`dyng.Graph`.
 
     The reading keywords are those of :func:`read_edge_list_arrays`; ``properties``,
@@ -111,14 +142,28 @@ def read_edge_list(path, *, num_weights=0, weighted=None, ids="compact", index_b
     >>> (g.num_vertices, g.num_edges, g.num_weights)
     (3, 2, 1)
     """
-    e = read_edge_list_arrays(path, num_weights=num_weights, weighted=weighted, ids=ids,
-                              index_base=index_base, symmetrize=symmetrize,
-                              drop_self_loops=drop_self_loops, duplicates=duplicates,
-                              threads=threads, vertex_dtype=vertex_dtype)
+    e = read_edge_list_arrays(
+        path,
+        num_weights=num_weights,
+        weighted=weighted,
+        ids=ids,
+        index_base=index_base,
+        symmetrize=symmetrize,
+        drop_self_loops=drop_self_loops,
+        duplicates=duplicates,
+        threads=threads,
+        vertex_dtype=vertex_dtype,
+    )
     # Whether kept duplicates stay parallel edges is the properties' call (parallel_edges), as
     # in 0.2.0: the default properties merge them again.
-    return e.to_graph(properties=properties, directed=directed, semantics=semantics,
-                      vertex_dtype=e.src.dtype.name, edge_dtype=edge_dtype, resources=resources)
+    return e.to_graph(
+        properties=properties,
+        directed=directed,
+        semantics=semantics,
+        vertex_dtype=e.src.dtype.name,
+        edge_dtype=edge_dtype,
+        resources=resources,
+    )
 
 
 def _random_triple(random_weights, fn):
@@ -138,9 +183,16 @@ def _random_triple(random_weights, fn):
     return lo, hi, seed
 
 
-def read_matrix_market_arrays(path, *, weights=None, num_weights=1, random_weights=None,
-                              drop_self_loops=True, sort_and_dedupe=True,
-                              vertex_dtype="int32"):
+def read_matrix_market_arrays(
+    path,
+    *,
+    weights=None,
+    num_weights=1,
+    random_weights=None,
+    drop_self_loops=True,
+    sort_and_dedupe=True,
+    vertex_dtype="int32",
+):
     """Reads a coordinate Matrix Market file (1-based ids) into arrays.
 
     Parameters
@@ -187,15 +239,35 @@ def read_matrix_market_arrays(path, *, weights=None, num_weights=1, random_weigh
     lo, hi, seed = _random_triple(random_weights, fn)
     wide = _args.is_wide(vertex_dtype, fn)
     parts = _backend.native().io_read_matrix_market(
-        p, mode, k, lo, hi, seed, _args.flag(drop_self_loops, fn, "drop_self_loops"),
-        _args.flag(sort_and_dedupe, fn, "sort_and_dedupe"), 0, wide)
+        p,
+        mode,
+        k,
+        lo,
+        hi,
+        seed,
+        _args.flag(drop_self_loops, fn, "drop_self_loops"),
+        _args.flag(sort_and_dedupe, fn, "sort_and_dedupe"),
+        0,
+        wide,
+    )
     return _edge_list_of(parts, with_info=False)
 
 
-def read_matrix_market(path, *, weights=None, num_weights=1, random_weights=None,
-                       drop_self_loops=True, sort_and_dedupe=True, vertex_dtype="int32",
-                       properties=None, directed=None, semantics=None, edge_dtype=None,
-                       resources=None):
+def read_matrix_market(
+    path,
+    *,
+    weights=None,
+    num_weights=1,
+    random_weights=None,
+    drop_self_loops=True,
+    sort_and_dedupe=True,
+    vertex_dtype="int32",
+    properties=None,
+    directed=None,
+    semantics=None,
+    edge_dtype=None,
+    resources=None,
+):
     """Reads a coordinate Matrix Market file into a :class:`dyng.Graph`.
 
     Reading keywords as in :func:`read_matrix_market_arrays`; the others go to
@@ -210,11 +282,23 @@ def read_matrix_market(path, *, weights=None, num_weights=1, random_weights=None
     >>> (g.num_vertices, g.num_edges, g.num_weights)
     (2, 1, 1)
     """
-    e = read_matrix_market_arrays(path, weights=weights, num_weights=num_weights,
-                                  random_weights=random_weights, drop_self_loops=drop_self_loops,
-                                  sort_and_dedupe=sort_and_dedupe, vertex_dtype=vertex_dtype)
-    return e.to_graph(properties=properties, directed=directed, semantics=semantics,
-                      vertex_dtype=e.src.dtype.name, edge_dtype=edge_dtype, resources=resources)
+    e = read_matrix_market_arrays(
+        path,
+        weights=weights,
+        num_weights=num_weights,
+        random_weights=random_weights,
+        drop_self_loops=drop_self_loops,
+        sort_and_dedupe=sort_and_dedupe,
+        vertex_dtype=vertex_dtype,
+    )
+    return e.to_graph(
+        properties=properties,
+        directed=directed,
+        semantics=semantics,
+        vertex_dtype=e.src.dtype.name,
+        edge_dtype=edge_dtype,
+        resources=resources,
+    )
 
 
 def edges_of(edges, fn):

@@ -57,8 +57,9 @@ def write_distances(path, distances):
     """
     fn = "write_distances"
     p = _args.path_of(path, fn)
-    _backend.native().io_write_vertex_values(p, fn, _vector(distances, fn, "distances"),
-                                             INFINITE_DISTANCE)
+    _backend.native().io_write_vertex_values(
+        p, fn, _vector(distances, fn, "distances"), INFINITE_DISTANCE
+    )
 
 
 def read_parents(path, num_vertices, *, vertex_dtype="int32"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
@@ -46,8 +45,8 @@ class EdgeList:
     num_vertices: int
     src: np.ndarray
     dst: np.ndarray
-    weights: Optional[np.ndarray]
-    info: Optional[EdgeListInfo] = None
+    weights: np.ndarray | None
+    info: EdgeListInfo | None = None
 
     @property
     def num_edges(self) -> int:

@@ -35,8 +35,11 @@ from dyng.nx._info import get_info
 
 __all__ = ["BackendInterface", "DiGraph", "Graph", "get_info"]
 
-_LAZY = {"BackendInterface": "dyng.nx._interface", "DiGraph": "dyng.nx._graph_types",
-         "Graph": "dyng.nx._graph_types"}
+_LAZY = {
+    "BackendInterface": "dyng.nx._interface",
+    "DiGraph": "dyng.nx._graph_types",
+    "Graph": "dyng.nx._graph_types",
+}
 
 
 def __getattr__(name):

@@ -18,14 +18,28 @@ import numpy as np
 
 from dyng.nx import _orders
 
-__all__ = ["single_source_dijkstra_path_length", "single_source_dijkstra",
-           "single_source_dijkstra_path", "dijkstra_path", "dijkstra_path_length",
-           "dijkstra_predecessor_and_distance", "single_source_shortest_path_length",
-           "bfs_layers", "pagerank", "transitivity", "connected_components", "number_connected_components",
-           "is_connected", "node_connected_component", "weakly_connected_components",
-           "number_weakly_connected_components", "is_weakly_connected",
-           "strongly_connected_components", "number_strongly_connected_components",
-           "is_strongly_connected"]
+__all__ = [
+    "single_source_dijkstra_path_length",
+    "single_source_dijkstra",
+    "single_source_dijkstra_path",
+    "dijkstra_path",
+    "dijkstra_path_length",
+    "dijkstra_predecessor_and_distance",
+    "single_source_shortest_path_length",
+    "bfs_layers",
+    "pagerank",
+    "transitivity",
+    "connected_components",
+    "number_connected_components",
+    "is_connected",
+    "node_connected_component",
+    "weakly_connected_components",
+    "number_weakly_connected_components",
+    "is_weakly_connected",
+    "strongly_connected_components",
+    "number_strongly_connected_components",
+    "is_strongly_connected",
+]
 
 _INFINITE = 2**61 - 1  # dyng.sssp.INFINITE_DISTANCE
 _INT64_SAFE = 2**62
@@ -74,8 +88,9 @@ def _dijkstra_reached(vertex, dist, cutoff):
 def _popped(source, vertex, dist, cutoff, weight, *, predecessors=False):
     reached = _dijkstra_reached(vertex, dist, cutoff)
     limited = np.where(reached, dist, _INFINITE)
-    return _orders.dijkstra_order(vertex, limited, _edges(source, weight), _INFINITE - 1,
-                                  predecessors=predecessors)
+    return _orders.dijkstra_order(
+        vertex, limited, _edges(source, weight), _INFINITE - 1, predecessors=predecessors
+    )
 
 
 def _first_pushed(source, vertex, dist, cutoff, weight, popped):
@@ -204,8 +219,9 @@ def pagerank(source, alpha, personalization, max_iter, tol, nstart, weight, dang
     # gives the nodes no weight raises NetworkX's ZeroDivisionError in the source.
     if len(source) == 0:
         return {}
-    ranks, converged = source.pagerank(alpha, tol, max_iter, weight,
-                                       (personalization, dangling, nstart))
+    ranks, converged = source.pagerank(
+        alpha, tol, max_iter, weight, (personalization, dangling, nstart)
+    )
     if not converged:
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(source.index.labels_of(source.node_ids()).tolist(), ranks.tolist()))

@@ -14,8 +14,7 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
-from collections.abc import Mapping
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
@@ -36,8 +35,10 @@ def argument_problem(name, arguments):
     """Why dyng cannot take these arguments, or None."""
     weight = arguments.get("weight")
     if callable(weight):
-        return ("weight is a function; dyng reads integer weights from one edge attribute, so "
-                "NetworkX runs this call (store the weights as an attribute to use dyng)")
+        return (
+            "weight is a function; dyng reads integer weights from one edge attribute, so "
+            "NetworkX runs this call (store the weights as an attribute to use dyng)"
+        )
     cutoff = arguments.get("cutoff")
     if cutoff is not None and not isinstance(cutoff, numbers.Real):
         return f"cutoff={cutoff!r} is not a number"
@@ -47,8 +48,10 @@ def argument_problem(name, arguments):
         return _pagerank_problem(arguments)
     if name == "transitivity":
         if arguments["G"].is_directed():
-            return ("transitivity of a directed graph counts NetworkX's successor triads, not "
-                    "dyng's undirected triangles")
+            return (
+                "transitivity of a directed graph counts NetworkX's successor triads, not "
+                "dyng's undirected triangles"
+            )
         if arguments["G"].is_multigraph():
             return "NetworkX's transitivity refuses multigraphs; it raises its own error"
     return None
@@ -60,8 +63,10 @@ def _pagerank_problem(arguments):
         if problem is not None:
             return problem
     if arguments["G"].is_multigraph():
-        return ("the graph is a multigraph: NetworkX's pagerank adds up parallel edges, which "
-                "dyng's conversion keeps as one")
+        return (
+            "the graph is a multigraph: NetworkX's pagerank adds up parallel edges, which "
+            "dyng's conversion keeps as one"
+        )
     alpha, tol, max_iter = arguments["alpha"], arguments["tol"], arguments["max_iter"]
     if not isinstance(alpha, numbers.Real) or not 0 <= alpha < 1:
         return f"alpha={alpha!r} is not a number in [0, 1), which dyng.pagerank needs"
@@ -86,12 +91,16 @@ def _vector_problem(name, vector, G):
         if node not in G:
             continue
         if not isinstance(weight, numbers.Real) or not (math.isfinite(weight) and weight >= 0):
-            return (f"{name}[{node!r}] is {weight!r}; dyng.pagerank takes non-negative finite "
-                    f"weights, so NetworkX runs this call")
+            return (
+                f"{name}[{node!r}] is {weight!r}; dyng.pagerank takes non-negative finite "
+                f"weights, so NetworkX runs this call"
+            )
         total += weight
     if total == 0 and name != "personalization":
-        return (f"{name} gives the graph's nodes no weight, which NetworkX divides by (and then "
-                f"fails to converge), so NetworkX runs this call")
+        return (
+            f"{name} gives the graph's nodes no weight, which NetworkX divides by (and then "
+            f"fails to converge), so NetworkX runs this call"
+        )
     return None
 
 
@@ -99,8 +108,10 @@ def _sources_problem(G, sources):
     if sources in G:
         return None
     if isinstance(sources, Iterator):
-        return ("sources is an iterator, which dyng cannot look into without using it up; pass "
-                "a list of sources")
+        return (
+            "sources is an iterator, which dyng cannot look into without using it up; pass "
+            "a list of sources"
+        )
     try:
         count = len(set(sources))
     except TypeError:
@@ -152,24 +163,45 @@ def source_problem(name, source, attrs):
 # conversion is a pass over NetworkX's dicts; answers with paths or predecessor lists also cost
 # Python work per node; NetworkX's pagerank makes its own pass, to a SciPy matrix, so dyng's
 # pays from any size: bench/README.md). None: never, because NetworkX's own code does less than the conversion.
-_PAYS_FROM = {"single_source_dijkstra_path_length": 1, "single_source_dijkstra": 3,
-              "single_source_dijkstra_path": 3, "dijkstra_predecessor_and_distance": 10,
-              "transitivity": 0.02, "pagerank": 0, "dijkstra_path": None, "dijkstra_path_length": None,
-              "single_source_shortest_path_length": None, "bfs_layers": None,
-              "number_strongly_connected_components": 1}
+_PAYS_FROM = {
+    "single_source_dijkstra_path_length": 1,
+    "single_source_dijkstra": 3,
+    "single_source_dijkstra_path": 3,
+    "dijkstra_predecessor_and_distance": 10,
+    "transitivity": 0.02,
+    "pagerank": 0,
+    "dijkstra_path": None,
+    "dijkstra_path_length": None,
+    "single_source_shortest_path_length": None,
+    "bfs_layers": None,
+    "number_strongly_connected_components": 1,
+}
 _STOPS_AT_TARGET = "NetworkX's search stops at the target"
 _BFS = "NetworkX's BFS costs less than converting the graph"
 # NetworkX's components searches cost less than the conversion (its weak ones stop once every
 # node is seen, its is_* functions at the first component); only counting strong components
 # pays, and every answer that builds sets costs as much Python work per node as NetworkX.
 _SEARCH = "NetworkX's components search costs less than converting the graph"
-_WHY_NOT = {"dijkstra_path": _STOPS_AT_TARGET, "dijkstra_path_length": _STOPS_AT_TARGET,
-            "single_source_shortest_path_length": _BFS, "bfs_layers": _BFS,
-            **{name: _SEARCH for name in (
-                "connected_components", "number_connected_components", "is_connected",
-                "node_connected_component", "weakly_connected_components",
-                "number_weakly_connected_components", "is_weakly_connected",
-                "strongly_connected_components", "is_strongly_connected")}}
+_WHY_NOT = {
+    "dijkstra_path": _STOPS_AT_TARGET,
+    "dijkstra_path_length": _STOPS_AT_TARGET,
+    "single_source_shortest_path_length": _BFS,
+    "bfs_layers": _BFS,
+    **{
+        name: _SEARCH
+        for name in (
+            "connected_components",
+            "number_connected_components",
+            "is_connected",
+            "node_connected_component",
+            "weakly_connected_components",
+            "number_weakly_connected_components",
+            "is_weakly_connected",
+            "strongly_connected_components",
+            "is_strongly_connected",
+        )
+    },
+}
 
 
 def should_run(name, function, args, kwargs):
@@ -184,13 +216,17 @@ def should_run(name, function, args, kwargs):
     if name == "single_source_dijkstra" and _target(function, args, kwargs) is not None:
         factor, why = None, _STOPS_AT_TARGET
     if factor is None:
-        return (f"{why}, so a single call on a plain graph is faster in NetworkX (a dyng.nx "
-                f"graph keeps the result instead)")
+        return (
+            f"{why}, so a single call on a plain graph is faster in NetworkX (a dyng.nx "
+            f"graph keeps the result instead)"
+        )
     least = int(factor * min_edges())
     edges = G.number_of_edges()
     if edges < least:
-        return (f"the graph has {edges} edges, fewer than the {least} from which converting it "
-                f"for dyng pays for {name} (nx.config.backends.dyng.min_edges scales it)")
+        return (
+            f"the graph has {edges} edges, fewer than the {least} from which converting it "
+            f"for dyng pays for {name} (nx.config.backends.dyng.min_edges scales it)"
+        )
     return True
 
 

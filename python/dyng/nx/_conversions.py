@@ -56,16 +56,24 @@ def source_of(G, attrs):
     return _take(G, attrs) or cached_snapshot(G, attrs) or snapshot_of(G, attrs)
 
 
-def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
-                    preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
-                    graph_name=None):
+def convert_from_nx(
+    G,
+    edge_attrs=None,
+    node_attrs=None,
+    preserve_edge_attrs=False,
+    preserve_node_attrs=False,
+    preserve_graph_attrs=False,
+    name=None,
+    graph_name=None,
+):
     """A converted graph holding the weights of `edge_attrs` ({attribute: default})."""
     if isinstance(G, (Snapshot, _Recording)):
         return G
     if edge_attrs is None and preserve_edge_attrs:
         raise NotImplementedError(
             f"convert_from_nx(): dyng keeps one integer weight attribute, not every edge "
-            f"attribute (asked for by {name or 'this call'}); name the weight attribute")
+            f"attribute (asked for by {name or 'this call'}); name the weight attribute"
+        )
     attrs = dict(edge_attrs or {})
     converted = _take(G, attrs) or snapshot_of(G, attrs)
     if preserve_graph_attrs:
@@ -78,8 +86,12 @@ def convert_to_nx(obj, *, name=None):
     (its nodes, edges and converted weights)."""
     if not isinstance(obj, Snapshot):
         return obj
-    cls = {(True, False): nx.DiGraph, (False, False): nx.Graph, (True, True): nx.MultiDiGraph,
-           (False, True): nx.MultiGraph}[obj.directed, obj.multigraph]
+    cls = {
+        (True, False): nx.DiGraph,
+        (False, False): nx.Graph,
+        (True, True): nx.MultiDiGraph,
+        (False, True): nx.MultiGraph,
+    }[obj.directed, obj.multigraph]
     G = cls()
     G.graph.update(obj.graph)
     labels = obj.index.all_labels()
@@ -88,8 +100,13 @@ def convert_to_nx(obj, *, name=None):
         if weights.problem is not None:
             continue
         src, dst, values, _ = obj.ordered_edges(attr)
-        G.add_edges_from((labels[u], labels[v], {attr: w}) for u, v, w in
-                         zip(src.tolist(), dst.tolist(), values.tolist()))
-    G.add_edges_from((labels[u], labels[v]) for u, v in zip(obj.src.tolist(), obj.dst.tolist())
-                     if not G.has_edge(labels[u], labels[v]))
+        G.add_edges_from(
+            (labels[u], labels[v], {attr: w})
+            for u, v, w in zip(src.tolist(), dst.tolist(), values.tolist())
+        )
+    G.add_edges_from(
+        (labels[u], labels[v])
+        for u, v in zip(obj.src.tolist(), obj.dst.tolist())
+        if not G.has_edge(labels[u], labels[v])
+    )
     return G

@@ -34,12 +34,16 @@ def _call(name, arguments):
             return _networkx_code.run_networkx(name, [G], problem, (), arguments)
         raise NotImplementedError(f"{name}(): dyng cannot run this call: {problem}")
     _suite_counts.note_call(name)
-    inputs = {("node" if key == "source" else key): value
-              for key, value in arguments.items() if key != "G"}
+    inputs = {
+        ("node" if key == "source" else key): value
+        for key, value in arguments.items()
+        if key != "G"
+    }
     return getattr(_algorithms, name)(source, **inputs)
 
 
 # The dispatched functions dyng implements, with NetworkX's signatures (can_run binds to them).
+
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     return _call("single_source_dijkstra_path_length", locals())
@@ -74,8 +78,16 @@ def bfs_layers(G, sources):
     yield from _call("bfs_layers", locals())
 
 
-def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
-             weight="weight", dangling=None):
+def pagerank(
+    G,
+    alpha=0.85,
+    personalization=None,
+    max_iter=100,
+    tol=1e-06,
+    nstart=None,
+    weight="weight",
+    dangling=None,
+):
     return _call("pagerank", locals())
 
 
@@ -84,6 +96,7 @@ def transitivity(G):
 
 
 # The components generators, as NetworkX's, compute nothing before the first set is asked for.
+
 
 def connected_components(G):
     yield from _call("connected_components", locals())

@@ -13,6 +13,8 @@ the numbers give every row's adjacency order, which NetworkX's searches break ti
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 __all__ = ["EdgeData", "Journal"]
 
 
@@ -100,7 +102,8 @@ class EdgeData(dict):
         if self._journal is not None:
             self._journal.touch(self._u, self._v)
 
-    def __ior__(self, other):
+    # mypy holds __ior__ to dict's overloaded __or__ (a new dict); |= returns self, as dict's does.
+    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]
         dict.update(self, other)
         if self._journal is not None:
             self._journal.touch(self._u, self._v)

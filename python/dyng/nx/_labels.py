@@ -67,7 +67,10 @@ class NodeIndex:
         """Labels of an id array, as an object array."""
         if len(self._array) != len(self._labels):
             # fromiter keeps tuple labels whole; np.array would read them as rows.
-            grown = np.fromiter(self._labels[len(self._array):], dtype=object,
-                                count=len(self._labels) - len(self._array))
+            grown = np.fromiter(
+                self._labels[len(self._array) :],
+                dtype=object,
+                count=len(self._labels) - len(self._array),
+            )
             self._array = np.concatenate((self._array, grown))
         return self._array[ids]

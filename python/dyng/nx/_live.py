@@ -167,8 +167,9 @@ class LiveSource:
         import dyng
 
         mirror = self._usable(None)
-        result = mirror.result(("components", kind),
-                               lambda g: dyng.components.compute(g, kind=kind))
+        result = mirror.result(
+            ("components", kind), lambda g: dyng.components.compute(g, kind=kind)
+        )
         labels = result.labels.to_numpy()
         # Ids given since the copy last grew have no edges there: each is its own component.
         missing = np.arange(len(labels), len(self.state.index), dtype=np.int64)
@@ -187,12 +188,15 @@ class LiveSource:
             attrs = {} if attr is None else {attr: 1}
             return snapshot_of(self.G, attrs).pagerank(alpha, tol, max_iter, attr, dicts)
         index = self.state.index_of(self.G)
-        vectors = PagerankVectors(dicts, lambda node: index.id_for(node) if node in self.G
-                                  else None)
+        vectors = PagerankVectors(
+            dicts, lambda node: index.id_for(node) if node in self.G else None
+        )
         result = mirror.result(
             ("pagerank", alpha, tol, max_iter, attr) + vectors.key(),
-            lambda g: vectors.compute(g, alpha=alpha, tol=tol, max_iter=max_iter,
-                                      weighted=attr is not None))
+            lambda g: vectors.compute(
+                g, alpha=alpha, tol=tol, max_iter=max_iter, weighted=attr is not None
+            ),
+        )
         ranks, converged = converged_ranks(result, tol)
         return ranks[ids], converged
 
@@ -215,8 +219,10 @@ class LiveSource:
     def _usable(self, attr):
         mirror, problem = self.state.mirror(self.G, attr)
         if problem is not None:
-            raise RuntimeError(f"dyng.nx: {problem}; the backend answered a call it had to "
-                               f"refuse, which is a bug in dyng.nx: please report it")
+            raise RuntimeError(
+                f"dyng.nx: {problem}; the backend answered a call it had to "
+                f"refuse, which is a bug in dyng.nx: please report it"
+            )
         return mirror
 
     def _alone(self, source, unreachable):

@@ -47,8 +47,9 @@ class Mirror:
         self.bad = {}
         self.results = collections.OrderedDict()
         src, dst, columns = self._read_graph(G)
-        self.graph = dyng.Graph.from_edges(src, dst, columns, num_vertices=len(index),
-                                           directed=self.directed)
+        self.graph = dyng.Graph.from_edges(
+            src, dst, columns, num_vertices=len(index), directed=self.directed
+        )
         self.journal = journal
         journal.add_reader(self)
 
@@ -109,8 +110,9 @@ class Mirror:
         index = self.index
         degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=len(rows))
         src = np.repeat(np.array(index.ids_for(rows), dtype=np.int64), degrees)
-        dst = np.array(index.ids_for(list(itertools.chain.from_iterable(adj.values()))),
-                       dtype=np.int64)
+        dst = np.array(
+            index.ids_for(list(itertools.chain.from_iterable(adj.values()))), dtype=np.int64
+        )
         datas = [d for nbrs in adj.values() for d in nbrs.values()]
         if not self.directed:
             # dyng stores an undirected edge once and both directions itself.
@@ -187,7 +189,11 @@ class Mirror:
             return None
         width = 1 if self.attr is None else 2
         columns = np.array(insert_columns, dtype=np.int32).reshape(-1, width)
-        return dyng.EdgeBatch(insert=(np.array(insert_src, dtype=np.int64),
-                                      np.array(insert_dst, dtype=np.int64), columns),
-                              delete=(np.array(delete_src, dtype=np.int64),
-                                      np.array(delete_dst, dtype=np.int64)))
+        return dyng.EdgeBatch(
+            insert=(
+                np.array(insert_src, dtype=np.int64),
+                np.array(insert_dst, dtype=np.int64),
+                columns,
+            ),
+            delete=(np.array(delete_src, dtype=np.int64), np.array(delete_dst, dtype=np.int64)),
+        )

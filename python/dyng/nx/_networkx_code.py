@@ -57,8 +57,10 @@ def accepts(name, args, kwargs):
     dispatched = registered().get(name)
     if dispatched is None:
         return f"{name} is not a function NetworkX dispatches"
-    graphs = [args[position] if position < len(args) else kwargs.get(graph)
-              for graph, position in dispatched.graphs.items()]
+    graphs = [
+        args[position] if position < len(args) else kwargs.get(graph)
+        for graph, position in dispatched.graphs.items()
+    ]
     if any(isinstance(g, _Recording) for g in graphs):
         return True
     return f"dyng does not implement {name}; NetworkX runs it"

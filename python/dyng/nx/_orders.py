@@ -30,8 +30,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DijkstraOrder", "dijkstra_order", "bfs_layer_order", "component_groups",
-           "reverse_topological_order"]
+__all__ = [
+    "DijkstraOrder",
+    "dijkstra_order",
+    "bfs_layer_order",
+    "component_groups",
+    "reverse_topological_order",
+]
 
 
 class DijkstraOrder:

@@ -91,8 +91,10 @@ class Snapshot:
             return None
         weights = self.weights.get(attr)
         if weights is None:
-            return (f"the graph was converted for dyng without the edge attribute {attr!r}; "
-                    f"convert it with edge_attrs={{{attr!r}: 1}}")
+            return (
+                f"the graph was converted for dyng without the edge attribute {attr!r}; "
+                f"convert it with edge_attrs={{{attr!r}: 1}}"
+            )
         return weights.problem
 
     def hidden_edges_problem(self, attr):
@@ -101,8 +103,10 @@ class Snapshot:
         (and fails to converge), so leaving the edge out would not be NetworkX's answer."""
         if attr is None or self.weights[attr].keep is None:
             return None
-        return (f"an edge has {attr}=None, which NetworkX's pagerank does not skip as its "
-                f"searches do; NetworkX runs this call")
+        return (
+            f"an edge has {attr}=None, which NetworkX's pagerank does not skip as its "
+            f"searches do; NetworkX runs this call"
+        )
 
     def ordered_edges(self, attr):
         """(src, dst, weights or None, order) of the edges a search by `attr` sees."""
@@ -136,8 +140,10 @@ class Snapshot:
         transition probabilities by `attr` (every edge 1 when None) and NetworkX's
         (personalization, dangling, nstart) `dicts` by node."""
         vectors = PagerankVectors(dicts, self._node_id)
-        return self._remember(("pagerank", alpha, tol, max_iter, attr, vectors.key(nstart=True)),
-                              lambda: self._pagerank(alpha, tol, max_iter, attr, vectors))
+        return self._remember(
+            ("pagerank", alpha, tol, max_iter, attr, vectors.key(nstart=True)),
+            lambda: self._pagerank(alpha, tol, max_iter, attr, vectors),
+        )
 
     def _node_id(self, node):
         vertex = self.index.id_of(node)
@@ -169,7 +175,8 @@ class Snapshot:
 
             src, dst, values, _ = self.ordered_edges(attr)
             graph = self._search_graphs[attr] = dyng.Graph.from_edges(
-                src, dst, values, num_vertices=len(self.index))
+                src, dst, values, num_vertices=len(self.index)
+            )
         return graph
 
     def _sssp(self, source, attr):
@@ -202,19 +209,24 @@ class Snapshot:
         else:
             src, dst, values, _ = self.ordered_edges(attr)
             inside = (src < self.nodes) & (dst < self.nodes)
-            graph = dyng.Graph.from_edges(src[inside], dst[inside],
-                                          None if values is None else values[inside],
-                                          num_vertices=self.nodes)
-        result = vectors.compute(graph, alpha=alpha, tol=tol, max_iter=max_iter,
-                                 weighted=attr is not None)
+            graph = dyng.Graph.from_edges(
+                src[inside],
+                dst[inside],
+                None if values is None else values[inside],
+                num_vertices=self.nodes,
+            )
+        result = vectors.compute(
+            graph, alpha=alpha, tol=tol, max_iter=max_iter, weighted=attr is not None
+        )
         return converged_ranks(result, tol)
 
     def _count_triangles(self):
         import dyng
 
         once = self.src < self.dst
-        graph = dyng.Graph.from_edges(self.src[once], self.dst[once],
-                                      num_vertices=len(self.index), directed=False)
+        graph = dyng.Graph.from_edges(
+            self.src[once], self.dst[once], num_vertices=len(self.index), directed=False
+        )
         return dyng.triangle_delta.compute(graph).count
 
 
@@ -227,7 +239,8 @@ class PagerankVectors:
 
     def __init__(self, dicts, node_id):
         self.personalization, self.dangling, self.nstart = (
-            None if d is None else _weights_by_id(d, node_id) for d in dicts)
+            None if d is None else _weights_by_id(d, node_id) for d in dicts
+        )
         if self.personalization is not None and not len(self.personalization):
             raise ZeroDivisionError
 
@@ -240,8 +253,13 @@ class PagerankVectors:
     def compute(self, graph, **options):
         import dyng
 
-        return dyng.pagerank.compute(graph, personalization=self.personalization,
-                                     dangling=self.dangling, nstart=self.nstart, **options)
+        return dyng.pagerank.compute(
+            graph,
+            personalization=self.personalization,
+            dangling=self.dangling,
+            nstart=self.nstart,
+            **options,
+        )
 
 
 def _weights_by_id(mapping, node_id):
@@ -279,15 +297,16 @@ def snapshot_of(G, attrs):
     count = len if getattr(G, "_graph", None) is None else _count_yielded
     degrees = np.fromiter(map(count, adj.values()), dtype=np.int64, count=len(rows))
     src = np.repeat(np.array(index.ids_for(rows), dtype=np.int64), degrees)
-    dst = np.array(index.ids_for(list(itertools.chain.from_iterable(adj.values()))),
-                   dtype=np.int64)
+    dst = np.array(index.ids_for(list(itertools.chain.from_iterable(adj.values()))), dtype=np.int64)
     vertex_type = np.int32 if len(index) <= 2**31 - 1 else np.int64
     src, dst = src.astype(vertex_type), dst.astype(vertex_type)
     # Edges are numbered in NetworkX's iteration order: within each row, its adjacency order.
     order = np.arange(len(dst), dtype=np.int64)
     multigraph = G.is_multigraph()
-    weights = {attr: _read_weights(adj, attr, default, multigraph, index, src, dst)
-               for attr, default in (attrs or {}).items()}
+    weights = {
+        attr: _read_weights(adj, attr, default, multigraph, index, src, dst)
+        for attr, default in (attrs or {}).items()
+    }
     return Snapshot(index, G.is_directed(), multigraph, src, dst, order, weights, nodes)
 
 
@@ -298,21 +317,36 @@ def _count_yielded(row):
 def _read_weights(adj, attr, default, multigraph, index, src, dst):
     if multigraph:
         # NetworkX's shortest paths read a multigraph edge as its lightest parallel edge.
-        groups = [[d.get(attr, default) for d in keyed.values()]
-                  for nbrs in adj.values() for keyed in nbrs.values()]
+        groups = [
+            [d.get(attr, default) for d in keyed.values()]
+            for nbrs in adj.values()
+            for keyed in nbrs.values()
+        ]
         flat = [value for group in groups for value in group]
         if any(value is None for value in flat):
             position = next(i for i, group in enumerate(groups) if None in group)
-            return _Weights(problem=_weights.describe(
-                attr, index.label(int(src[position])), index.label(int(dst[position])), None,
-                "which hides one parallel edge; NetworkX's multigraph searches cannot compare "
-                "it with the others"))
+            return _Weights(
+                problem=_weights.describe(
+                    attr,
+                    index.label(int(src[position])),
+                    index.label(int(dst[position])),
+                    None,
+                    "which hides one parallel edge; NetworkX's multigraph searches cannot compare "
+                    "it with the others",
+                )
+            )
         values, bad = _weights.check_weights(flat)
         if bad is not None:
             edge = int(np.searchsorted(np.cumsum([len(g) for g in groups]), bad[0], "right"))
-            return _Weights(problem=_weights.describe(
-                attr, index.label(int(src[edge])), index.label(int(dst[edge])), flat[bad[0]],
-                bad[1]))
+            return _Weights(
+                problem=_weights.describe(
+                    attr,
+                    index.label(int(src[edge])),
+                    index.label(int(dst[edge])),
+                    flat[bad[0]],
+                    bad[1],
+                )
+            )
         starts = np.concatenate(([0], np.cumsum([len(g) for g in groups])[:-1]))
         lightest = np.minimum.reduceat(values, starts) if len(values) else values
         return _Weights(values=lightest.astype(np.int32))
@@ -328,7 +362,9 @@ def _read_weights(adj, attr, default, multigraph, index, src, dst):
     values, bad = _weights.check_weights(raw)
     if bad is not None:
         edge = bad[0] if positions is None else int(positions[bad[0]])
-        return _Weights(problem=_weights.describe(
-            attr, index.label(int(src[edge])), index.label(int(dst[edge])), raw[bad[0]],
-            bad[1]))
+        return _Weights(
+            problem=_weights.describe(
+                attr, index.label(int(src[edge])), index.label(int(dst[edge])), raw[bad[0]], bad[1]
+            )
+        )
     return _Weights(values=values, keep=keep)

@@ -66,8 +66,9 @@ def pytest_runtest_logreport(report):
     if _is_worker:
         return
     # wasxfail holds the reason (possibly empty): keep a mark that survives an empty one.
-    xfail = "xfail: " + " ".join(str(report.wasxfail).split()) if hasattr(report, "wasxfail") \
-        else ""
+    xfail = (
+        "xfail: " + " ".join(str(report.wasxfail).split()) if hasattr(report, "wasxfail") else ""
+    )
     _append("outcomes", (report.nodeid, report.when, report.outcome, xfail))
 
 
@@ -106,26 +107,36 @@ def summarize(folder):
     lines = [
         f"NetworkX tests run: {len(outcomes)} ({_counts(everywhere)})",
         f"ran through dyng: {len(through)} ({_counts(by_outcome)})",
-        "dyng calls by function: " + ", ".join(f"{name} {count}" for name, count in
-                                               sorted(per_function.items())),
+        "dyng calls by function: "
+        + ", ".join(f"{name} {count}" for name, count in sorted(per_function.items())),
     ]
     refusals = collections.Counter(
-        (function, _gist(reason)) for test, function, reason in _read(folder, "refusals")
-        if test in outcomes and test not in through)
+        (function, _gist(reason))
+        for test, function, reason in _read(folder, "refusals")
+        if test in outcomes and test not in through
+    )
     if refusals:
-        lines.append("calls of dyng's functions NetworkX ran itself, in tests that never reached "
-                     "dyng (function: can_run's reason, calls):")
-        lines += [f"  {function}: {reason} ({count})"
-                  for (function, reason), count in refusals.most_common()]
-    xfailed = collections.Counter(xfail_reasons[test][len("xfail: "):] or "(no reason given)"
-                                  for test in through if outcomes[test] == "xfailed")
+        lines.append(
+            "calls of dyng's functions NetworkX ran itself, in tests that never reached "
+            "dyng (function: can_run's reason, calls):"
+        )
+        lines += [
+            f"  {function}: {reason} ({count})"
+            for (function, reason), count in refusals.most_common()
+        ]
+    xfailed = collections.Counter(
+        xfail_reasons[test][len("xfail: ") :] or "(no reason given)"
+        for test in through
+        if outcomes[test] == "xfailed"
+    )
     if xfailed:
         lines.append("xfailed through dyng (NetworkX's own marks; reason, tests):")
         lines += [f"  {reason} ({count})" for reason, count in xfailed.most_common()]
     failed = sorted(test for test in through if outcomes[test] == "failed")
     lines += [f"FAILED through dyng: {test}" for test in failed]
-    others = sorted(test for test, outcome in outcomes.items()
-                    if outcome == "failed" and test not in through)
+    others = sorted(
+        test for test, outcome in outcomes.items() if outcome == "failed" and test not in through
+    )
     lines += [f"failed without dyng: {test}" for test in others]
     return "\n".join(lines), len(failed)
 
@@ -146,8 +157,10 @@ def _counts(counter):
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or not Path(args[0]).is_dir():
-        print("usage: python -m dyng.nx._suite_counts <folder written with "
-              f"{_VARIABLE}=<folder>>", file=sys.stderr)
+        print(
+            f"usage: python -m dyng.nx._suite_counts <folder written with {_VARIABLE}=<folder>>",
+            file=sys.stderr,
+        )
         return 2
     text, failed = summarize(args[0])
     print(text)

@@ -32,9 +32,11 @@ def weight_problem(value):
 
 def describe(attr, u, v, value, problem):
     """The can_run reason for one edge weight dyng cannot take."""
-    return (f"edge ({u!r}, {v!r}) has {attr}={value!r}, {problem}; dyng takes integer weights "
-            f"in [1, 2**31 - 1], so NetworkX runs this call (make the weights such integers "
-            f"to use dyng)")
+    return (
+        f"edge ({u!r}, {v!r}) has {attr}={value!r}, {problem}; dyng takes integer weights "
+        f"in [1, 2**31 - 1], so NetworkX runs this call (make the weights such integers "
+        f"to use dyng)"
+    )
 
 
 def check_weights(values):

@@ -22,8 +22,17 @@ from dyng.testing.cycle_check import simple_cycles
 from dyng.testing.mosp_check import combined_graph, mosp_path_costs
 from dyng.testing.sssp_check import SsspTreeCheck, check_sssp_tree, dijkstra
 
-__all__ = ["oracles", "mosp_oracle", "strategies", "dijkstra", "check_sssp_tree",
-           "SsspTreeCheck", "combined_graph", "mosp_path_costs", "simple_cycles"]
+__all__ = [
+    "oracles",
+    "mosp_oracle",
+    "strategies",
+    "dijkstra",
+    "check_sssp_tree",
+    "SsspTreeCheck",
+    "combined_graph",
+    "mosp_path_costs",
+    "simple_cycles",
+]
 
 
 def __getattr__(name):

@@ -36,11 +36,13 @@ def simple_cycles(graph, max_length=-1, *, brute_force=False):
     max_length = as_int(max_length, fn, "max_length", minimum=-1)
     if max_length in (0, 1):
         raise InvalidArgumentError(
-            f"{fn}(): max_length={max_length} is not valid; pass -1 (no limit) or a length >= 2")
+            f"{fn}(): max_length={max_length} is not valid; pass -1 (no limit) or a length >= 2"
+        )
     if not brute_force:
         return np.asarray(_backend.native().cycle_count_enumerate(graph._native, max_length))
     src, dst, _ = graph.edges()
-    pairs = sorted({(int(u), int(v)) for u, v in zip(np.asarray(src).tolist(),
-                                                     np.asarray(dst).tolist())})
+    pairs = sorted(
+        {(int(u), int(v)) for u, v in zip(np.asarray(src).tolist(), np.asarray(dst).tolist())}
+    )
     model = GraphModel(graph.num_vertices, [u for u, _ in pairs], [v for _, v in pairs])
     return np.asarray(simple_cycle_histogram(model, max_length), dtype=np.uint64)

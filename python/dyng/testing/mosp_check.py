@@ -39,7 +39,8 @@ def combined_graph(parents_list, source, preferences=None):
         arrays = [a.astype(np.int64) for a in arrays]
     prefs = [as_int(p, fn, "preferences", minimum=1) for p in (preferences or [])]
     row_ptr, col, weights = _backend.native().mosp_combined_graph(
-        arrays, as_int(source, fn, "source"), prefs)
+        arrays, as_int(source, fn, "source"), prefs
+    )
     return CSR(np.asarray(row_ptr), np.asarray(col), np.asarray(weights).reshape(-1, 1))
 
 
@@ -60,8 +61,16 @@ def mosp_path_costs(graph, parents, source, *, num_objectives=0):
     from dyng._convert import cast_ids
 
     fn = "testing.mosp_path_costs"
-    par = cast_ids(id_array(parents, fn, "parents", allow_minus_one=True, for_graph=True),
-                   graph._native.vertex_dtype, fn, "parents")
-    costs, k = _backend.native().mosp_path_costs(graph._native, par, as_int(source, fn, "source"),
-                                                 as_int(num_objectives, fn, "num_objectives"))
+    par = cast_ids(
+        id_array(parents, fn, "parents", allow_minus_one=True, for_graph=True),
+        graph._native.vertex_dtype,
+        fn,
+        "parents",
+    )
+    costs, k = _backend.native().mosp_path_costs(
+        graph._native,
+        par,
+        as_int(source, fn, "source"),
+        as_int(num_objectives, fn, "num_objectives"),
+    )
     return np.asarray(costs).reshape(-1, k)

@@ -32,8 +32,14 @@ from dyng import CSR
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng.testing.oracles import INFINITE_DISTANCE
 
-__all__ = ["MospReference", "mosp_reference", "combined_graph", "mosp_path_costs",
-           "MAX_OBJECTIVES", "MAX_PREFERENCE_SCALE"]
+__all__ = [
+    "MospReference",
+    "mosp_reference",
+    "combined_graph",
+    "mosp_path_costs",
+    "MAX_OBJECTIVES",
+    "MAX_PREFERENCE_SCALE",
+]
 
 #: The most objectives one mosp result may have.
 MAX_OBJECTIVES = 64
@@ -42,6 +48,7 @@ MAX_PREFERENCE_SCALE = 2**20
 
 
 # --- argument checks ---------------------------------------------------------------------------
+
 
 def _integer(value, fn, name) -> int:
     """A Python int from an int or NumPy integer (bools and floats are refused)."""
@@ -120,10 +127,11 @@ def _weight_rows(weights, count, fn) -> tuple[int, list[list[int]]]:
 
 # --- shortest-path trees -----------------------------------------------------------------------
 
+
 def _dijkstra(num_vertices, arcs, source) -> list[int]:
     """Shortest distances from source over arcs (u, v, length); INFINITE_DISTANCE if unreachable.
     Parallel arcs need no merging: the shorter one simply relaxes v first."""
-    out = [[] for _ in range(num_vertices)]
+    out: list[list[tuple[int, int]]] = [[] for _ in range(num_vertices)]
     for u, v, length in arcs:
         out[u].append((v, length))
     dist = [INFINITE_DISTANCE] * num_vertices
@@ -147,8 +155,7 @@ def _canonical_parents(num_vertices, arcs, dist, source) -> list[int]:
     dist[u] + length == dist[v]; -1 for the source and unreachable vertices."""
     parents = [-1] * num_vertices
     for u, v, length in arcs:
-        if (u == v or v == source or dist[u] == INFINITE_DISTANCE
-                or dist[u] + length != dist[v]):
+        if u == v or v == source or dist[u] == INFINITE_DISTANCE or dist[u] + length != dist[v]:
             continue
         if parents[v] == -1 or u < parents[v]:
             parents[v] = u
@@ -161,6 +168,7 @@ def _tree(num_vertices, arcs, source) -> tuple[list[int], list[int]]:
 
 
 # --- combined graph ----------------------------------------------------------------------------
+
 
 def _combined_edges(parents_lists, source, preferences) -> list[tuple[int, int, int]]:
     """(u, v, weight) of the combined graph, sorted by (u, v); parents_lists hold plain ints.
@@ -243,11 +251,15 @@ def combined_graph(parents_list, source, preferences=None) -> CSR:
     edges = _combined_edges([tree.tolist() for tree in trees], source, prefs)
     row_ptr, col, weights = _csr_lists(n, edges)
     col_dtype = np.result_type(*(tree.dtype for tree in trees))
-    return CSR(np.asarray(row_ptr, dtype=np.int64), np.asarray(col, dtype=col_dtype),
-               np.asarray(weights, dtype=np.int32).reshape(len(edges), 1))
+    return CSR(
+        np.asarray(row_ptr, dtype=np.int64),
+        np.asarray(col, dtype=col_dtype),
+        np.asarray(weights, dtype=np.int32).reshape(len(edges), 1),
+    )
 
 
 # --- path costs --------------------------------------------------------------------------------
+
 
 def _check_acyclic(parents, source):
     """Raises InvalidArgumentError if following parents from some vertex loops."""
@@ -356,13 +368,12 @@ def mosp_path_costs(graph, parents, source, *, num_objectives=0) -> np.ndarray:
 def _check_source(source, num_vertices, fn) -> int:
     value = _integer(source, fn, "source")
     if not 0 <= value < num_vertices:
-        raise InvalidArgumentError(
-            f"{fn}(): source {value} is out of range [0, {num_vertices})"
-        )
+        raise InvalidArgumentError(f"{fn}(): source {value} is out of range [0, {num_vertices})")
     return value
 
 
 # --- the whole computation ---------------------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class MospReference:
@@ -446,8 +457,15 @@ def mosp_reference(edges, num_vertices, source, preferences=None, num_objectives
     combined_edges = _combined_edges(parents, source, prefs)
     combined_dist, combined_par = _tree(n, combined_edges, source)
     costs = _path_costs(n, src, dst, rows, combined_par, source, count)
-    return MospReference(distances, parents, math.lcm(*prefs), _csr_lists(n, combined_edges),
-                         combined_dist, combined_par, costs)
+    return MospReference(
+        distances,
+        parents,
+        math.lcm(*prefs),
+        _csr_lists(n, combined_edges),
+        combined_dist,
+        combined_par,
+        costs,
+    )
 
 
 def _check_edges(src, dst, rows, num_vertices, count, fn):

@@ -71,15 +71,15 @@ class ModelSemantics:
     as_sets: bool = False
 
     @classmethod
-    def upsert_last_wins(cls) -> "ModelSemantics":
+    def upsert_last_wins(cls) -> ModelSemantics:
         return cls()
 
     @classmethod
-    def set(cls) -> "ModelSemantics":
+    def set(cls) -> ModelSemantics:
         return cls("ignore", "ignore", "drop", True, True, True)
 
     @classmethod
-    def coerce(cls, value) -> "ModelSemantics":
+    def coerce(cls, value) -> ModelSemantics:
         """Accepts a preset name, a ModelSemantics, or anything with the same attributes
         (such as a ``dyng.BatchSemantics``)."""
         if value is None or value == "upsert_last_wins":
@@ -131,7 +131,7 @@ def _weight_rows(weights, count: int) -> tuple[int, list[tuple[int, ...]]]:
         raise ModelError(f"GraphModel: {len(rows)} weight rows for {count} edges")
     if count == 0:
         # An empty weight array carries its K only in its shape.
-        shape = getattr(weights, "shape", (0,))
+        shape = tuple(getattr(weights, "shape", (0,)))
         return (int(shape[1]) if len(shape) == 2 else 1), []
     if isinstance(rows[0], (list, tuple)):
         tuples = [tuple(int(x) for x in row) for row in rows]
@@ -165,8 +165,9 @@ class GraphModel:
     ([0, 4, 1], [-1, 0, 0])
     """
 
-    def __init__(self, num_vertices, src, dst, weights=None, *, directed=True,
-                 semantics="upsert_last_wins"):
+    def __init__(
+        self, num_vertices, src, dst, weights=None, *, directed=True, semantics="upsert_last_wins"
+    ):
         src, dst = _as_int_list(src), _as_int_list(dst)
         if len(src) != len(dst):
             raise ModelError(f"GraphModel: {len(src)} sources but {len(dst)} destinations")
@@ -179,7 +180,9 @@ class GraphModel:
         self.version = 0
         for i, (u, v) in enumerate(zip(src, dst)):
             if not (0 <= u < self.num_vertices and 0 <= v < self.num_vertices):
-                raise ModelError(f"GraphModel: edge {i} ({u}, {v}) outside [0, {self.num_vertices})")
+                raise ModelError(
+                    f"GraphModel: edge {i} ({u}, {v}) outside [0, {self.num_vertices})"
+                )
         #: ``{(u, v): weights}`` in first-insertion order.
         self.edges: dict[tuple[int, int], tuple[int, ...]] = {}
         for i, ((u, v), w) in enumerate(zip(zip(src, dst), rows)):
@@ -196,7 +199,7 @@ class GraphModel:
             return ((u, v),)
         return ((u, v), (v, u))
 
-    def copy(self) -> "GraphModel":
+    def copy(self) -> GraphModel:
         other = object.__new__(GraphModel)
         other.__dict__.update(self.__dict__)
         other.edges = dict(self.edges)
@@ -257,15 +260,21 @@ class GraphModel:
             raise ModelError("GraphModel.apply: mismatched endpoint lengths")
         k, rows = _weight_rows(ins_w, len(ins_src))
         if ins_src and k != self.num_weights:
-            raise ModelError(f"GraphModel.apply: batch has {k} weights, graph has {self.num_weights}")
+            raise ModelError(
+                f"GraphModel.apply: batch has {k} weights, graph has {self.num_weights}"
+            )
         sem = self.semantics
         for u in ins_src + ins_dst + del_src + del_dst:
             if u < 0:
                 raise ModelError(f"GraphModel.apply: negative id {u}")
         # A dropped self-loop is as if absent, so it does not grow the vertex set either (not
         # stated by the spec; this is what dyng does).
-        growing = [x + 1 for u, v in zip(ins_src, ins_dst)
-                   if not (u == v and sem.on_self_loop == "drop") for x in (u, v)]
+        growing = [
+            x + 1
+            for u, v in zip(ins_src, ins_dst)
+            if not (u == v and sem.on_self_loop == "drop")
+            for x in (u, v)
+        ]
         new_n = max([self.num_vertices] + growing)
         if new_n > self.num_vertices and not sem.allow_vertex_growth:
             raise ModelError(f"GraphModel.apply: id {new_n - 1} >= {self.num_vertices}")
@@ -341,7 +350,9 @@ def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[i
     if not 0 <= source < n:
         raise ModelError(f"dijkstra: source {source} outside [0, {n})")
     if model.num_weights <= objective:
-        raise ModelError(f"dijkstra: objective {objective} but the model has {model.num_weights} weights")
+        raise ModelError(
+            f"dijkstra: objective {objective} but the model has {model.num_weights} weights"
+        )
     out = model.out_edges()
     for (u, v), w in model.edges.items():
         if w[objective] < 1:
@@ -365,8 +376,11 @@ def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[i
         if v == source or dist[v] == INFINITE_DISTANCE:
             continue
         # in_edges() is sorted by u, so the first tight one is the lowest id.
-        parents[v] = next(u for u, w in ins
-                          if u != v and dist[u] != INFINITE_DISTANCE and dist[u] + w[objective] == dist[v])
+        parents[v] = next(
+            u
+            for u, w in ins
+            if u != v and dist[u] != INFINITE_DISTANCE and dist[u] + w[objective] == dist[v]
+        )
     return dist, parents
 
 
@@ -408,7 +422,7 @@ def component_labels(model: GraphModel, kind: str = "weak") -> list[int]:
     n = model.num_vertices
     ahead: list[set[int]] = [set() for _ in range(n)]
     behind: list[set[int]] = [set() for _ in range(n)]
-    for (u, v) in model.edges:
+    for u, v in model.edges:
         ahead[u].add(v)
         behind[v].add(u)
     if kind == "strong" and not model.directed:
@@ -449,7 +463,7 @@ def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]
         on_path = [False] * n
         on_path[root] = True
 
-        def walk(u: int, length: int) -> None:
+        def walk(u: int, length: int, root: int = root, on_path: list[bool] = on_path) -> None:
             for v in out[u]:
                 if v == root:
                     if length >= 2:
@@ -476,9 +490,15 @@ def triangle_count(model: GraphModel) -> int:
     return found
 
 
-def pagerank_ranks(model: GraphModel, alpha: float = 0.85, weighted: bool = False,
-                   tol: float = 1e-15, max_iter: int = 10000, personalization=None,
-                   dangling=None) -> list[float]:
+def pagerank_ranks(
+    model: GraphModel,
+    alpha: float = 0.85,
+    weighted: bool = False,
+    tol: float = 1e-15,
+    max_iter: int = 10000,
+    personalization=None,
+    dangling=None,
+) -> list[float]:
     """PageRank by NumPy's dense power iteration on the model's transition matrix (networkx's
     definition: out-edges in proportion to the first weight when `weighted`, jumps to
     `personalization`, dangling vertices step to `dangling`, else `personalization`; each a
@@ -546,8 +566,9 @@ def pagerank_step(num_vertices: int, src, dst, ranks, alpha: float = 0.85, weigh
     return alpha * (pulled + x[dangling].sum() / num_vertices) + (1.0 - alpha) / num_vertices
 
 
-def edges_from_arrays(src: Iterable[int], dst: Iterable[int],
-                      weights: Sequence | None = None) -> dict[tuple[int, int], tuple[int, ...]]:
+def edges_from_arrays(
+    src: Iterable[int], dst: Iterable[int], weights: Sequence | None = None
+) -> dict[tuple[int, int], tuple[int, ...]]:
     """``{(u, v): weights}`` from endpoint arrays such as ``Graph.edges()`` returns, for comparison
     with :attr:`GraphModel.edges`. Raises ModelError on a repeated pair."""
     src, dst = _as_int_list(src), _as_int_list(dst)

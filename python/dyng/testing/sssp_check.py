@@ -85,7 +85,9 @@ def _csr_arrays(graph, objective):
     if weights.ndim == 1:
         weights = weights[:, None]
     if not 0 <= objective < weights.shape[1]:
-        raise ValueError(f"check_sssp_tree(): objective {objective} outside [0, {weights.shape[1]})")
+        raise ValueError(
+            f"check_sssp_tree(): objective {objective} outside [0, {weights.shape[1]})"
+        )
     w = weights[:, objective].astype(np.int64)
     if w.size and w.min() < 1:
         raise ValueError(f"check_sssp_tree(): weight {int(w.min())} < 1; sssp needs weights >= 1")
@@ -171,8 +173,10 @@ def check_sssp_tree(graph, tree, *, require_canonical=True, objective=None):
     dist = np.asarray(distances, dtype=np.int64).reshape(-1)
     par = np.asarray(parents).astype(np.int64).reshape(-1)
     if dist.size != n or par.size != n or not 0 <= source < n:
-        raise ValueError(f"check_sssp_tree(): graph has {n} vertices but the tree has {dist.size} "
-                         f"distances, {par.size} parents and source {source}")
+        raise ValueError(
+            f"check_sssp_tree(): graph has {n} vertices but the tree has {dist.size} "
+            f"distances, {par.size} parents and source {source}"
+        )
 
     exact = _exact_distances(n, row_ptr, col, w, source)
     # Anything at or above INF/2 means unreachable, as in Result.from_arrays.
@@ -207,8 +211,12 @@ def check_sssp_tree(graph, tree, *, require_canonical=True, objective=None):
     summary = f"{'ok' if ok else 'FAILED'}: {n} vertices, source {source}: " + ", ".join(parts)
     if result["distance_mismatches"]:
         v = result["distance_mismatches"][0]
-        summary += f"; first distance mismatch: vertex {v} has {int(dist[v])}, exact {int(exact[v])}"
+        summary += (
+            f"; first distance mismatch: vertex {v} has {int(dist[v])}, exact {int(exact[v])}"
+        )
     if result["inconsistent_parents"]:
         v = result["inconsistent_parents"][0]
         summary += f"; first inconsistent parent: vertex {v} has parent {int(par[v])}"
-    return SsspTreeCheck(**result, require_canonical=bool(require_canonical), ok=ok, summary=summary)
+    return SsspTreeCheck(
+        **result, require_canonical=bool(require_canonical), ok=ok, summary=summary
+    )

@@ -43,8 +43,11 @@ class RandomGraph:
 
     def arrays(self, id_dtype=np.int32):
         """(src, dst, weights) as NumPy arrays; weights int32 or None."""
-        return (np.asarray(self.src, dtype=id_dtype), np.asarray(self.dst, dtype=id_dtype),
-                _weights_array(self.weights, len(self.src)))
+        return (
+            np.asarray(self.src, dtype=id_dtype),
+            np.asarray(self.dst, dtype=id_dtype),
+            _weights_array(self.weights, len(self.src)),
+        )
 
     def to_graph(self, *, id_dtype=np.int32, **kw):
         """``dyng.Graph.from_edges`` on these edges with ``num_vertices`` set; ``kw`` are passed
@@ -58,8 +61,14 @@ class RandomGraph:
 
     def model(self, *, directed=True, semantics="upsert_last_wins") -> GraphModel:
         """The pure-Python model of the graph :meth:`to_graph` builds."""
-        return GraphModel(self.num_vertices, self.src, self.dst, self.weights,
-                          directed=directed, semantics=semantics)
+        return GraphModel(
+            self.num_vertices,
+            self.src,
+            self.dst,
+            self.weights,
+            directed=directed,
+            semantics=semantics,
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,16 +93,23 @@ class RandomBatch:
         """The ``dyng.EdgeBatch`` of this batch, ids as arrays of ``id_dtype``."""
         import dyng
 
-        ins = (np.asarray(self.insert_src, dtype=id_dtype), np.asarray(self.insert_dst, dtype=id_dtype))
+        ins = (
+            np.asarray(self.insert_src, dtype=id_dtype),
+            np.asarray(self.insert_dst, dtype=id_dtype),
+        )
         if self.insert_weights is not None:
             ins = ins + (_weights_array(self.insert_weights, len(self.insert_src)),)
-        dele = (np.asarray(self.delete_src, dtype=id_dtype), np.asarray(self.delete_dst, dtype=id_dtype))
+        dele = (
+            np.asarray(self.delete_src, dtype=id_dtype),
+            np.asarray(self.delete_dst, dtype=id_dtype),
+        )
         return dyng.EdgeBatch(insert=ins, delete=dele)
 
     def apply_to(self, model: GraphModel) -> ModelSummary:
         """Applies the batch to ``model`` (in place) and returns the model's counters."""
-        return model.apply(self.insert_src, self.insert_dst, self.insert_weights,
-                           self.delete_src, self.delete_dst)
+        return model.apply(
+            self.insert_src, self.insert_dst, self.insert_weights, self.delete_src, self.delete_dst
+        )
 
 
 def _weight(max_weight: int):
@@ -102,8 +118,16 @@ def _weight(max_weight: int):
 
 
 @st.composite
-def graphs(draw, *, min_vertices=1, max_vertices=10, max_edges=30, weighted=True, max_weight=20,
-           self_loops=True):
+def graphs(
+    draw,
+    *,
+    min_vertices=1,
+    max_vertices=10,
+    max_edges=30,
+    weighted=True,
+    max_weight=20,
+    self_loops=True,
+):
     """Random edge lists (with repeated pairs, which construction merges, last weight winning).
 
     Examples
@@ -148,8 +172,12 @@ def _current_state(graph):
 def _tight_insertions(model: GraphModel | None, source: int, max_weight: int):
     """Candidate insertions (u, v, w) that give v an equal-length path through a lower id than its
     current canonical parent: after them the canonical parent must change."""
-    if (model is None or model.num_weights != 1 or not 0 <= source < model.num_vertices
-            or any(w[0] < 1 for w in model.edges.values())):
+    if (
+        model is None
+        or model.num_weights != 1
+        or not 0 <= source < model.num_vertices
+        or any(w[0] < 1 for w in model.edges.values())
+    ):
         return []
     dist, parents = dijkstra(model, source)
     found = []
@@ -164,8 +192,18 @@ def _tight_insertions(model: GraphModel | None, source: int, max_weight: int):
 
 
 @st.composite
-def batches(draw, graph, *, max_insertions=8, max_deletions=8, weighted=True, max_weight=20,
-            grow=True, self_loops=True, source=0):
+def batches(
+    draw,
+    graph,
+    *,
+    max_insertions=8,
+    max_deletions=8,
+    weighted=True,
+    max_weight=20,
+    grow=True,
+    self_loops=True,
+    source=0,
+):
     """Adversarial batches for ``graph`` (a RandomGraph, a GraphModel or a dyng.Graph).
 
     Deletions: mostly existing edges, some random (usually missing) pairs, repeats and self-loops.

@@ -31,8 +31,17 @@ from ._identity import CUDA_MAJOR, DISTRIBUTION, PLUGIN, distribution_version
 from ._status import ARCHITECTURE_FLOOR, Status
 
 # ``native`` is public but not listed: ``from dyng_cu13 import *`` would otherwise import it.
-__all__ = ["PLUGIN", "CUDA_MAJOR", "DISTRIBUTION", "ARCHITECTURE_FLOOR", "Status",
-           "__version__", "available", "status", "driver_version"]
+__all__ = [
+    "PLUGIN",
+    "CUDA_MAJOR",
+    "DISTRIBUTION",
+    "ARCHITECTURE_FLOOR",
+    "Status",
+    "__version__",
+    "available",
+    "status",
+    "driver_version",
+]
 
 
 def driver_version():

@@ -119,13 +119,17 @@ def query():
         if status != 0:
             return {"error": f"cuDeviceGet({ordinal}) failed: {_error_name(lib, status)}"}
         pair = []
-        for attribute in (CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR):
+        for attribute in (
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+        ):
             value = ctypes.c_int(0)
             status = lib.cuDeviceGetAttribute(ctypes.byref(value), attribute, device)
             if status != 0:
-                return {"error": f"cuDeviceGetAttribute({attribute}, device {ordinal}) failed: "
-                                 f"{_error_name(lib, status)}"}
+                return {
+                    "error": f"cuDeviceGetAttribute({attribute}, device {ordinal}) failed: "
+                    f"{_error_name(lib, status)}"
+                }
             pair.append(value.value)
         capabilities.append(pair)
     return {"capabilities": capabilities}

@@ -91,10 +91,15 @@ def too_old(encoded, cuda_major, distribution):
     if cuda_major is None or encoded >= 1000 * cuda_major:
         return None
     floor = DRIVER_FLOORS.get(cuda_major)
-    upgrade = (f"update the NVIDIA driver to {floor} or newer" if floor
-               else f"update the NVIDIA driver to one that supports CUDA {cuda_major}.0")
+    upgrade = (
+        f"update the NVIDIA driver to {floor} or newer"
+        if floor
+        else f"update the NVIDIA driver to one that supports CUDA {cuda_major}.0"
+    )
     older = encoded // 1000
-    instead = (f", or install dyng-cu{older} instead" if older in DRIVER_FLOORS else "")
-    return (f"the NVIDIA driver supports CUDA {format_version(encoded)} ({encoded}) but "
-            f"{distribution or 'this plugin'} needs CUDA {cuda_major}.0 or newer; "
-            f"{upgrade}{instead}")
+    instead = f", or install dyng-cu{older} instead" if older in DRIVER_FLOORS else ""
+    return (
+        f"the NVIDIA driver supports CUDA {format_version(encoded)} ({encoded}) but "
+        f"{distribution or 'this plugin'} needs CUDA {cuda_major}.0 or newer; "
+        f"{upgrade}{instead}"
+    )

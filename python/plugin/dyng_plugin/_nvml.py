@@ -60,8 +60,9 @@ def devices():
     """
     lib, problem = load_library(LIBRARY)
     if lib is None:
-        raise NvmlError(f"{LIBRARY} could not be loaded: {problem}" if problem
-                        else f"{LIBRARY} not found")
+        raise NvmlError(
+            f"{LIBRARY} could not be loaded: {problem}" if problem else f"{LIBRARY} not found"
+        )
     _call(lib, "nvmlInit_v2")
     try:
         count = ctypes.c_uint(0)
@@ -82,8 +83,9 @@ def _describe(lib, index):
     handle = ctypes.c_void_p()
     _call(lib, "nvmlDeviceGetHandleByIndex_v2", ctypes.c_uint(index), ctypes.byref(handle))
     major, minor = ctypes.c_int(0), ctypes.c_int(0)
-    _call(lib, "nvmlDeviceGetCudaComputeCapability", handle, ctypes.byref(major),
-          ctypes.byref(minor))
+    _call(
+        lib, "nvmlDeviceGetCudaComputeCapability", handle, ctypes.byref(major), ctypes.byref(minor)
+    )
     uuid = ctypes.create_string_buffer(UUID_BUFFER_SIZE)
     _call(lib, "nvmlDeviceGetUUID", handle, uuid, ctypes.c_uint(UUID_BUFFER_SIZE))
     mig = False
@@ -92,8 +94,9 @@ def _describe(lib, index):
         status = lib.nvmlDeviceGetMigMode(handle, ctypes.byref(current), ctypes.byref(pending))
         # GPUs without MIG support answer NOT_SUPPORTED: they are simply not in MIG mode.
         if status not in (0, NVML_ERROR_NOT_SUPPORTED):
-            raise NvmlError(f"nvmlDeviceGetMigMode() failed for GPU {index}: "
-                            f"{_error_string(lib, status)}")
+            raise NvmlError(
+                f"nvmlDeviceGetMigMode() failed for GPU {index}: {_error_string(lib, status)}"
+            )
         mig = status == 0 and current.value == NVML_DEVICE_MIG_ENABLE
     bus = None
     for name in ("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo"):

@@ -29,6 +29,7 @@ ARCHITECTURE_FLOOR = (7, 5)
 TIMEOUT_VARIABLE = "DYNG_PLUGIN_PROBE_TIMEOUT"
 DEFAULT_TIMEOUT_S = 120.0
 
+
 class Status(NamedTuple):
     """What the probe found.
 
@@ -81,16 +82,24 @@ def status():
             try:
                 _answer = _probe()
             except Exception as exc:  # never raise: an unexplained failure still means "unusable"
-                _answer = Status(False, None, None, f"the plugin's probe failed: {exc!r}; please "
-                                 "report this to dyng's issue tracker", (), "error")
+                _answer = Status(
+                    False,
+                    None,
+                    None,
+                    f"the plugin's probe failed: {exc!r}; please "
+                    "report this to dyng's issue tracker",
+                    (),
+                    "error",
+                )
         return _answer
 
 
 def _probe():
     version, problem = _driver.version()
     if version is None:
-        return Status(False, None, None, f"{problem}; install the NVIDIA driver{_floor_hint()}",
-                      (), "driver")
+        return Status(
+            False, None, None, f"{problem}; install the NVIDIA driver{_floor_hint()}", (), "driver"
+        )
     problem = _driver.too_old(version, CUDA_MAJOR, DISTRIBUTION)
     if problem is not None:
         return Status(False, version, None, problem, (), "driver")
@@ -119,8 +128,11 @@ def _visible_capabilities():
         why = chosen.ambiguous
     capabilities, problem = _ask_child(_timeout())
     if capabilities is None:
-        return None, "child", (f"{problem}; the driver was asked because {why}; check the driver "
-                               "with nvidia-smi")
+        return (
+            None,
+            "child",
+            (f"{problem}; the driver was asked because {why}; check the driver with nvidia-smi"),
+        )
     return capabilities, "child", None
 
 
@@ -138,9 +150,14 @@ def _ask_child(timeout):
     if not sys.executable:
         return None, "could not count the CUDA devices: no Python executable to run the child"
     try:
-        child = subprocess.Popen([sys.executable, "-I", "-S", script], stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 errors="replace")
+        child = subprocess.Popen(
+            [sys.executable, "-I", "-S", script],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+        )
     except OSError as exc:
         return None, f"could not start the device probe {script}: {exc}"
     try:
@@ -151,8 +168,10 @@ def _ask_child(timeout):
             child.communicate(timeout=5)
         except subprocess.TimeoutExpired:
             pass  # a child stuck inside the kernel driver cannot be reaped; waiting would hang us
-        return None, (f"the device probe {script} did not answer within {timeout:g} s (the driver "
-                      f"may be hung); set {TIMEOUT_VARIABLE} to wait longer")
+        return None, (
+            f"the device probe {script} did not answer within {timeout:g} s (the driver "
+            f"may be hung); set {TIMEOUT_VARIABLE} to wait longer"
+        )
     lines = out.strip().splitlines()
     try:
         answer = json.loads(lines[-1])
@@ -161,8 +180,10 @@ def _ask_child(timeout):
         return tuple((int(major), int(minor)) for major, minor in answer["capabilities"]), None
     except (IndexError, ValueError, TypeError, KeyError):
         tail = (err.strip().splitlines() or ["no output"])[-1]
-        return None, (f"the device probe {script} exited with status {child.returncode} "
-                      f"without an answer: {tail}")
+        return None, (
+            f"the device probe {script} exited with status {child.returncode} "
+            f"without an answer: {tail}"
+        )
 
 
 def _judge(version, capabilities, probe):
@@ -170,16 +191,35 @@ def _judge(version, capabilities, probe):
     if count == 0:
         shown = os.environ.get("CUDA_VISIBLE_DEVICES")
         setting = f" (CUDA_VISIBLE_DEVICES={shown!r})" if shown is not None else ""
-        return Status(False, version, 0, f"no visible CUDA device{setting}; check "
-                      "CUDA_VISIBLE_DEVICES and nvidia-smi", (), probe)
+        return Status(
+            False,
+            version,
+            0,
+            f"no visible CUDA device{setting}; check CUDA_VISIBLE_DEVICES and nvidia-smi",
+            (),
+            probe,
+        )
     floor = "sm_{}{}".format(*ARCHITECTURE_FLOOR)
-    below = [f"{ordinal} (sm_{major}{minor})" for ordinal, (major, minor) in
-             enumerate(capabilities) if (major, minor) < ARCHITECTURE_FLOOR]
+    below = [
+        f"{ordinal} (sm_{major}{minor})"
+        for ordinal, (major, minor) in enumerate(capabilities)
+        if (major, minor) < ARCHITECTURE_FLOOR
+    ]
     named = f"device{'s' if len(below) > 1 else ''} {', '.join(below)}"
     if len(below) == count:
-        return Status(False, version, count, f"every visible device is older than {floor} "
-                      f"({named}); dyng's CUDA kernels need {floor} (Turing) or newer",
-                      capabilities, probe)
-    remark = (f"{named} cannot run dyng's CUDA kernels (older than {floor}); hide "
-              f"{'them' if len(below) > 1 else 'it'} with CUDA_VISIBLE_DEVICES" if below else "")
+        return Status(
+            False,
+            version,
+            count,
+            f"every visible device is older than {floor} "
+            f"({named}); dyng's CUDA kernels need {floor} (Turing) or newer",
+            capabilities,
+            probe,
+        )
+    remark = (
+        f"{named} cannot run dyng's CUDA kernels (older than {floor}); hide "
+        f"{'them' if len(below) > 1 else 'it'} with CUDA_VISIBLE_DEVICES"
+        if below
+        else ""
+    )
     return Status(True, version, count, remark, capabilities, probe)

@@ -29,7 +29,8 @@ cannot change the answer, since a device is described by its compute capability 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 __all__ = ["Device", "Selection", "PCI_BUS_ID", "FASTEST_FIRST", "device_order", "select"]
 
@@ -102,11 +103,16 @@ def select(visible, devices: Sequence[Device], order):
     """
     in_mig = [index for index, device in enumerate(devices) if device.mig]
     if in_mig:
-        return Selection((), f"MIG mode is enabled on GPU {in_mig[0]}, so CUDA shows MIG "
-                             "instances that NVML's GPU list does not describe")
+        return Selection(
+            (),
+            f"MIG mode is enabled on GPU {in_mig[0]}, so CUDA shows MIG "
+            "instances that NVML's GPU list does not describe",
+        )
     if visible is None:
         return Selection(tuple(range(len(devices))))
-    chosen, ordinals, uuids = [], set(), set()
+    chosen: list[int] = []
+    ordinals: set[int] = set()
+    uuids: set[int] = set()
     for entry in visible.split(","):
         index, by_ordinal = _resolve(entry, devices)
         if index is None:
@@ -115,21 +121,29 @@ def select(visible, devices: Sequence[Device], order):
         if index in named:
             return Selection(())
         if index in chosen:
-            return Selection((), f"CUDA_VISIBLE_DEVICES names a device twice, by ordinal and by "
-                                 f"UUID ({visible!r})")
+            return Selection(
+                (),
+                f"CUDA_VISIBLE_DEVICES names a device twice, by ordinal and by UUID ({visible!r})",
+            )
         named.add(index)
         chosen.append(index)
     if order == FASTEST_FIRST and ordinals:
         if uuids and len(devices) > 1:
-            return Selection((), "CUDA_VISIBLE_DEVICES mixes ordinals and UUIDs, and under "
-                                 "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
-                                 "which device an ordinal names")
+            return Selection(
+                (),
+                "CUDA_VISIBLE_DEVICES mixes ordinals and UUIDs, and under "
+                "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
+                "which device an ordinal names",
+            )
         mixed = len({device.capability for device in devices}) > 1
         if mixed and len(ordinals) < len(devices):
-            return Selection((), "CUDA_VISIBLE_DEVICES picks devices by ordinal among GPUs of "
-                                 "different compute capabilities, and under "
-                                 "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
-                                 "their order")
+            return Selection(
+                (),
+                "CUDA_VISIBLE_DEVICES picks devices by ordinal among GPUs of "
+                "different compute capabilities, and under "
+                "CUDA_DEVICE_ORDER=FASTEST_FIRST only the driver knows "
+                "their order",
+            )
         if mixed:
             # Every device is shown; only their order is unknown, so keep NVML's.
             return Selection(tuple(range(len(devices))))
@@ -140,8 +154,11 @@ def _resolve(entry, devices):
     """(index, by_ordinal) of the device an entry names; (None, False) when it names none."""
     if entry.startswith(("GPU-", "MIG-")):
         digits = _uuid_digits(entry[4:])
-        matches = [index for index, device in enumerate(devices)
-                   if digits and _uuid_digits(device.uuid[4:]).startswith(digits)]
+        matches = [
+            index
+            for index, device in enumerate(devices)
+            if digits and _uuid_digits(device.uuid[4:]).startswith(digits)
+        ]
         return (matches[0], False) if len(matches) == 1 else (None, False)
     number = _ORDINAL.match(entry)
     if number is not None and 0 <= int(number.group(1)) < len(devices):

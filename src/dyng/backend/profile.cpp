@@ -53,7 +53,8 @@ struct profile_session_t::pending_events_t {
 };
 
 profile_session_t::profile_session_t(profile_options_t options)
-    : options_(options), clock_origin_ns_(steady_ns()),
+    : options_(options),
+      clock_origin_ns_(steady_ns()),
       events_(std::make_unique<pending_events_t>()) {}
 
 profile_session_t::~profile_session_t() = default;

@@ -75,9 +75,8 @@ stats_t compute_into(const graph_t<vid_t, eid_t>& graph, const options_t& option
   state.kind = options.kind;
   if (options.kind == kind_t::weak) {
     const stage_scope_t stage("components.union_find");
-    const int threads =
-        host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
-                       options.min_parallel_edges(k_default_parallel_min_edges));
+    const int threads = host_team_size(exec, static_cast<int64_t>(graph.num_edges()),
+                                       options.min_parallel_edges(k_default_parallel_min_edges));
     stats.frontier_visits = detail::union_find(graph.out_view(), threads, exec.cancel, state);
     stats.record(threads > 1 ? engine_t{"fused", "union_find"}
                              : engine_t{"operators", "union_find"});
@@ -122,18 +121,16 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   const bool directed = graph.properties().directed;
   const auto out = graph.out_view();
   const auto in = in_edges_view(graph, directed);
-  repair_t<vid_t, eid_t> repair{{out, in, directed, state, exec.cancel},
-                                {out, in, state, exec.cancel},
-                                options.kind};
+  repair_t<vid_t, eid_t> repair{
+      {out, in, directed, state, exec.cancel}, {out, in, state, exec.cancel}, options.kind};
   auto recompute = [&](state_t<vid_t>& fresh, const stats_t& attempt) {
     stats_t stats = compute_into(graph, options, exec, fresh);
     stats.searches = attempt.searches;
     stats.search_size = attempt.search_size;
     return stats;
   };
-  const engine_t engine = options.kind == kind_t::weak
-                              ? engine_t{"operators", "two_sided_search"}
-                              : engine_t{"operators", "restricted_tarjan"};
+  const engine_t engine = options.kind == kind_t::weak ? engine_t{"operators", "two_sided_search"}
+                                                       : engine_t{"operators", "restricted_tarjan"};
   // Searches visit vertices as well as edges, and a graph of isolated vertices has no edges.
   const auto scale =
       static_cast<int64_t>(graph.num_edges()) + static_cast<int64_t>(graph.num_vertices());

@@ -34,8 +34,8 @@ stats_t compute_into(const kernels::rows_t<vid_t, eid_t>& rows, kind_t kind,
   stats_t stats;
   state.kind = kind;
   if (kind == kind_t::weak) {
-    state.count = kernels::weak_compute(rows, state.labels.data(), state.sizes.data(), stats,
-                                        stream);
+    state.count =
+        kernels::weak_compute(rows, state.labels.data(), state.sizes.data(), stats, stream);
     stats.record(engine_t{"operators", "afforest"});
     stats.iterations = 1;
   } else {
@@ -51,8 +51,8 @@ stats_t compute_into(const kernels::rows_t<vid_t, eid_t>& rows, kind_t kind,
 template <class vid_t>
 ::dyng::cuda::device_buffer<edge_change_t<vid_t>> upload_changes(const change_log_t<vid_t>& log,
                                                                  void* stream) {
-  auto changes = kernels::room_for<edge_change_t<vid_t>>(
-      static_cast<int64_t>(log.changes.size()), stream);
+  auto changes =
+      kernels::room_for<edge_change_t<vid_t>>(static_cast<int64_t>(log.changes.size()), stream);
   changes.copy_from_host(log.changes.data(), log.changes.size());
   return changes;
 }
@@ -113,8 +113,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   // Searches visit vertices as well as edges, and a graph of isolated vertices has no edges.
   const auto scale =
       static_cast<int64_t>(host.num_edges()) + static_cast<int64_t>(host.num_vertices());
-  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t,
-                                                 decltype(repair), decltype(recompute)>;
+  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
+                                                 decltype(recompute)>;
   return ::dyng::cuda::update_on_device<steps_t>(
       state, graph, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget, fn,
       state, stream, scale, k_default_gpu_repair_budget, engine, repair, recompute);

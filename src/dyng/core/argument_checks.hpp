@@ -14,8 +14,7 @@ inline void check_vertex_id(int64_t value, int64_t n, const char* fn, const char
   if (value >= 0 && value < n) return;
   throw invalid_argument_error(std::string(fn) + ": " + what + " " + std::to_string(value) +
                                " is not a vertex of this graph, which has " + std::to_string(n) +
-                               " vertices; pass a " + what + " in [0, " + std::to_string(n) +
-                               ")");
+                               " vertices; pass a " + what + " in [0, " + std::to_string(n) + ")");
 }
 
 }  // namespace dyng

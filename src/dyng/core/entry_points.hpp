@@ -10,29 +10,28 @@
 
 #include "dyng/core/graph_types.hpp"
 
-#define DYNG_ENTRY_POINT_UPDATE_host(V, E)                                                  \
+#define DYNG_ENTRY_POINT_UPDATE_host(V, E)                                                \
   template stats_t update(const graph_t<V, E>&, const change_log_t<V>&, const options_t&, \
                           const execution_t&, state_t<V>&);
-#define DYNG_ENTRY_POINT_UPDATE_cuda(V, E)                                               \
+#define DYNG_ENTRY_POINT_UPDATE_cuda(V, E)                                                 \
   template stats_t update(const graph_t<V, E>&, const ::dyng::cuda::device_graph_t<V, E>&, \
-                          const change_log_t<V>&, const options_t&, void*,                 \
-                          device_state_t<V>&);
+                          const change_log_t<V>&, const options_t&, void*, device_state_t<V>&);
 
-#define DYNG_ENTRY_POINTS_host_whole(V, E)                                                     \
-  template stats_t compute(const graph_t<V, E>&, const options_t&, const execution_t&,        \
-                           state_t<V>&);                                                       \
+#define DYNG_ENTRY_POINTS_host_whole(V, E)                                             \
+  template stats_t compute(const graph_t<V, E>&, const options_t&, const execution_t&, \
+                           state_t<V>&);                                               \
   DYNG_ENTRY_POINT_UPDATE_host(V, E)
-#define DYNG_ENTRY_POINTS_host_sourced(V, E)                                                   \
-  template stats_t compute(const graph_t<V, E>&, V, const options_t&, const execution_t&,     \
-                           state_t<V>&);                                                       \
+#define DYNG_ENTRY_POINTS_host_sourced(V, E)                                              \
+  template stats_t compute(const graph_t<V, E>&, V, const options_t&, const execution_t&, \
+                           state_t<V>&);                                                  \
   DYNG_ENTRY_POINT_UPDATE_host(V, E)
-#define DYNG_ENTRY_POINTS_cuda_whole(V, E)                                                     \
-  template stats_t compute(const graph_t<V, E>&, const ::dyng::cuda::device_graph_t<V, E>&,   \
-                           const options_t&, void*, device_state_t<V>&);                       \
+#define DYNG_ENTRY_POINTS_cuda_whole(V, E)                                                  \
+  template stats_t compute(const graph_t<V, E>&, const ::dyng::cuda::device_graph_t<V, E>&, \
+                           const options_t&, void*, device_state_t<V>&);                    \
   DYNG_ENTRY_POINT_UPDATE_cuda(V, E)
 #define DYNG_ENTRY_POINTS_cuda_sourced(V, E)                                                   \
-  template stats_t compute(const graph_t<V, E>&, const ::dyng::cuda::device_graph_t<V, E>&,   \
-                           V, const options_t&, void*, device_state_t<V>&);                    \
+  template stats_t compute(const graph_t<V, E>&, const ::dyng::cuda::device_graph_t<V, E>&, V, \
+                           const options_t&, void*, device_state_t<V>&);                       \
   DYNG_ENTRY_POINT_UPDATE_cuda(V, E)
 
 /// compute() and update() of the algorithm whose namespace this expands in, for every graph

@@ -42,8 +42,8 @@ void* grow(void* old, std::size_t old_bytes, std::size_t bytes, std::size_t used
   if (is_mapping(bytes)) {
     const bool old_mapped = old != nullptr && is_mapping(old_bytes);
     void* p = old_mapped ? mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
-                         : mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                         : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     if (old != nullptr && !old_mapped) {  // a small block becomes a mapping
       if (used > 0) std::memcpy(p, old, used);

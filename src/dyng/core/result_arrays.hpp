@@ -19,7 +19,7 @@ template <class state_t, class T>
 struct result_array_t {
   using value_type = T;
   const char* name;
-  std::vector<T> state_t::*member;
+  std::vector<T> state_t::* member;
   T untouched;
 };
 
@@ -32,7 +32,7 @@ template <class state_t, class T>
 struct result_scalar_t {
   using value_type = T;
   const char* name;
-  T state_t::*member;
+  T state_t::* member;
 };
 
 /// Calls f(array description) for each array of state type S.

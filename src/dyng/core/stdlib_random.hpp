@@ -85,8 +85,8 @@ template <class T, class engine_t>
 T uniform_int(engine_t& engine, T lo, T hi) {
   static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
   using unsigned_t = std::make_unsigned_t<T>;
-  const uint64_t range = static_cast<uint64_t>(static_cast<unsigned_t>(hi) -
-                                               static_cast<unsigned_t>(lo));
+  const uint64_t range =
+      static_cast<uint64_t>(static_cast<unsigned_t>(hi) - static_cast<unsigned_t>(lo));
   const uint64_t offset = detail::uniform_offset(engine, range);
   return static_cast<T>(static_cast<unsigned_t>(lo) + static_cast<unsigned_t>(offset));
 }

@@ -43,8 +43,8 @@ struct update_stats_t {
   int64_t frontier_visits = 0;  ///< Edges examined.
   bool fallback_used = false;   ///< update() recomputed (path == recompute).
   bool converged = true;
-  std::string engine_used;      ///< "operators" or "fused" (engine_t), as in 0.2.0.
-  std::string method;           ///< The kernel that did the search (engine_t).
+  std::string engine_used;  ///< "operators" or "fused" (engine_t), as in 0.2.0.
+  std::string method;       ///< The kernel that did the search (engine_t).
   update_path_t path = update_path_t::compute;
 
   void record(engine_t engine) {

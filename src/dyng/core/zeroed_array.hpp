@@ -113,8 +113,8 @@ class zeroed_array {
   /// `old_capacity`), which it replaces.
   static T* grow(T* old, std::size_t old_capacity, std::size_t capacity, std::size_t used) {
     if (capacity > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
-    return static_cast<T*>(zeroed_blocks::grow(old, old_capacity * sizeof(T),
-                                                     capacity * sizeof(T), used * sizeof(T)));
+    return static_cast<T*>(
+        zeroed_blocks::grow(old, old_capacity * sizeof(T), capacity * sizeof(T), used * sizeof(T)));
   }
 
   static void release(T* data, std::size_t capacity) noexcept {

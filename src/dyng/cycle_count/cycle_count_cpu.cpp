@@ -159,8 +159,7 @@ void count_by_first_edge(const graph_t<vid_t, eid_t>& graph, const graph_view_t<
     if (i == *at) {
       counter.root_item(g, into);
     } else {
-      counter.child_item(g, out.neighbour(out.begin(root) + static_cast<eid_t>(i - *at - 1)),
-                         into);
+      counter.child_item(g, out.neighbour(out.begin(root) + static_cast<eid_t>(i - *at - 1)), into);
     }
     const int64_t spent = counter.work() - before;
 #pragma omp atomic
@@ -218,9 +217,10 @@ struct earlier_edges_barred_t {
 /// each cycle with several of them is counted once, by a counter_type's searches. False once the
 /// work passes `limit` (the searches left are then skipped: the update recomputes).
 template <class counter_type, class vid_t, class eid_t>
-bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_pair_t<vid_t>>& edges,
-                   int64_t bound, int threads, const execution_t& exec, int64_t limit,
-                   std::vector<uint64_t>& hist, int64_t& work) {
+bool through_edges(const graph_view_t<vid_t, eid_t>& g,
+                   const std::vector<edge_pair_t<vid_t>>& edges, int64_t bound, int threads,
+                   const execution_t& exec, int64_t limit, std::vector<uint64_t>& hist,
+                   int64_t& work) {
   bool within = true;
   int64_t done = 0;
   const int64_t n = g.num_vertices();
@@ -235,8 +235,8 @@ bool through_edges(const graph_view_t<vid_t, eid_t>& g, const std::vector<edge_p
         if (!going) return;
         const auto [u, v] = edges[static_cast<size_t>(i)];
         const earlier_edges_barred_t<vid_t> edge_ok{edges, static_cast<size_t>(i), changed_from};
-        const bool ok = counter.count(g, v, u, bound - 1, 1, [](vid_t) { return true; }, edge_ok,
-                                      into, limit);
+        const bool ok =
+            counter.count(g, v, u, bound - 1, 1, [](vid_t) { return true; }, edge_ok, into, limit);
         const int64_t spent = counter.work();
 #pragma omp atomic
         done += spent;
@@ -285,10 +285,10 @@ class host_engine_t {
     const graph_view_t<vid_t, eid_t> after(graph_.out_view(), in_.view);
     if (bound >= static_cast<int64_t>(graph_.num_vertices())) {
       // Every length counts: Johnson's searches, as for a compute.
-      return through_edges<johnson_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_,
-                                                    limit, removed, work) &&
-             through_edges<johnson_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_,
-                                                    limit, added, work);
+      return through_edges<johnson_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_, limit,
+                                                    removed, work) &&
+             through_edges<johnson_t<vid_t, eid_t>>(after, inserted, bound, threads, exec_, limit,
+                                                    added, work);
     }
     return through_edges<counter_t<vid_t, eid_t>>(before, deleted, bound, threads, exec_, limit,
                                                   removed, work) &&
@@ -398,7 +398,7 @@ std::vector<uint64_t> enumerate_cycles(const graph_t<vid_t, eid_t>& graph, int64
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(host, whole)
-#define DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS(VID, EID)              \
+#define DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS(VID, EID)               \
   template void check_graph(const graph_t<VID, EID>&, const char*); \
   template std::vector<uint64_t> enumerate_cycles(const graph_t<VID, EID>&, int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_CYCLE_COUNT_EXTRAS)

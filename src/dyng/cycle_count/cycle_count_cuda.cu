@@ -30,14 +30,14 @@ void check_call(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   ::dyng::cuda::check_level(host, graph, fn);
   const int64_t bound = bound_of(options.max_length, host.num_vertices());
   if (bound > k_max_bound) {
-    throw not_supported_error(
-        std::string(fn) + ": the CUDA backend counts cycles of up to " +
-        std::to_string(k_max_bound) + " edges, but this count needs " + std::to_string(bound) +
-        (options.max_length == k_unbounded ? " (no max_length on " + std::to_string(bound) +
-                                                 " vertices)"
-                                           : " (max_length " + std::to_string(bound) + ")") +
-        "; pass max_length <= " + std::to_string(k_max_bound) +
-        " or use the openmp or sequential backend");
+    throw not_supported_error(std::string(fn) + ": the CUDA backend counts cycles of up to " +
+                              std::to_string(k_max_bound) + " edges, but this count needs " +
+                              std::to_string(bound) +
+                              (options.max_length == k_unbounded
+                                   ? " (no max_length on " + std::to_string(bound) + " vertices)"
+                                   : " (max_length " + std::to_string(bound) + ")") +
+                              "; pass max_length <= " + std::to_string(k_max_bound) +
+                              " or use the openmp or sequential backend");
   }
 }
 
@@ -45,9 +45,8 @@ void check_call(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
 template <class eid_t>
 class device_engine_t {
  public:
-  device_engine_t(const graph_t<int32_t, eid_t>& host,
-                  const device_graph_t<int32_t, eid_t>& graph, const options_t& options,
-                  void* stream)
+  device_engine_t(const graph_t<int32_t, eid_t>& host, const device_graph_t<int32_t, eid_t>& graph,
+                  const options_t& options, void* stream)
       : host_(host), options_(options), stream_(stream), out_(graph.out_view()) {
     const auto& props = host.properties();
     if (!props.directed || host.has_transposed()) in_ = in_edges_view(graph, props.directed);
@@ -66,14 +65,15 @@ class device_engine_t {
     long long first_paths = 1;
     for (const auto& [u, v] : inserted) heads.push_back(v);
     for (const auto& [u, v] : deleted) {
-      const auto from_v = std::equal_range(deleted.begin(), deleted.end(), edge_pair_t<int32_t>{v, 0},
-                                           [](const auto& a, const auto& b) { return a.first < b.first; });
+      const auto from_v =
+          std::equal_range(deleted.begin(), deleted.end(), edge_pair_t<int32_t>{v, 0},
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
       heads.push_back(v);
       first_paths += from_v.second - from_v.first;
     }
     first_paths += detail::cuda::degree_sum(out_, heads, stream_);
-    return make_searches().count_batch(deleted, inserted, bound, limit, first_paths, removed,
-                                       added, work);
+    return make_searches().count_batch(deleted, inserted, bound, limit, first_paths, removed, added,
+                                       work);
   }
 
   stats_t compute(state_t<int32_t>& state) {

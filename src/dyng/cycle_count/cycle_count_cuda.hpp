@@ -23,8 +23,7 @@ inline constexpr int64_t k_max_bound = 64;
 
 /// A histogram computed on `device` (kept in host memory).
 template <class vid_t>
-struct device_state_t
-    : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
+struct device_state_t : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
 
 /// Counts into `state` on the device of `graph`; `host` is the same graph in host memory (the
 /// authority the device copy mirrors). Throws not_supported_error for a bound above k_max_bound.

@@ -31,9 +31,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   constexpr const char* fn = "dynamic_bfs.update()";
   check_host_backend(exec, fn);
   require_in_edges(graph, fn, "dynamic_bfs");
-  detail::level_repair_t<vid_t, eid_t> repair(graph.out_view(),
-                                              in_edges_view(graph, graph.properties().directed),
-                                              state, exec.cancel);
+  detail::level_repair_t<vid_t, eid_t> repair(
+      graph.out_view(), in_edges_view(graph, graph.properties().directed), state, exec.cancel);
   auto recompute = [&](state_t<vid_t>& fresh, const stats_t& attempt) {
     stats_t stats = detail::full_bfs(graph, fresh.source, options, exec, fresh.levels);
     stats.invalidated = attempt.invalidated;

@@ -76,8 +76,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
     fresh.invalidation_rounds = attempt.invalidation_rounds;
     return fresh;
   };
-  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t,
-                                                 decltype(repair), decltype(recompute)>;
+  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
+                                                 decltype(recompute)>;
   return ::dyng::cuda::update_on_device<steps_t>(
       state, graph, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget, fn,
       state, stream, v.stored_edges, k_default_gpu_repair_budget, kernels::k_engine, repair,

@@ -120,12 +120,12 @@ std::vector<change_t> draw_insertions(const adjacency_view_t<vid_t, eid_t>& view
   size_t attempts = 0;
   while (picked.size() < wanted) {
     if (++attempts > attempt_cap) {
-      throw invalid_argument_error(
-          std::string(k_fn) + ": found only " + std::to_string(picked.size()) +
-          " of num_insertions=" + std::to_string(wanted) + " non-edges in ids [" +
-          std::to_string(lo) + ", " + std::to_string(hi) + ") after " +
-          std::to_string(attempt_cap) +
-          " draws; ask for fewer insertions or a wider locality_window");
+      throw invalid_argument_error(std::string(k_fn) + ": found only " +
+                                   std::to_string(picked.size()) +
+                                   " of num_insertions=" + std::to_string(wanted) +
+                                   " non-edges in ids [" + std::to_string(lo) + ", " +
+                                   std::to_string(hi) + ") after " + std::to_string(attempt_cap) +
+                                   " draws; ask for fewer insertions or a wider locality_window");
     }
     const auto u = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
     const auto v = static_cast<tool_vertex_t>(stdlib_random::uniform_int<size_t>(rng, lo, hi - 1));
@@ -143,9 +143,9 @@ template <class vid_t, class eid_t>
 edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
                                        const cycle_enum_batch_options_t& o) {
   if (o.num_deletions < 0 || o.num_insertions < 0) {
-    throw invalid_argument_error(std::string(k_fn) + ": num_deletions=" +
-                                 std::to_string(o.num_deletions) + " and num_insertions=" +
-                                 std::to_string(o.num_insertions) +
+    throw invalid_argument_error(std::string(k_fn) +
+                                 ": num_deletions=" + std::to_string(o.num_deletions) +
+                                 " and num_insertions=" + std::to_string(o.num_insertions) +
                                  " must both be >= 0; pass non-negative counts");
   }
   edge_changes_t<vid_t> out;
@@ -167,8 +167,8 @@ edge_changes_t<vid_t> cycle_enum_batch(const graph_t<vid_t, eid_t>& graph,
     emit(draw_deletions(view, lo, hi, o.num_deletions, rng), out.delete_src, out.delete_dst);
   }
   if (o.num_insertions > 0) {
-    emit(draw_insertions(view, lo, hi, static_cast<size_t>(o.num_insertions), rng),
-         out.insert_src, out.insert_dst);
+    emit(draw_insertions(view, lo, hi, static_cast<size_t>(o.num_insertions), rng), out.insert_src,
+         out.insert_dst);
   }
   return out;
 }

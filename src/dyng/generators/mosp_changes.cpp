@@ -69,8 +69,8 @@ void check_options(const detail::rows_t& g, const mosp_change_options_t& o) {
     fail("weight_min=" + std::to_string(o.weight_min) + " is below 1; pass weight_min >= 1");
   }
   if (o.weight_min > o.weight_max) {
-    fail("weight_min=" + std::to_string(o.weight_min) + " exceeds weight_max=" +
-         std::to_string(o.weight_max) + "; pass weight_min <= weight_max");
+    fail("weight_min=" + std::to_string(o.weight_min) +
+         " exceeds weight_max=" + std::to_string(o.weight_max) + "; pass weight_min <= weight_max");
   }
   if (o.source < 0 || o.source >= g.n) {
     fail("source=" + std::to_string(o.source) + " is not a vertex of the graph's " +
@@ -189,9 +189,9 @@ local_region_t draw_region(const detail::rows_t& g, const mosp_change_options_t&
   region.centre = stdlib_random::uniform_int(rng, 0, g.n - 1);
   region.vertices = detail::local_ball(g, detail::transpose(g), region.centre, o.local_hops);
   if (region.vertices.size() < 2) {
-    throw invalid_argument_error(std::string(k_fn) + ": the region within local_hops=" +
-                                 std::to_string(o.local_hops) + " of the drawn centre " +
-                                 std::to_string(region.centre) +
+    throw invalid_argument_error(std::string(k_fn) +
+                                 ": the region within local_hops=" + std::to_string(o.local_hops) +
+                                 " of the drawn centre " + std::to_string(region.centre) +
                                  " holds fewer than 2 vertices; raise local_hops or change seed");
   }
   region.member.assign(static_cast<size_t>(g.n), 0);
@@ -239,7 +239,8 @@ std::vector<edge_t> draw_changed_edges(const detail::rows_t& g, const mosp_chang
   std::vector<edge_t> chosen;
   if (!tree_only) {
     const int last = static_cast<int>(pool.size()) - 1;
-    for (int i = 0; i < wanted; ++i) chosen.push_back(pool[stdlib_random::uniform_int(rng, 0, last)]);
+    for (int i = 0; i < wanted; ++i)
+      chosen.push_back(pool[stdlib_random::uniform_int(rng, 0, last)]);
   } else {
     stdlib_random::shuffle(pool.begin(), pool.end(), rng);
     chosen.assign(pool.begin(), pool.begin() + std::min<size_t>(pool.size(), wanted));
@@ -276,8 +277,8 @@ void draw_weights(const detail::rows_t& g, const mosp_change_options_t& o,
     for (int k = 0; k < g.num_weights; ++k) {
       if (o.mode == change_mode_t::increase) {
         // Saturates at the largest valid weight.
-        const int64_t raised = static_cast<int64_t>(g.weight(e, k)) +
-                               stdlib_random::uniform_int(rng, 1, o.weight_max);
+        const int64_t raised =
+            static_cast<int64_t>(g.weight(e, k)) + stdlib_random::uniform_int(rng, 1, o.weight_max);
         out.insert_weights.push_back(static_cast<int32_t>(std::min<int64_t>(INT_MAX, raised)));
       } else {
         out.insert_weights.push_back(weight_dist(rng));
@@ -290,8 +291,7 @@ void draw_weights(const detail::rows_t& g, const mosp_change_options_t& o,
 template <class vid_t>
 std::string summary_of(const mosp_change_batch_t<vid_t>& out, const mosp_change_options_t& o) {
   std::ostringstream text;
-  text << "inserts=" << out.inserts << " reweights=" << out.reweights
-       << " deletes=" << out.deletes;
+  text << "inserts=" << out.inserts << " reweights=" << out.reweights << " deletes=" << out.deletes;
   if (o.safe_deletions) {
     text << " (safe: kept " << out.deletes << " of " << out.requested_deletes << " after "
          << out.safe_rounds << " rounds)";
@@ -319,9 +319,8 @@ mosp_change_batch_t<vid_t> generate(const detail::rows_t& g, const mosp_change_o
   const std::vector<edge_t> insert_edges = draw_insertions(g.n, counts.inserts, region, rng);
   std::vector<edge_t> delete_edges, reweight_edges;
   if (counts.deletes > 0 || counts.reweights > 0) {
-    (counts.deletes > 0 ? delete_edges : reweight_edges) =
-        draw_changed_edges(g, o, region, trees, std::max(counts.deletes, counts.reweights),
-                           counts.deletes > 0, rng);
+    (counts.deletes > 0 ? delete_edges : reweight_edges) = draw_changed_edges(
+        g, o, region, trees, std::max(counts.deletes, counts.reweights), counts.deletes > 0, rng);
   }
 
   mosp_change_batch_t<vid_t> out;

@@ -35,7 +35,7 @@ struct apply_undo_t {
 
   /// One stored direction before the batch.
   struct direction_record_t {
-    std::vector<vid_t> rows;  ///< Touched rows, in increasing order.
+    std::vector<vid_t> rows;                      ///< Touched rows, in increasing order.
     std::vector<eid_t> begin, end, capacity_end;  ///< Their offsets, per row in `rows`.
     std::vector<int64_t> at;  ///< rows.size() + 1 offsets of their slots in cols.
     std::vector<vid_t> cols;

@@ -38,9 +38,9 @@ struct row_edits_t {
                      ///< index -(source + 1).
     int64_t dest;    ///< First new slot, relative to the row's first slot.
   };
-  std::vector<vid_t> rows;             ///< Rows edited in place, in increasing order.
-  std::vector<int64_t> new_size;       ///< Per row in `rows`.
-  std::vector<int64_t> piece_begin;    ///< rows.size() + 1 offsets into `pieces`.
+  std::vector<vid_t> rows;           ///< Rows edited in place, in increasing order.
+  std::vector<int64_t> new_size;     ///< Per row in `rows`.
+  std::vector<int64_t> piece_begin;  ///< rows.size() + 1 offsets into `pieces`.
   std::vector<piece_t> pieces;
   std::vector<vid_t> literal_cols;
   std::vector<int32_t> literal_weights;  ///< K per literal slot.

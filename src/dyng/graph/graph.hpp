@@ -40,7 +40,6 @@ struct edge_batch_t {
 template <class vid_t, class eid_t>
 struct apply_undo_t;
 
-
 /// A compact CSR copy (Graph.to_csr()): row_ptr has n + 1 entries, weights K per edge.
 template <class vid_t, class eid_t>
 struct csr_t {
@@ -76,17 +75,17 @@ class graph_t {
   /// out as from_edges() lays them out (headroom, free tail, empty rows without slots). Only the
   /// shapes and properties are checked (internal_error); check_integrity() verifies the rest.
   /// `threads` > 1 lays the rows out on an OpenMP team.
-  static graph_t from_transposed_csrs(const csr_t<vid_t, eid_t>& out,
-                                      const csr_t<vid_t, eid_t>& in,
+  static graph_t from_transposed_csrs(const csr_t<vid_t, eid_t>& out, const csr_t<vid_t, eid_t>& in,
                                       const graph_properties_t& props, int threads = 1);
 
   /// Applies a batch atomically and returns its counters. When `log` is given it receives the
-  /// effective edge changes, and the row edits too if `log->record_row_edits` is set. Throws invalid_argument_error / not_supported_error and changes
-  /// nothing if the batch is invalid under the graph's semantics. With an OpenMP `exec`, a large
-  /// batch (apply_tuning_t::parallel_min_changes entries) is resolved and written on the team
-  /// that host_team_size() grants; graph, summary and log are the same for every team.
-  /// Throws interrupted_error, changing nothing, when exec.cancel asks before the first write.
-  /// With `undo`, records what revert() needs to take the batch back.
+  /// effective edge changes, and the row edits too if `log->record_row_edits` is set. Throws
+  /// invalid_argument_error / not_supported_error and changes nothing if the batch is invalid under
+  /// the graph's semantics. With an OpenMP `exec`, a large batch
+  /// (apply_tuning_t::parallel_min_changes entries) is resolved and written on the team that
+  /// host_team_size() grants; graph, summary and log are the same for every team. Throws
+  /// interrupted_error, changing nothing, when exec.cancel asks before the first write. With
+  /// `undo`, records what revert() needs to take the batch back.
   apply_summary_t apply(const edge_batch_t<vid_t>& batch, change_log_t<vid_t>* log = nullptr,
                         const execution_t& exec = {}, apply_undo_t<vid_t, eid_t>* undo = nullptr);
 
@@ -154,9 +153,8 @@ class graph_t {
   /// A graph from storage that a device copy laid out (every invariant of check_integrity()
   /// must already hold; the caller checks in tests). `in` is empty unless the graph is directed
   /// with in-edges. Version and re-layout count continue those of the device copy.
-  static graph_t from_storage(direction_t out, direction_t in, vid_t num_vertices,
-                              eid_t num_edges, const graph_properties_t& props, uint64_t version,
-                              int64_t relayouts);
+  static graph_t from_storage(direction_t out, direction_t in, vid_t num_vertices, eid_t num_edges,
+                              const graph_properties_t& props, uint64_t version, int64_t relayouts);
 
  private:
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;

@@ -139,8 +139,9 @@ void graph_t<vid_t, eid_t>::reserve(int64_t edge_capacity) {
   // degree" (real update streams lie in between), plus two standard deviations of slack so that
   // few rows overflow; the tail takes half the reservation for those that still do.
   auto spare = [&](int64_t, int64_t size) {
-    const double weight = m > 0 ? (static_cast<double>(size) + mean_degree) / (2.0 * static_cast<double>(m))
-                                : 1.0 / static_cast<double>(n);
+    const double weight =
+        m > 0 ? (static_cast<double>(size) + mean_degree) / (2.0 * static_cast<double>(m))
+              : 1.0 / static_cast<double>(n);
     const double share = extra * weight;
     const auto slack = static_cast<int64_t>(std::ceil(share + 2.0 * std::sqrt(share)));
     return std::max(detail::spare_slots(size, props_.headroom), slack);
@@ -170,22 +171,22 @@ int64_t graph_t<vid_t, eid_t>::relayout_count() const noexcept {
   return relayouts_;
 }
 
-#define DYNG_INSTANTIATE_ACCESS(V, E)                                                        \
-  template V graph_t<V, E>::num_vertices() const noexcept;                                 \
-  template E graph_t<V, E>::num_edges() const noexcept;                                    \
-  template int graph_t<V, E>::num_weights() const noexcept;                                \
-  template uint64_t graph_t<V, E>::version() const noexcept;                               \
-  template const graph_properties_t& graph_t<V, E>::properties() const noexcept;           \
-  template bool graph_t<V, E>::has_transposed() const noexcept;                            \
-  template adjacency_view_t<V, E> graph_t<V, E>::view_of(const direction_t&) const noexcept; \
-  template adjacency_view_t<V, E> graph_t<V, E>::out_view() const noexcept;                \
-  template adjacency_view_t<V, E> graph_t<V, E>::in_view() const;                          \
-  template csr_t<V, E> graph_t<V, E>::to_csr() const;                                      \
-  template void graph_t<V, E>::edges(std::vector<V>&, std::vector<V>&,                     \
-                                     std::vector<int32_t>&) const;                         \
-  template void graph_t<V, E>::reserve(int64_t);                                           \
-  template int64_t graph_t<V, E>::slot_capacity() const noexcept;                          \
-  template int64_t graph_t<V, E>::in_slot_capacity() const noexcept;                       \
+#define DYNG_INSTANTIATE_ACCESS(V, E)                                                         \
+  template V graph_t<V, E>::num_vertices() const noexcept;                                    \
+  template E graph_t<V, E>::num_edges() const noexcept;                                       \
+  template int graph_t<V, E>::num_weights() const noexcept;                                   \
+  template uint64_t graph_t<V, E>::version() const noexcept;                                  \
+  template const graph_properties_t& graph_t<V, E>::properties() const noexcept;              \
+  template bool graph_t<V, E>::has_transposed() const noexcept;                               \
+  template adjacency_view_t<V, E> graph_t<V, E>::view_of(const direction_t&) const noexcept;  \
+  template adjacency_view_t<V, E> graph_t<V, E>::out_view() const noexcept;                   \
+  template adjacency_view_t<V, E> graph_t<V, E>::in_view() const;                             \
+  template csr_t<V, E> graph_t<V, E>::to_csr() const;                                         \
+  template void graph_t<V, E>::edges(std::vector<V>&, std::vector<V>&, std::vector<int32_t>&) \
+      const;                                                                                  \
+  template void graph_t<V, E>::reserve(int64_t);                                              \
+  template int64_t graph_t<V, E>::slot_capacity() const noexcept;                             \
+  template int64_t graph_t<V, E>::in_slot_capacity() const noexcept;                          \
   template int64_t graph_t<V, E>::relayout_count() const noexcept;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_ACCESS)
 

@@ -146,9 +146,9 @@ void edit_row(D& d, const direction_ops_t<vid_t>& in, int64_t v,
   const int64_t b = d.row_begin[v];
   const int64_t size = row_size(d, v);
   if (recorder != nullptr) recorder->begin_row(size);
-  const int64_t new_size = edit_row_in_place<vid_t>(
-      d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size, row_ops,
-      in.batch_weights, in.num_weights, in.sorted, recorder);
+  const int64_t new_size =
+      edit_row_in_place<vid_t>(d.col.data() + b, k > 0 ? d.weights.data() + b * k : nullptr, size,
+                               row_ops, in.batch_weights, in.num_weights, in.sorted, recorder);
   d.row_end[v] = static_cast<typename decltype(d.row_end)::value_type>(b + new_size);
   if (recorder != nullptr) recorder->end_row(static_cast<vid_t>(v), new_size);
 }
@@ -196,11 +196,10 @@ void plan_rows(const D& d, std::span<const row_op_t<vid_t>> ops, const int64_t* 
     // Resolved operations are effective: each insertion adds a slot, each erase removes one.
     r.new_size = row_size(d, v) + r.inserts - erases;
     r.in_place_edit = edits_in_place(d, v, r.last - r.first, r.inserts);
-    r.cost = row_write_cost(row_size(d, v), static_cast<int64_t>(r.last - r.first),
-                            r.in_place_edit);
-    if (!r.in_place_edit &&
-        static_cast<int64_t>(d.row_begin[v]) + r.new_size >
-            static_cast<int64_t>(d.row_capacity_end[v])) {
+    r.cost =
+        row_write_cost(row_size(d, v), static_cast<int64_t>(r.last - r.first), r.in_place_edit);
+    if (!r.in_place_edit && static_cast<int64_t>(d.row_begin[v]) + r.new_size >
+                                static_cast<int64_t>(d.row_capacity_end[v])) {
       r.tail_slots = moved_capacity(r.new_size, headroom);
     }
   }
@@ -235,8 +234,8 @@ inline std::vector<int64_t> cost_balanced_runs(const int64_t* cost_before, int64
   run_start[0] = 0;
   const double total_cost = static_cast<double>(cost_before[count]);
   for (int64_t r = 1, i = 0; r < runs; ++r) {
-    const auto goal = static_cast<int64_t>(total_cost * static_cast<double>(r) /
-                                           static_cast<double>(runs));
+    const auto goal =
+        static_cast<int64_t>(total_cost * static_cast<double>(r) / static_cast<double>(runs));
     while (i < count && cost_before[i] < goal) ++i;
     run_start[r] = i;
   }
@@ -246,9 +245,9 @@ inline std::vector<int64_t> cost_balanced_runs(const int64_t* cost_before, int64
 /// Writes one planned row: edited in place, or recomposed and stored in its range or at
 /// `tail_at` in the tail. A recomposed row is listed in edits->rewritten when `edits` is given.
 template <class D, class vid_t>
-void write_planned_row(D& d, const direction_ops_t<vid_t>& in, const row_plan_t& r,
-                       int64_t tail_at, row_write_scratch_t<vid_t>& s,
-                       row_piece_recorder_t<vid_t>* recorder, row_edits_t<vid_t>* edits) {
+void write_planned_row(D& d, const direction_ops_t<vid_t>& in, const row_plan_t& r, int64_t tail_at,
+                       row_write_scratch_t<vid_t>& s, row_piece_recorder_t<vid_t>* recorder,
+                       row_edits_t<vid_t>* edits) {
   using eid_t = typename decltype(d.row_begin)::value_type;
   const auto row_ops = in.ops.subspan(r.first, r.last - r.first);
   const int64_t v = in.ops[r.first].row;
@@ -382,11 +381,11 @@ int64_t write_rows_in_order(D& d, const direction_ops_t<vid_t>& in, double headr
     s.cols.clear();
     s.weights.clear();
     compose_row_content(d, in, v, row_ops, s);
-    relayouts += store_row(d, v, s.cols.data(), s.weights.data(),
-                           static_cast<int64_t>(s.cols.size()), in.num_weights, headroom,
-                           before_relayout)
-                     ? 1
-                     : 0;
+    relayouts +=
+        store_row(d, v, s.cols.data(), s.weights.data(), static_cast<int64_t>(s.cols.size()),
+                  in.num_weights, headroom, before_relayout)
+            ? 1
+            : 0;
   }
   return relayouts;
 }
@@ -483,10 +482,9 @@ void row_ops_in_write_order(std::vector<row_op_t<vid_t>>& ops, int64_t n, bool s
   for (size_t g = 0; g < ops.size();) {
     size_t h = g + 1;
     while (h < ops.size() && ops[h].row == ops[g].row) ++h;
-    stable_sort_small(ops.begin() + g, ops.begin() + h,
-                      [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) {
-                        return x.seq < y.seq;
-                      });
+    stable_sort_small(
+        ops.begin() + g, ops.begin() + h,
+        [](const row_op_t<vid_t>& x, const row_op_t<vid_t>& y) { return x.seq < y.seq; });
     g = h;
   }
 }
@@ -675,7 +673,7 @@ inline void report_apply(size_t entries, size_t effective_ops, int64_t relayouts
 /// (change_log_t::record_row_edits), else nowhere (they would cost the write for no reader).
 template <class vid_t>
 row_edits_t<vid_t>* row_edits(change_log_t<vid_t>* log,
-                              row_edits_t<vid_t> change_log_t<vid_t>::*which) {
+                              row_edits_t<vid_t> change_log_t<vid_t>::* which) {
   return log != nullptr && log->record_row_edits ? &(log->*which) : nullptr;
 }
 
@@ -716,8 +714,7 @@ template <class vid_t, class eid_t>
 template <class ops_t>
 void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, int64_t n_after,
                                       change_log_t<vid_t>* log, int team,
-                                      apply_undo_t<vid_t, eid_t>* snapshot,
-                                      cancel_token_t cancel) {
+                                      apply_undo_t<vid_t, eid_t>* snapshot, cancel_token_t cancel) {
   const bool sorted = props_.order == edge_order_t::sorted;
   const bool transposed = props_.directed && props_.store_transposed;
   using undo_t = apply_undo_t<vid_t, eid_t>;
@@ -726,7 +723,7 @@ void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, 
   // Keeps a direction whole before a re-layout moves every row (once: the row copies cover the
   // rows written before it).
   auto keep_whole = [snapshot](const direction_t& d,
-                               typename undo_t::direction_record_t undo_t::*of) {
+                               typename undo_t::direction_record_t undo_t::* of) {
     if (snapshot != nullptr && !(snapshot->*of).whole) (snapshot->*of).whole = d;
   };
   if (n_after > static_cast<int64_t>(out_.row_begin.size())) {
@@ -740,7 +737,8 @@ void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, 
     row_ops.reserve(ops.size() * 2);
     for (const auto& op : ops) {
       row_ops.push_back(op);
-      if (op.row != op.col) row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
+      if (op.row != op.col)
+        row_ops.push_back({op.col, op.row, op.seq, op.widx, op.kind, op.weight});
     }
   }
   auto& out_ops = props_.directed ? ops : row_ops;
@@ -754,8 +752,8 @@ void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, 
     }
     relayouts_ += detail::write_direction(
         out_, out_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
-        detail::row_edits(log, &log_t::out_edits), team,
-        [&] { keep_whole(out_, &undo_t::out); }, stop);
+        detail::row_edits(log, &log_t::out_edits), team, [&] { keep_whole(out_, &undo_t::out); },
+        stop);
     if (transposed) {
       row_ops.reserve(ops.size());
       for (const auto& op : ops) {
@@ -768,8 +766,8 @@ void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, 
       }
       relayouts_ += detail::write_direction(
           in_, in_span, batch_weights, props_.num_weights, sorted, props_.headroom, num_edges_,
-          detail::row_edits(log, &log_t::in_edits), team,
-          [&] { keep_whole(in_, &undo_t::in); }, stop);
+          detail::row_edits(log, &log_t::in_edits), team, [&] { keep_whole(in_, &undo_t::in); },
+          stop);
     }
   } catch (const interrupted_error&) {
     restore(*snapshot);  // only writes with row copies stop here
@@ -784,8 +782,8 @@ void graph_t<vid_t, eid_t>::write_ops(ops_t& ops, const int32_t* batch_weights, 
 /// and hold each key once); within the batch each operation leaves the next its weights.
 template <class vid_t, class eid_t>
 template <class ops_t>
-void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batch_weights,
-                                           int team, apply_undo_t<vid_t, eid_t>& undo) const {
+void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batch_weights, int team,
+                                           apply_undo_t<vid_t, eid_t>& undo) const {
   using op_t = detail::row_op_t<vid_t>;
   const int64_t k = props_.num_weights;
   const detail::inverse_keys_t keys{props_.directed};
@@ -798,7 +796,8 @@ void graph_t<vid_t, eid_t>::record_inverse(const ops_t& ops, const int32_t* batc
 #pragma omp parallel for num_threads(runs) schedule(static, 1) if (runs > 1)
   for (int r = 0; r < runs; ++r) {
     try {
-      detail::invert_run(out_, std::span<const op_t>(ops).subspan(start[r], start[r + 1] - start[r]),
+      detail::invert_run(out_,
+                         std::span<const op_t>(ops).subspan(start[r], start[r + 1] - start[r]),
                          batch_weights, k, keys, parts[r], part_weights[r]);
     } catch (...) {
       failures[r] = std::current_exception();  // std::bad_alloc, rethrown below
@@ -838,9 +837,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   const bool sorted = props_.order == edge_order_t::sorted;
   const int64_t n_before = num_vertices_;
   const int64_t relayouts_before = relayouts_;
-  const int team = host_team_size(
-      exec, static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
-      detail::apply_tuning().parallel_min_changes);
+  const int team =
+      host_team_size(exec, static_cast<int64_t>(batch.insert_src.size() + batch.delete_src.size()),
+                     detail::apply_tuning().parallel_min_changes);
   auto resolved = [&] {
     stage_scope_t resolve_stage("graph.resolve");
     return detail::resolve_batch(
@@ -855,8 +854,9 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   // Nothing below throws except std::bad_alloc.
   if (log != nullptr) {
     stage_scope_t log_stage("graph.change_log");
-    detail::start_change_log(resolved, static_cast<int64_t>(batch.delete_src.size()) +
-                                           static_cast<int64_t>(batch.insert_src.size()),
+    detail::start_change_log(resolved,
+                             static_cast<int64_t>(batch.delete_src.size()) +
+                                 static_cast<int64_t>(batch.insert_src.size()),
                              num_vertices_, props_.directed, *log);
   }
 
@@ -884,10 +884,10 @@ apply_summary_t graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& batch,
   return resolved.summary;
 }
 
-#define DYNG_INSTANTIATE_APPLY(V, E)                                                    \
+#define DYNG_INSTANTIATE_APPLY(V, E)                                                      \
   template apply_summary_t graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*, \
                                                 const execution_t&, apply_undo_t<V, E>*); \
-  template void graph_t<V, E>::grow_vertices(V, apply_undo_t<V, E>*);                    \
+  template void graph_t<V, E>::grow_vertices(V, apply_undo_t<V, E>*);                     \
   template void graph_t<V, E>::revert_by_inverse(apply_undo_t<V, E>&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_APPLY)
 

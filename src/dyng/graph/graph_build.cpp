@@ -30,7 +30,8 @@ namespace {
 /// or -1 when it merges into an earlier entry: the first entry of each key survives (keeping its
 /// position) and takes the weights of the key's last entry.
 template <class vid_t>
-std::vector<int64_t> merge_repeated(int64_t n, const std::vector<vid_t>& a, const std::vector<vid_t>& b) {
+std::vector<int64_t> merge_repeated(int64_t n, const std::vector<vid_t>& a,
+                                    const std::vector<vid_t>& b) {
   const int64_t m = static_cast<int64_t>(a.size());
   std::vector<int64_t> start, order;
   detail::bucket_order(n, m, [&](int64_t i) { return static_cast<int64_t>(a[i]); }, order, start);
@@ -81,12 +82,14 @@ int64_t build_edge_direction(D& d, int64_t n, const detail::row_walk_t& rows,
                              bool merge, double headroom, check_fn&& check) {
   if (k == 1) {
     const int32_t* w = weights.data();
-    return detail::build_rows(d, d.weights, n, rows, src, dst, [w](int64_t i) { return w[i]; },
-                              both_ways, sorted, merge, headroom, check);
+    return detail::build_rows(
+        d, d.weights, n, rows, src, dst, [w](int64_t i) { return w[i]; }, both_ways, sorted, merge,
+        headroom, check);
   }
   std::vector<int64_t> index;
-  const int64_t m = detail::build_rows(d, index, n, rows, src, dst, [](int64_t i) { return i; },
-                                       both_ways, sorted, merge, headroom, check);
+  const int64_t m = detail::build_rows(
+      d, index, n, rows, src, dst, [](int64_t i) { return i; }, both_ways, sorted, merge, headroom,
+      check);
   d.weights.assign(d.col.size() * static_cast<size_t>(k), 0);
   if (k > 0) {
     rows.each([&](int64_t v) {
@@ -103,8 +106,8 @@ int64_t build_edge_direction(D& d, int64_t n, const detail::row_walk_t& rows,
 /// (zeroed), offsets (0, 0, 0) for an empty one, then the free tail; compact when the offsets type
 /// cannot address the padding.
 template <class D, class vid_t, class eid_t>
-void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k,
-                          double headroom, int threads) {
+void layout_csr_direction(D& d, const csr_t<vid_t, eid_t>& csr, int64_t n, int k, double headroom,
+                          int threads) {
   const int64_t m = static_cast<int64_t>(csr.col.size());
   const int team = threads > 1 ? threads : 1;
   int64_t total = detail::tail_slots(m, headroom);
@@ -175,8 +178,8 @@ int64_t check_csr_offsets(std::span<const eid_t> row_ptr, int64_t m, const char*
                          " vertices, more than the vertex id type can number; use int64 ids");
   }
   if (row_ptr[0] != 0) {
-    throw invalid_argument_error(std::string(fn) + ": row_ptr[0] is " +
-                                 std::to_string(row_ptr[0]) + "; a CSR starts at offset 0");
+    throw invalid_argument_error(std::string(fn) + ": row_ptr[0] is " + std::to_string(row_ptr[0]) +
+                                 "; a CSR starts at offset 0");
   }
   for (int64_t v = 0; v < n; ++v) {
     if (row_ptr[v + 1] < row_ptr[v]) {
@@ -232,9 +235,10 @@ int64_t csr_entries_kept(std::span<const eid_t> row_ptr, std::span<const vid_t> 
 }  // namespace
 
 template <class vid_t, class eid_t>
-graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(
-    const csr_t<vid_t, eid_t>& out, const csr_t<vid_t, eid_t>& in,
-    const graph_properties_t& props, int threads) {
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(const csr_t<vid_t, eid_t>& out,
+                                                                  const csr_t<vid_t, eid_t>& in,
+                                                                  const graph_properties_t& props,
+                                                                  int threads) {
   constexpr const char* fn = "Graph.from_transposed_csrs()";
   detail::check_properties(props, fn);
   const int k = props.num_weights;
@@ -262,12 +266,9 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_transposed_csrs(
 }
 
 template <class vid_t, class eid_t>
-graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
-                                                        std::span<const vid_t> src,
-                                                        std::span<const vid_t> dst,
-                                                        std::span<const int32_t> weights,
-                                                        const graph_properties_t& props,
-                                                        cancel_token_t cancel) {
+graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(
+    vid_t num_vertices, std::span<const vid_t> src, std::span<const vid_t> dst,
+    std::span<const int32_t> weights, const graph_properties_t& props, cancel_token_t cancel) {
   constexpr const char* fn = "Graph.from_edges()";
   detail::check_properties(props, fn);
   if (num_vertices < 0) {
@@ -288,7 +289,8 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
     detail::check_memory(
         detail::from_edges_bytes<vid_t, eid_t>(n, entries, k, props.headroom,
                                                props.directed && props.store_transposed),
-        detail::from_edges_largest_block(n, entries, props.headroom), "a graph of " + std::to_string(n) + " vertices and " + std::to_string(m) + " edges", fn);
+        detail::from_edges_largest_block(n, entries, props.headroom),
+        "a graph of " + std::to_string(n) + " vertices and " + std::to_string(m) + " edges", fn);
   }
   check_ids(src, n, fn, "edge");
   check_ids(dst, n, fn, "edge");
@@ -304,8 +306,8 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_edges(vid_t num_vertices,
   throw_if_cancelled(cancel, fn);
   const auto out_rows = detail::rows_of_entries(n, src, dst, !props.directed);
   throw_if_cancelled(cancel, fn);
-  g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, out_rows, src, dst, weights,
-                                                         k, !props.directed, sorted, merge,
+  g.num_edges_ = static_cast<eid_t>(build_edge_direction(g.out_, n, out_rows, src, dst, weights, k,
+                                                         !props.directed, sorted, merge,
                                                          props.headroom, check));
   if (props.directed && props.store_transposed) {
     throw_if_cancelled(cancel, fn);
@@ -355,8 +357,10 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_csr(std::span<const eid_t> row
   if (!props.directed) {
     const std::string mismatch = detail::transpose_mismatch(g.out_, g.out_, n, k);
     if (!mismatch.empty()) {
-      throw invalid_argument_error(std::string(fn) + ": the CSR of an undirected graph is not "
-                                   "symmetric (" + mismatch +
+      throw invalid_argument_error(std::string(fn) +
+                                   ": the CSR of an undirected graph is not "
+                                   "symmetric (" +
+                                   mismatch +
                                    "); store every edge in both rows with equal weights, or "
                                    "pass directed=True");
     }
@@ -384,18 +388,18 @@ graph_t<vid_t, eid_t> graph_t<vid_t, eid_t>::from_storage(direction_t out, direc
   return g;
 }
 
-#define DYNG_INSTANTIATE_BUILD(V, E)                                                          \
-  template graph_t<V, E> graph_t<V, E>::from_edges(V, std::span<const V>, std::span<const V>, \
-                                                   std::span<const int32_t>,                  \
+#define DYNG_INSTANTIATE_BUILD(V, E)                                                           \
+  template graph_t<V, E> graph_t<V, E>::from_edges(V, std::span<const V>, std::span<const V>,  \
+                                                   std::span<const int32_t>,                   \
                                                    const graph_properties_t&, cancel_token_t); \
-  template graph_t<V, E> graph_t<V, E>::from_csr(std::span<const E>, std::span<const V>,      \
-                                                 std::span<const int32_t>,                    \
-                                                 const graph_properties_t&, cancel_token_t);  \
-  template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                 \
-      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);         \
-  template graph_t<V, E> graph_t<V, E>::from_storage(                                         \
-      graph_t<V, E>::direction_t, graph_t<V, E>::direction_t, V, E,                           \
-      const graph_properties_t&, uint64_t, int64_t);
+  template graph_t<V, E> graph_t<V, E>::from_csr(std::span<const E>, std::span<const V>,       \
+                                                 std::span<const int32_t>,                     \
+                                                 const graph_properties_t&, cancel_token_t);   \
+  template graph_t<V, E> graph_t<V, E>::from_transposed_csrs(                                  \
+      const csr_t<V, E>&, const csr_t<V, E>&, const graph_properties_t&, int);                 \
+  template graph_t<V, E> graph_t<V, E>::from_storage(                                          \
+      graph_t<V, E>::direction_t, graph_t<V, E>::direction_t, V, E, const graph_properties_t&, \
+      uint64_t, int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_BUILD)
 
 }  // namespace dyng

@@ -24,7 +24,8 @@ template <class D>
 int64_t check_direction(const D& d, const char* name, int64_t n, int num_weights, bool sorted,
                         bool parallel_allowed) {
   const std::string dir = std::string(name) + "-edges: ";
-  if (static_cast<int64_t>(d.row_begin.size()) != n || static_cast<int64_t>(d.row_end.size()) != n ||
+  if (static_cast<int64_t>(d.row_begin.size()) != n ||
+      static_cast<int64_t>(d.row_end.size()) != n ||
       static_cast<int64_t>(d.row_capacity_end.size()) != n) {
     fail(dir + "row arrays do not have " + std::to_string(n) + " entries");
   }
@@ -34,7 +35,8 @@ int64_t check_direction(const D& d, const char* name, int64_t n, int num_weights
          std::to_string(size) + " slots with num_weights " + std::to_string(num_weights));
   }
   const int64_t tail = d.tail;
-  if (tail < 0 || tail > size) fail(dir + "tail " + std::to_string(tail) + " lies outside the slots");
+  if (tail < 0 || tail > size)
+    fail(dir + "tail " + std::to_string(tail) + " lies outside the slots");
   std::vector<std::pair<int64_t, int64_t>> ranges;  // (begin, v) of rows owning slots
   int64_t stored = 0;
   for (int64_t v = 0; v < n; ++v) {

@@ -40,7 +40,7 @@ void graph_t<vid_t, eid_t>::restore(apply_undo_t<vid_t, eid_t>& undo) noexcept {
   undo.recorded = false;
 }
 
-#define DYNG_INSTANTIATE_REVERT(V, E)                         \
+#define DYNG_INSTANTIATE_REVERT(V, E)                       \
   template void graph_t<V, E>::revert(apply_undo_t<V, E>&); \
   template void graph_t<V, E>::restore(apply_undo_t<V, E>&) noexcept;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_REVERT)

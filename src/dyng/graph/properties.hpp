@@ -23,8 +23,12 @@ struct batch_semantics_t {
 
   static batch_semantics_t upsert_last_wins() { return {}; }
   static batch_semantics_t set() {
-    return {on_existing_insert_t::ignore, on_missing_delete_t::ignore, on_self_loop_t::drop,
-            true, true, true};
+    return {on_existing_insert_t::ignore,
+            on_missing_delete_t::ignore,
+            on_self_loop_t::drop,
+            true,
+            true,
+            true};
   }
 };
 

@@ -106,8 +106,8 @@ void atomic_file::open_output() {
       if (fd_ < 0) throw_write_error(function_, target_.path, "cannot open it for writing", errno);
       return;
     case publish_t::rename_new:
-      fd_ = create_temporary(folder_of(resolved), resolved.substr(folder_of(resolved).size()),
-                             0666, temp_);
+      fd_ = create_temporary(folder_of(resolved), resolved.substr(folder_of(resolved).size()), 0666,
+                             temp_);
       if (fd_ < 0)
         throw_write_error(function_, target_.path, "cannot create a file in its folder", errno);
       return;
@@ -115,9 +115,7 @@ void atomic_file::open_output() {
       if (open_replacement()) return;
       target_.how = publish_t::copy_in;
       [[fallthrough]];
-    case publish_t::copy_in:
-      open_in_place();
-      return;
+    case publish_t::copy_in: open_in_place(); return;
   }
 }
 
@@ -127,8 +125,8 @@ bool atomic_file::open_replacement() {
   // its folder would let a new file take its name.
   if (::faccessat(AT_FDCWD, resolved.c_str(), W_OK, AT_EACCESS) != 0)
     throw_write_error(function_, target_.path, "cannot open it for writing", errno);
-  fd_ = create_temporary(folder_of(resolved), resolved.substr(folder_of(resolved).size()),
-                         0600, temp_);
+  fd_ = create_temporary(folder_of(resolved), resolved.substr(folder_of(resolved).size()), 0600,
+                         temp_);
   if (fd_ < 0) {
     // A folder closed to new files may hold a file the process may rewrite.
     if (errno == EACCES || errno == EPERM) return false;

@@ -57,14 +57,15 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
       // fall through to the range check
     } else if (tok.empty()) {
       f = {line, c.end_column(),
-           "expected at least " + std::to_string(2 + k) + " fields '" + layout(k) +
-               "', found " + std::to_string(j) + "; complete the line or pass the right "
+           "expected at least " + std::to_string(2 + k) + " fields '" + layout(k) + "', found " +
+               std::to_string(j) +
+               "; complete the line or pass the right "
                "num_weights"};
       return false;
     } else {
-      f = {line, c.column_of(tok), std::string("expected an integer ") +
-                                       (j == 0 ? "source" : "target") + " vertex id, found " +
-                                       quoted(tok) + "; fix the line or comment it out with '#'"};
+      f = {line, c.column_of(tok),
+           std::string("expected an integer ") + (j == 0 ? "source" : "target") +
+               " vertex id, found " + quoted(tok) + "; fix the line or comment it out with '#'"};
       return false;
     }
     if (!o.compact && !as_is_id_fits(v.ids[j], base, o.max_as_is_offset)) {
@@ -83,9 +84,10 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
       return false;
     }
     if (!read || w < INT32_MIN || w > INT32_MAX) {
-      f = {line, c.column_of(tok), "weight " + std::to_string(j + 1) + " " + quoted(tok) +
-                                       " is not an integer in [-2147483648, 2147483647]; "
-                                       "fix the weight"};
+      f = {line, c.column_of(tok),
+           "weight " + std::to_string(j + 1) + " " + quoted(tok) +
+               " is not an integer in [-2147483648, 2147483647]; "
+               "fix the weight"};
       return false;
     }
     v.weights[j] = static_cast<int32_t>(w);
@@ -93,15 +95,16 @@ bool parse_general_line(line_cursor& c, int64_t line, const edge_list_options_t&
   const std::string_view ts = c.next();
   v.stamp = 0;
   if (!ts.empty() && !parse_int64(ts, v.stamp)) {
-    f = {line, c.column_of(ts), "expected an integer timestamp after '" +
-                                    layout(k).substr(0, layout(k).size() - 12) + "', found " +
-                                    quoted(ts) + "; fix it or pass the right num_weights"};
+    f = {line, c.column_of(ts),
+         "expected an integer timestamp after '" + layout(k).substr(0, layout(k).size() - 12) +
+             "', found " + quoted(ts) + "; fix it or pass the right num_weights"};
     return false;
   }
   if (!c.at_end()) {
     const std::string_view extra = c.next();
-    f = {line, c.column_of(extra), "expected at most " + std::to_string(3 + k) + " fields '" +
-                                       layout(k) + "', found more; pass the right num_weights"};
+    f = {line, c.column_of(extra),
+         "expected at most " + std::to_string(3 + k) + " fields '" + layout(k) +
+             "', found more; pass the right num_weights"};
     return false;
   }
   return true;
@@ -146,9 +149,12 @@ template <class id_t>
 class line_reader_t {
  public:
   explicit line_reader_t(const edge_list_options_t& o)
-      : o_(o), k_(o.num_weights), base_(o.compact ? 0 : o.index_base),
+      : o_(o),
+        k_(o.num_weights),
+        base_(o.compact ? 0 : o.index_base),
         as_is_limit_(as_is_limit(o)),
-        plain_(static_cast<size_t>(2 + k_)), plain_b_(static_cast<size_t>(2 + k_)) {
+        plain_(static_cast<size_t>(2 + k_)),
+        plain_b_(static_cast<size_t>(2 + k_)) {
     general_.weights.resize(static_cast<size_t>(k_));
   }
 
@@ -366,11 +372,12 @@ int64_t parse_range(const text_range_t& range, const edge_list_options_t& o, edg
 edge_table_t read_matrix_market_as_edge_list(const std::string& path,
                                              const edge_list_options_t& o) {
   if (o.num_weights != 0) {
-    throw file_format_error(
-        path, 1, 0,
-        std::string(k_function) + "(): " + where(path, 1, 0) + "a Matrix Market file has no "
-        "weight columns for read_edge_list (num_weights=" + std::to_string(o.num_weights) +
-        "); pass num_weights=0 or use read_matrix_market");
+    throw file_format_error(path, 1, 0,
+                            std::string(k_function) + "(): " + where(path, 1, 0) +
+                                "a Matrix Market file has no "
+                                "weight columns for read_edge_list (num_weights=" +
+                                std::to_string(o.num_weights) +
+                                "); pass num_weights=0 or use read_matrix_market");
   }
   mm_header_t h;
   edge_table_t t = scan_matrix_market(path, k_function, o.scan, mm_values_t::ignore, h,
@@ -382,8 +389,7 @@ edge_table_t read_matrix_market_as_edge_list(const std::string& path,
   // take the shifted ones, up to n - base, unless those pass 2^32: then the table goes wide.
   const int64_t base = o.compact ? 0 : std::min(o.index_base, h.num_vertices);
   const uint64_t shift = uint64_t{1} - static_cast<uint64_t>(o.compact ? 0 : o.index_base);
-  if (static_cast<uint64_t>(h.num_vertices) - static_cast<uint64_t>(base) > 0xffffffff)
-    t.widen();
+  if (static_cast<uint64_t>(h.num_vertices) - static_cast<uint64_t>(base) > 0xffffffff) t.widen();
   t.with_ids([shift](auto& src, auto& dst) {
     using id_t = std::remove_reference_t<decltype(src[0])>;
     for (auto& v : src) v = static_cast<id_t>(static_cast<uint64_t>(v) + shift);
@@ -439,18 +445,22 @@ std::string as_is_id_problem(int64_t id, int64_t index_base, uint64_t max_offset
     return "vertex id " + std::to_string(id) + " is below index_base " +
            std::to_string(index_base) + "; pass the file's index_base or ids='compact'";
   if (max_offset < k_max_as_is_offset)
-    return "vertex id " + std::to_string(id) + " does not fit int32 ids with ids='as_is' and "
-           "index_base " + std::to_string(index_base) + " (the vertex count, id - index_base + "
+    return "vertex id " + std::to_string(id) +
+           " does not fit int32 ids with ids='as_is' and "
+           "index_base " +
+           std::to_string(index_base) +
+           " (the vertex count, id - index_base + "
            "1, must be at most 2147483647); pass vertex_dtype='int64' or ids='compact'";
   return "vertex id " + std::to_string(id) + " is too large for ids='as_is' with index_base " +
-         std::to_string(index_base) + " (the vertex count, id - index_base + 1, must fit int64)"
+         std::to_string(index_base) +
+         " (the vertex count, id - index_base + 1, must fit int64)"
          "; pass ids='compact'";
 }
 
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options) {
   if (options.num_weights < 0)
-    throw invalid_argument_error(std::string(k_function) + "(): num_weights=" +
-                                 std::to_string(options.num_weights) +
+    throw invalid_argument_error(std::string(k_function) +
+                                 "(): num_weights=" + std::to_string(options.num_weights) +
                                  " is negative; pass 0 or more");
   edge_list_options_t o = options;
   o.scan = settle_team(options.scan, path);

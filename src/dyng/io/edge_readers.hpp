@@ -92,8 +92,7 @@ enum class mm_values_t { ignore, required, if_integer };
 /// With `as_is_index_base` (read_edge_list's ids="as_is"), an id that as_is_id_fits() refuses
 /// is a fault at its place.
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
-                                const scan_options_t& scan, mm_values_t values,
-                                mm_header_t& header,
+                                const scan_options_t& scan, mm_values_t values, mm_header_t& header,
                                 std::optional<int64_t> as_is_index_base = std::nullopt);
 
 /// True when the file starts with the "%%MatrixMarket" banner.

@@ -23,8 +23,8 @@ struct record_t {
 
 /// True when the edges are already in the order sort_edges() makes (then it has nothing to do).
 template <class id_t>
-bool already_in_order(const edge_table_t& t, const column_t<id_t>& src,
-                      const column_t<id_t>& dst, bool strict) {
+bool already_in_order(const edge_table_t& t, const column_t<id_t>& src, const column_t<id_t>& dst,
+                      bool strict) {
   for (int64_t e = 1; e < t.size(); ++e) {
     if (src[e - 1] < src[e] || (src[e - 1] == src[e] && dst[e - 1] < dst[e])) continue;
     const bool equal = src[e - 1] == src[e] && dst[e - 1] == dst[e];
@@ -49,8 +49,7 @@ bucket_record_t<payload> make_record(uint32_t key, int64_t e, const int32_t* wei
   if constexpr (payload == payload_t::none) return key;
   else if constexpr (payload == payload_t::weight)
     return (uint64_t{key} << 32) | static_cast<uint32_t>(weights[e]);
-  else
-    return (uint64_t{key} << 32) | static_cast<uint64_t>(e);
+  else return (uint64_t{key} << 32) | static_cast<uint64_t>(e);
 }
 
 template <payload_t payload>
@@ -128,8 +127,8 @@ int64_t sort_bucket(bucket_record_t<payload>* lo, int64_t size,
                     bool merge, const edge_table_t& t) {
   using record_t = bucket_record_t<payload>;
   if (scratch.size() < static_cast<size_t>(size)) scratch.resize(static_cast<size_t>(size));
-  const record_t* sorted = radix_sort_by_key(lo, scratch.data(), size, key_bits,
-                                             [](record_t r) { return key_of<payload>(r); }, 1);
+  const record_t* sorted = radix_sort_by_key(
+      lo, scratch.data(), size, key_bits, [](record_t r) { return key_of<payload>(r); }, 1);
   if (sorted != lo) std::copy(sorted, sorted + size, lo);
   if (by_time) {
     // Kept duplicates are ordered by timestamp (stable), as 0.2.0 orders them.
@@ -178,8 +177,7 @@ void write_back_buckets(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& ds
     const record_t* r = records.data() + start[b];
     for (int64_t i = kept[b]; i < kept[b + 1]; ++i, ++r) {
       const uint32_t key = key_of<payload>(*r);
-      src[i] =
-          static_cast<id_t>((static_cast<uint64_t>(b) << layout.low_bits) | (key >> dst_bits));
+      src[i] = static_cast<id_t>((static_cast<uint64_t>(b) << layout.low_bits) | (key >> dst_bits));
       dst[i] = static_cast<id_t>(key & dst_mask);
       if constexpr (payload == payload_t::weight) {
         t.weights[static_cast<size_t>(i)] = static_cast<int32_t>(static_cast<uint32_t>(*r));
@@ -239,8 +237,7 @@ void bucket_sort_edges(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst
     bucket_sort_edges<payload_t::none>(t, src, dst, merge, threads);
   else if (!t.timed && t.num_weights == 1)
     bucket_sort_edges<payload_t::weight>(t, src, dst, merge, threads);
-  else
-    bucket_sort_edges<payload_t::position>(t, src, dst, merge, threads);
+  else bucket_sort_edges<payload_t::position>(t, src, dst, merge, threads);
 }
 
 /// Positions of the edges in stable (src, dst) order by radix sort: the fallback for ids too
@@ -323,8 +320,7 @@ void sort_edges(edge_table_t& t, bool merge, int threads) {
     const bool fits = t.num_vertices <= (int64_t{1} << 32) && t.size() < (int64_t{1} << 32);
     if (fits && t.num_vertices <= 2 * t.size() + (int64_t{1} << 20))
       bucket_sort_edges(t, src, dst, merge, threads);
-    else
-      radix_sort_edges(t, src, dst, merge, threads);
+    else radix_sort_edges(t, src, dst, merge, threads);
   });
 }
 

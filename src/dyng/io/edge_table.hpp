@@ -45,9 +45,7 @@ struct edge_table_t {
   bool matrix_market = false;
   bool symmetric = false;
 
-  int64_t size() const {
-    return static_cast<int64_t>(wide ? src64.size() : src32.size());
-  }
+  int64_t size() const { return static_cast<int64_t>(wide ? src64.size() : src32.size()); }
 
   /// f(src, dst) on the id columns in use.
   template <class fn>

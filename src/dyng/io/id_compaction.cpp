@@ -35,8 +35,8 @@ void id_bounds(const column_t<id_t>& src, const column_t<id_t>& dst, int threads
 /// Replaces every id by rank(id): in place for 32-bit ids; for 64-bit ones into new 32-bit
 /// columns when the n ranks fit them, so the table leaves here narrow.
 template <class id_t, class rank_fn>
-void renumber(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst, int64_t n,
-              rank_fn&& rank, int threads) {
+void renumber(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst, int64_t n, rank_fn&& rank,
+              int threads) {
   const auto m = static_cast<int64_t>(src.size());
   if constexpr (std::is_same_v<id_t, int64_t>) {
     if (fits_narrow(n - 1)) {
@@ -104,9 +104,12 @@ void compact_sparse(edge_table_t& t, column_t<id_t>& src, column_t<id_t>& dst, i
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   const auto n = static_cast<int64_t>(ids.size());
-  renumber(t, src, dst, n, [&ids](int64_t id) -> int64_t {
-    return std::lower_bound(ids.begin(), ids.end(), id) - ids.begin();
-  }, threads);
+  renumber(
+      t, src, dst, n,
+      [&ids](int64_t id) -> int64_t {
+        return std::lower_bound(ids.begin(), ids.end(), id) - ids.begin();
+      },
+      threads);
   t.num_vertices = n;
   t.external_ids = std::move(ids);
 }
@@ -128,8 +131,7 @@ void compact_ids(edge_table_t& t, int threads) {
     // (2m + 2^20) / 8 bytes per thread, a small part of what the ids themselves take.
     if (m < (uint64_t{1} << 31) && span <= 2 * m + (uint64_t{1} << 20))
       compact_dense(t, src, dst, lo, span, threads);
-    else
-      compact_sparse(t, src, dst, threads);
+    else compact_sparse(t, src, dst, threads);
   });
 }
 

@@ -56,8 +56,10 @@ bool parse_banner(line_cursor& c, mm_header_t& h, fault_t& f) {
   };
   const std::string_view banner = c.next();
   if (!iequals(banner, "%%MatrixMarket"))
-    return fail(banner, "expected the banner '%%MatrixMarket matrix coordinate <field> "
-                        "<symmetry>', found " + quoted(banner) + k_fix);
+    return fail(banner,
+                "expected the banner '%%MatrixMarket matrix coordinate <field> "
+                "<symmetry>', found " +
+                    quoted(banner) + k_fix);
   const std::string_view object = c.next();
   if (!iequals(object, "matrix"))
     return fail(object, "unsupported object " + quoted(object) + " (only 'matrix')" + k_fix);
@@ -81,7 +83,8 @@ bool parse_banner(line_cursor& c, mm_header_t& h, fault_t& f) {
   else
     return fail(symmetry, "unsupported symmetry " + quoted(symmetry) +
                               " (expected 'general', 'symmetric', 'skew-symmetric' or "
-                              "'hermitian')" + k_fix);
+                              "'hermitian')" +
+                              k_fix);
   if (!c.at_end()) {
     const std::string_view extra = c.next();
     return fail(extra, "unexpected " + quoted(extra) + " after the banner" + std::string(k_fix));
@@ -105,7 +108,8 @@ bool parse_size_line(line_cursor& c, int64_t line, mm_header_t& h, fault_t& f) {
   }
   if (!c.at_end()) {
     const std::string_view extra = c.next();
-    f = {line, c.column_of(extra), "the size line holds more than 'rows cols entries'" + std::string(k_fix)};
+    f = {line, c.column_of(extra),
+         "the size line holds more than 'rows cols entries'" + std::string(k_fix)};
     return false;
   }
   if (v[0] != v[1]) {
@@ -121,18 +125,19 @@ bool parse_size_line(line_cursor& c, int64_t line, mm_header_t& h, fault_t& f) {
 
 /// Checks one value token of an entry and, when the values are read, its weight. Every value is
 /// checked, read or not: a '#' or a damaged number in a skipped column is still a broken file.
-bool parse_value(line_cursor& c, int64_t line, std::string_view token, field_t field,
-                 bool read, int32_t& weight, fault_t& f) {
+bool parse_value(line_cursor& c, int64_t line, std::string_view token, field_t field, bool read,
+                 int32_t& weight, fault_t& f) {
   int64_t ignored = 0;
-  if (read ? parse_int32(token, weight)
-           : field == field_t::integer ? parse_int64(token, ignored) : is_real_number(token))
+  if (read                        ? parse_int32(token, weight)
+      : field == field_t::integer ? parse_int64(token, ignored)
+                                  : is_real_number(token))
     return true;
   f = {line, c.column_of(token),
        "value " + quoted(token) + " is not " +
            (read ? std::string("an integer in [-2147483648, 2147483647]")
-                 : field == field_t::integer ? std::string("an integer (the banner says 'integer')")
-                                             : "a real number (the banner says '" +
-                                                   std::string(field_name(field)) + "')") +
+            : field == field_t::integer
+                ? std::string("an integer (the banner says 'integer')")
+                : "a real number (the banner says '" + std::string(field_name(field)) + "')") +
            k_fix};
   return false;
 }
@@ -147,8 +152,7 @@ struct part_t {
 /// parts of scan_text_file() call its members.
 class mm_scan_t {
  public:
-  mm_scan_t(mm_values_t mode, mm_header_t& h, std::optional<int64_t> as_is_index_base,
-            int threads)
+  mm_scan_t(mm_values_t mode, mm_header_t& h, std::optional<int64_t> as_is_index_base, int threads)
       : mode_(mode),
         h_(h),
         as_is_index_base_(as_is_index_base),
@@ -174,7 +178,9 @@ class mm_scan_t {
       if (!header_line(c, lines, f)) return 0;
       p = stop < end ? stop + 1 : end;
     }
-    if (!have_size) f = {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)};
+    if (!have_size)
+      f = {lines + 1, 0,
+           "the file ends before the size line 'rows cols entries'" + std::string(k_fix)};
     return static_cast<size_t>(p - begin);
   }
 
@@ -184,13 +190,16 @@ class mm_scan_t {
     part = part_t{};
     const entry_format_t format = entry_format();
     int64_t at = r.first_row;
-    for_each_line(r.begin, r.end, [&](line_cursor& c, int64_t line) {
-      const line_kind_t kind = c.kind("%", line, f);
-      if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
-      if (!parse_entry(c, line, format, at, f)) return false;
-      ++part.entries;
-      return true;
-    }, &f);
+    for_each_line(
+        r.begin, r.end,
+        [&](line_cursor& c, int64_t line) {
+          const line_kind_t kind = c.kind("%", line, f);
+          if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
+          if (!parse_entry(c, line, format, at, f)) return false;
+          ++part.entries;
+          return true;
+        },
+        &f);
     return at - r.first_row;
   }
 
@@ -204,8 +213,9 @@ class mm_scan_t {
         fault_t parsed;  // the range's parse checked every line already
         if (c.kind("%", line, parsed) != line_kind_t::data) return true;
         if (left-- > 0) return true;
-        f = {line_base + line, 0, "more entries than the " + std::to_string(h_.entries) +
-                                      " announced in the size line" + std::string(k_fix)};
+        f = {line_base + line, 0,
+             "more entries than the " + std::to_string(h_.entries) + " announced in the size line" +
+                 std::string(k_fix)};
         return false;
       });
       return;
@@ -231,10 +241,14 @@ class mm_scan_t {
 
   entry_format_t entry_format() const {
     const int values = value_count(h_.field);
-    return {values, h_.symmetry == symmetry_t::skew_symmetric && read_values_, h_.num_vertices,
-            std::string("'row column") +
-                (values == 0 ? "'" : values == 1 ? " value'" : " real imaginary'"),
-            as_is_index_base_.has_value(), as_is_index_base_.value_or(0)};
+    return {values,
+            h_.symmetry == symmetry_t::skew_symmetric && read_values_,
+            h_.num_vertices,
+            std::string("'row column") + (values == 0   ? "'"
+                                          : values == 1 ? " value'"
+                                                        : " real imaginary'"),
+            as_is_index_base_.has_value(),
+            as_is_index_base_.value_or(0)};
   }
 
   /// One header line: the banner (line 1), a comment, or the size line. False on a fault.
@@ -249,8 +263,9 @@ class mm_scan_t {
       if ((mode_ == mm_values_t::required && !integer) ||
           (mode_ == mm_values_t::if_integer && value_count(h_.field) > 0 && !integer)) {
         f = {1, 0,
-             "a '" + std::string(field_name(h_.field)) + "' matrix has no integer weights; read "
-             "it with weights='none' or weights='random'"};
+             "a '" + std::string(field_name(h_.field)) +
+                 "' matrix has no integer weights; read "
+                 "it with weights='none' or weights='random'"};
         return false;
       }
       return true;
@@ -277,12 +292,14 @@ class mm_scan_t {
       const std::string_view tok = c.next();
       const char* what = k == 0 ? "row index" : "column index";
       if (tok.empty()) {
-        f = {line, c.end_column(), "expected " + e.layout + "; the " + what + " is missing" + k_fix};
+        f = {line, c.end_column(),
+             "expected " + e.layout + "; the " + what + " is missing" + k_fix};
         return false;
       }
       if (!parse_int64(tok, ij[k]) || ij[k] < 1 || ij[k] > e.n) {
-        f = {line, c.column_of(tok), std::string(what) + " " + quoted(tok) +
-                                         " is not an integer in [1, " + std::to_string(e.n) + "]" + k_fix};
+        f = {line, c.column_of(tok),
+             std::string(what) + " " + quoted(tok) + " is not an integer in [1, " +
+                 std::to_string(e.n) + "]" + k_fix};
         return false;
       }
       if (e.as_is && !as_is_id_fits(ij[k], e.base)) {
@@ -308,8 +325,7 @@ class mm_scan_t {
 
   /// One entry line: its indices, values and nothing after them, written as one or (mirrored)
   /// two edges from row `at` on. False on a fault.
-  bool parse_entry(line_cursor& c, int64_t line, const entry_format_t& e, int64_t& at,
-                   fault_t& f) {
+  bool parse_entry(line_cursor& c, int64_t line, const entry_format_t& e, int64_t& at, fault_t& f) {
     int64_t ij[2];
     if (!parse_indices(c, line, e, ij, f)) return false;
     int32_t w = 0;
@@ -317,8 +333,9 @@ class mm_scan_t {
     for (int k = 0; k < e.values; ++k) {
       const std::string_view tok = c.next();
       if (tok.empty()) {
-        f = {line, c.end_column(), "an entry of a '" + std::string(field_name(h_.field)) +
-                                       "' matrix reads " + e.layout + k_fix};
+        f = {line, c.end_column(),
+             "an entry of a '" + std::string(field_name(h_.field)) + "' matrix reads " + e.layout +
+                 k_fix};
         return false;
       }
       if (!parse_value(c, line, tok, h_.field, read_values_, w, f)) return false;
@@ -326,8 +343,8 @@ class mm_scan_t {
     }
     if (!c.at_end()) {
       const std::string_view extra = c.next();
-      f = {line, c.column_of(extra), "unexpected " + quoted(extra) + " after the entry (" +
-                                         e.layout + ")" + k_fix};
+      f = {line, c.column_of(extra),
+           "unexpected " + quoted(extra) + " after the entry (" + e.layout + ")" + k_fix};
       return false;
     }
     const bool mirror = h_.mirrored() && ij[0] != ij[1];
@@ -373,11 +390,15 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
         s.commit(r, line_base, f);
       });
   if (!s.have_size) {
-    throw_fault(function, path, {lines + 1, 0, "the file ends before the size line 'rows cols entries'" + std::string(k_fix)});
+    throw_fault(function, path,
+                {lines + 1, 0,
+                 "the file ends before the size line 'rows cols entries'" + std::string(k_fix)});
   }
   if (s.seen < h.entries) {
-    throw_fault(function, path, {lines + 1, 0, "the file ends after " + std::to_string(s.seen) + " of " +
-                                                   std::to_string(h.entries) + " entries" + std::string(k_fix)});
+    throw_fault(function, path,
+                {lines + 1, 0,
+                 "the file ends after " + std::to_string(s.seen) + " of " +
+                     std::to_string(h.entries) + " entries" + std::string(k_fix)});
   }
   s.table.num_vertices = h.num_vertices;
   s.table.matrix_market = true;
@@ -388,10 +409,12 @@ edge_table_t scan_matrix_market(const std::string& path, const char* function,
 edge_table_t read_matrix_market(const std::string& path, const matrix_market_options_t& o) {
   const char* function = "read_matrix_market";
   if (o.weights == mm_weights_t::random && (o.num_weights < 1 || o.random_min > o.random_max))
-    throw invalid_argument_error(std::string(function) + "(): random weights need num_weights >= 1 "
-                                 "and min <= max (got num_weights=" + std::to_string(o.num_weights) +
-                                 ", min=" + std::to_string(o.random_min) + ", max=" +
-                                 std::to_string(o.random_max) + "); pass valid values");
+    throw invalid_argument_error(std::string(function) +
+                                 "(): random weights need num_weights >= 1 "
+                                 "and min <= max (got num_weights=" +
+                                 std::to_string(o.num_weights) +
+                                 ", min=" + std::to_string(o.random_min) +
+                                 ", max=" + std::to_string(o.random_max) + "); pass valid values");
   mm_header_t h;
   const mm_values_t mode = o.weights == mm_weights_t::from_file   ? mm_values_t::required
                            : o.weights == mm_weights_t::automatic ? mm_values_t::if_integer

@@ -35,8 +35,8 @@ inline int leading_digits(uint64_t x) {
   // A byte is a digit when its high nibble is 3 and adding 6 keeps it 3 (low nibble <= 9).
   // Adding 6 can carry out of a byte only from 0xFA..0xFF, which are not digits, into the bytes
   // after them, which are past the first non-digit and so never counted.
-  const uint64_t not_digit = ((x & k_high) ^ k_three) |
-                             (((x + 0x0606060606060606u) & k_high) ^ k_three);
+  const uint64_t not_digit =
+      ((x & k_high) ^ k_three) | (((x + 0x0606060606060606u) & k_high) ^ k_three);
   return not_digit == 0 ? 8 : std::countr_zero(not_digit) >> 3;
 }
 
@@ -58,7 +58,7 @@ inline constexpr uint64_t k_powers_of_ten[9] = {1,      10,      100,      1000,
 /// accepts. Returns the position after that byte, or nullptr when the field is not plain.
 template <class follow_fn>
 [[gnu::always_inline]] inline const char* read_plain_field(const char* p, uint64_t& value,
-                                                          follow_fn&& follow) {
+                                                           follow_fn&& follow) {
   uint64_t v = 0;
   int total = 0;
   for (int chunk = 0; chunk < 3; ++chunk) {
@@ -79,7 +79,7 @@ template <class follow_fn>
 /// caller's loop then holds the whole line, and two lines read in turn overlap (their steps do
 /// not depend on each other), which a call between them prevents.
 [[gnu::always_inline]] inline const char* read_plain_line(const char* p, int fields,
-                                                         uint64_t* values) {
+                                                          uint64_t* values) {
   auto separator = [](char c) { return c == ' ' || c == '\t' || c == ','; };
   auto newline = [](char c) { return c == '\n'; };
   for (int j = 0; j + 1 < fields; ++j) {

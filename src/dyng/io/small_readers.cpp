@@ -40,8 +40,9 @@ bool read_int(line_cursor& c, int64_t line, int64_t inf, const std::string& what
     return true;
   }
   if (!parse_int64(tok, v)) {
-    f = {line, c.column_of(tok), "expected an integer " + what + ", found " + quoted(tok) +
-                                     "; a line reads '" + layout + "'"};
+    f = {line, c.column_of(tok),
+         "expected an integer " + what + ", found " + quoted(tok) + "; a line reads '" + layout +
+             "'"};
     return false;
   }
   return true;
@@ -50,9 +51,9 @@ bool read_int(line_cursor& c, int64_t line, int64_t inf, const std::string& what
 bool check_range(line_cursor& c, int64_t line, std::string_view at, const std::string& what,
                  int64_t v, int64_t lo, int64_t hi, fault_t& f, std::string_view advice = {}) {
   if (v >= lo && v <= hi) return true;
-  f = {line, c.column_of(at), what + " " + std::to_string(v) + " out of range [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]" +
-                                  std::string(advice)};
+  f = {line, c.column_of(at),
+       what + " " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
+           std::to_string(hi) + "]" + std::string(advice)};
   return false;
 }
 
@@ -105,10 +106,11 @@ std::vector<int64_t> read_column(const std::string& path, const std::string& wha
       if (!read_int(c, line, 0, what, "n", v, f) || !check_range(c, line, tok, what, v, lo, hi, f))
         return false;
       if (rising && !out.empty() && v < out.back()) {
-        f = {line, c.column_of(tok), what + " " + std::to_string(v) + " after " +
-                                         std::to_string(out.back()) + "; row pointers must not "
-                                         "decrease: write the triplet again with "
-                                         "write_csr_triplet"};
+        f = {line, c.column_of(tok),
+             what + " " + std::to_string(v) + " after " + std::to_string(out.back()) +
+                 "; row pointers must not "
+                 "decrease: write the triplet again with "
+                 "write_csr_triplet"};
         return false;
       }
       out.push_back(v);
@@ -118,7 +120,8 @@ std::vector<int64_t> read_column(const std::string& path, const std::string& wha
   return out;
 }
 
-[[noreturn]] void whole_file_fault(const char* function, const std::string& path, std::string what) {
+[[noreturn]] void whole_file_fault(const char* function, const std::string& path,
+                                   std::string what) {
   throw_fault(function, path, {0, 0, std::move(what)});
 }
 
@@ -140,8 +143,9 @@ bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_dir
   if (name == "%dgt") {
     const std::string_view version = c.next();
     if (!first) {
-      f = {line, c.column_of(name), "'%dgt <version>' may only be the first line that is not "
-                                    "a comment; remove this one"};
+      f = {line, c.column_of(name),
+           "'%dgt <version>' may only be the first line that is not "
+           "a comment; remove this one"};
       return false;
     }
     if (version.empty()) {
@@ -149,18 +153,20 @@ bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_dir
       return false;
     }
     if (version != "1") {
-      f = {line, c.column_of(version), "unsupported .dgt version " + quoted(version) +
-                                           " (this library reads version 1); write the file "
-                                           "again with write_batches"};
+      f = {line, c.column_of(version),
+           "unsupported .dgt version " + quoted(version) +
+               " (this library reads version 1); write the file "
+               "again with write_batches"};
       return false;
     }
     return at_line_end(c, line, "%dgt 1", false, f);
   }
   if (name == "%batch") {
     if (d.seen_operation && !d.seen_batch) {
-      f = {line, c.column_of(name), "operations before the first '%batch' line (a file with "
-                                    "'%batch' lines must start every batch with one); add a "
-                                    "'%batch' line at the top"};
+      f = {line, c.column_of(name),
+           "operations before the first '%batch' line (a file with "
+           "'%batch' lines must start every batch with one); add a "
+           "'%batch' line at the top"};
       return false;
     }
     const std::string_view token = c.next();
@@ -170,14 +176,16 @@ bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_dir
       return false;
     }
     if (!parse_int64(token, id) || id < 0) {
-      f = {line, c.column_of(token), "batch id " + quoted(token) + " is not an integer in [0, " +
-                                         std::to_string(INT64_MAX) + "]; fix the id"};
+      f = {line, c.column_of(token),
+           "batch id " + quoted(token) + " is not an integer in [0, " + std::to_string(INT64_MAX) +
+               "]; fix the id"};
       return false;
     }
     if (id <= d.last_id) {
-      f = {line, c.column_of(token), "batch id " + std::to_string(id) + " after " +
-                                         std::to_string(d.last_id) + "; ids must rise through "
-                                         "the file: renumber the batches"};
+      f = {line, c.column_of(token),
+           "batch id " + std::to_string(id) + " after " + std::to_string(d.last_id) +
+               "; ids must rise through "
+               "the file: renumber the batches"};
       return false;
     }
     d.last_id = id;
@@ -185,8 +193,10 @@ bool read_directive(line_cursor& c, int64_t line, std::string_view name, dgt_dir
     starts_batch = true;
     return at_line_end(c, line, "%batch <id>", false, f);
   }
-  f = {line, c.column_of(name), "unknown directive " + quoted(name) + " (expected '%dgt' or "
-                                "'%batch'); correct it, or make the line a comment with '#'"};
+  f = {line, c.column_of(name),
+       "unknown directive " + quoted(name) +
+           " (expected '%dgt' or "
+           "'%batch'); correct it, or make the line a comment with '#'"};
   return false;
 }
 
@@ -199,15 +209,19 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
                     vals = prefix + "Values.txt";
   t.row_ptr = read_column(rows, "row pointer", 0, INT64_MAX, true);
   if (t.row_ptr.empty() || t.row_ptr.front() != 0)
-    whole_file_fault(function, rows, "a row pointer file starts with 0 and holds n + 1 numbers; "
-                                     "write it again with write_csr_triplet");
+    whole_file_fault(function, rows,
+                     "a row pointer file starts with 0 and holds n + 1 numbers; "
+                     "write it again with write_csr_triplet");
   const int64_t n = static_cast<int64_t>(t.row_ptr.size()) - 1;
   t.col_ind = read_column(cols, "column index", 0, std::max<int64_t>(n - 1, 0), false);
   const int64_t m = static_cast<int64_t>(t.col_ind.size());
   if (m != t.row_ptr.back())
-    whole_file_fault(function, cols, "holds " + std::to_string(m) + " column indices but the row "
-                                     "pointers end at " + std::to_string(t.row_ptr.back()) +
-                                     "; write the triplet again with write_csr_triplet");
+    whole_file_fault(function, cols,
+                     "holds " + std::to_string(m) +
+                         " column indices but the row "
+                         "pointers end at " +
+                         std::to_string(t.row_ptr.back()) +
+                         "; write the triplet again with write_csr_triplet");
   int k = num_weights;
   int64_t lines = 0;
   scan_serial(vals, function, [&](line_cursor& c, int64_t line, fault_t& f) {
@@ -239,17 +253,19 @@ csr_table_t read_csr_triplet(const std::string& prefix, int num_weights) {
     return true;
   });
   if (lines != m)
-    whole_file_fault(function, vals, "holds " + std::to_string(lines) + " weight lines for " +
-                                     std::to_string(m) + " edges; write the triplet again");
+    whole_file_fault(function, vals,
+                     "holds " + std::to_string(lines) + " weight lines for " + std::to_string(m) +
+                         " edges; write the triplet again");
   if (k == 0)
-    whole_file_fault(function, vals, "the graph has no edges, so the number of weight columns "
-                                     "cannot be inferred; pass num_weights");
+    whole_file_fault(function, vals,
+                     "the graph has no edges, so the number of weight columns "
+                     "cannot be inferred; pass num_weights");
   t.num_weights = k;
   return t;
 }
 
-dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string& delete_path,
-                              int k, int64_t num_vertices, int64_t id_max, bool lenient) {
+dgt_batch_t read_legacy_batch(const std::string& insert_path, const std::string& delete_path, int k,
+                              int64_t num_vertices, int64_t id_max, bool lenient) {
   const char* function = "read_legacy_batch";
   const int64_t hi = num_vertices >= 0 ? num_vertices - 1 : id_max;
   dgt_batch_t b;
@@ -307,9 +323,10 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
     directives.first_line = false;
     const bool insert = op == "+e";
     if (!insert && op != "-e") {
-      f = {line, c.column_of(op), "unknown operation " + quoted(op) +
-                                      " (expected '+e', '-e' or a '%' directive); fix the line "
-                                      "or make it a comment with '#'"};
+      f = {line, c.column_of(op),
+           "unknown operation " + quoted(op) +
+               " (expected '+e', '-e' or a '%' directive); fix the line "
+               "or make it a comment with '#'"};
       return false;
     }
     if (batches.empty()) batches.emplace_back();
@@ -329,16 +346,17 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
     for (std::string_view tok = c.next(); !tok.empty(); tok = c.next()) {
       int32_t x = 0;
       if (!parse_int32(tok, x)) {
-        f = {line, c.column_of(tok), "weight " + quoted(tok) +
-                                         " is not an integer in [-2147483648, 2147483647]"};
+        f = {line, c.column_of(tok),
+             "weight " + quoted(tok) + " is not an integer in [-2147483648, 2147483647]"};
         return false;
       }
       w.push_back(x);
     }
     if (k < 0) k = static_cast<int>(w.size());
     if (static_cast<int>(w.size()) != k) {
-      f = {line, 0, "an insertion '+e u v w1 .. wK' carries exactly K = " + std::to_string(k) +
-                        " weights here, found " + std::to_string(w.size())};
+      f = {line, 0,
+           "an insertion '+e u v w1 .. wK' carries exactly K = " + std::to_string(k) +
+               " weights here, found " + std::to_string(w.size())};
       return false;
     }
     b.ins_src.push_back(u);
@@ -350,8 +368,8 @@ std::vector<dgt_batch_t> read_batches(const std::string& path, int num_weights,
   return batches;
 }
 
-std::vector<int64_t> read_vertex_values(const std::string& path, const char* function,
-                                        int64_t n, int64_t inf, int64_t minimum, int64_t below) {
+std::vector<int64_t> read_vertex_values(const std::string& path, const char* function, int64_t n,
+                                        int64_t inf, int64_t minimum, int64_t below) {
   std::vector<int64_t> values(static_cast<size_t>(std::max<int64_t>(n, 0)), 0);
   std::vector<bool> seen(values.size(), false);
   int64_t listed = 0;
@@ -363,9 +381,9 @@ std::vector<int64_t> read_vertex_values(const std::string& path, const char* fun
     const std::string_view tok = probe.next();
     if (!read_int(c, line, inf, "value", "v value", x, f)) return false;
     if (x < minimum || (below > 0 && x >= below && x != inf)) {
-      f = {line, c.column_of(tok), "value " + std::to_string(x) + " out of range [" +
-                                       std::to_string(minimum) + ", " +
-                                       (below > 0 ? std::to_string(below - 1) : std::string("INF")) + "]"};
+      f = {line, c.column_of(tok),
+           "value " + std::to_string(x) + " out of range [" + std::to_string(minimum) + ", " +
+               (below > 0 ? std::to_string(below - 1) : std::string("INF")) + "]"};
       return false;
     }
     if (!at_line_end(c, line, "v value", false, f)) return false;
@@ -379,9 +397,9 @@ std::vector<int64_t> read_vertex_values(const std::string& path, const char* fun
     return true;
   });
   if (listed != n)
-    whole_file_fault(function, path, "the file must list each of the " + std::to_string(n) +
-                                         " vertices exactly once (" + std::to_string(listed) +
-                                         " listed)");
+    whole_file_fault(function, path,
+                     "the file must list each of the " + std::to_string(n) +
+                         " vertices exactly once (" + std::to_string(listed) + " listed)");
   return values;
 }
 

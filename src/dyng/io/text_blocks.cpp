@@ -117,8 +117,8 @@ int64_t settle_line_breaks(char* begin, char* end) {
   for (; end - p > 16; p += 16) {
     const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
-    const int bare = _mm_movemask_epi8(
-        _mm_andnot_si128(_mm_cmpeq_epi8(next, lf), _mm_cmpeq_epi8(here, cr)));
+    const int bare =
+        _mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(next, lf), _mm_cmpeq_epi8(here, cr)));
     for (int i = 0; bare >> i != 0; ++i)
       if ((bare >> i) & 1) {
         p[i] = '\n';
@@ -243,9 +243,9 @@ std::string where(const std::string& path, int64_t line, int64_t column) {
 }
 
 void throw_fault(const char* function, const std::string& path, const fault_t& fault) {
-  throw file_format_error(path, fault.line, fault.column,
-                          std::string(function) + "(): " + where(path, fault.line, fault.column) +
-                              fault.message);
+  throw file_format_error(
+      path, fault.line, fault.column,
+      std::string(function) + "(): " + where(path, fault.line, fault.column) + fault.message);
 }
 
 std::FILE* open_for_reading(const std::string& path, const char* function) {
@@ -274,8 +274,8 @@ size_t read_block_bytes(int fd, int64_t offset, char* into, size_t want, uint64_
   if (error != 0)
     throw file_format_error(path, 0, 0,
                             std::string(function) + "(): " + where(path, 0, 0) +
-                                "a read failed part way through the file (" +
-                                std::strerror(error) + "); check the device");
+                                "a read failed part way through the file (" + std::strerror(error) +
+                                "); check the device");
   return got;
 }
 
@@ -354,14 +354,13 @@ void commit_block(block_step_t& step, const row_store_t& store, const range_comm
 
 }  // namespace
 
-int64_t scan_text_file(const std::string& path, const char* function,
-                       const scan_options_t& options, const header_parser_t& header,
-                       const row_store_t& store, const range_parser_t& parse,
-                       const range_commit_t& commit) {
+int64_t scan_text_file(const std::string& path, const char* function, const scan_options_t& options,
+                       const header_parser_t& header, const row_store_t& store,
+                       const range_parser_t& parse, const range_commit_t& commit) {
   std::unique_ptr<std::FILE, file_closer> file(open_for_reading(path, function));
   // Read through the descriptor (pread), never through the FILE's buffer.
   const int fd = ::fileno(file.get());
-  struct stat info {};
+  struct stat info{};
   // What is left to read, to size the reading team (a pipe says 0: one reader).
   uint64_t left = ::fstat(fd, &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
   int64_t offset = 0;
@@ -373,9 +372,9 @@ int64_t scan_text_file(const std::string& path, const char* function,
   // A zeroed_array, not a vector: a vector would write zeros over the whole block before the
   // first read, 32 MiB of fresh pages for a file of a few lines.
   zeroed_array<char> buffer;
-  size_t have = 0;         // bytes in buffer: the carried partial line, then what was read
-  int64_t line_base = 0;   // lines of the file before the current block
-  int64_t row_base = 0;    // rows of the output before the current block
+  size_t have = 0;        // bytes in buffer: the carried partial line, then what was read
+  int64_t line_base = 0;  // lines of the file before the current block
+  int64_t row_base = 0;   // rows of the output before the current block
   bool first = true, eof = false;
   block_step_t step;
 

@@ -4,11 +4,11 @@
 // A file is never held in memory whole: it is read in blocks of about `block_bytes` that end at a
 // line break (the partial last line is carried into the next block). A bare CR is a line break
 // too: before a range is parsed its bare CRs become LFs (found by the pass that counts its
-// lines), so the parsers know LF alone and a file's line numbers count every kind of break. Each block is cut into one
-// range of whole lines per thread. The threads count their range's lines, the output is given
-// room for `rows_per_line` rows per line, and each thread parses its range into its own slice of
-// that room, so no thread waits for another and no row is copied. A range that wrote fewer
-// rows than its room (comments, dropped self-loops) leaves a gap, which the in-order commit
+// lines), so the parsers know LF alone and a file's line numbers count every kind of break. Each
+// block is cut into one range of whole lines per thread. The threads count their range's lines, the
+// output is given room for `rows_per_line` rows per line, and each thread parses its range into its
+// own slice of that room, so no thread waits for another and no row is copied. A range that wrote
+// fewer rows than its room (comments, dropped self-loops) leaves a gap, which the in-order commit
 // closes by moving the next ranges' rows down: results do not depend on the thread count.
 //
 // A range reports its first fault with a range-relative line; the driver turns it into the
@@ -92,8 +92,8 @@ using range_parser_t = std::function<int64_t(const text_range_t& range, fault_t&
 /// (`range.first_row` says where); `line_base` is the number of file lines before the range,
 /// so a check that needs what came before (a count announced in a header) can set `fault`
 /// with a file line.
-using range_commit_t = std::function<void(const text_range_t& range, int64_t rows,
-                                          int64_t line_base, fault_t& fault)>;
+using range_commit_t =
+    std::function<void(const text_range_t& range, int64_t rows, int64_t line_base, fault_t& fault)>;
 /// Reads leading lines serially (a format's header) from the first block; returns the bytes it
 /// consumed, counting its lines into `lines` and setting `fault` on a bad header.
 using header_parser_t =
@@ -104,10 +104,9 @@ std::FILE* open_for_reading(const std::string& path, const char* function);
 
 /// Reads `path` block by block into `rows`. Returns the file's line count. Throws
 /// file_format_error for the first fault.
-int64_t scan_text_file(const std::string& path, const char* function,
-                       const scan_options_t& options, const header_parser_t& header,
-                       const row_store_t& rows, const range_parser_t& parse,
-                       const range_commit_t& commit);
+int64_t scan_text_file(const std::string& path, const char* function, const scan_options_t& options,
+                       const header_parser_t& header, const row_store_t& rows,
+                       const range_parser_t& parse, const range_commit_t& commit);
 
 /// The number of lines of [begin, end): its '\n' bytes, plus one for a last line without one.
 /// Sets *saw_cr when the text holds a CR (the pass that counts tells it for free).

@@ -40,9 +40,7 @@ struct byte_classes_t {
 inline constexpr byte_classes_t k_byte_classes{};
 
 /// True for the bytes that separate tokens on a line.
-inline bool is_separator(char c) {
-  return k_byte_classes.separator[static_cast<unsigned char>(c)];
-}
+inline bool is_separator(char c) { return k_byte_classes.separator[static_cast<unsigned char>(c)]; }
 
 /// True for the control bytes that no text format holds (see the file's comment).
 inline bool is_control_byte(char c) {
@@ -165,9 +163,10 @@ class line_cursor {
 
   fault_t control_byte_fault(int64_t line, const char* at) const {
     return {line, at - begin_ + 1,
-            "control byte " + quoted({at, 1}) + " in the text; the file is damaged or not a text "
-            "file (a crash can leave a block of zero bytes): restore it from a copy, or delete "
-            "the byte if the rest of the file is right"};
+            "control byte " + quoted({at, 1}) +
+                " in the text; the file is damaged or not a text "
+                "file (a crash can leave a block of zero bytes): restore it from a copy, or delete "
+                "the byte if the rest of the file is right"};
   }
 
   const char* begin_;

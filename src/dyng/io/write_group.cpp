@@ -47,8 +47,8 @@ bool write_all_at(int fd, const char* data, size_t n, off_t offset) {
 
 }  // namespace
 
-staged_file::staged_file(write_target_t target, const char* function, std::string temp,
-                         int temp_fd, int target_fd, int64_t size)
+staged_file::staged_file(write_target_t target, const char* function, std::string temp, int temp_fd,
+                         int target_fd, int64_t size)
     : target_(std::move(target)),
       function_(function),
       temp_(std::move(temp)),

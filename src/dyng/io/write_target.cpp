@@ -26,28 +26,20 @@ constexpr int k_max_links = 40;
 const char* advice(int err) {
   switch (err) {
     case EACCES:
-    case EPERM:
-      return "check that you may write the file and its folder (their permissions)";
-    case EROFS:
-      return "the file system is read-only; write somewhere else";
+    case EPERM: return "check that you may write the file and its folder (their permissions)";
+    case EROFS: return "the file system is read-only; write somewhere else";
     case ENOSPC:
-    case EDQUOT:
-      return "free space on that device (or raise the quota) and write again";
+    case EDQUOT: return "free space on that device (or raise the quota) and write again";
     case EFBIG:
       return "the file would pass a size limit of the process or the file system; raise the "
              "limit or write somewhere else";
-    case EISDIR:
-      return "a folder is in the way; pass a file name";
+    case EISDIR: return "a folder is in the way; pass a file name";
     case ENOTDIR:
       return "a file is in the way of a folder on the path; remove it or pass another path";
-    case ELOOP:
-      return "the symbolic links form a loop or a chain longer than 40; fix the link";
-    case ENAMETOOLONG:
-      return "pass a shorter path";
-    case ENOENT:
-      return "check that the folder exists";
-    default:
-      return "check the path and the device";
+    case ELOOP: return "the symbolic links form a loop or a chain longer than 40; fix the link";
+    case ENAMETOOLONG: return "pass a shorter path";
+    case ENOENT: return "check that the folder exists";
+    default: return "check the path and the device";
   }
 }
 

@@ -38,7 +38,7 @@ struct write_target_t {
   std::string resolved;
   publish_t how = publish_t::rename_new;
   /// The target's status (rename_over, copy_in).
-  struct stat existing {};
+  struct stat existing{};
   /// Folders made for the target, outermost first; removed again if the write is abandoned.
   std::vector<std::string> created_folders;
 };

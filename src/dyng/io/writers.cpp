@@ -156,8 +156,7 @@ void write_vertex_values(const std::string& path, const char* function, int_colu
   f.commit();
 }
 
-void write_path_costs(const std::string& path, std::span<const int64_t> costs, int k,
-                      int64_t inf) {
+void write_path_costs(const std::string& path, std::span<const int64_t> costs, int k, int64_t inf) {
   atomic_file f(path, "write_path_costs");
   const int64_t n = k > 0 ? static_cast<int64_t>(costs.size()) / k : 0;
   for (int64_t v = 0; v < n; ++v) {

@@ -36,8 +36,8 @@ void write_csr_triplet(const std::string& prefix, int_column_t row_ptr, int_colu
 /// insert.txt `u v w1..wK`, delete.txt `u v`, put in place together.
 void write_legacy_batch(const std::string& insert_path, const std::string& delete_path,
                         int_column_t ins_src, int_column_t ins_dst,
-                        std::span<const int32_t> ins_weights, int num_weights,
-                        int_column_t del_src, int_column_t del_dst);
+                        std::span<const int32_t> ins_weights, int num_weights, int_column_t del_src,
+                        int_column_t del_dst);
 
 /// One batch of a .dgt file.
 struct dgt_batch_t {

@@ -90,8 +90,8 @@ template <class vid_t>
 void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options);
 
 /// The same rule from what a scan of all weight columns found (sssp::check_insertion_weights).
-void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options);
+void check_insertion_weights(const weight_fault_t* first_below_one, int num_weights,
+                             const options_t& options);
 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,

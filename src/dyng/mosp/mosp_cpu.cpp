@@ -42,7 +42,7 @@ sssp::options_t objective_options(const options_t& options, int objective) {
 
 sssp::options_t combined_options(const options_t& options) {
   sssp::options_t o = objective_options(options, 0);
-  o.delta = 0;  // the combined weights have a scale of their own
+  o.delta = 0;                // the combined weights have a scale of their own
   o.validate_inputs = false;  // built here, >= L >= 1 by construction
   return o;
 }
@@ -136,16 +136,16 @@ class nested_teams_t {
 /// update's repairs are sequential.
 struct objective_plan_t {
   int team = 1;
-  bool side_by_side = false;  ///< Otherwise the objectives run one after another.
-  int in_rounds = 0;          ///< Objectives [0, in_rounds) run one per thread.
+  bool side_by_side = false;        ///< Otherwise the objectives run one after another.
+  int in_rounds = 0;                ///< Objectives [0, in_rounds) run one per thread.
   std::vector<execution_t> shares;  ///< Per objective.
 };
 
 inline objective_plan_t plan_objectives(const execution_t& exec, int k, int64_t work,
                                         int64_t min_work) {
   objective_plan_t plan;
-  plan.team = host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges
-                                                      : min_work);
+  plan.team =
+      host_team_size(exec, work, min_work < 0 ? sssp::k_default_parallel_min_edges : min_work);
   plan.shares.assign(static_cast<size_t>(k), exec);
   if (plan.team < 2 || k < 2) return plan;
   plan.side_by_side = true;
@@ -240,8 +240,8 @@ void add_counters(stats_t& stats, const sssp::stats_t& part) {
 
 /// The combined graph, MOSP tree and path costs of the state's trees, from scratch.
 template <class vid_t, class eid_t>
-void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
-             const execution_t& exec, state_t<vid_t>& state, stats_t& stats) {
+void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options, const execution_t& exec,
+             state_t<vid_t>& state, stats_t& stats) {
   const int64_t n = graph.num_vertices();
   const int team = cost_threads(exec, graph, options);
   {
@@ -262,8 +262,8 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
       sssp::detail::graph_views_t<vid_t, int64_t>{state.combined_graph.out_view(),
                                                   state.combined_graph.in_view(),
                                                   state.combined_graph.num_edges(), true},
-      state.source, combined_options(options), exec,
-      combined, "mosp.compute()", nullptr, nullptr, {&packed, nullptr});
+      state.source, combined_options(options), exec, combined, "mosp.compute()", nullptr, nullptr,
+      {&packed, nullptr});
   state.combined_distances = std::move(combined.distances);
   state.combined_parents = std::move(combined.parents);
   combined_stage.reset();
@@ -277,8 +277,8 @@ void combine(const graph_t<vid_t, eid_t>& graph, const options_t& options,
     throw_if_cancelled(exec, "mosp.combine");
     stage_scope_t costs_stage("mosp.path_costs");
     detail::compute_path_costs(cost_rows(graph, state.num_objectives),
-                               state.combined_parents.data(), state.source, state.path_costs,
-                               team, state.combined_distances.data(), state.preference_scale);
+                               state.combined_parents.data(), state.source, state.path_costs, team,
+                               state.combined_distances.data(), state.preference_scale);
   }
   stats.combined_edges = state.combined_graph.num_edges();
   stats.preference_scale = state.preference_scale;
@@ -379,8 +379,8 @@ void search_objectives(const graph_t<vid_t, eid_t>& graph, const options_t& opti
       sssp::detail::recompute_counting(views, o, e, state.trees[i], stats[i], scratch,
                                        replaced != nullptr ? &(*replaced)[i] : nullptr);
     } else {
-      stats[i] = sssp::detail::run_compute(views, state.source, o, e, state.trees[i], fn,
-                                           nullptr, nullptr, scratch);
+      stats[i] = sssp::detail::run_compute(views, state.source, o, e, state.trees[i], fn, nullptr,
+                                           nullptr, scratch);
     }
   });
 }
@@ -424,8 +424,8 @@ class update_rollback_t {
   void edits(combined_graph_t<vid_t>& combined) { combined_ = &combined; }
 
   std::vector<std::unique_ptr<steps_t>> steps;  ///< Per objective, once its repair ran.
-  std::vector<std::vector<vid_t>> old_parents;   ///< Per objective, before the update.
-  std::vector<std::vector<int64_t>> replaced;    ///< Per recomputed objective: old distances.
+  std::vector<std::vector<vid_t>> old_parents;  ///< Per objective, before the update.
+  std::vector<std::vector<int64_t>> replaced;   ///< Per recomputed objective: old distances.
   apply_undo_t<vid_t, int64_t> combined_growth;
   apply_undo_t<vid_t, int64_t> combined_apply;
 
@@ -447,10 +447,10 @@ int check_options(const options_t& options, int graph_weights, const char* fn) {
   }
   const int k = options.num_objectives == 0 ? graph_weights : options.num_objectives;
   if (k > k_max_objectives) {
-    throw invalid_argument_error(f + ": " + std::to_string(k) + " objectives exceed the " +
-                                 std::to_string(k_max_objectives) +
-                                 " mosp supports; pass num_objectives <= " +
-                                 std::to_string(k_max_objectives));
+    throw invalid_argument_error(
+        f + ": " + std::to_string(k) + " objectives exceed the " +
+        std::to_string(k_max_objectives) +
+        " mosp supports; pass num_objectives <= " + std::to_string(k_max_objectives));
   }
   const auto& prefs = options.preferences;
   if (!prefs.empty() && static_cast<int>(prefs.size()) != k) {
@@ -460,16 +460,16 @@ int check_options(const options_t& options, int graph_weights, const char* fn) {
   }
   for (size_t i = 0; i < prefs.size(); ++i) {
     if (prefs[i] < 1 || prefs[i] > int64_t{2147483647}) {
-      throw invalid_argument_error(f + ": preferences[" + std::to_string(i) + "] = " +
-                                   std::to_string(prefs[i]) +
+      throw invalid_argument_error(f + ": preferences[" + std::to_string(i) +
+                                   "] = " + std::to_string(prefs[i]) +
                                    " is out of range; preferences must be in [1, 2^31-1]");
     }
   }
   if (detail::preference_scale_of(prefs) < 0) {
-    throw invalid_argument_error(f + ": lcm(preferences) exceeds 2^20 = " +
-                                 std::to_string(k_max_preference_scale) +
-                                 " (the combined weights are scaled by it); pass preferences "
-                                 "with a smaller least common multiple");
+    throw invalid_argument_error(
+        f + ": lcm(preferences) exceeds 2^20 = " + std::to_string(k_max_preference_scale) +
+        " (the combined weights are scaled by it); pass preferences "
+        "with a smaller least common multiple");
   }
   if (options.delta < 0) {
     throw invalid_argument_error(f + ": delta " + std::to_string(options.delta) +
@@ -479,11 +479,11 @@ int check_options(const options_t& options, int graph_weights, const char* fn) {
   return k;
 }
 
-void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options) {
+void check_insertion_weights(const weight_fault_t* first_below_one, int num_weights,
+                             const options_t& options) {
   if (num_weights == 0) return;  // the graph's apply() decides about a batch without weights
-  const int objectives = options.num_objectives == 0 ? num_weights
-                                                     : std::min(options.num_objectives, num_weights);
+  const int objectives =
+      options.num_objectives == 0 ? num_weights : std::min(options.num_objectives, num_weights);
   for (int i = 0; i < objectives; ++i) {
     sssp::check_insertion_weights(first_below_one, num_weights, objective_options(options, i),
                                   "mosp.update()");
@@ -583,9 +583,8 @@ int check_update(const graph_t<vid_t, eid_t>& graph, const options_t& options,
 /// tree was recomputed.
 template <class vid_t, class eid_t>
 bool update_trees(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& log,
-                  const options_t& options, const execution_t& exec, int k,
-                  state_t<vid_t>& state, update_rollback_t<vid_t, eid_t>& rollback,
-                  stats_t& stats) {
+                  const options_t& options, const execution_t& exec, int k, state_t<vid_t>& state,
+                  update_rollback_t<vid_t, eid_t>& rollback, stats_t& stats) {
   std::vector<std::vector<vid_t>>& old_parents = rollback.old_parents;
   stats.objectives.resize(static_cast<size_t>(k));
   const auto views = sssp::detail::views_of(graph);
@@ -595,9 +594,9 @@ bool update_trees(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>&
                        const profile_context_t profiling(fork);
                        const stage_scope_t objective_stage("mosp.objective");
                        old_parents[i] = state.trees[i].parents;
-                       stats.objectives[i] = sssp::detail::update_views(
-                           views, log, objective_options(options, i), e, state.trees[i], true,
-                           &rollback.steps[i]);
+                       stats.objectives[i] =
+                           sssp::detail::update_views(views, log, objective_options(options, i), e,
+                                                      state.trees[i], true, &rollback.steps[i]);
                      });
   std::vector<int> fell_back;
   for (int i = 0; i < k; ++i) {
@@ -767,14 +766,13 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
   try {
     recomputed = update_trees(graph, log, options, exec, k, state, rollback, stats);
     std::optional<stage_scope_t> moved_stage(std::in_place, "mosp.moved_tuples");
-    const std::vector<vid_t> moved =
-        moved_tuples(state, rollback.old_parents, k, n_before, n_after,
-                     std::max(1, cost_threads(exec, graph, options)));
+    const std::vector<vid_t> moved = moved_tuples(state, rollback.old_parents, k, n_before, n_after,
+                                                  std::max(1, cost_threads(exec, graph, options)));
     moved_stage.emplace("mosp.combine");
     throw_if_cancelled(exec, fn);  // between the searches and the combined graph's edits
     combined_graph = &state.combined_graph.graph(cost_threads(exec, graph, options));
-    const change_log_t<vid_t> clog = edit_combined_graph(*combined_graph, state, moved, k,
-                                                         n_before, n_after, exec, rollback);
+    const change_log_t<vid_t> clog =
+        edit_combined_graph(*combined_graph, state, moved, k, n_before, n_after, exec, rollback);
     moved_stage.emplace("mosp.combined_sssp");
     old_combined_parents = state.combined_parents;
     const sssp::stats_t c = update_combined_tree(*combined_graph, clog, options, exec, state);
@@ -859,8 +857,8 @@ std::vector<int64_t> path_costs_of(const graph_t<vid_t, eid_t>& graph,
   }
   for (int64_t v = 0; v < n; ++v) {
     if (parents[v] < -1 || parents[v] >= n) {
-      throw invalid_argument_error(std::string(fn) + ": parents[" + std::to_string(v) + "] = " +
-                                   std::to_string(parents[v]) +
+      throw invalid_argument_error(std::string(fn) + ": parents[" + std::to_string(v) +
+                                   "] = " + std::to_string(parents[v]) +
                                    " is not a vertex; parents must be -1 or in [0, n)");
     }
   }
@@ -871,14 +869,13 @@ std::vector<int64_t> path_costs_of(const graph_t<vid_t, eid_t>& graph,
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)
-#define DYNG_INSTANTIATE_MOSP_CPU(VID, EID)                                                      \
-  template state_t<VID> from_trees(const graph_t<VID, EID>&, VID,                                \
-                                   std::vector<sssp::state_t<VID>>, bool, const options_t&,      \
-                                   const execution_t&);                                         \
-  template std::vector<int64_t> path_costs_of(const graph_t<VID, EID>&, const std::vector<VID>&, \
+#define DYNG_INSTANTIATE_MOSP_CPU(VID, EID)                                                        \
+  template state_t<VID> from_trees(const graph_t<VID, EID>&, VID, std::vector<sssp::state_t<VID>>, \
+                                   bool, const options_t&, const execution_t&);                    \
+  template std::vector<int64_t> path_costs_of(const graph_t<VID, EID>&, const std::vector<VID>&,   \
                                               VID, int);
 #define DYNG_INSTANTIATE_MOSP_VERTEX(VID)                                                   \
-  template void validate_batch(const edge_batch_t<VID>&, const options_t&);                \
+  template void validate_batch(const edge_batch_t<VID>&, const options_t&);                 \
   template csr_t<VID, int64_t> combined_graph_of(const std::vector<std::vector<VID>>&, VID, \
                                                  const std::vector<int64_t>&);
 

@@ -61,9 +61,8 @@ kernels::tree_parents_t<vid_t> parents_of(const device_state_t<vid_t>& state) {
 
 /// The combined graph of the state's trees on `n` vertices; returns its edge count (waits).
 template <class vid_t>
-device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>& state,
-                                                    int64_t n, void* stream,
-                                                    int64_t& num_edges) {
+device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>& state, int64_t n,
+                                                    void* stream, int64_t& num_edges) {
   const stage_scope_t combine_stage("mosp.combine");
   const cudaStream_t s = as_stream(stream);
   const int k = state.num_objectives;
@@ -85,15 +84,15 @@ device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>&
   device_buffer<unsigned long long> cursor(nn, stream);
   degree.fill_bytes(0);
   const unsigned blocks = stride_blocks(n, 8);
-  kernels::in_rows_kernel<vid_t><<<blocks, k_block_threads, 0, s>>>(
-      parents_of(state), n, g.in_begin.data(), g.in_end.data(), g.in_col.data(),
-      g.in_weights.data(), degree.data());
+  kernels::in_rows_kernel<vid_t>
+      <<<blocks, k_block_threads, 0, s>>>(parents_of(state), n, g.in_begin.data(), g.in_end.data(),
+                                          g.in_col.data(), g.in_weights.data(), degree.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   // out_begin = exclusive prefix sum of the degrees; entry n of the (n + 1)-long sum is the total.
   device_buffer<int64_t> offsets(nn + 1, stream);
   size_t temp_bytes = 0;
-  DYNG_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(),
-                                                offsets.data(), n + 1, s));
+  DYNG_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(), offsets.data(), n + 1, s));
   device_buffer<unsigned char> temp(std::max<size_t>(temp_bytes, 1), stream);
   DYNG_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(),
                                                 offsets.data(), n + 1, s));
@@ -102,8 +101,8 @@ device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>&
       n, g.out_begin.data(), degree.data(), g.out_end.data(), cursor.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   kernels::scatter_out_rows_kernel<vid_t><<<blocks, k_block_threads, 0, s>>>(
-      n, g.in_begin.data(), g.in_end.data(), g.in_col.data(), g.in_weights.data(),
-      cursor.data(), g.out_col.data(), g.out_weights.data());
+      n, g.in_begin.data(), g.in_end.data(), g.in_col.data(), g.in_weights.data(), cursor.data(),
+      g.out_col.data(), g.out_weights.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   ::dyng::cuda::copy_to_host(&num_edges, offsets.data() + n, sizeof(int64_t), stream);
   ::dyng::cuda::synchronize(stream);
@@ -129,13 +128,14 @@ void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_
   first_slot.fill_bytes(0xff);  // k_no_slot
   device_buffer<vid_t> ancestor(nn, stream), next_ancestor(nn, stream);
   device_buffer<int> more(1, stream);
-  kernels::tree_edge_slots_kernel<vid_t, eid_t><<<stride_blocks(n * 32, 16), k_block_threads, 0, s>>>(
-      out, state.combined_parents.data(), first_slot.data());
+  kernels::tree_edge_slots_kernel<vid_t, eid_t>
+      <<<stride_blocks(n * 32, 16), k_block_threads, 0, s>>>(out, state.combined_parents.data(),
+                                                             first_slot.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   const unsigned blocks = stride_blocks(n, 8);
-  kernels::edge_costs_kernel<vid_t, eid_t><<<blocks, k_block_threads, 0, s>>>(
-      out, k, state.source, state.combined_parents.data(), first_slot.data(), costs.data(),
-      ancestor.data());
+  kernels::edge_costs_kernel<vid_t, eid_t>
+      <<<blocks, k_block_threads, 0, s>>>(out, k, state.source, state.combined_parents.data(),
+                                          first_slot.data(), costs.data(), ancestor.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   // Each pass doubles the chain every vertex has summed; a chain is at most n - 1 edges long.
   for (int64_t span = 1; span < n; span *= 2) {
@@ -162,8 +162,8 @@ sssp::stats_t compute_combined_tree(device_state_t<vid_t>& state, void* stream) 
   state.combined_parents = device_buffer<vid_t>(nn, stream);
   sssp::stats_t stats;
   if (n == 0) return stats;
-  sssp::cuda::compute(state.combined_graph.out_view(), state.combined_graph.in_view(),
-                      state.source, 0, k_combined_delta, stream, state.combined_distances.data(),
+  sssp::cuda::compute(state.combined_graph.out_view(), state.combined_graph.in_view(), state.source,
+                      0, k_combined_delta, stream, state.combined_distances.data(),
                       state.combined_parents.data(), stats);
   stats.path = update_path_t::compute;
   return stats;
@@ -176,9 +176,8 @@ int64_t reached_vertices(const device_state_t<vid_t>& state, void* stream) {
   device_buffer<unsigned long long> count(1, stream);
   count.fill_bytes(0);
   kernels::count_reached_kernel<<<stride_blocks(state.num_vertices, 8), k_block_threads, 0,
-                                  as_stream(stream)>>>(state.num_vertices,
-                                                       state.combined_distances.data(),
-                                                       count.data());
+                                  as_stream(stream)>>>(
+      state.num_vertices, state.combined_distances.data(), count.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
   unsigned long long host = 0;
   count.copy_to_host(&host, 1);
@@ -232,8 +231,7 @@ bool combined_changes(const device_combined_graph_t<vid_t>& before,
                       change_log_t<vid_t>& log) {
   const int64_t n = after.num_vertices;
   // A repair that touches more than a few edges per vertex costs more than the recompute.
-  const auto capacity =
-      static_cast<unsigned long long>(std::max<int64_t>(1 << 16, n / 4));
+  const auto capacity = static_cast<unsigned long long>(std::max<int64_t>(1 << 16, n / 4));
   device_buffer<kernels::combined_change_t<vid_t>> changes(capacity, stream);
   device_buffer<unsigned long long> count(1, stream);
   count.fill_bytes(0);
@@ -243,8 +241,9 @@ bool combined_changes(const device_combined_graph_t<vid_t>& before,
   const kernels::in_rows_t<vid_t> new_rows{n, after.in_begin.data(), after.in_end.data(),
                                            after.in_col.data(), after.in_weights.data()};
   if (n > 0) {
-    kernels::diff_rows_kernel<vid_t><<<stride_blocks(n, 8), k_block_threads, 0, as_stream(stream)>>>(
-        n, old_rows, new_rows, changes.data(), capacity, count.data());
+    kernels::diff_rows_kernel<vid_t>
+        <<<stride_blocks(n, 8), k_block_threads, 0, as_stream(stream)>>>(
+            n, old_rows, new_rows, changes.data(), capacity, count.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   unsigned long long total = 0;
@@ -322,8 +321,8 @@ sssp::stats_t update_combined_tree_on_device(const combined_edit_t<vid_t>& edit,
   combined.distances = std::move(state.combined_distances);
   combined.parents = std::move(state.combined_parents);
   try {
-    sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), edit.log,
-                       0, k_combined_delta, options.repair_budget, stream, combined, c, {},
+    sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), edit.log, 0,
+                       k_combined_delta, options.repair_budget, stream, combined, c, {},
                        state.combined_edges);
   } catch (...) {
     state.combined_distances = std::move(combined.distances);
@@ -400,8 +399,8 @@ state_t<vid_t> device_state_t<vid_t>::copy_to_host(void* stream) const {
 }
 
 template <class vid_t>
-device_state_t<vid_t> device_state_t<vid_t>::copy_from_host(const state_t<vid_t>& host,
-                                                            int device, void* stream) {
+device_state_t<vid_t> device_state_t<vid_t>::copy_from_host(const state_t<vid_t>& host, int device,
+                                                            void* stream) {
   device_scope_t scope(device);
   device_state_t copy;
   copy.source = host.source;

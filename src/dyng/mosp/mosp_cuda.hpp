@@ -45,11 +45,19 @@ struct device_combined_graph_t {
   device_buffer<int32_t> in_weights, out_weights;
 
   adjacency_view_t<vid_t, int64_t> in_view() const {
-    return {static_cast<vid_t>(num_vertices), 1, in_begin.data(), in_end.data(), in_col.data(),
+    return {static_cast<vid_t>(num_vertices),
+            1,
+            in_begin.data(),
+            in_end.data(),
+            in_col.data(),
             in_weights.data()};
   }
   adjacency_view_t<vid_t, int64_t> out_view() const {
-    return {static_cast<vid_t>(num_vertices), 1, out_begin.data(), out_end.data(), out_col.data(),
+    return {static_cast<vid_t>(num_vertices),
+            1,
+            out_begin.data(),
+            out_end.data(),
+            out_col.data(),
             out_weights.data()};
   }
 };

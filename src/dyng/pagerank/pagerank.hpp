@@ -7,12 +7,12 @@
 // steps to a vertex drawn from the dangling vector d (p when not given):
 //   x'[v] = alpha * (sum over u->v of x[u] * w(u, v) / W(u) + D * d[v]) + (1 - alpha) * p[v]
 // with D the rank of the dangling vertices. compute() runs the power iteration from the uniform
-// vector (compute_from: from a given one, networkx.pagerank's nstart) until the L1 change of one iteration is below n * tol (the
-// test of networkx.pagerank), pulling over in-edges; its ranks sum to 1. The answer is iterative,
-// so an update is not the same bits as a compute: it meets the same convergence test and lies
-// within 2 * n * tol / (1 - alpha) in L1 of a fresh compute. Each backend is deterministic: the
-// same input gives the same bits for any thread count (sums over vertices run in fixed chunks,
-// added in a fixed order).
+// vector (compute_from: from a given one, networkx.pagerank's nstart) until the L1 change of one
+// iteration is below n * tol (the test of networkx.pagerank), pulling over in-edges; its ranks sum
+// to 1. The answer is iterative, so an update is not the same bits as a compute: it meets the same
+// convergence test and lies within 2 * n * tol / (1 - alpha) in L1 of a fresh compute. Each backend
+// is deterministic: the same input gives the same bits for any thread count (sums over vertices run
+// in fixed chunks, added in a fixed order).
 //
 // update() starts from the previous ranks (new vertices at their teleport share
 // (1 - alpha) * p[v]) and iterates on a frontier around the changed edges, keeping a bound on the
@@ -37,8 +37,8 @@ namespace dyng::pagerank {
 /// multiple of the stored edges plus vertices (one iteration's reads); parallel_min_edges 0 also
 /// runs the team on tiny graphs.
 struct options_t : tuning_knobs_t {
-  double alpha = 0.85;   ///< Damping: probability of following an out-edge.
-  double tol = 1e-6;     ///< Converged when one iteration moves the ranks by < n * tol in L1.
+  double alpha = 0.85;     ///< Damping: probability of following an out-edge.
+  double tol = 1e-6;       ///< Converged when one iteration moves the ranks by < n * tol in L1.
   int64_t max_iter = 100;  ///< Iterations before giving up (Stats.converged false).
   bool weighted = false;   ///< Transition probabilities from the first weight column.
   /// Where a jump lands (p), in vertex-id order; empty: uniform. Non-negative, finite, a

@@ -53,8 +53,8 @@ detail::run_result_t iterate(const detail::transition_t<vid_t, eid_t>& t,
                              const execution_t& exec, int threads, int64_t edge_budget,
                              const char* fn, std::vector<double>& x, stats_t& stats) {
   const stage_scope_t stage("pagerank.iterate");
-  const auto run = detail::power_iterate(t, teleport, options.alpha, options.tol,
-                                         options.max_iter, edge_budget, threads, exec, fn, x);
+  const auto run = detail::power_iterate(t, teleport, options.alpha, options.tol, options.max_iter,
+                                         edge_budget, threads, exec, fn, x);
   stats.iterations += run.iterations;
   stats.residual = run.residual;
   stats.frontier_visits += run.edges_read;
@@ -229,14 +229,13 @@ struct frontier_repair_t {
  private:
   detail::frontier_result_t<vid_t> frontier_phase(const change_log_t<vid_t>& log,
                                                   const detail::transition_t<vid_t, eid_t>& t,
-                                                  int threads, int64_t budget,
-                                                  double start_bound,
+                                                  int threads, int64_t budget, double start_bound,
                                                   const rank_totals_t& totals) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, start_bound, totals, exec, fn,
-                              state.ranks, previous);
+                              options.max_iter, budget, start_bound, totals, exec, fn, state.ranks,
+                              previous);
     return phase;
   }
 
@@ -259,11 +258,10 @@ struct frontier_repair_t {
                      stats_t& stats) {
     std::vector<double> x = state.ranks;
     scale_to_one(x);
-    const auto full =
-        t.inverse_out_weight.empty()
-            ? iterate(transition_of(graph, options, threads), teleport, options, exec, threads,
-                      budget, fn, x, stats)
-            : iterate(t, teleport, options, exec, threads, budget, fn, x, stats);
+    const auto full = t.inverse_out_weight.empty()
+                          ? iterate(transition_of(graph, options, threads), teleport, options, exec,
+                                    threads, budget, fn, x, stats)
+                          : iterate(t, teleport, options, exec, threads, budget, fn, x, stats);
     if (!full.converged) return false;
     undo();
     int64_t changed = 0;
@@ -295,8 +293,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   detail::check_call(graph, options, exec, fn);
   const auto n = static_cast<int64_t>(graph.num_vertices());
   const auto teleport = detail::prepare_teleport(options, n, fn);
-  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration",
-                      uniform_ranks(n), state);
+  return iterate_into(graph, teleport, options, exec, fn, "pull_power_iteration", uniform_ranks(n),
+                      state);
 }
 
 template <class vid_t, class eid_t>
@@ -340,8 +338,8 @@ stats_t update(const graph_t<vid_t, eid_t>& graph, const change_log_t<vid_t>& lo
 
 DYNG_INSTANTIATE_ENTRY_POINTS(host, whole)
 
-#define DYNG_PAGERANK_COMPUTE_FROM(V, E)                                                      \
-  template stats_t compute_from(const graph_t<V, E>&, const std::vector<double>&,            \
+#define DYNG_PAGERANK_COMPUTE_FROM(V, E)                                          \
+  template stats_t compute_from(const graph_t<V, E>&, const std::vector<double>&, \
                                 const options_t&, const execution_t&, state_t<V>&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_PAGERANK_COMPUTE_FROM)
 

@@ -102,7 +102,7 @@ void build_inverse(const device_graph_t<vid_t, eid_t>& graph, const options_t& o
 /// Full iterations on space.x, added to what `stats` reports.
 template <class vid_t, class eid_t>
 detail::run_result_t iterate(const kernels::iteration_setup_t<vid_t, eid_t>& setup,
-                     kernels::iteration_space_t& space, const char* fn, stats_t& stats) {
+                             kernels::iteration_space_t& space, const char* fn, stats_t& stats) {
   const stage_scope_t stage("pagerank.iterate");
   const detail::run_result_t run = kernels::power_iterate(setup, space, fn);
   stats.iterations += run.iterations;
@@ -190,8 +190,8 @@ stats_t compute_from(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid
   const jump_vectors_t jump(detail::prepare_teleport(options, n, fn), n, stream);
   const auto x = detail::normalised_vector(start, n, "nstart", fn);
   auto fresh = ::dyng::cuda::allocate_result<device_state_t<vid_t>>(graph.device(), n);
-  stats_t stats = compute_into(graph, setup_of(host, graph, options, jump), options, stream, fn,
-                               fresh, x);
+  stats_t stats =
+      compute_into(graph, setup_of(host, graph, options, jump), options, stream, fn, fresh, x);
   state = std::move(fresh);
   return stats;
 }
@@ -272,8 +272,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const auto teleport = detail::prepare_teleport(options, n, fn);
   const jump_vectors_t jump(teleport, n, stream);
   const auto setup = setup_of(host, graph, options, jump);
-  const kernels::frontier_setup_t<vid_t, eid_t> frontier{
-      setup, graph.out_view(), teleport, options.tol * k_frontier_threshold};
+  const kernels::frontier_setup_t<vid_t, eid_t> frontier{setup, graph.out_view(), teleport,
+                                                         options.tol * k_frontier_threshold};
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
                     const device_state_t<vid_t>&) {
     return repair_ranks(graph, frontier, l, budget, options, stream, fn, state, stats);
@@ -286,19 +286,19 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   };
   // One iteration reads every in-edge and every vertex.
   const auto scale = static_cast<int64_t>(host.num_edges()) + n;
-  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t,
-                                                 decltype(repair), decltype(recompute)>;
-  return ::dyng::cuda::update_on_device<steps_t>(
-      state, graph, log, n, options.repair_budget, fn, state, stream, scale,
-      k_default_gpu_repair_budget, engine_t{"operators", "frontier_power_iteration"}, repair,
-      recompute);
+  using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
+                                                 decltype(recompute)>;
+  return ::dyng::cuda::update_on_device<steps_t>(state, graph, log, n, options.repair_budget, fn,
+                                                 state, stream, scale, k_default_gpu_repair_budget,
+                                                 engine_t{"operators", "frontier_power_iteration"},
+                                                 repair, recompute);
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)
 
-#define DYNG_PAGERANK_CUDA_COMPUTE_FROM(V, E)                                                   \
-  template stats_t compute_from(const graph_t<V, E>&, const device_graph_t<V, E>&,             \
-                                const std::vector<double>&, const options_t&, void*,           \
+#define DYNG_PAGERANK_CUDA_COMPUTE_FROM(V, E)                                        \
+  template stats_t compute_from(const graph_t<V, E>&, const device_graph_t<V, E>&,   \
+                                const std::vector<double>&, const options_t&, void*, \
                                 device_state_t<V>&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_PAGERANK_CUDA_COMPUTE_FROM)
 

@@ -48,9 +48,9 @@ struct state_t {
   std::vector<vid_t> parents;
 
   static constexpr auto arrays() {
-    return std::tuple{result_array_t<state_t, int64_t>{"distances", &state_t::distances,
-                                                        k_infinite_distance},
-                      result_array_t<state_t, vid_t>{"parents", &state_t::parents, vid_t{-1}}};
+    return std::tuple{
+        result_array_t<state_t, int64_t>{"distances", &state_t::distances, k_infinite_distance},
+        result_array_t<state_t, vid_t>{"parents", &state_t::parents, vid_t{-1}}};
   }
 };
 
@@ -60,7 +60,7 @@ struct state_t {
 struct stats_t : update_stats_t {
   int64_t invalidated = 0;  ///< Vertices whose tree path was cut by the batch.
   int64_t epochs = 0;
-  int64_t pushes = 0;       ///< Queue insertions.
+  int64_t pushes = 0;  ///< Queue insertions.
   bool packed_parents = false;
 };
 
@@ -83,9 +83,8 @@ void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options,
 /// weight in column c is below 1 (batch_validate.hpp), for c < num_weights (only the objective's
 /// entry is read). A batch staged in device memory is judged this way (its kernel scans all
 /// columns at once).
-void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options,
-                             const char* fn = "sssp.update()");
+void check_insertion_weights(const weight_fault_t* first_below_one, int num_weights,
+                             const options_t& options, const char* fn = "sssp.update()");
 
 template <class vid_t, class eid_t>
 stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_t& options,

@@ -28,11 +28,12 @@ void validate_graph(const graph_t<vid_t, eid_t>& graph, vid_t source, const opti
   check_graph(graph, fn);
   detail::check_options(options, graph.num_weights(), fn);
   detail::check_source(source, graph.num_vertices(), fn);
-  if (options.validate_inputs) detail::checked_weight_range(graph.out_view(), options.objective, fn);
+  if (options.validate_inputs)
+    detail::checked_weight_range(graph.out_view(), options.objective, fn);
 }
 
-void check_insertion_weights(const weight_fault_t* first_below_one,
-                             int num_weights, const options_t& options, const char* fn) {
+void check_insertion_weights(const weight_fault_t* first_below_one, int num_weights,
+                             const options_t& options, const char* fn) {
   if (num_weights == 0) return;  // no weights at all: the graph's apply() rejects or ignores it
   detail::check_objective(options.objective, num_weights, fn);
   const auto& f = first_below_one[options.objective];
@@ -41,14 +42,13 @@ void check_insertion_weights(const weight_fault_t* first_below_one,
       f.u >= 0 ? " (" + std::to_string(f.u) + ", " + std::to_string(f.v) + ")" : std::string();
   throw invalid_argument_error(std::string(fn) + ": insertion " + std::to_string(f.index) + edge +
                                " has weight " + std::to_string(f.weight) + " in objective column " +
-                               std::to_string(options.objective) +
-                               "; " + std::string(algorithm_of_call(fn)) +
+                               std::to_string(options.objective) + "; " +
+                               std::string(algorithm_of_call(fn)) +
                                " needs weights in [1, 2^31-1], so fix the batch");
 }
 
 template <class vid_t>
-void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options,
-                    const char* fn) {
+void validate_batch(const edge_batch_t<vid_t>& batch, const options_t& options, const char* fn) {
   const int k = batch.num_weights;
   if (k == 0) return;
   // Only the objective's column is scanned; the others stay unread (-1).
@@ -95,8 +95,7 @@ void check_result(const graph_t<vid_t, eid_t>& graph, const options_t& options,
 }
 
 template <class vid_t, class eid_t>
-state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t source,
-                                  int objective) {
+state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t source, int objective) {
   const char* fn = "testing.dijkstra()";
   if (graph.num_weights() == 0) {
     throw not_supported_error(std::string(fn) + ": the graph is unweighted; pass a weighted graph");
@@ -110,11 +109,11 @@ state_t<vid_t> reference_dijkstra(const graph_t<vid_t, eid_t>& graph, vid_t sour
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(host, sourced)
-#define DYNG_INSTANTIATE_SSSP_CPU(VID, EID)                                                     \
+#define DYNG_INSTANTIATE_SSSP_CPU(VID, EID)                                                   \
   template void validate_graph(const graph_t<VID, EID>&, VID, const options_t&, const char*); \
-  template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,               \
-                                     const execution_t&, state_t<VID>&);                       \
-  template void check_result(const graph_t<VID, EID>&, const options_t&, const state_t<VID>&,   \
+  template void canonicalize_parents(const graph_t<VID, EID>&, const options_t&,              \
+                                     const execution_t&, state_t<VID>&);                      \
+  template void check_result(const graph_t<VID, EID>&, const options_t&, const state_t<VID>&, \
                              bool, const char*);                                              \
   template state_t<VID> reference_dijkstra(const graph_t<VID, EID>&, VID, int);
 #define DYNG_INSTANTIATE_SSSP_BATCH(VID) \

@@ -44,8 +44,8 @@ void check_joint_arguments(const device_adjacency_t<vid_t, eid_t>& out,
   kernels::check_view(out, fn, "out-edge", objective + num_objectives - 1);
   const long long n = out.num_vertices;
   if (in.num_vertices != out.num_vertices) {
-    throw invalid_argument_error(std::string(fn) + ": the out-edge view has " +
-                                 std::to_string(n) + " vertices but the in-edge view " +
+    throw invalid_argument_error(std::string(fn) + ": the out-edge view has " + std::to_string(n) +
+                                 " vertices but the in-edge view " +
                                  std::to_string(in.num_vertices) + "; pass views of one graph");
   }
   ::dyng::sssp::detail::check_source(source, out.num_vertices, fn);
@@ -54,8 +54,9 @@ void check_joint_arguments(const device_adjacency_t<vid_t, eid_t>& out,
                          " vertices exceed the 2^40 that work items can name; use a smaller graph");
   }
   if (d_dist == nullptr || d_parents == nullptr) {
-    throw invalid_argument_error("sssp::cuda::compute(): null output pointer; pass device arrays "
-                                 "of n distances and n parents");
+    throw invalid_argument_error(
+        "sssp::cuda::compute(): null output pointer; pass device arrays "
+        "of n distances and n parents");
   }
 }
 
@@ -70,11 +71,10 @@ struct search_shape_t {
 inline search_shape_t search_shape(const kernels::control_t& counts, long long n, int64_t delta,
                                    const tuning_t& tuning) {
   const double mean_degree = static_cast<double>(counts.stored_edges) / static_cast<double>(n);
-  const double mean_weight =
-      counts.sampled_weight_count > 0
-          ? static_cast<double>(counts.sampled_weight_sum) /
-                static_cast<double>(counts.sampled_weight_count)
-          : 1.0;
+  const double mean_weight = counts.sampled_weight_count > 0
+                                 ? static_cast<double>(counts.sampled_weight_sum) /
+                                       static_cast<double>(counts.sampled_weight_count)
+                                 : 1.0;
   const int group_size =
       tuning.group_size > 0 ? tuning.group_size : kernels::pick_group_size(mean_degree);
   const int blocks_per_sm =
@@ -87,11 +87,13 @@ inline search_shape_t search_shape(const kernels::control_t& counts, long long n
 /// The near-far search's parameters over the workspace: `stamps` (near, then far, n per search)
 /// and `queues` (near 0/1, then far 0/1, `capacity` items each).
 template <class vid_t, class eid_t>
-kernels::near_far_params_t<vid_t, eid_t> search_params(
-    const device_adjacency_t<vid_t, eid_t>& out, int objective, int num_objectives, vid_t source,
-    int64_t width, int64_t* d_dist, device_buffer<int>& stamps,
-    device_buffer<kernels::item_t>& queues, unsigned long long capacity,
-    kernels::control_t* control) {
+kernels::near_far_params_t<vid_t, eid_t> search_params(const device_adjacency_t<vid_t, eid_t>& out,
+                                                       int objective, int num_objectives,
+                                                       vid_t source, int64_t width, int64_t* d_dist,
+                                                       device_buffer<int>& stamps,
+                                                       device_buffer<kernels::item_t>& queues,
+                                                       unsigned long long capacity,
+                                                       kernels::control_t* control) {
   const long long n = out.num_vertices;
   const auto searches = static_cast<unsigned long long>(num_objectives);
   kernels::near_far_params_t<vid_t, eid_t> params;
@@ -123,7 +125,8 @@ inline void read_search_verdict(const kernels::control_t& host, unsigned long lo
   stats.pushes = static_cast<int64_t>(host.pushes);
   if (host.status == kernels::k_status_overflow) {
     throw internal_error("sssp::cuda::compute(): a work list overflowed (queues of " +
-                         std::to_string(capacity) + " entries); the in- and out-edge views "
+                         std::to_string(capacity) +
+                         " entries); the in- and out-edge views "
                          "disagree, or this is a bug in libdyng");
   }
   if (host.status == kernels::k_status_round_limit) {
@@ -150,15 +153,17 @@ void canonical_parents(const device_adjacency_t<vid_t, eid_t>& in, vid_t source,
   kernels::control_t host{};
   control.copy_to_host(&host, 1);
   if (host.status != kernels::k_status_ok) {
-    throw internal_error("sssp::cuda::canonical_parents(): the piece list overflowed; this is a "
-                         "bug in libdyng");
+    throw internal_error(
+        "sssp::cuda::canonical_parents(): the piece list overflowed; this is a "
+        "bug in libdyng");
   }
 }
 
 template <class vid_t, class eid_t>
-void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-             vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
-             vid_t* d_parents, stats_t& stats, const tuning_t& tuning) {
+void compute(const device_adjacency_t<vid_t, eid_t>& out,
+             const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
+             void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
+             const tuning_t& tuning) {
   compute_joint(out, in, source, objective, 1, delta, stream, d_dist, d_parents, stats, tuning);
 }
 
@@ -194,8 +199,8 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   device_buffer<int> stamps(2 * searches * static_cast<size_t>(n), stream);
   device_buffer<kernels::item_t> queues(4 * capacity, stream);
   const kernels::near_far_params_t<vid_t, eid_t> params =
-      search_params(out, objective, num_objectives, source, shape.width, d_dist, stamps,
-                    queues, capacity, control.data());
+      search_params(out, objective, num_objectives, source, shape.width, d_dist, stamps, queues,
+                    capacity, control.data());
 
   // (3) The search, then (4) parents from the final distances.
   stage.emplace("sssp.loop");
@@ -210,8 +215,8 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   device_buffer<unsigned long long> pieces;
   for (int o = 0; o < num_objectives; ++o) {
     if (o > 0) {  // each pass appends its pieces to a list that starts empty
-      DYNG_CUDA_CHECK(cudaMemsetAsync(&control.data()->piece_count, 0,
-                                      sizeof(unsigned long long), s));
+      DYNG_CUDA_CHECK(
+          cudaMemsetAsync(&control.data()->piece_count, 0, sizeof(unsigned long long), s));
     }
     kernels::launch_parents(in, source, objective + o, d_dist + o * n, s, d_parents + o * n,
                             host.stored_edges, control.data(), pieces);
@@ -255,19 +260,16 @@ bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective
   return host == 0;
 }
 
-#define DYNG_INSTANTIATE_SSSP_CUDA(vid_t, eid_t)                                                 \
-  template void compute<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                  \
-                                      const device_adjacency_t<vid_t, eid_t>&, vid_t, int,       \
-                                      int64_t, void*, int64_t*, vid_t*, stats_t&,                \
-                                      const tuning_t&);                                          \
-  template void compute_joint<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,            \
-                                            const device_adjacency_t<vid_t, eid_t>&, vid_t, int, \
-                                            int, int64_t, void*, int64_t*, vid_t*, stats_t&,     \
-                                            const tuning_t&);                                    \
+#define DYNG_INSTANTIATE_SSSP_CUDA(vid_t, eid_t)                                                \
+  template void compute<vid_t, eid_t>(                                                          \
+      const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
+      int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&);                        \
+  template void compute_joint<vid_t, eid_t>(                                                    \
+      const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
+      int, int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&);                   \
   template void canonical_parents<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, vid_t, \
-                                                int, const int64_t*, void*, vid_t*);             \
-  template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int,    \
-                                               void*);
+                                                int, const int64_t*, void*, vid_t*);            \
+  template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int, void*);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA)
 #undef DYNG_INSTANTIATE_SSSP_CUDA
 

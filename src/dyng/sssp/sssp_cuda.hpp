@@ -22,8 +22,8 @@ namespace dyng::sssp::cuda {
 /// rather than O(n) (sssp_cuda_update.cu, detail/cuda/touched.cuh): a mirror of the state as the
 /// last update left it, which the repair compares against and a fallback counts against, and
 /// per-vertex flags and search stamps that every update leaves clean. 32 bytes per vertex with
-/// 32-bit ids (44 with 64-bit), allocated by the first update; a clone or a result made any other way starts
-/// without it, and the first update then mirrors the whole state once.
+/// 32-bit ids (44 with 64-bit), allocated by the first update; a clone or a result made any other
+/// way starts without it, and the first update then mirrors the whole state once.
 template <class vid_t>
 struct repair_memory_t {
   ::dyng::cuda::device_buffer<int64_t> distances;  ///< the mirror

@@ -53,8 +53,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
                                                                     host.num_vertices());
   stats_t stats;
   ::dyng::sssp::cuda::compute(graph.out_view(), graph.in_view(), source, options.objective,
-                              options.delta, stream, fresh.distances.data(),
-                              fresh.parents.data(), stats);
+                              options.delta, stream, fresh.distances.data(), fresh.parents.data(),
+                              stats);
   stats.path = update_path_t::compute;
   state = std::move(fresh);
   return stats;

@@ -71,7 +71,8 @@ void check_arguments(const device_adjacency_t<vid_t, eid_t>& out,
                          " vertices exceed the 2^40 that work items can name; use a smaller graph");
   }
   if (state.num_vertices > 0 && (state.distances.empty() || state.parents.empty())) {
-    throw invalid_argument_error(std::string(k_fn) + ": the result has no device arrays; pass "
+    throw invalid_argument_error(std::string(k_fn) +
+                                 ": the result has no device arrays; pass "
                                  "the result of compute() or update()");
   }
 }
@@ -106,10 +107,13 @@ struct memory_view_t {
 
 template <class vid_t>
 memory_view_t<vid_t> view_of(repair_memory_t<vid_t>& memory) {
-  return {reinterpret_cast<kernels::dist_t*>(memory.distances.data()), memory.parents.data(),
-          memory.flags.data(),     memory.stamps.data(),
+  return {reinterpret_cast<kernels::dist_t*>(memory.distances.data()),
+          memory.parents.data(),
+          memory.flags.data(),
+          memory.stamps.data(),
           memory.stamps.data() + memory.capacity,
-          memory.touched.data(),   memory.cut.data(),
+          memory.touched.data(),
+          memory.cut.data(),
           static_cast<unsigned long long>(memory.capacity)};
 }
 
@@ -147,8 +151,8 @@ class repair_t {
     repair_workspace_t<vid_t> w;
     cut_and_seed(log, stored_edges, budget, delta, capacity, w, stage);
     stage.emplace("sssp.loop");
-    search_from_seeds(budget, tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta)
-                                                      : delta,
+    search_from_seeds(budget,
+                      tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta) : delta,
                       capacity, group_size, blocks_per_sm, w);
     stage.emplace("sssp.finalize");
     repair_parents(stored_edges, w);
@@ -192,8 +196,8 @@ class repair_t {
     const unsigned long long tree_capacity =
         static_cast<unsigned long long>(n) + stored_edges / kernels::k_tree_piece_slots + 64;
     w.tree_pieces = device_buffer<unsigned long long>(tree_capacity, stream_);
-    w.words = device_buffer<unsigned long long>(static_cast<size_t>(std::max<long long>(1, n)),
-                                                stream_);
+    w.words =
+        device_buffer<unsigned long long>(static_cast<size_t>(std::max<long long>(1, n)), stream_);
     const unsigned long long seed_capacity =
         static_cast<unsigned long long>(n) + stored_edges / kernels::k_seed_piece_slots + 64;
     w.seed_pieces = device_buffer<unsigned long long>(seed_capacity, stream_);
@@ -278,15 +282,14 @@ class repair_t {
     kernels::launch_parents(in_, source_, objective_, reinterpret_cast<const int64_t*>(dist_), s,
                             parents_, stored_edges, &control_.data()->search, parent_pieces,
                             full_list.data(), &repair->full_count, n);
-    kernels::merge_kernel<vid_t, eid_t><<<kernels::stride_blocks(n, 8), kernels::k_block_threads,
-                                          0, s>>>(out_, objective_, source_, dist_,
-                                                  memory_.old_dist, memory_.old_parents,
-                                                  touched_list(), parents_, merge_pieces.data(),
-                                                  merge_capacity, full_list.data(), repair);
+    kernels::merge_kernel<vid_t, eid_t>
+        <<<kernels::stride_blocks(n, 8), kernels::k_block_threads, 0, s>>>(
+            out_, objective_, source_, dist_, memory_.old_dist, memory_.old_parents, touched_list(),
+            parents_, merge_pieces.data(), merge_capacity, full_list.data(), repair);
     DYNG_CUDA_CHECK(cudaGetLastError());
     kernels::settle_kernel<vid_t><<<list_blocks, kernels::k_block_threads, 0, s>>>(
-        dist_, parents_, touched_list(), memory_.old_dist, memory_.old_parents,
-        memory_.near_stamp, memory_.far_stamp, control_.data());
+        dist_, parents_, touched_list(), memory_.old_dist, memory_.old_parents, memory_.near_stamp,
+        memory_.far_stamp, control_.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -303,7 +306,8 @@ class repair_t {
 
   void check_overflow(const kernels::update_control_t& host) const {
     if (host.repair.overflow != 0 || host.search.status == kernels::k_status_overflow) {
-      throw internal_error(std::string(k_fn) + ": a work list overflowed; the in- and out-edge "
+      throw internal_error(std::string(k_fn) +
+                           ": a work list overflowed; the in- and out-edge "
                            "views disagree, or this is a bug in libdyng");
     }
   }
@@ -385,8 +389,8 @@ class device_update_steps_t {
     repair_t<vid_t, eid_t> repair(out_, in_, state_.source, objective_, stream_,
                                   state_.distances.data(), state_.parents.data(),
                                   view_of(state_.repair_memory), control_);
-    const bool done = repair.run(log, stored_edges_, static_cast<unsigned long long>(budget),
-                                 width, tuning_, stats) == repair_end_t::done;
+    const bool done = repair.run(log, stored_edges_, static_cast<unsigned long long>(budget), width,
+                                 tuning_, stats) == repair_end_t::done;
     if (done) state_.repair_memory.mirrored = state_.num_vertices;  // settle_kernel cleaned up
     return done;
   }
@@ -401,8 +405,8 @@ class device_update_steps_t {
       const repair_memory_t<vid_t>& memory = state_.repair_memory;
       ::dyng::cuda::copy_on_device(state_.distances.data(), memory.distances.data(),
                                    n * sizeof(int64_t), stream_);
-      ::dyng::cuda::copy_on_device(state_.parents.data(), memory.parents.data(),
-                                   n * sizeof(vid_t), stream_);
+      ::dyng::cuda::copy_on_device(state_.parents.data(), memory.parents.data(), n * sizeof(vid_t),
+                                   stream_);
       ::dyng::cuda::synchronize(stream_);
     } catch (...) {
     }
@@ -487,12 +491,11 @@ class device_update_steps_t {
       differ.fill_bytes(0);
     }
     if (to > from) {
-      kernels::mirror_kernel<vid_t>
-          <<<kernels::stride_blocks(to - from, 8), kernels::k_block_threads, 0,
-             as_stream(stream_)>>>(
-              from, to, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
-              state_.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp,
-              m.far_stamp, count ? differ.data() : nullptr);
+      kernels::mirror_kernel<vid_t><<<kernels::stride_blocks(to - from, 8),
+                                      kernels::k_block_threads, 0, as_stream(stream_)>>>(
+          from, to, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
+          state_.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp, m.far_stamp,
+          count ? differ.data() : nullptr);
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
     memory.mirrored = to;
@@ -528,12 +531,11 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
   stats = run_update(steps, log, static_cast<int64_t>(out.num_vertices), repair_budget, k_fn);
 }
 
-#define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                        \
+#define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                       \
   template void update<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                 \
                                      const device_adjacency_t<vid_t, eid_t>&,                 \
-                                     const change_log_t<vid_t>&, int, int64_t, double, void*,  \
-                                     device_state_t<vid_t>&, stats_t&, const tuning_t&,  \
-                                     int64_t);
+                                     const change_log_t<vid_t>&, int, int64_t, double, void*, \
+                                     device_state_t<vid_t>&, stats_t&, const tuning_t&, int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA_UPDATE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_UPDATE
 

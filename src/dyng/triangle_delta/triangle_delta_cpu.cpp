@@ -41,8 +41,7 @@ uint64_t count_all(const adjacency_view_t<vid_t, eid_t>& g, int threads, int64_t
   }
   int64_t total_work = 0;
   const int64_t chunks = (n + k_compute_chunk - 1) / k_compute_chunk;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
-    reduction(+ : found, total_work)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : found, total_work)
   for (int64_t c = 0; c < chunks; ++c) {
     const auto first = static_cast<vid_t>(c * k_compute_chunk);
     const auto last = static_cast<vid_t>(std::min(n, (c + 1) * k_compute_chunk));
@@ -137,8 +136,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, const options_t& options,
   check_graph(graph, fn);
   return whole_graph_count::count_fresh<detail::tally_t<vid_t>>(
       state, graph.num_vertices(), [&](state_t<vid_t>& fresh) {
-        const int team =
-            whole_graph_count::team_size<detail::tally_t<vid_t>>(exec, graph, options);
+        const int team = whole_graph_count::team_size<detail::tally_t<vid_t>>(exec, graph, options);
         fresh.count = count_all(graph.out_view(), team, fresh.compute_work, exec.cancel);
       });
 }

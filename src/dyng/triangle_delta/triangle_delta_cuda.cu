@@ -66,12 +66,10 @@ class device_engine_t {
     const auto shown_rows = upload_pairs(both_ways, stream_);
     device_buffer<counters_t> sums(2, stream_);
     sums.fill_bytes(0);
-    detail::cuda::overlay_view_t<vid_t> before{hidden.data(),
-                                               static_cast<int64_t>(inserted.size()),
-                                               shown.data(),
-                                               static_cast<int64_t>(deleted.size()),
-                                               shown_rows.data(),
-                                               static_cast<int64_t>(both_ways.size())};
+    detail::cuda::overlay_view_t<vid_t> before{
+        hidden.data(),     static_cast<int64_t>(inserted.size()),
+        shown.data(),      static_cast<int64_t>(deleted.size()),
+        shown_rows.data(), static_cast<int64_t>(both_ways.size())};
     // Removed triangles on the graph before the batch, added ones on the graph after it. Each
     // count is one kernel: a stop (Ctrl-C) is honoured between them.
     ::dyng::cuda::throw_if_cancelled_on(stream_, "triangle_delta.update()");
@@ -101,8 +99,7 @@ class device_engine_t {
     if (out_.num_vertices > 0) {
       const long long warps_wanted = out_.num_vertices;
       detail::cuda::count_all_kernel<<<stride_blocks(warps_wanted * 32, k_blocks_per_sm),
-                                       k_block_threads, 0, as_stream(stream_)>>>(out_,
-                                                                                  sums.data());
+                                       k_block_threads, 0, as_stream(stream_)>>>(out_, sums.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
     counters_t got;
@@ -114,9 +111,8 @@ class device_engine_t {
   void launch_through(const pair_t<vid_t>* edges, int64_t count,
                       const detail::cuda::overlay_view_t<vid_t>& before, counters_t* sums) {
     if (count == 0) return;
-    detail::cuda::count_through_kernel<<<stride_blocks(count, k_blocks_per_sm), k_block_threads,
-                                         0, as_stream(stream_)>>>(out_, edges, count, before,
-                                                                  sums);
+    detail::cuda::count_through_kernel<<<stride_blocks(count, k_blocks_per_sm), k_block_threads, 0,
+                                         as_stream(stream_)>>>(out_, edges, count, before, sums);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
 

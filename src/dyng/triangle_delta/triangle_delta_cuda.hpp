@@ -17,8 +17,7 @@ namespace dyng::triangle_delta::cuda {
 
 /// A count made on `device` (kept in host memory).
 template <class vid_t>
-struct device_state_t
-    : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
+struct device_state_t : ::dyng::cuda::host_valued_state_t<state_t<vid_t>, device_state_t<vid_t>> {};
 
 /// Counts into `state` on the device of `graph`; `host` is the same graph's host handle (its
 /// properties, counts and version; a device graph keeps no host rows).

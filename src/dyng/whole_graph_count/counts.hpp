@@ -1,7 +1,7 @@
 // The two shapes a whole-graph count takes, one number (a count of triangles) or a
-// histogram of exact counts by length (of cycles), and the arithmetic the shared update steps do on either
-// (update_steps.hpp). Every function has an overload per shape, so the steps read the same for
-// both.
+// histogram of exact counts by length (of cycles), and the arithmetic the shared update steps do on
+// either (update_steps.hpp). Every function has an overload per shape, so the steps read the same
+// for both.
 #pragma once
 
 #include <algorithm>
@@ -23,9 +23,7 @@ inline int64_t nonzero_entries(const histogram_t& counts) {
 
 /// Zeros shaped as `counts` (what an engine counts a batch into).
 inline uint64_t zeroed_like(uint64_t) { return 0; }
-inline histogram_t zeroed_like(const histogram_t& counts) {
-  return histogram_t(counts.size(), 0);
-}
+inline histogram_t zeroed_like(const histogram_t& counts) { return histogram_t(counts.size(), 0); }
 
 /// The sum of the entries (the batch's stats).
 inline uint64_t total(uint64_t count) { return count; }

@@ -37,8 +37,8 @@ template <class tally_t, class engine_t, class vid_t, class eid_t, class options
           class device_state_t>
 typename tally_t::stats_type update_on_device(
     const graph_t<vid_t, eid_t>& host, const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph,
-    const change_log_t<vid_t>& log, const options_t& options, void* stream,
-    device_state_t& state, const char* fn) {
+    const change_log_t<vid_t>& log, const options_t& options, void* stream, device_state_t& state,
+    const char* fn) {
   return ::dyng::cuda::update_on_device<update_steps_t<tally_t, engine_t>>(
       state, graph, log, host.num_vertices(), options.repair_budget, fn, log,
       static_cast<typename tally_t::state_type&>(state), host, graph, options, stream);

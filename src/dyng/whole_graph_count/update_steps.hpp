@@ -57,8 +57,8 @@ typename tally_t::stats_type compute_stats(const typename tally_t::state_type& f
 /// A compute on `num_vertices` vertices: count(fresh) fills a fresh state (its num_vertices
 /// set, the rest default), which replaces `state` once it is complete.
 template <class tally_t, class F>
-typename tally_t::stats_type count_fresh(typename tally_t::state_type& state,
-                                         int64_t num_vertices, F&& count) {
+typename tally_t::stats_type count_fresh(typename tally_t::state_type& state, int64_t num_vertices,
+                                         F&& count) {
   const stage_scope_t count_stage(tally_t::k_count_stage);
   typename tally_t::state_type fresh;
   fresh.num_vertices = num_vertices;

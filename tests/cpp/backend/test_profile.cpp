@@ -57,7 +57,9 @@ DYNG_TEST("stages nest: depth, end order of samples, begin order indices") {
   {
     profile_context_t context(exec);
     stage_scope_t outer("x.outer");
-    { stage_scope_t first("x.first"); }
+    {
+      stage_scope_t first("x.first");
+    }
     {
       stage_scope_t second("x.second");
       stage_scope_t inner(std::string_view("x"), ".inner");
@@ -65,8 +67,8 @@ DYNG_TEST("stages nest: depth, end order of samples, begin order indices") {
   }
   const auto samples = session.samples();
   CHECK_EQ(samples.size(), size_t{4});
-  CHECK((names_of(session) == std::vector<std::string>{"x.first", "x.inner", "x.second",
-                                                         "x.outer"}));
+  CHECK(
+      (names_of(session) == std::vector<std::string>{"x.first", "x.inner", "x.second", "x.outer"}));
   CHECK_EQ(samples[0].depth, 1);
   CHECK_EQ(samples[1].depth, 2);
   CHECK_EQ(samples[2].depth, 1);
@@ -107,7 +109,9 @@ DYNG_TEST("other threads are not profiled by this thread's context") {
   profile_context_t context(exec);
   std::thread other([] { stage_scope_t stage("t.other"); });
   other.join();
-  { stage_scope_t stage("t.mine"); }
+  {
+    stage_scope_t stage("t.mine");
+  }
   CHECK((names_of(session) == std::vector<std::string>{"t.mine"}));
 }
 

@@ -67,7 +67,9 @@ void run_stages(bool nvtx) {
   exec.profiler.set(&session);
   const dyng::profile_context_t context(exec);
   const dyng::stage_scope_t outer("nvtx.outer");
-  { const dyng::stage_scope_t inner("nvtx.inner"); }
+  {
+    const dyng::stage_scope_t inner("nvtx.inner");
+  }
 }
 
 DYNG_TEST("nvtx_available in a CUDA build") { CHECK(dyng::nvtx_available()); }
@@ -81,8 +83,7 @@ DYNG_TEST("nvtx=false: no ranges") {
 DYNG_TEST("nvtx=true: one range per stage, nested, named after it") {
   g_events.clear();
   run_stages(true);
-  CHECK((g_events ==
-         std::vector<std::string>{"push nvtx.outer", "push nvtx.inner", "pop", "pop"}));
+  CHECK((g_events == std::vector<std::string>{"push nvtx.outer", "push nvtx.inner", "pop", "pop"}));
 }
 
 }  // namespace

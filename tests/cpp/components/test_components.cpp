@@ -28,11 +28,10 @@ struct variant_t {
   double budget;
 };
 
-const variant_t k_variants[] = {
-    {backend_t::sequential, 1, -1.0}, {backend_t::sequential, 1, 0.0},
-    {backend_t::sequential, 1, 1e9},  {backend_t::openmp, 1, -1.0},
-    {backend_t::openmp, 2, 0.0},      {backend_t::openmp, 3, 1e9},
-    {backend_t::openmp, 4, -1.0},     {backend_t::openmp, 4, 0.0}};
+const variant_t k_variants[] = {{backend_t::sequential, 1, -1.0}, {backend_t::sequential, 1, 0.0},
+                                {backend_t::sequential, 1, 1e9},  {backend_t::openmp, 1, -1.0},
+                                {backend_t::openmp, 2, 0.0},      {backend_t::openmp, 3, 1e9},
+                                {backend_t::openmp, 4, -1.0},     {backend_t::openmp, 4, 0.0}};
 
 cc::options_t options_for(bool strong, double budget) {
   cc::options_t options;
@@ -134,7 +133,8 @@ DYNG_TEST("strong: many insertions at once around one large component, in every 
     std::vector<int32_t> src, dst;
     for (int32_t v = 0; v < n / 3; ++v) src.push_back(v), dst.push_back((v + 1) % (n / 3));
     for (int32_t e = 0; e < n; ++e) {
-      src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(static_cast<int32_t>(rng() % n));
+      src.push_back(static_cast<int32_t>(rng() % n)),
+          dst.push_back(static_cast<int32_t>(rng() % n));
     }
     graph_properties_t props;
     props.num_weights = 0;
@@ -167,7 +167,8 @@ DYNG_TEST("strong: many deletions in one component share the hub's searches, and
     std::vector<int32_t> src, dst;
     for (int32_t v = 0; v < n; ++v) src.push_back(v), dst.push_back((v + 1) % n);
     for (int32_t e = 0; e < 2 * n; ++e) {
-      src.push_back(static_cast<int32_t>(rng() % n)), dst.push_back(static_cast<int32_t>(rng() % n));
+      src.push_back(static_cast<int32_t>(rng() % n)),
+          dst.push_back(static_cast<int32_t>(rng() % n));
     }
     graph_properties_t props;
     props.num_weights = 0;
@@ -258,8 +259,10 @@ DYNG_TEST("strong: an insertion that closes no cycle searches the smaller side o
 /// it, a path of 10 from `out` out of it, and vertices 3000 to 3009 on their own.
 graph_t<int32_t, int32_t> cycle_with_tails(int32_t cycle, int32_t in, int32_t out, bool parallel) {
   std::vector<int32_t> src, dst;
-  for (int32_t k = 0; k < 2000; ++k) src.push_back(cycle + k), dst.push_back(cycle + (k + 1) % 2000);
-  for (int32_t k = 0; k < 10; ++k) src.push_back(in + k), dst.push_back(k == 9 ? cycle : in + k + 1);
+  for (int32_t k = 0; k < 2000; ++k)
+    src.push_back(cycle + k), dst.push_back(cycle + (k + 1) % 2000);
+  for (int32_t k = 0; k < 10; ++k)
+    src.push_back(in + k), dst.push_back(k == 9 ? cycle : in + k + 1);
   src.push_back(cycle + 500), dst.push_back(out);
   for (int32_t k = 0; k < 9; ++k) src.push_back(out + k), dst.push_back(out + k + 1);
   graph_properties_t props;

@@ -47,9 +47,8 @@ template <class vid_t>
 void check_equal(const cc::state_t<vid_t>& got, const cc::state_t<vid_t>& want,
                  const std::string& context) {
   if (got.labels != want.labels || got.sizes != want.sizes || got.count != want.count) {
-    std::fprintf(stderr, "  %s: the GPU result differs (count %lld, want %lld)\n",
-                 context.c_str(), static_cast<long long>(got.count),
-                 static_cast<long long>(want.count));
+    std::fprintf(stderr, "  %s: the GPU result differs (count %lld, want %lld)\n", context.c_str(),
+                 static_cast<long long>(got.count), static_cast<long long>(want.count));
   }
   CHECK(got.labels == want.labels);
   CHECK(got.sizes == want.sizes);
@@ -76,8 +75,8 @@ cc::cuda::device_state_t<vid_t> check_updates(const std::string& name,
   cc::cuda::device_state_t<vid_t> kept;
   for (const double budget : {-1.0, 0.0, 1e9}) {
     auto state = dyng::cuda::clone(before, nullptr);
-    const cc::stats_t stats = cc::cuda::update(g, d, log, options_for(strong, budget), nullptr,
-                                               state);
+    const cc::stats_t stats =
+        cc::cuda::update(g, d, log, options_for(strong, budget), nullptr, state);
     check_equal(on_host(state), want, name + ", budget " + std::to_string(budget));
     CHECK_EQ(stats.fallback_used, stats.path == update_path_t::recompute);
     if (budget == 0.0) CHECK(stats.path == update_path_t::recompute);

@@ -140,9 +140,8 @@ std::vector<std::chrono::microseconds> delays() {
 /// update(g, log, exec, state) call the algorithm with its options. Stopped at the start, both
 /// must throw.
 template <class S, class C, class U>
-void stops_leave_states_whole(const char* name, const graph32_t& before,
-                              const graph32_t& after, const change_log_t<int32_t>& log,
-                              C&& compute, U&& update) {
+void stops_leave_states_whole(const char* name, const graph32_t& before, const graph32_t& after,
+                              const change_log_t<int32_t>& log, C&& compute, U&& update) {
   int stopped = 0, finished = 0;
   for (const execution_t& exec : executions()) {
     S reference;
@@ -151,8 +150,8 @@ void stops_leave_states_whole(const char* name, const graph32_t& before,
     update(after, log, exec, updated);
     for (const auto delay : delays()) {
       S fresh;
-      const bool computed = run_stopped_after(
-          exec, delay, [&](const execution_t& e) { compute(before, e, fresh); });
+      const bool computed =
+          run_stopped_after(exec, delay, [&](const execution_t& e) { compute(before, e, fresh); });
       if (delay.count() == 0) CHECK(!computed);
       if (computed) CHECK(same(fresh, reference));
       S state = reference;

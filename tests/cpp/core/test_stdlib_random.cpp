@@ -49,7 +49,7 @@ DYNG_TEST("uniform_int equals libstdc++'s for mt19937") {
   compare_ranges<std::mt19937, int>(1, 100, 5000);
   compare_ranges<std::mt19937, int>(-7, 7, 5000);
   compare_ranges<std::mt19937, int>(0, 0, 100);
-  compare_ranges<std::mt19937, int>(INT32_MIN, INT32_MAX, 2000);    // the engine's range
+  compare_ranges<std::mt19937, int>(INT32_MIN, INT32_MAX, 2000);  // the engine's range
   compare_ranges<std::mt19937, int>(1, INT32_MAX, 2000);
   compare_ranges<std::mt19937, size_t>(0, (size_t{1} << 31) + 12345, 2000);
   compare_ranges<std::mt19937, size_t>(0, (size_t{1} << 40) + 3, 2000);  // wider: upscaling
@@ -61,7 +61,7 @@ DYNG_TEST("uniform_int equals libstdc++'s for mt19937") {
 DYNG_TEST("uniform_int equals libstdc++'s for mt19937_64") {
   compare_ranges<std::mt19937_64, size_t>(0, 9, 5000);
   compare_ranges<std::mt19937_64, size_t>(3, (size_t{1} << 63) + 5, 3000);
-  compare_ranges<std::mt19937_64, uint64_t>(0, UINT64_MAX, 1000);   // the engine's range
+  compare_ranges<std::mt19937_64, uint64_t>(0, UINT64_MAX, 1000);  // the engine's range
   compare_ranges<std::mt19937_64, int>(-100, 100, 3000);
 }
 

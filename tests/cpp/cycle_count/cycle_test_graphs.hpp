@@ -48,9 +48,10 @@ void random_batch(std::mt19937_64& rng, const graph_t<int32_t, eid_t>& g, std::v
   const int inserts = static_cast<int>(rng() % static_cast<uint64_t>(insert_draws));
   const int deletes = static_cast<int>(rng() % static_cast<uint64_t>(delete_draws));
   for (int i = 0; i < inserts; ++i) {
-    const int32_t u = static_cast<int32_t>(rng() % (n + 2)), v = static_cast<int32_t>(rng() % (n + 2));
+    const int32_t u = static_cast<int32_t>(rng() % (n + 2)),
+                  v = static_cast<int32_t>(rng() % (n + 2));
     is.push_back(u);
-    id.push_back(rng() % 8 == 0 ? u : v);  // a self-loop now and then
+    id.push_back(rng() % 8 == 0 ? u : v);                  // a self-loop now and then
     if (rng() % 3 == 0) is.push_back(v), id.push_back(u);  // both directions
   }
   for (int i = 0; i < deletes; ++i) {

@@ -166,8 +166,12 @@ void random_updates(uint64_t seed, int trials) {
   CHECK(paths[1] > 0);
 }
 
-DYNG_TEST("update equals a fresh compute on random batches, i32/i32") { random_updates<int32_t>(3, 80); }
-DYNG_TEST("update equals a fresh compute on random batches, i32/i64") { random_updates<int64_t>(4, 40); }
+DYNG_TEST("update equals a fresh compute on random batches, i32/i32") {
+  random_updates<int32_t>(3, 80);
+}
+DYNG_TEST("update equals a fresh compute on random batches, i32/i64") {
+  random_updates<int64_t>(4, 40);
+}
 
 DYNG_TEST("every-length updates (Johnson's searches through the changed edges) on dense graphs") {
   // Dense enough that most paths pass through the changed edges, whose rows the searches read

@@ -63,9 +63,8 @@ void check_interrupted(std::atomic<bool>& flag, F&& call) {
   const int64_t returned_at = clock_type::now().time_since_epoch().count();
   canceller.join();
   CHECK(interrupted);
-  const double late = std::chrono::duration<double>(
-                          clock_type::duration(returned_at - set_at.load()))
-                          .count();
+  const double late =
+      std::chrono::duration<double>(clock_type::duration(returned_at - set_at.load())).count();
   CHECK(late < k_prompt_seconds);
 }
 
@@ -121,8 +120,7 @@ DYNG_TEST("update stops when asked and puts the result back") {
       std::vector<int32_t> is{13, 3}, id{3, 13}, ds{0}, dd{1};
       change_log_t<int32_t> log;
       g.apply({is, id, {}, 0, ds, dd}, &log);
-      check_interrupted(flag,
-                        [&] { cc::update(g, log, options, exec_of(backend, flag), state); });
+      check_interrupted(flag, [&] { cc::update(g, log, options, exec_of(backend, flag), state); });
       CHECK(state.counts == before.counts);
       CHECK_EQ(state.num_vertices, before.num_vertices);
     }

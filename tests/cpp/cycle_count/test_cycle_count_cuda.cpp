@@ -59,8 +59,8 @@ void random_computes(uint64_t seed, int trials) {
     auto g = random_graph<eid_t>(rng, n, static_cast<int64_t>(rng() % (4 * n + 1)), directed,
                                  rng() % 3 != 0);
     cuda::device_graph_t<int32_t, eid_t> d(g, 0, nullptr);
-    for (const int64_t max_length : {int64_t{2}, int64_t{3}, int64_t{4}, int64_t{5}, int64_t{8},
-                                     cc::k_unbounded}) {
+    for (const int64_t max_length :
+         {int64_t{2}, int64_t{3}, int64_t{4}, int64_t{5}, int64_t{8}, cc::k_unbounded}) {
       if (max_length == cc::k_unbounded && n > 12) continue;  // enumeration's time
       const auto want = cc::enumerate_cycles(g, max_length);
       for (const auto& options : knob_variants(max_length)) {
@@ -77,8 +77,12 @@ void random_computes(uint64_t seed, int trials) {
   }
 }
 
-DYNG_TEST("GPU compute equals enumeration on random graphs, i32/i32") { random_computes<int32_t>(1, 60); }
-DYNG_TEST("GPU compute equals enumeration on random graphs, i32/i64") { random_computes<int64_t>(2, 30); }
+DYNG_TEST("GPU compute equals enumeration on random graphs, i32/i32") {
+  random_computes<int32_t>(1, 60);
+}
+DYNG_TEST("GPU compute equals enumeration on random graphs, i32/i64") {
+  random_computes<int64_t>(2, 30);
+}
 
 DYNG_TEST("GPU compute on denser graphs: both lane-group widths, long bounds, the formula") {
   std::mt19937_64 rng(3);
@@ -111,7 +115,8 @@ DYNG_TEST("GPU compute on denser graphs: both lane-group widths, long bounds, th
     std::vector<uint64_t> want(static_cast<size_t>(n) + 1, 0);
     for (int l = 2; l <= n; ++l) {
       uint64_t c = 1;
-      for (int i = 0; i < l; ++i) c = c * static_cast<uint64_t>(n - i) / static_cast<uint64_t>(i + 1);
+      for (int i = 0; i < l; ++i)
+        c = c * static_cast<uint64_t>(n - i) / static_cast<uint64_t>(i + 1);
       for (int i = 1; i < l; ++i) c *= static_cast<uint64_t>(i);
       want[static_cast<size_t>(l)] = c;
     }
@@ -198,8 +203,12 @@ void random_updates(uint64_t seed, int trials) {
   CHECK(paths[1] > 0);
 }
 
-DYNG_TEST("GPU update equals enumeration and the host update, i32/i32") { random_updates<int32_t>(5, 40); }
-DYNG_TEST("GPU update equals enumeration and the host update, i32/i64") { random_updates<int64_t>(6, 20); }
+DYNG_TEST("GPU update equals enumeration and the host update, i32/i32") {
+  random_updates<int32_t>(5, 40);
+}
+DYNG_TEST("GPU update equals enumeration and the host update, i32/i64") {
+  random_updates<int64_t>(6, 20);
+}
 
 DYNG_TEST("bounds past 64 and 64-bit ids are refused; the result stays as it was") {
   std::vector<int32_t> src, dst;

@@ -25,8 +25,10 @@ struct variant_t {
   double budget;
 };
 
-const variant_t k_variants[] = {{backend_t::sequential, -1.0}, {backend_t::sequential, 0.0},
-                                {backend_t::sequential, 1e9},  {backend_t::openmp, -1.0},
+const variant_t k_variants[] = {{backend_t::sequential, -1.0},
+                                {backend_t::sequential, 0.0},
+                                {backend_t::sequential, 1e9},
+                                {backend_t::openmp, -1.0},
                                 {backend_t::openmp, 0.0}};
 
 int64_t differences(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {

@@ -90,9 +90,9 @@ void random_rounds(uint64_t seed, int trials, bool weighted) {
       log.record_row_edits = true;  // replayed by d.sync() below
       g.apply(batch.view(), &log);
       d.sync(g, log);
-      const std::vector<int64_t> want = check_updates(
-          "trial " + std::to_string(trial) + " round " + std::to_string(round), g, d, log, state,
-          paths);
+      const std::vector<int64_t> want =
+          check_updates("trial " + std::to_string(trial) + " round " + std::to_string(round), g, d,
+                        log, state, paths);
       bfs::options_t options;
       bfs::cuda::update(g, d, log, options, nullptr, state);
       CHECK(levels_of(state) == want);

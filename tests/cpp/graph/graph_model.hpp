@@ -46,14 +46,12 @@ struct model_t {
       f(out[v], u);
     }
   }
-  bool exists(int64_t u, int64_t v) const {
-    return u < n && v < n && find_first(out[u], v) >= 0;
-  }
+  bool exists(int64_t u, int64_t v) const { return u < n && v < n && find_first(out[u], v) >= 0; }
 
   /// Applies a batch given as (u, v, w) insertions and (u, v) deletions.
-  dyng::apply_summary_t apply(const std::vector<std::pair<std::pair<int64_t, int64_t>, std::vector<int32_t>>>& ins,
-                              const std::vector<std::pair<int64_t, int64_t>>& del,
-                              const dyng::batch_semantics_t& sem) {
+  dyng::apply_summary_t apply(
+      const std::vector<std::pair<std::pair<int64_t, int64_t>, std::vector<int32_t>>>& ins,
+      const std::vector<std::pair<int64_t, int64_t>>& del, const dyng::batch_semantics_t& sem) {
     dyng::apply_summary_t s;
     auto key = [&](int64_t u, int64_t v) {
       return directed ? std::pair{u, v} : std::pair{std::min(u, v), std::max(u, v)};
@@ -78,7 +76,8 @@ struct model_t {
         s.ignored_deletions += mult;
         return;
       }
-      each_copy(u, v, [&](std::vector<slot_t>& r, int64_t c) { r.erase(r.begin() + find_first(r, c)); });
+      each_copy(u, v,
+                [&](std::vector<slot_t>& r, int64_t c) { r.erase(r.begin() + find_first(r, c)); });
       s.deleted_edges += mult;
       erased.insert(key(u, v));
     };
@@ -100,8 +99,12 @@ struct model_t {
         s.ignored_insertions += mult;
       }
     };
-    auto run_dels = [&] { for (const auto& [u, v] : del) do_del(u, v); };
-    auto run_ins = [&] { for (const auto& [e, w] : ins) do_ins(e.first, e.second, w); };
+    auto run_dels = [&] {
+      for (const auto& [u, v] : del) do_del(u, v);
+    };
+    auto run_ins = [&] {
+      for (const auto& [e, w] : ins) do_ins(e.first, e.second, w);
+    };
     if (sem.deletions_first) {
       run_dels();
       run_ins();

@@ -186,8 +186,8 @@ struct random_edges_t {
 };
 
 template <class vid_t>
-random_edges_t<vid_t> random_edges(std::mt19937_64& rng, const dyng::graph_properties_t& p,
-                                   vid_t n, int64_t m) {
+random_edges_t<vid_t> random_edges(std::mt19937_64& rng, const dyng::graph_properties_t& p, vid_t n,
+                                   int64_t m) {
   random_edges_t<vid_t> e;
   for (int64_t i = 0; i < m; ++i) {
     e.src.push_back(static_cast<vid_t>(rng() % n));
@@ -214,8 +214,8 @@ struct random_batch_t {
 /// deletions, two in three of an edge of `edges` (which may be gone by now), the rest of random
 /// pairs below `num_vertices`.
 template <class vid_t>
-random_batch_t<vid_t> random_batch(std::mt19937_64& rng, const random_edges_t<vid_t>& edges,
-                                   int k, int64_t size, vid_t limit, vid_t num_vertices) {
+random_batch_t<vid_t> random_batch(std::mt19937_64& rng, const random_edges_t<vid_t>& edges, int k,
+                                   int64_t size, vid_t limit, vid_t num_vertices) {
   random_batch_t<vid_t> b;
   b.k = k;
   for (int64_t i = 0; i < size; ++i) {

@@ -164,7 +164,8 @@ DYNG_TEST("undirected: both directions change, counters count both, self-loop on
   auto g = base(props(false));
   CHECK_EQ(g.num_edges(), 6);
   dyng::change_log_t<int32_t> log;
-  auto s = g.apply(batch_t<>().del(1, 0).ins(3, 0, {8}).ins(1, 1, {2}).ins(2, 1, {66}).view(), &log);
+  auto s =
+      g.apply(batch_t<>().del(1, 0).ins(3, 0, {8}).ins(1, 1, {2}).ins(2, 1, {66}).view(), &log);
   CHECK(same_summary(s, expect(3, 2, 2, 0, 4)));
   CHECK_EQ(g.num_edges(), 7);
   CHECK((row(g.out_view(), 0) == row_t{{3, {8}}}));
@@ -218,7 +219,8 @@ DYNG_TEST("error modes and validation reject the whole batch atomically") {
   auto sem = batch_semantics_t::upsert_last_wins();
   sem.on_missing_delete = dyng::on_missing_delete_t::error;
   auto g = base(with(props(), sem));
-  expect_rejected(g, batch_t<>().ins(3, 0, {1}).del(1, 2).del(0, 3), "deletion 1 removes edge (0, 3)");
+  expect_rejected(g, batch_t<>().ins(3, 0, {1}).del(1, 2).del(0, 3),
+                  "deletion 1 removes edge (0, 3)");
   expect_rejected(g, batch_t<>().del(1, 2).del(1, 2), "deletion 1");
   CHECK(same_summary(g.apply(batch_t<>().del(1, 2).view()), expect(0, 0, 1, 0, 4)));
 
@@ -279,7 +281,8 @@ DYNG_TEST("empty batch bumps the version and changes nothing else") {
 }
 
 DYNG_TEST("append order: deleted slot closes the gap, re-insert goes to the end") {
-  auto g = make(5, {{0, 3, {1}}, {0, 1, {2}}, {0, 4, {3}}, {0, 2, {4}}}, props(true, 1, edge_order_t::append));
+  auto g = make(5, {{0, 3, {1}}, {0, 1, {2}}, {0, 4, {3}}, {0, 2, {4}}},
+                props(true, 1, edge_order_t::append));
   g.apply(batch_t<>().del(0, 1).ins(0, 3, {10}).view());
   CHECK((row(g.out_view(), 0) == row_t{{3, {10}}, {4, {3}}, {2, {4}}}));
   g.apply(batch_t<>().del(0, 3).ins(0, 3, {11}).ins(0, 1, {12}).view());
@@ -299,10 +302,10 @@ DYNG_TEST("error probe and sorted resolve agree on every rejection") {
     auto& sem = p.semantics;
     sem.as_sets = rng() % 3 == 0;
     sem.deletions_first = rng() % 2 == 0;
-    sem.on_missing_delete = rng() % 2 ? dyng::on_missing_delete_t::error
-                                      : dyng::on_missing_delete_t::ignore;
-    sem.on_existing_insert = rng() % 2 ? dyng::on_existing_insert_t::error
-                                       : dyng::on_existing_insert_t::upsert;
+    sem.on_missing_delete =
+        rng() % 2 ? dyng::on_missing_delete_t::error : dyng::on_missing_delete_t::ignore;
+    sem.on_existing_insert =
+        rng() % 2 ? dyng::on_existing_insert_t::error : dyng::on_existing_insert_t::upsert;
     sem.on_self_loop = rng() % 2 ? dyng::on_self_loop_t::drop : dyng::on_self_loop_t::keep;
     const int32_t n = 3 + static_cast<int32_t>(rng() % 4);
     std::map<std::pair<int32_t, int32_t>, int64_t> stored;  // edge key -> copies

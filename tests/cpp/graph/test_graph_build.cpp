@@ -54,7 +54,8 @@ DYNG_TEST("duplicates merge: first position, last weight") {
 }
 
 DYNG_TEST("parallel edges allowed: all copies kept in input order") {
-  auto g = make(3, {{0, 1, {5}}, {0, 2, {1}}, {0, 1, {7}}}, props(true, 1, edge_order_t::sorted, true));
+  auto g =
+      make(3, {{0, 1, {5}}, {0, 2, {1}}, {0, 1, {7}}}, props(true, 1, edge_order_t::sorted, true));
   CHECK_EQ(g.num_edges(), 3);
   CHECK((row(g.out_view(), 0) == row_t{{1, {5}}, {1, {7}}, {2, {1}}}));
   CHECK((row(g.in_view(), 1) == row_t{{0, {5}}, {0, {7}}}));

@@ -27,8 +27,8 @@ struct entry_t {
 /// Rows the spec asks for: entries in input order (the first copy of a merged pair, with its last
 /// weights), both directions for an undirected pair, stably sorted by column when sorted.
 std::vector<row_t> model_rows(int64_t n, const std::vector<int64_t>& src,
-                              const std::vector<int64_t>& dst, const std::vector<int32_t>& w,
-                              int k, const dyng::graph_properties_t& p, bool transposed) {
+                              const std::vector<int64_t>& dst, const std::vector<int32_t>& w, int k,
+                              const dyng::graph_properties_t& p, bool transposed) {
   const int64_t m = static_cast<int64_t>(src.size());
   std::map<std::pair<int64_t, int64_t>, int64_t> last;
   auto key = [&](int64_t i) {
@@ -53,7 +53,8 @@ std::vector<row_t> model_rows(int64_t n, const std::vector<int64_t>& src,
   }
   if (p.order == edge_order_t::sorted) {
     for (auto& r : rows) {
-      std::stable_sort(r.begin(), r.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      std::stable_sort(r.begin(), r.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
     }
   }
   return rows;

@@ -136,9 +136,8 @@ DYNG_TEST("device copy follows undirected graphs (one stored direction)") {
 
 DYNG_TEST("an invisible device is refused with a clear error") {
   dyng::graph_properties_t props;
-  auto g = dyng::graph_t<int32_t, int32_t>::from_edges(2, std::vector<int32_t>{0},
-                                                       std::vector<int32_t>{1},
-                                                       std::vector<int32_t>{1}, props);
+  auto g = dyng::graph_t<int32_t, int32_t>::from_edges(
+      2, std::vector<int32_t>{0}, std::vector<int32_t>{1}, std::vector<int32_t>{1}, props);
   CHECK_THROWS_AS((dyng::cuda::device_graph_t<int32_t, int32_t>(g, 4096, nullptr)),
                   dyng::invalid_argument_error);
 }

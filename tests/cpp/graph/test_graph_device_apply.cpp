@@ -43,7 +43,8 @@ bool same_rows(const dyng::adjacency_view_t<vid_t, eid_t>& a,
       const eid_t x = a.begin(v) + j, y = b.begin(v) + j;
       if (a.col[x] != b.col[y]) return false;
       for (int w = 0; w < k; ++w) {
-        if (a.weights[static_cast<int64_t>(x) * k + w] != b.weights[static_cast<int64_t>(y) * k + w]) {
+        if (a.weights[static_cast<int64_t>(x) * k + w] !=
+            b.weights[static_cast<int64_t>(y) * k + w]) {
           return false;
         }
       }
@@ -152,8 +153,8 @@ int run_setting(const setting_t& setting, uint32_t seed, int steps) {
     const vid_t n = host.num_vertices();
     // Small id ranges make repeats, cancelled pairs and existing edges common; every 5th batch
     // reaches past the vertex set; every 7th is large (rows move, tails run out).
-    const int size = step % 7 == 6 ? 300 + static_cast<int>(rng() % 300)
-                                   : static_cast<int>(rng() % 14);
+    const int size =
+        step % 7 == 6 ? 300 + static_cast<int>(rng() % 300) : static_cast<int>(rng() % 14);
     const vid_t range = step % 5 == 4 ? static_cast<vid_t>(n + 3) : (step % 2 ? n : vid_t{12});
     std::vector<vid_t> is, id, ds, dd;
     std::vector<int32_t> iw;
@@ -295,8 +296,8 @@ int run_workspace_rounds(const dyng::graph_properties_t& props, uint32_t seed) {
       std::printf("  round %d: the batch meant to be refused was applied\n", step);
       ++failures;
     }
-    if (h.error.empty() && (!same_summary(h.summary, d.summary) ||
-                            !same_changes(host_log, device_log))) {
+    if (h.error.empty() &&
+        (!same_summary(h.summary, d.summary) || !same_changes(host_log, device_log))) {
       std::printf("  round %d (%d changes): the summaries or change logs differ\n", step, size);
       ++failures;
     }
@@ -329,9 +330,10 @@ DYNG_TEST("device apply equals host apply: every semantics setting") {
   uint32_t seed = 100;
   for (const auto existing : {dyng::on_existing_insert_t::upsert, dyng::on_existing_insert_t::error,
                               dyng::on_existing_insert_t::ignore}) {
-    for (const auto missing : {dyng::on_missing_delete_t::ignore, dyng::on_missing_delete_t::error}) {
-      for (const auto loop : {dyng::on_self_loop_t::keep, dyng::on_self_loop_t::drop,
-                              dyng::on_self_loop_t::error}) {
+    for (const auto missing :
+         {dyng::on_missing_delete_t::ignore, dyng::on_missing_delete_t::error}) {
+      for (const auto loop :
+           {dyng::on_self_loop_t::keep, dyng::on_self_loop_t::drop, dyng::on_self_loop_t::error}) {
         for (const bool deletions_first : {true, false}) {
           for (const bool as_sets : {false, true}) {
             dyng::graph_properties_t p;

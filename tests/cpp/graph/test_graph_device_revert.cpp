@@ -80,7 +80,8 @@ DYNG_TEST("device revert puts back every slot of an apply, i64/i64") {
   device_reverts_restore_the_graph<int64_t, int64_t>(22, 20);
 }
 
-DYNG_TEST("a device apply stopped by the thread's flag throws interrupted_error, changing nothing") {
+DYNG_TEST(
+    "a device apply stopped by the thread's flag throws interrupted_error, changing nothing") {
   auto host = graph_test::make(4, {{0, 1, {3}}, {1, 2, {4}}}, graph_test::props());
   cuda::device_graph_t<int32_t, int32_t> device(host, 0, nullptr);
   const auto before = device.download();

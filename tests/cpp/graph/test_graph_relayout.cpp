@@ -78,7 +78,8 @@ bool matches(const G& g, const model_t& m, std::string& why) {
 /// Runs `batches` random batches on a graph and the model; returns the graph's final CSR and
 /// the concatenated summaries so that two runs can be compared.
 template <class G>
-std::pair<dyng::csr_t<typename G::vertex_type, typename G::edge_type>, std::vector<dyng::apply_summary_t>>
+std::pair<dyng::csr_t<typename G::vertex_type, typename G::edge_type>,
+          std::vector<dyng::apply_summary_t>>
 run_random(const config_t& c, uint64_t seed, int batches, int64_t& relayouts) {
   using vid_t = typename G::vertex_type;
   std::mt19937_64 rng(seed);
@@ -132,7 +133,8 @@ run_random(const config_t& c, uint64_t seed, int batches, int64_t& relayouts) {
     }
     for (int i = 0; i < nd; ++i) {
       int64_t u = any(rng), v = any(rng);
-      if (rng() % 2 == 0 && u < m.n && !m.out[u].empty()) v = m.out[u][rng() % m.out[u].size()].first;
+      if (rng() % 2 == 0 && u < m.n && !m.out[u].empty())
+        v = m.out[u][rng() % m.out[u].size()].first;
       if (rng() % 5 == 0 && !ins.empty()) {  // delete something this batch inserts
         u = ins[rng() % ins.size()].first.first;
         v = ins[rng() % ins.size()].first.second;
@@ -144,7 +146,8 @@ run_random(const config_t& c, uint64_t seed, int batches, int64_t& relayouts) {
     const auto want = m.apply(ins, del, c.sem);
     summaries.push_back(got);
     if (!same_summary(got, want)) {
-      std::fprintf(stderr, "  batch %d: summary differs (ins %lld/%lld upd %lld/%lld del %lld/%lld)\n", b,
+      std::fprintf(stderr,
+                   "  batch %d: summary differs (ins %lld/%lld upd %lld/%lld del %lld/%lld)\n", b,
                    (long long)got.inserted_edges, (long long)want.inserted_edges,
                    (long long)got.updated_edges, (long long)want.updated_edges,
                    (long long)got.deleted_edges, (long long)want.deleted_edges);
@@ -201,9 +204,15 @@ void model_suite() {
 
 }  // namespace
 
-DYNG_TEST("random batches match the model: i32/i32") { model_suite<dyng::graph_t<int32_t, int32_t>>(); }
-DYNG_TEST("random batches match the model: i32/i64") { model_suite<dyng::graph_t<int32_t, int64_t>>(); }
-DYNG_TEST("random batches match the model: i64/i64") { model_suite<dyng::graph_t<int64_t, int64_t>>(); }
+DYNG_TEST("random batches match the model: i32/i32") {
+  model_suite<dyng::graph_t<int32_t, int32_t>>();
+}
+DYNG_TEST("random batches match the model: i32/i64") {
+  model_suite<dyng::graph_t<int32_t, int64_t>>();
+}
+DYNG_TEST("random batches match the model: i64/i64") {
+  model_suite<dyng::graph_t<int64_t, int64_t>>();
+}
 
 DYNG_TEST("in-place and rebuild write paths give identical graphs and summaries") {
   int index = 0;
@@ -250,9 +259,10 @@ batch_t<> random_batch(const g32_t& g, int64_t count, std::mt19937_64& rng) {
       b.ins(u, static_cast<int32_t>(rng() % n), {static_cast<int32_t>(rng() % 100 + 1)});
     } else {
       const auto view = g.out_view();
-      const int32_t v = view.degree(u) > 0
-                            ? view.neighbour(view.begin(u) + static_cast<int32_t>(rng() % view.degree(u)))
-                            : static_cast<int32_t>(rng() % n);
+      const int32_t v =
+          view.degree(u) > 0
+              ? view.neighbour(view.begin(u) + static_cast<int32_t>(rng() % view.degree(u)))
+              : static_cast<int32_t>(rng() % n);
       b.del(u, v);
     }
   }

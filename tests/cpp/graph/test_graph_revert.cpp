@@ -34,8 +34,7 @@ struct forced_team_t {
 
 template <class vid_t, class eid_t>
 bool same_tails(const graph_t<vid_t, eid_t>& a, const graph_t<vid_t, eid_t>& b) {
-  return a.out_storage().tail == b.out_storage().tail &&
-         a.in_storage().tail == b.in_storage().tail;
+  return a.out_storage().tail == b.out_storage().tail && a.in_storage().tail == b.in_storage().tail;
 }
 
 template <class V>

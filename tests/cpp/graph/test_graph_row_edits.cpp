@@ -139,8 +139,8 @@ void check_replay(bool directed, bool sorted, bool parallel, uint32_t seed) {
     // A re-laid-out or grown graph is uploaded whole by a device copy: nothing to replay.
     if (g.relayout_count() != relayouts || g.num_vertices() != n_before) continue;
     CHECK(log.out_edits.recorded);
-    const int64_t out_rows = replay_matches(old_out, g.out_view(), g.slot_capacity(),
-                                            log.out_edits);
+    const int64_t out_rows =
+        replay_matches(old_out, g.out_view(), g.slot_capacity(), log.out_edits);
     CHECK(out_rows >= 0);
     replayed += out_rows;
     if (has_in) {
@@ -178,10 +178,13 @@ compaction_case_t compaction_case(std::mt19937& rng, int k) {
     for (int t = 0; t < count && left[static_cast<size_t>(col)] > 0; ++t) {
       if (rng() % static_cast<uint32_t>(columns) > 2) continue;
       const bool erase = rng() % 3 != 0;
-      dyng::detail::row_op_t<int32_t> op{0, col, seq++, static_cast<int64_t>(c.ops.size()),
-                                         erase ? dyng::detail::op_kind_t::erase
-                                               : dyng::detail::op_kind_t::reweight,
-                                         static_cast<int32_t>(100 + rng() % 50)};
+      dyng::detail::row_op_t<int32_t> op{
+          0,
+          col,
+          seq++,
+          static_cast<int64_t>(c.ops.size()),
+          erase ? dyng::detail::op_kind_t::erase : dyng::detail::op_kind_t::reweight,
+          static_cast<int32_t>(100 + rng() % 50)};
       for (int w = 0; w < k; ++w) c.batch_weights.push_back(static_cast<int32_t>(200 + rng() % 50));
       c.ops.push_back(op);
       if (erase) --left[static_cast<size_t>(col)];
@@ -208,12 +211,12 @@ DYNG_TEST("a sorted row's erases and reweights in one pass equal them one at a t
       const std::span<const dyng::detail::row_op_t<int32_t>> ops(c.ops);
       int32_t* w = k > 0 ? weights[way].data() : nullptr;
       const auto size = static_cast<int64_t>(c.cols.size());
-      sizes[way] = way == 0 ? dyng::detail::compact_row_in_place(cols[way].data(), w, size, ops,
-                                                                 c.batch_weights.data(), k,
-                                                                 &recorder)
-                            : dyng::detail::edit_row_one_at_a_time(cols[way].data(), w, size,
-                                                                   ops, c.batch_weights.data(),
-                                                                   k, true, &recorder);
+      sizes[way] =
+          way == 0
+              ? dyng::detail::compact_row_in_place(cols[way].data(), w, size, ops,
+                                                   c.batch_weights.data(), k, &recorder)
+              : dyng::detail::edit_row_one_at_a_time(cols[way].data(), w, size, ops,
+                                                     c.batch_weights.data(), k, true, &recorder);
       recorder.end_row(0, sizes[way]);
     }
     CHECK_EQ(sizes[0], sizes[1]);

@@ -32,7 +32,8 @@ inline std::vector<int64_t> dsts(const dyng::io::edge_table_t& t) {
 
 inline std::string scratch_dir() {
   static const std::string dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("dyng_io_test_" + std::to_string(::getpid()));
+    auto d =
+        std::filesystem::temp_directory_path() / ("dyng_io_test_" + std::to_string(::getpid()));
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d.string();

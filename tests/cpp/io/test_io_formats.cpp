@@ -17,12 +17,18 @@ using namespace dyng::io;
 
 namespace {
 
-int_column_t col(const std::vector<int64_t>& v) { return {nullptr, v.data(), static_cast<int64_t>(v.size())}; }
-int_column_t col32(const std::vector<int32_t>& v) { return {v.data(), nullptr, static_cast<int64_t>(v.size())}; }
+int_column_t col(const std::vector<int64_t>& v) {
+  return {nullptr, v.data(), static_cast<int64_t>(v.size())};
+}
+int_column_t col32(const std::vector<int32_t>& v) {
+  return {v.data(), nullptr, static_cast<int64_t>(v.size())};
+}
 
 size_t files_in_scratch() {
   size_t n = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dyng_test::scratch_dir())) ++n;
+  for ([[maybe_unused]] const auto& e :
+       std::filesystem::directory_iterator(dyng_test::scratch_dir()))
+    ++n;
   return n;
 }
 

@@ -24,7 +24,7 @@ namespace {
 
 /// A random line: mostly plain, often with one of the shapes the plain reader must refuse.
 std::string random_line(std::mt19937_64& rng, int fields) {
-  static const std::string k_odd[] = {" ", "  ", "\t", ",",    "\r",   "-",
+  static const std::string k_odd[] = {" ", "  ", "\t", ",",    "\r",  "-",
                                       "+", "x",  "#",  "\xfa", "\xff"};
   std::string s;
   const int count = rng() % 10 == 0 ? fields + static_cast<int>(rng() % 3) - 1 : fields;
@@ -186,8 +186,9 @@ DYNG_TEST("comments_and_self_loops_leave_gaps_that_the_commit_closes") {
     if (r == 0) text += "# a comment\n";
     else if (r == 1) text += "5 5 3\n";
     else if (r == 2) text += "\n";
-    else text += std::to_string(rng() % 5000) + " " + std::to_string(rng() % 5000) + " 2" +
-                 (r < 6 ? " " + std::to_string(rng() % 100) : std::string()) + "\n";
+    else
+      text += std::to_string(rng() % 5000) + " " + std::to_string(rng() % 5000) + " 2" +
+              (r < 6 ? " " + std::to_string(rng() % 100) : std::string()) + "\n";
   }
   const auto p = dyng_test::write_file("gaps.txt", text);
   edge_list_options_t one;

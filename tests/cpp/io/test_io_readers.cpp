@@ -52,7 +52,8 @@ DYNG_TEST("edge_list_keep_orders_duplicates_by_timestamp") {
   CHECK(dyng_test::values(keep.weights) == (std::vector<int32_t>{7, 5, 2, 1}));
   CHECK(dyng_test::values(keep.timestamps) == (std::vector<int64_t>{3, 10, -9, -5}));
   const edge_table_t merged = read_edge_list(p, options(1));
-  CHECK(dyng_test::values(merged.weights) == (std::vector<int32_t>{7, 2}));  // the last line read wins
+  CHECK(dyng_test::values(merged.weights) ==
+        (std::vector<int32_t>{7, 2}));  // the last line read wins
 }
 
 DYNG_TEST("edge_list_as_is_symmetrize_keeps_one_self_loop") {
@@ -183,15 +184,17 @@ DYNG_TEST("as_is_ids_whose_vertex_count_would_wrap_are_faults") {
 
 DYNG_TEST("matrix_market_symmetric_and_random_weights") {
   const auto p = dyng_test::write_file(
-      "s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% c\n4 4 4\n2 1 5\n3 1 6\n"
-               "4 4 2\n4 2 8\n");
+      "s.mtx",
+      "%%MatrixMarket matrix coordinate integer symmetric\n% c\n4 4 4\n2 1 5\n3 1 6\n"
+      "4 4 2\n4 2 8\n");
   matrix_market_options_t o;
   const edge_table_t t = read_matrix_market(p, o);
   CHECK(dyng_test::srcs(t) == (std::vector<int64_t>{0, 0, 1, 1, 2, 3}));
   CHECK(dyng_test::dsts(t) == (std::vector<int64_t>{1, 2, 0, 3, 0, 1}));
   CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{5, 6, 5, 8, 6, 8}));
   o.weights = mm_weights_t::random;  // (1, 100, 12345): 0.2.0 and mospPrep give these
-  CHECK(dyng_test::values(read_matrix_market(p, o).weights) == (std::vector<int32_t>{93, 90, 32, 14, 19, 4}));
+  CHECK(dyng_test::values(read_matrix_market(p, o).weights) ==
+        (std::vector<int32_t>{93, 90, 32, 14, 19, 4}));
   o.sort_and_dedupe = false;
   o.drop_self_loops = false;
   const edge_table_t raw = read_matrix_market(p, o);
@@ -219,23 +222,28 @@ DYNG_TEST("matrix_market_variants_that_0_2_read") {
   CHECK(dyng_test::values(t.weights) == (std::vector<int32_t>{4, 4}));
   // The edge-list reader reads a Matrix Market file's ids, and checks its values as well.
   edge_list_options_t e;
-  CHECK_EQ(read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
+  CHECK_EQ(read_edge_list(dyng_test::write_file("v.mtx",
+                                                "%%MatrixMarket matrix coordinate "
                                                 "complex skew-symmetric\n3 3 1\n2 1 4 1\n"),
-                          e).size(), 2);
+                          e)
+               .size(),
+           2);
   CHECK(fault_of([&] {
-          read_edge_list(dyng_test::write_file("v.mtx", "%%MatrixMarket matrix coordinate "
-                                               "integer general\n3 3 1\n2 1 #\n"), e);
+          read_edge_list(dyng_test::write_file("v.mtx",
+                                               "%%MatrixMarket matrix coordinate "
+                                               "integer general\n3 3 1\n2 1 #\n"),
+                         e);
         }) == std::make_pair(int64_t{3}, int64_t{5}));
 }
 
 DYNG_TEST("real_tokens_are_what_from_chars_reads") {
-  for (const char* good : {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity",
-                           "NaN", "nan(x_1)", "0e99999", "1e-310", "1.7976931348623157e308",
-                           "2.4703282292062328e-324", "-0.0"})
+  for (const char* good :
+       {"0", "-7", "+7", "1.", ".5", "1.5e-3", "2E+10", "inf", "-Infinity", "NaN", "nan(x_1)",
+        "0e99999", "1e-310", "1.7976931348623157e308", "2.4703282292062328e-324", "-0.0"})
     CHECK(is_real_number(good));
-  for (const char* bad : {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x1p3", "1e999", "1e-400",
-                          "1.7976931348623159e308", "2.4703282292062327e-324", "infx", "nan(-)",
-                          "1,5", "#", "5\x01"})
+  for (const char* bad :
+       {"", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x1p3", "1e999", "1e-400",
+        "1.7976931348623159e308", "2.4703282292062327e-324", "infx", "nan(-)", "1,5", "#", "5\x01"})
     CHECK(!is_real_number(bad));
 }
 
@@ -249,7 +257,8 @@ DYNG_TEST("matrix_market_faults") {
   CHECK(at(banner + "2 2 2\n1 2 5\n") == std::make_pair(int64_t{4}, int64_t{0}));
   CHECK(at(banner + "2 2 1\n1 2 5\n2 1 3\n") == std::make_pair(int64_t{4}, int64_t{0}));
   CHECK(at(banner + "2 2 1\n0 2 5\n") == std::make_pair(int64_t{3}, int64_t{1}));
-  CHECK(at("%%MatrixMarket matrix array integer general\n") == std::make_pair(int64_t{1}, int64_t{23}));
+  CHECK(at("%%MatrixMarket matrix array integer general\n") ==
+        std::make_pair(int64_t{1}, int64_t{23}));
   CHECK(at("") == std::make_pair(int64_t{1}, int64_t{0}));
 }
 

@@ -20,8 +20,8 @@ using namespace dyng;
 
 /// The combined edges straight from the definition: (u, v) -> L*(K+1) - sum L/pref_i.
 template <class vid_t>
-std::map<std::pair<int64_t, int64_t>, int64_t> expected_combined(const mosp::state_t<vid_t>& s,
-                                                                 const std::vector<int64_t>& prefs) {
+std::map<std::pair<int64_t, int64_t>, int64_t> expected_combined(
+    const mosp::state_t<vid_t>& s, const std::vector<int64_t>& prefs) {
   const int k = s.num_objectives;
   const int64_t scale = s.preference_scale;
   std::map<std::pair<int64_t, int64_t>, int64_t> edges;

@@ -63,7 +63,8 @@ void random_rounds(uint64_t seed, int trials) {
     auto g = graph_t<vid_t, eid_t>::from_edges(rc.n, rc.src, rc.dst, rc.weights, rc.props);
     mosp::options_t options;
     if (rng() % 2) {
-      for (int i = 0; i < k; ++i) options.preferences.push_back(1 + static_cast<int64_t>(rng() % 5));
+      for (int i = 0; i < k; ++i)
+        options.preferences.push_back(1 + static_cast<int64_t>(rng() % 5));
     }
     options.parallel_min_edges = 0;
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(rc.n));
@@ -86,8 +87,7 @@ void random_rounds(uint64_t seed, int trials) {
         mosp::state_t<vid_t> updated = state;
         mosp::options_t o = options;
         o.repair_budget = v.budget;
-        const mosp::stats_t stats =
-            mosp::update(g, log, o, exec_of(v.backend, v.threads), updated);
+        const mosp::stats_t stats = mosp::update(g, log, o, exec_of(v.backend, v.threads), updated);
         check_same(updated, fresh);
         CHECK_EQ(static_cast<int>(stats.objectives.size()), k);
         CHECK_EQ(stats.combined_edges, static_cast<int64_t>(fresh.combined_graph.num_edges()));
@@ -200,8 +200,7 @@ DYNG_TEST("path costs follow the first stored copy of a parallel edge") {
   CHECK_EQ(s.preference_scale, 6);
   CHECK((s.combined_distances == std::vector<int64_t>{0, 13, 22, 26, 39}));
   CHECK((s.combined_parents == std::vector<int32_t>{-1, 0, 0, 1, 3}));
-  CHECK((s.path_costs ==
-         std::vector<int64_t>{0, 0, 0, 5, 1, 9, 4, 4, 4, 6, 2, 10, 8, 4, 12}));
+  CHECK((s.path_costs == std::vector<int64_t>{0, 0, 0, 5, 1, 9, 4, 4, 4, 6, 2, 10, 8, 4, 12}));
 }
 
 /// The costs of the tree `parents` from vertex 0 over the first three weights, by definition
@@ -305,7 +304,9 @@ DYNG_TEST("path costs in distance order, by one thread or several, equal the tre
   }
 }
 
-DYNG_TEST("the combined graph's CSRs, built by one thread or several and laid out on first edit, are its definition") {
+DYNG_TEST(
+    "the combined graph's CSRs, built by one thread or several and laid out on first edit, are its "
+    "definition") {
   // Wide enough for the shared-out passes: trees that agree, differ and leave vertices out.
   std::mt19937_64 rng(41);
   const int64_t n = 50000;
@@ -324,8 +325,8 @@ DYNG_TEST("the combined graph's CSRs, built by one thread or several and laid ou
   std::vector<int32_t> src, dst, w;
   std::vector<mosp::detail::combined_in_edge_t<int32_t>> in;
   for (int64_t v = 0; v < n; ++v) {
-    mosp::detail::combined_in_edges<int32_t>([&](int i) { return parents[i][v]; }, k,
-                                             tree_weights, 6, in);
+    mosp::detail::combined_in_edges<int32_t>([&](int i) { return parents[i][v]; }, k, tree_weights,
+                                             6, in);
     for (const auto& e : in) {
       src.push_back(e.from), dst.push_back(static_cast<int32_t>(v)), w.push_back(e.weight);
     }

@@ -47,7 +47,8 @@ void random_rounds(uint64_t seed, int trials) {
     cuda::device_graph_t<vid_t, eid_t> d(g, 0, nullptr);
     mosp::options_t options;
     if (rng() % 2) {
-      for (int i = 0; i < k; ++i) options.preferences.push_back(1 + static_cast<int64_t>(rng() % 5));
+      for (int i = 0; i < k; ++i)
+        options.preferences.push_back(1 + static_cast<int64_t>(rng() % 5));
     }
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(rc.n));
     mosp::cuda::device_state_t<vid_t> state;
@@ -83,8 +84,8 @@ void random_rounds(uint64_t seed, int trials) {
       dyng_test::check_same(on_host(state), fresh);
     }
     // A host result moved to the device keeps updating like one computed there.
-    auto moved = dyng::cuda::to_device<mosp::cuda::device_state_t<vid_t>>(on_host(state), 0,
-                                                                           nullptr);
+    auto moved =
+        dyng::cuda::to_device<mosp::cuda::device_state_t<vid_t>>(on_host(state), 0, nullptr);
     dyng_test::check_same(on_host(moved), on_host(state));
   }
   CHECK(paths[0] > 0);

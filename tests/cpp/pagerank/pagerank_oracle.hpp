@@ -24,8 +24,8 @@ inline std::vector<double> oracle_vector(std::vector<double> given, size_t n) {
 }
 
 template <class vid_t, class eid_t>
-std::vector<double> oracle_ranks(const dyng::graph_t<vid_t, eid_t>& g, double alpha,
-                                 bool weighted, const std::vector<double>& personalization = {},
+std::vector<double> oracle_ranks(const dyng::graph_t<vid_t, eid_t>& g, double alpha, bool weighted,
+                                 const std::vector<double>& personalization = {},
                                  const std::vector<double>& dangling_given = {}) {
   const auto n = static_cast<size_t>(g.num_vertices());
   const auto p = oracle_vector(personalization, n);

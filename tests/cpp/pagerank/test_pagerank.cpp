@@ -116,8 +116,8 @@ void random_runs(uint64_t seed, bool with_vectors, int rounds) {
     }
     const auto now_exact =
         dyng_test::oracle_ranks(g, 0.85, weighted, vectors.personalization, vectors.dangling);
-    CHECK(dyng_test::l1_distance(state.ranks, now_exact) < bound(options_for(weighted, -1.0),
-                                                                  now_exact.size()));
+    CHECK(dyng_test::l1_distance(state.ranks, now_exact) <
+          bound(options_for(weighted, -1.0), now_exact.size()));
   }
 }
 
@@ -133,20 +133,21 @@ graph32_t unweighted_graph(int32_t n, const std::vector<int32_t>& src,
 /// Applies `batch`, updates `state` on every variant and checks each against a fresh compute and
 /// the oracle; returns the sequential update's state.
 pr::state_t<int32_t> update_everywhere(graph32_t& g, const dyng_test::batch_t<int32_t>& batch,
-                                       const vectors_t& vectors, const pr::state_t<int32_t>& state) {
+                                       const vectors_t& vectors,
+                                       const pr::state_t<int32_t>& state) {
   change_log_t<int32_t> log;
   g.apply(batch.view(), &log);
   pr::state_t<int32_t> fresh;
   pr::compute(g, options_for(false, -1.0, vectors), {}, fresh);
-  const auto exact = dyng_test::oracle_ranks(g, 0.85, false, vectors.personalization,
-                                             vectors.dangling);
+  const auto exact =
+      dyng_test::oracle_ranks(g, 0.85, false, vectors.personalization, vectors.dangling);
   const double limit = bound(options_for(false, -1.0), exact.size());
   CHECK(dyng_test::l1_distance(fresh.ranks, exact) < limit);
   pr::state_t<int32_t> first;
   for (const variant_t& v : k_variants) {
     pr::state_t<int32_t> updated = state;
-    const auto stats = pr::update(g, log, options_for(false, v.budget, vectors), exec_for(v),
-                                  updated);
+    const auto stats =
+        pr::update(g, log, options_for(false, v.budget, vectors), exec_for(v), updated);
     CHECK(stats.converged);
     CHECK(dyng_test::l1_distance(updated.ranks, fresh.ranks) < limit);
     CHECK(dyng_test::l1_distance(updated.ranks, exact) < limit);
@@ -213,8 +214,8 @@ DYNG_TEST("bad personalization, dangling and start vectors are refused") {
   const auto g = unweighted_graph(3, {0, 1}, {1, 2});
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<std::vector<double>> bad = {
-      {1, 1, 1, 1}, {1, -1}, {nan}, {inf, 1}, {0, 0, 0}, {1e308, 1e308}};
+  const std::vector<std::vector<double>> bad = {{1, 1, 1, 1}, {1, -1},   {nan},
+                                                {inf, 1},     {0, 0, 0}, {1e308, 1e308}};
   for (const auto& vector : bad) {
     for (int field = 0; field < 3; ++field) {
       pr::options_t o;

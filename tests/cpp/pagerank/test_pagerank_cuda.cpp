@@ -222,8 +222,8 @@ void skewed_rounds(bool directed, bool weighted) {
     }
     const auto log = apply_to_both(g, d, b);
     const auto [s, same_bits] = update_twice(g, d, log, options, state);
-    const std::string context = "skewed round " + std::to_string(round) + " (" +
-                                path_name(s.path) + ")";
+    const std::string context =
+        "skewed round " + std::to_string(round) + " (" + path_name(s.path) + ")";
     CHECK(s.converged);
     CHECK(same_bits);
     check_close(ranks_of(state), host_ranks(g, options), options, context);

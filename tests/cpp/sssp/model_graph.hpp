@@ -86,8 +86,8 @@ class model_graph_t {
 
   void erase_slot(size_t index, dyng::change_log_t<vid_t>* log) {
     if (log) {
-      log->changes.push_back({edges_[index].src, edges_[index].dst,
-                              dyng::edge_change_kind_t::deleted});
+      log->changes.push_back(
+          {edges_[index].src, edges_[index].dst, dyng::edge_change_kind_t::deleted});
     }
     edges_.erase(edges_.begin() + static_cast<std::ptrdiff_t>(index));
   }
@@ -95,8 +95,8 @@ class model_graph_t {
   void set_slot(size_t index, const std::vector<int32_t>& w, dyng::change_log_t<vid_t>* log) {
     edges_[index].weights = w;
     if (log) {
-      log->changes.push_back({edges_[index].src, edges_[index].dst,
-                              dyng::edge_change_kind_t::reweighted});
+      log->changes.push_back(
+          {edges_[index].src, edges_[index].dst, dyng::edge_change_kind_t::reweighted});
     }
   }
 
@@ -119,7 +119,8 @@ class model_graph_t {
         std::shuffle(row.begin(), row.end(), rng_);
       } else {
         std::stable_sort(row.begin(), row.end(), [&](size_t a, size_t b) {
-          return (outgoing ? edges_[a].dst : edges_[a].src) < (outgoing ? edges_[b].dst : edges_[b].src);
+          return (outgoing ? edges_[a].dst : edges_[a].src) <
+                 (outgoing ? edges_[b].dst : edges_[b].src);
         });
       }
       s.begin[static_cast<size_t>(v)] = static_cast<eid_t>(s.col.size());

@@ -140,9 +140,15 @@ void check_all_graphs() {
 
 }  // namespace
 
-DYNG_TEST("compute matches the oracle, int32 ids and offsets") { check_all_graphs<int32_t, int32_t>(); }
-DYNG_TEST("compute matches the oracle, int32 ids, int64 offsets") { check_all_graphs<int32_t, int64_t>(); }
-DYNG_TEST("compute matches the oracle, int64 ids and offsets") { check_all_graphs<int64_t, int64_t>(); }
+DYNG_TEST("compute matches the oracle, int32 ids and offsets") {
+  check_all_graphs<int32_t, int32_t>();
+}
+DYNG_TEST("compute matches the oracle, int32 ids, int64 offsets") {
+  check_all_graphs<int32_t, int64_t>();
+}
+DYNG_TEST("compute matches the oracle, int64 ids and offsets") {
+  check_all_graphs<int64_t, int64_t>();
+}
 
 DYNG_TEST("canonical_parents follows the CPU rule for caller-supplied distances") {
   // Distances from the oracle, then disturbed so that some rows (the in-hub 7 among them, a

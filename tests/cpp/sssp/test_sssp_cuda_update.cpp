@@ -131,11 +131,11 @@ struct variant_t {
 
 std::vector<variant_t> variants() {
   return {
-      {-1.0, 0, {}},                 // defaults
-      {0.0, 0, {}},                  // always recompute
-      {1e9, 0, {}},                  // always incremental, one bucket
-      {1e9, 1, {4, 1, 0}},           // delta 1: a bucket per distance, seeds filtered over epochs
-      {1e9, 0, {32, 0, 7}},          // repair buckets of 7, widest groups
+      {-1.0, 0, {}},         // defaults
+      {0.0, 0, {}},          // always recompute
+      {1e9, 0, {}},          // always incremental, one bucket
+      {1e9, 1, {4, 1, 0}},   // delta 1: a bucket per distance, seeds filtered over epochs
+      {1e9, 0, {32, 0, 7}},  // repair buckets of 7, widest groups
       {1e9, 0, {8, 0, 0}},
   };
 }
@@ -157,8 +157,8 @@ struct kept_results_t {
 template <class vid_t, class eid_t>
 sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t, eid_t>& g,
                                    const change_log_t<vid_t>& log,
-                                   const sssp::state_t<vid_t>& before, int objective,
-                                   int paths[2], kept_results_t<vid_t>* kept = nullptr) {
+                                   const sssp::state_t<vid_t>& before, int objective, int paths[2],
+                                   kept_results_t<vid_t>* kept = nullptr) {
   const device_graph_t<vid_t, eid_t> d(g);
   const size_t n = static_cast<size_t>(g.num_vertices());
   const vid_t source = before.source;
@@ -179,9 +179,10 @@ sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t,
     const sssp::state_t<vid_t> got = r.download(source, n);
     const bool ok = same(got, oracle);
     if (!ok) {
-      std::fprintf(stderr, "  %s: budget %g delta %lld group %d repair delta %lld: %lld vertices "
-                   "differ from the oracle (path %s)\n", name.c_str(), v.budget,
-                   static_cast<long long>(v.delta), v.tuning.group_size,
+      std::fprintf(stderr,
+                   "  %s: budget %g delta %lld group %d repair delta %lld: %lld vertices "
+                   "differ from the oracle (path %s)\n",
+                   name.c_str(), v.budget, static_cast<long long>(v.delta), v.tuning.group_size,
                    static_cast<long long>(v.tuning.repair_delta),
                    static_cast<long long>(count_differences(got, oracle)),
                    stats.path == dyng::update_path_t::incremental ? "incremental" : "recompute");
@@ -211,8 +212,10 @@ sssp::state_t<vid_t> check_updates(const std::string& name, const graph_t<vid_t,
                                        r.state, stats);
       const bool ok = same(r.download(source, n), oracle);
       if (!ok) {
-        std::fprintf(stderr, "  %s: kept result %zu, batch %d (budget %g): %lld vertices differ "
-                     "from the oracle\n", name.c_str(), i, batch, budget,
+        std::fprintf(stderr,
+                     "  %s: kept result %zu, batch %d (budget %g): %lld vertices differ "
+                     "from the oracle\n",
+                     name.c_str(), i, batch, budget,
                      static_cast<long long>(count_differences(r.download(source, n), oracle)));
       }
       CHECK(ok);
@@ -267,16 +270,17 @@ void random_rounds(uint64_t seed, int trials) {
         if (p >= 0) insert(p, v, rng() % 2 == 0);
       }
       // A shortcut from the source.
-      if (rng() % 3 == 0) insert(source, static_cast<vid_t>(rng() % static_cast<uint64_t>(n)), true);
+      if (rng() % 3 == 0)
+        insert(source, static_cast<vid_t>(rng() % static_cast<uint64_t>(n)), true);
       // Deletions favour tree edges and the source's edges, which is where the repair works.
       const int deletes = static_cast<int>(rng() % 8);
       for (int i = 0; i < deletes; ++i) {
         const vid_t v = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
         const vid_t p = state.parents[static_cast<size_t>(v)];
         const uint64_t pick = rng() % 4;
-        ds.push_back(pick == 0 ? source
+        ds.push_back(pick == 0             ? source
                      : p >= 0 && pick != 1 ? p
-                                          : static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
+                                           : static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
         dd.push_back(v);
       }
       edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
@@ -321,25 +325,26 @@ void structured_graphs() {
     const vid_t n = 3000;
     std::vector<vid_t> src, dst;
     std::vector<int32_t> w;
-    for (vid_t v = 0; v + 1 < n; ++v) src.push_back(v), dst.push_back(v + 1), w.push_back(1 + v % 3);
+    for (vid_t v = 0; v + 1 < n; ++v)
+      src.push_back(v), dst.push_back(v + 1), w.push_back(1 + v % 3);
     src.push_back(0), dst.push_back(1500), w.push_back(100000);  // a long bypass
     auto g = build<vid_t, eid_t>(n, src, dst, w);
     auto state = gpu_compute(device_graph_t<vid_t, eid_t>(g), vid_t{0}, 0);
     kept_results_t<vid_t> kept(state);
     const std::vector<vid_t> ds{5}, dd{6};
-    state = apply_and_check<vid_t, eid_t>("path cut", g, {{}, {}, {}, 1, ds, dd}, state, paths,
-                                          &kept);
+    state =
+        apply_and_check<vid_t, eid_t>("path cut", g, {{}, {}, {}, 1, ds, dd}, state, paths, &kept);
     const std::vector<vid_t> is{5}, id{6};
     const std::vector<int32_t> iw{7};
-    state = apply_and_check<vid_t, eid_t>("path rejoined", g, {is, id, iw, 1, {}, {}}, state,
-                                          paths, &kept);
+    state = apply_and_check<vid_t, eid_t>("path rejoined", g, {is, id, iw, 1, {}, {}}, state, paths,
+                                          &kept);
     // A cut 20 levels deep: walked top down, below the switch to pointer jumping.
     const std::vector<vid_t> ds1{2979}, dd1{2980};
     state = apply_and_check<vid_t, eid_t>("short cut", g, {{}, {}, {}, 1, ds1, dd1}, state, paths,
                                           &kept);
     const std::vector<vid_t> ds2{0}, dd2{1500};
-    state = apply_and_check<vid_t, eid_t>("bypass gone", g, {{}, {}, {}, 1, ds2, dd2}, state,
-                                          paths, &kept);
+    state = apply_and_check<vid_t, eid_t>("bypass gone", g, {{}, {}, {}, 1, ds2, dd2}, state, paths,
+                                          &kept);
     const std::vector<vid_t> ds3{0}, dd3{1};
     state = apply_and_check<vid_t, eid_t>("source cut off", g, {{}, {}, {}, 1, ds3, dd3}, state,
                                           paths, &kept);
@@ -420,18 +425,18 @@ void structured_graphs() {
     // Cut 7 (its parent edge) and lower many vertices at once through a cheap edge to a hub.
     const vid_t p7 = state.parents[7];
     const std::vector<vid_t> ds{p7}, dd{7};
-    state = apply_and_check<vid_t, eid_t>("hub cut", g, {{}, {}, {}, 1, ds, dd}, state, paths,
-                                          &kept);
+    state =
+        apply_and_check<vid_t, eid_t>("hub cut", g, {{}, {}, {}, 1, ds, dd}, state, paths, &kept);
     std::vector<vid_t> is{0}, id{3};
     std::vector<int32_t> iw{1};
     for (vid_t v = 3; v < 400; v += 2) is.push_back(3), id.push_back(v), iw.push_back(2);
-    state = apply_and_check<vid_t, eid_t>("hub shortcut", g, {is, id, iw, 1, {}, {}}, state,
-                                          paths, &kept);
+    state = apply_and_check<vid_t, eid_t>("hub shortcut", g, {is, id, iw, 1, {}, {}}, state, paths,
+                                          &kept);
     // Grow: new vertices reached through the hub 7 and a new hub.
     const std::vector<vid_t> is2{7, n, n + 1, 0}, id2{n, n + 1, 7, n + 2};
     const std::vector<int32_t> iw2{3, 4, 1, 9};
-    state = apply_and_check<vid_t, eid_t>("growth", g, {is2, id2, iw2, 1, {}, {}}, state, paths,
-                                          &kept);
+    state =
+        apply_and_check<vid_t, eid_t>("growth", g, {is2, id2, iw2, 1, {}, {}}, state, paths, &kept);
     // Cut the hub 0's edge to 1 (a subtree below a hub row of 5000) after the growth.
     const std::vector<vid_t> ds4{0}, dd4{1};
     state = apply_and_check<vid_t, eid_t>("hub edge cut", g, {{}, {}, {}, 1, ds4, dd4}, state,
@@ -525,8 +530,7 @@ void rejects_bad_input() {
   wrong.num_vertices_after = 4;
   auto run = [&](const change_log_t<vid_t>& l, vid_t source) {
     r.state.source = source;
-    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, l, 0, 0, -1.0, nullptr, r.state,
-                                     stats);
+    sssp::cuda::update<vid_t, eid_t>(d.out.view, d.in.view, l, 0, 0, -1.0, nullptr, r.state, stats);
   };
   CHECK_THROWS_AS(run(wrong, 0), invalid_argument_error);
   CHECK_THROWS_AS(run(log, 3), invalid_argument_error);
@@ -549,9 +553,15 @@ void rejects_bad_input() {
 
 }  // namespace
 
-DYNG_TEST("update matches compute and the oracle on random batches, i32/i32") { random_rounds<int32_t, int32_t>(41, 40); }
-DYNG_TEST("update matches compute and the oracle on random batches, i32/i64") { random_rounds<int32_t, int64_t>(42, 25); }
-DYNG_TEST("update matches compute and the oracle on random batches, i64/i64") { random_rounds<int64_t, int64_t>(43, 25); }
+DYNG_TEST("update matches compute and the oracle on random batches, i32/i32") {
+  random_rounds<int32_t, int32_t>(41, 40);
+}
+DYNG_TEST("update matches compute and the oracle on random batches, i32/i64") {
+  random_rounds<int32_t, int64_t>(42, 25);
+}
+DYNG_TEST("update matches compute and the oracle on random batches, i64/i64") {
+  random_rounds<int64_t, int64_t>(43, 25);
+}
 DYNG_TEST("update on paths, grids and hubs, i32/i32") { structured_graphs<int32_t, int32_t>(); }
 DYNG_TEST("update on paths, grids and hubs, i32/i64") { structured_graphs<int32_t, int64_t>(); }
 DYNG_TEST("update on paths, grids and hubs, i64/i64") { structured_graphs<int64_t, int64_t>(); }

@@ -18,10 +18,12 @@ using namespace dyng;
 using namespace dyng::sssp;
 
 template <class vid_t, class eid_t>
-graph_t<vid_t, eid_t> make_graph(vid_t n, const std::vector<vid_t>& src, const std::vector<vid_t>& dst,
-                                 const std::vector<int32_t>& w, const graph_properties_t& props) {
-  return graph_t<vid_t, eid_t>::from_edges(n, std::span<const vid_t>(src), std::span<const vid_t>(dst),
-                                           std::span<const int32_t>(w), props);
+graph_t<vid_t, eid_t> make_graph(vid_t n, const std::vector<vid_t>& src,
+                                 const std::vector<vid_t>& dst, const std::vector<int32_t>& w,
+                                 const graph_properties_t& props) {
+  return graph_t<vid_t, eid_t>::from_edges(n, std::span<const vid_t>(src),
+                                           std::span<const vid_t>(dst), std::span<const int32_t>(w),
+                                           props);
 }
 
 template <class fn_t, class error_t>
@@ -125,7 +127,8 @@ void random_apply_rounds(uint64_t seed) {
       for (int i = 0; i < deletes; ++i) {
         const vid_t v = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
         const vid_t p = state.parents[static_cast<size_t>(v)];
-        ds.push_back(p >= 0 && rng() % 4 ? p : static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
+        ds.push_back(p >= 0 && rng() % 4 ? p
+                                         : static_cast<vid_t>(rng() % static_cast<uint64_t>(n)));
         dd.push_back(v);
       }
       edge_batch_t<vid_t> batch{is, id, iw, k, ds, dd};
@@ -165,12 +168,19 @@ void random_apply_rounds(uint64_t seed) {
   CHECK(paths[static_cast<int>(update_path_t::recompute)] > 0);
 }
 
-DYNG_TEST("update after Graph::apply equals the reference, i32/i32") { random_apply_rounds<int32_t, int32_t>(31); }
-DYNG_TEST("update after Graph::apply equals the reference, i32/i64") { random_apply_rounds<int32_t, int64_t>(32); }
-DYNG_TEST("update after Graph::apply equals the reference, i64/i64") { random_apply_rounds<int64_t, int64_t>(33); }
+DYNG_TEST("update after Graph::apply equals the reference, i32/i32") {
+  random_apply_rounds<int32_t, int32_t>(31);
+}
+DYNG_TEST("update after Graph::apply equals the reference, i32/i64") {
+  random_apply_rounds<int32_t, int64_t>(32);
+}
+DYNG_TEST("update after Graph::apply equals the reference, i64/i64") {
+  random_apply_rounds<int64_t, int64_t>(33);
+}
 
 DYNG_TEST("a small graph on the OpenMP backend takes the sequential kernel, same answer") {
-  const auto g = make_graph<int32_t, int32_t>(4, {0, 0, 1, 2}, {1, 2, 3, 3}, {2, 1, 1, 2}, graph_properties_t{});
+  const auto g = make_graph<int32_t, int32_t>(4, {0, 0, 1, 2}, {1, 2, 3, 3}, {2, 1, 1, 2},
+                                              graph_properties_t{});
   state_t<int32_t> seq, omp;
   const stats_t a = compute(g, 0, options_t{}, execution_t{}, seq);
   const stats_t b = compute(g, 0, options_t{}, execution_t{backend_t::openmp, 2, 0}, omp);

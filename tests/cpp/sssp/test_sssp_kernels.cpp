@@ -24,8 +24,8 @@ struct weight_profile_t {
 };
 
 // Ties everywhere, small, typical, the largest Dial ring, and the radix-heap range.
-const weight_profile_t k_profiles[] = {
-    {1, 1}, {1, 3}, {1, 100}, {60000, 65535}, {1, 2147483647}, {1 << 30, 2147483647}};
+const weight_profile_t k_profiles[] = {{1, 1},         {1, 3},          {1, 100},
+                                       {60000, 65535}, {1, 2147483647}, {1 << 30, 2147483647}};
 
 struct config_t {
   const char* name;
@@ -91,7 +91,8 @@ void compute_matches_reference(uint64_t seed) {
     const int k = 1 + static_cast<int>(rng() % 2);
     const weight_profile_t profile = k_profiles[rng() % std::size(k_profiles)];
     const double density = 0.5 + static_cast<double>(rng() % 40) / 10.0;
-    model_graph_t<vid_t, eid_t> g = random_graph<vid_t, eid_t>(rng, n, directed, k, profile, density);
+    model_graph_t<vid_t, eid_t> g =
+        random_graph<vid_t, eid_t>(rng, n, directed, k, profile, density);
     const int objective = static_cast<int>(rng() % static_cast<uint64_t>(k));
     const vid_t source = static_cast<vid_t>(rng() % static_cast<uint64_t>(n));
     const state_t<vid_t> expected =
@@ -104,16 +105,22 @@ void compute_matches_reference(uint64_t seed) {
                      static_cast<long long>(n));
       }
       CHECK(same_state(state, expected));
-      CHECK_EQ(stats.engine_used, std::string(c.exec.backend == backend_t::openmp ? "fused"
-                                                                                   : "operators"));
+      CHECK_EQ(stats.engine_used,
+               std::string(c.exec.backend == backend_t::openmp ? "fused" : "operators"));
       CHECK(stats.path == update_path_t::compute);
     }
   }
 }
 
-DYNG_TEST("compute equals the reference, i32/i32") { compute_matches_reference<int32_t, int32_t>(1); }
-DYNG_TEST("compute equals the reference, i32/i64") { compute_matches_reference<int32_t, int64_t>(2); }
-DYNG_TEST("compute equals the reference, i64/i64") { compute_matches_reference<int64_t, int64_t>(3); }
+DYNG_TEST("compute equals the reference, i32/i32") {
+  compute_matches_reference<int32_t, int32_t>(1);
+}
+DYNG_TEST("compute equals the reference, i32/i64") {
+  compute_matches_reference<int32_t, int64_t>(2);
+}
+DYNG_TEST("compute equals the reference, i64/i64") {
+  compute_matches_reference<int64_t, int64_t>(3);
+}
 
 DYNG_TEST("a larger graph through the parallel kernel, all deltas") {
   std::mt19937_64 rng(11);
@@ -295,9 +302,15 @@ void updates_match_compute(uint64_t seed) {
   CHECK(fallback > 0);
 }
 
-DYNG_TEST("update equals compute over random batches, i32/i32") { updates_match_compute<int32_t, int32_t>(21); }
-DYNG_TEST("update equals compute over random batches, i32/i64") { updates_match_compute<int32_t, int64_t>(22); }
-DYNG_TEST("update equals compute over random batches, i64/i64") { updates_match_compute<int64_t, int64_t>(23); }
+DYNG_TEST("update equals compute over random batches, i32/i32") {
+  updates_match_compute<int32_t, int32_t>(21);
+}
+DYNG_TEST("update equals compute over random batches, i32/i64") {
+  updates_match_compute<int32_t, int64_t>(22);
+}
+DYNG_TEST("update equals compute over random batches, i64/i64") {
+  updates_match_compute<int64_t, int64_t>(23);
+}
 
 /// A seeded random directed graph of 30 vertices, the tree from vertex 0 computed on it, and an
 /// empty change log of the graph's size, for the tests that build a batch by hand.
@@ -329,13 +342,15 @@ DYNG_TEST("a batch whose changes alone exceed the budget is refused before the s
   const state_t<int32_t> before = state;
   // Deleting every tree edge: a tree test each, and each cuts a subtree.
   for (int32_t v = 1; v < 30; ++v) {
-    if (state.parents[v] >= 0) log.changes.push_back({state.parents[v], v, edge_change_kind_t::deleted});
+    if (state.parents[v] >= 0)
+      log.changes.push_back({state.parents[v], v, edge_change_kind_t::deleted});
   }
   const int64_t deletions = static_cast<int64_t>(log.changes.size());
   CHECK(deletions > 2);
   const auto views = g.views();
   for (const int64_t budget : {int64_t{0}, deletions - 1}) {
-    detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0, state);
+    detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0,
+                                                          state);
     stats_t stats;
     CHECK(!repair.run(log, budget, stats));
     CHECK(same_state(state, before));  // nothing written, so nothing to undo
@@ -344,7 +359,8 @@ DYNG_TEST("a batch whose changes alone exceed the budget is refused before the s
     CHECK(same_state(state, before));
   }
   // With the tree tests paid for, the repair starts: it cuts before it runs out.
-  detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0, state);
+  detail::incremental_repair_t<int32_t, int32_t> repair(views.out, views.in, views.sorted, 0,
+                                                        state);
   stats_t stats;
   CHECK(!repair.run(log, deletions, stats));
   CHECK(repair.invalidated() > 0);
@@ -358,7 +374,8 @@ DYNG_TEST("the default budget shrinks with the team the fallback would use") {
   for (const int threads : {2, 4, 8, 16, 64}) {
     const double budget = detail::default_repair_budget(threads);
     CHECK(budget < previous);
-    CHECK(std::abs(budget * detail::parallel_compute_speedup(threads) - k_default_repair_budget) < 1e-12);
+    CHECK(std::abs(budget * detail::parallel_compute_speedup(threads) - k_default_repair_budget) <
+          1e-12);
     previous = budget;
   }
 }
@@ -387,8 +404,9 @@ DYNG_TEST("argument errors name the offending value") {
   CHECK(throws_with([&] { detail::compute_views(g.views(), 0, o, seq, state); }, "weight 0"));
   options_t parallel;  // the OpenMP kernel scans inside its region and must report the same edge
   parallel.parallel_min_edges = 0;
-  CHECK(throws_with([&] { detail::compute_views(g.views(), 0, parallel, {backend_t::openmp, 2, 0}, state); },
-                    "edge (1, 2) has weight 0"));
+  CHECK(throws_with(
+      [&] { detail::compute_views(g.views(), 0, parallel, {backend_t::openmp, 2, 0}, state); },
+      "edge (1, 2) has weight 0"));
   o.objective = 1;
   CHECK(throws_with([&] { detail::compute_views(g.views(), 0, o, seq, state); }, "weight -3"));
   o.objective = 2;
@@ -420,9 +438,9 @@ DYNG_TEST("update rejects a state of the wrong size and an inserted weight below
   g.insert(1, 2, {0}, &log);
   g.build(false, false);
   copy = state;
-  CHECK(throws_with([&] { detail::update_views(g.views(), log, options_t{}, {}, copy); },
-                    "(1, 2)"));
-  CHECK(same_state(copy, state));  // a rejected update leaves the result as it was
+  CHECK(
+      throws_with([&] { detail::update_views(g.views(), log, options_t{}, {}, copy); }, "(1, 2)"));
+  CHECK(same_state(copy, state));              // a rejected update leaves the result as it was
   for (const bool parallel : {false, true}) {  // the same through the fallback's weight scan
     options_t recompute;
     recompute.repair_budget = 0.0;

@@ -126,8 +126,7 @@ void shared_objectives_match_each_objective(uint64_t seed) {
         state_t<vid_t> alone, together;
         detail::search_counters_t c1, c2;
         detail::run_sequential(views, source, i, alone, c1, "test", nullptr, {&own, nullptr});
-        detail::run_sequential(views, source, i, together, c2, "test", nullptr,
-                               {nullptr, &shared});
+        detail::run_sequential(views, source, i, together, c2, "test", nullptr, {nullptr, &shared});
         CHECK(alone.distances == together.distances);
         CHECK(alone.parents == together.parents);
         // The parallel kernel reads the shared pack too (mosp's tree with a team of its own).
@@ -273,7 +272,8 @@ DYNG_TEST("compute_sequential counts what changed against the previous state") {
     int64_t differ = 0;
     for (int32_t v = 0; v < n; ++v) {
       differ += (old.distances[v] != expected.distances[v] || old.parents[v] != expected.parents[v])
-                    ? 1 : 0;
+                    ? 1
+                    : 0;
     }
     const bool large = trial % 2 == 0;  // weights past Dial's ring take the radix heap
     const int64_t max_weight = large ? detail::k_dial_max_weight + 1 : 4;

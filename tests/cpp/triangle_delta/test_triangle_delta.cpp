@@ -68,8 +68,8 @@ DYNG_TEST("compute equals the brute force, both backends") {
   for (int trial = 0; trial < 200; ++trial) {
     const int32_t n = static_cast<int32_t>(1 + rng() % 40);
     auto g = trial % 3 == 0 ? clique_graph<int64_t>(rng, n, std::min<int32_t>(n, 8))
-                            : random_graph<int64_t>(rng, n, static_cast<int64_t>(rng() % (4 * n + 1)),
-                                                    false, false);
+                            : random_graph<int64_t>(
+                                  rng, n, static_cast<int64_t>(rng() % (4 * n + 1)), false, false);
     const uint64_t want = brute_force(g);
     for (const backend_t backend : {backend_t::sequential, backend_t::openmp}) {
       td::options_t options;
@@ -89,9 +89,9 @@ void random_updates(uint64_t seed, int trials) {
   int paths[2] = {0, 0};
   for (int trial = 0; trial < trials; ++trial) {
     const int32_t n = static_cast<int32_t>(3 + rng() % 25);
-    auto g = trial % 2 == 0 ? clique_graph<eid_t>(rng, n, std::min<int32_t>(n, 7))
-                            : random_graph<eid_t>(rng, n, static_cast<int64_t>(rng() % (4 * n)),
-                                                  false, false);
+    auto g = trial % 2 == 0
+                 ? clique_graph<eid_t>(rng, n, std::min<int32_t>(n, 7))
+                 : random_graph<eid_t>(rng, n, static_cast<int64_t>(rng() % (4 * n)), false, false);
     td::options_t options;
     options.parallel_min_edges = 0;
     td::state_t<int32_t> state;

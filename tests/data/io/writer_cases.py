@@ -9,8 +9,9 @@ import numpy as np
 
 def write_all(dyng, path):
     io = dyng.io
-    g = dyng.Graph.from_edges([0, 1, 2, 0, 3], [1, 2, 0, 2, 3],
-                              [[3, 4], [5, 6], [7, 8], [1, 1], [-2, 2147483647]])
+    g = dyng.Graph.from_edges(
+        [0, 1, 2, 0, 3], [1, 2, 0, 2, 3], [[3, 4], [5, 6], [7, 8], [1, 1], [-2, 2147483647]]
+    )
     io.write_edge_list(path("graph.txt"), g)
     io.write_matrix_market(path("graph.mtx"), g)
     io.write_matrix_market(path("graph_col1.mtx"), g, weight_column=1)

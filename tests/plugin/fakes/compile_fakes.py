@@ -14,11 +14,15 @@ def compile_fake(source: Path, target: Path, suite: str) -> None:
     """Compiles one fake library; `suite` names the test folder in the error message."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
-        raise RuntimeError(f"{suite} need a C compiler (cc or gcc) on PATH to build the fake "
-                           "driver libraries; install gcc")
+        raise RuntimeError(
+            f"{suite} need a C compiler (cc or gcc) on PATH to build the fake "
+            "driver libraries; install gcc"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(target),
-                    str(source)], check=True)
+    subprocess.run(
+        [cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(target), str(source)],
+        check=True,
+    )
 
 
 def build_driver_fakes(root: Path, suite: str) -> dict[str, Path]:

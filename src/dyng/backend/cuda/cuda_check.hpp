@@ -20,5 +20,4 @@ inline void check(int code, const char* call, const char* file, int line) {
 }  // namespace dyng::cuda
 
 /// Checks a CUDA runtime call (or cudaGetLastError() after a launch); throws dyng::cuda_error.
-#define DYNG_CUDA_CHECK(call) \
-  ::dyng::cuda::check(static_cast<int>(call), #call, __FILE__, __LINE__)
+#define DYNG_CUDA_CHECK(call) ::dyng::cuda::check(static_cast<int>(call), #call, __FILE__, __LINE__)

@@ -85,7 +85,8 @@ void* device_allocate(std::size_t bytes, void* stream) {
   int device = 0;
   DYNG_CUDA_CHECK(cudaGetDevice(&device));
   void* ptr = nullptr;
-  const cudaError_t status = cudaMallocFromPoolAsync(&ptr, bytes, pool_of(device), as_stream(stream));
+  const cudaError_t status =
+      cudaMallocFromPoolAsync(&ptr, bytes, pool_of(device), as_stream(stream));
   if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     size_t free_bytes = 0;
@@ -160,8 +161,8 @@ void fill_values(double* dst, double value, std::size_t count, void* stream) {
 
 std::size_t pool_reserved_bytes(int device) {
   uint64_t reserved = 0;
-  DYNG_CUDA_CHECK(cudaMemPoolGetAttribute(pool_of(device), cudaMemPoolAttrReservedMemCurrent,
-                                          &reserved));
+  DYNG_CUDA_CHECK(
+      cudaMemPoolGetAttribute(pool_of(device), cudaMemPoolAttrReservedMemCurrent, &reserved));
   return static_cast<std::size_t>(reserved);
 }
 

@@ -55,7 +55,8 @@ void fill_values(double* dst, double value, std::size_t count, void* stream);
 /// Bytes the pool of `device` holds from the driver (in use plus cached); 0 before first use.
 std::size_t pool_reserved_bytes(int device);
 
-/// Returns the cached, unused memory of `device`'s pool to the driver (Resources.release_workspaces).
+/// Returns the cached, unused memory of `device`'s pool to the driver
+/// (Resources.release_workspaces).
 void trim_pool(int device);
 
 /// Waits for all work queued on `stream`; throws dyng::cuda_error if any of it failed.

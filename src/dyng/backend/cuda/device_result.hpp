@@ -46,7 +46,9 @@ struct device_result_t : device_placement_t {
 /// lives on `device`, the device of the graph an update is about to read. `fn` names the public
 /// call.
 template <class S>
-  requires requires(const S& s) { { s.device } -> std::convertible_to<int>; }
+  requires requires(const S& s) {
+    { s.device } -> std::convertible_to<int>;
+  }
 void check_on_device(const S& state, int device, const char* fn) {
   if (state.device == device) return;
   throw invalid_argument_error(std::string(fn) + ": the result lives on CUDA device " +
@@ -57,12 +59,12 @@ void check_on_device(const S& state, int device, const char* fn) {
 
 /// A device state that makes its own deep copies and host/device copies.
 template <class D>
-concept self_copying_result = requires(const D& state, const typename D::host_type& host,
-                                       void* stream) {
-  { state.deep_copy(stream) } -> std::same_as<D>;
-  { state.copy_to_host(stream) } -> std::same_as<typename D::host_type>;
-  { D::copy_from_host(host, 0, stream) } -> std::same_as<D>;
-};
+concept self_copying_result =
+    requires(const D& state, const typename D::host_type& host, void* stream) {
+      { state.deep_copy(stream) } -> std::same_as<D>;
+      { state.copy_to_host(stream) } -> std::same_as<typename D::host_type>;
+      { D::copy_from_host(host, 0, stream) } -> std::same_as<D>;
+    };
 
 /// The copies of a self-copying state (see above).
 template <self_copying_result D>
@@ -189,8 +191,7 @@ D to_device(const typename D::host_type& host, int device, void* stream) {
   D copy = allocate_like<D>(host, device, covered_vertices(host));
   result_detail::for_each_pair<D>([&](const auto& h, auto member) {
     const auto& values = host.*h.member;
-    copy_to_device((copy.*member).data(), values.data(), values.size() * sizeof(values[0]),
-                   stream);
+    copy_to_device((copy.*member).data(), values.data(), values.size() * sizeof(values[0]), stream);
   });
   synchronize(stream);
   return copy;

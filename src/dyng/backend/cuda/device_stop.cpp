@@ -18,8 +18,8 @@ namespace {
 void raise_stop_word(int* stop_word) {
   static int* const one = [] {
     int* pinned = nullptr;
-    DYNG_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&pinned), sizeof(int),
-                                  cudaHostAllocDefault));
+    DYNG_CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&pinned), sizeof(int), cudaHostAllocDefault));
     *pinned = 1;
     return pinned;
   }();

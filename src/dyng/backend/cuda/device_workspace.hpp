@@ -8,8 +8,9 @@
 // end(). A round's arrays stay valid until the next begin(). Blocks grow: when a round outgrows
 // the last block, another one is added (earlier arrays keep their memory), and the next begin()
 // merges them into one block that holds the whole round, so that a round of the same size then
-// allocates nothing. Only end() shrinks them: past k_kept_bytes of a kind it frees that kind. Blocks are allocated and freed on the default stream, like a
-// device graph's storage (a user stream may be destroyed before the owner of the workspace).
+// allocates nothing. Only end() shrinks them: past k_kept_bytes of a kind it frees that kind.
+// Blocks are allocated and freed on the default stream, like a device graph's storage (a user
+// stream may be destroyed before the owner of the workspace).
 #pragma once
 
 #include <cstddef>

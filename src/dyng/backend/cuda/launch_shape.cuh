@@ -41,10 +41,10 @@ inline unsigned stride_blocks(long long items, long long per_sm) {
 template <class kernel_t>
 unsigned cooperative_blocks(kernel_t* kernel, int wanted_per_sm, const char* fn) {
   int fit = 0;
-  DYNG_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, 0));
+  DYNG_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, 0));
   if (fit < 1) {
-    throw internal_error(std::string(fn) + ": a persistent kernel does not fit on a "
+    throw internal_error(std::string(fn) +
+                         ": a persistent kernel does not fit on a "
                          "multiprocessor; this is a bug in libdyng's launch configuration");
   }
   return static_cast<unsigned>(multiprocessor_count() * std::min(fit, wanted_per_sm));

@@ -18,8 +18,7 @@ __device__ __forceinline__ unsigned lanes_below(unsigned lane) { return (1u << l
 /// `*status`: a kernel sizes its lists so that this cannot happen, and the flag turns a sizing bug
 /// into an error the host reports instead of a silent loss.
 template <class T>
-__device__ __forceinline__ void warp_append(bool flag, T value, T* queue,
-                                            unsigned long long* count,
+__device__ __forceinline__ void warp_append(bool flag, T value, T* queue, unsigned long long* count,
                                             unsigned long long capacity, int* status,
                                             int overflow_value) {
   const unsigned lane = threadIdx.x & 31u;

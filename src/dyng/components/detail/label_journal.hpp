@@ -76,8 +76,8 @@ class label_journal_t {
   void remember(int64_t v) {
     if (recorded_[static_cast<size_t>(v)]) return;
     recorded_[static_cast<size_t>(v)] = 1;
-    records_.push_back({v, state_.labels[static_cast<size_t>(v)],
-                        state_.sizes[static_cast<size_t>(v)]});
+    records_.push_back(
+        {v, state_.labels[static_cast<size_t>(v)], state_.sizes[static_cast<size_t>(v)]});
   }
 
   state_t<vid_t>& state_;
@@ -90,8 +90,7 @@ class label_journal_t {
 /// Makes each vertex the batch added a component of its own (growth left it at -1, size 0).
 template <class vid_t>
 void add_new_vertices(const change_log_t<vid_t>& log, label_journal_t<vid_t>& journal) {
-  for (int64_t v = log.num_vertices_before; v < static_cast<int64_t>(log.num_vertices_after);
-       ++v) {
+  for (int64_t v = log.num_vertices_before; v < static_cast<int64_t>(log.num_vertices_after); ++v) {
     journal.set_label(v, v);
     journal.set_size(v, 1);
     journal.add_components(1);

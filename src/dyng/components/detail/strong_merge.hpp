@@ -7,11 +7,11 @@
 // component of an inserted edge (u, v) in H_i + (u, v) is S = {w : v reaches w and w reaches u}.
 //
 // One large component Z (the zone: the largest that the endpoints and a sample of the vertices
-// fall in, when it holds a fair share of the vertices) is never walked. A forward search F from v and a backward search B
-// from u stop at Z's vertices (noting that they hit Z) and are run in turns, the one with less
-// work first. Every w of S outside Z lies in F or in B: if every path from v to w avoids Z, w is
-// in F; otherwise Z reaches w, and then no path from w to u touches Z (w would be in Z, a
-// component of H_i), so w is in B. Hence:
+// fall in, when it holds a fair share of the vertices) is never walked. A forward search F from v
+// and a backward search B from u stop at Z's vertices (noting that they hit Z) and are run in
+// turns, the one with less work first. Every w of S outside Z lies in F or in B: if every path from
+// v to w avoids Z, w is in F; otherwise Z reaches w, and then no path from w to u touches Z (w
+// would be in Z, a component of H_i), so w is in B. Hence:
 //  - one search that runs out without hitting Z holds all of S (S avoids Z): with F, S is what
 //    reaches u inside F; with B, what v reaches inside B;
 //  - when both run out and both hit Z, Z is in S, and S is Z plus what reaches u or Z inside F
@@ -107,7 +107,8 @@ class strong_merge_t {
     };
     for (const auto& [u, v] : crossing) consider(u), consider(v);
     const auto n = static_cast<int64_t>(out_.num_vertices);
-    for (int64_t k = 0; k < k_zone_samples; ++k) consider(static_cast<vid_t>(k * n / k_zone_samples));
+    for (int64_t k = 0; k < k_zone_samples; ++k)
+      consider(static_cast<vid_t>(k * n / k_zone_samples));
     if (largest * k_zone_share < n) zone_ = -1;
   }
 
@@ -116,7 +117,9 @@ class strong_merge_t {
     const int64_t mark = mark_[static_cast<size_t>(v)];
     return mark >= base_ ? mark - base_ : 0;
   }
-  void set_flag(vid_t v, int64_t flag) { mark_[static_cast<size_t>(v)] = base_ + (flags(v) | flag); }
+  void set_flag(vid_t v, int64_t flag) {
+    mark_[static_cast<size_t>(v)] = base_ + (flags(v) | flag);
+  }
 
   // Whether (tail, head) is an inserted edge whose turn has not come (it is left out).
   static bool pending_in(const std::vector<std::pair<vid_t, vid_t>>& sorted,
@@ -130,8 +133,9 @@ class strong_merge_t {
   // Whether `v` has pending inserted edges leaving it (forward) or entering it (backward).
   bool has_pending(vid_t v, bool forward) const {
     const auto& sorted = forward ? by_tail_ : by_head_;
-    const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair{v, vid_t{0}},
-                                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto it =
+        std::lower_bound(sorted.begin(), sorted.end(), std::pair{v, vid_t{0}},
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
     return it != sorted.end() && it->first == v;
   }
   void make_live(vid_t u, vid_t v) {
@@ -224,8 +228,8 @@ class strong_merge_t {
       if (work_ > budget) return false;
     }
     stats.search_size += static_cast<int64_t>(forward_.queue.size() + backward_.queue.size());
-    const bool zone_in = forward_.done() && backward_.done() && forward_.hit_zone &&
-                         backward_.hit_zone;
+    const bool zone_in =
+        forward_.done() && backward_.done() && forward_.hit_zone && backward_.hit_zone;
     cycle_.clear();
     if (zone_in) {
       forward_.next_to_zone.push_back(u);
@@ -295,7 +299,7 @@ class strong_merge_t {
   int64_t& work_;
   cancel_token_t cancel_;
   std::vector<std::pair<vid_t, vid_t>> by_tail_, by_head_;  // inserted (tail, head), (head, tail)
-  std::vector<uint8_t> live_tail_, live_head_;               // whose turn has come
+  std::vector<uint8_t> live_tail_, live_head_;              // whose turn has come
   int64_t zone_ = -1;
   int64_t base_ = 0;
   side_t forward_, backward_;

@@ -197,8 +197,8 @@ class strong_repair_t {
 
   // Appends the other end of each deleted edge that `sorted` lists under v, when it is labelled
   // `label`.
-  void add_deleted_ends(const std::vector<std::pair<vid_t, vid_t>>& sorted, vid_t v,
-                        int64_t label, std::vector<vid_t>& ends) {
+  void add_deleted_ends(const std::vector<std::pair<vid_t, vid_t>>& sorted, vid_t v, int64_t label,
+                        std::vector<vid_t>& ends) {
     auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<vid_t, vid_t>{v, 0},
                                [](const auto& a, const auto& b) { return a.first < b.first; });
     for (; it != sorted.end() && it->first == v; ++it) {
@@ -223,9 +223,9 @@ class strong_repair_t {
       // The component's smallest id while it is left (in a power-law graph often its best
       // connected vertex), else an entry or exit.
       peel.hub = journal_.label(static_cast<vid_t>(label)) == label ? label
-                 : !peel.entries.empty()                             ? peel.entries.front()
-                 : !peel.exits.empty()                               ? peel.exits.front()
-                                                                     : -1;
+                 : !peel.entries.empty()                            ? peel.entries.front()
+                 : !peel.exits.empty()                              ? peel.exits.front()
+                                                                    : -1;
       if (peel.hub < 0) return;
       hub_.reset(static_cast<vid_t>(peel.hub));
     }
@@ -237,8 +237,8 @@ class strong_repair_t {
   }
 
   // The canonical labels once what is left of label c is strongly connected (or empty).
-  bool label_peeled(int64_t label, const deletion_t* first, const deletion_t* last,
-                    int64_t budget, stats_t& stats, peel_t& peel) {
+  bool label_peeled(int64_t label, const deletion_t* first, const deletion_t* last, int64_t budget,
+                    stats_t& stats, peel_t& peel) {
     if (peel.pieces.empty()) return true;
     int64_t moved = 0;
     for (const std::vector<vid_t>& piece : peel.pieces) {
@@ -275,8 +275,8 @@ class strong_repair_t {
 
   // Marks with a new stamp what `start` reaches through `view` and through vertices labelled
   // `label`; returns them, or false when over budget.
-  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t label,
-             int64_t budget, std::vector<vid_t>& reached, stats_t& stats) {
+  bool reach(const adjacency_view_t<vid_t, eid_t>& view, vid_t start, int64_t label, int64_t budget,
+             std::vector<vid_t>& reached, stats_t& stats) {
     const int64_t stamp = ++stamp_;
     ++stats.searches;
     reached.assign(1, start);

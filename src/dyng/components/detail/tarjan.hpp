@@ -1,11 +1,11 @@
 // Strongly connected components by Tarjan's algorithm (R. Tarjan, "Depth-first search and linear
-// graph algorithms", SIAM J. Comput. 1972) in the space-saving form of D. Pearce ("A space-efficient
-// algorithm for finding strongly connected components", IPL 2016): one rank per vertex serves as
-// the DFS index and the low-link (0: not visited; k_done: in a finished component), and a root
-// flag on the DFS frame replaces the on-stack array. The ranks take the width of a vertex id, so
-// the array that every edge reads at random is half (int32 ids) the size of an int64 one. The
-// DFS keeps an explicit stack of (vertex, next slot) frames instead of recursion, so a path of
-// millions of vertices cannot overflow the call stack.
+// graph algorithms", SIAM J. Comput. 1972) in the space-saving form of D. Pearce ("A
+// space-efficient algorithm for finding strongly connected components", IPL 2016): one rank per
+// vertex serves as the DFS index and the low-link (0: not visited; k_done: in a finished
+// component), and a root flag on the DFS frame replaces the on-stack array. The ranks take the
+// width of a vertex id, so the array that every edge reads at random is half (int32 ids) the size
+// of an int64 one. The DFS keeps an explicit stack of (vertex, next slot) frames instead of
+// recursion, so a path of millions of vertices cannot overflow the call stack.
 //
 // One object serves the whole graph (compute) and the repair's restricted runs: search(start,
 // eligible, emit) visits the vertices reachable from `start` through vertices that `eligible`

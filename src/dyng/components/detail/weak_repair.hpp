@@ -44,9 +44,8 @@ inline constexpr const char* k_weak_repair_stopped = "components repair";
 template <class vid_t, class eid_t>
 class weak_repair_t {
  public:
-  weak_repair_t(const adjacency_view_t<vid_t, eid_t>& out,
-                const adjacency_view_t<vid_t, eid_t>& in, bool directed, state_t<vid_t>& state,
-                cancel_token_t cancel)
+  weak_repair_t(const adjacency_view_t<vid_t, eid_t>& out, const adjacency_view_t<vid_t, eid_t>& in,
+                bool directed, state_t<vid_t>& state, cancel_token_t cancel)
       : out_(out), in_(in), directed_(directed), journal_(state), cancel_(cancel) {}
 
   /// Repairs the (already grown) state for `log`; false once the work passes `budget`.

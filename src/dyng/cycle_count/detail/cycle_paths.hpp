@@ -183,9 +183,8 @@ class path_counter_t {
   /// (with `collect`) its children worth entering, pushed onto kids_. False once past the work
   /// limit or asked to stop.
   template <class inner_t, class edge_ok_t>
-  bool visit(const G& g, vid_t x, int64_t d, int64_t max_edges, int offset,
-             inner_t& is_inner, edge_ok_t& edge_ok, std::vector<uint64_t>& hist,
-             bool collect = true) {
+  bool visit(const G& g, vid_t x, int64_t d, int64_t max_edges, int offset, inner_t& is_inner,
+             edge_ok_t& edge_ok, std::vector<uint64_t>& hist, bool collect = true) {
     if (kids_from_.size() <= static_cast<size_t>(d)) kids_from_.resize(static_cast<size_t>(d) + 1);
     kids_from_[d] = kids_.size();
     // One relaxed load per path vertex, beside a row scan: no measurable cost.
@@ -225,7 +224,7 @@ class path_counter_t {
   std::vector<uint8_t> closes_;
   std::vector<uint8_t> on_path_;
   std::vector<vid_t> closers_, touched_, reached_, frontier_, next_, path_;
-  std::vector<vid_t> kids_;         // children still to enter, of every path vertex in turn
+  std::vector<vid_t> kids_;        // children still to enter, of every path vertex in turn
   std::vector<size_t> kids_from_;  // kids_from_[d]: where the children of path_[d] start
   int64_t work_ = 0;
   int64_t limit_ = 0;

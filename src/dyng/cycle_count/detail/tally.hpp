@@ -39,8 +39,7 @@ struct tally_t {
   static const counts_type& counts(const state_type& state) { return state.counts; }
   /// bound + 1 entries, the new ones 0; growth stays within the storage an undo refills.
   static void fit(state_type& state) {
-    state.counts.resize(static_cast<size_t>(bound_of(state.max_length, state.num_vertices)) + 1,
-                        0);
+    state.counts.resize(static_cast<size_t>(bound_of(state.max_length, state.num_vertices)) + 1, 0);
   }
   static void add(counts_type& counts, const counts_type& added) { add_histogram(counts, added); }
 };

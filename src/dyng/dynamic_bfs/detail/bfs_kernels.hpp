@@ -1,11 +1,11 @@
 // Full BFS for compute() and the recompute fallback: a sequential queue BFS and a
 // level-synchronous OpenMP BFS (each thread relaxes a share of a wide frontier, claims vertices
 // with a compare-and-swap on the level and collects them in its own list; the lists make the
-// next frontier; narrow frontiers are expanded by the calling thread). Both give the same levels and the same counters (levels settled, edges
-// scanned), so stats agree across backends. Both poll the caller's stop flag (backend/cancel.hpp)
-// every k_cancel_poll_mask + 1 vertices, and every 64 vertices of a thread's share of a frontier,
-// and throw interrupted_error with `levels` part-written (compute and the recompute fill a fresh
-// state).
+// next frontier; narrow frontiers are expanded by the calling thread). Both give the same levels
+// and the same counters (levels settled, edges scanned), so stats agree across backends. Both poll
+// the caller's stop flag (backend/cancel.hpp) every k_cancel_poll_mask + 1 vertices, and every 64
+// vertices of a thread's share of a frontier, and throw interrupted_error with `levels`
+// part-written (compute and the recompute fill a fresh state).
 #pragma once
 
 #include <algorithm>

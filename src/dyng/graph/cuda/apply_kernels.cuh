@@ -119,9 +119,7 @@ __device__ inline unsigned long long warp_sum(unsigned long long x) {
   return x;
 }
 
-__device__ inline unsigned lanes_below() {
-  return (1u << (threadIdx.x & 31u)) - 1u;
-}
+__device__ inline unsigned lanes_below() { return (1u << (threadIdx.x & 31u)) - 1u; }
 
 /// First index in [lo, hi) of sorted `values` not less than x.
 template <class T, class U>
@@ -137,13 +135,13 @@ __device__ int64_t lower_bound_in(const T* values, int64_t lo, int64_t hi, U x) 
   return lo;
 }
 
-#define DYNG_GRID_STRIDE(i, count)                                                       \
+#define DYNG_GRID_STRIDE(i, count)                                                           \
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (count); \
        i += static_cast<int64_t>(gridDim.x) * blockDim.x)
 
 /// Warps over items, one item per warp at a time; the loop is uniform within a warp.
-#define DYNG_WARP_STRIDE(t, count)                                                          \
-  for (int64_t t = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;   \
+#define DYNG_WARP_STRIDE(t, count)                                                     \
+  for (int64_t t = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; \
        t < (count); t += static_cast<int64_t>(gridDim.x) * blockDim.x / 32)
 
 /// Sort keys of every entry by its key's second id; dropped self-loops get `sentinel` and sort
@@ -210,12 +208,12 @@ __global__ void replay_kernel(device_batch_t<vid_t> b, const int64_t* recs, int6
       const int64_t s = recs[j];
       if (j > i && (b.key_a(s) != a || b.key_b(s) != c)) break;
       const bool insert = b.is_insert(s);
-      const auto step = insert ? replay.insert_step(rules.as_sets) : replay.delete_step(rules.as_sets);
+      const auto step =
+          insert ? replay.insert_step(rules.as_sets) : replay.delete_step(rules.as_sets);
       uint8_t effect = k_no_op;
       bool rejected = false;
       switch (step) {
-        case ::dyng::detail::replay_step_t::repeat:
-          break;
+        case ::dyng::detail::replay_step_t::repeat: break;
         case ::dyng::detail::replay_step_t::erase:
           local[k_deleted_edges] += mult;
           local[k_erase_ops] += 1;
@@ -312,8 +310,8 @@ __global__ void log_entries_kernel(device_batch_t<vid_t> b, const int64_t* at_se
 }
 
 template <class vid_t>
-__global__ void write_log_kernel(device_batch_t<vid_t> b, const int64_t* at_seq,
-                                 const int64_t* pos, const uint8_t* op_kind, int64_t total,
+__global__ void write_log_kernel(device_batch_t<vid_t> b, const int64_t* at_seq, const int64_t* pos,
+                                 const uint8_t* op_kind, int64_t total,
                                  edge_change_t<vid_t>* changes) {
   DYNG_GRID_STRIDE(s, total) {
     const int64_t e = at_seq[s];
@@ -347,8 +345,8 @@ __global__ void emit_row_ops_kernel(ops_view_t<vid_t> ops, int64_t count, bool b
 }
 
 template <class vid_t, class key_t>
-__global__ void row_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count,
-                                bool both, key_t sentinel, key_t* keys) {
+__global__ void row_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count, bool both,
+                                key_t sentinel, key_t* keys) {
   DYNG_GRID_STRIDE(i, count) {
     const int64_t code = rop[i];
     const bool duplicate_loop = both && (code & 1) && ops.row(code) == ops.col(code);
@@ -395,7 +393,7 @@ __global__ inline void scatter_heads_kernel(const int64_t* heads, int64_t count,
 template <class vid_t>
 struct groups_t {
   vid_t* col;
-  int64_t* erases;      ///< h
+  int64_t* erases;  ///< h
   int64_t* inserts;
   int64_t* copies;      ///< old copies of col in the row
   int64_t* reweight;    ///< insertion whose weights item h gets, -1 for none
@@ -453,11 +451,11 @@ struct touched_t {
   vid_t* row;
   int64_t* old_size;
   int64_t* new_size;
-  int64_t* old_total;     ///< old copies of all its groups
-  int64_t* new_total;     ///< survivors of all its groups
-  int64_t* removed;       ///< old slots it loses
-  int64_t* new_survivors; ///< inserted items that survive
-  int64_t* moved;         ///< slots it takes at the tail, 0 when it stays in its range
+  int64_t* old_total;      ///< old copies of all its groups
+  int64_t* new_total;      ///< survivors of all its groups
+  int64_t* removed;        ///< old slots it loses
+  int64_t* new_survivors;  ///< inserted items that survive
+  int64_t* moved;          ///< slots it takes at the tail, 0 when it stays in its range
   /// Slots at its start that the batch leaves where they are: a sorted row that stays in its
   /// range keeps every slot before its first group's column, which is neither composed nor
   /// copied (a hub row of 10^5 slots is touched by nearly every batch); 0 for the others.
@@ -519,8 +517,8 @@ inline constexpr int64_t k_chunk_slots = 1024;
 
 /// What each touched row adds to the four running sums that place it: its slots in the arena,
 /// its slots in the free tail, and its chunks before and after the batch (ceil(size /
-/// k_chunk_slots), of the slots past its kept start). Summed by one scan instead of four (a batch of 1,000 changes costs the device
-/// a few microseconds per launch, more than the work of each).
+/// k_chunk_slots), of the slots past its kept start). Summed by one scan instead of four (a batch
+/// of 1,000 changes costs the device a few microseconds per launch, more than the work of each).
 struct row_spans_t {
   int64_t arena, tail, old_chunks, new_chunks;
 };
@@ -586,8 +584,8 @@ __global__ void compose_old_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* 
     const int64_t gf = row_first_group[x], gl = row_first_group[x + 1];
     const int64_t ob = rows.first(t.row[x]);
     const int64_t first = t.kept[x] + (c - chunk_at[x]) * k_chunk_slots;
-    const int64_t last = first + k_chunk_slots < t.old_size[x] ? first + k_chunk_slots
-                                                                : t.old_size[x];
+    const int64_t last =
+        first + k_chunk_slots < t.old_size[x] ? first + k_chunk_slots : t.old_size[x];
     const int64_t base = out.at[x] - t.kept[x];
     for (int64_t s = first + lane; s < last; s += 32) {
       const vid_t col = rows.col[ob + s];
@@ -667,8 +665,7 @@ __global__ void compose_new_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* 
                                           const int64_t* kept, arena_t<vid_t> out) {
   DYNG_GRID_STRIDE(y, groups) {
     const int64_t x = g.row[y];
-    const int64_t base =
-        out.at[x] - kept[x] + g.first_copy[y] - g.old_before[y] + g.new_before[y];
+    const int64_t base = out.at[x] - kept[x] + g.first_copy[y] - g.old_before[y] + g.new_before[y];
     const int64_t h = g.erases[y];
     for (int64_t i = group_start[y]; i < group_start[y + 1]; ++i) {
       const int64_t q = queue_pos[i];
@@ -686,8 +683,8 @@ template <class vid_t>
 __global__ void compose_new_append_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
                                           const int64_t* fresh, const int64_t* survivor,
                                           int64_t count, const int64_t* fresh_at,
-                                          const int64_t* queue_pos, const int64_t* rop_group,
-                                          int k, groups_t<vid_t> g, touched_t<vid_t> t,
+                                          const int64_t* queue_pos, const int64_t* rop_group, int k,
+                                          groups_t<vid_t> g, touched_t<vid_t> t,
                                           arena_t<vid_t> out) {
   DYNG_GRID_STRIDE(j, count) {
     const int64_t i = fresh[j];
@@ -727,8 +724,7 @@ __global__ void place_offsets_kernel(int64_t count, touched_t<vid_t> t, int64_t 
                                      eid_t* row_capacity_end, int64_t* dest) {
   DYNG_GRID_STRIDE(x, count) {
     const vid_t r = t.row[x];
-    const int64_t at =
-        t.moved[x] > 0 ? tail_base + tail_at[x] : static_cast<int64_t>(row_begin[r]);
+    const int64_t at = t.moved[x] > 0 ? tail_base + tail_at[x] : static_cast<int64_t>(row_begin[r]);
     dest[x] = at;
     if (t.moved[x] > 0) {
       row_begin[r] = static_cast<eid_t>(at);
@@ -781,7 +777,7 @@ __global__ void touched_sizes_kernel(touched_t<vid_t> t, int64_t count, int64_t*
 __global__ inline void capacities_kernel(const int64_t* size, int64_t n, bool padded,
                                          double headroom, int64_t* capacity) {
   DYNG_GRID_STRIDE(r, n + 1) {
-    capacity[r] = r == n  ? 0
+    capacity[r] = r == n   ? 0
                   : padded ? size[r] + ::dyng::detail::spare_slots(size[r], headroom)
                            : size[r];
   }

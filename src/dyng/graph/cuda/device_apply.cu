@@ -14,8 +14,9 @@
 //     ops sorted by (row, column), grouped, every touched row composed into a scratch arena,
 //     and where each goes: back into its range, to the free tail, or, when the tail is too
 //     short, into a fresh layout of the whole direction. A sorted row that stays in its range
-//     is composed and written from its first changed slot on: the slots before it stay put. The directions are planned side by
-//     side, so that the host waits twice for the counts of both, not per direction.
+//     is composed and written from its first changed slot on: the slots before it stay put. The
+//     directions are planned side by side, so that the host waits twice for the counts of both, not
+//     per direction.
 //  5. Commit both directions: copy the arena into place and set the offsets.
 // So a batch costs O(batch log batch + slots of the touched rows), like the host's apply.
 //
@@ -80,8 +81,8 @@ void run_cub(device_workspace_t& ws, F&& call) {
 /// Blocks for `items` grid-stride items (threads), at most 8 blocks per multiprocessor.
 unsigned blocks_for(int64_t items, int multiprocessors) {
   const int64_t wanted = (items + k_block_threads - 1) / k_block_threads;
-  return static_cast<unsigned>(std::max<int64_t>(
-      1, std::min<int64_t>(wanted, static_cast<int64_t>(multiprocessors) * 8)));
+  return static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>(wanted, static_cast<int64_t>(multiprocessors) * 8)));
 }
 
 /// Stable sort of (keys, values) by the low `bits` bits of the keys; the pointers then name the
@@ -106,8 +107,7 @@ void sums_into(const int64_t* values, int64_t count, int64_t* sums, device_works
   DYNG_CUDA_CHECK(cudaMemsetAsync(sums, 0, sizeof(int64_t), s));
   if (count == 0) return;
   run_cub(ws, [&](void* temp, size_t& bytes) {
-    return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums + 1, static_cast<int>(count),
-                                         s);
+    return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums + 1, static_cast<int>(count), s);
   });
 }
 
@@ -154,19 +154,19 @@ struct device_graph_t<vid_t, eid_t>::apply_context_t {
   using key_t = std::conditional_t<sizeof(vid_t) == 8, unsigned long long, unsigned int>;
   cudaStream_t stream = nullptr;
   int multiprocessors = 1;
-  int64_t total = 0;        ///< Batch entries.
-  int64_t live = 0;         ///< Entries that are not dropped self-loops.
-  int64_t key_bound = 0;    ///< batch_id_bound()
+  int64_t total = 0;      ///< Batch entries.
+  int64_t live = 0;       ///< Entries that are not dropped self-loops.
+  int64_t key_bound = 0;  ///< batch_id_bound()
   // The resolve's records in (key, seq) order: their seq, effect and old copies of their key.
   int64_t* recs = nullptr;
   uint8_t* kind = nullptr;
   int64_t* copies = nullptr;
   detail::ops_view_t<vid_t> ops{};
-  int64_t operations = 0;   ///< Effective operations.
-  int64_t both_rows = 0;    ///< Row ops of an undirected graph (the change log's entries).
+  int64_t operations = 0;  ///< Effective operations.
+  int64_t both_rows = 0;   ///< Row ops of an undirected graph (the change log's entries).
   int64_t n_before = 0, n_after = 0;
-  int64_t stored_after = 0; ///< Slots used per direction after the batch.
-  int id_bits = 1;          ///< Bits of the batch's ids and of the sentinels that sort last.
+  int64_t stored_after = 0;  ///< Slots used per direction after the batch.
+  int id_bits = 1;           ///< Bits of the batch's ids and of the sentinels that sort last.
   int seq_bits = 1;
   /// The change log on its way back (page-locked), both_rows entries; nullptr without a log.
   edge_change_t<vid_t>* changes = nullptr;
@@ -184,8 +184,8 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
           *rop_group = nullptr, *survivor = nullptr;
   vid_t* group_col = nullptr;
   int64_t *erases = nullptr, *inserts = nullptr, *copies = nullptr, *reweight = nullptr,
-          *first_copy = nullptr, *group_row = nullptr, *old_before = nullptr,
-          *new_before = nullptr, *seen = nullptr;
+          *first_copy = nullptr, *group_row = nullptr, *old_before = nullptr, *new_before = nullptr,
+          *seen = nullptr;
   vid_t* row = nullptr;
   int64_t *old_size = nullptr, *new_size = nullptr, *old_total = nullptr, *new_total = nullptr,
           *removed = nullptr, *new_survivors = nullptr, *moved = nullptr, *kept = nullptr;
@@ -207,8 +207,8 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
   direction_t fresh;
 
   detail::groups_t<vid_t> group_view() const {
-    return {group_col, erases, inserts, copies, reweight, first_copy, group_row, old_before,
-            new_before, seen};
+    return {group_col,  erases,    inserts,    copies,     reweight,
+            first_copy, group_row, old_before, new_before, seen};
   }
   detail::touched_t<vid_t> touched_view() const {
     return {row, old_size, new_size, old_total, new_total, removed, new_survivors, moved, kept};
@@ -220,8 +220,8 @@ namespace {
 
 template <class vid_t, class eid_t, class D>
 detail::old_rows_t<vid_t, eid_t> old_rows_of(const D& d, int64_t n) {
-  return {d.row_begin.data(), d.row_end.data(), d.row_capacity_end.data(), d.col.data(),
-          d.weights.data(), n};
+  return {d.row_begin.data(), d.row_end.data(), d.row_capacity_end.data(),
+          d.col.data(),       d.weights.data(), n};
 }
 
 }  // namespace
@@ -297,8 +297,8 @@ const int64_t* device_graph_t<vid_t, eid_t>::find_groups(direction_plan_t& p,
   const auto entries = static_cast<size_t>(p.rops) + 1;  // groups and rows are at most the ops
   int64_t* flags = ws.device<int64_t>(static_cast<size_t>(p.rops));
   if (p.rops > 0) {
-    detail::head_flags_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.rops, flags);
+    detail::head_flags_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(ctx.ops, p.rop,
+                                                                                  p.rops, flags);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   p.heads = sums_of(flags, p.rops, ws, s);
@@ -337,8 +337,8 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   const auto t = p.touched_view();
   if (p.groups > 0) {
     detail::group_info_kernel<vid_t, eid_t><<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.group_start, p.groups, old_rows, props_.order == edge_order_t::sorted,
-        g, p.queue_pos, p.rop_group, p.survivor);
+        ctx.ops, p.rop, p.group_start, p.groups, old_rows, props_.order == edge_order_t::sorted, g,
+        p.queue_pos, p.rop_group, p.survivor);
     DYNG_CUDA_CHECK(cudaGetLastError());
     detail::row_info_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
         ctx.ops, p.rop, p.group_start, p.row_first_group, p.rows, old_rows, props_.headroom,
@@ -356,8 +356,7 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
     DYNG_CUDA_CHECK(cudaGetLastError());
     run_cub(ws, [&](void* temp, size_t& bytes) {
       return cub::DeviceScan::InclusiveScan(temp, bytes, spans, span_sums + 1,
-                                            detail::add_row_spans_t{}, static_cast<int>(p.rows),
-                                            s);
+                                            detail::add_row_spans_t{}, static_cast<int>(p.rows), s);
     });
   }
   for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
@@ -412,8 +411,7 @@ void device_graph_t<vid_t, eid_t>::compose_rows(direction_plan_t& p, const apply
     key_t* keys = ws.device<key_t>(static_cast<size_t>(p.rops));
     for (const bool by_row : {false, true}) {
       detail::fresh_keys_kernel<vid_t, key_t><<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
-          ctx.ops, p.rop, p.survivor, fresh, p.rops, by_row, static_cast<key_t>(ctx.n_after),
-          keys);
+          ctx.ops, p.rop, p.survivor, fresh, p.rops, by_row, static_cast<key_t>(ctx.n_after), keys);
       DYNG_CUDA_CHECK(cudaGetLastError());
       sort_pairs(keys, fresh, p.rops, by_row ? ctx.id_bits : ctx.seq_bits, ws, s);
     }
@@ -461,8 +459,8 @@ bool device_graph_t<vid_t, eid_t>::plan_layout(direction_plan_t& p, const apply_
       laid = fetch(p.begins.data() + n, s);
       // As graph_t lays a direction out: padded rows and a free tail, or, when the offsets type
       // cannot address that, compact rows and no tail.
-      p.fresh_slots = padded ? laid + ::dyng::detail::tail_slots(p.fresh_used, props_.headroom)
-                             : laid;
+      p.fresh_slots =
+          padded ? laid + ::dyng::detail::tail_slots(p.fresh_used, props_.headroom) : laid;
       if (p.fresh_slots <= max_slots) break;
       if (!padded) {
         throw capacity_error("Graph.apply(): the graph needs " + std::to_string(p.fresh_slots) +
@@ -482,9 +480,9 @@ bool device_graph_t<vid_t, eid_t>::plan_layout(direction_plan_t& p, const apply_
   if (!p.grown) return false;
   // Row arrays of n_after entries: the old offsets, then zeros (rows without slots).
   const auto before = static_cast<size_t>(ctx.n_before);
-  for (auto [into, from] : {std::pair{&p.fresh.row_begin, &d.row_begin},
-                            std::pair{&p.fresh.row_end, &d.row_end},
-                            std::pair{&p.fresh.row_capacity_end, &d.row_capacity_end}}) {
+  for (auto [into, from] :
+       {std::pair{&p.fresh.row_begin, &d.row_begin}, std::pair{&p.fresh.row_end, &d.row_end},
+        std::pair{&p.fresh.row_capacity_end, &d.row_capacity_end}}) {
     *into = device_buffer<eid_t>(static_cast<size_t>(n));
     into->fill_bytes(0);
     if (before > 0) copy_on_device(into->data(), from->data(), before * sizeof(eid_t), nullptr);
@@ -513,8 +511,8 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
     ++device_relayouts_;
     ::dyng::log(log_level_t::info, [&] {
       return "Graph.apply(): a batch outgrew the free tail of the device rows; the direction was "
-             "re-laid out (" + std::to_string(d.slots) + " slots on CUDA device " +
-             std::to_string(device_) + ")";
+             "re-laid out (" +
+             std::to_string(d.slots) + " slots on CUDA device " + std::to_string(device_) + ")";
     });
     return;
   }
@@ -601,20 +599,24 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
   std::optional<stage_scope_t> upload_stage(std::in_place, "graph.upload_batch");
   // The batch, in one copy from page-locked memory (which does not wait for the stream).
   std::vector<unsigned char> blob;
-  const size_t at_is = detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
-  const size_t at_id = detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
-  const size_t at_iw = detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
-  const size_t at_ds = detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
-  const size_t at_dd = detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
+  const size_t at_is =
+      detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
+  const size_t at_id =
+      detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
+  const size_t at_iw =
+      detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
+  const size_t at_ds =
+      detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
+  const size_t at_dd =
+      detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
   unsigned char* pinned = apply_workspace_.host<unsigned char>(blob.size());
   if (!blob.empty()) std::memcpy(pinned, blob.data(), blob.size());
   unsigned char* base = apply_workspace_.device<unsigned char>(blob.size());
   copy_to_device(base, pinned, blob.size(), stream_);
-  in.b = batch_over(reinterpret_cast<const vid_t*>(base + at_is),
-                    reinterpret_cast<const vid_t*>(base + at_id),
-                    reinterpret_cast<const int32_t*>(base + at_iw),
-                    reinterpret_cast<const vid_t*>(base + at_ds),
-                    reinterpret_cast<const vid_t*>(base + at_dd), ni, nd, props_);
+  in.b = batch_over(
+      reinterpret_cast<const vid_t*>(base + at_is), reinterpret_cast<const vid_t*>(base + at_id),
+      reinterpret_cast<const int32_t*>(base + at_iw), reinterpret_cast<const vid_t*>(base + at_ds),
+      reinterpret_cast<const vid_t*>(base + at_dd), ni, nd, props_);
   upload_stage.reset();
   return apply_input(in, log, undo);
 }
@@ -624,8 +626,9 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>&
                                                     change_log_t<vid_t>* log, undo_t* undo) {
   const stage_scope_t apply_stage("graph.apply");
   if (batch.device != device_ || batch.checked_version != version_ || batch.conversion.any()) {
-    throw internal_error("Graph.apply(): a device batch staged for another graph state (or "
-                         "refused by its conversion) reached apply(); this is a bug in dyng");
+    throw internal_error(
+        "Graph.apply(): a device batch staged for another graph state (or "
+        "refused by its conversion) reached apply(); this is a bug in dyng");
   }
   const int64_t ni = batch.num_insertions, nd = batch.num_deletions;
   check_batch_size(ni + nd);
@@ -641,7 +644,6 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const staged_batch_t<vid_t>&
   apply_workspace_.begin(stream_);
   return apply_input(in, log, undo);
 }
-
 
 /// 2. Resolve: every record's effect, the summary's counters, and the batch refused (by a
 /// throw, before anything is written) when the replay rejected an entry.
@@ -667,12 +669,12 @@ void device_graph_t<vid_t, eid_t>::resolve(const batch_input_t& in, apply_contex
   copy_to_device(status_d, status, sizeof *status, s);
   if (total > 0) {
     key_t* keys = ws.device<key_t>(static_cast<size_t>(total));
-    detail::second_key_kernel<vid_t, key_t><<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-        b, total, sentinel, keys, ctx.recs);
+    detail::second_key_kernel<vid_t, key_t>
+        <<<blocks_for(total, sms), k_block_threads, 0, s>>>(b, total, sentinel, keys, ctx.recs);
     DYNG_CUDA_CHECK(cudaGetLastError());
     sort_pairs(keys, ctx.recs, total, ctx.id_bits, ws, s);
-    detail::first_key_kernel<vid_t, key_t><<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-        b, total, sentinel, ctx.recs, keys);
+    detail::first_key_kernel<vid_t, key_t>
+        <<<blocks_for(total, sms), k_block_threads, 0, s>>>(b, total, sentinel, ctx.recs, keys);
     DYNG_CUDA_CHECK(cudaGetLastError());
     sort_pairs(keys, ctx.recs, total, ctx.id_bits, ws, s);
   }
@@ -716,15 +718,16 @@ void device_graph_t<vid_t, eid_t>::resolve(const batch_input_t& in, apply_contex
   // change log's entries (two per undirected operation, one for a self-loop).
   ctx.operations = static_cast<int64_t>(c[detail::k_insert_ops] + c[detail::k_erase_ops] +
                                         c[detail::k_reweight_ops]);
-  ctx.both_rows = props_.directed ? ctx.operations
-                                  : 2 * ctx.operations - static_cast<int64_t>(c[detail::k_loop_ops]);
+  ctx.both_rows = props_.directed
+                      ? ctx.operations
+                      : 2 * ctx.operations - static_cast<int64_t>(c[detail::k_loop_ops]);
 }
 
 /// 3. The effective operations in key order (ctx.ops) and, `with_log`, the change log in
 /// processing order, its copy to the host queued (ctx.changes; apply_input() waits for it).
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in,
-                                                      apply_context_t& ctx, bool with_log) {
+void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in, apply_context_t& ctx,
+                                                      bool with_log) {
   const detail::device_batch_t<vid_t>& b = in.b;
   device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
@@ -733,8 +736,8 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in,
   const auto operations = static_cast<size_t>(ctx.operations);
   int64_t* flags = ws.device<int64_t>(static_cast<size_t>(live));
   if (live > 0) {
-    detail::flags_nonzero_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(
-        ctx.kind, live, flags);
+    detail::flags_nonzero_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(ctx.kind, live,
+                                                                                   flags);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   const int64_t* at = sums_of(flags, live, ws, s);
@@ -755,8 +758,8 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in,
   if (!with_log) return;
   int64_t* entries = ws.device<int64_t>(static_cast<size_t>(total));
   if (total > 0) {
-    detail::log_entries_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-        b, at_seq, total, entries);
+    detail::log_entries_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(b, at_seq, total,
+                                                                                  entries);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   const int64_t* pos = sums_of(entries, total, ws, s);
@@ -797,16 +800,15 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   detail::save_rows_kernel<vid_t, eid_t>
       <<<blocks_for(std::max(record.rows, slots), ctx.multiprocessors), k_block_threads, 0, s>>>(
           record.row.data(), record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
-          d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_,
-          record.at.data(), record.begin.data(), record.end.data(), record.capacity_end.data(),
-          record.col.data(), record.weights.data());
+          d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_, record.at.data(),
+          record.begin.data(), record.end.data(), record.capacity_end.data(), record.col.data(),
+          record.weights.data());
   DYNG_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class vid_t, class eid_t>
 apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& in,
-                                                          change_log_t<vid_t>* log,
-                                                          undo_t* undo) {
+                                                          change_log_t<vid_t>* log, undo_t* undo) {
   const detail::device_batch_t<vid_t>& b = in.b;
   apply_context_t ctx;
   ctx.stream = as_stream(stream_);
@@ -892,8 +894,8 @@ namespace {
 /// with a plain copy of its offset arrays, and 15.5 GB with 7 * 10^8 vertices (H200).
 template <class eid_t>
 void download_offsets(eid_t* into, const eid_t* from, size_t n, void* stream) {
-  constexpr size_t k_bounce = size_t{1} << 20;         // entries per copy: 4-8 MiB
-  constexpr size_t k_page = 4096 / sizeof(eid_t);      // entries per 4 KiB page
+  constexpr size_t k_bounce = size_t{1} << 20;     // entries per copy: 4-8 MiB
+  constexpr size_t k_page = 4096 / sizeof(eid_t);  // entries per 4 KiB page
   std::vector<eid_t> bounce(std::min(n, k_bounce));
   for (size_t at = 0; at < n; at += k_bounce) {
     const size_t count = std::min(k_bounce, n - at);
@@ -943,11 +945,11 @@ graph_t<vid_t, eid_t> device_graph_t<vid_t, eid_t>::download() const {
                                              num_edges_, props_, version_, relayout_count());
 }
 
-#define DYNG_INSTANTIATE_DEVICE_APPLY(V, E)                                                \
-  template apply_summary_t device_graph_t<V, E>::apply(                                    \
-      const edge_batch_t<V>&, change_log_t<V>*, device_graph_t<V, E>::undo_t*);            \
-  template apply_summary_t device_graph_t<V, E>::apply(                                    \
-      const staged_batch_t<V>&, change_log_t<V>*, device_graph_t<V, E>::undo_t*);          \
+#define DYNG_INSTANTIATE_DEVICE_APPLY(V, E)                                                        \
+  template apply_summary_t device_graph_t<V, E>::apply(const edge_batch_t<V>&, change_log_t<V>*,   \
+                                                       device_graph_t<V, E>::undo_t*);             \
+  template apply_summary_t device_graph_t<V, E>::apply(const staged_batch_t<V>&, change_log_t<V>*, \
+                                                       device_graph_t<V, E>::undo_t*);             \
   template graph_t<V, E> device_graph_t<V, E>::download() const;
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_DEVICE_APPLY)
 #undef DYNG_INSTANTIATE_DEVICE_APPLY

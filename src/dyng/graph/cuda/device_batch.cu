@@ -208,11 +208,10 @@ staged_batch_t<vid_t> device_graph_t<vid_t, eid_t>::stage(const device_batch_arr
   auto* facts_d = reinterpret_cast<detail::stage_facts_t*>(st.blob.data() + at_facts);
   copy_to_device(facts_d, &facts, sizeof facts, stream_);
   if (std::max(ni, nd) > 0) {
-    const detail::stage_rules_t rules{
-        static_cast<int64_t>(num_vertices_),
-        static_cast<int64_t>(std::numeric_limits<vid_t>::max()),
-        props_.semantics.allow_vertex_growth,
-        props_.semantics.on_self_loop == on_self_loop_t::drop};
+    const detail::stage_rules_t rules{static_cast<int64_t>(num_vertices_),
+                                      static_cast<int64_t>(std::numeric_limits<vid_t>::max()),
+                                      props_.semantics.allow_vertex_growth,
+                                      props_.semantics.on_self_loop == on_self_loop_t::drop};
     launch_stage(in, rules, st, facts_d, stream_);
   }
   copy_to_host(&facts, facts_d, sizeof facts, stream_);

@@ -47,8 +47,8 @@ struct conversion_faults_t {
   enum : int { k_insert_src, k_insert_dst, k_delete_src, k_delete_dst, k_arrays };
   value_fault_t above_int64[k_arrays];  ///< unsigned 64-bit ids past int64
   value_fault_t negative[k_arrays];
-  value_fault_t too_wide[k_arrays];     ///< ids past the graph's id type
-  value_fault_t weight;                 ///< first weight (row-major) outside int32; index = row
+  value_fault_t too_wide[k_arrays];  ///< ids past the graph's id type
+  value_fault_t weight;              ///< first weight (row-major) outside int32; index = row
   int64_t weight_column = -1;
 
   bool any() const {

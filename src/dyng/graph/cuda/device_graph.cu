@@ -72,7 +72,8 @@ void device_graph_t<vid_t, eid_t>::upload_whole(
   copy_to_device(d.row_capacity_end.data(), host.row_capacity_end.data(), n * sizeof(eid_t),
                  stream_);
   copy_to_device(d.col.data(), host.col.data(), slots * sizeof(vid_t), stream_);
-  if (k > 0) copy_to_device(d.weights.data(), host.weights.data(), slots * k * sizeof(int32_t), stream_);
+  if (k > 0)
+    copy_to_device(d.weights.data(), host.weights.data(), slots * k * sizeof(int32_t), stream_);
   ++full_uploads_;
 }
 
@@ -151,7 +152,8 @@ void device_graph_t<vid_t, eid_t>::upload_rows(
   const size_t at_vertex = detail::append_aligned(blob, rows.data(), rows.size());
   const size_t at_begin = detail::append_aligned(blob, begin.data(), begin.size());
   const size_t at_end = detail::append_aligned(blob, end.data(), end.size());
-  const size_t at_capacity_end = detail::append_aligned(blob, capacity_end.data(), capacity_end.size());
+  const size_t at_capacity_end =
+      detail::append_aligned(blob, capacity_end.data(), capacity_end.size());
   const size_t at_offset = detail::append_aligned(blob, offset.data(), offset.size());
   const size_t at_col = detail::append_aligned(blob, col.data(), col.size());
   const size_t at_weights = detail::append_aligned(blob, weights.data(), weights.size());
@@ -169,8 +171,8 @@ void device_graph_t<vid_t, eid_t>::upload_rows(
   pack.col = reinterpret_cast<const vid_t*>(base + at_col);
   pack.weights = k > 0 ? reinterpret_cast<const int32_t*>(base + at_weights) : nullptr;
   const int64_t warps_wanted = pack.count;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(
-      (warps_wanted * 32 + k_block_threads - 1) / k_block_threads, 65535));
+  const auto blocks = static_cast<unsigned>(
+      std::min<int64_t>((warps_wanted * 32 + k_block_threads - 1) / k_block_threads, 65535));
   detail::scatter_rows_kernel<vid_t, eid_t>
       <<<blocks, k_block_threads, 0, static_cast<cudaStream_t>(stream_)>>>(
           pack, k, d.row_begin.data(), d.row_end.data(), d.row_capacity_end.data(), d.col.data(),
@@ -212,8 +214,7 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
       if (piece.source < 0) {
         add(literal, -(piece.source + 1), dest, piece.length);
       } else if (piece.source != piece.dest) {  // runs that stay put need no copy
-        add(gather, static_cast<int64_t>(row_begin[r]) + piece.source, scratch_slots,
-            piece.length);
+        add(gather, static_cast<int64_t>(row_begin[r]) + piece.source, scratch_slots, piece.length);
         add(scatter, scratch_slots, dest, piece.length);
         scratch_slots += piece.length;
       }
@@ -223,7 +224,8 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
   const size_t at_gather = detail::append_aligned(blob, gather.data(), gather.size());
   const size_t at_scatter = detail::append_aligned(blob, scatter.data(), scatter.size());
   const size_t at_literal = detail::append_aligned(blob, literal.data(), literal.size());
-  const size_t at_cols = detail::append_aligned(blob, edits.literal_cols.data(), edits.literal_cols.size());
+  const size_t at_cols =
+      detail::append_aligned(blob, edits.literal_cols.data(), edits.literal_cols.size());
   const size_t at_weights =
       detail::append_aligned(blob, edits.literal_weights.data(), edits.literal_weights.size());
   const size_t at_rows = detail::append_aligned(blob, edits.rows.data(), edits.rows.size());
@@ -281,10 +283,10 @@ void device_graph_t<vid_t, eid_t>::sync(const graph_t<vid_t, eid_t>& host,
   if (host.version() == version_) return;
   const stage_scope_t sync_stage("graph.sync_device");
   if (host.version() != version_ + 1) {
-    throw invalid_argument_error(
-        "device_graph_t::sync(): the device copy is at graph version " + std::to_string(version_) +
-        " but the host graph is at " + std::to_string(host.version()) +
-        "; sync after every apply, or rebuild the device copy");
+    throw invalid_argument_error("device_graph_t::sync(): the device copy is at graph version " +
+                                 std::to_string(version_) + " but the host graph is at " +
+                                 std::to_string(host.version()) +
+                                 "; sync after every apply, or rebuild the device copy");
   }
   device_scope_t scope(device_);
   rows_synced_ = 0;
@@ -348,11 +350,11 @@ template <class vid_t, class eid_t>
 int64_t device_graph_t<vid_t, eid_t>::bytes() const noexcept {
   int64_t total = 0;
   for (const direction_t* d : {&out_, &in_}) {
-    total += static_cast<int64_t>(d->row_begin.size() + d->row_end.size() +
-                                  d->row_capacity_end.size()) *
-                 sizeof(eid_t) +
-             static_cast<int64_t>(d->col.size()) * sizeof(vid_t) +
-             static_cast<int64_t>(d->weights.size()) * sizeof(int32_t);
+    total +=
+        static_cast<int64_t>(d->row_begin.size() + d->row_end.size() + d->row_capacity_end.size()) *
+            sizeof(eid_t) +
+        static_cast<int64_t>(d->col.size()) * sizeof(vid_t) +
+        static_cast<int64_t>(d->weights.size()) * sizeof(int32_t);
   }
   // The scratch that apply() keeps between batches is the graph's memory too.
   return total + static_cast<int64_t>(apply_workspace_.device_bytes());

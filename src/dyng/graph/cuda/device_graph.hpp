@@ -6,11 +6,11 @@
 // memory (stage()): it checks the batch (the checks of batch_validate.hpp, on the host for a
 // host batch and from the staging kernel's facts for a device one, so the messages are
 // graph_t's), then resolves the batch's semantics against its own rows and rewrites the touched
-// rows, all on the device (device_apply.cu); the host graph it was made from is then behind, and download() returns a
-// host graph equal to the device copy slot for slot. sync() is the older route for a host graph
-// that applied the batch itself: it replays the host's recorded row edits (change_log.hpp's
-// row_edits_t) on the device and uploads the rows the host recomposed or moved; only a host
-// re-layout, vertex growth or a grown slot array makes it upload a direction whole.
+// rows, all on the device (device_apply.cu); the host graph it was made from is then behind, and
+// download() returns a host graph equal to the device copy slot for slot. sync() is the older route
+// for a host graph that applied the batch itself: it replays the host's recorded row edits
+// (change_log.hpp's row_edits_t) on the device and uploads the rows the host recomposed or moved;
+// only a host re-layout, vertex growth or a grown slot array makes it upload a direction whole.
 //
 // Memory: the device holds three offsets per row (row_begin, row_end, row_capacity_end), the
 // column array and the K weights per slot of each stored direction; see bytes().
@@ -157,8 +157,7 @@ class device_graph_t {
   struct direction_plan_t;
   struct batch_input_t;  ///< A checked batch in device memory, with what its checks found.
 
-  apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log,
-                              undo_t* undo);
+  apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log, undo_t* undo);
   void record_rows(const direction_plan_t& plan, const apply_context_t& ctx,
                    typename undo_t::record_t& record);
 

@@ -29,9 +29,9 @@ decltype(auto) on_graph_device(const S& state, const G& graph, const char* fn, F
 /// repair_budget.
 template <class steps_t, class S, class G, class vid_t, class... steps_args_t>
 typename steps_t::stats_type update_on_device(const S& state, const G& graph,
-                                              const change_log_t<vid_t>& log,
-                                              int64_t num_vertices, double budget,
-                                              const char* fn, steps_args_t&&... steps_args) {
+                                              const change_log_t<vid_t>& log, int64_t num_vertices,
+                                              double budget, const char* fn,
+                                              steps_args_t&&... steps_args) {
   return on_graph_device(state, graph, fn, [&] {
     steps_t steps(std::forward<steps_args_t>(steps_args)...);
     return run_update(steps, log, num_vertices, budget, fn);

@@ -12,14 +12,14 @@ namespace dyng::cuda::detail {
 
 template <class vid_t, class eid_t>
 struct packed_rows_t {
-  int64_t count = 0;               ///< Rows in the pack.
-  const vid_t* vertex = nullptr;   ///< count entries.
-  const eid_t* begin = nullptr;    ///< count entries: the row's first slot.
-  const eid_t* end = nullptr;      ///< count entries: one past its last used slot.
+  int64_t count = 0;                    ///< Rows in the pack.
+  const vid_t* vertex = nullptr;        ///< count entries.
+  const eid_t* begin = nullptr;         ///< count entries: the row's first slot.
+  const eid_t* end = nullptr;           ///< count entries: one past its last used slot.
   const eid_t* capacity_end = nullptr;  ///< count entries: one past its last slot.
-  const int64_t* offset = nullptr; ///< count + 1 entries: where each row starts in col/weights.
-  const vid_t* col = nullptr;      ///< The rows' neighbours, back to back.
-  const int32_t* weights = nullptr;///< K weights per packed slot; null when K == 0.
+  const int64_t* offset = nullptr;   ///< count + 1 entries: where each row starts in col/weights.
+  const vid_t* col = nullptr;        ///< The rows' neighbours, back to back.
+  const int32_t* weights = nullptr;  ///< K weights per packed slot; null when K == 0.
 };
 
 template <class vid_t, class eid_t>

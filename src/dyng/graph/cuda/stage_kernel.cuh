@@ -107,8 +107,7 @@ __global__ void stage_kernel(device_batch_arrays_t in, stage_rules_t rules, vid_
   auto refused = [&](int64_t id) { return id < 0 || (id >= rules.n && !rules.growth); };
   long long max_insert = -1, max_delete = -1;
   unsigned long long loops = 0;
-  for (int64_t base = static_cast<int64_t>(blockIdx.x) * blockDim.x; base < count;
-       base += stride) {
+  for (int64_t base = static_cast<int64_t>(blockIdx.x) * blockDim.x; base < count; base += stride) {
     const int64_t i = base + threadIdx.x;
     if (i < ni) {
       const int64_t u = stage_id(in.insert_src, i, cf::k_insert_src, rules.id_max, ins_src, facts);

@@ -28,11 +28,12 @@ __device__ __forceinline__ int64_t row_of_slot(const int64_t* at, int64_t count,
 /// [row_begin, row_end) into col/weights from at[i] on (at[count] slots in all). The row arrays
 /// have `n` entries; a row past them (a vertex the batch adds) is empty.
 template <class vid_t, class eid_t>
-__global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n, const eid_t* row_begin,
-                                 const eid_t* row_end, const eid_t* row_capacity_end,
-                                 const vid_t* col, const int32_t* weights, int k,
-                                 const int64_t* at, eid_t* begin, eid_t* end,
-                                 eid_t* capacity_end, vid_t* saved_col, int32_t* saved_weights) {
+__global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n,
+                                 const eid_t* row_begin, const eid_t* row_end,
+                                 const eid_t* row_capacity_end, const vid_t* col,
+                                 const int32_t* weights, int k, const int64_t* at, eid_t* begin,
+                                 eid_t* end, eid_t* capacity_end, vid_t* saved_col,
+                                 int32_t* saved_weights) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (int64_t i = first; i < count; i += stride) {
@@ -55,11 +56,10 @@ __global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n, co
 /// the rows below `n` (the row arrays put back hold no others).
 template <class vid_t, class eid_t>
 __global__ void restore_rows_kernel(const vid_t* rows, int64_t count, int64_t n, const eid_t* begin,
-                                    const eid_t* end, const eid_t* capacity_end,
-                                    const int64_t* at, const vid_t* saved_col,
-                                    const int32_t* saved_weights, int k, eid_t* row_begin,
-                                    eid_t* row_end, eid_t* row_capacity_end, vid_t* col,
-                                    int32_t* weights) {
+                                    const eid_t* end, const eid_t* capacity_end, const int64_t* at,
+                                    const vid_t* saved_col, const int32_t* saved_weights, int k,
+                                    eid_t* row_begin, eid_t* row_end, eid_t* row_capacity_end,
+                                    vid_t* col, int32_t* weights) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (int64_t i = first; i < count; i += stride) {

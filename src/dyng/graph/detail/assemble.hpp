@@ -54,7 +54,8 @@ void assemble_direction(D& d, int64_t n, std::span<const vid_t> rows, std::span<
   for (int64_t p = 0; p < m; ++p) bucket[p] = {cols[order[p]], widx[order[p]]};
   order = {};
   if (sorted) {
-    for (int64_t v = 0; v < n; ++v) stable_sort_row(bucket.data() + start[v], bucket.data() + start[v + 1]);
+    for (int64_t v = 0; v < n; ++v)
+      stable_sort_row(bucket.data() + start[v], bucket.data() + start[v + 1]);
   }
 
   // Lay out with headroom; fall back to compact when the offsets type cannot hold the padding.

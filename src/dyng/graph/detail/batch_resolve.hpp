@@ -53,8 +53,8 @@ inline void add_replay_counts(apply_summary_t& into, const apply_summary_t& part
 /// One batch entry as resolve_batch() orders and replays it.
 template <class vid_t>
 struct batch_record_t {
-  vid_t a, b;      // key: (u, v), or (min, max) for an undirected graph
-  int64_t seq;     // its list's base + its position in the list
+  vid_t a, b;   // key: (u, v), or (min, max) for an undirected graph
+  int64_t seq;  // its list's base + its position in the list
   bool insert;
   bool swapped;    // (u, v) = (b, a): an undirected edge given high end first
   int32_t weight;  // an insertion's weight when K == 1, carried along the sorts
@@ -73,8 +73,7 @@ struct replay_part_t {
 /// Starts of `parts` runs of records[0, m) that split only between key groups (a run may be
 /// empty): parts + 1 offsets.
 template <class vid_t>
-std::vector<size_t> group_aligned_runs(const std::vector<batch_record_t<vid_t>>& recs,
-                                       int parts) {
+std::vector<size_t> group_aligned_runs(const std::vector<batch_record_t<vid_t>>& recs, int parts) {
   std::vector<size_t> start(static_cast<size_t>(parts) + 1, recs.size());
   start[0] = 0;
   for (int t = 1; t < parts; ++t) {
@@ -211,8 +210,7 @@ void replay_key_groups(const std::vector<batch_record_t<vid_t>>& recs, size_t fi
       const replay_step_t step =
           r.insert ? replay.insert_step(sem.as_sets) : replay.delete_step(sem.as_sets);
       switch (step) {
-        case replay_step_t::repeat:
-          break;
+        case replay_step_t::repeat: break;
         case replay_step_t::erase:
           counts.deleted_edges += mult;
           ops.push_back({u, v, r.seq, found.first, op_kind_t::erase, 0});
@@ -233,9 +231,7 @@ void replay_key_groups(const std::vector<batch_record_t<vid_t>>& recs, size_t fi
               counts.updated_edges += mult;
               ops.push_back({u, v, r.seq, bases.index(r), op_kind_t::reweight, r.weight});
               break;
-            case on_existing_insert_t::ignore:
-              counts.ignored_insertions += mult;
-              break;
+            case on_existing_insert_t::ignore: counts.ignored_insertions += mult; break;
             case on_existing_insert_t::error:
               reject(r, [&] { return existing_insert_text(bases.index(r), u, v); });
               break;
@@ -252,10 +248,9 @@ void replay_key_groups(const std::vector<batch_record_t<vid_t>>& recs, size_t fi
 /// earliest rejection of all runs or joins their operations, in key order, into `out` (the
 /// counters into `sum`). The result is the one a single run gives.
 template <class vid_t, class copies_fn>
-void replay_on_team(const std::vector<batch_record_t<vid_t>>& recs,
-                    const graph_properties_t& props, int64_t n, copies_fn& copies,
-                    const record_bases_t& bases, int team, std::vector<row_op_t<vid_t>>& out,
-                    apply_summary_t& sum) {
+void replay_on_team(const std::vector<batch_record_t<vid_t>>& recs, const graph_properties_t& props,
+                    int64_t n, copies_fn& copies, const record_bases_t& bases, int team,
+                    std::vector<row_op_t<vid_t>>& out, apply_summary_t& sum) {
   const std::vector<size_t> start = group_aligned_runs(recs, team);
   std::vector<replay_part_t<vid_t>> parts(static_cast<size_t>(team));
   std::vector<std::exception_ptr> failures(static_cast<size_t>(team));
@@ -299,9 +294,8 @@ void replay_on_team(const std::vector<batch_record_t<vid_t>>& recs,
 template <class vid_t, class copies_fn>
 resolved_batch_t<vid_t> resolve_batch(const edge_batch_t<vid_t>& batch,
                                       const graph_properties_t& props, int64_t n,
-                                      copies_fn&& copies,
-                                      int64_t probe_ops = k_error_probe_ops, int team = 1,
-                                      cancel_token_t cancel = {}) {
+                                      copies_fn&& copies, int64_t probe_ops = k_error_probe_ops,
+                                      int team = 1, cancel_token_t cancel = {}) {
   constexpr const char* fn = "Graph.apply()";
   resolved_batch_t<vid_t> out;
   const validated_batch_t checked = validate_batch(batch, props, n);

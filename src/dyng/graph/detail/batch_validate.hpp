@@ -32,14 +32,16 @@ enum : int { k_delete_src, k_delete_dst, k_insert_src, k_insert_dst, k_id_arrays
 struct batch_id_facts_t {
   /// Per id array, the first id < 0, or >= n when vertex growth is off.
   id_fault_t bad[k_id_arrays];
-  id_fault_t first_self_loop;   ///< The first insertion (u, u); id = u.
-  int64_t self_loops = 0;       ///< Insertions (u, u).
-  int64_t max_insert_id = -1;   ///< Largest id of an insertion not dropped as a self-loop.
-  int64_t max_delete_id = -1;   ///< Largest id a deletion names.
+  id_fault_t first_self_loop;  ///< The first insertion (u, u); id = u.
+  int64_t self_loops = 0;      ///< Insertions (u, u).
+  int64_t max_insert_id = -1;  ///< Largest id of an insertion not dropped as a self-loop.
+  int64_t max_delete_id = -1;  ///< Largest id a deletion names.
 };
 
 /// Whether id `id` is refused in a graph of `n` vertices (negative, or new without growth).
-inline bool refused_id(int64_t id, int64_t n, bool growth) { return id < 0 || (id >= n && !growth); }
+inline bool refused_id(int64_t id, int64_t n, bool growth) {
+  return id < 0 || (id >= n && !growth);
+}
 
 template <class vid_t>
 batch_id_facts_t scan_batch_ids(const edge_batch_t<vid_t>& batch, const graph_properties_t& props,
@@ -184,11 +186,10 @@ struct validated_batch_t {
 template <class vid_t>
 validated_batch_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_properties_t& props,
                                  int64_t n) {
-  check_batch_shapes(static_cast<int64_t>(batch.insert_src.size()),
-                     static_cast<int64_t>(batch.insert_dst.size()),
-                     static_cast<int64_t>(batch.delete_src.size()),
-                     static_cast<int64_t>(batch.delete_dst.size()), batch.num_weights,
-                     static_cast<int64_t>(batch.insert_weights.size()), props);
+  check_batch_shapes(
+      static_cast<int64_t>(batch.insert_src.size()), static_cast<int64_t>(batch.insert_dst.size()),
+      static_cast<int64_t>(batch.delete_src.size()), static_cast<int64_t>(batch.delete_dst.size()),
+      batch.num_weights, static_cast<int64_t>(batch.insert_weights.size()), props);
   validated_batch_t out;
   out.ids = scan_batch_ids(batch, props, n);
   out.num_vertices_after = check_batch_ids<vid_t>(out.ids, props, n);
@@ -201,6 +202,5 @@ validated_batch_t validate_batch(const edge_batch_t<vid_t>& batch, const graph_p
 inline int64_t batch_id_bound(const batch_id_facts_t& facts, int64_t n_after) {
   return std::max<int64_t>(n_after, facts.max_delete_id + 1);
 }
-
 
 }  // namespace dyng::detail

@@ -196,8 +196,7 @@ void sort_row(vid_t* c, pay_t* p, int64_t s, int64_t n, sort_scratch_t<vid_t, pa
 /// wins, order otherwise unchanged); returns the new size.
 template <class vid_t, class pay_t>
 int64_t merge_append_row(vid_t* c, pay_t* p, int64_t s,
-                         std::vector<std::pair<vid_t, int64_t>>& scratch,
-                         std::vector<char>& dead) {
+                         std::vector<std::pair<vid_t, int64_t>>& scratch, std::vector<char>& dead) {
   if (s < 2) return s;
   scratch.resize(static_cast<size_t>(s));
   for (int64_t i = 0; i < s; ++i) scratch[i] = {c[i], i};
@@ -249,8 +248,8 @@ struct raw_rows_t {
 /// the offsets type even when the merged one does not); sizes d.col and `pay` for it, zeroed.
 template <class D, class vid_t, class pay_t>
 raw_rows_t count_row_entries(D& d, std::vector<pay_t>& pay, int64_t n, const row_walk_t& rows,
-                             std::span<const vid_t> src, std::span<const vid_t> dst,
-                             bool both_ways, double headroom) {
+                             std::span<const vid_t> src, std::span<const vid_t> dst, bool both_ways,
+                             double headroom) {
   const int64_t m_in = static_cast<int64_t>(src.size());
   raw_rows_t raw{zeroed_array<int64_t>(static_cast<size_t>(n)),
                  zeroed_array<int64_t>(static_cast<size_t>(n)),
@@ -290,8 +289,8 @@ raw_rows_t count_row_entries(D& d, std::vector<pay_t>& pay, int64_t n, const row
 /// Pass 2: scatters every entry (column + payload) into its row's raw range, in input order.
 template <class vid_t, class pay_t, class payload_fn>
 void scatter_entries(vid_t* col, pay_t* pl, int64_t n, const row_walk_t& rows, raw_rows_t& raw,
-                     std::span<const vid_t> src, std::span<const vid_t> dst,
-                     payload_fn& payload, bool both_ways) {
+                     std::span<const vid_t> src, std::span<const vid_t> dst, payload_fn& payload,
+                     bool both_ways) {
   const int64_t m_in = static_cast<int64_t>(src.size());
   using rec_t = scatter_rec_t<vid_t, pay_t>;
   int64_t* const fill = raw.fill.data();
@@ -382,8 +381,8 @@ void slide_rows_into_layout(D& d, std::vector<pay_t>& pay, int64_t n, const row_
   vid_t* col = d.col.data();
   pay_t* pl = pay.data();
   bool padded = true;
-  const int64_t total = layout_total<eid_t>(rows, m, [&](int64_t v) { return raw.size[v]; },
-                                            headroom, padded);
+  const int64_t total =
+      layout_total<eid_t>(rows, m, [&](int64_t v) { return raw.size[v]; }, headroom, padded);
   d.row_begin = {};
   d.row_end = {};
   d.row_capacity_end = {};
@@ -456,8 +455,8 @@ void transpose_rows(D& in, const D& out, int64_t n, int num_weights, double head
     m += static_cast<int64_t>(out.row_end[u]) - static_cast<int64_t>(out.row_begin[u]);
   });
   bool padded = true;
-  const int64_t total = layout_total<eid_t>(in_rows, m, [&](int64_t v) { return count[v]; },
-                                            headroom, padded);
+  const int64_t total =
+      layout_total<eid_t>(in_rows, m, [&](int64_t v) { return count[v]; }, headroom, padded);
   in.row_begin = {};
   in.row_end = {};
   in.row_capacity_end = {};

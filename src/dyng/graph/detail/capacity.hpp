@@ -86,8 +86,9 @@ inline double row_array_bytes(int64_t n, int64_t rows, std::initializer_list<siz
 /// describes the request ("a graph of ... vertices and ... edges").
 inline void check_memory(double needed, double largest_block, const std::string& what,
                          const char* fn) {
-  const std::string fix = "; check num_vertices and the largest vertex id (ids are used as "
-                          "given, not renumbered), free memory, or use a larger machine";
+  const std::string fix =
+      "; check num_vertices and the largest vertex id (ids are used as "
+      "given, not renumbered), free memory, or use a larger machine";
   const double available = available_memory_bytes();
   if (available > 0.0 && needed > available) {
     throw out_of_memory_error(std::string(fn) + ": " + what + " needs about " + gib(needed) +
@@ -96,8 +97,10 @@ inline void check_memory(double needed, double largest_block, const std::string&
   const double limit = largest_block_bytes();
   if (limit > 0.0 && largest_block > limit) {
     throw out_of_memory_error(std::string(fn) + ": " + what + " needs a single block of " +
-                              gib(largest_block) + " (its per-vertex arrays) but this machine "
-                              "hands out at most " + gib(limit) + " (memory plus swap)" + fix);
+                              gib(largest_block) +
+                              " (its per-vertex arrays) but this machine "
+                              "hands out at most " +
+                              gib(limit) + " (memory plus swap)" + fix);
   }
 }
 
@@ -122,7 +125,8 @@ double from_edges_bytes(int64_t n, int64_t entries, int num_weights, double head
   const double out_build = row_array_bytes(n, entries, {e, e, e, 8, 8, 8}) +
                            slots * (sizeof(vid_t) + payload + weights) +
                            static_cast<double>(entries) * record;
-  const double out_done = row_array_bytes(n, entries, {e, e, e}) + slots * (sizeof(vid_t) + weights);
+  const double out_done =
+      row_array_bytes(n, entries, {e, e, e}) + slots * (sizeof(vid_t) + weights);
   const double in_build = row_array_bytes(n, entries, {e, e, e, 8, 8}) +
                           slots * (sizeof(vid_t) + weights) + static_cast<double>(entries) * record;
   return transposed ? std::max(out_build, out_done + in_build) : out_build;
@@ -134,8 +138,8 @@ double from_edges_bytes(int64_t n, int64_t entries, int num_weights, double head
 template <class eid_t>
 double growth_bytes(int64_t n_before, int64_t n_after, int64_t ops, int directions) {
   const double copied = static_cast<double>(n_before) * 3.0 * sizeof(eid_t);
-  const double new_rows = row_array_bytes(n_after - n_before, ops, {sizeof(eid_t), sizeof(eid_t),
-                                                                     sizeof(eid_t)});
+  const double new_rows =
+      row_array_bytes(n_after - n_before, ops, {sizeof(eid_t), sizeof(eid_t), sizeof(eid_t)});
   return directions * (copied + new_rows) + static_cast<double>(ops) * 64.0;
 }
 

@@ -2,11 +2,11 @@
 //
 // Every recomposing write path of apply() (rows moved to the tail, the full rebuild of a large
 // batch) goes through compose_row, or compose_sorted_row for sorted rows (the same slots by one
-// merge), and edit_row_in_place produces the same slots again; the tests compare the paths. Semantics per
-// column c, matching what the batch resolution assumed: erase removes the FIRST remaining copy of
-// c, reweight rewrites the first copy, insert adds a copy after all existing copies of c. A
-// sorted row stays sorted (copies of one column in arrival order); an append row keeps its
-// surviving slots in place and lists new slots at the end in operation order.
+// merge), and edit_row_in_place produces the same slots again; the tests compare the paths.
+// Semantics per column c, matching what the batch resolution assumed: erase removes the FIRST
+// remaining copy of c, reweight rewrites the first copy, insert adds a copy after all existing
+// copies of c. A sorted row stays sorted (copies of one column in arrival order); an append row
+// keeps its surviving slots in place and lists new slots at the end in operation order.
 #pragma once
 
 #include <algorithm>
@@ -47,15 +47,15 @@ const int32_t* op_weights(const row_op_t<vid_t>& op, const int32_t* batch_weight
 template <class vid_t>
 struct compose_scratch_t {
   struct item_t {
-    int64_t origin;         ///< Slot index within the old row, or -1 for a new slot.
-    int64_t order;          ///< Operation index of a new slot (append order of new slots).
+    int64_t origin;  ///< Slot index within the old row, or -1 for a new slot.
+    int64_t order;   ///< Operation index of a new slot (append order of new slots).
     const int32_t* weights;
   };
-  std::vector<vid_t> touched;          ///< Columns the operations name, sorted, unique.
+  std::vector<vid_t> touched;  ///< Columns the operations name, sorted, unique.
   std::vector<int64_t> offset, head, tail_pos;
   std::vector<item_t> items;
-  std::vector<int64_t> slot_state;     ///< Old slots: -2 untouched, -1 removed, else item index.
-  std::vector<int64_t> fresh;          ///< Surviving new items (append order).
+  std::vector<int64_t> slot_state;  ///< Old slots: -2 untouched, -1 removed, else item index.
+  std::vector<int64_t> fresh;       ///< Surviving new items (append order).
 };
 
 /// Appends one slot (column c, k weights from w) to out_cols / out_weights.
@@ -79,8 +79,8 @@ int64_t touched_index(const compose_scratch_t<vid_t>& s, vid_t c) {
 /// it). s.slot_state marks the old slots: -2 untouched, -1 a touched column's copy.
 template <class vid_t>
 void queue_row_copies(const vid_t* cols, const int32_t* weights, int64_t size,
-                      std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                      int64_t k, compose_scratch_t<vid_t>& s) {
+                      std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights, int64_t k,
+                      compose_scratch_t<vid_t>& s) {
   auto slot_weights = [&](int64_t slot) { return k > 0 ? weights + slot * k : nullptr; };
   auto weights_of = [&](const row_op_t<vid_t>& op) { return op_weights(op, batch_weights, k); };
   s.touched.clear();
@@ -254,8 +254,7 @@ int64_t edit_row_in_place(vid_t* cols, int32_t* weights, int64_t size,
 template <class vid_t>
 int64_t edit_row_one_at_a_time(vid_t* cols, int32_t* weights, int64_t size,
                                std::span<const row_op_t<vid_t>> ops, const int32_t* batch_weights,
-                               int num_weights, bool sorted,
-                               row_piece_recorder_t<vid_t>* recorder);
+                               int num_weights, bool sorted, row_piece_recorder_t<vid_t>* recorder);
 
 /// edit_row_in_place() for a sorted row and operations (ascending by column, then seq, as
 /// row_ops_in_write_order() leaves them) that erase or reweight only: each operation's slot is

@@ -47,9 +47,9 @@ struct edge_replay_t {
 };
 
 /// The message of an 'error' mode's rejection; `index` is the position in its list.
-/// What a copies(u, v) callback of the resolve returns: the stored copies of (u, v), or those with the slot of
-/// the first (the graph's own callback knows it from its search; an erasure carries it on, see
-/// row_op_t::widx, so that an undo record need not search again).
+/// What a copies(u, v) callback of the resolve returns: the stored copies of (u, v), or those with
+/// the slot of the first (the graph's own callback knows it from its search; an erasure carries it
+/// on, see row_op_t::widx, so that an undo record need not search again).
 struct copies_found_t {
   int64_t count = 0;
   int64_t first = -1;
@@ -65,8 +65,8 @@ inline std::string missing_delete_text(int64_t index, int64_t u, int64_t v) {
 }
 
 inline std::string existing_insert_text(int64_t index, int64_t u, int64_t v) {
-  return "Graph.apply(): insertion " + std::to_string(index) + " adds edge (" +
-         std::to_string(u) + ", " + std::to_string(v) +
+  return "Graph.apply(): insertion " + std::to_string(index) + " adds edge (" + std::to_string(u) +
+         ", " + std::to_string(v) +
          "), which already exists at that point of the batch; remove it or use "
          "on_existing_insert='upsert' or 'ignore'";
 }

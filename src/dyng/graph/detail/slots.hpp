@@ -137,7 +137,8 @@ void write_row_content(D& d, int64_t v, const vid_t* cols, const int32_t* weight
   if (size > 0) {
     std::memmove(d.col.data() + b, cols, sizeof(vid_t) * static_cast<size_t>(size));
     if (k > 0) {
-      std::memmove(d.weights.data() + b * k, weights, sizeof(int32_t) * static_cast<size_t>(size * k));
+      std::memmove(d.weights.data() + b * k, weights,
+                   sizeof(int32_t) * static_cast<size_t>(size * k));
     }
   }
   d.row_end[v] = static_cast<eid_t>(b + size);

@@ -44,8 +44,8 @@ std::string transpose_mismatch(const D& out, const D& in, int64_t n, int num_wei
     const int64_t s = static_cast<int64_t>(in.row_end[v]) - b;
     const int64_t want = start[v + 1] - start[v];
     if (s != want) {
-      return "vertex " + std::to_string(v) + " has " + std::to_string(s) +
-             " in-edges stored but " + std::to_string(want) + " out-edges point to it";
+      return "vertex " + std::to_string(v) + " has " + std::to_string(s) + " in-edges stored but " +
+             std::to_string(want) + " out-edges point to it";
     }
     actual.clear();
     for (int64_t j = 0; j < s; ++j) actual.push_back({in.col[b + j], b + j});

@@ -33,8 +33,8 @@ void record_touched_rows(const D& d, std::span<const row_op_t<vid_t>> ops, int n
     record.begin[i] = d.row_begin[v];
     record.end[i] = d.row_end[v];
     record.capacity_end[i] = d.row_capacity_end[v];
-    record.at[i + 1] = record.at[i] + (static_cast<int64_t>(d.row_end[v]) -
-                                       static_cast<int64_t>(d.row_begin[v]));
+    record.at[i + 1] =
+        record.at[i] + (static_cast<int64_t>(d.row_end[v]) - static_cast<int64_t>(d.row_begin[v]));
   }
   record.cols.resize(static_cast<size_t>(record.at[count]));
   record.weights.resize(static_cast<size_t>(record.at[count] * k));

@@ -139,8 +139,8 @@ void transpose_rows(const int64_t* in_ptr, const vid_t* in_col, const int32_t* i
       from[j] = {in_col[j], static_cast<vid_t>(v), in_w ? in_w[j] : 0};
     }
   }
-  from = radix_sort_by_key(from, into, m, key_bits_below(n),
-                           [](const moved_edge_t<vid_t>& e) { return e.from; }, team);
+  from = radix_sort_by_key(
+      from, into, m, key_bits_below(n), [](const moved_edge_t<vid_t>& e) { return e.from; }, team);
 #pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
   for (int64_t j = 0; j < m; ++j) {
     out_col[j] = from[j].to;
@@ -180,7 +180,7 @@ void fill_combined_in_rows(const vid_t* const* parents, int64_t n, count_t k,
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < n; ++v) {
       const int count = combined_in_edges<vid_t>([&](int i) { return parents[i][v]; }, k,
-                                                  tree_weights.data(), scale, edges.data());
+                                                 tree_weights.data(), scale, edges.data());
       const int64_t at = in_ptr[v];
       for (int e = 0; e < count; ++e) {
         in_col[at + e] = edges[e].from;
@@ -198,8 +198,8 @@ void fill_combined_in_rows(const vid_t* const* parents, int64_t n, count_t k,
 /// short loops inside, which a run-time K leaves as loops.
 template <class vid_t>
 combined_csrs_t<vid_t> build_combined_csrs(const std::vector<const vid_t*>& parents, int64_t n,
-                                           const std::vector<int64_t>& tree_weights,
-                                           int64_t scale, int threads = 1) {
+                                           const std::vector<int64_t>& tree_weights, int64_t scale,
+                                           int threads = 1) {
   const int k = static_cast<int>(parents.size());
   std::optional<stage_scope_t> stage(std::in_place, "mosp.combined_in_rows");
   combined_csrs_t<vid_t> csrs;

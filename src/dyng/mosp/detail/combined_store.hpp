@@ -38,8 +38,8 @@ struct combined_csrs_t {
 template <class vid_t>
 adjacency_view_t<vid_t, int64_t> view_of(const csr_t<vid_t, int64_t>& csr) {
   const int64_t n = static_cast<int64_t>(csr.row_ptr.size()) - 1;
-  return {static_cast<vid_t>(n), csr.num_weights, csr.row_ptr.data(), csr.row_ptr.data() + 1,
-          csr.col.data(), csr.weights.data()};
+  return {static_cast<vid_t>(n),  csr.num_weights, csr.row_ptr.data(),
+          csr.row_ptr.data() + 1, csr.col.data(),  csr.weights.data()};
 }
 
 /// The combined graph as a state holds it. A compute builds the two CSRs and searches them as
@@ -51,7 +51,8 @@ template <class vid_t>
 class combined_store_t {
  public:
   combined_store_t() = default;
-  explicit combined_store_t(combined_csrs_t<vid_t> csrs) : csrs_(std::move(csrs)), laid_out_(false) {}
+  explicit combined_store_t(combined_csrs_t<vid_t> csrs)
+      : csrs_(std::move(csrs)), laid_out_(false) {}
 
   int64_t num_vertices() const {
     return laid_out_ ? static_cast<int64_t>(graph_.num_vertices())
@@ -73,7 +74,7 @@ class combined_store_t {
     if (!laid_out_) {
       const stage_scope_t stage("mosp.combined_layout");
       graph_ = combined_graph_t<vid_t>::from_transposed_csrs(csrs_.out, csrs_.in,
-                                                            combined_graph_properties(), threads);
+                                                             combined_graph_properties(), threads);
       csrs_ = {};
       laid_out_ = true;
     }

@@ -51,8 +51,8 @@ eid_t first_slot_in_sorted_row(const adjacency_view_t<vid_t, eid_t>& view, vid_t
 /// when there is no such edge (j < 0: a tree edge that is no graph edge, which
 /// testing.mosp_path_costs checks for) or the parent has no path.
 template <class vid_t, class eid_t>
-void costs_through(const adjacency_view_t<vid_t, eid_t>& view, eid_t j, int k,
-                   const int64_t* from, int64_t* to) {
+void costs_through(const adjacency_view_t<vid_t, eid_t>& view, eid_t j, int k, const int64_t* from,
+                   int64_t* to) {
   const bool reached = j >= 0 && from[0] != sssp::k_infinite_distance;
   for (int i = 0; i < k; ++i) {
     to[i] = reached ? from[i] + view.weight(j, i) : sssp::k_infinite_distance;
@@ -84,9 +84,8 @@ struct cost_rows_t {
 /// whose costs changed. `slot_of` (n entries, -1 on entry and on return) is scratch for the
 /// scan of a row with many children.
 template <class vid_t, class eid_t, class changed_fn>
-void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p,
-                       std::span<const vid_t> kids, std::vector<eid_t>& slot_of, int64_t* costs,
-                       changed_fn&& on_changed) {
+void costs_of_children(const cost_rows_t<vid_t, eid_t>& rows, vid_t p, std::span<const vid_t> kids,
+                       std::vector<eid_t>& slot_of, int64_t* costs, changed_fn&& on_changed) {
   const int k = rows.k;
   const bool scan = !rows.sorted && kids.size() > k_scan_children_separately;
   if (scan) {
@@ -224,7 +223,8 @@ void parent_slots(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents,
       // search reads lines next to the ones the last search read.
       size_t step = 1;
       while (static_cast<size_t>(end - at) > step && at[step] < w) step *= 2;
-      at = std::lower_bound(at + step / 2, at + std::min(step + 1, static_cast<size_t>(end - at)), w);
+      at = std::lower_bound(at + step / 2, at + std::min(step + 1, static_cast<size_t>(end - at)),
+                            w);
       const bool found = at != end && *at == w;
       slot[i] = found ? static_cast<eid_t>(at - out.col) : eid_t{-1};
       owner[i] = p;
@@ -255,8 +255,8 @@ void parent_slots(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents,
 /// `b`), and the start of the row of the one half as far, where its first search begins; leaves
 /// have no row to read.
 template <class vid_t, class eid_t>
-void prefetch_row(const cost_rows_t<vid_t, eid_t>& rows, const tree_order_t<vid_t>& tree,
-                  int64_t q, int64_t b) {
+void prefetch_row(const cost_rows_t<vid_t, eid_t>& rows, const tree_order_t<vid_t>& tree, int64_t q,
+                  int64_t b) {
   const auto& out = rows.out;
   auto has_children = [&](int64_t r) { return tree.first[r] != tree.first[r + 1]; };
   const int64_t far = q + static_cast<int64_t>(k_cost_prefetch);
@@ -308,8 +308,7 @@ struct distance_order_t {
                    int64_t band, int threads) {
     auto listed = [&](int64_t v) {
       const vid_t p = parents[v];
-      return v != source && p >= 0 && p < n && p != v &&
-             distances[v] < sssp::k_infinite_distance;
+      return v != source && p >= 0 && p < n && p != v && distances[v] < sssp::k_infinite_distance;
     };
     // Left uninitialised (new[] of a trivial type): only the listed part is ever written.
     const size_t room = static_cast<size_t>(std::max<int64_t>(n, 1));
@@ -404,8 +403,8 @@ void costs_from_in_slots(const adjacency_view_t<vid_t, eid_t>& in, int k, const 
 /// of narrower ones by one thread (a team per band would cost a barrier each).
 template <class vid_t, class eid_t>
 void costs_in_distance_order(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* parents,
-                             const int64_t* distances, int64_t band, int64_t* costs,
-                             vid_t source, int threads) {
+                             const int64_t* distances, int64_t band, int64_t* costs, vid_t source,
+                             int threads) {
   const adjacency_view_t<vid_t, eid_t>& in = *rows.unique_in;
   const int64_t n = rows.out.num_vertices;
   const distance_order_t<vid_t> ranked(parents, distances, n, source, band, threads);
@@ -505,9 +504,9 @@ void compute_path_costs(const cost_rows_t<vid_t, eid_t>& rows, const vid_t* pare
 /// Returns the parents whose children were visited (the work done).
 template <class vid_t, class eid_t, class tree_eid_t>
 int64_t repair_path_costs(const cost_rows_t<vid_t, eid_t>& rows,
-                          const adjacency_view_t<vid_t, tree_eid_t>& tree_out,
-                          const vid_t* parents, const int64_t* distances, vid_t source,
-                          const std::vector<vid_t>& roots, std::vector<int64_t>& costs) {
+                          const adjacency_view_t<vid_t, tree_eid_t>& tree_out, const vid_t* parents,
+                          const int64_t* distances, vid_t source, const std::vector<vid_t>& roots,
+                          std::vector<int64_t>& costs) {
   const int64_t n = rows.out.num_vertices;
   const int k = rows.k;
   // 1: a root whose own costs may have changed; 2: costs changed, so all children follow.

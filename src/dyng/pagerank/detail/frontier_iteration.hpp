@@ -71,7 +71,10 @@ class frontier_iteration_t {
   /// 1 / out-degree from `out` where it needs it, sparing a pass over every vertex.
   frontier_iteration_t(const transition_t<vid_t, eid_t>& t,
                        const adjacency_view_t<vid_t, eid_t>& out, int threads)
-      : t_(t), out_(out), threads_(threads), flags_(static_cast<size_t>(out.num_vertices), 0),
+      : t_(t),
+        out_(out),
+        threads_(threads),
+        flags_(static_cast<size_t>(out.num_vertices), 0),
         marked_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
 
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
@@ -82,10 +85,9 @@ class frontier_iteration_t {
   /// round writes it, so the caller can undo even a run that threw. Polls `exec.cancel` between
   /// rounds (`fn` names the call).
   frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
-                               double alpha, double threshold,
-                               int64_t max_rounds, int64_t edge_budget, double start_bound,
-                               const rank_totals_t& totals, const execution_t& exec,
-                               const char* fn, std::vector<double>& x,
+                               double alpha, double threshold, int64_t max_rounds,
+                               int64_t edge_budget, double start_bound, const rank_totals_t& totals,
+                               const execution_t& exec, const char* fn, std::vector<double>& x,
                                std::vector<std::pair<vid_t, double>>& previous) {
     frontier_result_t<vid_t> result;
     result.residual_bound = start_bound + seed(log, teleport, alpha, threshold, x);
@@ -98,14 +100,13 @@ class frontier_iteration_t {
       collect(frontier);
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
-      const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next,
-                              previous);
+      const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next, previous);
       result.edges_read += done.edges;
       result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
       dangling += done.dangling_change;
       sum += done.change;
-      dangling_error += eps * static_cast<double>(frontier.size() + 8) *
-                        (std::fabs(dangling) + done.moved);
+      dangling_error +=
+          eps * static_cast<double>(frontier.size() + 8) * (std::fabs(dangling) + done.moved);
       result.vertices_touched += static_cast<int64_t>(frontier.size());
       result.touched_per_round.push_back(static_cast<int64_t>(frontier.size()));
       ++result.rounds;
@@ -169,8 +170,7 @@ class frontier_iteration_t {
   std::array<double, 3> start_totals(const change_log_t<vid_t>& log, const rank_totals_t& totals,
                                      const std::vector<double>& x) const {
     const auto n = static_cast<int64_t>(x.size());
-    if (!totals.totals_known || t_.weighted ||
-        log.num_vertices_after != log.num_vertices_before) {
+    if (!totals.totals_known || t_.weighted || log.num_vertices_after != log.num_vertices_before) {
       const auto [dangling, sum] = dangling_and_sum(x);
       return {dangling, chunked_sum_error(n, dangling), sum};
     }
@@ -254,9 +254,8 @@ class frontier_iteration_t {
 
   /// One Jacobi round over `frontier`; appends the ranks it overwrites to `previous`.
   round_t round(const std::vector<vid_t>& frontier, const teleport_t& teleport, double alpha,
-                double dangling, double threshold,
-                std::vector<double>& x, std::vector<double>& next,
-                std::vector<std::pair<vid_t, double>>& previous) {
+                double dangling, double threshold, std::vector<double>& x,
+                std::vector<double>& next, std::vector<std::pair<vid_t, double>>& previous) {
     const auto size = static_cast<int64_t>(frontier.size());
     next.resize(frontier.size());
     int64_t edges = 0;

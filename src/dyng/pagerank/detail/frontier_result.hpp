@@ -20,8 +20,8 @@ struct frontier_result_t {
   int64_t seeds = 0;
   bool within_budget = true;
   std::vector<int64_t> touched_per_round;  ///< The frontier's size, round by round.
-  double sum = 0.0;  ///< Sum of the ranks after the rounds (kept along, not summed again).
-  double dangling = 0.0;        ///< Rank of the dangling vertices after the rounds (kept along).
+  double sum = 0.0;       ///< Sum of the ranks after the rounds (kept along, not summed again).
+  double dangling = 0.0;  ///< Rank of the dangling vertices after the rounds (kept along).
   double dangling_error = 0.0;  ///< Bound on how far `dangling` is from the exact sum.
   /// Bound on the L1 change one more full iteration would make to the ranks (infinite when the
   /// start had none).

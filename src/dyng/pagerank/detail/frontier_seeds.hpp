@@ -77,8 +77,7 @@ struct seed_plan_t {
 /// vertices of seed_inputs(log) only.
 template <class vid_t, class rank_f, class dangling_f, class degree_f>
 seed_plan_t<vid_t> plan_seeds(const change_log_t<vid_t>& log, bool weighted, double alpha,
-                              double threshold, rank_f rank, dangling_f dangling,
-                              degree_f degree) {
+                              double threshold, rank_f rank, dangling_f dangling, degree_f degree) {
   seed_plan_t<vid_t> plan;
   std::vector<std::pair<vid_t, edge_change_kind_t>> tails;
   tails.reserve(log.changes.size());

@@ -46,8 +46,8 @@ struct transition_t {
 /// The transition of `out` and `in`: per-vertex out-weights, summed in slot order.
 template <class vid_t, class eid_t>
 transition_t<vid_t, eid_t> make_transition(const adjacency_view_t<vid_t, eid_t>& out,
-                                           const adjacency_view_t<vid_t, eid_t>& in,
-                                           bool weighted, int threads) {
+                                           const adjacency_view_t<vid_t, eid_t>& in, bool weighted,
+                                           int threads) {
   const auto n = static_cast<int64_t>(out.num_vertices);
   transition_t<vid_t, eid_t> t{in, std::vector<double>(static_cast<size_t>(n), 0.0), weighted};
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -116,9 +116,9 @@ struct run_result_t {
 /// `exec.cancel` between iterations (`fn` names the call in the error).
 template <class vid_t, class eid_t>
 run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t& teleport,
-                           double alpha, double tol,
-                           int64_t max_iter, int64_t edge_budget, int threads,
-                           const execution_t& exec, const char* fn, std::vector<double>& x) {
+                           double alpha, double tol, int64_t max_iter, int64_t edge_budget,
+                           int threads, const execution_t& exec, const char* fn,
+                           std::vector<double>& x) {
   const auto n = static_cast<int64_t>(x.size());
   run_result_t run;
   if (n == 0) {
@@ -130,9 +130,8 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t
   const double* inv = t.inverse_out_weight.data();
   const double nd = static_cast<double>(n);
   // D of the current iterate: summed here for the start, then by each iteration's change pass.
-  double dangling = chunked_sum(n, threads, [&](int64_t v) {
-    return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0;
-  });
+  double dangling = chunked_sum(
+      n, threads, [&](int64_t v) { return inv[v] == 0.0 ? x[static_cast<size_t>(v)] : 0.0; });
   while (run.iterations < max_iter) {
     throw_if_cancelled(exec, fn);
     const double* xs = x.data();
@@ -154,11 +153,9 @@ run_result_t power_iterate(const transition_t<vid_t, eid_t>& t, const teleport_t
       ns[v] = teleport.constant_part(v, alpha, dangling) + alpha * sum;
       edges += static_cast<int64_t>(t.in.degree(u));
     }
-    const auto [residual, next_dangling, next_sum] =
-        chunked_sums<3>(n, threads, [&](int64_t v) {
-          return std::array<double, 3>{std::fabs(ns[v] - xs[v]), inv[v] == 0.0 ? ns[v] : 0.0,
-                                       ns[v]};
-        });
+    const auto [residual, next_dangling, next_sum] = chunked_sums<3>(n, threads, [&](int64_t v) {
+      return std::array<double, 3>{std::fabs(ns[v] - xs[v]), inv[v] == 0.0 ? ns[v] : 0.0, ns[v]};
+    });
     run.residual = residual;
     dangling = next_dangling;
     run.dangling = next_dangling;

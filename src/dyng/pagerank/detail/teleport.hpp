@@ -54,8 +54,7 @@ inline std::vector<double> normalised_vector(const std::vector<double>& given, i
   for (size_t v = 0; v < given.size(); ++v) {
     if (!(std::isfinite(given[v]) && given[v] >= 0.0)) {
       throw invalid_argument_error(where + "[" + std::to_string(v) + "] is " +
-                                   std::to_string(given[v]) +
-                                   "; pass non-negative finite weights");
+                                   std::to_string(given[v]) + "; pass non-negative finite weights");
     }
     sum += given[v];
   }
@@ -75,9 +74,8 @@ teleport_t prepare_teleport(const options_t& options, int64_t n, const char* fn)
   teleport_t t;
   t.uniform = n > 0 ? 1.0 / static_cast<double>(n) : 0.0;
   t.personalization = normalised_vector(options.personalization, n, "personalization", fn);
-  t.dangling = options.dangling.empty()
-                   ? t.personalization
-                   : normalised_vector(options.dangling, n, "dangling", fn);
+  t.dangling = options.dangling.empty() ? t.personalization
+                                        : normalised_vector(options.dangling, n, "dangling", fn);
   return t;
 }
 

@@ -21,8 +21,8 @@ namespace dyng::sssp::detail {
 /// `previous` is given, else 0.
 template <class vid_t, class eid_t>
 int64_t canonical_parents_sequential(const adjacency_view_t<vid_t, eid_t>& in, weight_column_t w,
-                                     const int64_t* dist, vid_t source, bool sorted,
-                                     vid_t* parents, const int64_t* previous = nullptr) {
+                                     const int64_t* dist, vid_t source, bool sorted, vid_t* parents,
+                                     const int64_t* previous = nullptr) {
   int64_t changed = 0;
   for (vid_t v = 0; v < in.num_vertices; ++v) {
     const vid_t p = canonical_parent(in, w, dist, source, v, sorted);

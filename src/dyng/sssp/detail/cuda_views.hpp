@@ -47,9 +47,10 @@ struct tuning_t {
 /// workspace does not fit, cuda_error for a CUDA failure, convergence_error if the search
 /// exceeded its round limit (only possible with invalid weights).
 template <class vid_t, class eid_t>
-void compute(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
-             vid_t source, int objective, int64_t delta, void* stream, int64_t* d_dist,
-             vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
+void compute(const device_adjacency_t<vid_t, eid_t>& out,
+             const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
+             void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
+             const tuning_t& tuning = {});
 
 /// compute() for `num_objectives` weight columns at once (mosp's trees): column first_objective
 /// + o gets its n distances at d_dist + o*n and its parents at d_parents + o*n. One joint search
@@ -80,8 +81,8 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
 template <class vid_t, class eid_t>
 void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_t<vid_t, eid_t>& in,
             const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
-            void* stream, device_state_t<vid_t>& state, stats_t& stats,
-            const tuning_t& tuning = {}, int64_t stored_edges = -1);
+            void* stream, device_state_t<vid_t>& state, stats_t& stats, const tuning_t& tuning = {},
+            int64_t stored_edges = -1);
 
 /// True when every used slot of `out` holds a weight >= 1 in column `objective` (one pass over
 /// the device weights; the host scan would cost more than the whole GPU search).

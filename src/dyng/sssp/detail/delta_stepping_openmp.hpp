@@ -199,7 +199,9 @@ class delta_thread_t {
   int64_t iteration = 0;
 
  private:
-  std::vector<vid_t>& bin_slot(int64_t bin) { return ring_[static_cast<uint64_t>(bin) & ring_mask_]; }
+  std::vector<vid_t>& bin_slot(int64_t bin) {
+    return ring_[static_cast<uint64_t>(bin) & ring_mask_];
+  }
 
   /// Relaxes u's out-edges with an atomic compare-and-swap minimum, binning improved vertices.
   void relax(vid_t u, int64_t threshold) {
@@ -246,9 +248,9 @@ class delta_thread_t {
         const size_t last = std::min(items.size(), first + k_frontier_chunk);
         for (size_t i = first; i < last; ++i) {
           prefetch_entries(
-              rows_, i, last, [&](size_t j) { return items[j]; }, d, [&](vid_t x) {
-                return std::atomic_ref<int64_t>(d[x]).load(std::memory_order_relaxed) >=
-                       threshold;
+              rows_, i, last, [&](size_t j) { return items[j]; }, d,
+              [&](vid_t x) {
+                return std::atomic_ref<int64_t>(d[x]).load(std::memory_order_relaxed) >= threshold;
               });
           relax(items[i], threshold);
         }

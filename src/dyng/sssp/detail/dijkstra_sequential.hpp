@@ -59,8 +59,8 @@ inline constexpr size_t k_prefetch_entries = 4;
 /// candidate equal to dist[v] gets tie(v). Shared by both queues so that the hot loop exists
 /// once. Returns the slots scanned.
 template <class rows_t, class vid_t, class dist_t, class improve_t, class tie_t>
-inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist,
-                         improve_t&& improve, tie_t&& tie) {
+inline int64_t relax_row(const rows_t& rows, vid_t u, int64_t d, dist_t* dist, improve_t&& improve,
+                         tie_t&& tie) {
   const auto row = rows.row(u);
   const int64_t size = row.size;
   for (int64_t i = 0; i < size; ++i) {
@@ -164,8 +164,8 @@ bool dial_settle(const rows_t& rows, dial_queue_t<vid_t>& queue, int64_t last_di
 /// (parent = min), and no later relaxation can tie. A self-loop never ties. The answer is thus
 /// the one canonical_parents_sequential() derives from the in-rows, without reading them.
 template <class rows_t, class vid_t, class dist_t>
-void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist,
-                 vid_t* parent, search_counters_t& counters, cancel_token_t cancel = {}) {
+void dial_search(const rows_t& rows, vid_t source, int64_t max_weight, dist_t* dist, vid_t* parent,
+                 search_counters_t& counters, cancel_token_t cancel = {}) {
   dial_queue_t<vid_t> queue(max_weight);
   dist[source] = 0;
   queue.push(source, 0);
@@ -290,8 +290,8 @@ int64_t compute_radix_heap(const rows_t& rows, const adjacency_view_t<vid_t, eid
   }
   throw_if_cancelled(cancel, k_search_stopped);
   stage_scope_t parents_stage("sssp.parents");
-  return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source,
-                                      in_sorted, parents.data(), previous);
+  return canonical_parents_sequential(in, column_of(in, objective), dist.data(), source, in_sorted,
+                                      parents.data(), previous);
 }
 
 /// compute_sequential()'s Dial search when every candidate is below max_weight * n < 2^31: it

@@ -148,8 +148,8 @@ stats_t run_compute(const graph_views_t<vid_t, eid_t>& g, vid_t source, const op
                      exec.cancel);
     } else if (const known_rows_t<column_rows_t<vid_t, eid_t>>* own_rows = nullptr;
                !compute_openmp(g.out, g.in, g.sorted, options.objective, source, options.delta,
-                               threads, state.distances, state.parents, range, counters,
-                               previous, changed, own_rows, exec.cancel)) {
+                               threads, state.distances, state.parents, range, counters, previous,
+                               changed, own_rows, exec.cancel)) {
       // The parallel kernel scans the weights inside its own region.
       check_weight_range(range, g.out, options.objective, fn);
     }
@@ -235,7 +235,9 @@ class host_update_steps_t {
   /// (its batch still costs the repair a tree test per deletion).
   int64_t work_scale() const { return std::max<int64_t>(g_.num_edges, 1); }
   /// A parallel recompute is cheaper, so the repair may spend less before it gives up.
-  double default_budget() const { return default_repair_budget(kernel_threads(g_, options_, exec_)); }
+  double default_budget() const {
+    return default_repair_budget(kernel_threads(g_, options_, exec_));
+  }
   void grow(int64_t n) { resize_arrays(state_, n); }
   void shrink(int64_t n) noexcept { resize_arrays(state_, n); }
   bool repair(const change_log_t<vid_t>& log, int64_t budget, stats_t& stats) {
@@ -276,8 +278,8 @@ stats_t update_views(const graph_views_t<vid_t, eid_t>& g, const change_log_t<vi
     host_update_steps_t<vid_t, eid_t> steps(g, options, exec, state, defer_recompute);
     return run_update(steps, log, g.out.num_vertices, options.repair_budget, fn);
   }
-  *kept = std::make_unique<host_update_steps_t<vid_t, eid_t>>(g, options, exec, state,
-                                                              defer_recompute);
+  *kept =
+      std::make_unique<host_update_steps_t<vid_t, eid_t>>(g, options, exec, state, defer_recompute);
   return run_update(**kept, log, g.out.num_vertices, options.repair_budget, fn);
 }
 
@@ -295,8 +297,8 @@ void canonicalize_views(const graph_views_t<vid_t, eid_t>& g, const options_t& o
                                  " vertices; pass one distance per vertex");
   }
   state.parents.resize(static_cast<size_t>(n));
-  canonical_parents(g.in, column_of(g.in, options.objective), state.distances.data(),
-                    state.source, g.sorted, state.parents.data(), kernel_threads(g, options, exec));
+  canonical_parents(g.in, column_of(g.in, options.objective), state.distances.data(), state.source,
+                    g.sorted, state.parents.data(), kernel_threads(g, options, exec));
 }
 
 }  // namespace dyng::sssp::detail

@@ -239,9 +239,10 @@ class incremental_repair_t {
     }
     // Every other vertex y kept its distance, and its old parent p kept its distance and the
     // edge (p, y): had p's distance dropped, y's would have; had it risen, p's subtree (y in it)
-    // was cut, and had the batch deleted or reweighted an edge (p, y), y was cut. So p is still tight, and only in-neighbours
-    // that became tight can take its place: those whose distance changed (found by their
-    // out-row scans) and the tails of offered edges. The new parent is the lowest of them and p.
+    // was cut, and had the batch deleted or reweighted an edge (p, y), y was cut. So p is still
+    // tight, and only in-neighbours that became tight can take its place: those whose distance
+    // changed (found by their out-row scans) and the tails of offered edges. The new parent is the
+    // lowest of them and p.
     auto consider = [this](vid_t u, vid_t y, int64_t weight) {
       if (flags_[y] & k_full) return;
       remember(y);
@@ -261,7 +262,8 @@ class incremental_repair_t {
     for (const offer_t& o : offers_) consider(o.tail, o.head, o.weight);
     for (const record_t& r : records_) {
       if (flags_[r.vertex] & k_full) {
-        parents_[r.vertex] = canonical_parent(in_, w_in_, dist_, state_.source, r.vertex, in_sorted_);
+        parents_[r.vertex] =
+            canonical_parent(in_, w_in_, dist_, state_.source, r.vertex, in_sorted_);
       }
     }
   }

@@ -29,8 +29,8 @@ void check_result_certificate(const adjacency_view_t<vid_t, eid_t>& in, weight_c
   const std::string hint = "; pass the shortest distances from the source" + skip;
   auto reachable = [&](vid_t v) { return dist[v] < k_infinite_distance / 2; };
   if (dist[source] != 0) {
-    throw invalid_argument_error(prefix + "distances[" + std::to_string(source) + "] = " +
-                                 std::to_string(dist[source]) + " but the source " +
+    throw invalid_argument_error(prefix + "distances[" + std::to_string(source) +
+                                 "] = " + std::to_string(dist[source]) + " but the source " +
                                  std::to_string(source) + " must be at distance 0" + hint);
   }
   // Why reachable v has no tight parent p: after canonicalize_parents, p == -1 means no in-edge
@@ -53,8 +53,8 @@ void check_result_certificate(const adjacency_view_t<vid_t, eid_t>& in, weight_c
   for (vid_t v = 0; v < in.num_vertices; ++v) {
     const vid_t p = parents[v];
     if ((v == source || !reachable(v)) && p != -1) {
-      throw invalid_argument_error(prefix + "parents[" + std::to_string(v) + "] = " +
-                                   std::to_string(p) + " but vertex " + std::to_string(v) +
+      throw invalid_argument_error(prefix + "parents[" + std::to_string(v) +
+                                   "] = " + std::to_string(p) + " but vertex " + std::to_string(v) +
                                    (v == source ? " is the source" : " is unreachable") +
                                    ", which has no parent; use -1" + skip);
     }
@@ -65,8 +65,8 @@ void check_result_certificate(const adjacency_view_t<vid_t, eid_t>& in, weight_c
       const int64_t through_u = dist[u] + w(slot);
       if (through_u < dist[v]) {
         throw invalid_argument_error(
-            prefix + "distances[" + std::to_string(v) + "] = " +
-            (reachable(v) ? std::to_string(dist[v]) : std::string("unreachable")) +
+            prefix + "distances[" + std::to_string(v) +
+            "] = " + (reachable(v) ? std::to_string(dist[v]) : std::string("unreachable")) +
             " is not the shortest: the edge (" + std::to_string(u) + ", " + std::to_string(v) +
             ") gives " + std::to_string(through_u) + hint);
       }

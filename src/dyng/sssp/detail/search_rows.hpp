@@ -193,7 +193,6 @@ struct packed_objectives_t {
   int bits = 0;
   std::vector<int64_t> max_weight;  ///< Per objective.
   bool usable = false;
-
 };
 
 /// K objectives share a word only while each gets enough bits for weights up to 255.
@@ -207,7 +206,9 @@ struct objective_row_t {
   int shift;
   uint32_t mask;
   auto neighbour(int64_t i) const { return arcs[i].to; }
-  int64_t weight(int64_t i) const { return static_cast<int64_t>((arcs[i].weights >> shift) & mask); }
+  int64_t weight(int64_t i) const {
+    return static_cast<int64_t>((arcs[i].weights >> shift) & mask);
+  }
 };
 
 /// One objective of a packed_objectives_t, read through the search-rows interface.
@@ -243,8 +244,9 @@ objective_rows_t<vid_t, eid_t> rows_of_objective(const packed_objectives_t<vid_t
 /// Folds the smallest and largest weight of each objective into low/high.
 template <int K, class vid_t, class eid_t>
 void pack_objective_rows(const adjacency_view_t<vid_t, eid_t>& out, vid_t first, vid_t last,
-                         const eid_t* offsets, typename packed_objectives_t<vid_t, eid_t>::arc_t* arcs,
-                         int32_t* low, int32_t* high) {
+                         const eid_t* offsets,
+                         typename packed_objectives_t<vid_t, eid_t>::arc_t* arcs, int32_t* low,
+                         int32_t* high) {
   constexpr int bits = 32 / K;
   constexpr uint32_t mask = (uint32_t{1} << bits) - 1;
   const int stride = out.num_weights;

@@ -1,6 +1,6 @@
 // The input checks of sssp, one wording for every backend: the host entry points
-// (host_entry.hpp), the device-graph layer (sssp_cuda_entry.cpp) and the raw GPU API (sssp_cuda*.cu)
-// all throw from here, and the Python layer leaves these checks to them.
+// (host_entry.hpp), the device-graph layer (sssp_cuda_entry.cpp) and the raw GPU API
+// (sssp_cuda*.cu) all throw from here, and the Python layer leaves these checks to them.
 #pragma once
 
 #include <algorithm>
@@ -22,8 +22,7 @@ namespace dyng::sssp::detail {
 /// weights (not_supported_error: the unweighted types are another compiled type) and in-edges
 /// (invalid_argument_error). `algorithm` and `weights` word the messages.
 template <class vid_t, class eid_t>
-void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn,
-                 const char* algorithm = "sssp",
+void check_graph(const graph_t<vid_t, eid_t>& graph, const char* fn, const char* algorithm = "sssp",
                  const char* weights = "a weighted graph (num_weights >= 1)") {
   if (graph.num_weights() == 0) {
     throw not_supported_error(std::string(fn) + ": the graph is unweighted; " + algorithm +
@@ -76,8 +75,7 @@ template <class vid_t, class eid_t>
 void check_weight_range(const weight_range_t<vid_t, eid_t>& range,
                         const adjacency_view_t<vid_t, eid_t>& out, int objective, const char* fn) {
   if (range.min_slot >= 0 && range.min_weight < 1) {
-    throw_bad_weight(fn, range.min_src, out.neighbour(range.min_slot), range.min_weight,
-                     objective);
+    throw_bad_weight(fn, range.min_src, out.neighbour(range.min_slot), range.min_weight, objective);
   }
 }
 

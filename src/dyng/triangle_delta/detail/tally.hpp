@@ -23,8 +23,7 @@ struct tally_t {
   static constexpr bool k_undirected = true;
   static constexpr engine_t k_compute_engine{"operators", "row_intersection"};
   static constexpr engine_t k_repair_engine{"operators", "edge_intersection"};
-  static constexpr double k_default_repair_budget =
-      ::dyng::triangle_delta::k_default_repair_budget;
+  static constexpr double k_default_repair_budget = ::dyng::triangle_delta::k_default_repair_budget;
   static constexpr int64_t k_default_parallel_min_edges =
       ::dyng::triangle_delta::k_default_parallel_min_edges;
   static constexpr auto k_removed = &stats_t::triangles_removed;

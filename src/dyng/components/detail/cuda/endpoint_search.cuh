@@ -73,8 +73,9 @@ __device__ __forceinline__ vid_t swap_if(vid_t* at, vid_t expected, vid_t desire
 template <class vid_t>
 __device__ bool add_new(vid_t* table, vid_t w) {
   // A multiplicative hash: vertex ids of one row are often close together.
-  unsigned at = static_cast<unsigned>((static_cast<unsigned long long>(w) * 0x9E3779B97F4A7C15ull) >>
-                                      40) & (k_search_table - 1);
+  unsigned at =
+      static_cast<unsigned>((static_cast<unsigned long long>(w) * 0x9E3779B97F4A7C15ull) >> 40) &
+      (k_search_table - 1);
   while (true) {
     const vid_t held = swap_if(table + at, k_no_vertex<vid_t>, w);
     if (held == k_no_vertex<vid_t>) return true;
@@ -152,8 +153,8 @@ template <class vid_t>
 __global__ void list_deleted_ends(const edge_change_t<vid_t>* changes, unsigned long long count,
                                   const int64_t* labels, vid_t* ends, vid_t* targets,
                                   unsigned long long* listed) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::deleted) continue;
@@ -170,8 +171,8 @@ __global__ void list_deleted_ends(const edge_change_t<vid_t>* changes, unsigned 
 template <class vid_t>
 __global__ void cut_where_undecided(const end_search_t<vid_t>* results, const vid_t* targets,
                                     unsigned long long count, unsigned char* cut) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const end_search_t<vid_t> r = results[i];
     if (r.outcome == k_open || (r.outcome == k_closed && r.smallest <= targets[i])) {

@@ -42,9 +42,9 @@ struct giant_view_t {
 };
 
 template <class vid_t, class eid_t>
-__device__ __forceinline__ unsigned long long total_degree(const adjacency_view_t<vid_t, eid_t>& out,
-                                                           const adjacency_view_t<vid_t, eid_t>& in,
-                                                           long long v) {
+__device__ __forceinline__ unsigned long long total_degree(
+    const adjacency_view_t<vid_t, eid_t>& out, const adjacency_view_t<vid_t, eid_t>& in,
+    long long v) {
   return static_cast<unsigned long long>(out.row_end[v] - out.row_begin[v] + in.row_end[v] -
                                          in.row_begin[v]);
 }
@@ -85,10 +85,9 @@ __global__ void first_of_degree(adjacency_view_t<vid_t, eid_t> out,
 /// ends), flags its lower end: the root of a subtree that lost its path.
 template <class vid_t>
 __global__ void flag_lost_edges(const edge_change_t<vid_t>* changes, unsigned long long count,
-                                bool reversed, const vid_t* parent, unsigned char* cut,
-                                int* any) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+                                bool reversed, const vid_t* parent, unsigned char* cut, int* any) {
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::deleted) continue;
@@ -171,13 +170,12 @@ __global__ void claim_from_kept(adjacency_view_t<vid_t, eid_t> against, const vi
 /// lower end claims the upper one; the first claim on a vertex that is not cut lists it (the
 /// cut ones are listed already).
 template <class vid_t>
-__global__ void claim_from_insertions(const edge_change_t<vid_t>* changes,
-                                      unsigned long long count, bool reversed,
-                                      tree_view_t<vid_t> tree, const unsigned char* cut,
-                                      unsigned long long* keys, vid_t* list,
-                                      unsigned long long* listed) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+__global__ void claim_from_insertions(const edge_change_t<vid_t>* changes, unsigned long long count,
+                                      bool reversed, tree_view_t<vid_t> tree,
+                                      const unsigned char* cut, unsigned long long* keys,
+                                      vid_t* list, unsigned long long* listed) {
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::inserted) continue;
@@ -194,8 +192,8 @@ __global__ void claim_from_insertions(const edge_change_t<vid_t>* changes,
 /// frontier `next`.
 template <class vid_t>
 __global__ void settle_claims(const vid_t* list, unsigned long long items,
-                              const unsigned long long* keys, tree_view_t<vid_t> tree,
-                              vid_t* next, unsigned long long* next_items, int* status) {
+                              const unsigned long long* keys, tree_view_t<vid_t> tree, vid_t* next,
+                              unsigned long long* next_items, int* status) {
   ::dyng::cuda::for_each_in_uniform_rounds(items, [&](unsigned long long i, bool active) {
     bool joined = false;
     vid_t v = 0;
@@ -221,12 +219,10 @@ inline constexpr long long k_tree_heavy_row = 4096;
 /// The claims of frontier vertex x (key `key`) on the slots [begin, end) of its row, `step`
 /// lanes apart; returns the slots read.
 template <class vid_t, class eid_t>
-__device__ __forceinline__ unsigned long long claim_slots(const adjacency_view_t<vid_t, eid_t>& expand,
-                                                          eid_t begin, eid_t end, unsigned step,
-                                                          unsigned long long key,
-                                                          tree_view_t<vid_t> tree,
-                                                          unsigned long long* keys, vid_t* next,
-                                                          unsigned long long* next_items) {
+__device__ __forceinline__ unsigned long long claim_slots(
+    const adjacency_view_t<vid_t, eid_t>& expand, eid_t begin, eid_t end, unsigned step,
+    unsigned long long key, tree_view_t<vid_t> tree, unsigned long long* keys, vid_t* next,
+    unsigned long long* next_items) {
   unsigned long long read = 0;
   for (eid_t slot = begin; slot < end; slot += step) {
     const vid_t w = expand.col[slot];
@@ -243,9 +239,9 @@ __device__ __forceinline__ unsigned long long claim_slots(const adjacency_view_t
 template <int G, class vid_t, class eid_t>
 __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* frontier,
                             unsigned long long items, tree_view_t<vid_t> tree,
-                            unsigned long long* keys, vid_t* next,
-                            unsigned long long* next_items, unsigned long long* edges_read,
-                            vid_t* heavy, unsigned long long* heavy_items) {
+                            unsigned long long* keys, vid_t* next, unsigned long long* next_items,
+                            unsigned long long* edges_read, vid_t* heavy,
+                            unsigned long long* heavy_items) {
   const unsigned long long thread =
       blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   const unsigned lane = threadIdx.x % G;
@@ -270,8 +266,8 @@ __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* 
 template <class vid_t, class eid_t>
 __global__ void claim_heavy(adjacency_view_t<vid_t, eid_t> expand, const vid_t* heavy,
                             const unsigned long long* heavy_items, tree_view_t<vid_t> tree,
-                            unsigned long long* keys, vid_t* next,
-                            unsigned long long* next_items, unsigned long long* edges_read) {
+                            unsigned long long* keys, vid_t* next, unsigned long long* next_items,
+                            unsigned long long* edges_read) {
   const unsigned long long rows = *heavy_items;
   unsigned long long read = 0;
   for (unsigned long long r = blockIdx.y; r < rows; r += gridDim.y) {

@@ -95,8 +95,8 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
     if (level == k_max_tree_levels) return ~0ull >> 1;
     space.counts.fill_bytes(0);
     settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(
-        space.list.data(), items, space.keys.data(), tree, space.next.data(),
-        space.counts.data(), space.status.data());
+        space.list.data(), items, space.keys.data(), tree, space.next.data(), space.counts.data(),
+        space.status.data());
     check_launch();
     const auto frontier = read_entry(space.counts);
     if (frontier == 0) break;
@@ -121,8 +121,8 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
 
 /// A fresh tree of `hub` over the whole graph in `dir`; false when it came out too deep to keep.
 template <class vid_t, class eid_t>
-bool build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir,
-                int64_t hub, tree_view_t<vid_t> tree, tree_space_t<vid_t>& space, void* stream) {
+bool build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir, int64_t hub,
+                tree_view_t<vid_t> tree, tree_space_t<vid_t>& space, void* stream) {
   const int64_t n = rows.num_vertices;
   ::dyng::cuda::fill_values(tree.parent, static_cast<vid_t>(-1), static_cast<size_t>(n), stream);
   space.keys.fill_bytes(0xff);
@@ -146,8 +146,8 @@ int64_t pick_hub(const rows_t<vid_t, eid_t>& rows, void* stream) {
   const auto degree = read_entry(found);
   const unsigned long long none = ~0ull;
   ::dyng::cuda::copy_to_device(found.data() + 1, &none, sizeof(none), stream);
-  first_of_degree<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-      rows.out, rows.in, n, degree, found.data() + 1);
+  first_of_degree<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(rows.out, rows.in, n,
+                                                                          degree, found.data() + 1);
   check_launch();
   return static_cast<int64_t>(read_entry(found, 1));
 }
@@ -158,8 +158,8 @@ template <class vid_t, class eid_t>
 unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
                                const tree_rows_t<vid_t, eid_t>& dir,
                                const edge_change_t<vid_t>* changes, int64_t num_changes,
-                               tree_view_t<vid_t> tree, tree_space_t<vid_t>& space,
-                               int64_t budget, void* stream) {
+                               tree_view_t<vid_t> tree, tree_space_t<vid_t>& space, int64_t budget,
+                               void* stream) {
   const int64_t n = rows.num_vertices;
   const auto s = as_stream(stream);
   auto cut = zeros<unsigned char>(n, stream);
@@ -171,12 +171,11 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
   if (read_entry(flags) != 0) {
     auto below = room_for<unsigned char>(n, stream);
     mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), tree, n,
-                                                             k_max_tree_levels, below.data());
+                                                              k_max_tree_levels, below.data());
     check_launch();
     std::swap(cut, below);
-    take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), n, tree.parent,
-                                                        space.list.data(), space.counts.data(),
-                                                        space.status.data());
+    take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(
+        cut.data(), n, tree.parent, space.list.data(), space.counts.data(), space.status.data());
     check_launch();
   }
   unsigned long long items = read_entry(space.counts);
@@ -185,19 +184,18 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
     with_group(rows, [&](auto width) {
       constexpr int G = decltype(width)::value;
       claim_from_kept<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
-          dir.against, space.list.data(), items, tree, space.keys.data(),
-          space.counts.data() + 1);
+          dir.against, space.list.data(), items, tree, space.keys.data(), space.counts.data() + 1);
     });
   }
   claim_from_insertions<<<grid_for(num_changes), k_block_threads, 0, s>>>(
-      changes, num_changes, dir.reversed, tree, cut.data(), space.keys.data(),
-      space.list.data(), space.counts.data());
+      changes, num_changes, dir.reversed, tree, cut.data(), space.keys.data(), space.list.data(),
+      space.counts.data());
   check_launch();
   items = read_entry(space.counts);
   const unsigned long long claimed = read_entry(space.counts, 1) + items;
   if (static_cast<int64_t>(claimed) > budget) return claimed;
-  return claimed + grow_tree(rows, dir, tree, space, items,
-                             budget - static_cast<int64_t>(claimed), stream);
+  return claimed +
+         grow_tree(rows, dir, tree, space, items, budget - static_cast<int64_t>(claimed), stream);
 }
 
 /// Makes `trees` fit the graph's vertices (new ones outside both trees), building them when
@@ -261,8 +259,8 @@ bool repair_trees(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* 
   const tree_rows_t<vid_t, eid_t> forward{rows.out, rows.in, false};
   const tree_rows_t<vid_t, eid_t> backward{rows.in, rows.out, true};
   tree_space_t<vid_t> space(rows.num_vertices, stream);
-  edges += repair_tree(rows, forward, changes, num_changes, forward_view(trees), space, budget,
-                       stream);
+  edges +=
+      repair_tree(rows, forward, changes, num_changes, forward_view(trees), space, budget, stream);
   if (static_cast<int64_t>(edges) <= budget) {
     edges += repair_tree(rows, backward, changes, num_changes, backward_view(trees), space,
                          budget - static_cast<int64_t>(edges), stream);

@@ -35,8 +35,8 @@ __global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t*
       atomicAdd(reinterpret_cast<unsigned long long*>(sizes + label),
                 static_cast<unsigned long long>(__popc(same)));
     }
-    const unsigned roots = __ballot_sync(::dyng::cuda::k_full_mask,
-                                         active && label == static_cast<int64_t>(v));
+    const unsigned roots =
+        __ballot_sync(::dyng::cuda::k_full_mask, active && label == static_cast<int64_t>(v));
     if ((threadIdx.x & 31) == 0 && roots != 0) atomicAdd(count, __popc(roots));
   });
 }
@@ -73,8 +73,8 @@ __global__ void write_labels(const int64_t* fresh, long long n, long long old_ve
 
 /// *differ += the vertices whose label or size entry differs from the snapshot's.
 __global__ void count_differing(const int64_t* labels, const int64_t* sizes,
-                                  const int64_t* old_labels, const int64_t* old_sizes,
-                                  long long n, unsigned long long* differ) {
+                                const int64_t* old_labels, const int64_t* old_sizes, long long n,
+                                unsigned long long* differ) {
   unsigned long long found = 0;
   for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -88,8 +88,8 @@ __global__ void count_differing(const int64_t* labels, const int64_t* sizes,
 template <class vid_t>
 __global__ void mark_cut(const edge_change_t<vid_t>* changes, unsigned long long count,
                          const int64_t* labels, unsigned char* cut) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::deleted) continue;

@@ -40,8 +40,7 @@ struct rows_t {
   int group = 4;
   int64_t num_vertices = 0;
 
-  rows_t(const graph_t<vid_t, eid_t>& host,
-         const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph)
+  rows_t(const graph_t<vid_t, eid_t>& host, const ::dyng::cuda::device_graph_t<vid_t, eid_t>& graph)
       : out(graph.out_view()),
         in(in_edges_view(graph, host.properties().directed)),
         directed(host.properties().directed),
@@ -105,7 +104,7 @@ inline int64_t sizes_and_count(const int64_t* labels, int64_t n, int64_t* sizes,
   auto count = zeros<unsigned long long>(1, stream);
   if (n > 0) {
     add_sizes_and_count<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(labels, n, sizes,
-                                                                               count.data());
+                                                                                count.data());
     check_launch();
   }
   return static_cast<int64_t>(read_entry(count));
@@ -145,12 +144,12 @@ inline int64_t count_differences(const int64_t* labels, const int64_t* sizes,
 /// cut[label] set for the components the batch's deletions may cut (n flags, zeroed here).
 template <class vid_t>
 device_buffer<unsigned char> cut_components(const edge_change_t<vid_t>* changes,
-                                            int64_t num_changes, const int64_t* labels,
-                                            int64_t n, void* stream) {
+                                            int64_t num_changes, const int64_t* labels, int64_t n,
+                                            void* stream) {
   auto cut = zeros<unsigned char>(n, stream);
   if (num_changes > 0) {
-    mark_cut<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
-        changes, num_changes, labels, cut.data());
+    mark_cut<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(changes, num_changes,
+                                                                               labels, cut.data());
     check_launch();
   }
   return cut;

@@ -47,10 +47,10 @@ __device__ __forceinline__ bool lower_to(vid_t* at, vid_t value) {
 /// The per-vertex arrays of the signature search.
 template <class vid_t>
 struct signatures_t {
-  int64_t* labels;  ///< k_undecided until a phase decides the vertex.
-  vid_t* first;     ///< Smallest vertex that reaches it in this phase.
-  vid_t* second;    ///< Smallest vertex it reaches in this phase.
-  vid_t* group_first;   ///< The signature of the previous phase (0 before the first).
+  int64_t* labels;     ///< k_undecided until a phase decides the vertex.
+  vid_t* first;        ///< Smallest vertex that reaches it in this phase.
+  vid_t* second;       ///< Smallest vertex it reaches in this phase.
+  vid_t* group_first;  ///< The signature of the previous phase (0 before the first).
   vid_t* group_second;
 };
 
@@ -77,8 +77,8 @@ __global__ void trim_and_list(adjacency_view_t<vid_t, eid_t> out, adjacency_view
 
 template <class vid_t>
 __global__ void start_phase(const vid_t* list, unsigned long long items, signatures_t<vid_t> s) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < items; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const vid_t v = list[i];
     s.first[v] = v;
@@ -147,8 +147,8 @@ __global__ void propagate_heavy(adjacency_view_t<vid_t, eid_t> out, const vid_t*
 template <class vid_t, class eid_t>
 __global__ void list_heavy(adjacency_view_t<vid_t, eid_t> out, const vid_t* list,
                            unsigned long long items, vid_t* heavy, unsigned long long* count) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < items; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const vid_t u = list[i];
     if (out.row_end[u] - out.row_begin[u] > k_heavy_row) heavy[atomicAdd(count, 1ull)] = u;
@@ -213,11 +213,10 @@ __global__ void reach_level(adjacency_view_t<vid_t, eid_t> rows, giant_view_t<vi
 template <class vid_t>
 __global__ void mark_crossing_ends(const edge_change_t<vid_t>* changes, unsigned long long count,
                                    const int64_t* labels, giant_view_t<vid_t> giant,
-                                   unsigned* marks, vid_t* heads,
-                                   unsigned long long* head_count, vid_t* tails,
-                                   unsigned long long* tail_count) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+                                   unsigned* marks, vid_t* heads, unsigned long long* head_count,
+                                   vid_t* tails, unsigned long long* tail_count) {
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::inserted) continue;
@@ -245,8 +244,8 @@ __global__ void mark_crossing_ends(const edge_change_t<vid_t>* changes, unsigned
 template <class vid_t>
 __global__ void open_affected(const int64_t* labels, const unsigned char* cut,
                               const unsigned* marks, giant_view_t<vid_t> giant, int64_t giant_was,
-                              int64_t giant_label, long long n, signatures_t<vid_t> s,
-                              vid_t* list, unsigned long long* listed, int* status) {
+                              int64_t giant_label, long long n, signatures_t<vid_t> s, vid_t* list,
+                              unsigned long long* listed, int* status) {
   ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
     if (active) {

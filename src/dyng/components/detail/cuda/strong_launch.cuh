@@ -60,7 +60,7 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
     start_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view);
     space.listed.fill_bytes(0);
     list_heavy<<<grid_for(items), k_block_threads, 0, s>>>(rows.out, space.list.data(), items,
-                                                          space.heavy.data(), space.listed.data());
+                                                           space.heavy.data(), space.listed.data());
     check_launch();
     const auto heavy = read_entry(space.listed);
     for (bool moving = true; moving; ++rounds) {
@@ -72,8 +72,8 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
       });
       if (heavy > 0) {
         propagate_heavy<<<static_cast<unsigned>(std::min<unsigned long long>(heavy, 65535)),
-                          k_block_threads, 0, s>>>(rows.out, space.heavy.data(), heavy,
-                                                   space.view, space.moved.data());
+                          k_block_threads, 0, s>>>(rows.out, space.heavy.data(), heavy, space.view,
+                                                   space.moved.data());
       }
       check_launch();
       moving = read_entry(space.moved) != 0;
@@ -81,9 +81,8 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
     }
     space.listed.fill_bytes(0);
     finish_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view,
-                                                            space.next.data(),
-                                                            space.listed.data(),
-                                                            space.status.data());
+                                                             space.next.data(), space.listed.data(),
+                                                             space.status.data());
     check_launch();
     check_lists(space.status);
     items = read_entry(space.listed);
@@ -142,8 +141,8 @@ template <class vid_t, class eid_t>
 unsigned long long reach(const rows_t<vid_t, eid_t>& rows,
                          const adjacency_view_t<vid_t, eid_t>& direction, giant_view_t<vid_t> giant,
                          device_buffer<vid_t>& frontier, unsigned long long items,
-                         device_buffer<vid_t>& next, unsigned* marks, unsigned bit,
-                         int64_t budget, void* stream) {
+                         device_buffer<vid_t>& next, unsigned* marks, unsigned bit, int64_t budget,
+                         void* stream) {
   const stage_scope_t stage("components.reach");
   auto counts = zeros<unsigned long long>(2, stream);  // next items, edges read
   unsigned long long edges = 0;

@@ -86,8 +86,8 @@ __global__ void start_trees(vid_t* parent, long long n) {
 template <class vid_t, class eid_t>
 __global__ void link_sampled(adjacency_view_t<vid_t, eid_t> rows, const vid_t* list,
                              unsigned long long items, int round, vid_t* parent) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < items; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const vid_t v = item_vertex(list, i);
     const eid_t slot = rows.row_begin[v] + round;
@@ -98,8 +98,8 @@ __global__ void link_sampled(adjacency_view_t<vid_t, eid_t> rows, const vid_t* l
 /// Points every item's vertex straight at its root.
 template <class vid_t>
 __global__ void flatten(vid_t* parent, const vid_t* list, unsigned long long items) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < items; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const vid_t v = item_vertex(list, i);
     parent[v] = find_root(parent, v);
@@ -113,8 +113,8 @@ __global__ void sample_roots(vid_t* parent, const vid_t* list, unsigned long lon
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= samples) return;
   // A multiplicative hash spreads the picks over the whole range, not its first block.
-  const unsigned long long pick = (static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull +
-                                   12345ull) % items;
+  const unsigned long long pick =
+      (static_cast<unsigned long long>(i) * 0x9E3779B97F4A7C15ull + 12345ull) % items;
   roots[i] = find_root(parent, item_vertex(list, pick));
 }
 
@@ -145,8 +145,8 @@ __global__ void link_rows_outside(adjacency_view_t<vid_t, eid_t> rows, const vid
 template <class vid_t>
 __global__ void link_inserted(const edge_change_t<vid_t>* changes, unsigned long long count,
                               vid_t* parent) {
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind == edge_change_kind_t::inserted) link(parent, c.src, c.dst);
@@ -158,8 +158,7 @@ __global__ void link_inserted(const edge_change_t<vid_t>* changes, unsigned long
 /// component, as a child of the label (a root: its own label is itself and not cut).
 template <class vid_t>
 __global__ void reopen_trees(const int64_t* labels, const unsigned char* cut, long long n,
-                             vid_t* parent, vid_t* list, unsigned long long* listed,
-                             int* status) {
+                             vid_t* parent, vid_t* list, unsigned long long* listed, int* status) {
   ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     bool open = false;
     if (active) {

@@ -78,7 +78,7 @@ unsigned long long link_rows(const rows_t<vid_t, eid_t>& rows, vid_t* parent, co
   with_group(rows, [&](auto width) {
     constexpr int G = decltype(width)::value;
     link_rows_outside<G><<<grid_for(items, G), k_block_threads, 0, s>>>(rows.out, list, items,
-                                                                       giant, parent, read.data());
+                                                                        giant, parent, read.data());
     if (rows.directed) {
       link_rows_outside<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
           rows.in, list, items, giant, parent, read.data());
@@ -147,9 +147,8 @@ struct end_searches_t {
     search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(rows.out, rows.in, rows.directed,
                                                          ends.data(), targets.data(), count,
                                                          results.data(), visited.data());
-    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(results.data(),
-                                                                   targets.data(), count,
-                                                                   cut.data());
+    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(results.data(), targets.data(),
+                                                                    count, cut.data());
     check_launch();
   }
 

@@ -62,10 +62,10 @@ __device__ inline bool contains(const unsigned long long* keys, long long count,
 /// the overlay.
 template <class eid_t>
 struct neighbours_t {
-  eid_t row = 0;             ///< first slot of the row
-  long long row_count = 0;   ///< slots in the row
-  long long extra = 0;       ///< first index of the vertex's extra edges
-  long long count = 0;       ///< row_count + extra edges
+  eid_t row = 0;            ///< first slot of the row
+  long long row_count = 0;  ///< slots in the row
+  long long extra = 0;      ///< first index of the vertex's extra edges
+  long long count = 0;      ///< row_count + extra edges
 };
 
 /// The graph a search reads: sorted out-rows, in-rows in any order, and for the graph before a
@@ -99,8 +99,8 @@ struct search_graph_t {
     l.count = l.row_count;
     if (before && extra_count > 0) {
       l.extra = lower_bound(extra_keys, extra_count, edge_key(x, 0));
-      const long long last = x + 1 < n ? lower_bound(extra_keys, extra_count, edge_key(x + 1, 0))
-                                       : extra_count;
+      const long long last =
+          x + 1 < n ? lower_bound(extra_keys, extra_count, edge_key(x + 1, 0)) : extra_count;
       l.count += last - l.extra;
     }
     return l;
@@ -159,9 +159,9 @@ struct search_params_t {
   long long deleted = 0;
   int max_edges = 0;  ///< longest path counted
   int offset = 0;     ///< histogram index = path edges + offset (1 for an update's closing edge)
-  uint32_t* dist = nullptr;   ///< n per slot: edges to the target, k_far beyond max_edges - 1
-  uint32_t* c2 = nullptr;     ///< n per slot: paths x -> closer -> target
-  int32_t* queue = nullptr;   ///< n per slot: the vertices dist reached, level by level
+  uint32_t* dist = nullptr;     ///< n per slot: edges to the target, k_far beyond max_edges - 1
+  uint32_t* c2 = nullptr;       ///< n per slot: paths x -> closer -> target
+  int32_t* queue = nullptr;     ///< n per slot: the vertices dist reached, level by level
   uint32_t* reached = nullptr;  ///< 2 per slot: queue length, closers (the first level)
   unsigned long long* hist = nullptr;  ///< 2 x k_hist_entries (compute: the first only)
   int* overflow = nullptr;
@@ -430,8 +430,8 @@ __device__ inline bool accept_child(const search_params_t<eid_t>& p, long long s
 /// paths are the slots themselves): counts through every child, lists the children with room for
 /// deeper paths in `next` (entries of d + 2 ints) and the sum of their out-list lengths.
 template <class eid_t>
-__global__ void expand_kernel(search_params_t<eid_t> p, const int32_t* list, long long count,
-                              int d, int32_t* next, unsigned long long* next_count,
+__global__ void expand_kernel(search_params_t<eid_t> p, const int32_t* list, long long count, int d,
+                              int32_t* next, unsigned long long* next_count,
                               unsigned long long* next_reads, unsigned long long capacity) {
   const unsigned lane = threadIdx.x & 31u;
   const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32u);
@@ -461,9 +461,9 @@ __global__ void expand_kernel(search_params_t<eid_t> p, const int32_t* list, lon
       if (voters == 0) continue;
       const unsigned leader = __ffs(voters) - 1;
       unsigned long long at = 0;
-      if (lane == leader) at = atomicAdd(next_count, static_cast<unsigned long long>(__popc(voters)));
-      at = __shfl_sync(k_full_mask, at, leader) +
-           __popc(voters & ::dyng::cuda::lanes_below(lane));
+      if (lane == leader)
+        at = atomicAdd(next_count, static_cast<unsigned long long>(__popc(voters)));
+      at = __shfl_sync(k_full_mask, at, leader) + __popc(voters & ::dyng::cuda::lanes_below(lane));
       if (extend) {
         if (at < capacity) {
           int32_t* entry = next + at * static_cast<unsigned long long>(d + 2);
@@ -519,8 +519,9 @@ __global__ void descend_kernel(search_params_t<eid_t> p, const int32_t* list,
   while (true) {
     long long item = 0;
     if (lane == 0) {
-      item = *static_cast<volatile int*>(p.gave_up) ? count
-                                                    : static_cast<long long>(atomicAdd(next_item, 1ull));
+      item = *static_cast<volatile int*>(p.gave_up)
+                 ? count
+                 : static_cast<long long>(atomicAdd(next_item, 1ull));
     }
     item = group.shfl(item, 0);
     if (item >= count) break;
@@ -568,8 +569,8 @@ __global__ void descend_kernel(search_params_t<eid_t> p, const int32_t* list,
         const long long k = f.cursor + lane;
         const int32_t y = k < out.count ? p.g.out_at(before, f.vertex, out, k) : -1;
         unsigned long long cycles = 0;
-        const bool extend = accept_child(p, slot, s, t, path, top, y, dist, c2, cycles) &&
-                            top + 4 <= p.max_edges;
+        const bool extend =
+            accept_child(p, slot, s, t, path, top, y, dist, c2, cycles) && top + 4 <= p.max_edges;
         const unsigned mask = group.ballot(extend);
         for (int offset = G / 2; offset > 0; offset /= 2) cycles += group.shfl_down(cycles, offset);
         group.sync();
@@ -581,8 +582,8 @@ __global__ void descend_kernel(search_params_t<eid_t> p, const int32_t* list,
           frames[top].cursor = f.cursor + G;
           frames[top].pending = static_cast<int32_t>(mask);
         }
-        item_reads += static_cast<unsigned long long>(
-            out.count - f.cursor < G ? out.count - f.cursor : G);
+        item_reads +=
+            static_cast<unsigned long long>(out.count - f.cursor < G ? out.count - f.cursor : G);
         group.sync();
         continue;
       }

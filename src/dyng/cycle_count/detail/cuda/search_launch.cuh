@@ -43,8 +43,7 @@ inline constexpr size_t k_list_bytes = size_t{64} << 20;
 
 /// Warp per vertex: every slot of x's out-row counted at its head.
 template <class eid_t>
-__global__ void in_degree_kernel(adjacency_view_t<int32_t, eid_t> out,
-                                 unsigned long long* degree) {
+__global__ void in_degree_kernel(adjacency_view_t<int32_t, eid_t> out, unsigned long long* degree) {
   const unsigned lane = threadIdx.x & 31u;
   const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32u);
   for (long long x = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32u;
@@ -57,8 +56,8 @@ __global__ void in_degree_kernel(adjacency_view_t<int32_t, eid_t> out,
 
 /// Warp per vertex: x written into the in-row of each of its out-neighbours.
 template <class eid_t>
-__global__ void scatter_in_kernel(adjacency_view_t<int32_t, eid_t> out,
-                                  unsigned long long* cursor, int32_t* in_col) {
+__global__ void scatter_in_kernel(adjacency_view_t<int32_t, eid_t> out, unsigned long long* cursor,
+                                  int32_t* in_col) {
   const unsigned lane = threadIdx.x & 31u;
   const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32u);
   for (long long x = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32u;
@@ -104,9 +103,9 @@ struct built_transpose_t {
     device_buffer<unsigned char> temp(std::max<size_t>(temp_bytes, 1), stream);
     DYNG_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(),
                                                   offsets.data(), static_cast<int>(n + 1), s));
-    row_bounds_kernel<eid_t><<<::dyng::cuda::stride_blocks(static_cast<long long>(n), 8),
-                               k_block_threads, 0, s>>>(out.num_vertices, offsets.data(),
-                                                        begin.data(), end.data());
+    row_bounds_kernel<eid_t>
+        <<<::dyng::cuda::stride_blocks(static_cast<long long>(n), 8), k_block_threads, 0, s>>>(
+            out.num_vertices, offsets.data(), begin.data(), end.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
     scatter_in_kernel<eid_t><<<blocks, k_block_threads, 0, s>>>(out, offsets.data(), col.data());
     DYNG_CUDA_CHECK(cudaGetLastError());
@@ -172,8 +171,8 @@ class path_searches_t {
   /// beyond the changed edge (the out-degrees of the edges' heads, the deletions included).
   /// False once the work passes `limit`.
   bool count_batch(const std::vector<edge_pair_t<int32_t>>& deleted,
-                   const std::vector<edge_pair_t<int32_t>>& inserted, int64_t bound,
-                   int64_t limit, long long first_paths, std::vector<uint64_t>& removed,
+                   const std::vector<edge_pair_t<int32_t>>& inserted, int64_t bound, int64_t limit,
+                   long long first_paths, std::vector<uint64_t>& removed,
                    std::vector<uint64_t>& added, int64_t& work) {
     const long long total = static_cast<long long>(deleted.size() + inserted.size());
     if (total == 0) return true;
@@ -186,8 +185,7 @@ class path_searches_t {
     for (const auto& [u, v] : deleted) keys.push_back(edge_key(v, u));
     std::sort(keys.begin() + total, keys.end());
     keys_ = device_buffer<unsigned long long>(keys.size(), stream_);
-    ::dyng::cuda::copy_to_device(keys_.data(), keys.data(), keys.size() * sizeof(keys[0]),
-                                 stream_);
+    ::dyng::cuda::copy_to_device(keys_.data(), keys.data(), keys.size() * sizeof(keys[0]), stream_);
     const long long d = static_cast<long long>(deleted.size());
     search_params_t<eid_t> p;
     p.g = graph_;
@@ -262,8 +260,8 @@ class path_searches_t {
       prepare(p, slots);
       if (p.max_edges < 3) continue;
       if (first_paths > 0) {
-        first_level_then_depth_first(p, slots, lists, static_cast<unsigned long long>(
-                                                          lists[0].size() / 2));
+        first_level_then_depth_first(p, slots, lists,
+                                     static_cast<unsigned long long>(lists[0].size() / 2));
       } else {
         gave_up = walk(p, slots, lists).gave_up != 0;
       }
@@ -301,8 +299,8 @@ class path_searches_t {
     frontier.fill_bytes(0);
     offsets.fill_bytes(0);
     // The closers' count stays 0 for searches that stop before their first level.
-    DYNG_CUDA_CHECK(cudaMemsetAsync(p.reached, 0, 2 * static_cast<size_t>(slots) * sizeof(uint32_t),
-                                    s));
+    DYNG_CUDA_CHECK(
+        cudaMemsetAsync(p.reached, 0, 2 * static_cast<size_t>(slots) * sizeof(uint32_t), s));
     prepare_few_params_t<eid_t> a{p, slots, length.data(), frontier.data(), offsets.data()};
     auto* kernel = &prepare_few_kernel<eid_t>;
     ::dyng::cuda::launch_cooperative(
@@ -315,15 +313,14 @@ class path_searches_t {
     }
   }
 
-  void expand(search_params_t<eid_t>& p, const int32_t* list, long long count, int d,
-              int32_t* next, unsigned long long capacity) {
+  void expand(search_params_t<eid_t>& p, const int32_t* list, long long count, int d, int32_t* next,
+              unsigned long long capacity) {
     const cudaStream_t s = as_stream(stream_);
     control_t* c = control_.data();
     DYNG_CUDA_CHECK(cudaMemsetAsync(&c->next_count, 0, 2 * sizeof(unsigned long long), s));
     const unsigned blocks = ::dyng::cuda::stride_blocks(count * 32, 16);
-    expand_kernel<eid_t><<<blocks, k_block_threads, 0, s>>>(p, list, count, d, next,
-                                                            &c->next_count, &c->next_reads,
-                                                            capacity);
+    expand_kernel<eid_t><<<blocks, k_block_threads, 0, s>>>(p, list, count, d, next, &c->next_count,
+                                                            &c->next_reads, capacity);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -386,17 +383,18 @@ class path_searches_t {
     const cudaStream_t s = as_stream(stream_);
     auto* kernel = &descend_kernel<eid_t, G>;
     const size_t groups = k_block_threads / G;
-    const size_t shared = 2 * k_hist_entries * sizeof(unsigned long long) +
-                          groups * static_cast<size_t>(p.max_edges) *
-                              (sizeof(frame_t) + sizeof(int32_t));
+    const size_t shared =
+        2 * k_hist_entries * sizeof(unsigned long long) +
+        groups * static_cast<size_t>(p.max_edges) * (sizeof(frame_t) + sizeof(int32_t));
     DYNG_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shared)));
     int fit = 0;
     DYNG_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, shared));
     if (fit < 1) {
-      throw internal_error("cycle_count: the depth-first kernel does not fit on a "
-                           "multiprocessor; this is a bug in dyng's launch configuration");
+      throw internal_error(
+          "cycle_count: the depth-first kernel does not fit on a "
+          "multiprocessor; this is a bug in dyng's launch configuration");
     }
     // Persistent groups: the list's length is known only on the device.
     const unsigned blocks = static_cast<unsigned>(fit * ::dyng::cuda::multiprocessor_count());

@@ -55,11 +55,11 @@ struct loop_params_t {
   adjacency_view_t<vid_t, eid_t> out;
   adjacency_view_t<vid_t, eid_t> in;
   level_t* levels = nullptr;
-  int* stamp = nullptr;            ///< n entries, -1 before the first round
+  int* stamp = nullptr;  ///< n entries, -1 before the first round
   vid_t* list[2] = {nullptr, nullptr};
-  vid_t* falling = nullptr;        ///< invalidation only: this round's dying vertices
-  vid_t* dead = nullptr;           ///< invalidation only: every vertex that died
-  unsigned* dead_flag = nullptr;   ///< invalidation only
+  vid_t* falling = nullptr;         ///< invalidation only: this round's dying vertices
+  vid_t* dead = nullptr;            ///< invalidation only: every vertex that died
+  unsigned* dead_flag = nullptr;    ///< invalidation only
   unsigned long long capacity = 0;  ///< entries of each list (n)
   unsigned long long budget = 0;
   loop_control_t* control = nullptr;
@@ -191,8 +191,8 @@ __global__ void __launch_bounds__(k_block_threads)
         }
         supported |= (__ballot_sync(k_full_mask, found) & group_mask) != 0;
       }
-      ::dyng::cuda::warp_append(valid && !supported && sub == 0, v, p.falling,
-                                &c->falling[r & 1], p.capacity, &c->status, k_overflow);
+      ::dyng::cuda::warp_append(valid && !supported && sub == 0, v, p.falling, &c->falling[r & 1],
+                                p.capacity, &c->status, k_overflow);
     }
     grid.sync();
     // Apply: the fallen die; their out-neighbours one level down are the next candidates.

@@ -113,8 +113,7 @@ struct invalidate_of {
   static auto get() { return invalidate_kernel<G, vid_t, eid_t>; }
 };
 
-inline int64_t count_changed(const level_t* levels, const level_t* old, int64_t n,
-                             void* stream) {
+inline int64_t count_changed(const level_t* levels, const level_t* old, int64_t n, void* stream) {
   device_buffer<unsigned long long> changed(1, stream);
   changed.fill_bytes(0);
   count_changed_kernel<<<stride_blocks(n, 8), k_block_threads, 0, as_stream(stream)>>>(
@@ -174,9 +173,8 @@ bool repair_levels(const views_t<vid_t, eid_t>& v, level_t* levels, const level_
   rounds.params.dead = dead.data();
   rounds.params.dead_flag = dead_flag.data();
   rounds.params.budget = budget;
-  first_candidates_kernel<<<stride_blocks(num_changes, 8), k_block_threads, 0,
-                            as_stream(stream)>>>(rounds.params, changes.data(), num_changes,
-                                                 source);
+  first_candidates_kernel<<<stride_blocks(num_changes, 8), k_block_threads, 0, as_stream(stream)>>>(
+      rounds.params, changes.data(), num_changes, source);
   DYNG_CUDA_CHECK(cudaGetLastError());
   launch_loop<invalidate_of>(v, rounds.params, stream);
   const loop_control_t cut = rounds.read();

@@ -42,9 +42,8 @@ __global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
 /// ancestor its chain continues from (-1 once it has reached the source).
 template <class vid_t, class eid_t>
 __global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
-    edge_costs_kernel(adjacency_view_t<vid_t, eid_t> out, int k, vid_t source,
-                      const vid_t* parents, const unsigned long long* first_slot, int64_t* costs,
-                      vid_t* ancestor) {
+    edge_costs_kernel(adjacency_view_t<vid_t, eid_t> out, int k, vid_t source, const vid_t* parents,
+                      const unsigned long long* first_slot, int64_t* costs, vid_t* ancestor) {
   const int64_t n = out.num_vertices;
   for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
        v += static_cast<int64_t>(gridDim.x) * blockDim.x) {

@@ -96,8 +96,8 @@ __global__ void flag_out_slots(const adjacency_view_t<vid_t, eid_t> out, const v
                                unsigned char* flags) {
   const long long listed = count_at != nullptr ? static_cast<long long>(*count_at) : count;
   const unsigned long long slots = *total;
-  for (unsigned long long j = blockIdx.x * static_cast<unsigned long long>(blockDim.x) +
-                              threadIdx.x;
+  for (unsigned long long j =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        j < slots; j += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     long long low = 0, high = listed;  // starts[low] <= j < starts[high] (total at listed)
     while (high - low > 1) {

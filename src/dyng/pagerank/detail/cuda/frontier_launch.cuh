@@ -80,7 +80,7 @@ void flag_out_neighbours(const adjacency_view_t<vid_t, eid_t>& out, const vid_t*
                          frontier_space_t<vid_t>& fs, void* stream) {
   const unsigned grid = grid_for(std::max<long long>(count, fs.degrees.size()));
   list_out_degrees<<<grid, k_block_threads, 0, as_stream(stream)>>>(out, list, count_at, count,
-                                                                   fs.degrees.data());
+                                                                    fs.degrees.data());
   check_launch();
   scan_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(
       fs.degrees.data(), count_at, count, fs.slot_starts.data(), fs.slot_total.data());
@@ -105,7 +105,7 @@ void flag_vertices(const std::vector<vid_t>& vertices, unsigned char* flags, voi
   const auto list = upload_list(vertices, stream);
   const auto count = static_cast<long long>(vertices.size());
   flag_listed<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(list.data(), count,
-                                                                         flags);
+                                                                          flags);
   check_launch();
   ::dyng::cuda::synchronize(stream);  // `list` goes back to the pool when this returns
 }
@@ -134,8 +134,8 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
     ::dyng::cuda::synchronize(stream);
   }
   auto at = [&](vid_t u) {
-    return 3 * static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) -
-                                   inputs.begin());
+    return 3 *
+           static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) - inputs.begin());
   };
   const auto plan = plan_seeds(
       log, it.weighted, it.alpha, setup.threshold, [&](vid_t u) { return gathered[at(u)]; },
@@ -152,8 +152,7 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
   if (dangling_targets_are_all(setup.teleport, it.alpha, plan.dangling_mass, setup.threshold)) {
     fs.flags.fill_bytes(1);
   } else {
-    mark_dangling_targets(setup.teleport, space.n, it.alpha, plan.dangling_mass,
-                          setup.threshold,
+    mark_dangling_targets(setup.teleport, space.n, it.alpha, plan.dangling_mass, setup.threshold,
                           [&](int64_t v) { marked.push_back(static_cast<vid_t>(v)); });
   }
   flag_vertices(marked, fs.flags.data(), stream);
@@ -172,15 +171,15 @@ template <class vid_t, class eid_t>
 void collect_frontier(const adjacency_view_t<vid_t, eid_t>& in, int64_t n,
                       frontier_space_t<vid_t>& fs, void* stream) {
   // Not the status (an overflow stays reported) nor the sums of the round before (not read yet).
-  DYNG_CUDA_CHECK(cudaMemsetAsync(fs.report.data(), 0, offsetof(round_report_t, status),
-                                  as_stream(stream)));
+  DYNG_CUDA_CHECK(
+      cudaMemsetAsync(fs.report.data(), 0, offsetof(round_report_t, status), as_stream(stream)));
   const unsigned grid = ::dyng::cuda::stride_blocks(fs.collect_tiles * k_block_threads, 8);
   count_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(fs.flags.data(), n,
                                                                  fs.tile_counts.data());
   check_launch();
   scan_counts<<<1, k_block_threads, 0, as_stream(stream)>>>(fs.tile_counts.data(), nullptr,
-                                                          fs.collect_tiles, fs.tile_starts.data(),
-                                                          &fs.report.data()->listed);
+                                                            fs.collect_tiles, fs.tile_starts.data(),
+                                                            &fs.report.data()->listed);
   check_launch();
   list_flagged<<<grid, k_block_threads, 0, as_stream(stream)>>>(
       fs.flags.data(), n, fs.tile_starts.data(), in, fs.list.data(), fs.report.data());
@@ -195,9 +194,15 @@ void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
                iteration_space_t& space, frontier_space_t<vid_t>& fs) {
   void* stream = space.stream;
   const iteration_setup_t<vid_t, eid_t>& it = setup.iteration;
-  const round_args_t<vid_t, eid_t> args{it.in,          fs.list.data(),     listed,
-                                        it.alpha,       it.jump,            space.inverse.data(),
-                                        space.dangling_mass(), space.x.data(), space.share.data(),
+  const round_args_t<vid_t, eid_t> args{it.in,
+                                        fs.list.data(),
+                                        listed,
+                                        it.alpha,
+                                        it.jump,
+                                        space.inverse.data(),
+                                        space.dangling_mass(),
+                                        space.x.data(),
+                                        space.share.data(),
                                         fs.next.data()};
   const long long tiles = tiles_of(listed);
   const unsigned grid = tile_grid(tiles);
@@ -211,7 +216,7 @@ void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
   check_launch();
   double* sums = fs.report.data()->sums;
   sum_partials<<<1, k_block_threads, 0, as_stream(stream)>>>(fs.parts.data(), tiles, tiles, 4,
-                                                            sums);
+                                                             sums);
   check_launch();
   advance_masses<<<1, 1, 0, as_stream(stream)>>>(sums, space.scalars.data());
   check_launch();
@@ -234,8 +239,7 @@ struct bound_keeper_t {
     const double moved = sums[0];
     bound -= (1.0 - alpha) * moved - sums[3] - 2.0 * dangling_error;
     dangling += sums[2];
-    dangling_error +=
-        DBL_EPSILON * static_cast<double>(listed + 8) * (std::fabs(dangling) + moved);
+    dangling_error += DBL_EPSILON * static_cast<double>(listed + 8) * (std::fabs(dangling) + moved);
   }
 };
 
@@ -259,9 +263,9 @@ frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setu
   ::dyng::cuda::copy_to_host(masses, space.scalars.data(), sizeof(masses), space.stream);
   ::dyng::cuda::synchronize(space.stream);
   // Tile sums, then one block over the tiles: a generous bound on the sum's rounding.
-  bound_keeper_t keeper{setup.iteration.alpha, masses[1],
-                        DBL_EPSILON * static_cast<double>(k_block_threads + space.tiles + 8) *
-                            masses[1]};
+  bound_keeper_t keeper{
+      setup.iteration.alpha, masses[1],
+      DBL_EPSILON * static_cast<double>(k_block_threads + space.tiles + 8) * masses[1]};
   int64_t pending = -1;  // the size of a round whose sums are not accounted yet
   while (true) {
     ::dyng::cuda::throw_if_cancelled_on(space.stream, fn);

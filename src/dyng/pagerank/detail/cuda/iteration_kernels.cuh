@@ -138,8 +138,8 @@ __global__ void __launch_bounds__(k_block_threads)
     const double sum = tile_row_sum(value, active, b, e, scratch);
     double change = 0.0, dangling = 0.0;
     if (active) {
-      const double x = a.alpha * (sum + mass * a.jump.dangle(v)) +
-                       (1.0 - a.alpha) * a.jump.teleport(v);
+      const double x =
+          a.alpha * (sum + mass * a.jump.dangle(v)) + (1.0 - a.alpha) * a.jump.teleport(v);
       const double inverse = a.inverse[v];
       a.next[v] = x;
       a.next_share[v] = x * inverse;

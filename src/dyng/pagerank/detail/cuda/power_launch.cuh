@@ -144,8 +144,8 @@ struct iteration_setup_t {
 /// Full iterations from space.x until converged or max_iter; space.x holds the last iterate.
 /// Polls the stop flag between iterations (`fn` names the call in the error).
 template <class vid_t, class eid_t>
-run_result_t power_iterate(const iteration_setup_t<vid_t, eid_t>& setup,
-                           iteration_space_t& space, const char* fn) {
+run_result_t power_iterate(const iteration_setup_t<vid_t, eid_t>& setup, iteration_space_t& space,
+                           const char* fn) {
   run_result_t run;
   if (space.n == 0) {
     run.converged = true;
@@ -156,11 +156,18 @@ run_result_t power_iterate(const iteration_setup_t<vid_t, eid_t>& setup,
   const double limit = static_cast<double>(space.n) * setup.tol;
   while (run.iterations < setup.max_iter) {
     ::dyng::cuda::throw_if_cancelled_on(space.stream, fn);
-    const iteration_args_t<vid_t, eid_t> args{
-        setup.in,          space.n,           setup.alpha,        setup.jump,
-        space.inverse.data(), space.x.data(), space.share.data(), space.dangling_mass(),
-        space.next.data(), space.next_share.data(), space.parts.data(),
-        space.parts.data() + space.tiles};
+    const iteration_args_t<vid_t, eid_t> args{setup.in,
+                                              space.n,
+                                              setup.alpha,
+                                              setup.jump,
+                                              space.inverse.data(),
+                                              space.x.data(),
+                                              space.share.data(),
+                                              space.dangling_mass(),
+                                              space.next.data(),
+                                              space.next_share.data(),
+                                              space.parts.data(),
+                                              space.parts.data() + space.tiles};
     if (setup.weighted) {
       full_iteration<true><<<grid, k_block_threads, 0, as_stream(space.stream)>>>(args);
     } else {

@@ -91,7 +91,12 @@ __device__ __forceinline__ void append_row_pieces(long long v, long long degree,
 
 /// Status codes the persistent kernel leaves in control_t::status. A seeded search (update's
 /// repair) also stops with k_status_budget once it has relaxed more edges than it was allowed.
-enum : int { k_status_ok = 0, k_status_round_limit = 1, k_status_overflow = 2, k_status_budget = 3 };
+enum : int {
+  k_status_ok = 0,
+  k_status_round_limit = 1,
+  k_status_overflow = 2,
+  k_status_budget = 3
+};
 
 /// Device-resident state of one compute: queue counters (rotated, see near_far.cuh), the far
 /// pile's smallest distance, statistics and the length of the parent pass's piece list.

@@ -32,8 +32,8 @@ void check_view(const adjacency_view_t<vid_t, eid_t>& view, const char* fn, cons
                               "(num_weights >= 1), so build it with weights");
   }
   check_objective(objective, view.num_weights, fn);
-  if (view.num_vertices > 0 && (view.row_begin == nullptr || view.row_end == nullptr ||
-                                view.weights == nullptr)) {
+  if (view.num_vertices > 0 &&
+      (view.row_begin == nullptr || view.row_end == nullptr || view.weights == nullptr)) {
     throw invalid_argument_error(std::string(fn) + ": the " + name +
                                  " view has null row or weight pointers; upload the graph first");
   }
@@ -118,19 +118,17 @@ void launch_parents(const adjacency_view_t<vid_t, eid_t>& in, vid_t source, int 
     }
   } else if (sparse) {
     parents_kernel<4, vid_t, eid_t><<<blocks, k_block_threads, 0, stream>>>(
-        in, objective, dist, source, d_parents, pieces.data(), capacity, control, nullptr,
-        nullptr);
+        in, objective, dist, source, d_parents, pieces.data(), capacity, control, nullptr, nullptr);
   } else {
     parents_kernel<8, vid_t, eid_t><<<blocks, k_block_threads, 0, stream>>>(
-        in, objective, dist, source, d_parents, pieces.data(), capacity, control, nullptr,
-        nullptr);
+        in, objective, dist, source, d_parents, pieces.data(), capacity, control, nullptr, nullptr);
   }
   DYNG_CUDA_CHECK(cudaGetLastError());
   piece_parents_kernel<vid_t, eid_t><<<sms * 8, k_block_threads, 0, stream>>>(
       in, objective, dist, d_parents, pieces.data(), capacity, control);
   DYNG_CUDA_CHECK(cudaGetLastError());
-  finish_parents_kernel<vid_t><<<sms * 2, k_block_threads, 0, stream>>>(
-      d_parents, pieces.data(), capacity, control);
+  finish_parents_kernel<vid_t>
+      <<<sms * 2, k_block_threads, 0, stream>>>(d_parents, pieces.data(), capacity, control);
   DYNG_CUDA_CHECK(cudaGetLastError());
 }
 

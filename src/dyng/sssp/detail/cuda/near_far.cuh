@@ -103,8 +103,7 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
   const unsigned lane = threadIdx.x & 31u;
   const unsigned glane = lane % G;
   const unsigned gfirst = lane - glane;
-  const unsigned long long num_groups =
-      static_cast<unsigned long long>(gridDim.x) * blockDim.x / G;
+  const unsigned long long num_groups = static_cast<unsigned long long>(gridDim.x) * blockDim.x / G;
   unsigned long long next =
       (static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
   const long long stride = p.out.num_weights;
@@ -219,8 +218,8 @@ __device__ void relax_round(const near_far_params_t<vid_t, eid_t>& p, const item
 template <bool k_joint, class vid_t, class eid_t>
 __device__ void filter_round(const near_far_params_t<vid_t, eid_t>& p, const item_t* far_in,
                              unsigned long long far_count, sink_t near_sink, sink_t far_sink,
-                             dist_t* far_min_next, dist_t old_bound, dist_t new_bound,
-                             int near_tag, int far_tag_next) {
+                             dist_t* far_min_next, dist_t old_bound, dist_t new_bound, int near_tag,
+                             int far_tag_next) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long warp =
       (static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -341,8 +340,8 @@ __global__ void __launch_bounds__(k_block_threads, 4)
     if (in_count > 0) {
       const sink_t far_sink{far_queue(epoch), &control->far_count[epoch % 3]};
       relax_round<G, k_joint, k_seeded>(p, in_queue, first_item, in_count, near_sink, far_sink,
-                     &control->far_min[epoch % 3], bound, static_cast<int>(round), epoch,
-                     relaxations);
+                                        &control->far_min[epoch % 3], bound,
+                                        static_cast<int>(round), epoch, relaxations);
       pushes += in_count;
       if constexpr (k_seeded) {
         // Flushed in lumps: one atomic per 64 relaxations keeps the shared counter cold.
@@ -360,8 +359,8 @@ __global__ void __launch_bounds__(k_block_threads, 4)
       const dist_t new_bound = max_of(bound, far_min) + p.delta;
       const sink_t far_sink{far_queue(epoch + 1), &control->far_count[(epoch + 1) % 3]};
       filter_round<k_joint>(p, far_queue(epoch), far_count, near_sink, far_sink,
-                   &control->far_min[(epoch + 1) % 3], bound, new_bound, static_cast<int>(round),
-                   epoch + 1);
+                            &control->far_min[(epoch + 1) % 3], bound, new_bound,
+                            static_cast<int>(round), epoch + 1);
       pushes += far_count;
       if (thread == 0) {
         control->near_count[after] = 0;

@@ -88,12 +88,12 @@ __global__ void __launch_bounds__(k_block_threads)
   const unsigned glane = lane % G;
   const unsigned gfirst = lane - glane;
   const long long n = in.num_vertices;
-  const long long rows =
-      k_listed ? min_of(static_cast<long long>(*list_length), n) : n;
+  const long long rows = k_listed ? min_of(static_cast<long long>(*list_length), n) : n;
   const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const long long num_warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
   const int32_t* weights = in.weights + objective;
-  for (long long first = warp * groups_per_warp; first < rows; first += num_warps * groups_per_warp) {
+  for (long long first = warp * groups_per_warp; first < rows;
+       first += num_warps * groups_per_warp) {
     const long long position = first + lane / G;
     long long index = position;  // the vertex
     vid_t best = no_vertex<vid_t>();
@@ -139,8 +139,8 @@ __global__ void __launch_bounds__(k_block_threads)
 /// One warp per listed piece of a wide row.
 template <class vid_t, class eid_t>
 __global__ void __launch_bounds__(k_block_threads)
-    piece_parents_kernel(const adjacency_view_t<vid_t, eid_t> in, int objective,
-                         const dist_t* dist, vid_t* parents, const unsigned long long* pieces,
+    piece_parents_kernel(const adjacency_view_t<vid_t, eid_t> in, int objective, const dist_t* dist,
+                         vid_t* parents, const unsigned long long* pieces,
                          unsigned long long capacity, const control_t* control) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long count = min_of(control->piece_count, capacity);
@@ -166,7 +166,8 @@ __global__ void __launch_bounds__(k_block_threads)
     finish_parents_kernel(vid_t* parents, const unsigned long long* pieces,
                           unsigned long long capacity, const control_t* control) {
   const unsigned long long count = min_of(control->piece_count, capacity);
-  for (unsigned long long t = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (unsigned long long t =
+           static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
        t < count; t += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const unsigned long long entry = pieces[t];
     if ((entry >> k_vertex_bits) == 0) {

@@ -85,15 +85,15 @@ struct repair_control_t {
   unsigned long long cut_in_edges;  ///< in-slots the seeding scans (counted as repair work)
   unsigned long long seed_pieces;
   unsigned long long tree_pieces[2];  ///< out-row pieces of a top-down level (alternating)
-  unsigned long long active[3];     ///< unresolved words per jump pass (rotating)
+  unsigned long long active[3];       ///< unresolved words per jump pass (rotating)
   long long top_down_levels;
-  long long jump_passes;            ///< 0 unless the cut switched to pointer jumping
-  unsigned long long bad_change;    ///< ~(smallest index of a change with weight < 1), or 0
-  unsigned long long far_lowerings; ///< changed edges that lower their head by > far_delta
+  long long jump_passes;             ///< 0 unless the cut switched to pointer jumping
+  unsigned long long bad_change;     ///< ~(smallest index of a change with weight < 1), or 0
+  unsigned long long far_lowerings;  ///< changed edges that lower their head by > far_delta
   int status;
-  int overflow;                     ///< a list outgrew its capacity (a sizing bug)
-  unsigned long long cut_count;     ///< entries of the cut list
-  unsigned long long touched_count; ///< entries of the touched list (touched.cuh)
+  int overflow;                      ///< a list outgrew its capacity (a sizing bug)
+  unsigned long long cut_count;      ///< entries of the cut list
+  unsigned long long touched_count;  ///< entries of the touched list (touched.cuh)
   // Written by repair_parents.cuh.
   unsigned long long full_count;
   unsigned long long merge_pieces;
@@ -116,15 +116,15 @@ struct repair_params_t {
   long long* change_weight = nullptr;  ///< per change: smallest weight now, or k_no_edge
   dist_t* dist = nullptr;
   const vid_t* parents = nullptr;
-  touched_list_t<vid_t> touched{};     ///< flags (clean on entry) and the touched list
-  vid_t* cut = nullptr;                ///< the cut vertices, n entries
+  touched_list_t<vid_t> touched{};  ///< flags (clean on entry) and the touched list
+  vid_t* cut = nullptr;             ///< the cut vertices, n entries
   unsigned long long* tree_pieces = nullptr;
   unsigned long long tree_piece_capacity = 0;
   unsigned long long* words = nullptr;  ///< n entries, used only when the cut switches to jumping
   unsigned long long* seed_pieces = nullptr;
   unsigned long long seed_piece_capacity = 0;
-  int* far_stamp = nullptr;             ///< -1 on entry except for listed vertices
-  item_t* far_queue = nullptr;          ///< the search's far pile 0
+  int* far_stamp = nullptr;     ///< -1 on entry except for listed vertices
+  item_t* far_queue = nullptr;  ///< the search's far pile 0
   unsigned long long queue_capacity = 0;
   update_control_t* control = nullptr;
   /// A lowering by more than this (compute's bucket width) counts as far-reaching; each is
@@ -189,8 +189,8 @@ __device__ void offer_seed(const repair_params_t<vid_t, eid_t>& p, bool flag, lo
     push = e > b && atomicExch(p.far_stamp + v, 0) != 0;
     item = make_item(b, e - b, static_cast<unsigned long long>(v));
   }
-  warp_append(push, item, p.far_queue, &control->far_count[0], p.queue_capacity,
-              &control->status, k_status_overflow);
+  warp_append(push, item, p.far_queue, &control->far_count[0], p.queue_capacity, &control->status,
+              k_status_overflow);
   lowered = group_min<32>(lowered);
   if ((threadIdx.x & 31u) == 0 && lowered < k_infinity) atomicMin(&control->far_min[0], lowered);
 }
@@ -241,8 +241,8 @@ __device__ bool cut_top_down(const repair_params_t<vid_t, eid_t>& p,
       if (index >= pieces) continue;
       const unsigned long long entry = __ldcg(p.tree_pieces + index);
       const vid_t x = static_cast<vid_t>(entry & k_vertex_mask);
-      const long long b = p.out.row_begin[x] +
-                          static_cast<long long>(entry >> k_vertex_bits) * k_tree_piece_slots;
+      const long long b =
+          p.out.row_begin[x] + static_cast<long long>(entry >> k_vertex_bits) * k_tree_piece_slots;
       const long long row_end = p.out.row_end[x];
       const long long e = b + k_tree_piece_slots < row_end ? b + k_tree_piece_slots : row_end;
       for (long long s = b + glane; s < e; s += G) {
@@ -299,8 +299,7 @@ __device__ bool cut_by_jumping(const repair_params_t<vid_t, eid_t>& p,
     if (pass + 1 >= k_max_jump_passes) return false;
   }
   for (long long v = thread; v < n; v += threads) {
-    if ((__ldcg(p.words + v) & k_cut_bit) != 0 &&
-        (__ldcg(p.touched.flags + v) & k_flag_cut) == 0) {
+    if ((__ldcg(p.words + v) & k_cut_bit) != 0 && (__ldcg(p.touched.flags + v) & k_flag_cut) == 0) {
       cut_vertex(p, v);
     }
   }
@@ -403,8 +402,8 @@ __global__ void __launch_bounds__(k_block_threads)
   constexpr int G = k_seed_group;
   constexpr long long groups_per_warp = 32 / G;
   const unsigned glane = lane % G;
-  const long long pieces = static_cast<long long>(
-      min_of(__ldcg(&repair->seed_pieces), p.seed_piece_capacity));
+  const long long pieces =
+      static_cast<long long>(min_of(__ldcg(&repair->seed_pieces), p.seed_piece_capacity));
   const int32_t* in_weights = p.in.weights + p.objective;
   const long long stride = p.in.num_weights;
   for (long long first = warp * groups_per_warp; first < pieces;
@@ -415,8 +414,8 @@ __global__ void __launch_bounds__(k_block_threads)
     if (index < pieces) {
       const unsigned long long entry = __ldcg(p.seed_pieces + index);
       v = static_cast<long long>(entry & k_vertex_mask);
-      const long long b = p.in.row_begin[v] +
-                          static_cast<long long>(entry >> k_vertex_bits) * k_seed_piece_slots;
+      const long long b =
+          p.in.row_begin[v] + static_cast<long long>(entry >> k_vertex_bits) * k_seed_piece_slots;
       const long long row_end = p.in.row_end[v];
       const long long e = b + k_seed_piece_slots < row_end ? b + k_seed_piece_slots : row_end;
       for (long long s = b + glane; s < e; s += G) {

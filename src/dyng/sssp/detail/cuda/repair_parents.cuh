@@ -63,8 +63,7 @@ __global__ void __launch_bounds__(k_block_threads)
   const unsigned lane = threadIdx.x & 31u;
   const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const long long num_warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
-  const long long count =
-      static_cast<long long>(min_of(*touched.count, touched.capacity));
+  const long long count = static_cast<long long>(min_of(*touched.count, touched.capacity));
   for (long long first = warp * 32; first < count; first += num_warps * 32) {
     const long long i = first + lane;
     bool full = false;
@@ -103,8 +102,7 @@ __global__ void __launch_bounds__(k_block_threads)
   const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long warp = thread / 32;
   const long long num_warps = threads / 32;
-  const long long pieces =
-      static_cast<long long>(min_of(repair->merge_pieces, merge_capacity));
+  const long long pieces = static_cast<long long>(min_of(repair->merge_pieces, merge_capacity));
   const int32_t* weights = out.weights + objective;
   const long long stride = out.num_weights;
   unsigned long long affected = 0;
@@ -125,8 +123,7 @@ __global__ void __launch_bounds__(k_block_threads)
       const long long w = weights[s * stride];
       if (dist[y] != du + static_cast<dist_t>(w)) continue;
       if (u < atomic_min_returning(parents + y, u) &&
-          (mark_touched(touched, y, k_flag_lowered, &repair->overflow, 1) & k_flag_lowered) ==
-              0) {
+          (mark_touched(touched, y, k_flag_lowered, &repair->overflow, 1) & k_flag_lowered) == 0) {
         ++affected;
       }
     }

@@ -33,7 +33,8 @@ __device__ inline bool has_pair(const pair_t<vid_t>* pairs, int64_t count, vid_t
   int64_t lo = 0, hi = count;
   while (lo < hi) {
     const int64_t mid = (lo + hi) / 2;
-    if (pair_less(pairs[mid], x, y)) lo = mid + 1; else hi = mid;
+    if (pair_less(pairs[mid], x, y)) lo = mid + 1;
+    else hi = mid;
   }
   return lo < count && pairs[lo].x == x && pairs[lo].y == y;
 }
@@ -44,7 +45,8 @@ __device__ inline int64_t first_of(const pair_t<vid_t>* pairs, int64_t count, vi
   int64_t lo = 0, hi = count;
   while (lo < hi) {
     const int64_t mid = (lo + hi) / 2;
-    if (pairs[mid].x < x) lo = mid + 1; else hi = mid;
+    if (pairs[mid].x < x) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -55,7 +57,8 @@ __device__ inline bool in_row(const vid_t* first, const vid_t* end, vid_t w) {
   const vid_t* last = end;
   while (first < last) {
     const vid_t* mid = first + (last - first) / 2;
-    if (*mid < w) first = mid + 1; else last = mid;
+    if (*mid < w) first = mid + 1;
+    else last = mid;
   }
   return first != end && *first == w;
 }
@@ -105,7 +108,7 @@ template <class vid_t>
 struct overlay_view_t {
   const pair_t<vid_t>* hidden = nullptr;  ///< Insertions, x < y, sorted.
   int64_t hidden_count = 0;
-  const pair_t<vid_t>* shown = nullptr;   ///< Deletions, x < y, sorted.
+  const pair_t<vid_t>* shown = nullptr;  ///< Deletions, x < y, sorted.
   int64_t shown_count = 0;
   const pair_t<vid_t>* shown_rows = nullptr;  ///< Deletions both ways, sorted by (x, y).
   int64_t shown_rows_count = 0;
