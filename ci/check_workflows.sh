@@ -6,19 +6,12 @@
 # own invariants are tests/packaging/test_workflows.py's. Usage: ci/check_workflows.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source ci/find_python.sh
+source ci/tool_venv.sh
 
 log() { printf '[check_workflows %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 venv=build/workflow-tools
-if ! cmp -s ci/workflow-tools.txt "$venv/installed.txt" 2>/dev/null; then
-  dyng_find_python
-  log "installing ci/workflow-tools.txt into $venv with $DYNG_PYTHON"
-  rm -rf "$venv"
-  "$DYNG_PYTHON" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r ci/workflow-tools.txt
-  cp ci/workflow-tools.txt "$venv/installed.txt"
-fi
+dyng_tool_venv ci/workflow-tools.txt "$venv" log
 
 workflows=(.github/workflows/*.yml)
 log "check-jsonschema --builtin-schema vendor.github-workflows: ${#workflows[@]} files"

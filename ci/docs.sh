@@ -7,19 +7,12 @@
 # that file changes. Usage: ci/docs.sh [--serve]   (--serve: a live preview on 127.0.0.1:8000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source ci/find_python.sh
+source ci/tool_venv.sh
 
 log() { printf '[docs %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 venv=build/docs-tools
-if ! cmp -s ci/docs-tools.txt "$venv/installed.txt" 2>/dev/null; then
-  dyng_find_python
-  log "installing ci/docs-tools.txt into $venv with $DYNG_PYTHON"
-  rm -rf "$venv"
-  "$DYNG_PYTHON" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r ci/docs-tools.txt
-  cp ci/docs-tools.txt "$venv/installed.txt"
-fi
+dyng_tool_venv ci/docs-tools.txt "$venv" log
 
 # Material's notice about its successor is not about this site; it would bury the build log.
 export NO_MKDOCS_2_WARNING=1

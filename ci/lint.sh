@@ -10,19 +10,12 @@
 # build/lint-tools/bin/clang-format -i
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source ci/find_python.sh
+source ci/tool_venv.sh
 
 log() { printf '[lint %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 venv=build/lint-tools
-if ! cmp -s ci/lint-tools.txt "$venv/installed.txt" 2>/dev/null; then
-  dyng_find_python
-  log "installing ci/lint-tools.txt into $venv with $DYNG_PYTHON"
-  rm -rf "$venv"
-  "$DYNG_PYTHON" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r ci/lint-tools.txt
-  cp ci/lint-tools.txt "$venv/installed.txt"
-fi
+dyng_tool_venv ci/lint-tools.txt "$venv" log
 
 ruff_check() {
   log "ruff check (pyproject.toml [tool.ruff.lint])"
