@@ -264,19 +264,7 @@ def run(settings: Settings, progress) -> dict:
         rows += components_update.measure_updates(ctx, kind, batches)
     if nx is not None:
         rows += _measure_networkx(dyng, nx, settings, progress)
-    machine = report.machine(dyng)
-    return {
-        "machine": machine,
-        "cores": machine["cpu_count"],
-        "skipped": skipped,
-        "rows": rows,
-        "graph": {
-            "name": edges.name,
-            "n": edges.num_vertices,
-            "m": edges.num_edges,
-            "params": edges.params,
-        },
-    }
+    return report.peer_document(dyng, edges, skipped, rows)
 
 
 def _require_backends(dyng, backends) -> None:
@@ -507,17 +495,12 @@ def _update_bars(row: dict, backends) -> list[dict]:
 
 def text(document: dict) -> str:
     s, graph = document["settings"], document["graph"]
-    lines = [
+    title = (
         f"components on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
         f"{s['repeats']} repeats + 1 warm-up (medians), {document['cores']} cores, "
-        f"OpenMP threads {s['threads']}, dyng {document['machine']['dyng_version']}",
-        f"load average start {report.load_average(document['loadavg_start'])}, end "
-        f"{report.load_average(document['loadavg_end'])}",
-    ]
-    lines += [f"skipped: {line}" for line in document["skipped"]]
-    for row in document["rows"]:
-        lines += [""] + _row_lines(row)
-    return "\n".join(lines + [""] + report.bars_lines(document["bars"]))
+        f"OpenMP threads {s['threads']}, dyng {document['machine']['dyng_version']}"
+    )
+    return report.peer_text(document, title, _row_lines)
 
 
 def _row_lines(row: dict) -> list[str]:

@@ -184,19 +184,7 @@ def run(settings: Settings, progress) -> dict:
     if nx is not None:
         rows.append(_measure_networkx(ctx, nx))
     rows += pagerank_update.measure_updates(ctx)
-    machine = report.machine(dyng)
-    return {
-        "machine": machine,
-        "cores": machine["cpu_count"],
-        "skipped": skipped,
-        "rows": rows,
-        "graph": {
-            "name": edges.name,
-            "n": edges.num_vertices,
-            "m": edges.num_edges,
-            "params": edges.params,
-        },
-    }
+    return report.peer_document(dyng, edges, skipped, rows)
 
 
 def _networkit_peer(ctx: Context, nk) -> Peer:
@@ -364,20 +352,19 @@ def bars(document: dict) -> list[dict]:
 
 def text(document: dict) -> str:
     s, graph = document["settings"], document["graph"]
-    lines = [
+    title = (
         f"pagerank on {graph['name']} ({graph['n']:,} vertices, {graph['m']:,} edges), "
         f"alpha {s['alpha']}, tol {s['tol']:g}, {s['repeats']} repeats + 1 warm-up "
         f"(medians), {document['cores']} cores, OpenMP threads {s['threads']}, dyng "
-        f"{document['machine']['dyng_version']}",
-        f"load average start {report.load_average(document['loadavg_start'])}, end "
-        f"{report.load_average(document['loadavg_end'])}",
-    ]
-    lines += [f"skipped: {line}" for line in document["skipped"]]
-    for row in document["rows"]:
-        lines += [""] + (
+        f"{document['machine']['dyng_version']}"
+    )
+    return report.peer_text(
+        document,
+        title,
+        lambda row: (
             pagerank_update.row_lines(row) if row["section"] == "update" else _compute_lines(row)
-        )
-    return "\n".join(lines + [""] + report.bars_lines(document["bars"]))
+        ),
+    )
 
 
 def _compute_lines(row: dict) -> list[str]:

@@ -221,6 +221,38 @@ def bars_lines(bars: list[dict]) -> list[str]:
     return lines
 
 
+def peer_document(dyng, edges, skipped: list, rows: list[dict]) -> dict:
+    """The measured part of a peer benchmark's document (components, pagerank): the machine,
+    what was skipped, the rows, and the graph they ran on."""
+    found = machine(dyng)
+    return {
+        "machine": found,
+        "cores": found["cpu_count"],
+        "skipped": skipped,
+        "rows": rows,
+        "graph": {
+            "name": edges.name,
+            "n": edges.num_vertices,
+            "m": edges.num_edges,
+            "params": edges.params,
+        },
+    }
+
+
+def peer_text(document: dict, title: str, row_lines) -> str:
+    """A peer benchmark's report: `title`, the load, what was skipped, each row by
+    `row_lines(row)`, then the bars."""
+    lines = [
+        title,
+        f"load average start {load_average(document['loadavg_start'])}, end "
+        f"{load_average(document['loadavg_end'])}",
+    ]
+    lines += [f"skipped: {line}" for line in document["skipped"]]
+    for row in document["rows"]:
+        lines += [""] + row_lines(row)
+    return "\n".join(lines + [""] + bars_lines(document["bars"]))
+
+
 def load_average(values) -> str:
     """1/5/15-minute load averages as "a/b/c"."""
     return "/".join(f"{v:.2f}" for v in values)
