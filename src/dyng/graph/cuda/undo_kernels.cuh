@@ -7,22 +7,9 @@
 
 #include <cstdint>
 
-namespace dyng::cuda::detail {
+#include "dyng/backend/cuda/flat_ranges.cuh"
 
-/// The row whose copy holds flat slot j < at[count]: the i with at[i] <= j < at[i + 1] (rows of
-/// no slots are never it).
-__device__ __forceinline__ int64_t row_of_slot(const int64_t* at, int64_t count, int64_t j) {
-  int64_t low = 0, high = count;  // at[low] <= j < at[high]
-  while (high - low > 1) {
-    const int64_t mid = low + (high - low) / 2;
-    if (at[mid] <= j) {
-      low = mid;
-    } else {
-      high = mid;
-    }
-  }
-  return low;
-}
+namespace dyng::cuda::detail {
 
 /// For each of `count` rows (rows[i]): its offsets into begin/end/capacity_end[i], and its slots
 /// [row_begin, row_end) into col/weights from at[i] on (at[count] slots in all). The row arrays
@@ -45,7 +32,7 @@ __global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n,
   }
   const int64_t total = at[count];
   for (int64_t j = first; j < total; j += stride) {
-    const int64_t i = row_of_slot(at, count, j);
+    const int64_t i = ::dyng::cuda::range_of(at, count, j);
     const int64_t s = static_cast<int64_t>(row_begin[rows[i]]) + (j - at[i]);
     saved_col[j] = col[s];
     for (int w = 0; w < k; ++w) saved_weights[j * k + w] = weights[s * k + w];
@@ -71,7 +58,7 @@ __global__ void restore_rows_kernel(const vid_t* rows, int64_t count, int64_t n,
   }
   const int64_t total = at[count];
   for (int64_t j = first; j < total; j += stride) {
-    const int64_t i = row_of_slot(at, count, j);
+    const int64_t i = ::dyng::cuda::range_of(at, count, j);
     if (static_cast<int64_t>(rows[i]) >= n) continue;
     const int64_t s = static_cast<int64_t>(begin[i]) + (j - at[i]);
     col[s] = saved_col[j];

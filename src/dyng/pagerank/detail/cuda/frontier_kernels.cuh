@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "dyng/backend/cuda/flat_ranges.cuh"
 #include "dyng/backend/cuda/warp_primitives.cuh"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
@@ -99,15 +100,7 @@ __global__ void flag_out_slots(const adjacency_view_t<vid_t, eid_t> out, const v
   for (unsigned long long j =
            blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        j < slots; j += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
-    long long low = 0, high = listed;  // starts[low] <= j < starts[high] (total at listed)
-    while (high - low > 1) {
-      const long long mid = low + (high - low) / 2;
-      if (starts[mid] <= j) {
-        low = mid;
-      } else {
-        high = mid;
-      }
-    }
+    const long long low = ::dyng::cuda::range_of(starts, listed, j);
     const vid_t u = list[low];
     flags[out.col[static_cast<long long>(out.row_begin[u]) +
                   static_cast<long long>(j - starts[low])]] = 1;
