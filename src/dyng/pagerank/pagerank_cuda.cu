@@ -133,7 +133,10 @@ stats_t compute_into(const device_graph_t<vid_t, eid_t>& graph,
                      const options_t& options, void* stream, const char* fn,
                      device_state_t<vid_t>& state, const std::vector<double>& start = {}) {
   kernels::iteration_space_t space(state.num_vertices, stream);
-  build_inverse(graph, options, space, fn);
+  {
+    const stage_scope_t stage("pagerank.inverse");
+    build_inverse(graph, options, space, fn);
+  }
   if (start.empty()) {
     kernels::start_uniform(space);
   } else {
@@ -213,7 +216,10 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
                   void* stream, const char* fn, device_state_t<vid_t>& state, stats_t& stats) {
   const auto& setup = frontier.iteration;
   kernels::iteration_space_t space(state.num_vertices, stream);
-  build_inverse(graph, options, space, fn);
+  {
+    const stage_scope_t stage("pagerank.inverse");
+    build_inverse(graph, options, space, fn);
+  }
   const auto old_vertices = static_cast<int64_t>(log.num_vertices_before);
   // The previous result's residual bounds one more full iteration's change on the old graph;
   // growth changes every vertex's teleport share, so an update that adds vertices iterates fully

@@ -231,12 +231,15 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
                                              const apply_context_t& ctx) {
   // Each step is queued for every direction before the host waits for what it found: the
   // groups and rows, then the arena, tail and chunk totals.
+  // The sub-stages show where the host waits (their ends) against the kernels' own time.
+  std::optional<stage_scope_t> stage(std::in_place, "graph.plan_groups");
   std::vector<const int64_t*> heads;
   for (int i = 0; i < count; ++i) {
     sort_row_ops(plans[i], ctx);
     heads.push_back(find_groups(plans[i], ctx));
   }
   const int64_t* packed = read_back(heads, apply_workspace_, ctx.stream);
+  stage.emplace("graph.plan_sizes");
   std::vector<const int64_t*> totals;
   for (int i = 0; i < count; ++i) {
     plans[i].groups = packed[i] >> detail::k_group_flag_shift;
@@ -244,6 +247,7 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
     describe_rows(plans[i], ctx, totals);
   }
   const int64_t* sums = read_back(totals, apply_workspace_, ctx.stream);
+  stage.emplace("graph.plan_compose");
   bool fresh_storage = false;
   for (int i = 0; i < count; ++i) {
     direction_plan_t& p = plans[i];
@@ -851,6 +855,7 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
     undo->version = version_;
     undo->device_relayouts = device_relayouts_;
     undo->in = {};
+    stage.emplace("graph.undo_record");
     for (int i = 0; i < directions; ++i) record_rows(plans[i], ctx, i == 0 ? undo->out : undo->in);
   }
   stage.emplace("graph.write_rows");

@@ -13,9 +13,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dyng/core/errors.hpp"
+#include "dyng/core/stage_scope.hpp"
 #include "dyng/graph/change_log.hpp"
 #include "dyng/pagerank/detail/cuda/frontier_kernels.cuh"
 #include "dyng/pagerank/detail/cuda/power_launch.cuh"
@@ -256,6 +258,7 @@ frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setu
   frontier_result_t<vid_t> result;
   const int64_t n = space.n;
   if (n == 0) return result;
+  std::optional<stage_scope_t> stage(std::in_place, "pagerank.seed");
   frontier_space_t<vid_t> fs(n, space.stream);
   result.residual_bound = start_bound + seed_frontier(setup, log, changes, space, fs);
   start_shares(space, true);
@@ -267,6 +270,7 @@ frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setu
       setup.iteration.alpha, masses[1],
       DBL_EPSILON * static_cast<double>(k_block_threads + space.tiles + 8) * masses[1]};
   int64_t pending = -1;  // the size of a round whose sums are not accounted yet
+  stage.emplace("pagerank.rounds");
   while (true) {
     ::dyng::cuda::throw_if_cancelled_on(space.stream, fn);
     collect_frontier(setup.iteration.in, n, fs, space.stream);
