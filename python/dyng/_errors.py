@@ -133,8 +133,14 @@ class CapacityError(Error, MemoryError):
     Examples
     --------
     >>> import dyng
-    >>> issubclass(dyng.CapacityError, MemoryError), issubclass(dyng.CapacityError, dyng.Error)
-    (True, True)
+    >>> g = dyng.Graph.from_edges([0], [1])  # int32 ids and edge offsets
+    >>> try:
+    ...     g.reserve(2**40)
+    ... except dyng.CapacityError as error:
+    ...     print(error)
+    Graph.reserve(): the graph has 1099511627776 stored edges, more than its edge offset ...
+    >>> issubclass(dyng.CapacityError, MemoryError)
+    True
     """
 
 

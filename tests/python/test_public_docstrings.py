@@ -3,9 +3,9 @@
 The public names are the non-module items of ``__all__`` of the package and of each public
 module (the algorithm modules as the registry names them, dyng.io, dyng.nx, dyng.testing,
 dyng.generators), a submodule that such an ``__all__`` names (dyng.testing.oracles, ...) with
-its own ``__all__``, and the public members a public class defines in its own body (inherited
-members are checked where they are defined). The rules (numpydoc sections, headers underlined
-with dashes):
+its own ``__all__``, and the public members a public class defines in its own body or inherits
+from a private base of dyng (ResultBase, ...: named by the base that defines them). The rules
+(numpydoc sections, headers underlined with dashes):
 
 - a function or method: "Parameters" naming exactly the parameters of its signature (besides
   self/cls) when it takes any; "Returns" (or "Yields") unless its return annotation is None;
@@ -24,6 +24,7 @@ every missing item of the module with what it lacks.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import pathlib
@@ -198,12 +199,46 @@ def _class_problems(cls, qualname):
         own.extend(_example_problems(sections))
     if own:
         problems[qualname] = own
+    problems.update(_members_problems(cls, qualname))
+    # What the class inherits from dyng's own private bases (ResultBase, ...) is public through
+    # it: checked where it is defined, named by that base.
+    for base in _private_dyng_bases(cls):
+        problems.update(_members_problems(base, f"{base.__module__}.{base.__qualname__}"))
+    return problems
+
+
+@functools.cache
+def _public_classes():
+    """The classes that are public names themselves (each is checked where it is listed)."""
+    classes = set()
+    for module_name in MODULES:
+        try:
+            module = importlib.import_module(module_name)
+            values = [getattr(module, name) for name in module.__all__]
+        except ImportError:  # an optional package (the module's own test skips)
+            continue
+        classes.update(value for value in values if inspect.isclass(value))
+    return classes
+
+
+def _private_dyng_bases(cls):
+    return [
+        base
+        for base in cls.__mro__[1:]
+        if base.__module__.split(".")[0] == "dyng" and base not in _public_classes()
+    ]
+
+
+def _members_problems(cls, qualname):
+    """{qualified name: [what it lacks]} over the public members `cls` defines itself."""
+    problems = {}
+    sections = _sections(cls.__doc__)[1]
     attributes = _entry_names(sections.get("Attributes", [])) | _attribute_docstrings(
         _class_body(cls)
     )
     for name, value in _class_members(cls).items():
         where = f"{qualname}.{name}"
-        found = _member_problems(value, name, where, attributes)
+        found = _member_problems(cls, value, name, where, attributes)
         if isinstance(found, dict):
             problems.update(found)
         elif found:
@@ -211,15 +246,15 @@ def _class_problems(cls, qualname):
     return problems
 
 
-def _member_problems(value, name, where, attributes):
+def _member_problems(owner, value, name, where, attributes):
     if isinstance(value, (classmethod, staticmethod)):
         return _function_problems(value.__func__, drop_first=isinstance(value, classmethod))
     if inspect.isfunction(value):
         return _function_problems(value, drop_first=True)
     if isinstance(value, property):
         return [] if _sections(value.fget.__doc__)[0] else ["no docstring"]
-    if inspect.isclass(value):
-        return _class_problems(value, where)
+    if inspect.isclass(value) and value.__qualname__ == f"{owner.__qualname__}.{name}":
+        return _class_problems(value, where)  # a class defined in the body, not one assigned
     return [] if name in attributes else ["undocumented attribute"]
 
 
@@ -294,12 +329,19 @@ def _docstrings(module_name, covered):
             continue
         yield f"{module_name}.{name}", getattr(value, "__doc__", "") or ""
         if inspect.isclass(value):
-            for member, attribute in vars(value).items():
-                if member.startswith("_"):
-                    continue
-                inner = getattr(attribute, "__func__", getattr(attribute, "fget", attribute))
-                if inspect.isfunction(inner):
-                    yield f"{module_name}.{name}.{member}", inner.__doc__ or ""
+            yield from _member_docstrings(value, f"{module_name}.{name}")
+            for base in _private_dyng_bases(value):
+                yield f"{base.__module__}.{base.__qualname__}", base.__doc__ or ""
+                yield from _member_docstrings(base, f"{base.__module__}.{base.__qualname__}")
+
+
+def _member_docstrings(cls, qualname):
+    for member, attribute in vars(cls).items():
+        if member.startswith("_"):
+            continue
+        inner = getattr(attribute, "__func__", getattr(attribute, "fget", attribute))
+        if inspect.isfunction(inner):
+            yield f"{qualname}.{member}", inner.__doc__ or ""
 
 
 def _check(module_name):
@@ -379,3 +421,27 @@ def test_the_rules_catch_what_they_promise():
         "no Examples section",
     ]
     assert SPHINX_ROLE.findall(lacking.__doc__) == [":func:`"]
+
+
+def test_inherited_members_are_checked_where_they_are_defined():
+    class Base:
+        """A private base of dyng."""
+
+        def shared(self):
+            """Short."""
+
+    Base.__module__ = "dyng._not_a_module"
+
+    class Public(Base):
+        """Public.
+
+        Examples
+        --------
+        >>> 1
+        1
+        """
+
+    assert _class_problems(Public, "dyng.Public") == {
+        "dyng._not_a_module.test_inherited_members_are_checked_where_they_are_defined.<locals>"
+        ".Base.shared": ["no Returns section", "no Examples section"]
+    }
