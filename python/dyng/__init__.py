@@ -1,8 +1,8 @@
 """dyng: dynamic graph algorithms whose results stay current while a graph changes in batches.
 
-Build a :class:`Graph`, compute a result once (e.g. :func:`dyng.sssp.compute`), then feed
-:class:`EdgeBatch` objects to :func:`dyng.update`; each update repairs the result to exactly what
-a fresh compute would give, much faster.
+Build a [`Graph`][dyng.Graph], compute a result once (e.g. [`dyng.sssp.compute`][]), then feed
+[`EdgeBatch`][dyng.EdgeBatch] objects to [`dyng.update`][]; each update repairs the result to
+exactly what a fresh compute would give, much faster.
 
 Importing dyng is cheap: its names are imported on first use, and the native module is selected
 and loaded on the first graph, Resources or ``dyng.__version__``.

@@ -1,4 +1,4 @@
-"""``python -m dyng``: the command line of :mod:`dyng.cli`.
+"""``python -m dyng``: the command line of ``dyng.cli``.
 
 Examples
 --------

@@ -34,8 +34,10 @@ class Array:
     """A read-only view of a result array; stale once the result is updated.
 
     Use it like a NumPy array for reading (indexing, ``len``, iteration, ``np.asarray``), or
-    convert it with :meth:`to_numpy`, DLPack (``np.from_dlpack``), :meth:`to_torch` or
-    :meth:`to_cupy`. Arrays exported from it keep their values when the result changes.
+    convert it with [`to_numpy`][dyng.Array.to_numpy], DLPack (``np.from_dlpack``),
+    [`to_torch`][dyng.Array.to_torch] or [`to_cupy`][dyng.Array.to_cupy]. Arrays exported from
+    it keep their values when the result changes; reading the Array itself once its result was
+    updated raises [`dyng.StaleResultError`][].
 
     Examples
     --------
@@ -46,6 +48,11 @@ class Array:
     ((3,), dtype('int64'), np.int64(7), [0, 3, 7])
     >>> np.asarray(d).flags.writeable
     False
+    >>> r = dyng.sssp.compute(g, 0)
+    >>> old = r.distances
+    >>> _ = dyng.update(g, dyng.EdgeBatch(insert=([0], [2], [1])), r)
+    >>> old.is_current, old, r.distances.tolist()
+    (False, Array(<stale sssp distances>), [0, 3, 1])
     """
 
     __slots__ = ("_data", "_epoch", "_created", "_what", "_pinned", "__weakref__")
@@ -79,23 +86,28 @@ class Array:
 
     @property
     def is_current(self):
-        """False once the owning result was updated."""
+        """False once the owning result was updated (reading the data then raises
+        StaleResultError)."""
         return self._epoch.value == self._created
 
     @property
     def shape(self):
+        """The array's shape, as NumPy's: ``(n,)`` for per-vertex data."""
         return self._view().shape
 
     @property
     def dtype(self):
+        """The element type, a ``numpy.dtype`` (int64 distances, the graph's id type...)."""
         return self._view().dtype
 
     @property
     def ndim(self):
+        """The number of dimensions."""
         return self._view().ndim
 
     @property
     def size(self):
+        """The number of elements."""
         return self._view().size
 
     @property
@@ -129,6 +141,18 @@ class Array:
             True: a writable copy. False: the read-only zero-copy view (never copies). None: the
             view when possible (always, for host data).
 
+        Returns
+        -------
+        numpy.ndarray
+            The values; for device data a copy in host memory.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For `copy` other than True, False or None, or ``copy=False`` on device data.
+        StaleResultError
+            When the owning result was updated since the Array was read.
+
         Examples
         --------
         >>> import dyng
@@ -161,6 +185,16 @@ class Array:
 
     def tolist(self):
         """The data as a (nested) list of Python ints.
+
+        Returns
+        -------
+        list
+            One Python int per element (a list of lists for 2-D data).
+
+        Raises
+        ------
+        StaleResultError
+            When the owning result was updated since the Array was read.
 
         Examples
         --------
@@ -239,10 +273,24 @@ class Array:
         """A ``torch.Tensor`` copy (PyTorch tensors are writable, so the data is copied); on the
         array's CUDA device when the array lives there, without a trip through the host.
 
+        Returns
+        -------
+        torch.Tensor
+            A copy with the same dtype and shape.
+
         Raises
         ------
         ImportError
             When PyTorch is not installed.
+        StaleResultError
+            When the owning result was updated since the Array was read.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [2]), 0)
+        >>> r.distances.to_torch().tolist()  # doctest: +SKIP
+        [0, 2]
         """
         try:
             import torch
@@ -260,10 +308,24 @@ class Array:
         """A writable ``cupy.ndarray`` copy: device-to-device for a device array, else a
         host-to-device copy onto the current CUDA device.
 
+        Returns
+        -------
+        cupy.ndarray
+            A copy with the same dtype and shape, in device memory.
+
         Raises
         ------
         ImportError
             When CuPy is not installed.
+        StaleResultError
+            When the owning result was updated since the Array was read.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [2]), 0)
+        >>> r.distances.to_cupy().get().tolist()  # doctest: +SKIP
+        [0, 2]
         """
         try:
             import cupy

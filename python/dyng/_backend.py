@@ -1,15 +1,15 @@
 """The one place that hands out the native module, and where it is chosen.
 
-Nothing else in dyng imports a native module: every caller goes through :func:`native`. On its
+Nothing else in dyng imports a native module: every caller goes through ``native()``. On its
 first call in a process it selects one, exactly once and under a lock: the CPU module
 ``dyng._core``, or a CUDA plugin's ``dyng_cu<N>._core`` found through the entry-point group
-``dyng.backends`` (the rules are in :mod:`dyng._plugins`). ``import dyng`` selects nothing,
+``dyng.backends`` (the rules are in ``dyng._plugins``). ``import dyng`` selects nothing,
 imports no plugin and loads no CUDA library; the first graph, Resources, ``dyng.__version__`` or
 ``dyng.config()`` does.
 
 The CPU module is used without looking at any plugin when DYNG_CPU_ONLY is true (1, true, yes,
 on; 0, false, no, off and empty are false; any case, blanks trimmed; other values are ignored
-with a BackendWarning) or after :func:`request_cpu_only`. When plugins are installed and none is
+with a BackendWarning) or after ``request_cpu_only()``. When plugins are installed and none is
 usable, the CPU module is used and one BackendWarning lists every plugin and why.
 """
 
@@ -134,7 +134,7 @@ def native():
 
 
 def selection():
-    """The :class:`Selection` of this process, made on first call.
+    """The ``Selection`` of this process, made on first call.
 
     Examples
     --------
@@ -161,7 +161,7 @@ def native_module_name():
 
 
 def request_cpu_only(function="use_cpu_only"):
-    """Asks for the CPU module; see :func:`dyng.use_cpu_only`.
+    """Asks for the CPU module; see ``dyng.use_cpu_only()``.
 
     Raises
     ------

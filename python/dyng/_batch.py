@@ -16,7 +16,31 @@ __all__ = ["ApplySummary", "EdgeBatch"]
 class ApplySummary:
     """Counters of one applied batch.
 
-    An undirected graph counts both directions of every change.
+    [`dyng.Graph.apply`][] returns one. An undirected graph counts both directions of every
+    change.
+
+    Attributes
+    ----------
+    inserted_edges : int
+        Edges the batch added.
+    updated_edges : int
+        Existing edges whose weights an insertion overwrote ("upsert").
+    deleted_edges : int
+        Edges the batch removed.
+    ignored_deletions : int
+        Deletions of absent edges that were ignored.
+    dropped_self_loops : int
+        Insertions of (v, v) dropped under ``on_self_loop="drop"``.
+    cancelled_pairs : int
+        Edges both deleted and inserted by the batch under ``as_sets`` (no change).
+    inserted_vertices : int
+        Vertices added because an insertion named an id >= ``num_vertices``.
+    deleted_vertices : int
+        Vertices removed (0 until batches take vertex deletions).
+    num_vertices_after : int
+        The graph's vertex count after the batch.
+    ignored_insertions : int
+        Insertions of existing edges that were ignored (``on_existing_insert="ignore"``).
 
     Examples
     --------
@@ -84,7 +108,7 @@ def check_weight_count(num_insertions, k, graph_num_weights, function):
 
 
 class EdgeBatch:
-    """Edge insertions and deletions applied together by :meth:`Graph.apply` or an update.
+    """Edge insertions and deletions applied together by [`dyng.Graph.apply`][] or an update.
 
     The arrays are held by reference and converted at every use, so changing them between uses
     changes the batch. Each use converts and checks a private copy, so a change made while a call
@@ -99,6 +123,12 @@ class EdgeBatch:
     insert_vertices, vertex_labels, delete_vertices : optional
         Vertex changes, planned for dyng 0.4: applying a batch with them raises
         NotSupportedError.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When `insert` or `delete` is not a tuple or list of the lengths above. The arrays
+        themselves are checked at each use (an id that is not an integer, lengths that differ).
 
     Examples
     --------

@@ -173,22 +173,27 @@ def citation_keys(what="dyng"):
 
     Parameters
     ----------
-    what : str
+    what : str, optional
         ``"dyng"``, an algorithm name (``dyng.algorithms()``), or one of the project's other
         topics (``"triad_count"``, ``"hypergraph"``, ``"label_propagation"``, ``"hyper_sssp"``).
 
     Returns
     -------
     list of str
+        The library's key first, then the keys of the papers `what` follows.
 
     Raises
     ------
     InvalidArgumentError
         For an unknown name; the message lists the known ones.
+    TypeError
+        When `what` is not a str.
 
     Examples
     --------
     >>> import dyng
+    >>> dyng.citation_keys()
+    ['dyng2027']
     >>> dyng.citation_keys("mosp")
     ['dyng2027', 'dynamosp2025', 'dynamosptpds2025']
     """
@@ -206,7 +211,27 @@ def _bibtex(key):
 
 
 def citation(what="dyng"):
-    """BibTeX entries to cite for `what` (see :func:`citation_keys`), separated by blank lines.
+    """BibTeX entries to cite for `what`, separated by blank lines.
+
+    The entries are those of [`dyng.citation_keys`][], in its order.
+
+    Parameters
+    ----------
+    what : str, optional
+        ``"dyng"`` (the default: the library alone), an algorithm name (``dyng.algorithms()``)
+        or one of the project's other topics (see [`dyng.citation_keys`][]).
+
+    Returns
+    -------
+    str
+        BibTeX text, ending with a newline.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown name; the message lists the known ones.
+    TypeError
+        When `what` is not a str.
 
     Examples
     --------

@@ -24,6 +24,11 @@ def config():
     device_count, state, reason), backends, default_backend, openmp_max_threads, build, python,
     platform, numpy, plugin_errors. Calling it selects the native module if nothing has yet.
 
+    Returns
+    -------
+    dict
+        The keys above; plain values, lists and dicts only (it serializes as JSON).
+
     Examples
     --------
     >>> import dyng
@@ -86,8 +91,21 @@ def _lines(prefix, value):
         yield prefix, "" if value is None else str(value)
 
 
-def show_config(file=None):
-    """Prints :func:`config` as aligned ``key: value`` lines (to stdout by default).
+def show_config(file=None) -> None:
+    """Prints [`dyng.config`][] as aligned ``key: value`` lines (to stdout by default).
+
+    Nested keys are joined with dots (``build.openmp``), list items numbered
+    (``plugins[0].name``).
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to write (anything with ``write``); None for ``sys.stdout``.
+
+    Raises
+    ------
+    OSError
+        When writing to `file` fails (as ``print`` raises it).
 
     Examples
     --------
@@ -103,7 +121,7 @@ def show_config(file=None):
         print(f"{key + ':':<{width + 1}} {value}", file=stream)
 
 
-def set_log_level(level):
+def set_log_level(level) -> None:
     """Sets the log level: "off", "error", "warn" (default), "info", "debug" or "trace".
 
     Messages go to stderr as ``dyng: <level>: <message>`` lines, from the Python layer and the
@@ -112,11 +130,26 @@ def set_log_level(level):
     ``debug`` the route each call took (backend, method, path); the default ``warn`` is quiet in
     normal use.
 
+    Parameters
+    ----------
+    level : str
+        One of the names above, in any case, surrounding spaces ignored.
+
+    Raises
+    ------
+    InvalidArgumentError
+        When `level` is not one of the names (the level is left as it was).
+
     Examples
     --------
     >>> import dyng
     >>> dyng.set_log_level("debug"); dyng.get_log_level()
     'debug'
+    >>> try:
+    ...     dyng.set_log_level("loud")
+    ... except dyng.InvalidArgumentError as error:
+    ...     print(error)
+    set_log_level(): level='loud' is not a level; use one of 'off', 'error', ...
     >>> dyng.set_log_level("warn")
     """
     name = level.lower().strip() if isinstance(level, str) else level
@@ -135,6 +168,12 @@ def set_log_level(level):
 def get_log_level():
     """The current log level name.
 
+    Returns
+    -------
+    str
+        One of "off", "error", "warn", "info", "debug" and "trace"; see
+        [`dyng.set_log_level`][].
+
     Examples
     --------
     >>> import dyng
@@ -144,12 +183,12 @@ def get_log_level():
     return _log.level()
 
 
-def use_cpu_only():
+def use_cpu_only() -> None:
     """Runs dyng on its CPU module (``dyng._core``) even when a CUDA plugin is installed.
 
     Call it before dyng's first use in the process (the first graph, Resources,
-    ``dyng.__version__`` or :func:`config`): the plugins are then neither probed nor imported,
-    and :func:`config` reports them "not considered". Setting the environment variable
+    ``dyng.__version__`` or [`dyng.config`][]): the plugins are then neither probed nor
+    imported, and [`dyng.config`][] reports them "not considered". Setting the environment variable
     ``DYNG_CPU_ONLY=1`` does the same for a whole run. Calling it after the CPU module was
     chosen anyway changes nothing.
 

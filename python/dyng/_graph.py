@@ -18,7 +18,27 @@ __all__ = ["CSR", "Graph"]
 
 
 class CSR(NamedTuple):
-    """A compact CSR copy of a graph: ``weights`` is (m, K) int32, or None when unweighted."""
+    """A compact CSR copy of a graph: ``weights`` is (m, K) int32, or None when unweighted.
+
+    [`dyng.Graph.to_csr`][] returns one; [`dyng.Graph.from_csr`][] takes its three arrays back.
+
+    Attributes
+    ----------
+    row_ptr : numpy.ndarray
+        ``num_vertices + 1`` offsets in the graph's edge dtype: the out-edges of vertex v are
+        positions ``row_ptr[v]`` to ``row_ptr[v + 1]`` of the other arrays.
+    col_ind : numpy.ndarray
+        The target of each edge, in the graph's vertex dtype.
+    weights : numpy.ndarray or None
+        (m, K) int32 weights, one row per edge; None for an unweighted graph.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> row_ptr, col_ind, weights = dyng.Graph.from_edges([0, 0], [1, 2]).to_csr()
+    >>> row_ptr.tolist(), col_ind.tolist(), weights
+    ([0, 2, 2, 2], [1, 2], None)
+    """
 
     row_ptr: np.ndarray
     col_ind: np.ndarray
@@ -120,8 +140,10 @@ def _self_loops_by_rule(fn, props, src, dst):
 class Graph:
     """A directed or undirected graph with K int32 weights per edge, changed in batches.
 
-    Build one with :meth:`from_edges` or :meth:`from_csr`; change it with :meth:`apply` or an
-    algorithm's ``update``. Every applied batch increments :attr:`version`.
+    Build one with [`from_edges`][dyng.Graph.from_edges] or [`from_csr`][dyng.Graph.from_csr];
+    change it with [`apply`][dyng.Graph.apply], [`dyng.update`][] or an algorithm's ``update``.
+    Every applied batch increments [`version`][dyng.Graph.version]. Calling ``Graph()``
+    directly raises TypeError.
 
     Examples
     --------
@@ -239,16 +261,31 @@ class Graph:
             GraphProperties.parallel_edges. With "forbid", a repeated (u, v) keeps its first
             position and its last weight.
         semantics : {"upsert_last_wins", "set"} or BatchSemantics, optional
+            How the graph resolves its batches (GraphProperties.semantics); its on_self_loop
+            rule also governs the edges given here.
         vertex_dtype, edge_dtype : {"int32", "int64"}, optional
             Inferred when None; int64 ids are narrowed only when vertex_dtype="int32" is given
             (range-checked).
-        resources : Resources, optional
-            Defaults to the process default.
+        resources : Resources or str, optional
+            Where the graph lives and runs (a backend name stands for ``Resources(name)``);
+            defaults to the process default.
 
         Returns
         -------
         Graph
             At version 0.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For ids that are negative, not integers, not below `num_vertices` or too large for
+            `vertex_dtype`; `src` and `dst` (or `weights`) of different lengths; weights
+            outside int32; a bad property value; a self-loop under ``on_self_loop="error"``.
+        NotSupportedError
+            For a (vertex, edge, weight) type combination this build does not compile, or a
+            planned layout.
+        TypeError
+            When `resources` is not a Resources, a backend name or None.
 
         Examples
         --------
@@ -324,8 +361,40 @@ class Graph:
         """Builds a graph from a CSR (row_ptr has num_vertices + 1 entries).
 
         The dtype of ``row_ptr`` picks the offset type (int32 unless it is 64-bit or the ids are
-        int64). An undirected CSR must already be symmetric. Other keywords as in
-        :meth:`from_edges`.
+        int64). An undirected CSR must already be symmetric.
+
+        Parameters
+        ----------
+        row_ptr : array_like of int
+            ``num_vertices + 1`` non-decreasing offsets from 0 to ``len(col_ind)``.
+        col_ind : array_like of int
+            The target of each edge, row by row.
+        weights : array_like of int, optional
+            None (unweighted), shape (m,) for K = 1, or (m, K). int32 range.
+        properties, directed, store_transposed, layout, row_order, multi_edges, semantics : optional
+            As in [`from_edges`][dyng.Graph.from_edges].
+        vertex_dtype, edge_dtype : {"int32", "int64"}, optional
+            Inferred when None: from `col_ind` and the vertex count, and from `row_ptr`'s dtype.
+        resources : Resources or str, optional
+            Where the graph lives and runs; defaults to the process default.
+
+        Returns
+        -------
+        Graph
+            At version 0.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For an empty `row_ptr`, one that does not run from 0 to ``len(col_ind)`` or
+            decreases, a target not below the vertex count, more vertices than
+            ``vertex_dtype="int32"`` can number, weights of another length or outside int32, or
+            a bad property value.
+        NotSupportedError
+            For a (vertex, edge, weight) type combination this build does not compile, or a
+            planned layout.
+        TypeError
+            When `resources` is not a Resources, a backend name or None.
 
         Examples
         --------
@@ -410,6 +479,7 @@ class Graph:
 
     @property
     def directed(self):
+        """True for a directed graph; False when every edge is stored in both directions."""
         return self._native.properties.directed
 
     @property
@@ -463,7 +533,9 @@ class Graph:
         Parameters
         ----------
         batch : EdgeBatch
-        resources : Resources, optional
+            The insertions and deletions, resolved under the graph's
+            [`BatchSemantics`][dyng.BatchSemantics].
+        resources : Resources or str, optional
             Defaults to the graph's own. A device graph applies every batch on its device. A
             host graph writes a large batch on the OpenMP team of ``openmp`` (or ``cuda``)
             resources; the result does not depend on it.
@@ -471,6 +543,22 @@ class Graph:
         Returns
         -------
         ApplySummary
+            What the batch did (edges inserted, updated, deleted, ignored...).
+
+        Raises
+        ------
+        TypeError
+            When `batch` is not an EdgeBatch, or `resources` not a Resources, backend name or
+            None.
+        InvalidArgumentError
+            For a batch the graph refuses: negative ids, ids out of range (with vertex growth
+            off), a weight count other than the graph's, src and dst of different lengths, or
+            what the semantics call an error (an existing insertion, a missing deletion, a
+            self-loop).
+        NotSupportedError
+            For a batch with vertex insertions or deletions (planned).
+        CapacityError
+            When the graph would need more edge slots than its offset type addresses.
 
         Examples
         --------
@@ -522,6 +610,14 @@ class Graph:
     def to_csr(self):
         """A compact CSR copy: ``CSR(row_ptr, col_ind, weights (m, K) or None)``.
 
+        Rows are in the graph's row order (sorted by target by default); a device graph is
+        copied back to the host.
+
+        Returns
+        -------
+        CSR
+            New arrays, independent of the graph.
+
         Examples
         --------
         >>> import dyng
@@ -534,6 +630,12 @@ class Graph:
 
     def edges(self):
         """(src, dst, weights) in CSR order; weights is (m, K) or None.
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray or None)
+            The stored edges' sources and targets in the vertex dtype, and their (m, K) int32
+            weights (None when unweighted); an undirected graph lists both directions.
 
         Examples
         --------
@@ -551,6 +653,28 @@ class Graph:
 
     def clone(self, resources=None):
         """A deep copy at the same version; `resources` defaults to this graph's.
+
+        Results of this graph are not results of the copy (updating them with the copy's
+        batches raises StaleResultError).
+
+        Parameters
+        ----------
+        resources : Resources or str, optional
+            Where the copy lives and runs; None for this graph's resources.
+
+        Returns
+        -------
+        Graph
+            An independent graph with the same edges, properties and version.
+
+        Raises
+        ------
+        TypeError
+            When `resources` is not a Resources, a backend name or None.
+        InvalidArgumentError
+            For an unknown backend name.
+        NotSupportedError
+            For a backend this build lacks.
 
         Examples
         --------
@@ -573,6 +697,28 @@ class Graph:
     def to_backend(self, resources):
         """A copy of this graph that uses `resources` (a Resources or backend name).
 
+        [`clone`][dyng.Graph.clone] with the resources required: moving a graph to a device
+        (``to_backend(dyng.Resources.cuda())``) uploads it once, so later calls do not copy.
+
+        Parameters
+        ----------
+        resources : Resources or str
+            Where the copy lives and runs.
+
+        Returns
+        -------
+        Graph
+            An independent graph with the same edges, properties and version.
+
+        Raises
+        ------
+        InvalidArgumentError
+            When `resources` is None, or an unknown backend name.
+        TypeError
+            When `resources` is not a Resources or a backend name.
+        NotSupportedError
+            For a backend this build lacks.
+
         Examples
         --------
         >>> import dyng
@@ -586,8 +732,22 @@ class Graph:
             )
         return self.clone(resources)
 
-    def reserve(self, edge_capacity):
+    def reserve(self, edge_capacity) -> None:
         """Makes room for `edge_capacity` stored edges so later batches avoid re-layouts.
+
+        The edges, version and results are unchanged.
+
+        Parameters
+        ----------
+        edge_capacity : int
+            Stored edges to make room for in total (an undirected edge counts twice).
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a negative or non-integer `edge_capacity`.
+        CapacityError
+            For more edges than the graph's edge offset type can address.
 
         Examples
         --------
@@ -599,8 +759,15 @@ class Graph:
         cap = _convert.as_int(edge_capacity, "Graph.reserve", "edge_capacity", minimum=0)
         self._native.reserve(cap)
 
-    def check_integrity(self):
+    def check_integrity(self) -> None:
         """Verifies every storage invariant; raises InternalError on a violation.
+
+        For tests and bug reports: a graph built and changed through dyng's API always passes.
+
+        Raises
+        ------
+        InternalError
+            When an invariant is broken (a bug in dyng; the message says which).
 
         Examples
         --------

@@ -1,4 +1,4 @@
-"""Finding, judging and loading dyng's CUDA plugins: the rules behind :mod:`dyng._backend`.
+"""Finding, judging and loading dyng's CUDA plugins: the rules behind ``dyng._backend``.
 
 A plugin is a distribution ``dyng-cu<N>`` that registers ``cu<N> = dyng_cu<N>`` in the
 entry-point group ``dyng.backends``. Every entry point of the group ends in one state, with a
@@ -87,7 +87,7 @@ class PluginReport(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """The result of :func:`choose`: the plugin's native module (None: use the CPU module),
+    """The result of ``choose()``: the plugin's native module (None: use the CPU module),
     every report, the load errors, and why that module (or why no plugin) was chosen."""
 
     module: object | None
@@ -213,7 +213,7 @@ def choose(entries, expected_version, activate):
     Parameters
     ----------
     entries : list of Entry
-        From :func:`discover`.
+        From ``discover()``.
     expected_version : str or None
         dyng's version; None skips the version checks (dyng without metadata).
     activate : callable

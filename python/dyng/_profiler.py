@@ -34,7 +34,35 @@ __all__ = ["Profiler", "StageRecord", "StageSample", "profile"]
 
 @dataclasses.dataclass(frozen=True)
 class StageRecord:
-    """One stage summed over its calls: a (name, depth) pair, in the order stages first began."""
+    """One stage summed over its calls: a (name, depth) pair, in the order stages first began.
+
+    [`dyng.Profiler.stages`][] lists them.
+
+    Attributes
+    ----------
+    name : str
+        The stage, ``<algorithm or graph>.<step>`` (``sssp.compute``, ``graph.apply``, ...).
+    depth : int
+        How deep it nests: 0 for a call of the API, 1 for a stage inside one, and so on.
+    calls : int
+        How many times it ran.
+    host_ms : float
+        Host milliseconds, summed over its runs.
+    device_ms : float
+        Device milliseconds measured with CUDA events, summed (0 unless
+        ``profile(cuda_events=True)`` on the CUDA backend).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> with dyng.profile() as prof:
+    ...     for source in (0, 1):
+    ...         _ = dyng.sssp.compute(g, source)
+    >>> record = prof.stages[0]
+    >>> record.name, record.depth, record.calls
+    ('sssp.compute', 0, 2)
+    """
 
     name: str
     depth: int
@@ -45,7 +73,33 @@ class StageRecord:
 
 @dataclasses.dataclass(frozen=True)
 class StageSample:
-    """One run of a stage. ``start_ms`` counts from the profile's start (or last reset)."""
+    """One run of a stage. ``start_ms`` counts from the profile's start (or last reset).
+
+    [`dyng.Profiler.samples`][] lists them.
+
+    Attributes
+    ----------
+    name : str
+        The stage (see [`dyng.StageRecord`][]).
+    depth : int
+        How deep it nests: 0 for a call of the API.
+    host_ms : float
+        Host milliseconds of this run.
+    device_ms : float
+        Device milliseconds measured with CUDA events (0 without them).
+    start_ms : float
+        When it began, in milliseconds since the profile began (or was last reset).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> with dyng.profile() as prof:
+    ...     _ = dyng.sssp.compute(g, 0)
+    >>> sample = prof.samples[-1]  # samples are listed as they end: the call's own stage last
+    >>> sample.name, sample.depth, sample.start_ms >= 0, sample.host_ms > 0
+    ('sssp.compute', 0, True, True)
+    """
 
     name: str
     depth: int
@@ -66,6 +120,19 @@ class Profiler:
         Push an NVTX range per stage, so the stages show in Nsight Systems (CUDA plugin builds).
     cuda_events : bool
         Time each stage of a CUDA call with events on its stream (``device_ms``).
+
+    Examples
+    --------
+    [`dyng.profile`][] makes one and yields it:
+
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> with dyng.profile() as prof:
+    ...     _ = dyng.sssp.compute(g, 0)
+    >>> prof
+    dyng.Profiler(... stages)
+    >>> prof.total_host_ms("sssp.compute") > 0
+    True
     """
 
     def __init__(self, *, sync_stages=False, nvtx=False, cuda_events=False):
@@ -94,7 +161,7 @@ class Profiler:
 
     @property
     def samples(self):
-        """list of StageSample, in the order the stages ended."""
+        """The runs of the stages, as [`dyng.StageSample`][] records, in the order they ended."""
         if self._native is None:
             return []
         return [
@@ -104,7 +171,8 @@ class Profiler:
 
     @property
     def stages(self):
-        """list of StageRecord: the samples summed per (name, depth), in first-begin order."""
+        """The samples summed per (name, depth), as [`dyng.StageRecord`][] records, in the order
+        the stages first began."""
         if self._native is None:
             return []
         totals = {}
@@ -126,23 +194,98 @@ class Profiler:
         return dict(self._native.counters())
 
     def total_host_ms(self, name):
-        """Host milliseconds of every run of stage `name`, at any depth (0 if it never ran)."""
+        """Host milliseconds of every run of stage `name`, at any depth (0 if it never ran).
+
+        Parameters
+        ----------
+        name : str
+            A stage name, such as ``"sssp.compute"``.
+
+        Returns
+        -------
+        float
+            The sum of ``host_ms`` over the stage's runs.
+
+        Raises
+        ------
+        TypeError
+            When `name` is not a str (a stage record, say, would match nothing).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(g, 0)
+        >>> prof.total_host_ms("sssp.compute") > 0, prof.total_host_ms("no.such.stage")
+        (True, 0)
+        """
+        if not isinstance(name, str):
+            raise TypeError(
+                f"Profiler.total_host_ms(): name must be a str (a stage name such as "
+                f"'sssp.compute'); got {type(name).__name__}"
+            )
         return sum(record.host_ms for record in self.stages if record.name == name)
 
-    def reset(self):
-        """Forgets every sample and counter; the clock of ``start_ms`` starts again."""
+    def reset(self) -> None:
+        """Forgets every sample and counter; the clock of ``start_ms`` starts again.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(g, 0)
+        ...     prof.reset()
+        ...     _ = dyng.sssp.compute(g, 1)
+        >>> [record.calls for record in prof.stages if record.name == "sssp.compute"]
+        [1]
+        """
         if self._native is not None:
             self._native.reset()
 
     def to_csv(self):
-        """``kind,name,value`` lines: one ``stage`` line per sample (host ms), then counters."""
+        """``kind,name,value`` lines: one ``stage`` line per sample (host ms), then counters.
+
+        Returns
+        -------
+        str
+            CSV text with a header line, ending with a newline.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(g, 0)
+        >>> lines = prof.to_csv().splitlines()
+        >>> lines[0], lines[-1].startswith(("stage,", "counter,"))
+        ('kind,name,value', True)
+        """
         lines = ["kind,name,value"]
         lines += [f"stage,{s.name},{s.host_ms:.6f}" for s in self.samples]
         lines += [f"counter,{name},{value}" for name, value in self.counters.items()]
         return "\n".join(lines) + "\n"
 
     def to_json(self):
-        """The stage records and counters as a JSON object (milliseconds with 6 decimals)."""
+        """The stage records and counters as a JSON object (milliseconds with 6 decimals).
+
+        Returns
+        -------
+        str
+            ``{"stages": [{"name", "depth", "calls", "host_ms", "device_ms"}, ...],
+            "counters": [{"name", "value"}, ...]}``.
+
+        Examples
+        --------
+        >>> import json, dyng
+        >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(g, 0)
+        >>> document = json.loads(prof.to_json())
+        >>> sorted(document), document["stages"][0]["name"]
+        (['counters', 'stages'], 'sssp.compute')
+        """
         stages = ", ".join(
             f'{{"name": {json.dumps(r.name)}, "depth": {r.depth}, "calls": {r.calls}, '
             f'"host_ms": {r.host_ms:.6f}, "device_ms": {r.device_ms:.6f}}}'
@@ -155,7 +298,27 @@ class Profiler:
         return f'{{"stages": [{stages}], "counters": [{counters}]}}'
 
     def to_dataframe(self):
-        """The stage records as a pandas DataFrame (needs pandas)."""
+        """The stage records as a pandas DataFrame (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per [`dyng.StageRecord`][]; columns name, depth, calls, host_ms and
+            device_ms.
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+        >>> list(prof.to_dataframe().columns)  # doctest: +SKIP
+        ['name', 'depth', 'calls', 'host_ms', 'device_ms']
+        """
         try:
             import pandas
         except ImportError:
@@ -166,8 +329,36 @@ class Profiler:
         )
 
     def plot(self, *, ax=None, path=None, title=None):
-        """A timeline of the samples (one row per depth) as a matplotlib Figure; with `path`,
-        also written there as PNG. Needs matplotlib (``pip install "dyng[plot]"``)."""
+        """A timeline of the samples (one row per depth) as a matplotlib Figure.
+
+        Needs matplotlib (``pip install "dyng[plot]"``).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Axes to draw on; by default a new figure of its own is made.
+        path : str or os.PathLike, optional
+            Where to save the figure as well; the format follows the suffix (``.png``, ...).
+        title : str, optional
+            Axes title (default ``"dyng stage timeline"``).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            The figure drawn on (that of `ax` when given).
+
+        Raises
+        ------
+        ImportError
+            When matplotlib is not installed.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> with dyng.profile() as prof:
+        ...     _ = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+        >>> figure = prof.plot(title="one compute")  # doctest: +SKIP
+        """
         from dyng import _plots
 
         return _plots.stage_timeline(self.samples, ax=ax, path=path, title=title)
@@ -188,11 +379,27 @@ def profile(
         Whose calls to record (all copies of it), when this thread makes them; default: the
         process default resources, which graphs and results made without ``resources=`` use.
     sync_stages, nvtx, cuda_events : bool
-        As for :class:`Profiler`.
+        As for [`dyng.Profiler`][].
 
     Yields
     ------
     Profiler
+        The profile, filled in as the calls in the block run; it keeps its records after the
+        block ends.
+
+    Raises
+    ------
+    TypeError
+        When `resources` is not a Resources.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> with dyng.profile(dyng.get_default_resources()) as prof:
+    ...     result = dyng.sssp.compute(g, 0)
+    >>> [stage.name for stage in prof.stages if stage.depth == 0]
+    ['sssp.compute']
     """
     if resources is None:
         resources = _resources.get_default_resources()

@@ -36,9 +36,11 @@ def _flag(owner, field, value):
 
 @dataclasses.dataclass
 class BatchSemantics:
-    """How :meth:`Graph.apply` resolves a batch against the current edges.
+    """How [`dyng.Graph.apply`][] resolves a batch against the current edges.
 
-    Defaults are :meth:`upsert_last_wins`. String fields take the names listed per field.
+    Defaults are [`upsert_last_wins`][dyng.BatchSemantics.upsert_last_wins]. String fields take
+    the names listed per field; a graph keeps its semantics in
+    [`GraphProperties.semantics`][dyng.GraphProperties].
 
     Attributes
     ----------
@@ -75,8 +77,27 @@ class BatchSemantics:
     def __post_init__(self):
         self.validate()
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first field with a bad value."""
+    def validate(self) -> None:
+        """Checks every field; raises InvalidArgumentError naming the first one with a bad value.
+
+        The constructor calls it; call it again after changing a field.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a name outside a field's choices, or a flag that is not a bool.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> semantics = dyng.BatchSemantics()
+        >>> semantics.on_self_loop = "skip"
+        >>> try:
+        ...     semantics.validate()
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        BatchSemantics(): on_self_loop='skip' is not valid; use one of 'keep', 'drop', 'error'
+        """
         owner = "BatchSemantics"
         _choice(owner, "on_existing_insert", self.on_existing_insert, _EXISTING)
         _choice(owner, "on_missing_delete", self.on_missing_delete, _MISSING)
@@ -88,6 +109,11 @@ class BatchSemantics:
     @classmethod
     def upsert_last_wins(cls):
         """Deletions first; inserting an existing edge overwrites it; the last weight wins.
+
+        Returns
+        -------
+        BatchSemantics
+            ``BatchSemantics()``: the defaults.
 
         Examples
         --------
@@ -101,6 +127,13 @@ class BatchSemantics:
     def set(cls):
         """Set semantics: existing insertions ignored, missing deletions ignored, loops dropped.
 
+        Each list of a batch is read as a set (``as_sets``); vertex growth is allowed.
+
+        Returns
+        -------
+        BatchSemantics
+            ``BatchSemantics("ignore", "ignore", "drop", True, True, True)``.
+
         Examples
         --------
         >>> import dyng
@@ -111,7 +144,35 @@ class BatchSemantics:
 
     @classmethod
     def coerce(cls, value, owner="BatchSemantics"):
-        """A fresh BatchSemantics from None, a name ("upsert_last_wins", "set") or an instance."""
+        """A fresh BatchSemantics from None, a name ("upsert_last_wins", "set") or an instance.
+
+        Parameters
+        ----------
+        value : None, str or BatchSemantics
+            None or "upsert_last_wins" for the defaults, "set" for
+            [`set`][dyng.BatchSemantics.set], or an instance to copy (after checking it).
+        owner : str, optional
+            The function an error message names.
+
+        Returns
+        -------
+        BatchSemantics
+            A new object: changing it leaves `value` as it was.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For another name or type, or an instance with a bad field.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.BatchSemantics.coerce("set") == dyng.BatchSemantics.set()
+        True
+        >>> original = dyng.BatchSemantics()
+        >>> dyng.BatchSemantics.coerce(original) is original
+        False
+        """
         if value is None or value == "upsert_last_wins":
             return cls.upsert_last_wins()
         if value == "set":
@@ -172,13 +233,40 @@ class GraphProperties:
         self.semantics = BatchSemantics.coerce(self.semantics, "GraphProperties")
         self.validate()
 
-    def validate(self):
-        """Raises InvalidArgumentError (or NotSupportedError for a planned layout)."""
+    def validate(self) -> None:
+        """Checks every field (and the semantics); raises for the first bad one.
+
+        The constructor calls it; call it again after changing a field.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a value outside a field's domain (``num_weights`` outside [0, 64], a negative
+            ``headroom``, an unknown name...).
+        NotSupportedError
+            For a layout that is planned but not implemented ("slotted", "slack").
+
+        Examples
+        --------
+        >>> import dyng
+        >>> properties = dyng.GraphProperties()
+        >>> properties.layout = "slack"
+        >>> try:
+        ...     properties.validate()
+        ... except dyng.NotSupportedError as error:
+        ...     print(error)
+        GraphProperties(): layout='slack' is not implemented; use layout='compact'
+        """
         check_properties(self, "GraphProperties")
 
     @classmethod
     def default(cls):
         """Sorted rows, no parallel edges, upsert_last_wins semantics.
+
+        Returns
+        -------
+        GraphProperties
+            ``GraphProperties()``: the defaults.
 
         Examples
         --------
@@ -192,6 +280,11 @@ class GraphProperties:
     def mosp_compatible(cls):
         """Rows in insertion order with parallel edges allowed, as the MOSP tools expect.
 
+        Returns
+        -------
+        GraphProperties
+            ``GraphProperties(order="append", parallel_edges="allow")``.
+
         Examples
         --------
         >>> import dyng
@@ -204,6 +297,11 @@ class GraphProperties:
     def cycle_enum_compatible(cls):
         """Sorted rows, no parallel edges, set semantics, unweighted.
 
+        Returns
+        -------
+        GraphProperties
+            ``GraphProperties(num_weights=0, semantics=BatchSemantics.set())``.
+
         Examples
         --------
         >>> import dyng
@@ -215,6 +313,21 @@ class GraphProperties:
     @classmethod
     def preset(cls, name):
         """The preset called `name`: "default", "mosp_compatible" or "cycle_enum_compatible".
+
+        Parameters
+        ----------
+        name : str
+            The name of one of the classmethods above.
+
+        Returns
+        -------
+        GraphProperties
+            What that classmethod returns.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For another name.
 
         Examples
         --------

@@ -88,10 +88,27 @@ class AlgorithmInfo:
 
     Attributes
     ----------
-    name, title, family, container, maturity, determinism, oracle : str
-        See :class:`Algorithm`.
+    name : str
+        The module name (``dyng.<name>``) and the command-line command.
+    title : str
+        What the algorithm keeps current, in a few words.
+    family : {"fixed_point", "aggregate_delta"}
+        A fixed point repaired in place (traversals) or an aggregate updated by deltas (counts).
+    container : {"graph"}
+        What the algorithm runs on.
+    maturity : {"stable", "tutorial"}
+        ``tutorial`` marks an algorithm kept small to show how one is added.
+    determinism : {"bitwise", "exact_value", "tolerance"}
+        ``bitwise``: update equals compute in every array, bit for bit; ``exact_value``: the
+        values are exact (no tie-breaking choices are exposed); ``tolerance``: an iterative
+        answer, where update meets compute's convergence test and lies within a stated bound of
+        a fresh compute.
+    oracle : {"compute"}
+        What ``update`` is checked against: a fresh ``compute``.
     backends : tuple of str
+        The backends it runs on, of "sequential", "openmp" and "cuda".
     cite : tuple of str
+        BibTeX keys of the papers it follows ([`dyng.citation`][] renders them).
 
     Examples
     --------
@@ -113,7 +130,12 @@ class AlgorithmInfo:
 
 
 def algorithms():
-    """Every algorithm of this release, in registry order, as :class:`AlgorithmInfo` records.
+    """Every algorithm of this release, in registry order, as [`dyng.AlgorithmInfo`][] records.
+
+    Returns
+    -------
+    list of AlgorithmInfo
+        One record per algorithm module (``dyng.sssp``, ...), in a fixed order.
 
     Examples
     --------

@@ -91,6 +91,15 @@ class Resources:
     device : int
         CUDA device ordinal (ignored on the host backends).
 
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown backend name, a negative or non-integer `num_threads` or `device`, or a
+        CUDA device this process does not see.
+    NotSupportedError
+        For a backend this build lacks ("cuda" without a usable CUDA plugin, "openmp" in a
+        build without OpenMP).
+
     Examples
     --------
     >>> import dyng
@@ -159,6 +168,11 @@ class Resources:
     def sequential(cls):
         """One host thread; the reference backend.
 
+        Returns
+        -------
+        Resources
+            ``Resources("sequential")``.
+
         Examples
         --------
         >>> import dyng
@@ -170,6 +184,23 @@ class Resources:
     @classmethod
     def openmp(cls, num_threads=0):
         """OpenMP on the host; ``num_threads=0`` uses the OpenMP default.
+
+        Parameters
+        ----------
+        num_threads : int, optional
+            OpenMP team size; 0 (the default) is the OpenMP default (honours OMP_NUM_THREADS).
+
+        Returns
+        -------
+        Resources
+            ``Resources("openmp", num_threads=num_threads)``.
+
+        Raises
+        ------
+        InvalidArgumentError
+            For a negative or non-integer `num_threads`.
+        NotSupportedError
+            When this build has no OpenMP.
 
         Examples
         --------
@@ -193,6 +224,11 @@ class Resources:
         host_threads : int
             OpenMP threads for host-side steps; 0 is the OpenMP default.
 
+        Returns
+        -------
+        Resources
+            Resources of the CUDA backend on that device and stream.
+
         Raises
         ------
         NotSupportedError
@@ -200,6 +236,18 @@ class Resources:
             plugins and why each is unusable, or says how to get one).
         InvalidArgumentError
             For an invisible device or something that is not a stream.
+
+        Examples
+        --------
+        Use the GPU where there is one, else the host:
+
+        >>> import dyng
+        >>> try:
+        ...     resources = dyng.Resources.cuda()
+        ... except dyng.NotSupportedError:
+        ...     resources = dyng.Resources()
+        >>> resources.default_space == ("device" if resources.backend == "cuda" else "host")
+        True
         """
         self = object.__new__(cls)
         self._setup("Resources.cuda", "cuda", host_threads, device, stream)
@@ -253,18 +301,45 @@ class Resources:
             return 0
         return _backend.native().cuda_workspace_bytes(self._device)
 
-    def release_workspaces(self):
-        """Returns the device pool's unused memory to the driver (nothing to free on the host)."""
+    def release_workspaces(self) -> None:
+        """Returns the device pool's unused memory to the driver (nothing to free on the host).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> resources = dyng.Resources.sequential()
+        >>> resources.release_workspaces()
+        >>> resources.workspace_bytes
+        0
+        """
         if self._backend == "cuda":
             _backend.native().cuda_release_workspaces(self._device)
 
-    def warm_up(self):
-        """Creates the CUDA context and memory pool ahead of the first call (host: nothing)."""
+    def warm_up(self) -> None:
+        """Creates the CUDA context and memory pool ahead of the first call (host: nothing).
+
+        Call it before timing the first call on a device, which would otherwise include that
+        set-up.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.Resources.sequential().warm_up()
+        """
         if self._backend == "cuda":
             _backend.native().cuda_workspace_bytes(self._device)
 
-    def synchronize(self):
-        """Waits for queued device work on this stream (a no-op on the host)."""
+    def synchronize(self) -> None:
+        """Waits for queued device work on this stream (a no-op on the host).
+
+        dyng's calls return once their work is done; this is for work the caller queued on
+        the same stream.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.Resources.sequential().synchronize()
+        """
         if self._backend == "cuda":
             _backend.native().cuda_synchronize(self._device, self._stream)
 
@@ -338,6 +413,13 @@ _default = None
 def get_default_resources():
     """The process-default Resources, created on first use as ``Resources()``.
 
+    Graphs and results built without ``resources=`` use them.
+
+    Returns
+    -------
+    Resources
+        The default set by [`dyng.set_default_resources`][], or the automatic choice.
+
     Examples
     --------
     >>> import dyng
@@ -354,8 +436,26 @@ def get_default_resources():
         return _default
 
 
-def set_default_resources(resources):
+def set_default_resources(resources) -> None:
     """Sets the process default: a Resources, a backend name, or None for the automatic choice.
+
+    Graphs and results made afterwards without ``resources=`` use it; those made before keep
+    theirs.
+
+    Parameters
+    ----------
+    resources : Resources, str or None
+        The new default; a backend name stands for ``Resources(name)``, None for the automatic
+        choice (made again on the next [`dyng.get_default_resources`][]).
+
+    Raises
+    ------
+    TypeError
+        When `resources` is none of these.
+    InvalidArgumentError
+        For an unknown backend name.
+    NotSupportedError
+        For a backend name this build lacks.
 
     Examples
     --------

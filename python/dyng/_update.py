@@ -2,7 +2,7 @@
 
 Every algorithm's own ``update(graph, batch, result)`` is this function with one result, so the
 checks, their order and their messages exist once. It works on the protocol of
-:class:`dyng._result.ResultBase` and imports no algorithm module.
+``dyng._result.ResultBase`` and imports no algorithm module.
 """
 
 from __future__ import annotations
@@ -29,15 +29,35 @@ def update(graph, batch, *results, resources=None, _function="dyng.update"):
     Parameters
     ----------
     graph : Graph
+        The graph every result was computed on.
     batch : EdgeBatch
+        The changes, read under the graph's [`dyng.BatchSemantics`][].
     *results
         Current results of `graph` (of any dyng algorithm), each at most once.
     resources : Resources, optional
-        Defaults to each result's own resources (those it was computed with).
+        Where to run; defaults to each result's own resources (those it was computed with).
 
     Returns
     -------
     tuple of Stats
+        One per result, in the order given: the ``Stats`` of that result's algorithm (what
+        the repair did, e.g. [`dyng.sssp.Stats`][]).
+
+    Raises
+    ------
+    TypeError
+        When `graph` is not a Graph, `batch` not an EdgeBatch, or a result is not a result of
+        dyng's algorithms.
+    InvalidArgumentError
+        When no result is given, a result is given twice, or `graph` or an algorithm refuses
+        the batch (an id out of range, a weight count that does not match, ...).
+    StaleResultError
+        When a result does not match the graph as it is now (it missed a batch, or it belongs
+        to another graph).
+    NotSupportedError
+        When `resources` name a backend this build or the graph's storage does not offer.
+    KeyboardInterrupt
+        On Ctrl-C; the graph and every result are left as they were.
 
     Examples
     --------

@@ -56,6 +56,9 @@ def test_records_sum_samples_in_begin_order(resources):
     assert all(s.start_ms >= 0 for s in prof.samples)
     assert prof.total_host_ms("sssp.compute") == pytest.approx(records[("sssp.compute", 0)].host_ms)
     assert prof.total_host_ms("no.such.stage") == 0
+    # A record passed for its name would match nothing and read as 0 ms: refused instead.
+    with pytest.raises(TypeError, match=r"Profiler.total_host_ms\(\): name must be a str"):
+        prof.total_host_ms(prof.stages[0])
 
 
 def test_update_stages_apply_and_repair(resources):
