@@ -44,8 +44,8 @@ __all__ = [
     "TRAVEL_SECONDS",
 ]
 
-#: Travel times of one block, seconds: from a fast avenue to a slow side street.
 TRAVEL_SECONDS = (20, 120)
+"""The range of a street's travel time in seconds, from a fast avenue to a slow side street."""
 _MISSING_BLOCKS = 0.125
 # Quadrant probabilities of R-MAT (Graph500's a, b, c; d = 0.05).
 _RMAT_ABC = (0.57, 0.19, 0.19)
