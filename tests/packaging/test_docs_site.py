@@ -92,3 +92,19 @@ def test_ci_and_pixi_build_the_site_with_pinned_tools():
         if line.strip() and not line.startswith("#")
     ]
     assert pins and all(re.fullmatch(r"[\w.-]+==[\w.]+", line) for line in pins), pins
+
+
+def test_every_tutorial_is_in_nav_and_linked_from_the_guide_and_readme():
+    tutorials = sorted(p.name for p in (ROOT / "docs" / "tutorials").glob("*.md"))
+    assert tutorials, "docs/tutorials/ has no pages"
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    section = next(
+        item["Tutorials"] for item in nav if isinstance(item, dict) and "Tutorials" in item
+    )
+    assert sorted(Path(page).name for page in nav_pages(section)) == tutorials
+    index, readme = (ROOT / "docs" / "index.md").read_text(), (ROOT / "README.md").read_text()
+    for name in tutorials:
+        assert f"(tutorials/{name})" in index, f"docs/index.md does not link tutorials/{name}"
+        assert f"(docs/tutorials/{name})" in readme, (
+            f"README.md does not link docs/tutorials/{name}"
+        )

@@ -139,9 +139,7 @@ def test_the_data_follows_the_seed():
 
 def test_road_batches_close_reopen_and_retime_streets():
     rng = np.random.default_rng(3)
-    edges, blocks = _data.roads(6, rng)
-    usual = edges.weights[: len(blocks)]
-    events = _stream_of_roads(edges, blocks, usual, rng)
+    events = _stream_of_roads(dyng.generators.street_grid(6, seed=rng), rng)
     first, second, third = (events.next_batch() for _ in range(3))
     assert first.num_deletions == 2 and first.num_insertions == 2 * 3  # one closure, 3 retimed
     closed = set(zip(first.delete_src.tolist(), first.delete_dst.tolist()))
@@ -150,10 +148,10 @@ def test_road_batches_close_reopen_and_retime_streets():
     assert not closed & set(zip(second.insert_src.tolist(), second.insert_dst.tolist()))
 
 
-def _stream_of_roads(edges, blocks, usual, rng):
+def _stream_of_roads(streets, rng):
     from dyng.demo import _stream
 
-    return _stream.RoadEvents(edges.num_vertices, blocks, usual, closures=1, changes=3, rng=rng)
+    return _stream.RoadEvents(streets, closures=1, changes=3, rng=rng)
 
 
 @pytest.mark.parametrize("argv", [["demo", "--help"], None])

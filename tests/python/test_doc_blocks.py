@@ -1,4 +1,5 @@
-"""Every fenced code block of README.md, docs/index.md and docs/networkx.md runs as written.
+"""Every fenced code block of README.md, docs/index.md, docs/networkx.md and the tutorials
+(docs/tutorials/*.md, found by their folder) runs as written.
 
 A page is read the way a reader types it: its Python blocks run top to bottom in one namespace
 (later blocks use the graphs of earlier ones), in a fresh interpreter whose working folder holds
@@ -11,6 +12,9 @@ installed `dyng` command on PATH. What a block promises is checked too:
   equals it (`result.count  # 1`);
 - `>>>` blocks are doctests (ELLIPSIS);
 - `cat FILE  # a / b / c, ...`: the file's lines are `a`, `b`, `c`.
+
+Every README block prints something to check, and every tutorial block checks something (a
+print, a literal or a doctest output): a tutorial shows what its code gives.
 
 A block that cannot run in a test (it installs or builds the package, or needs a tool this
 machine lacks) is listed in NOT_RUN with the reason and a smaller command that checks what it
@@ -31,7 +35,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["README.md", "docs/index.md", "docs/networkx.md"]
+TUTORIALS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs" / "tutorials").glob("*.md"))
+PAGES = ["README.md", "docs/index.md", "docs/networkx.md", *TUTORIALS]
 
 # The files the pages read, written into the working folder before a page runs. Small stand-ins
 # with the names the pages use (roadNet-PA.mtx is the SNAP road network in the real world).
@@ -141,7 +146,7 @@ RUNNER = textwrap.dedent(r'''
     NONE = object()
 
     def run_python(code, where, namespace):
-        failures, promised, out = [], 0, io.StringIO()
+        failures, promised, checked, out = [], 0, 0, io.StringIO()
         tree = ast.parse(code, where)
         lines = code.splitlines()
         for node in tree.body:
@@ -154,6 +159,7 @@ RUNNER = textwrap.dedent(r'''
             call = node.value
             if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "print":
                 promised += 1
+                checked += 1
                 own = io.StringIO()
                 with contextlib.redirect_stdout(own):
                     exec(compile(ast.Module([node], []), where, "exec"), namespace)
@@ -164,9 +170,10 @@ RUNNER = textwrap.dedent(r'''
             with contextlib.redirect_stdout(out):
                 value = eval(compile(ast.Expression(call), where, "eval"), namespace)
             expected = literal_prefix(comment)
+            checked += expected is not NONE
             if expected is not NONE and value != expected:
                 failures.append(f"line {node.lineno}: {value!r} != {expected!r}")
-        return promised, failures
+        return promised, checked, failures
 
     def run_doctest(code, where, namespace):
         test = doctest.DocTestParser().get_doctest(code, namespace, where, where, 0)
@@ -174,7 +181,8 @@ RUNNER = textwrap.dedent(r'''
         out = io.StringIO()
         runner.run(test, out=out.write, clear_globs=False)
         namespace.update(test.globs)  # the DocTest ran on a copy; later blocks see its names
-        return 0, ([out.getvalue()] if runner.failures else [])
+        checked = sum(bool(example.want) for example in test.examples)
+        return 0, checked, ([out.getvalue()] if runner.failures else [])
 
     page = sys.argv[1]
     namespace = {"__name__": "__doc_block__"}
@@ -183,8 +191,8 @@ RUNNER = textwrap.dedent(r'''
         where = f"{page}:{block['line']}"
         try:
             run = run_doctest if block["code"].lstrip().startswith(">>>") else run_python
-            promised, failures = run(block["code"], where, namespace)
-            report = {"promised": promised, "failures": failures}
+            promised, checked, failures = run(block["code"], where, namespace)
+            report = {"promised": promised, "checked": checked, "failures": failures}
         except BaseException:  # noqa: BLE001 - reported to the parent, which fails the test
             report = {"error": traceback.format_exc()}
         print(json.dumps(report), flush=True)
@@ -284,8 +292,15 @@ def test_every_block_of_the_page_runs_as_written(page, tmp_path):
             if "error" in report:
                 problems.append(f"{page}:{line}: raised\n{report['error']}")
             problems += [f"{page}:{line}: {f}" for f in report.get("failures", [])]
-            if page == "README.md" and not report.get("promised") and "error" not in report:
+            if "error" in report:
+                continue
+            if page == "README.md" and not report["promised"]:
                 problems.append(f"{page}:{line}: a README python block prints nothing to check")
+            if page in TUTORIALS and not report["checked"]:
+                problems.append(
+                    f"{page}:{line}: a tutorial python block checks nothing; end a line with "
+                    f"`# <literal>` or `print(...)  # <text>`, or show its output as a doctest"
+                )
     assert not problems, "\n\n".join(problems)
     assert ran > 0
 

@@ -16,8 +16,6 @@ import collections
 
 import numpy as np
 
-from dyng.demo import _data
-
 __all__ = ["RoadEvents", "EdgeSetEvents"]
 
 
@@ -28,24 +26,21 @@ def _edge_batch(insert, delete):
 
 
 class RoadEvents:
-    """Closures, re-openings and travel-time changes on the street grid of :func:`_data.roads`.
+    """Closures, re-openings and travel-time changes on a :class:`dyng.generators.StreetGrid`.
 
     Parameters
     ----------
-    blocks : ndarray, shape (k, 2)
-        The two-way streets, each once.
-    seconds : ndarray, shape (k,)
-        Their usual travel times.
+    streets : dyng.generators.StreetGrid
+        The two-way streets, each once, with their usual travel times.
     closures, changes : int
         Streets closed, and streets whose travel time changes, per batch.
     rng : numpy.random.Generator
     """
 
-    def __init__(self, num_vertices, blocks, seconds, *, closures, changes, rng):
-        self._n = num_vertices
-        self._blocks = blocks
-        self._usual = seconds
-        self._open = np.ones(len(blocks), dtype=bool)
+    def __init__(self, streets, *, closures, changes, rng):
+        self._streets = streets
+        self._usual = streets.seconds
+        self._open = np.ones(streets.num_streets, dtype=bool)
         self._closed = collections.deque()  # the streets of each earlier batch's closures
         self._closures = closures
         self._changes = changes
@@ -65,12 +60,10 @@ class RoadEvents:
         # Traffic: a street takes 1x to 3x its usual time (1x: the jam has cleared).
         factor = rng.integers(2, 7, size=len(slow)) / 2
         slow_seconds = np.maximum(1, np.round(self._usual[slow] * factor)).astype(np.int64)
-        inserted = _data.two_way(
-            self._n,
-            self._blocks[np.concatenate([reopen, slow])],
-            np.concatenate([self._usual[reopen], slow_seconds]),
+        inserted = self._streets.edges(
+            np.concatenate([reopen, slow]), np.concatenate([self._usual[reopen], slow_seconds])
         )
-        deleted = _data.two_way(self._n, self._blocks[close], self._usual[close])
+        deleted = self._streets.edges(close)
         return _edge_batch(
             (inserted.src, inserted.dst, inserted.weights), (deleted.src, deleted.dst)
         )
@@ -81,7 +74,7 @@ class EdgeSetEvents:
 
     Parameters
     ----------
-    edges : _data.EdgeList
+    edges : dyng.generators.EdgeList
         The graph as built.
     draw_pairs : callable
         ``draw_pairs(count, rng) -> (src, dst)``: candidate new edges.
@@ -95,7 +88,8 @@ class EdgeSetEvents:
 
     def __init__(self, edges, draw_pairs, *, insertions, deletions, rng):
         self._n = edges.num_vertices
-        self._keys = np.sort(edges.src * self._n + edges.dst)
+        # int64: the ids may be int32, and src * n is not.
+        self._keys = np.sort(edges.src.astype(np.int64) * self._n + edges.dst)
         self._draw = draw_pairs
         self._insertions = insertions
         self._deletions = deletions

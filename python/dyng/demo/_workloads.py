@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dyng.demo import _data, _stream
+from dyng import generators
+from dyng.demo import _stream
 
 __all__ = ["Tracked", "Workload", "build"]
 
@@ -50,24 +51,18 @@ def build(sizes, seed):
 
 
 def _graph(edges):
-    import dyng
-
-    return dyng.Graph.from_edges(
-        edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, vertex_dtype="int32"
-    )
+    return edges.to_graph(vertex_dtype="int32")
 
 
 def _roads(sizes, rng):
     import dyng
 
     side = sizes.road_side
-    edges, blocks = _data.roads(side, rng)
-    usual = edges.weights[: len(blocks)]
+    streets = generators.street_grid(side, seed=rng)
+    edges = streets.edges()
     centre = (side // 2) * side + side // 2
     events = _stream.RoadEvents(
-        edges.num_vertices,
-        blocks,
-        usual,
+        streets,
         closures=sizes.road_closures,
         changes=3 * sizes.road_closures,
         rng=rng,
@@ -100,10 +95,10 @@ def _followers(sizes, rng):
     import dyng
 
     scale = sizes.follower_scale
-    edges = _data.followers(scale, sizes.follower_edge_factor, rng)
+    edges = generators.rmat(scale, sizes.follower_edge_factor, seed=rng)
     events = _stream.EdgeSetEvents(
         edges,
-        lambda count, r: _data.rmat_pairs(scale, count, r),
+        lambda count, r: generators.rmat_pairs(scale, count, seed=r),
         insertions=sizes.follows,
         deletions=sizes.follows,
         rng=rng,
@@ -142,10 +137,10 @@ def _payments(sizes, rng):
     import dyng
 
     accounts = sizes.payment_accounts
-    edges = _data.payments(accounts, sizes.payments_per_account, rng)
+    edges = generators.payments(accounts, sizes.payments_per_account, seed=rng)
     events = _stream.EdgeSetEvents(
         edges,
-        lambda count, r: _data.payment_pairs(accounts, count, r),
+        lambda count, r: generators.payment_pairs(accounts, count, seed=r),
         insertions=sizes.payments,
         deletions=sizes.payments,
         rng=rng,

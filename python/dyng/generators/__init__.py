@@ -1,5 +1,10 @@
-"""Batch generators. :mod:`dyng.generators.legacy` replays the original tools' seeded generators
-(mospPrep's ``changes``, CycleEnumeration-GPU's batch generator) batch for batch.
+"""Graph and batch generators.
+
+* Seeded synthetic graphs (:mod:`dyng.generators.graphs`): :func:`street_grid` (roads with
+  travel times), :func:`rmat` (a follower network), :func:`payments` (a payment graph), and
+  :func:`rmat_pairs` / :func:`payment_pairs` to draw more of their edges.
+* :mod:`dyng.generators.legacy` replays the original tools' seeded generators (mospPrep's
+  ``changes``, CycleEnumeration-GPU's batch generator) batch for batch.
 
 Examples
 --------
@@ -13,5 +18,25 @@ Examples
 from __future__ import annotations
 
 from dyng.generators import legacy
+from dyng.generators.graphs import (
+    TRAVEL_SECONDS,
+    EdgeList,
+    StreetGrid,
+    payment_pairs,
+    payments,
+    rmat,
+    rmat_pairs,
+    street_grid,
+)
 
-__all__ = ["legacy"]
+__all__ = [
+    "EdgeList",
+    "StreetGrid",
+    "street_grid",
+    "rmat",
+    "rmat_pairs",
+    "payments",
+    "payment_pairs",
+    "TRAVEL_SECONDS",
+    "legacy",
+]
