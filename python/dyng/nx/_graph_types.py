@@ -39,7 +39,9 @@ class _Recording:
 
     @property
     def dyng_stats(self):
-        """A :class:`~dyng.nx._live.DyngStats`: what the graph's dyng copies did so far."""
+        """What the graph's dyng copies did so far: a DyngStats record (``computes``,
+        ``batches``, ``updates``, ``incremental``, ``recomputed``, ``networkx_calls``,
+        ``last_networkx_reason``)."""
         return self._dyng.stats
 
     def _attach(self, edges):
@@ -127,8 +129,17 @@ class DiGraph(_Recording, nx.DiGraph):
     ``G[u][v]["weight"] = 3``) are recorded as a pending batch; the next call to a function dyng
     implements (``nx.single_source_dijkstra_path_length`` and the others of
     ``dyng.nx.get_info()["functions"]``) applies the batch to the graph's dyng copy and repairs
-    the results it keeps with ``dyng.update`` instead of recomputing them. :attr:`dyng_stats`
+    the results it keeps with [`dyng.update`][] instead of recomputing them. ``dyng_stats``
     counts what happened.
+
+    Attributes
+    ----------
+    dyng_stats : DyngStats
+        What the graph's dyng copies did so far: ``computes`` (results computed from scratch),
+        ``batches`` (batches of recorded changes applied), ``updates`` (results repaired, of
+        them ``incremental`` in place and ``recomputed``), ``networkx_calls`` (calls that ran
+        NetworkX's own code because dyng could not) and ``last_networkx_reason`` (why the last
+        of those did not run on dyng).
 
     Examples
     --------
@@ -144,14 +155,47 @@ class DiGraph(_Recording, nx.DiGraph):
     """
 
     def to_undirected_class(self):
+        """The class of ``G.to_undirected()``: NetworkX's hook, so that it stays a dyng.nx graph.
+
+        Returns
+        -------
+        type
+            [`dyng.nx.Graph`][].
+
+        Examples
+        --------
+        >>> import dyng.nx
+        >>> type(dyng.nx.DiGraph([(0, 1)]).to_undirected()).__name__
+        'Graph'
+        """
         return Graph
 
     def to_directed_class(self):
+        """The class of ``G.to_directed()`` and ``G.copy()``: NetworkX's hook, so that they stay
+        dyng.nx graphs.
+
+        Returns
+        -------
+        type
+            [`dyng.nx.DiGraph`][].
+
+        Examples
+        --------
+        >>> import dyng.nx
+        >>> type(dyng.nx.DiGraph([(0, 1)]).copy()).__name__
+        'DiGraph'
+        """
         return DiGraph
 
 
 class Graph(_Recording, nx.Graph):
-    """An ``nx.Graph`` whose dyng results stay current while it changes (see :class:`DiGraph`).
+    """An ``nx.Graph`` whose dyng results stay current while it changes (see
+    [`DiGraph`][dyng.nx.DiGraph]).
+
+    Attributes
+    ----------
+    dyng_stats : DyngStats
+        What the graph's dyng copies did so far (as [`DiGraph`][dyng.nx.DiGraph]'s).
 
     Examples
     --------
@@ -165,7 +209,34 @@ class Graph(_Recording, nx.Graph):
     """
 
     def to_directed_class(self):
+        """The class of ``G.to_directed()``: NetworkX's hook, so that it stays a dyng.nx graph.
+
+        Returns
+        -------
+        type
+            [`dyng.nx.DiGraph`][].
+
+        Examples
+        --------
+        >>> import dyng.nx
+        >>> type(dyng.nx.Graph([(0, 1)]).to_directed()).__name__
+        'DiGraph'
+        """
         return DiGraph
 
     def to_undirected_class(self):
+        """The class of ``G.to_undirected()`` and ``G.copy()``: NetworkX's hook, so that they
+        stay dyng.nx graphs.
+
+        Returns
+        -------
+        type
+            [`dyng.nx.Graph`][].
+
+        Examples
+        --------
+        >>> import dyng.nx
+        >>> type(dyng.nx.Graph([(0, 1)]).copy()).__name__
+        'Graph'
+        """
         return Graph
