@@ -1,4 +1,4 @@
-"""Batch generators. :mod:`dyng.generators.legacy` replays the original tools' seeded generators
+"""Batch generators. [`dyng.generators.legacy`][] replays the original tools' seeded generators
 (mospPrep's ``changes``, CycleEnumeration-GPU's batch generator) batch for batch.
 
 Examples
