@@ -404,7 +404,7 @@ class ResultBase:
         Raises
         ------
         TypeError
-            `resources` is not a [`dyng.Resources`][].
+            `resources` is neither a [`dyng.Resources`][] nor a backend name.
         NotSupportedError
             The algorithm does not run on the backend `resources` names.
 

@@ -264,7 +264,7 @@ def compute(graph, *, kind=None, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.components.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
         `kind` is not valid, ``"strong"`` on an undirected graph, or a directed graph has no
         in-edges.

@@ -293,7 +293,7 @@ def compute(graph, *, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.cycle_count.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
         A field value is not valid, or the graph's rows are not sorted or it may have parallel
         edges.

@@ -176,7 +176,7 @@ def compute(graph, source=None, *, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.dynamic_bfs.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
         `source` is not a vertex, or a directed graph has no in-edges.
 

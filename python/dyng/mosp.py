@@ -313,6 +313,8 @@ class Result(SingleSourceResult):
             The distance and parent arrays differ in number, an array has the wrong dtype or
             length, a weight is < 1, or (with ``validate_inputs``) a tree is not a shortest-path
             tree.
+        NotSupportedError
+            The graph is unweighted.
 
         Examples
         --------
@@ -530,10 +532,13 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.mosp.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
-        A field value is not valid, `source` is not a vertex, the graph has fewer weight columns
-        than objectives or preferences, or (with ``validate_inputs``) a weight is < 1.
+        A field value is not valid, `source` is not a vertex, the graph keeps no in-edges or has
+        fewer weight columns than objectives or preferences, or (with ``validate_inputs``) a
+        weight is < 1.
+    NotSupportedError
+        The graph is unweighted.
 
     Examples
     --------

@@ -365,7 +365,7 @@ def compute(graph, *, options=None, resources=None, nstart=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.pagerank.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
         A field value or `nstart` is not valid, a vector is longer than the graph has vertices,
         a directed graph has no in-edges, or (``weighted``) the graph has no weights or a

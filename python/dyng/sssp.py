@@ -247,6 +247,8 @@ class Result(SingleSourceResult):
             An array has the wrong dtype or length, a distance is negative, a parent is not a
             vertex, a weight is < 1, or (with ``validate_inputs``) the first vertex whose
             distance is not the shortest or whose parent is not tight.
+        NotSupportedError
+            The graph is unweighted.
 
         Examples
         --------
@@ -374,10 +376,13 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.sssp.Options],
-        `resources` not a [`dyng.Resources`][], or a field name is unknown.
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
     InvalidArgumentError
-        A field value is not valid, `source` is not a vertex, the graph has no weights or no
-        in-edges, or (with ``validate_inputs``) a weight in the objective column is < 1.
+        A field value is not valid, `source` is not a vertex, the graph keeps no in-edges or has
+        no `objective` column, or (with ``validate_inputs``) a weight in the objective column
+        is < 1.
+    NotSupportedError
+        The graph is unweighted.
 
     Examples
     --------

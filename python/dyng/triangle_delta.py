@@ -162,8 +162,8 @@ def compute(graph, *, options=None, resources=None, **fields):
     ------
     TypeError
         `graph` is not a [`dyng.Graph`][], `options` not an
-        [`Options`][dyng.triangle_delta.Options], `resources` not a [`dyng.Resources`][], or a
-        field is given.
+        [`Options`][dyng.triangle_delta.Options], `resources` neither a [`dyng.Resources`][] nor a
+        backend name, or a field is given.
     InvalidArgumentError
         The graph is directed, its rows are not sorted or it may have parallel edges.
 
