@@ -92,32 +92,7 @@ class StatsBase:
     """What one compute or update did (the fields every algorithm reports).
 
     Each algorithm's ``Stats`` derives from it and adds its own counters; the values are
-    frozen (a Stats object is a record of one call).
-
-    Attributes
-    ----------
-    affected : int
-        The vertices (or, for the aggregate algorithms, the entries) whose answer the call
-        changed; each algorithm's Stats says what it counts.
-    iterations : int
-        Rounds (or iterations) the call ran.
-    frontier_visits : int
-        Frontier entries (or edges) the call examined.
-    fallback_used : bool
-        True when an update fell back to a full compute (``path == "recompute"``).
-    converged : bool
-        False only when an iterative method stopped at its iteration limit.
-    engine_used : str
-        ``"operators"`` (sequential steps) or ``"fused"`` (one parallel pass: an OpenMP team,
-        one persistent GPU kernel), as in 0.2.
-    method : str
-        The kernel that ran (each algorithm's Stats says which it has).
-    batch : ApplySummary or None
-        The [`dyng.ApplySummary`][] of the update's batch; None after a compute.
-    path : str
-        Which way the call ran: ``"compute"`` (a compute), ``"incremental"`` (an update that
-        repaired the affected region) or ``"recompute"`` (an update that fell back to a full
-        compute).
+    frozen (a Stats object is a record of one call). Each field below has its own description.
 
     Examples
     --------
@@ -132,14 +107,27 @@ class StatsBase:
     """
 
     affected: int = 0
+    """The vertices (or, for the aggregate algorithms, the entries) whose answer the call
+    changed; each algorithm's Stats says what it counts."""
     iterations: int = 0
+    """Rounds (or iterations) the call ran."""
     frontier_visits: int = 0
+    """Frontier entries (or edges) the call examined."""
     fallback_used: bool = False
+    """True when an update fell back to a full compute (``path == "recompute"``)."""
     converged: bool = True
+    """False only when an iterative method stopped at its iteration limit."""
     engine_used: str = ""
+    """``"operators"`` (sequential steps) or ``"fused"`` (one parallel pass: an OpenMP team, one
+    persistent GPU kernel), as in 0.2."""
     method: str = ""
+    """The kernel that ran (each algorithm's Stats says which it has)."""
     batch: ApplySummary | None = None
+    """The [`dyng.ApplySummary`][] of the update's batch; None after a compute."""
     path: str = "compute"
+    """Which way the call ran: ``"compute"`` (a compute), ``"incremental"`` (an update that
+    repaired the affected region) or ``"recompute"`` (an update that fell back to a full
+    compute)."""
 
     @classmethod
     def _from_native(cls, native, batch=None):
@@ -277,13 +265,16 @@ class ResultBase:
     TypeError: sssp.Result cannot be created directly; use sssp.compute() or sssp.Result.from_arrays()
     """
 
-    #: The algorithm's registry record, Stats class and native state classes (set by subclasses).
-    _ALGORITHM: ClassVar[Algorithm | None] = None
+    #: The algorithm's registry record, Stats class and native state classes (set by subclasses;
+    #: the base has no algorithm, so no record).
+    _ALGORITHM: ClassVar[Algorithm]
     _STATS: ClassVar[type] = StatsBase
     _HOST_STATE: ClassVar[str] = ""
     _DEVICE_STATE: ClassVar[str] = ""
     #: Option fields that define what a result means; set_options() must not change them.
     _FIXED_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: The options later updates use (set by _wrap, changed by set_options).
+    _options: OptionsBase
 
     def __init__(self, *args, **kwargs):
         name = self._ALGORITHM.name
@@ -325,7 +316,7 @@ class ResultBase:
         """A copy of the options this result is kept with."""
         return dataclasses.replace(self._options)
 
-    def set_options(self, options=None, **fields):
+    def set_options(self, options=None, **fields) -> None:
         """Changes the options used by later updates; the fixed fields cannot change.
 
         The fixed fields are those that define what the result means (sssp's ``objective``,
