@@ -1,11 +1,18 @@
 """What every algorithm's Options, Stats and Result share (spec section 6).
 
 An algorithm module keeps only its specifics: an ``Options`` dataclass (with ``validate`` and
-``_to_native``), a ``Stats`` dataclass deriving from :class:`StatsBase`, a ``Result`` deriving
-from :class:`ResultBase` (its arrays and fixed fields), ``compute`` and ``update``, and its
-``ALGORITHM`` record for the registry. Everything below works the same for all of them: option
-merging, the staleness checks, host and device result states, copy-on-write arrays, clones, and
-the protocol that :func:`dyng.update` drives.
+``_to_native``), a ``Stats`` dataclass deriving from ``StatsBase``, a ``Result`` deriving from
+``ResultBase`` (its arrays and fixed fields), ``compute`` and ``update``, and its ``ALGORITHM``
+record for the registry. Everything below works the same for all of them: option merging, the
+staleness checks, host and device result states, copy-on-write arrays, clones, and the protocol
+that [`dyng.update`][] drives.
+
+Examples
+--------
+>>> import dyng
+>>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
+>>> isinstance(r, ResultBase), isinstance(r.stats, StatsBase), isinstance(r.options, OptionsBase)
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -36,37 +43,91 @@ __all__ = [
 
 
 class OptionsBase:
-    """Base of every algorithm's Options dataclass: fields are checked (and normalised) by the
-    subclass's ``validate()`` at construction and by ``dataclasses.replace``."""
+    """Base of every algorithm's Options dataclass.
 
-    def __post_init__(self):
+    The fields are checked (and normalised) by the subclass's ``validate()`` at construction
+    and by ``dataclasses.replace``, so an Options object always holds valid values.
+
+    Examples
+    --------
+    >>> import dataclasses, dyng
+    >>> dataclasses.replace(dyng.sssp.Options(), delta=4).delta
+    4
+    >>> try:
+    ...     dyng.sssp.Options(delta=-1)
+    ... except dyng.InvalidArgumentError as error:
+    ...     print(error)
+    sssp.Options(): delta=-1 is below 0; pass a value >= 0
+    """
+
+    def __post_init__(self) -> None:
         self.validate()
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks every field and normalises it (NumPy scalars to Python values, ...).
+
+        Construction and ``dataclasses.replace`` call it; call it again after assigning a field
+        directly.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the first field whose value is not valid, and what to pass instead.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> options = dyng.sssp.Options()
+        >>> options.delta = "four"
+        >>> try:
+        ...     options.validate()
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        sssp.Options(): delta='four' is not an integer; pass an integer
+        """
 
 
 @dataclasses.dataclass(frozen=True)
 class StatsBase:
     """What one compute or update did (the fields every algorithm reports).
 
-    ``path`` says which way an update ran: "compute" (a compute), "incremental" (repaired the
-    affected region) or "recompute" (fell back to a full compute; ``fallback_used`` is then
-    True). ``batch`` is the ApplySummary of the update's batch (None after a compute).
-    ``engine_used`` is "operators" (sequential steps) or "fused" (one parallel pass: an OpenMP
-    team, one persistent GPU kernel), as in 0.2; ``method`` names the kernel that ran (each
-    algorithm's Stats says which it has).
+    Each algorithm's ``Stats`` derives from it and adds its own counters; the values are
+    frozen (a Stats object is a record of one call). Each field below has its own description.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> r = dyng.sssp.compute(g, 0)
+    >>> r.stats.path, r.stats.batch is None
+    ('compute', True)
+    >>> s = dyng.sssp.update(g, dyng.EdgeBatch(insert=([0], [2], [1])), r)
+    >>> s.batch.inserted_edges, s.fallback_used == (s.path == "recompute")
+    (1, True)
     """
 
     affected: int = 0
+    """The vertices (or, for the aggregate algorithms, the entries) whose answer the call
+    changed; each algorithm's Stats says what it counts."""
     iterations: int = 0
+    """Rounds (or iterations) the call ran."""
     frontier_visits: int = 0
+    """Frontier entries (or edges) the call examined."""
     fallback_used: bool = False
+    """True when an update fell back to a full compute (``path == "recompute"``)."""
     converged: bool = True
+    """False only when an iterative method stopped at its iteration limit."""
     engine_used: str = ""
+    """``"operators"`` (sequential steps) or ``"fused"`` (one parallel pass: an OpenMP team, one
+    persistent GPU kernel), as in 0.2."""
     method: str = ""
+    """The kernel that ran (each algorithm's Stats says which it has)."""
     batch: ApplySummary | None = None
+    """The [`dyng.ApplySummary`][] of the update's batch; None after a compute."""
     path: str = "compute"
+    """Which way the call ran: ``"compute"`` (a compute), ``"incremental"`` (an update that
+    repaired the affected region) or ``"recompute"`` (an update that fell back to a full
+    compute)."""
 
     @classmethod
     def _from_native(cls, native, batch=None):
@@ -176,7 +237,11 @@ def _same_value(a, b):
 
 
 class ResultBase:
-    """A result kept current by its algorithm's ``update`` (and :func:`dyng.update`).
+    """A result kept current by its algorithm's ``update`` (and [`dyng.update`][]).
+
+    Every algorithm's ``Result`` derives from it; results are made by the algorithm's
+    ``compute`` (or ``Result.from_arrays``), never directly, and cannot be pickled (save their
+    arrays instead).
 
     Attributes
     ----------
@@ -186,15 +251,30 @@ class ResultBase:
         Where the arrays live.
     stats : Stats or None
         Stats of the last compute or update.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0], [1], [1])
+    >>> r = dyng.sssp.compute(g, 0)
+    >>> r.graph_version, r.space, r.stats.path
+    (0, 'host', 'compute')
+    >>> dyng.sssp.Result()
+    Traceback (most recent call last):
+    ...
+    TypeError: sssp.Result cannot be created directly; use sssp.compute() or sssp.Result.from_arrays()
     """
 
-    #: The algorithm's registry record, Stats class and native state classes (set by subclasses).
-    _ALGORITHM: ClassVar[Algorithm | None] = None
+    #: The algorithm's registry record, Stats class and native state classes (set by subclasses;
+    #: the base has no algorithm, so no record).
+    _ALGORITHM: ClassVar[Algorithm]
     _STATS: ClassVar[type] = StatsBase
     _HOST_STATE: ClassVar[str] = ""
     _DEVICE_STATE: ClassVar[str] = ""
     #: Option fields that define what a result means; set_options() must not change them.
     _FIXED_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: The options later updates use (set by _wrap, changed by set_options).
+    _options: OptionsBase
 
     def __init__(self, *args, **kwargs):
         name = self._ALGORITHM.name
@@ -236,8 +316,25 @@ class ResultBase:
         """A copy of the options this result is kept with."""
         return dataclasses.replace(self._options)
 
-    def set_options(self, options=None, **fields):
+    def set_options(self, options=None, **fields) -> None:
         """Changes the options used by later updates; the fixed fields cannot change.
+
+        The fixed fields are those that define what the result means (sssp's ``objective``,
+        components' ``kind``, ...): a result with other values is a new compute.
+
+        Parameters
+        ----------
+        options : Options, optional
+            The algorithm's Options to start from; default: the result's current options.
+        **fields
+            Fields of the options to replace.
+
+        Raises
+        ------
+        TypeError
+            `options` is not this algorithm's Options, or a field name is unknown.
+        InvalidArgumentError
+            A field value is not valid, or the call would change a fixed field.
 
         Examples
         --------
@@ -245,6 +342,11 @@ class ResultBase:
         >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0], [1], [1]), 0)
         >>> r.set_options(delta=8); r.options.delta
         8
+        >>> try:
+        ...     r.set_options(objective=1)
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        sssp.Result.set_options(): objective cannot change from 0 to 1 on an existing result; compute a new result instead
         """
         fn = f"{self._ALGORITHM.name}.Result.set_options"
         new = make_options(
@@ -275,8 +377,27 @@ class ResultBase:
         return self._stats
 
     def clone(self, resources=None):
-        """An independent copy tied to the same graph and version, on `resources` (default: this
-        result's own), copying between host and device as needed.
+        """An independent copy tied to the same graph and version, on `resources`.
+
+        The copy is updated on its own from then on (pass it to ``update`` with the graph's
+        batches as any result); its arrays are copied between host and device as needed.
+
+        Parameters
+        ----------
+        resources : Resources, optional
+            Where the copy lives; default: this result's own resources.
+
+        Returns
+        -------
+        Result
+            A result of the same algorithm, type and options.
+
+        Raises
+        ------
+        TypeError
+            `resources` is neither a [`dyng.Resources`][] nor a backend name.
+        NotSupportedError
+            The algorithm does not run on the backend `resources` names.
 
         Examples
         --------
@@ -406,7 +527,14 @@ class ResultBase:
 
 
 class SingleSourceResult(ResultBase):
-    """A result computed from one source vertex (the traversals: ``family="fixed_point"``)."""
+    """A result computed from one source vertex (the traversals: sssp, mosp, dynamic_bfs).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.dynamic_bfs.compute(dyng.Graph.from_edges([0, 1], [1, 2]), 1).source
+    1
+    """
 
     @property
     def source(self):

@@ -52,6 +52,7 @@ ALGORITHM = Algorithm(
 )
 
 KINDS = ("weak", "strong")
+"""The values of ``Options.kind``."""
 
 
 @dataclasses.dataclass
@@ -73,8 +74,23 @@ class Options(OptionsBase):
 
     kind: str = "weak"
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks `kind`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `kind` is not ``"weak"`` or ``"strong"``.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> try:
+        ...     dyng.components.Options(kind="both")
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        components.Options(): kind must be "weak" or "strong"; got 'both'
+        """
         if self.kind not in KINDS:
             raise InvalidArgumentError(
                 f'components.Options(): kind must be "weak" or "strong"; got {self.kind!r}'
@@ -88,14 +104,37 @@ class Options(OptionsBase):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields (``affected``: vertices whose label or
-    size entry changed, all vertices for a compute; ``frontier_visits``: edges examined) and what
-    an update did: components ``merged`` into others and ``split`` off, vertices ``relabelled``,
-    and the ``searches`` it ran with the vertices they visited (``search_size``); ``merged`` and
-    ``split`` are 0 when the update fell back to a recompute. ``method`` is
-    "union_find" or "tarjan" for a compute, "two_sided_search" or "restricted_tarjan" for a
-    repair on the host; "afforest" or "signatures" for a compute, "relink" or
-    "restricted_signatures" for a repair on CUDA."""
+    """What one components compute or update did.
+
+    The common fields are those of every algorithm's Stats (see
+    [`StatsBase`][dyng._result.StatsBase]); ``affected`` counts the vertices whose label or
+    size entry changed (all vertices, for a compute), ``frontier_visits`` the edges examined.
+    ``method`` is "union_find" or "tarjan" for a compute, "two_sided_search" or
+    "restricted_tarjan" for a repair on the host; "afforest" or "signatures" for a compute,
+    "relink" or "restricted_signatures" for a repair on CUDA.
+
+    Attributes
+    ----------
+    merged : int
+        Components the update merged into others (0 after a fallback to a recompute).
+    split : int
+        Components the update split off (0 after a fallback to a recompute).
+    relabelled : int
+        Vertices whose label changed.
+    searches : int
+        Searches the update ran for another path after deletions.
+    search_size : int
+        Vertices those searches visited.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 2], [1, 3], num_vertices=100, directed=False)
+    >>> r = dyng.components.compute(g)
+    >>> s = dyng.components.update(g, dyng.EdgeBatch(insert=([1], [2])), r)
+    >>> s.path, s.merged, s.relabelled, r.count
+    ('incremental', 1, 2, 97)
+    """
 
     merged: int = 0
     split: int = 0
@@ -105,7 +144,7 @@ class Stats(StatsBase):
 
 
 class Result(ResultBase):
-    """Component labels of a graph, kept current by :func:`update`.
+    """Component labels of a graph, kept current by [`update`][dyng.components.update].
 
     Attributes
     ----------
@@ -116,7 +155,18 @@ class Result(ResultBase):
     count : int
         The number of components.
     kind : str
+        ``"weak"`` or ``"strong"``.
     graph_version : int
+        The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> r = dyng.components.compute(dyng.Graph.from_edges([0, 2], [1, 3], directed=False))
+    >>> r
+    components.Result(kind='weak', count=2, num_vertices=4, graph_version=0)
+    >>> r.labels.tolist(), r.sizes.tolist()
+    ([0, 0, 2, 2], [2, 0, 2, 0])
     """
 
     _ALGORITHM = ALGORITHM
@@ -147,6 +197,21 @@ class Result(ResultBase):
 
     def component(self, v):
         """The vertices of `v`'s component, sorted, as an int64 NumPy array.
+
+        Parameters
+        ----------
+        v : int
+            A vertex of the result.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 vertex ids, sorted (`v` among them).
+
+        Raises
+        ------
+        InvalidArgumentError
+            `v` is not an integer or not a vertex.
 
         Examples
         --------
@@ -182,6 +247,7 @@ def compute(graph, *, kind=None, options=None, resources=None, **fields):
         Overrides ``options.kind`` (default ``"weak"``). ``"strong"`` on an undirected graph
         raises InvalidArgumentError, as NetworkX refuses it: use ``"weak"`` there.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources; every backend gives the same labels. On CUDA, labels
         and sizes stay in device memory (CuPy and PyTorch read them in place).
@@ -191,6 +257,17 @@ def compute(graph, *, kind=None, options=None, resources=None, **fields):
     Returns
     -------
     Result
+        The labels, at the graph's current version; keep them current with
+        [`update`][dyng.components.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.components.Options],
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
+    InvalidArgumentError
+        `kind` is not valid, ``"strong"`` on an undirected graph, or a directed graph has no
+        in-edges.
 
     Examples
     --------
@@ -214,11 +291,33 @@ def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and repairs `result`'s labels, sizes and count; equal to a
     fresh compute, bit for bit.
 
-    An invalid batch or a stale result raises and changes neither the graph nor the result.
+    [`dyng.update`][] with one result: an invalid batch or a stale result raises and changes
+    neither the graph nor the result.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes (weights are ignored).
+    result : Result
+        A current components result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph`.
 
     Examples
     --------

@@ -63,8 +63,23 @@ class Options(OptionsBase):
 
     source: int = 0
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks `source` (an integer; whether it is a vertex is checked by the compute).
+
+        Raises
+        ------
+        InvalidArgumentError
+            `source` is not an integer.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> try:
+        ...     dyng.dynamic_bfs.Options(source="a")
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        dynamic_bfs.Options(): source='a' is not an integer; pass an integer
+        """
         self.source = _convert.as_int(
             self.source, "dynamic_bfs.Options", "source", minimum=-(2**63), maximum=2**63 - 1
         )
@@ -75,23 +90,52 @@ class Options(OptionsBase):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields and the repair's invalidation counters
-    (``invalidated``: vertices whose level a deletion took away; ``invalidation_rounds``: rounds
-    the invalidation needed). ``method`` is "queue" or "frontier"."""
+    """What one dynamic_bfs compute or update did.
+
+    The common fields are those of every algorithm's Stats (see
+    [`StatsBase`][dyng._result.StatsBase]); ``method`` is ``"queue"`` or ``"frontier"``.
+
+    Attributes
+    ----------
+    invalidated : int
+        Vertices whose level a deletion took away (their levels were searched again).
+    invalidation_rounds : int
+        Rounds the invalidation needed.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2])
+    >>> r = dyng.dynamic_bfs.compute(g, 0)
+    >>> s = dyng.dynamic_bfs.update(g, dyng.EdgeBatch(delete=([0], [1])), r)
+    >>> s.affected, r.levels.tolist()
+    (2, [0, -1, -1])
+    """
 
     invalidated: int = 0
     invalidation_rounds: int = 0
 
 
 class Result(SingleSourceResult):
-    """BFS levels kept current by :func:`update`.
+    """BFS levels kept current by [`update`][dyng.dynamic_bfs.update].
 
     Attributes
     ----------
     source : int
+        The vertex the levels count from.
     levels : Array
         int64 hops from the source, -1 for unreachable vertices.
     graph_version : int
+        The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> r = dyng.dynamic_bfs.compute(dyng.Graph.from_edges([0, 1], [1, 2]), 0)
+    >>> r
+    dynamic_bfs.Result(source=0, num_vertices=3, graph_version=0)
+    >>> r.levels.tolist()
+    [0, 1, 2]
     """
 
     _ALGORITHM = ALGORITHM
@@ -102,7 +146,7 @@ class Result(SingleSourceResult):
 
     @property
     def levels(self):
-        """int64 levels as a read-only Array."""
+        """int64 levels as a read-only Array (-1: unreachable)."""
         return self._array("levels", np.int64, "dynamic_bfs levels")
 
 
@@ -114,7 +158,9 @@ def compute(graph, source=None, *, options=None, resources=None, **fields):
     graph : Graph
         Directed graphs need their in-edges (``store_transposed=True``, the default).
     source : int, optional
+        The vertex the levels count from; overrides ``options.source``.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources.
     **fields
@@ -123,6 +169,16 @@ def compute(graph, source=None, *, options=None, resources=None, **fields):
     Returns
     -------
     Result
+        The levels, at the graph's current version; keep them current with
+        [`update`][dyng.dynamic_bfs.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.dynamic_bfs.Options],
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
+    InvalidArgumentError
+        `source` is not a vertex, or a directed graph has no in-edges.
 
     Examples
     --------
@@ -142,11 +198,33 @@ def compute(graph, source=None, *, options=None, resources=None, **fields):
 def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and repairs `result`; equal to a fresh compute afterwards.
 
-    An invalid batch or a stale result raises and changes neither the graph nor the result.
+    [`dyng.update`][] with one result: an invalid batch or a stale result raises and changes
+    neither the graph nor the result.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes (weights are ignored).
+    result : Result
+        A current dynamic_bfs result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph`.
 
     Examples
     --------

@@ -54,8 +54,12 @@ __all__ = [
 ]
 
 INFINITE_DISTANCE = sssp.INFINITE_DISTANCE
+"""The distance (and path cost) of an unreachable vertex: [`dyng.sssp.INFINITE_DISTANCE`][]."""
 MAX_OBJECTIVES = 64
+"""The most objectives (weight columns) one result follows."""
 MAX_PREFERENCE_SCALE = 2**20
+"""The largest allowed lcm(preferences): it scales the combined weights, which must not
+overflow."""
 _ENGINES = ("automatic", "fused", "operators")
 
 ALGORITHM = Algorithm(
@@ -103,8 +107,24 @@ class Options(OptionsBase):
     validate_inputs: bool = True
     num_objectives: int = 0
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks every field and normalises it (preferences to a list of Python ints).
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the first field whose value is not valid (a preference < 1, more than
+            ``MAX_OBJECTIVES`` of them, an lcm above ``MAX_PREFERENCE_SCALE``, ...).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> try:
+        ...     dyng.mosp.Options(preferences=[1, 0])
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        mosp.Options(): preferences[1]=0 is below 1; pass a value >= 1
+        """
         fn = "mosp.Options"
         if isinstance(self.preferences, (str, bytes)) or not hasattr(self.preferences, "__iter__"):
             raise InvalidArgumentError(
@@ -156,9 +176,29 @@ class Options(OptionsBase):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields (``affected``: vertices whose MOSP
-    distance or parent changed; ``iterations`` and ``frontier_visits`` summed over every
-    search), each objective's sssp Stats, the combined graph's edge count and L."""
+    """What one mosp compute or update did.
+
+    The common fields are those of every algorithm's Stats (see
+    [`StatsBase`][dyng._result.StatsBase]); ``affected`` counts the vertices whose MOSP distance
+    or parent changed, ``iterations`` and ``frontier_visits`` are summed over every search.
+
+    Attributes
+    ----------
+    objectives : tuple of dyng.sssp.Stats
+        Each objective's shortest-path search, in objective order.
+    combined_edges : int
+        Edges of the combined graph (the union of the objectives' tree edges).
+    preference_scale : int
+        L = lcm(preferences), the scale of the combined weights.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1, 0], [1, 2, 2], [[1, 1], [1, 1], [3, 1]])
+    >>> s = dyng.mosp.compute(g, 0, preferences=[1, 2]).stats
+    >>> len(s.objectives), s.combined_edges, s.preference_scale
+    (2, 3, 2)
+    """
 
     objectives: tuple[sssp.Stats, ...] = ()
     combined_edges: int = 0
@@ -176,12 +216,19 @@ class Stats(StatsBase):
 
 
 class Result(SingleSourceResult):
-    """K shortest-path trees, the MOSP tree and the path costs, kept current by :func:`update`.
+    """K shortest-path trees, the MOSP tree and the path costs, kept current by
+    [`update`][dyng.mosp.update].
+
+    Made by [`compute`][dyng.mosp.compute] or [`Result.from_arrays`][dyng.mosp.Result.from_arrays].
+    Every array raises StaleResultError after an update that failed part-way (the result then
+    holds no consistent answer; compute it again).
 
     Attributes
     ----------
     source : int
+        The source vertex.
     num_objectives : int
+        K, the objectives followed.
     preference_scale : int
         L = lcm(preferences): combined distances are in units of 1/L.
     combined_distances, combined_parents : Array
@@ -189,6 +236,15 @@ class Result(SingleSourceResult):
     path_costs : Array
         (n, K) int64: each objective's cost along the MOSP tree path.
     graph_version : int
+        The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1, 0], [1, 2, 2], [[1, 1], [1, 1], [3, 1]])
+    >>> r = dyng.mosp.compute(g, 0)
+    >>> r.num_objectives, r.preference_scale, r.combined_parents.tolist()
+    (2, 1, [-1, 0, 0])
     """
 
     _ALGORITHM = ALGORITHM
@@ -216,11 +272,49 @@ class Result(SingleSourceResult):
         resources=None,
         **fields,
     ):
-        """A result from given per-objective trees (one distance and one parent array per
-        objective); the combined graph, the MOSP tree and the path costs are computed from them.
+        """A result from given per-objective trees; the combined graph, the MOSP tree and the
+        path costs are computed from them.
 
-        Each tree is checked and converted as ``sssp.Result.from_arrays`` does (canonicalized
-        when asked; with ``validate_inputs`` it must be exactly a shortest-path tree).
+        Each tree is checked and converted as [`dyng.sssp.Result.from_arrays`][] does
+        (canonicalized when asked; with ``validate_inputs`` it must be exactly a shortest-path
+        tree).
+
+        Parameters
+        ----------
+        graph : Graph
+            The graph the trees belong to, as for [`compute`][dyng.mosp.compute].
+        source : int
+            The source vertex of every tree.
+        distances : sequence of array_like
+            One distance array per objective (values >= ``INFINITE_DISTANCE / 2`` mean
+            unreachable).
+        parents : sequence of array_like
+            One parent array per objective (-1 for the source and unreachable vertices).
+        canonicalize : bool, optional
+            Rewrite every parent to the canonical one (default); False keeps them.
+        options : Options, optional
+            The options later updates use.
+        resources : Resources, optional
+            Where the result lives; default: the graph's resources.
+        **fields
+            Override fields of `options`.
+
+        Returns
+        -------
+        Result
+            A result at the graph's current version, without Stats (``stats`` is None).
+
+        Raises
+        ------
+        TypeError
+            `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.mosp.Options],
+            or a field name is unknown.
+        InvalidArgumentError
+            The distance and parent arrays differ in number, an array has the wrong dtype or
+            length, a weight is < 1, or (with ``validate_inputs``) a tree is not a shortest-path
+            tree.
+        NotSupportedError
+            The graph is unweighted.
 
         Examples
         --------
@@ -274,7 +368,32 @@ class Result(SingleSourceResult):
         return self._state.preference_scale
 
     def distances(self, objective):
-        """Objective `objective`'s shortest distances (int64) as a read-only Array."""
+        """Objective `objective`'s shortest distances (int64) as a read-only Array.
+
+        Parameters
+        ----------
+        objective : int
+            An objective in ``[0, num_objectives)``.
+
+        Returns
+        -------
+        Array
+            int64 distances, ``INFINITE_DISTANCE`` when unreachable.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `objective` is not an integer in range.
+        StaleResultError
+            An update of this result failed part-way.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0, 1, 0], [1, 2, 2], [[1, 1], [1, 1], [3, 1]])
+        >>> dyng.mosp.compute(g, 0).distances(0).tolist()
+        [0, 1, 2]
+        """
         k = self._objective(objective, "distances")
         return self._array(
             f"distances[{k}]",
@@ -284,7 +403,32 @@ class Result(SingleSourceResult):
         )
 
     def parents(self, objective):
-        """Objective `objective`'s canonical parents (vertex dtype) as a read-only Array."""
+        """Objective `objective`'s canonical parents (vertex dtype) as a read-only Array.
+
+        Parameters
+        ----------
+        objective : int
+            An objective in ``[0, num_objectives)``.
+
+        Returns
+        -------
+        Array
+            Parents in the vertex dtype, -1 for the source and unreachable vertices.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `objective` is not an integer in range.
+        StaleResultError
+            An update of this result failed part-way.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0, 1, 0], [1, 2, 2], [[1, 1], [1, 1], [3, 1]])
+        >>> dyng.mosp.compute(g, 0).parents(1).tolist()
+        [-1, 0, 0]
+        """
         k = self._objective(objective, "parents")
         return self._array(
             f"parents[{k}]",
@@ -305,7 +449,8 @@ class Result(SingleSourceResult):
 
     @property
     def path_costs(self):
-        """(n, K) int64 costs along the MOSP tree; INFINITE_DISTANCE where unreachable."""
+        """(n, K) int64 costs along the MOSP tree; INFINITE_DISTANCE where unreachable (raises
+        InvalidArgumentError when ``compute_path_costs`` was False)."""
         if not self._state.has_path_costs:
             raise InvalidArgumentError(
                 "mosp.Result.path_costs: the path costs were not computed (compute_path_costs "
@@ -368,7 +513,9 @@ def compute(graph, source, *, options=None, resources=None, **fields):
         Weighted (weights >= 1 in every objective column), with in-edges; parallel edges are
         fine (``properties="mosp_compatible"``): path costs follow the first stored copy.
     source : int
+        The vertex every tree starts from.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources.
     **fields
@@ -378,6 +525,20 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     Returns
     -------
     Result
+        The trees, at the graph's current version; keep them current with
+        [`update`][dyng.mosp.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.mosp.Options],
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
+    InvalidArgumentError
+        A field value is not valid, `source` is not a vertex, the graph keeps no in-edges or has
+        fewer weight columns than objectives or preferences, or (with ``validate_inputs``) a
+        weight is < 1.
+    NotSupportedError
+        The graph is unweighted.
 
     Examples
     --------
@@ -396,12 +557,33 @@ def compute(graph, source, *, options=None, resources=None, **fields):
 def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and repairs `result`; equal to a fresh compute afterwards.
 
-    An invalid batch (a weight < 1 in an objective column, ...) or a stale result raises and
-    changes neither the graph nor the result.
+    [`dyng.update`][] with one result: an invalid batch (a weight < 1 in an objective column,
+    ...) or a stale result raises and changes neither the graph nor the result.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes; inserted weights must be >= 1 in every objective column.
+    result : Result
+        A current mosp result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph` (an id, a weight column count, a weight < 1).
 
     Examples
     --------

@@ -122,8 +122,24 @@ class Options(OptionsBase):
             for f in dataclasses.fields(self)
         )
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks every field; `personalization` and `dangling` become read-only float64 arrays.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the first field whose value is not valid (an `alpha` outside [0, 1), a `tol`
+            that is not positive, a negative weight in a vector, ...).
+
+        Examples
+        --------
+        >>> import dyng
+        >>> try:
+        ...     dyng.pagerank.Options(alpha=1.0)
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        pagerank.Options(): alpha must be a number in [0, 1); got 1.0
+        """
         fn = "pagerank.Options()"
         if not isinstance(self.alpha, (int, float)) or not 0.0 <= self.alpha < 1.0:
             raise InvalidArgumentError(
@@ -228,16 +244,34 @@ def _dense_from_dict(fn, name, mapping):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields (``affected``: vertices whose rank
-    changed, all vertices for a compute; ``iterations``; ``frontier_visits``: edges read;
-    ``converged``; ``iterations`` of an update counts its frontier rounds and its full
-    iterations), the rank computations of all of them together (``vertices_touched``), the
-    frontier's seeds (``frontier_size``; all vertices for a compute), the L1 change of the
-    last iteration (``residual``) and the vertices each iteration computed, in order
-    (``touched_per_iteration``: an update's frontier rounds, then its full iterations, n each;
-    its sum is ``vertices_touched``). ``method`` is "pull_power_iteration" for a compute,
-    "frontier_power_iteration" for a repair, "warm_power_iteration" for the fallback (full
-    iterations from the previous ranks)."""
+    """What one pagerank compute or update did.
+
+    The common fields are those of every algorithm's Stats (see
+    [`StatsBase`][dyng._result.StatsBase]): ``affected`` counts the vertices whose rank changed
+    (all vertices, for a compute), ``frontier_visits`` the edges read, ``iterations`` of an
+    update its frontier rounds and its full iterations. ``method`` is "pull_power_iteration"
+    for a compute, "frontier_power_iteration" for a repair, "warm_power_iteration" for the
+    fallback (full iterations from the previous ranks).
+
+    Attributes
+    ----------
+    vertices_touched : int
+        Rank computations of every iteration together.
+    frontier_size : int
+        The frontier's seeds (all vertices, for a compute).
+    residual : float
+        The L1 change of the last iteration.
+    touched_per_iteration : tuple of int
+        The vertices each iteration computed, in order: an update's frontier rounds, then its
+        full iterations (n each); its sum is `vertices_touched`.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> s = dyng.pagerank.compute(dyng.Graph.from_edges([0, 1, 2], [1, 2, 0])).stats
+    >>> s.method, s.frontier_size, s.vertices_touched == sum(s.touched_per_iteration)
+    ('pull_power_iteration', 3, True)
+    """
 
     vertices_touched: int = 0
     frontier_size: int = 0
@@ -251,7 +285,7 @@ class Stats(StatsBase):
 
 
 class Result(ResultBase):
-    """PageRank of a graph's vertices, kept current by :func:`update`.
+    """PageRank of a graph's vertices, kept current by [`update`][dyng.pagerank.update].
 
     Attributes
     ----------
@@ -263,6 +297,14 @@ class Result(ResultBase):
         L1 change of the last full iteration or, after an update that needed none, a bound on
         the change one more would make (below ``n * tol`` when converged).
     graph_version : int
+        The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> r = dyng.pagerank.compute(dyng.Graph.from_edges([0, 1, 2], [1, 2, 0]))
+    >>> r.ranks.to_numpy().round(4).tolist(), r.residual < 3 * r.options.tol
+    ([0.3333, 0.3333, 0.3333], True)
     """
 
     _ALGORITHM = ALGORITHM
@@ -301,6 +343,7 @@ def compute(graph, *, options=None, resources=None, nstart=None, **fields):
         Directed graphs need their in-edges (``store_transposed=True``, the default); an
         undirected edge is followed both ways; parallel edges add up.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources; the host backends give the same bits, CUDA its own
         (within the bound of theirs).
@@ -315,6 +358,18 @@ def compute(graph, *, options=None, resources=None, nstart=None, **fields):
     Returns
     -------
     Result
+        The ranks, at the graph's current version; keep them current with
+        [`update`][dyng.pagerank.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.pagerank.Options],
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
+    InvalidArgumentError
+        A field value or `nstart` is not valid, a vector is longer than the graph has vertices,
+        a directed graph has no in-edges, or (``weighted``) the graph has no weights or a
+        negative one.
 
     Examples
     --------
@@ -339,11 +394,34 @@ def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and brings `result`'s ranks up to date, starting from them;
     within ``2 * n * tol / (1 - alpha)`` in L1 of a fresh compute.
 
-    An invalid batch or a stale result raises and changes neither the graph nor the result.
+    [`dyng.update`][] with one result: an invalid batch or a stale result raises and changes
+    neither the graph nor the result. ``Stats.converged`` is False when ``max_iter`` full
+    iterations did not meet the convergence test.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes; with ``weighted``, inserted weights must be non-negative.
+    result : Result
+        A current pagerank result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph`, or (``weighted``) it inserts a negative weight.
 
     Examples
     --------

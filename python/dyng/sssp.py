@@ -38,6 +38,8 @@ from dyng._result import (
 __all__ = ["INFINITE_DISTANCE", "Options", "Stats", "Result", "compute", "update"]
 
 INFINITE_DISTANCE = 2**61 - 1
+"""The distance of an unreachable vertex (2**61 - 1): far above any sum of int32 weights along
+a path, and far enough below the int64 limit that adding a weight to it cannot overflow."""
 _ENGINES = ("automatic", "fused", "operators")
 
 ALGORITHM = Algorithm(
@@ -78,8 +80,23 @@ class Options(OptionsBase):
     cuda_engine: str = "automatic"
     validate_inputs: bool = True
 
-    def validate(self):
-        """Raises InvalidArgumentError naming the first bad field."""
+    def validate(self) -> None:
+        """Checks every field (see [`OptionsBase.validate`][dyng._result.OptionsBase.validate]).
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the first field whose value is not valid.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> try:
+        ...     dyng.sssp.Options(cuda_engine="fast")
+        ... except dyng.InvalidArgumentError as error:
+        ...     print(error)
+        sssp.Options(): cuda_engine='fast' is not valid; use 'automatic', 'fused' or 'operators'
+        """
         fn = "sssp.Options"
         self.delta = _convert.as_int(self.delta, fn, "delta", minimum=0, maximum=2**62)
         self.objective = _convert.as_int(self.objective, fn, "objective", minimum=0, maximum=63)
@@ -101,9 +118,33 @@ class Options(OptionsBase):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields (see ``dyng.update``'s Stats) and sssp's
-    own counters (``invalidated``: vertices whose tree path the batch cut; ``pushes``: queue
-    insertions). ``method`` is "dijkstra", "delta_stepping" or "near_far"."""
+    """What one sssp compute or update did.
+
+    The common fields are those of every algorithm's Stats (``affected``, ``iterations``,
+    ``path``, ``batch``, ...: see [`StatsBase`][dyng._result.StatsBase]); ``method`` is
+    ``"dijkstra"``, ``"delta_stepping"`` or ``"near_far"``.
+
+    Attributes
+    ----------
+    invalidated : int
+        Vertices whose tree path the batch cut (their distances were searched again).
+    epochs : int
+        Bucket epochs of the delta-stepping or near-far search.
+    pushes : int
+        Queue insertions of the search.
+    packed_parents : bool
+        Whether the search kept distance and parent packed in one word (the CUDA kernel's
+        layout for small enough distances).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> r = dyng.sssp.compute(g, 0)
+    >>> s = dyng.sssp.update(g, dyng.EdgeBatch(insert=([0], [2], [1])), r)
+    >>> s.affected, s.batch.inserted_edges, r.distances.tolist()
+    (1, 1, [0, 1, 1])
+    """
 
     invalidated: int = 0
     epochs: int = 0
@@ -112,17 +153,31 @@ class Stats(StatsBase):
 
 
 class Result(SingleSourceResult):
-    """A shortest-path tree kept current by :func:`update`.
+    """A shortest-path tree kept current by [`update`][dyng.sssp.update].
+
+    Made by [`compute`][dyng.sssp.compute] or [`Result.from_arrays`][dyng.sssp.Result.from_arrays];
+    the members every result has (``options``, ``set_options``, ``clone``, ``stats``, ...) are
+    [`ResultBase`][dyng._result.ResultBase]'s.
 
     Attributes
     ----------
     source : int
+        The source vertex.
     distances : Array
         int64, ``INFINITE_DISTANCE`` for unreachable vertices.
     parents : Array
         Vertex dtype; -1 for the source and unreachable vertices.
     graph_version : int
         The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> r = dyng.sssp.compute(dyng.Graph.from_edges([0, 1], [1, 2], [2, 3]), 0)
+    >>> r
+    sssp.Result(source=0, num_vertices=3, graph_version=0)
+    >>> r.distances.tolist(), r.parents.tolist()
+    ([0, 2, 5], [-1, 0, 1])
     """
 
     _ALGORITHM = ALGORITHM
@@ -152,13 +207,48 @@ class Result(SingleSourceResult):
     ):
         """A result from given distances and parents (e.g. read from files).
 
-        Distances >= INFINITE_DISTANCE / 2 mean unreachable. With ``canonicalize`` every parent
-        is rewritten to the canonical one for the given distances; without it the parents are
-        kept. With ``validate_inputs`` (the default) one pass over the in-edges checks that the
+        With ``validate_inputs`` (the default) one pass over the in-edges checks that the
         distances are exactly the shortest ones from `source` and every parent is a tight
-        in-neighbour (-1 for the source and unreachable vertices), and raises
-        InvalidArgumentError naming the first vertex that is not: later updates could not match
+        in-neighbour (-1 for the source and unreachable vertices): later updates could not match
         a fresh compute otherwise.
+
+        Parameters
+        ----------
+        graph : Graph
+            The graph the tree belongs to, as for [`compute`][dyng.sssp.compute].
+        source : int
+            The source vertex.
+        distances : array_like
+            One integer distance per vertex; values >= ``INFINITE_DISTANCE / 2`` mean
+            unreachable.
+        parents : array_like
+            One parent per vertex; -1 for the source and unreachable vertices.
+        canonicalize : bool, optional
+            Rewrite every parent to the canonical one for the distances (the lowest-id tight
+            in-neighbour; default); False keeps the given parents.
+        options : Options, optional
+            The options later updates use.
+        resources : Resources, optional
+            Where the result lives; default: the graph's resources.
+        **fields
+            Override fields of `options`.
+
+        Returns
+        -------
+        Result
+            A result at the graph's current version, without Stats (``stats`` is None).
+
+        Raises
+        ------
+        TypeError
+            `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.sssp.Options],
+            or a field name is unknown.
+        InvalidArgumentError
+            An array has the wrong dtype or length, a distance is negative, a parent is not a
+            vertex, a weight is < 1, or (with ``validate_inputs``) the first vertex whose
+            distance is not the shortest or whose parent is not tight.
+        NotSupportedError
+            The graph is unweighted.
 
         Examples
         --------
@@ -195,12 +285,12 @@ class Result(SingleSourceResult):
 
     @property
     def distances(self):
-        """int64 distances as a read-only Array."""
+        """int64 distances as a read-only Array (``INFINITE_DISTANCE`` when unreachable)."""
         return self._array("distances", np.int64, "sssp distances")
 
     @property
     def parents(self):
-        """Parents as a read-only Array in the vertex dtype."""
+        """Canonical parents as a read-only Array in the vertex dtype (-1: none)."""
         return self._array("parents", self.vertex_dtype, "sssp parents")
 
     def __reduce_ex__(self, protocol):
@@ -268,7 +358,9 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     graph : Graph
         Weighted (weights >= 1 in the objective column), with in-edges.
     source : int
+        The vertex the distances count from.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources.
     **fields
@@ -277,6 +369,20 @@ def compute(graph, source, *, options=None, resources=None, **fields):
     Returns
     -------
     Result
+        The tree, at the graph's current version; keep it current with
+        [`update`][dyng.sssp.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an [`Options`][dyng.sssp.Options],
+        `resources` neither a [`dyng.Resources`][] nor a backend name, or a field name is unknown.
+    InvalidArgumentError
+        A field value is not valid, `source` is not a vertex, the graph keeps no in-edges or has
+        no `objective` column, or (with ``validate_inputs``) a weight in the objective column
+        is < 1.
+    NotSupportedError
+        The graph is unweighted.
 
     Examples
     --------
@@ -294,12 +400,33 @@ def compute(graph, source, *, options=None, resources=None, **fields):
 def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and repairs `result`; equal to a fresh compute afterwards.
 
-    An invalid batch or a stale result raises and changes neither the graph nor the result.
-    `resources` defaults to the result's own (those it was computed with).
+    [`dyng.update`][] with one result: an invalid batch or a stale result raises and changes
+    neither the graph nor the result.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes; inserted weights must be >= 1 in the objective column.
+    result : Result
+        A current sssp result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph` (an id, a weight column count, a weight < 1).
 
     Examples
     --------

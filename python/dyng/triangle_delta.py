@@ -58,8 +58,14 @@ class Options(OptionsBase):
     Options()
     """
 
-    def validate(self):
-        """Nothing to check."""
+    def validate(self) -> None:
+        """Nothing to check: there are no fields.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> dyng.triangle_delta.Options().validate()
+        """
 
     def _to_native(self, native):
         return native.TriangleDeltaOptions()
@@ -67,10 +73,32 @@ class Options(OptionsBase):
 
 @dataclasses.dataclass(frozen=True)
 class Stats(StatsBase):
-    """What one compute or update did: the common fields (``affected``: 1 if the count changed;
-    ``frontier_visits``: changed edges intersected, or vertices for a compute) and the batch's
-    counters (undirected ``deletions`` and ``insertions``, the latter net of edges also deleted,
-    and the triangles they removed and added)."""
+    """What one triangle_delta compute or update did.
+
+    The common fields are those of every algorithm's Stats (see
+    [`StatsBase`][dyng._result.StatsBase]); ``affected`` is 1 if the count changed,
+    ``frontier_visits`` counts the changed edges intersected (the vertices, for a compute).
+
+    Attributes
+    ----------
+    deletions : int
+        The batch's deleted undirected edges.
+    insertions : int
+        The batch's inserted undirected edges, net of edges it also deleted.
+    triangles_removed : int
+        Triangles through the deleted edges (counted on the graph before the batch).
+    triangles_added : int
+        Triangles through the inserted edges (counted on the graph after the batch).
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
+    >>> r = dyng.triangle_delta.compute(g)
+    >>> s = dyng.triangle_delta.update(g, dyng.EdgeBatch(delete=([0], [1])), r)
+    >>> s.deletions, s.triangles_removed, r.count
+    (1, 1, 0)
+    """
 
     deletions: int = 0
     insertions: int = 0
@@ -79,12 +107,20 @@ class Stats(StatsBase):
 
 
 class Result(ResultBase):
-    """The number of triangles of a graph, kept current by :func:`update`.
+    """The number of triangles of a graph, kept current by [`update`][dyng.triangle_delta.update].
 
     Attributes
     ----------
     count : int
+        The number of triangles.
     graph_version : int
+        The graph version the result matches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> dyng.triangle_delta.compute(dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False))
+    triangle_delta.Result(count=1, num_vertices=3, graph_version=0)
     """
 
     _ALGORITHM = ALGORITHM
@@ -108,15 +144,28 @@ def compute(graph, *, options=None, resources=None, **fields):
     Parameters
     ----------
     graph : Graph
-        Undirected, sorted rows, no parallel edges (InvalidArgumentError otherwise); weights are
-        ignored.
+        Undirected, sorted rows, no parallel edges; weights are ignored.
     options : Options, optional
+        Default: ``Options()``.
     resources : Resources, optional
         Defaults to the graph's resources.
+    **fields
+        Override fields of `options` (it has none, so any name raises TypeError).
 
     Returns
     -------
     Result
+        The count, at the graph's current version; keep it current with
+        [`update`][dyng.triangle_delta.update].
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][], `options` not an
+        [`Options`][dyng.triangle_delta.Options], `resources` neither a [`dyng.Resources`][] nor a
+        backend name, or a field is given.
+    InvalidArgumentError
+        The graph is directed, its rows are not sorted or it may have parallel edges.
 
     Examples
     --------
@@ -134,11 +183,33 @@ def compute(graph, *, options=None, resources=None, **fields):
 def update(graph, batch, result, *, resources=None):
     """Applies `batch` to `graph` and updates `result`'s count; equal to a fresh compute.
 
-    An invalid batch or a stale result raises and changes neither the graph nor the result.
+    [`dyng.update`][] with one result: an invalid batch or a stale result raises and changes
+    neither the graph nor the result.
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph `result` was computed on.
+    batch : EdgeBatch
+        The changes (each edge in either direction; weights are ignored).
+    result : Result
+        A current triangle_delta result of `graph` (at its version).
+    resources : Resources, optional
+        Default: the result's own (those it was computed with).
 
     Returns
     -------
     Stats
+        What the update did; ``result.stats`` holds it too.
+
+    Raises
+    ------
+    TypeError
+        `graph`, `batch`, `result` or `resources` has the wrong type.
+    StaleResultError
+        `result` belongs to another graph or to another version of `graph`.
+    InvalidArgumentError
+        The batch is not valid for `graph`.
 
     Examples
     --------

@@ -35,16 +35,6 @@ import pytest
 
 from dyng import _registry
 
-#: Public modules whose docstrings are being completed on a branch of their own (issue 45):
-#: expected to fail until then, strictly, so that each leaves the set the moment it is complete.
-PENDING_MODULES = {
-    *(f"dyng.{name}" for name in _registry.ALGORITHM_MODULES),
-    "dyng.io",
-    "dyng.nx",
-    "dyng.testing",
-    "dyng.generators",
-}
-
 MODULES = [
     "dyng",
     *(f"dyng.{name}" for name in _registry.ALGORITHM_MODULES),
@@ -358,23 +348,13 @@ def _check(module_name):
     )
 
 
-def _param(module_name):
-    if module_name in PENDING_MODULES:
-        return pytest.param(
-            module_name,
-            marks=pytest.mark.xfail(strict=True, reason="docstrings being completed (issue 45)"),
-        )
-    return module_name
-
-
-@pytest.mark.parametrize("module_name", [_param(name) for name in MODULES])
+@pytest.mark.parametrize("module_name", MODULES)
 def test_public_docstrings_complete(module_name):
     _check(module_name)
 
 
-def test_the_list_covers_every_algorithm_and_pending_module():
+def test_the_list_covers_every_algorithm():
     assert {f"dyng.{name}" for name in _registry.ALGORITHM_MODULES} <= set(MODULES)
-    assert PENDING_MODULES <= set(MODULES)
 
 
 def test_the_rules_catch_what_they_promise():

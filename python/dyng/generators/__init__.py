@@ -1,9 +1,11 @@
 """Graph and batch generators.
 
-* Seeded synthetic graphs (:mod:`dyng.generators.graphs`): :func:`street_grid` (roads with
-  travel times), :func:`rmat` (a follower network), :func:`payments` (a payment graph), and
-  :func:`rmat_pairs` / :func:`payment_pairs` to draw more of their edges.
-* :mod:`dyng.generators.legacy` replays the original tools' seeded generators (mospPrep's
+* Seeded synthetic graphs ([`dyng.generators.graphs`][]):
+  [`street_grid`][dyng.generators.graphs.street_grid] (roads with travel times), [`rmat`][dyng.generators.graphs.rmat] (a follower network),
+  [`payments`][dyng.generators.graphs.payments] (a payment graph), and
+  [`rmat_pairs`][dyng.generators.graphs.rmat_pairs] /
+  [`payment_pairs`][dyng.generators.graphs.payment_pairs] to draw more of their edges.
+* [`dyng.generators.legacy`][] replays the original tools' seeded generators (mospPrep's
   ``changes``, CycleEnumeration-GPU's batch generator) batch for batch.
 
 Examples

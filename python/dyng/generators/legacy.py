@@ -5,7 +5,7 @@ generators draw from a seed. These functions replay the same std::mt19937 / std:
 streams through the same standard distributions, so the same graph, arguments and seed give the
 same batch, edge for edge and in the same order, as the tools and as dyng 0.2.0.
 
-Both read the graph's rows in :meth:`dyng.Graph.to_csr` order, as the tools read their CSR files.
+Both read the graph's rows in [`dyng.Graph.to_csr`][] order, as the tools read their CSR files.
 
 Examples
 --------
@@ -185,7 +185,8 @@ def mosp_changes(
         An argument outside the tool's domain, a local region of fewer than 2 vertices, or no
         edge to delete or re-weight.
     TypeError
-        An integer outside the tool's type (seed outside [0, 2**32), weights outside int32).
+        `graph` is not a [`dyng.Graph`][], or an integer is outside the tool's type (seed
+        outside [0, 2**32), weights outside int32).
 
     Examples
     --------
@@ -280,7 +281,8 @@ def cycle_enum_batch(
     InvalidArgumentError
         A negative count, fewer than 2 vertices, or too few edges or non-edges in the window.
     TypeError
-        An integer outside the tool's type (seed outside [0, 2**64)).
+        `graph` is not a [`dyng.Graph`][], or an integer is outside the tool's type (seed
+        outside [0, 2**64)).
 
     Examples
     --------

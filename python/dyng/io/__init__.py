@@ -4,14 +4,14 @@ batch files, dyng's ``.dgt`` batch stream, and the result files of the original 
 Every reader parses through one native block scanner: the file is read in blocks that end at a
 line break (never whole into memory) and large files are parsed on several threads. LF, CR LF
 and a bare CR all end a line. A missing file or a malformed token raises
-:class:`dyng.FileFormatError` with ``path``, ``line`` and ``column`` (1-based) and says what was
+[`dyng.FileFormatError`][] with ``path``, ``line`` and ``column`` (1-based) and says what was
 expected there; so does a control byte anywhere in the text (a damaged file), even in a
 comment. Every writer replaces the contents of its target, never the file: the whole new
 contents are written to a temporary file first, so a failed or interrupted write leaves the old
 contents (or no file); a symbolic link is written through and stays a link; the target keeps
 its mode, owner, group and hard links; a new file gets the mode a plain ``open()`` gives under
 the umask; missing parent folders are made. A write that cannot be done raises
-:class:`dyng.FileFormatError` (an ``OSError``) naming the path and what to do, and leaves the
+[`dyng.FileFormatError`][] (an ``OSError``) naming the path and what to do, and leaves the
 target as it was.
 
 Examples

@@ -34,6 +34,7 @@ def read_legacy_batch(
     Parameters
     ----------
     insert_path, delete_path : str or os.PathLike
+        The insertion file (``u v w1..wK`` lines) and the deletion file (``u v`` lines).
     num_weights : int
         K, the weights of every insertion line, each in [1, 2**31 - 1].
     num_vertices : int
@@ -41,6 +42,21 @@ def read_legacy_batch(
     mosp_lenient : bool
         Ignore extra numbers at the end of a line, as the MOSP tools did.
     vertex_dtype : {"int32", "int64"}
+        The id type of the batch's arrays.
+
+    Returns
+    -------
+    EdgeBatch
+        The insertions (with their K weights) and the deletions.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A path is not a str or os.PathLike, or another argument is out of its range.
+    FileFormatError
+        A file is missing or cannot be read, or a line is malformed (a weight out of range, an id
+        at or above `num_vertices`, a missing or extra number); it names the path, line and
+        column.
 
     Examples
     --------
@@ -85,8 +101,23 @@ def _parts_of(batch, fn):
     return ids[0], ids[1], flat, k, ids[2], ids[3]
 
 
-def write_legacy_batch(insert_path, delete_path, batch):
+def write_legacy_batch(insert_path, delete_path, batch) -> None:
     """Writes a batch as the original tools' insert.txt (``u v w1..wK``) and delete.txt (``u v``).
+
+    Parameters
+    ----------
+    insert_path, delete_path : str or os.PathLike
+        The files to write (replaced, as every writer of [`dyng.io`][] does).
+    batch : EdgeBatch
+        Edge changes only (the files cannot hold vertex insertions or deletions).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A path is not a str or os.PathLike, `batch` is not an [`EdgeBatch`][dyng.EdgeBatch], or
+        it inserts or deletes vertices.
+    FileFormatError
+        A file cannot be written.
 
     Examples
     --------
@@ -105,7 +136,7 @@ def write_legacy_batch(insert_path, delete_path, batch):
 
 
 def read_batches(path, *, num_weights=None, num_vertices=-1, resources=None):
-    """Reads a ``.dgt`` batch stream into a list of :class:`dyng.EdgeBatch` (int64 ids).
+    """Reads a ``.dgt`` batch stream into a list of [`dyng.EdgeBatch`][] (int64 ids).
 
     The format: an optional ``%dgt 1`` first line; ``%batch <id>`` starts a batch (ids rise
     through the file); ``+e u v [w1..wK]`` inserts, ``-e u v`` deletes; ``#`` starts a comment
@@ -114,12 +145,27 @@ def read_batches(path, *, num_weights=None, num_vertices=-1, resources=None):
     Parameters
     ----------
     path : str or os.PathLike
+        The file to read.
     num_weights : int, optional
         K of every insertion; None takes it from the first insertion.
     num_vertices : int
         Ids must lie below it (-1: no bound).
     resources : Resources, optional
         Accepted for compatibility; reading does not use it.
+
+    Returns
+    -------
+    list of EdgeBatch
+        The batches in file order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or another argument is out of its range.
+    FileFormatError
+        The file is missing or cannot be read, or a line is malformed (an unknown ``%`` line,
+        batch ids that do not rise, an insertion with another number of weights, an id at or
+        above `num_vertices`); it names the path, line and column.
 
     Examples
     --------
@@ -140,8 +186,23 @@ def read_batches(path, *, num_weights=None, num_vertices=-1, resources=None):
     return [_batch_of(parts, np.int64) for parts in _backend.native().io_read_batches(p, k, n)]
 
 
-def write_batches(path, batches):
+def write_batches(path, batches) -> None:
     """Writes batches as a ``.dgt`` stream, each batch's deletions before its insertions.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced, as every writer of [`dyng.io`][] does).
+    batches : iterable of EdgeBatch
+        Edge changes only; numbered from 0 in the file.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, `batches` is not iterable, or one of them is not an
+        [`EdgeBatch`][dyng.EdgeBatch] or inserts or deletes vertices.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------

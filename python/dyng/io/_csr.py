@@ -20,7 +20,7 @@ def read_csr_triplet(
     semantics=None,
     resources=None,
 ):
-    """Reads a CSR triplet into a :class:`dyng.Graph`.
+    """Reads a CSR triplet into a [`dyng.Graph`][].
 
     Parameters
     ----------
@@ -30,8 +30,24 @@ def read_csr_triplet(
     num_weights : int
         K; 0 takes it from the first line of Values (a triplet without edges needs it).
     vertex_dtype, edge_dtype : {"int32", "int64"}
+        The graph's id and offset types.
     properties, directed, semantics, resources
-        As in :meth:`dyng.Graph.from_csr`.
+        As in [`dyng.Graph.from_csr`][].
+
+    Returns
+    -------
+    Graph
+        The graph, weighted with the K weight columns.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `prefix` is not a str or os.PathLike, an argument is out of its range, or the counts do
+        not fit the requested id or offset type.
+    FileFormatError
+        A file is missing or cannot be read, or malformed (row offsets that fall, a column id out
+        of range, a weight outside [1, 2**31 - 1], lines of different lengths in Values); it
+        names the path, line and column.
 
     Examples
     --------
@@ -71,8 +87,23 @@ def read_csr_triplet(
     )
 
 
-def write_csr_triplet(prefix, graph):
+def write_csr_triplet(prefix, graph) -> None:
     """Writes a weighted graph as a CSR triplet (the three files replaced together).
+
+    Parameters
+    ----------
+    prefix : str or os.PathLike
+        The files are ``<prefix>RowPtr.txt``, ``<prefix>ColInd.txt`` and ``<prefix>Values.txt``.
+    graph : Graph
+        A weighted graph.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `prefix` is not a str or os.PathLike, `graph` is not a [`dyng.Graph`][], or it has no
+        weights.
+    FileFormatError
+        A file cannot be written.
 
     Examples
     --------

@@ -42,6 +42,7 @@ def read_edge_list_arrays(
     Parameters
     ----------
     path : str or os.PathLike
+        The file to read.
     num_weights : int
         Weight columns K after ``src dst``. With K = 0 a third column is an integer timestamp.
     weighted : bool, optional
@@ -54,12 +55,14 @@ def read_edge_list_arrays(
     symmetrize : bool
         Adds (v, u) for every (u, v).
     drop_self_loops : bool
+        Leaves out edges (v, v).
     duplicates : {"merge", "keep"}
         "merge" keeps one edge per (src, dst), the last weight read; "keep" keeps every edge
         and its timestamp (``info.timestamps``).
     threads : int
         Parsing threads; 0 means the OpenMP default.
     vertex_dtype : {"int32", "int64"}
+        The id type of ``src`` and ``dst``.
 
     Returns
     -------
@@ -68,8 +71,12 @@ def read_edge_list_arrays(
 
     Raises
     ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or another argument is not one of its values.
     FileFormatError
-        A missing file or a malformed line (``path``, ``line``, ``column`` say where).
+        A missing file or a malformed line (``path``, ``line``, ``column`` say where): a
+        missing or extra column, a weight outside int32, an id that does not fit the vertex
+        dtype.
 
     Examples
     --------
@@ -127,11 +134,30 @@ def read_edge_list(
     edge_dtype=None,
     resources=None,
 ):
-    """Reads a text edge list into a :class:`dyng.Graph`.
+    """Reads a text edge list into a [`dyng.Graph`][].
 
-    The reading keywords are those of :func:`read_edge_list_arrays`; ``properties``,
-    ``directed``, ``semantics``, ``edge_dtype`` and ``resources`` go to
-    :meth:`dyng.Graph.from_edges`.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read.
+    num_weights, weighted, ids, index_base, symmetrize, drop_self_loops, duplicates : optional
+        How to read it, as in [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays].
+    threads, vertex_dtype : optional
+        As in [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays].
+    properties, directed, semantics, edge_dtype, resources : optional
+        The graph's, as in [`dyng.Graph.from_edges`][].
+
+    Returns
+    -------
+    Graph
+        A new graph of the file's edges (ids renumbered with ``ids="compact"``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        An argument is not valid (as the array reader or [`dyng.Graph.from_edges`][] checks).
+    FileFormatError
+        A missing file or a malformed line (``path``, ``line``, ``column`` say where).
 
     Examples
     --------
@@ -198,6 +224,7 @@ def read_matrix_market_arrays(
     Parameters
     ----------
     path : str or os.PathLike
+        The file to read.
     weights : {"automatic", "none", "from_file", "random"}, optional
         None means "automatic": the values of an ``integer`` matrix, none for ``pattern``
         (a ``real`` or ``complex`` matrix needs "none" or "random"). Values that are not read
@@ -210,15 +237,27 @@ def read_matrix_market_arrays(
     random_weights : (min, max, seed), optional
         Default (1, 100, 12345).
     drop_self_loops : bool
+        Leaves out entries (v, v).
     sort_and_dedupe : bool
         Sort by (src, dst) and keep one edge per pair (the last value read); otherwise file
         order, each mirror of a symmetric matrix right after its entry.
     vertex_dtype : {"int32", "int64"}
+        The id type of ``src`` and ``dst``.
 
     Returns
     -------
     EdgeList
         ``info`` is None.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, `weights` is not one of its values, `num_weights`
+        is < 1, or `random_weights` is not three integers with min <= max.
+    FileFormatError
+        A missing file, a banner that is not a coordinate matrix, a malformed entry, a value
+        that does not fit the weights asked for, or an entry count that differs from the size
+        line (``path``, ``line``, ``column`` say where).
 
     Examples
     --------
@@ -268,10 +307,31 @@ def read_matrix_market(
     edge_dtype=None,
     resources=None,
 ):
-    """Reads a coordinate Matrix Market file into a :class:`dyng.Graph`.
+    """Reads a coordinate Matrix Market file into a [`dyng.Graph`][].
 
-    Reading keywords as in :func:`read_matrix_market_arrays`; the others go to
-    :meth:`dyng.Graph.from_edges`.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read.
+    weights, num_weights, random_weights, drop_self_loops, sort_and_dedupe : optional
+        How to read it, as in [`read_matrix_market_arrays`][dyng.io.read_matrix_market_arrays].
+    vertex_dtype : {"int32", "int64"}
+        The graph's id type.
+    properties, directed, semantics, edge_dtype, resources : optional
+        The graph's, as in [`dyng.Graph.from_edges`][].
+
+    Returns
+    -------
+    Graph
+        A new graph of the file's entries (0-based ids).
+
+    Raises
+    ------
+    InvalidArgumentError
+        An argument is not valid (as the array reader or [`dyng.Graph.from_edges`][] checks).
+    FileFormatError
+        A missing file or a malformed banner, size line or entry (``path``, ``line``,
+        ``column`` say where).
 
     Examples
     --------
@@ -333,7 +393,7 @@ def edges_of(edges, fn):
     return int(n), s, d, np.ascontiguousarray(flat, dtype=np.int32), k
 
 
-def write_edge_list(path, edges):
+def write_edge_list(path, edges) -> None:
     """Writes ``src dst w1..wK`` lines (single spaces, 0-based ids).
 
     Parameters
@@ -341,6 +401,15 @@ def write_edge_list(path, edges):
     path : str or os.PathLike
         Replaced atomically: a failed write leaves no partial file.
     edges : Graph, EdgeList or tuple (src, dst[, weights])
+        The edges, with int32 weights (none, one column, or (m, K)).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, `edges` is none of the accepted kinds, or its
+        arrays are not ids or int32 weights of matching lengths.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------
@@ -356,15 +425,25 @@ def write_edge_list(path, edges):
     _backend.native().io_write_edge_list(p, s, d, flat, k)
 
 
-def write_matrix_market(path, edges, *, weight_column=0):
+def write_matrix_market(path, edges, *, weight_column=0) -> None:
     """Writes a general coordinate Matrix Market file (``integer``, or ``pattern`` unweighted).
 
     Parameters
     ----------
     path : str or os.PathLike
+        The file to write (replaced).
     edges : Graph, EdgeList or tuple (src, dst[, weights])
+        The edges; ids are written 1-based.
     weight_column : int
         Which of the K weights becomes the value.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, `edges` is none of the accepted kinds or its arrays
+        do not match, or `weight_column` is negative or not below K.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------

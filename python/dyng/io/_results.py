@@ -25,10 +25,25 @@ def _vector(values, fn, argument, dtype=np.int64):
 def read_distances(path, num_vertices):
     """Reads ``v d`` lines (``v INF`` when unreachable), each vertex exactly once.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read.
+    num_vertices : int
+        n: the file must name every vertex 0..n-1 exactly once.
+
     Returns
     -------
     numpy.ndarray of int64
         INF reads as ``INFINITE_DISTANCE`` (2**61 - 1).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or `num_vertices` is negative.
+    FileFormatError
+        A missing file, a malformed line, a vertex out of range, named twice or missing, or a
+        negative distance (``path``, ``line``, ``column`` say where).
 
     Examples
     --------
@@ -44,8 +59,22 @@ def read_distances(path, num_vertices):
     return _backend.native().io_read_vertex_values(p, fn, n, INFINITE_DISTANCE, 0, 0)
 
 
-def write_distances(path, distances):
+def write_distances(path, distances) -> None:
     """Writes ``v d`` per vertex, ``v INF`` for distances at or above INFINITE_DISTANCE.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced).
+    distances : array_like
+        One integer distance per vertex (an sssp result's ``distances``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or `distances` is not a 1-d integer array.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------
@@ -64,6 +93,29 @@ def write_distances(path, distances):
 
 def read_parents(path, num_vertices, *, vertex_dtype="int32"):
     """Reads ``v p`` lines (p = -1 for no parent), each vertex exactly once.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read.
+    num_vertices : int
+        n: the file must name every vertex 0..n-1 exactly once, each parent below n or -1.
+    vertex_dtype : {"int32", "int64"}
+        The dtype of the returned array.
+
+    Returns
+    -------
+    numpy.ndarray
+        The parents by vertex, -1 for none.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, `num_vertices` is negative or does not fit the
+        vertex dtype.
+    FileFormatError
+        A missing file, a malformed line, or a vertex or parent out of range, named twice or
+        missing (``path``, ``line``, ``column`` say where).
 
     Examples
     --------
@@ -85,8 +137,22 @@ def read_parents(path, num_vertices, *, vertex_dtype="int32"):
     return values if wide else values.astype(np.int32)
 
 
-def write_parents(path, parents):
+def write_parents(path, parents) -> None:
     """Writes ``v p`` per vertex (-1 for none).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced).
+    parents : array_like
+        One parent per vertex, -1 for none (an sssp result's ``parents``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or `parents` is not a 1-d integer array.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------
@@ -101,8 +167,22 @@ def write_parents(path, parents):
     _backend.native().io_write_vertex_values(p, fn, _vector(parents, fn, "parents"), 0)
 
 
-def write_path_costs(path, costs):
+def write_path_costs(path, costs) -> None:
     """Writes ``v c1 .. cK`` per vertex of an (n, K) cost matrix, INF for unreachable.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write (replaced).
+    costs : array_like
+        (n, K) integer costs (a mosp result's ``path_costs``); a 1-d array is one column.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `path` is not a str or os.PathLike, or `costs` is not an integer matrix.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------
@@ -132,6 +212,24 @@ def histogram_csv(counts, *, include_total=True):
     ``# cycle_size, num_of_cycles``, then ``len, count`` for every non-zero count, then
     ``Total, N``.
 
+    Parameters
+    ----------
+    counts : array_like
+        Cycle counts by length (a cycle_count result's ``counts``).
+    include_total : bool
+        Whether the ``Total, N`` line ends the text.
+
+    Returns
+    -------
+    str
+        The CSV text, one line per non-zero count.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `counts` is not a 1-d integer array or holds a negative value, or `include_total` is
+        not a bool.
+
     Examples
     --------
     >>> histogram_csv([0, 0, 3, 0, 5])
@@ -154,8 +252,25 @@ def histogram_csv(counts, *, include_total=True):
     return "\n".join(lines) + "\n"
 
 
-def write_histogram_csv(file, counts, *, include_total=True):
-    """Writes :func:`histogram_csv` text to a path (atomically) or an open text file.
+def write_histogram_csv(file, counts, *, include_total=True) -> None:
+    """Writes [`histogram_csv`][dyng.io.histogram_csv] text to a path (atomically) or an open
+    text file.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file object
+        A path (the file is replaced) or anything with a ``write(str)`` method.
+    counts : array_like
+        Cycle counts by length.
+    include_total : bool
+        Whether the ``Total, N`` line ends the text.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As [`histogram_csv`][dyng.io.histogram_csv], or `file` is neither a path nor writable.
+    FileFormatError
+        The file cannot be written.
 
     Examples
     --------

@@ -22,6 +22,14 @@ class EdgeListInfo:
         The file was a Matrix Market file.
     symmetric : bool
         The Matrix Market banner said ``symmetric``.
+
+    Examples
+    --------
+    >>> import os, tempfile, dyng
+    >>> p = os.path.join(tempfile.mkdtemp(), "g.txt")
+    >>> _ = open(p, "w").write("10 20\\n20 30\\n")
+    >>> dyng.io.read_edge_list_arrays(p, ids="compact").info.external_ids.tolist()
+    [10, 20, 30]
     """
 
     external_ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
@@ -32,7 +40,18 @@ class EdgeListInfo:
 
 @dataclass
 class EdgeList:
-    """Edges as arrays: ``src``/``dst`` in the vertex dtype, ``weights`` (m, K) int32 or None.
+    """Edges as arrays, as the ``*_arrays`` readers return them.
+
+    Attributes
+    ----------
+    num_vertices : int
+        The number of vertices (ids lie below it).
+    src, dst : numpy.ndarray
+        Each edge's endpoints, in the vertex dtype.
+    weights : numpy.ndarray or None
+        (m, K) int32 weights, or None for an unweighted list.
+    info : EdgeListInfo or None
+        What the reader learned besides the edges.
 
     Examples
     --------
@@ -54,7 +73,24 @@ class EdgeList:
         return int(len(self.src))
 
     def to_graph(self, **keywords):
-        """A :class:`dyng.Graph` of these edges; keywords go to :meth:`dyng.Graph.from_edges`.
+        """A [`dyng.Graph`][] of these edges.
+
+        Parameters
+        ----------
+        **keywords
+            Keywords of [`dyng.Graph.from_edges`][] (``num_vertices`` defaults to this list's).
+
+        Returns
+        -------
+        Graph
+            A new graph of these edges and weights.
+
+        Raises
+        ------
+        TypeError
+            A keyword [`dyng.Graph.from_edges`][] does not take.
+        InvalidArgumentError
+            As [`dyng.Graph.from_edges`][] raises it (a keyword value that is not valid).
 
         Examples
         --------

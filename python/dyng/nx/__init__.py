@@ -5,12 +5,12 @@ Two ways in (docs/networkx.md has the whole story):
 - ``backend="dyng"`` (or ``nx.config.backend_priority = ["dyng"]``) sends a plain NetworkX graph
   to dyng: it is converted, computed and answered in NetworkX's own types. Every mutation of the
   graph drops the conversion, so each call converts and computes afresh.
-- :class:`DiGraph` and :class:`Graph` are NetworkX graphs (subclasses of ``nx.DiGraph`` and
+- [`DiGraph`][dyng.nx.DiGraph] and [`Graph`][dyng.nx.Graph] are NetworkX graphs (subclasses of ``nx.DiGraph`` and
   ``nx.Graph``) that record every edge change as a pending batch. A NetworkX call that dyng
   implements applies the batch to a dyng copy and repairs the cached result with ``update``
   instead of recomputing; every other call runs NetworkX's own code on the graph itself.
 
-This module stays cheap to import: NetworkX imports it for :func:`get_info` while it is itself
+This module stays cheap to import: NetworkX imports it for [`get_info`][dyng.nx.get_info] while it is itself
 being imported, so NetworkX and the native module are loaded only when a backend attribute is
 first used.
 
@@ -31,7 +31,13 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dyng.nx._info import get_info
+
+if TYPE_CHECKING:  # for type checkers and the API reference; at run time __getattr__ loads them
+    from dyng.nx._graph_types import DiGraph, Graph
+    from dyng.nx._interface import BackendInterface
 
 __all__ = ["BackendInterface", "DiGraph", "Graph", "get_info"]
 

@@ -1,6 +1,6 @@
 """What NetworkX learns about the dyng backend without loading it.
 
-NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point) while ``import
+NetworkX calls ``get_info`` (the ``networkx.backend_info`` entry point) while ``import
 networkx`` runs, for every installed backend. So this module imports nothing: no NetworkX (it is
 half-imported at that moment), no NumPy, no native module. The names below are the one list of
 functions the backend implements; ``dyng.nx._interface`` binds each of them and the tests hold the
@@ -67,8 +67,16 @@ FUNCTIONS = {
 
 
 def get_info():
-    """The ``networkx.backend_info`` entry point: the backend's name, summary, functions and
-    default settings (``nx.config.backends.dyng``).
+    """The ``networkx.backend_info`` entry point: what NetworkX learns about the backend without
+    loading it.
+
+    Returns
+    -------
+    dict
+        The backend's name, project and package, a short summary, the functions it implements
+        (``{name: {"additional_docs": note}}``: NetworkX adds each note to that function's
+        docstring) and its default settings (``nx.config.backends.dyng``: ``min_edges``, the
+        size from which a plain NetworkX graph is worth converting).
 
     Examples
     --------

@@ -159,7 +159,20 @@ def should_run(name, args, kwargs):
 
 class _Backend:
     """The backend object: dyng's functions, the conversions, can_run and should_run, and
-    NetworkX's own code under every other dispatched name (for ``dyng.nx`` graphs)."""
+    NetworkX's own code under every other dispatched name (for ``dyng.nx`` graphs).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from dyng.nx import BackendInterface
+    >>> BackendInterface
+    <the dyng NetworkX backend>
+    >>> G = nx.path_graph(3)
+    >>> BackendInterface.can_run("connected_components", (G,), {})
+    True
+    >>> sorted(map(sorted, nx.connected_components(G, backend="dyng")))
+    [[0, 1, 2]]
+    """
 
     convert_from_nx = staticmethod(_conversions.convert_from_nx)
     convert_to_nx = staticmethod(_conversions.convert_to_nx)
@@ -179,3 +192,11 @@ for _name, _function in _FUNCTIONS.items():
     setattr(_Backend, _name, staticmethod(_function))
 
 BackendInterface = _Backend()
+"""The backend object NetworkX dispatches to (the ``networkx.backends`` entry point).
+
+It has dyng's implementation of every function ``get_info()["functions"]`` lists (each with
+NetworkX's signature), ``convert_from_nx`` and ``convert_to_nx``, ``can_run`` and ``should_run``
+(True, or the reason dyng does not answer a call), and NetworkX's own code under every other
+dispatched name, which a ``dyng.nx`` graph needs. Users reach it through NetworkX
+(``backend="dyng"``), not directly.
+"""

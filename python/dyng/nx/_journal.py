@@ -1,7 +1,7 @@
 """The record of edge changes a ``dyng.nx`` graph has not yet given to dyng.
 
 The graph's mutating methods note every (u, v) they touch, and so does every edge's attribute
-dict (:class:`EdgeData`, the graph's ``edge_attr_dict_factory``), which is where a weight change
+dict (``EdgeData``, the graph's ``edge_attr_dict_factory``), which is where a weight change
 such as ``G[u][v]["weight"] = 3`` or ``nx.set_edge_attributes`` lands. The journal keeps only
 which pairs were touched, in order: what happened to a pair is read from the graph when the
 batch is built, so an edge added, reweighted and removed again costs one deletion.

@@ -1,7 +1,7 @@
 """What a ``dyng.nx`` graph keeps besides its NetworkX dicts: the journal of touched pairs, the
 node index, one dyng mirror per weight attribute and the counters that say what they did.
 
-:class:`LiveSource` answers the backend's questions (distances, levels, components, edges,
+``LiveSource`` answers the backend's questions (distances, levels, components, edges,
 triangles) for one graph, syncing the mirror it reads first: this is where "the next time a
 cached result is asked for" happens.
 """

@@ -1,16 +1,25 @@
 """Oracles and random-input generators for testing dyng and code built on it.
 
-* :mod:`dyng.testing.oracles`: pure-Python models (graph with batch semantics, Dijkstra, simple
+* [`dyng.testing.oracles`][]: pure-Python models (graph with batch semantics, Dijkstra, simple
   cycle histogram) that share no code with the library.
-* :mod:`dyng.testing.strategies`: Hypothesis strategies for random graphs and adversarial
+* [`dyng.testing.strategies`][]: Hypothesis strategies for random graphs and adversarial
   batches (imported on first use, because Hypothesis is a test dependency only).
-* :func:`dijkstra` and :func:`check_sssp_tree`: oracles for sssp results on real graphs.
-* :func:`combined_graph` and :func:`mosp_path_costs`: mosp's combined graph and path costs, built
-  natively; :mod:`dyng.testing.mosp_oracle` is the pure-Python mosp oracle.
-* :func:`simple_cycles`: the histogram of simple cycles by plain enumeration (cycle_count's
-  oracle).
+* [`dijkstra`][dyng.testing.dijkstra] and [`check_sssp_tree`][dyng.testing.check_sssp_tree]:
+  oracles for sssp results on real graphs.
+* [`combined_graph`][dyng.testing.combined_graph] and
+  [`mosp_path_costs`][dyng.testing.mosp_path_costs]: mosp's combined graph and path costs, built
+  natively; [`dyng.testing.mosp_oracle`][] is the pure-Python mosp oracle.
+* [`simple_cycles`][dyng.testing.simple_cycles]: the histogram of simple cycles by plain
+  enumeration (cycle_count's oracle).
 
 Importing this package loads neither the native module nor Hypothesis.
+
+Examples
+--------
+>>> import dyng
+>>> g = dyng.Graph.from_edges([0, 1, 2], [1, 2, 0], [1, 1, 1])
+>>> bool(dyng.testing.check_sssp_tree(g, dyng.sssp.compute(g, 0)))
+True
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """An oracle for cycle_count results on real graphs (spec section 8): the histogram of simple
 cycles by plain enumeration, natively (no shortcut of cycle_count's own counting), or by the
-pure-Python model of :mod:`dyng.testing.oracles` with ``brute_force=True``.
+pure-Python model of ``dyng.testing.oracles`` with ``brute_force=True``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,28 @@ __all__ = ["simple_cycles"]
 def simple_cycles(graph, max_length=-1, *, brute_force=False):
     """The untrimmed histogram of simple directed cycles: ``bound + 1`` uint64 entries, entry l
     the cycles of l edges (bound = min(max_length, max(n, 2)), or max(n, 2) for -1).
+
+    Parameters
+    ----------
+    graph : dyng.Graph
+        The graph (int32 ids; weights ignored).
+    max_length : int
+        The longest cycle counted (>= 2), or -1 for no limit.
+    brute_force : bool
+        Count with the pure-Python model of [`dyng.testing.oracles`][] instead of the native
+        enumeration (small graphs only).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64 counts by length, ``bound + 1`` entries.
+
+    Raises
+    ------
+    TypeError
+        `graph` is not a [`dyng.Graph`][].
+    InvalidArgumentError
+        `max_length` is 0, 1 or below -1.
 
     Examples
     --------

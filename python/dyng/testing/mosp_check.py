@@ -1,6 +1,6 @@
 """Native helpers for mosp results (spec section 8): the combined graph of K parent arrays and the
 path costs along a tree, from the library's own construction (fast on large graphs).
-:mod:`dyng.testing.mosp_oracle` holds the pure-Python oracle that shares no code with them.
+``dyng.testing.mosp_oracle`` holds the pure-Python oracle that shares no code with them.
 """
 
 from __future__ import annotations
@@ -18,10 +18,25 @@ def combined_graph(parents_list, source, preferences=None):
     Edge (u, v) is in it when some tree's parent of v is u; it weighs ``L*(K+1)`` minus
     ``L/preferences[i]`` for every such tree i, ``L = lcm(preferences)`` (all 1 by default).
 
+    Parameters
+    ----------
+    parents_list : sequence of array_like
+        K parent arrays of the same length (-1 for no parent).
+    source : int
+        The trees' source vertex.
+    preferences : sequence of int, optional
+        One per objective, each >= 1; None for all 1.
+
     Returns
     -------
     dyng.CSR
         ``row_ptr`` int64 (n + 1), ``col_ind`` in the parents' dtype, ``weights`` int32 (m, 1).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The parent arrays differ in length or hold an id that is not a vertex, `source` is not
+        a vertex, or a preference is < 1.
 
     Examples
     --------
@@ -49,6 +64,29 @@ def mosp_path_costs(graph, parents, source, *, num_objectives=0):
 
     The weights of a tree edge (p, v) are those of the first stored (p, v) edge in p's row;
     unreachable vertices get ``INFINITE_DISTANCE`` in every column.
+
+    Parameters
+    ----------
+    graph : dyng.Graph
+        A weighted graph with in-edges.
+    parents : array_like
+        One parent per vertex (-1 for the source and unreachable vertices).
+    source : int
+        The tree's source vertex.
+    num_objectives : int
+        K: the first K weight columns; 0 uses them all.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, K) int64 path costs.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `parents` has the wrong length or an id that is not a vertex, `source` is not a vertex,
+        `num_objectives` exceeds the weight columns, or `parents` is not a tree of `graph` (a
+        parent without the edge to its child, or a cycle).
 
     Examples
     --------

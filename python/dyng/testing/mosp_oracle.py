@@ -41,10 +41,11 @@ __all__ = [
     "MAX_PREFERENCE_SCALE",
 ]
 
-#: The most objectives one mosp result may have.
 MAX_OBJECTIVES = 64
-#: The largest lcm(preferences) accepted, so that combined weights stay far inside int32.
+"""The most objectives one mosp result may have (as [`dyng.mosp.MAX_OBJECTIVES`][])."""
 MAX_PREFERENCE_SCALE = 2**20
+"""The largest lcm(preferences) accepted, so that combined weights stay far inside int32 (as
+[`dyng.mosp.MAX_PREFERENCE_SCALE`][])."""
 
 
 # --- argument checks ---------------------------------------------------------------------------
@@ -237,6 +238,14 @@ def combined_graph(parents_list, source, preferences=None) -> CSR:
         ``weights`` int32 of shape (m, 1): ``L * (K' + 1) - sum(L // p_k)`` over the trees k
         in which u is the parent of v.
 
+    Raises
+    ------
+    InvalidArgumentError
+        A parent array that does not hold integers or is not 1-D, trees of different lengths,
+        no tree or more than ``MAX_OBJECTIVES``, a `source` or preference that is not an
+        integer, a preference count other than K', a preference < 1, or an lcm above
+        ``MAX_PREFERENCE_SCALE``.
+
     Examples
     --------
     >>> c = combined_graph([[-1, 0, 1], [-1, 0, 0]], 0, [1, 2])
@@ -331,6 +340,7 @@ def mosp_path_costs(graph, parents, source, *, num_objectives=0) -> np.ndarray:
         A tree of length ``graph.num_vertices`` (typically the combined parents); negative
         entries mean "no parent"; the source's entry is ignored.
     source : int
+        The tree's source vertex.
     num_objectives : int, optional
         K'; 0 means all weight columns.
 
@@ -340,6 +350,16 @@ def mosp_path_costs(graph, parents, source, *, num_objectives=0) -> np.ndarray:
         (n, K') int64: 0 at the source; ``cost[p] + weights of the first stored (p, v) edge``
         for a vertex v with parent p; ``INFINITE_DISTANCE`` in every column where the path
         does not reach the source.
+
+    Raises
+    ------
+    TypeError
+        `graph` has no ``edges()`` and ``num_vertices``.
+    NotSupportedError
+        The graph is unweighted.
+    InvalidArgumentError
+        `num_objectives` or `source` is out of range, `parents` has the wrong length or a
+        parent out of range, the tree has a cycle, or a tree edge is not an edge of the graph.
 
     Examples
     --------
@@ -390,6 +410,13 @@ class MospReference:
     combined_distances, combined_parents : list of int
         The shortest-path tree of the combined graph.
     path_costs : list of n lists of K' ints
+        Each vertex's K' costs along its combined-tree path.
+
+    Examples
+    --------
+    >>> ref = mosp_reference(([0, 1], [1, 2], [[1, 2], [3, 4]]), 3, 0)
+    >>> ref.distances, ref.combined[0], ref.path_costs[2]
+    ([[0, 1, 4], [0, 2, 6]], [0, 1, 2, 2], [4, 6])
     """
 
     distances: list
@@ -410,7 +437,9 @@ def mosp_reference(edges, num_vertices, source, preferences=None, num_objectives
         As ``Graph.edges()`` returns it (CSR order; weights (m, K) with K >= 1). The order
         matters only for the path costs of parallel edges: the first stored (u, v) counts.
     num_vertices : int
+        n: ids lie in [0, n).
     source : int
+        The source vertex.
     preferences : sequence of int, optional
         One per objective (each >= 1, lcm <= 2**20); None or empty means all 1.
     num_objectives : int, optional
@@ -419,6 +448,7 @@ def mosp_reference(edges, num_vertices, source, preferences=None, num_objectives
     Returns
     -------
     MospReference
+        The trees, the combined graph and tree, and the path costs.
 
     Raises
     ------

@@ -37,10 +37,9 @@ __all__ = [
     "SUMMARY_FIELDS",
 ]
 
-#: Distance of an unreachable vertex (same value as ``dyng.sssp.INFINITE_DISTANCE``).
 INFINITE_DISTANCE = 2**61 - 1
+"""Distance of an unreachable vertex (same value as [`dyng.sssp.INFINITE_DISTANCE`][])."""
 
-#: The counters of ``dyng.ApplySummary``, in declaration order.
 SUMMARY_FIELDS = (
     "inserted_edges",
     "updated_edges",
@@ -53,15 +52,48 @@ SUMMARY_FIELDS = (
     "num_vertices_after",
     "ignored_insertions",
 )
+"""The counters of [`dyng.ApplySummary`][], in declaration order."""
 
 
 class ModelError(ValueError):
-    """A batch that dyng must reject (the model's stand-in for ``InvalidArgumentError``)."""
+    """A batch that dyng must reject (the model's stand-in for ``InvalidArgumentError``).
+
+    Examples
+    --------
+    >>> m = GraphModel(2, [0], [1], semantics="set")
+    >>> m.apply([0], [-1], None, [], [])
+    Traceback (most recent call last):
+    ...
+    dyng.testing.oracles.ModelError: GraphModel.apply: negative id -1
+    """
 
 
 @dataclasses.dataclass(frozen=True)
 class ModelSemantics:
-    """The fields of ``dyng.BatchSemantics`` as plain strings and booleans."""
+    """The fields of [`dyng.BatchSemantics`][] as plain strings and booleans.
+
+    Attributes
+    ----------
+    on_existing_insert : {"upsert", "ignore", "error"}
+        What inserting an existing edge does.
+    on_missing_delete : {"ignore", "error"}
+        What deleting a missing edge does.
+    on_self_loop : {"keep", "drop", "error"}
+        What inserting a self-loop does.
+    deletions_first : bool
+        Whether a batch's deletions run before its insertions.
+    allow_vertex_growth : bool
+        Whether ids beyond the vertex count grow the graph (otherwise they are refused).
+    as_sets : bool
+        Whether repeats of one insertion or deletion in a batch collapse into one.
+
+    Examples
+    --------
+    >>> ModelSemantics.coerce("set").on_self_loop
+    'drop'
+    >>> ModelSemantics().on_existing_insert
+    'upsert'
+    """
 
     on_existing_insert: str = "upsert"
     on_missing_delete: str = "ignore"
@@ -72,16 +104,64 @@ class ModelSemantics:
 
     @classmethod
     def upsert_last_wins(cls) -> ModelSemantics:
+        """The default preset: an existing edge's insertion updates its weights.
+
+        Returns
+        -------
+        ModelSemantics
+            ``BatchSemantics.upsert_last_wins()``'s fields.
+
+        Examples
+        --------
+        >>> ModelSemantics.upsert_last_wins() == ModelSemantics()
+        True
+        """
         return cls()
 
     @classmethod
     def set(cls) -> ModelSemantics:
+        """The "set" preset: batches as sets of changes (repeats collapse, existing insertions
+        and missing deletions are ignored, self-loops dropped).
+
+        Returns
+        -------
+        ModelSemantics
+            ``BatchSemantics.set()``'s fields.
+
+        Examples
+        --------
+        >>> ModelSemantics.set().as_sets
+        True
+        """
         return cls("ignore", "ignore", "drop", True, True, True)
 
     @classmethod
     def coerce(cls, value) -> ModelSemantics:
-        """Accepts a preset name, a ModelSemantics, or anything with the same attributes
-        (such as a ``dyng.BatchSemantics``)."""
+        """The semantics `value` names.
+
+        Parameters
+        ----------
+        value : str, ModelSemantics or object
+            None or ``"upsert_last_wins"``, ``"set"``, a ModelSemantics, or anything with the
+            same attributes (such as a [`dyng.BatchSemantics`][]; enum values are read through
+            their ``value``).
+
+        Returns
+        -------
+        ModelSemantics
+            The preset, `value` itself, or a copy of its fields.
+
+        Raises
+        ------
+        AttributeError
+            `value` is none of these and lacks one of the fields.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> ModelSemantics.coerce(dyng.BatchSemantics.set()) == ModelSemantics.set()
+        True
+        """
         if value is None or value == "upsert_last_wins":
             return cls.upsert_last_wins()
         if value == "set":
@@ -94,7 +174,30 @@ class ModelSemantics:
 
 @dataclasses.dataclass
 class ModelSummary:
-    """Counters of one :meth:`GraphModel.apply`, named like ``dyng.ApplySummary``."""
+    """Counters of one [`GraphModel.apply`][dyng.testing.oracles.GraphModel.apply], named like
+    [`dyng.ApplySummary`][]'s.
+
+    Attributes
+    ----------
+    inserted_edges, updated_edges, deleted_edges : int
+        Edges the batch inserted, re-weighted and deleted.
+    ignored_deletions, ignored_insertions : int
+        Deletions of missing edges and insertions of existing ones that did nothing.
+    dropped_self_loops : int
+        Self-loop insertions the semantics dropped.
+    cancelled_pairs : int
+        With ``as_sets``, insertions of an edge the same batch deleted.
+    inserted_vertices, deleted_vertices : int
+        Vertices the batch added and removed.
+    num_vertices_after : int
+        The vertex count after the batch.
+
+    Examples
+    --------
+    >>> s = GraphModel(2, [0], [1]).apply([1, 0], [0, 1], None, [], [])
+    >>> s.inserted_edges, s.updated_edges
+    (1, 1)
+    """
 
     inserted_edges: int = 0
     updated_edges: int = 0
@@ -108,11 +211,48 @@ class ModelSummary:
     ignored_insertions: int = 0
 
     def as_dict(self) -> dict[str, int]:
+        """The counters as a dict, in ``SUMMARY_FIELDS`` order.
+
+        Returns
+        -------
+        dict of str to int
+            ``{field: count}``, comparable with [`fields_of`][dyng.testing.oracles.ModelSummary.fields_of].
+
+        Examples
+        --------
+        >>> ModelSummary(inserted_edges=2).as_dict()["inserted_edges"]
+        2
+        """
         return {name: getattr(self, name) for name in SUMMARY_FIELDS}
 
     @staticmethod
     def fields_of(summary) -> dict[str, int]:
-        """The counters of any ApplySummary-like object, as a dict comparable with as_dict()."""
+        """The counters of any ApplySummary-like object, as a dict comparable with as_dict().
+
+        Parameters
+        ----------
+        summary : object
+            A [`dyng.ApplySummary`][], a ModelSummary, or anything with the same counters.
+
+        Returns
+        -------
+        dict of str to int
+            ``{field: count}`` in ``SUMMARY_FIELDS`` order.
+
+        Raises
+        ------
+        AttributeError
+            `summary` lacks one of the counters.
+
+        Examples
+        --------
+        >>> import dyng
+        >>> g = dyng.Graph.from_edges([0], [1])
+        >>> m = GraphModel(2, [0], [1])
+        >>> a = g.apply(dyng.EdgeBatch(insert=([1], [0])))
+        >>> ModelSummary.fields_of(a) == m.apply([1], [0], None, [], []).as_dict()
+        True
+        """
         return {name: int(getattr(summary, name)) for name in SUMMARY_FIELDS}
 
 
@@ -154,7 +294,20 @@ class GraphModel:
     directed : bool
         When False every edge is stored in both directions.
     semantics : "upsert_last_wins", "set", ModelSemantics or dyng.BatchSemantics
-        How :meth:`apply` resolves batches.
+        How ``apply`` resolves batches.
+
+    Attributes
+    ----------
+    edges : dict
+        ``{(u, v): weights}`` in first-insertion order (an undirected edge in both directions).
+    num_vertices, num_weights : int
+        The vertex count and K.
+    directed : bool
+        Whether the model is directed.
+    semantics : ModelSemantics
+        How batches are resolved.
+    version : int
+        Batches applied so far.
 
     Examples
     --------
@@ -200,6 +353,21 @@ class GraphModel:
         return ((u, v), (v, u))
 
     def copy(self) -> GraphModel:
+        """An independent copy (its own edge dict; the other fields are immutable values).
+
+        Returns
+        -------
+        GraphModel
+            A model equal to this one that batches change on its own.
+
+        Examples
+        --------
+        >>> m = GraphModel(2, [0], [1])
+        >>> c = m.copy()
+        >>> _ = c.apply([], [], None, [0], [1])
+        >>> m.num_edges, c.num_edges
+        (1, 0)
+        """
         other = object.__new__(GraphModel)
         other.__dict__.update(self.__dict__)
         other.edges = dict(self.edges)
@@ -211,18 +379,51 @@ class GraphModel:
         return len(self.edges)
 
     def sorted_edges(self) -> list[tuple[int, int, tuple[int, ...]]]:
-        """Edges as (u, v, weights), sorted by (u, v): the order of a sorted CSR."""
+        """Edges as (u, v, weights), sorted by (u, v): the order of a sorted CSR.
+
+        Returns
+        -------
+        list of tuple
+            ``(u, v, weights)`` with weights a K-tuple.
+
+        Examples
+        --------
+        >>> GraphModel(3, [1, 0], [2, 1], [5, 6]).sorted_edges()
+        [(0, 1, (6,)), (1, 2, (5,))]
+        """
         return [(u, v, w) for (u, v), w in sorted(self.edges.items())]
 
     def in_edges(self) -> list[list[tuple[int, tuple[int, ...]]]]:
-        """For every vertex v, its in-edges as (u, weights), sorted by u."""
+        """For every vertex v, its in-edges as (u, weights), sorted by u.
+
+        Returns
+        -------
+        list of list of tuple
+            One list per vertex.
+
+        Examples
+        --------
+        >>> GraphModel(3, [0, 1], [2, 2]).in_edges()
+        [[], [], [(0, ()), (1, ())]]
+        """
         result: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(self.num_vertices)]
         for (u, v), w in sorted(self.edges.items()):
             result[v].append((u, w))
         return result
 
     def out_edges(self) -> list[list[tuple[int, tuple[int, ...]]]]:
-        """For every vertex u, its out-edges as (v, weights), sorted by v."""
+        """For every vertex u, its out-edges as (v, weights), sorted by v.
+
+        Returns
+        -------
+        list of list of tuple
+            One list per vertex.
+
+        Examples
+        --------
+        >>> GraphModel(3, [0, 0], [2, 1]).out_edges()
+        [[(1, ()), (2, ())], [], []]
+        """
         result: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(self.num_vertices)]
         for (u, v), w in sorted(self.edges.items()):
             result[u].append((v, w))
@@ -231,8 +432,35 @@ class GraphModel:
     def apply(self, ins_src, ins_dst, ins_w, del_src, del_dst) -> ModelSummary:
         """Applies one batch and returns its counters; atomic (a ModelError changes nothing).
 
-        ``ins_w`` is None (unweighted batch), a flat sequence (K = 1) or (n, K) rows. A batch
-        with no insertions is accepted whatever its weights; otherwise its K must match.
+        Parameters
+        ----------
+        ins_src, ins_dst : sequence of int
+            The insertions' endpoints.
+        ins_w : None, sequence of int, or sequence of K-sequences
+            The insertions' weights: None (unweighted batch), a flat sequence (K = 1) or (n, K)
+            rows. A batch with no insertions is accepted whatever its weights; otherwise its K
+            must match the model's.
+        del_src, del_dst : sequence of int
+            The deletions' endpoints.
+
+        Returns
+        -------
+        ModelSummary
+            The batch's counters.
+
+        Raises
+        ------
+        ModelError
+            Mismatched lengths, a weight count other than the model's, a negative id, an id
+            beyond the vertex count without vertex growth, or what the semantics refuse
+            (``"error"``: a self-loop, an existing insertion, a missing deletion).
+
+        Examples
+        --------
+        >>> m = GraphModel(3, [0, 1], [1, 2], [4, 5])
+        >>> s = m.apply([2], [3], [1], [0], [1])
+        >>> s.deleted_edges, s.inserted_edges, s.inserted_vertices, m.num_vertices
+        (1, 1, 1, 4)
         """
         ins_src, ins_dst = _as_int_list(ins_src), _as_int_list(ins_dst)
         del_src, del_dst = _as_int_list(del_src), _as_int_list(del_dst)
@@ -345,6 +573,30 @@ def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[i
     The canonical parent of a reachable vertex v != source is the lowest-id in-neighbour u != v
     with ``dist[u] + w(u, v) == dist[v]``; the source and unreachable vertices get -1, and
     unreachable vertices have distance INFINITE_DISTANCE. Weights must be >= 1.
+
+    Parameters
+    ----------
+    model : GraphModel
+        A weighted model.
+    source : int
+        The source vertex.
+    objective : int
+        The weight column used as the edge length.
+
+    Returns
+    -------
+    (list of int, list of int)
+        The distances and the canonical parents.
+
+    Raises
+    ------
+    ModelError
+        `source` is not a vertex, `objective` is not a weight column, or a weight is < 1.
+
+    Examples
+    --------
+    >>> dijkstra(GraphModel(3, [0, 0, 1], [1, 2, 2], [1, 2, 1]), 0)
+    ([0, 1, 2], [-1, 0, 0])
     """
     n = model.num_vertices
     if not 0 <= source < n:
@@ -387,6 +639,25 @@ def dijkstra(model: GraphModel, source: int, objective: int = 0) -> tuple[list[i
 def bfs_levels(model: GraphModel, source: int) -> list[int]:
     """Hops from ``source`` to every vertex along out-edges (weights ignored), -1 if unreachable.
 
+    Parameters
+    ----------
+    model : GraphModel
+        Any model.
+    source : int
+        The source vertex.
+
+    Returns
+    -------
+    list of int
+        The level of every vertex.
+
+    Raises
+    ------
+    ModelError
+        `source` is not a vertex.
+
+    Examples
+    --------
     >>> bfs_levels(GraphModel(4, [0, 1, 0], [1, 2, 2]), 0)
     [0, 1, 1, -1]
     """
@@ -414,6 +685,25 @@ def component_labels(model: GraphModel, kind: str = "weak") -> list[int]:
     Each vertex not yet labelled, in increasing order, labels its whole component, found by
     searches from it (both ways for weak; forward and backward, intersected, for strong).
 
+    Parameters
+    ----------
+    model : GraphModel
+        Any model (directed for ``"strong"``).
+    kind : {"weak", "strong"}
+        Which components.
+
+    Returns
+    -------
+    list of int
+        The label of every vertex.
+
+    Raises
+    ------
+    ModelError
+        ``kind="strong"`` on an undirected model.
+
+    Examples
+    --------
     >>> component_labels(GraphModel(5, [0, 1, 2, 3], [1, 2, 0, 4]))
     [0, 0, 0, 3, 3]
     >>> component_labels(GraphModel(5, [0, 1, 2, 3], [1, 2, 0, 4]), "strong")
@@ -454,6 +744,28 @@ def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]
     Returns a list indexed by length with ``bound + 1`` entries, where bound is
     ``min(max_length, max(n, 2))`` (or ``max(n, 2)`` when max_length is -1). Each cycle is counted
     from its lowest vertex, walking only through higher vertices.
+
+    Parameters
+    ----------
+    model : GraphModel
+        A directed model (weights ignored).
+    max_length : int
+        The longest cycle counted, or -1 for no limit.
+
+    Returns
+    -------
+    list of int
+        ``bound + 1`` counts by length.
+
+    Raises
+    ------
+    RecursionError
+        A cycle longer than Python's recursion limit (the model is for small graphs).
+
+    Examples
+    --------
+    >>> simple_cycle_histogram(GraphModel(3, [0, 1, 2, 1], [1, 2, 0, 0]))
+    [0, 0, 1, 1]
     """
     n = model.num_vertices
     bound = max(n, 2) if max_length < 0 else min(max_length, max(n, 2))
@@ -480,6 +792,26 @@ def simple_cycle_histogram(model: GraphModel, max_length: int = -1) -> list[int]
 def triangle_count(model: GraphModel) -> int:
     """Counts triangles {u, v, w} of an undirected model: three distinct vertices, pairwise
     adjacent; self-loops are ignored. Tries every triple u < v < w of adjacent u, v.
+
+    Parameters
+    ----------
+    model : GraphModel
+        An undirected model (a directed one is read by its out-edges only).
+
+    Returns
+    -------
+    int
+        The number of triangles.
+
+    Raises
+    ------
+    IndexError
+        An edge names a vertex at or beyond ``num_vertices`` (a model that was built wrong).
+
+    Examples
+    --------
+    >>> triangle_count(GraphModel(4, [0, 1, 2, 2], [1, 2, 0, 3], directed=False))
+    1
     """
     adjacent = [{v for v, _ in row if v != u} for u, row in enumerate(model.out_edges())]
     found = 0
@@ -506,6 +838,33 @@ def pagerank_ranks(
     until the L1 change is below ``n * tol``; the default `tol` makes it the exact answer to
     test a kernel's tolerance against.
 
+    Parameters
+    ----------
+    model : GraphModel
+        Any model (an undirected one lists both directions).
+    alpha : float
+        The damping factor.
+    weighted : bool
+        Transitions in proportion to the first weight column.
+    tol : float
+        The convergence tolerance per vertex.
+    max_iter : int
+        The most iterations.
+    personalization, dangling : sequence or dict, optional
+        Where jumps land and where dangling vertices step (by vertex id).
+
+    Returns
+    -------
+    list of float
+        The ranks, by vertex.
+
+    Raises
+    ------
+    IndexError
+        A vector names a vertex at or beyond ``num_vertices``.
+
+    Examples
+    --------
     >>> [round(r, 4) for r in pagerank_ranks(GraphModel(3, [0, 1], [1, 2]))]
     [0.1844, 0.3412, 0.4744]
     >>> [round(r, 4) for r in pagerank_ranks(GraphModel(3, [0, 1], [1, 2]), personalization={0: 1})]
@@ -550,6 +909,31 @@ def pagerank_step(num_vertices: int, src, dst, ranks, alpha: float = 0.85, weigh
     checks an answer on graphs of millions of edges: ``np.abs(step - ranks).sum() < n * tol`` is
     the convergence test of a compute.
 
+    Parameters
+    ----------
+    num_vertices : int
+        n.
+    src, dst : array_like of int
+        The edges.
+    ranks : array_like of float
+        The ranks to step from, one per vertex.
+    alpha : float
+        The damping factor.
+    weights : array_like of float, optional
+        One weight per edge; None: every edge counts 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 ranks after one iteration.
+
+    Raises
+    ------
+    ValueError
+        `ranks` or `weights` does not match the vertex or edge count.
+
+    Examples
+    --------
     >>> step = pagerank_step(3, [0, 1], [1, 2], [0.1844, 0.3412, 0.4744])
     >>> [round(float(r), 4) for r in step]
     [0.1844, 0.3412, 0.4744]
@@ -570,7 +954,32 @@ def edges_from_arrays(
     src: Iterable[int], dst: Iterable[int], weights: Sequence | None = None
 ) -> dict[tuple[int, int], tuple[int, ...]]:
     """``{(u, v): weights}`` from endpoint arrays such as ``Graph.edges()`` returns, for comparison
-    with :attr:`GraphModel.edges`. Raises ModelError on a repeated pair."""
+    with ``GraphModel.edges``.
+
+    Parameters
+    ----------
+    src, dst : iterable of int
+        The edges' endpoints.
+    weights : sequence, optional
+        None, a flat sequence (K = 1) or (m, K) rows.
+
+    Returns
+    -------
+    dict
+        ``{(u, v): weights}`` with weights a K-tuple (``()`` unweighted).
+
+    Raises
+    ------
+    ModelError
+        A repeated pair, or a weight count other than the edge count.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [3, 4])
+    >>> edges_from_arrays(*g.edges()) == GraphModel(3, [0, 1], [1, 2], [3, 4]).edges
+    True
+    """
     src, dst = _as_int_list(src), _as_int_list(dst)
     _, rows = _weight_rows(weights, len(src))
     result: dict[tuple[int, int], tuple[int, ...]] = {}

@@ -1,7 +1,7 @@
 """Oracles for sssp results on real dyng graphs.
 
-:func:`dijkstra` runs the library's serial reference Dijkstra (native code, but a separate and
-deliberately simple implementation from the sssp kernels). :func:`check_sssp_tree` verifies a
+``dijkstra`` runs the library's serial reference Dijkstra (native code, but a separate and
+deliberately simple implementation from the sssp kernels). ``check_sssp_tree`` verifies a
 tree with NumPy over ``graph.to_csr()`` alone, so it shares no code with the library's search:
 it recomputes exact distances by frontier Bellman-Ford in int64 and canonical parents (the
 lowest-id tight in-neighbour) by a vectorised minimum over the tight edges.
@@ -36,6 +36,13 @@ def dijkstra(graph, source, *, objective=0):
         int64 distances (``INFINITE_DISTANCE`` when unreachable) and parents in the graph's
         vertex dtype (-1 for the source and unreachable vertices).
 
+    Raises
+    ------
+    NotSupportedError
+        The graph is unweighted.
+    InvalidArgumentError
+        `source` is not a vertex, `objective` is not a weight column, or a weight is < 1.
+
     Examples
     --------
     >>> import dyng
@@ -52,14 +59,35 @@ def dijkstra(graph, source, *, objective=0):
 
 @dataclasses.dataclass(frozen=True)
 class SsspTreeCheck:
-    """Outcome of :func:`check_sssp_tree`; truthy exactly when ``ok``.
+    """Outcome of [`check_sssp_tree`][dyng.testing.check_sssp_tree]; truthy exactly when ``ok``.
 
-    Each mismatch field is a tuple of vertex ids: ``distance_mismatches`` (distance differs from
-    the exact one), ``inconsistent_parents`` (the parent is not a tight in-neighbour under the
-    tree's own distances, or is set where it must be -1, or missing where it must be set),
-    ``non_canonical_parents`` (tight but not the lowest-id tight in-neighbour under the tree's
-    distances) and ``parent_mismatches`` (differs from the canonical parent under the exact
-    distances).
+    Attributes
+    ----------
+    distance_mismatches : tuple of int
+        Vertices whose distance differs from the exact one.
+    inconsistent_parents : tuple of int
+        Vertices whose parent is not a tight in-neighbour under the tree's own distances, or is
+        set where it must be -1, or missing where it must be set.
+    non_canonical_parents : tuple of int
+        Vertices whose parent is tight but not the lowest-id tight in-neighbour under the tree's
+        distances.
+    parent_mismatches : tuple of int
+        Vertices whose parent differs from the canonical parent under the exact distances.
+    require_canonical : bool
+        Whether the check required canonical parents.
+    ok : bool
+        No distance mismatch and no inconsistent parent (nor, with `require_canonical`, a
+        non-canonical or mismatched parent).
+    summary : str
+        One line: the counts of each kind and the first mismatches.
+
+    Examples
+    --------
+    >>> import dyng
+    >>> g = dyng.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> check = dyng.testing.check_sssp_tree(g, (0, [0, 1, 3], [-1, 0, 1]))
+    >>> bool(check), check.distance_mismatches, check.inconsistent_parents
+    (False, (2,), (2,))
     """
 
     distance_mismatches: tuple
@@ -150,6 +178,13 @@ def check_sssp_tree(graph, tree, *, require_canonical=True, objective=None):
     Returns
     -------
     SsspTreeCheck
+        The mismatches found; truthy when the tree passes.
+
+    Raises
+    ------
+    ValueError
+        The graph is unweighted, `objective` is not a weight column, a weight is < 1, or the
+        tree's arrays or source do not fit the graph.
 
     Examples
     --------

@@ -30,7 +30,24 @@ def _weights_array(weights, count: int):
 
 @dataclasses.dataclass(frozen=True)
 class RandomGraph:
-    """An edge list drawn by :func:`graphs` (weights: list of int, or None if unweighted)."""
+    """An edge list drawn by [`graphs`][dyng.testing.strategies.graphs].
+
+    Attributes
+    ----------
+    num_vertices : int
+        n; every id lies below it.
+    src, dst : list of int
+        The edges' endpoints (pairs may repeat: construction merges them, the last weight
+        winning).
+    weights : list of int or None
+        One weight per edge, or None if unweighted.
+
+    Examples
+    --------
+    >>> g = RandomGraph(3, [0, 1], [1, 2], [4, 5])
+    >>> g.num_weights, g.to_graph().num_edges
+    (1, 2)
+    """
 
     num_vertices: int
     src: list
@@ -39,10 +56,32 @@ class RandomGraph:
 
     @property
     def num_weights(self) -> int:
+        """K: 1 for a weighted list, 0 for an unweighted one."""
         return 0 if self.weights is None else 1
 
     def arrays(self, id_dtype=np.int32):
-        """(src, dst, weights) as NumPy arrays; weights int32 or None."""
+        """The edges as NumPy arrays.
+
+        Parameters
+        ----------
+        id_dtype : numpy dtype
+            The dtype of the id arrays.
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray, numpy.ndarray or None)
+            src and dst in `id_dtype`, weights int32 or None.
+
+        Raises
+        ------
+        TypeError
+            `id_dtype` is not a NumPy dtype.
+
+        Examples
+        --------
+        >>> [a.tolist() for a in RandomGraph(2, [0], [1], [3]).arrays()]
+        [[0], [1], [3]]
+        """
         return (
             np.asarray(self.src, dtype=id_dtype),
             np.asarray(self.dst, dtype=id_dtype),
@@ -50,9 +89,32 @@ class RandomGraph:
         )
 
     def to_graph(self, *, id_dtype=np.int32, **kw):
-        """``dyng.Graph.from_edges`` on these edges with ``num_vertices`` set; ``kw`` are passed
-        through (``directed=``, ``vertex_dtype=``, ...). ``id_dtype`` is the dtype of the id arrays
-        handed over (int64 arrays make an int64-id graph, spec section 1)."""
+        """[`dyng.Graph.from_edges`][] on these edges with ``num_vertices`` set.
+
+        Parameters
+        ----------
+        id_dtype : numpy dtype
+            The dtype of the id arrays handed over (int64 arrays make an int64-id graph).
+        **kw
+            Passed through (``directed=``, ``vertex_dtype=``, ...).
+
+        Returns
+        -------
+        dyng.Graph
+            A new graph of these edges.
+
+        Raises
+        ------
+        TypeError
+            A keyword [`dyng.Graph.from_edges`][] does not take.
+        InvalidArgumentError
+            As [`dyng.Graph.from_edges`][] raises it for the keyword values.
+
+        Examples
+        --------
+        >>> RandomGraph(3, [0, 0], [1, 1], [2, 7]).to_graph().edges()[2].tolist()  # merged
+        [[7]]
+        """
         import dyng
 
         src, dst, w = self.arrays(id_dtype)
@@ -60,7 +122,30 @@ class RandomGraph:
         return dyng.Graph.from_edges(src, dst, w, **kw)
 
     def model(self, *, directed=True, semantics="upsert_last_wins") -> GraphModel:
-        """The pure-Python model of the graph :meth:`to_graph` builds."""
+        """The pure-Python model of the graph ``to_graph`` builds.
+
+        Parameters
+        ----------
+        directed : bool
+            As ``to_graph(directed=...)``.
+        semantics : str, ModelSemantics or dyng.BatchSemantics
+            The semantics the model's batches follow.
+
+        Returns
+        -------
+        GraphModel
+            The model of the same edges.
+
+        Raises
+        ------
+        ModelError
+            An id at or beyond ``num_vertices``, or a self-loop the semantics refuse.
+
+        Examples
+        --------
+        >>> RandomGraph(3, [0, 0], [1, 1], [2, 7]).model().edges
+        {(0, 1): (7,)}
+        """
         return GraphModel(
             self.num_vertices,
             self.src,
@@ -73,7 +158,23 @@ class RandomGraph:
 
 @dataclasses.dataclass(frozen=True)
 class RandomBatch:
-    """A batch drawn by :func:`batches` (lists of int; insert_weights None if unweighted)."""
+    """A batch drawn by [`batches`][dyng.testing.strategies.batches].
+
+    Attributes
+    ----------
+    insert_src, insert_dst : list of int
+        The insertions' endpoints.
+    insert_weights : list of int or None
+        One weight per insertion, or None if unweighted.
+    delete_src, delete_dst : list of int
+        The deletions' endpoints.
+
+    Examples
+    --------
+    >>> b = RandomBatch([0], [2], [1], [0], [1])
+    >>> b.num_insertions, b.to_batch().num_deletions
+    (1, 1)
+    """
 
     insert_src: list
     insert_dst: list
@@ -83,14 +184,37 @@ class RandomBatch:
 
     @property
     def num_insertions(self) -> int:
+        """The number of insertions (repeats counted)."""
         return len(self.insert_src)
 
     @property
     def num_deletions(self) -> int:
+        """The number of deletions (repeats counted)."""
         return len(self.delete_src)
 
     def to_batch(self, *, id_dtype=np.int32):
-        """The ``dyng.EdgeBatch`` of this batch, ids as arrays of ``id_dtype``."""
+        """The [`dyng.EdgeBatch`][] of this batch.
+
+        Parameters
+        ----------
+        id_dtype : numpy dtype
+            The dtype of the id arrays.
+
+        Returns
+        -------
+        dyng.EdgeBatch
+            The same insertions and deletions.
+
+        Raises
+        ------
+        OverflowError
+            An id does not fit `id_dtype`.
+
+        Examples
+        --------
+        >>> RandomBatch([0], [2], [1], [], []).to_batch().insert_dst.tolist()
+        [2]
+        """
         import dyng
 
         ins = (
@@ -106,7 +230,29 @@ class RandomBatch:
         return dyng.EdgeBatch(insert=ins, delete=dele)
 
     def apply_to(self, model: GraphModel) -> ModelSummary:
-        """Applies the batch to ``model`` (in place) and returns the model's counters."""
+        """Applies the batch to `model` (in place) and returns the model's counters.
+
+        Parameters
+        ----------
+        model : GraphModel
+            The model to change.
+
+        Returns
+        -------
+        ModelSummary
+            The batch's counters.
+
+        Raises
+        ------
+        ModelError
+            The batch is one the model's semantics refuse (nothing changes then).
+
+        Examples
+        --------
+        >>> m = RandomGraph(2, [0], [1], [1]).model()
+        >>> RandomBatch([1], [0], [2], [0], [1]).apply_to(m).deleted_edges, m.edges
+        (1, {(1, 0): (2,)})
+        """
         return model.apply(
             self.insert_src, self.insert_dst, self.insert_weights, self.delete_src, self.delete_dst
         )
@@ -129,6 +275,30 @@ def graphs(
     self_loops=True,
 ):
     """Random edge lists (with repeated pairs, which construction merges, last weight winning).
+
+    Parameters
+    ----------
+    min_vertices, max_vertices : int
+        The range of n.
+    max_edges : int
+        The most edges drawn.
+    weighted : bool
+        Whether the edges get weights.
+    max_weight : int
+        The largest weight (small ones are favoured, so that ties are common).
+    self_loops : bool
+        Whether self-loops may appear.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of [`RandomGraph`][dyng.testing.strategies.RandomGraph].
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from: a range that is empty (``min_vertices > max_vertices``, a negative
+        bound).
 
     Examples
     --------
@@ -210,6 +380,33 @@ def batches(
     Insertions: random pairs (ids up to 3 beyond the vertex count when ``grow``), re-weights of
     existing edges, repeats of earlier insertions with another weight, re-insertions of this
     batch's deletions, self-loops, and tight low-id insertions for shortest paths from ``source``.
+
+    Parameters
+    ----------
+    graph : RandomGraph, GraphModel or dyng.Graph
+        The graph the batches are for.
+    max_insertions, max_deletions : int
+        The most insertions and deletions of a batch.
+    weighted : bool
+        Whether insertions get weights.
+    max_weight : int
+        The largest weight.
+    grow : bool
+        Whether insertions may name up to 3 ids beyond the vertex count.
+    self_loops : bool
+        Whether self-loops may appear.
+    source : int
+        The source whose canonical shortest-path parents the tight insertions aim at.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy of [`RandomBatch`][dyng.testing.strategies.RandomBatch].
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When drawn from: a negative maximum.
 
     Examples
     --------
