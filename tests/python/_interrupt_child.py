@@ -45,19 +45,25 @@ def timed(call):
 def interrupted_call(tag, call, seconds=0.0, signal_follows=False):
     """Runs call() for the parent to interrupt; returns its value, or None when it was stopped.
     With `signal_follows`, a call that ended first waits for the parent's SIGINT (which Python's
-    handler turns into KeyboardInterrupt), so that it cannot land in the code after it."""
+    handler turns into KeyboardInterrupt), so that it cannot land in the code after it; a SIGINT
+    that lands between the call's end and that wait (on the "done" line) is that same signal."""
     say("go", tag, repr(seconds))
+    finished = announced = False
     try:
         value = call()
-    except KeyboardInterrupt:
-        say("caught", tag, repr(time.monotonic()))
-        return None
-    say("done", tag)
-    if signal_follows:
-        try:
+        finished = True
+        say("done", tag)
+        announced = True
+        if signal_follows:
             time.sleep(30)
-        except KeyboardInterrupt:
-            pass
+    except KeyboardInterrupt:
+        if not finished:
+            say("caught", tag, repr(time.monotonic()))
+            return None
+        if not signal_follows:
+            raise
+        if not announced:
+            say("done", tag)  # at worst twice; the parent reads both as the same end
     return value
 
 
