@@ -530,27 +530,35 @@ struct add_row_spans_t {
   }
 };
 
-__global__ inline void row_spans_kernel(const int64_t* old_size, const int64_t* new_size,
-                                        const int64_t* moved, const int64_t* kept, int64_t count,
-                                        row_spans_t* spans) {
-  DYNG_GRID_STRIDE(x, count) {
+/// The spans of touched row x (its arena slots, tail slots and chunks), read from the row arrays.
+struct row_span_of_t {
+  const int64_t *old_size, *new_size, *moved, *kept;
+  __device__ row_spans_t operator()(int64_t x) const {
     const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
-    spans[x] = {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
-                (new_rest + k_chunk_slots - 1) / k_chunk_slots};
+    return {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
+            (new_rest + k_chunk_slots - 1) / k_chunk_slots};
   }
-}
+};
 
-/// The exclusive sums of the spans (count + 1 entries) as the four arrays of offsets.
-__global__ inline void split_row_spans_kernel(const row_spans_t* sums, int64_t count,
-                                              int64_t* arena_at, int64_t* tail_at,
-                                              int64_t* old_chunk_at, int64_t* new_chunk_at) {
-  DYNG_GRID_STRIDE(x, count + 1) {
-    const row_spans_t v = sums[x];
+/// Writes entry x of the spans' exclusive sums into the four arrays of offsets.
+struct split_row_spans_t {
+  int64_t *arena_at, *tail_at, *old_chunk_at, *new_chunk_at;
+  __device__ void operator()(int64_t x, const row_spans_t& v) const {
     arena_at[x] = v.arena;
     tail_at[x] = v.tail;
     old_chunk_at[x] = v.old_chunks;
     new_chunk_at[x] = v.new_chunks;
   }
+};
+
+__global__ inline void row_spans_kernel(row_span_of_t span_of, int64_t count, row_spans_t* spans) {
+  DYNG_GRID_STRIDE(x, count) { spans[x] = span_of(x); }
+}
+
+/// The exclusive sums of the spans (count + 1 entries) as the four arrays of offsets.
+__global__ inline void split_row_spans_kernel(const row_spans_t* sums, int64_t count,
+                                              split_row_spans_t split) {
+  DYNG_GRID_STRIDE(x, count + 1) { split(x, sums[x]); }
 }
 
 /// The touched row that chunk c belongs to: the last x with chunk_at[x] <= c (rows without

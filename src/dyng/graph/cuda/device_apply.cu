@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "dyng/backend/profile.hpp"
+#include "dyng/backend/cuda/block_scan.cuh"
 #include "dyng/backend/cuda/cuda_check.hpp"
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_scope.hpp"
@@ -104,8 +105,13 @@ void sort_pairs(key_t*& keys, int64_t*& values, int64_t count, int bits, device_
 /// Exclusive sums of `count` values into `sums`, count + 1 entries: the last is the total.
 void sums_into(const int64_t* values, int64_t count, int64_t* sums, device_workspace_t& ws,
                cudaStream_t s) {
+  if (count <= k_block_scan_items) {
+    block_scan_kernel<int64_t><<<1, k_block_scan_threads, 0, s>>>(
+        count, read_values_t<int64_t>{values}, write_sums_t<int64_t>{sums});
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   DYNG_CUDA_CHECK(cudaMemsetAsync(sums, 0, sizeof(int64_t), s));
-  if (count == 0) return;
   run_cub(ws, [&](void* temp, size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums + 1, static_cast<int>(count), s);
   });
@@ -351,24 +357,30 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   }
   // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
   const auto entries = rows + 1;
-  auto* spans = ws.device<detail::row_spans_t>(rows);
-  auto* span_sums = ws.device<detail::row_spans_t>(entries);
-  DYNG_CUDA_CHECK(cudaMemsetAsync(span_sums, 0, sizeof(detail::row_spans_t), s));
-  if (p.rows > 0) {
-    detail::row_spans_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        p.old_size, p.new_size, p.moved, p.kept, p.rows, spans);
+  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
+    *at = ws.device<int64_t>(entries);
+  }
+  const detail::row_span_of_t span_of{p.old_size, p.new_size, p.moved, p.kept};
+  const detail::split_row_spans_t split{p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at};
+  if (p.rows <= k_block_scan_items) {
+    block_scan_kernel<detail::row_spans_t>
+        <<<1, k_block_scan_threads, 0, s>>>(p.rows, span_of, split, detail::add_row_spans_t{});
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  } else {
+    auto* spans = ws.device<detail::row_spans_t>(rows);
+    auto* span_sums = ws.device<detail::row_spans_t>(entries);
+    DYNG_CUDA_CHECK(cudaMemsetAsync(span_sums, 0, sizeof(detail::row_spans_t), s));
+    detail::row_spans_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(span_of, p.rows,
+                                                                                 spans);
     DYNG_CUDA_CHECK(cudaGetLastError());
     run_cub(ws, [&](void* temp, size_t& bytes) {
       return cub::DeviceScan::InclusiveScan(temp, bytes, spans, span_sums + 1,
                                             detail::add_row_spans_t{}, static_cast<int>(p.rows), s);
     });
+    detail::split_row_spans_kernel<<<blocks_for(p.rows + 1, sms), k_block_threads, 0, s>>>(
+        span_sums, p.rows, split);
+    DYNG_CUDA_CHECK(cudaGetLastError());
   }
-  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
-    *at = ws.device<int64_t>(entries);
-  }
-  detail::split_row_spans_kernel<<<blocks_for(p.rows + 1, sms), k_block_threads, 0, s>>>(
-      span_sums, p.rows, p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at);
-  DYNG_CUDA_CHECK(cudaGetLastError());
   // plan_rows() reads them back in this order.
   totals.push_back(p.arena_at + p.rows);
   totals.push_back(p.tail_at + p.rows);

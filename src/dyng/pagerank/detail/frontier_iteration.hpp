@@ -220,9 +220,10 @@ class frontier_iteration_t {
   double seed(const change_log_t<vid_t>& log, const teleport_t& teleport, double alpha,
               double threshold, const std::vector<double>& x) {
     const auto plan = plan_seeds(
-        log, t_.weighted, alpha, threshold, [&](vid_t u) { return x[static_cast<size_t>(u)]; },
-        [&](vid_t u) { return is_dangling(u); },
-        [&](vid_t u) { return static_cast<int64_t>(out_.degree(u)); });
+        seed_tails_t<vid_t>(log), log, t_.weighted, alpha, threshold,
+        [&](vid_t u, size_t) { return x[static_cast<size_t>(u)]; },
+        [&](vid_t u, size_t) { return is_dangling(u); },
+        [&](vid_t u, size_t) { return static_cast<int64_t>(out_.degree(u)); });
     for (const auto& change : log.changes) mark(change.dst, 0);
     for (const vid_t u : plan.expand) mark_out_neighbours(u, 0);
     for (vid_t v = log.num_vertices_before; v < log.num_vertices_after; ++v) mark(v, 0);

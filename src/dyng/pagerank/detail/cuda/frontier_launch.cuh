@@ -109,7 +109,7 @@ void flag_vertices(const std::vector<vid_t>& vertices, unsigned char* flags, voi
   flag_listed<<<grid_for(count), k_block_threads, 0, as_stream(stream)>>>(list.data(), count,
                                                                           flags);
   check_launch();
-  ::dyng::cuda::synchronize(stream);  // `list` goes back to the pool when this returns
+  // No wait: `list` goes back to the stream-ordered pool behind the kernel that reads it.
 }
 
 /// Flags the batch's seeds (frontier_seeds.hpp) in fs.flags: the heads of `changes` (device
@@ -122,7 +122,8 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
   void* stream = space.stream;
   const iteration_setup_t<vid_t, eid_t>& it = setup.iteration;
   // The device holds the rows: a graph that its device copy applies to keeps no host rows.
-  const auto inputs = seed_inputs(log);
+  const seed_tails_t<vid_t> seeds(log);
+  const auto& inputs = seeds.inputs;
   std::vector<double> gathered(3 * inputs.size());
   if (!inputs.empty()) {
     const auto list = upload_list(inputs, stream);
@@ -135,14 +136,11 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
                                stream);
     ::dyng::cuda::synchronize(stream);
   }
-  auto at = [&](vid_t u) {
-    return 3 *
-           static_cast<size_t>(std::lower_bound(inputs.begin(), inputs.end(), u) - inputs.begin());
-  };
   const auto plan = plan_seeds(
-      log, it.weighted, it.alpha, setup.threshold, [&](vid_t u) { return gathered[at(u)]; },
-      [&](vid_t u) { return gathered[at(u) + 1] == 0.0; },
-      [&](vid_t u) { return static_cast<int64_t>(gathered[at(u) + 2]); });
+      seeds, log, it.weighted, it.alpha, setup.threshold,
+      [&](vid_t, size_t at) { return gathered[3 * at]; },
+      [&](vid_t, size_t at) { return gathered[3 * at + 1] == 0.0; },
+      [&](vid_t, size_t at) { return static_cast<int64_t>(gathered[3 * at + 2]); });
   const auto num_changes = static_cast<long long>(log.changes.size());
   if (num_changes > 0) {
     flag_heads<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
@@ -162,7 +160,6 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
     const auto expand = upload_list(plan.expand, stream);
     flag_out_neighbours(setup.out, expand.data(), nullptr,
                         static_cast<long long>(plan.expand.size()), fs, stream);
-    ::dyng::cuda::synchronize(stream);  // `expand` goes back to the pool when this returns
   }
   return plan.shift;
 }
