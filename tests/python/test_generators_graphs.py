@@ -84,3 +84,65 @@ def test_payments_stay_mostly_within_a_community():
     src, dst = generators.payment_pairs(10_000, 5_000, seed=9)
     ahead = (dst - src) % 10_000
     assert 0.85 < np.mean((ahead >= 1) & (ahead <= 40)) < 0.95
+
+
+_STREETS = generators.street_grid(4, seed=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: generators.street_grid(2.5), r"street_grid\(\): side=2.5 is not an integer"),
+        (lambda: generators.street_grid(-1), r"street_grid\(\): side=-1 is below 0"),
+        (lambda: generators.street_grid(3, seed=-1), r"street_grid\(\): seed=-1 is not a seed"),
+        (lambda: generators.street_grid(3, seed="x"), r"street_grid\(\): seed='x' is not a seed"),
+        (lambda: generators.rmat_pairs(-1, 5), r"rmat_pairs\(\): scale=-1 is below 0"),
+        (lambda: generators.rmat_pairs(63, 5), r"rmat_pairs\(\): scale=63 is above 62"),
+        (lambda: generators.rmat_pairs(4, -5), r"rmat_pairs\(\): count=-5 is below 0"),
+        (lambda: generators.rmat_pairs(4, 2.0), r"rmat_pairs\(\): count=2.0 is not an integer"),
+        (lambda: generators.rmat(32, 0), r"rmat\(\): scale=32 is above 31"),
+        (lambda: generators.rmat(4, -1), r"rmat\(\): edge_factor=-1 is below 0"),
+        (lambda: generators.rmat(4, seed=1.5), r"rmat\(\): seed=1.5 is not a seed"),
+        (lambda: generators.payment_pairs(0, 5), r"payment_pairs\(\): accounts=0 is below 1"),
+        (lambda: generators.payment_pairs(9.5, 5), r"payment_pairs\(\): accounts=9.5 is not"),
+        (lambda: generators.payment_pairs(9, -1), r"payment_pairs\(\): count=-1 is below 0"),
+        (
+            lambda: generators.payment_pairs(2**62 + 1, 1),
+            r"payment_pairs\(\): accounts=\d+ is above",
+        ),
+        (lambda: generators.payments(0), r"payments\(\): accounts=0 is below 1"),
+        (lambda: generators.payments(2**31 + 1, 0), r"payments\(\): accounts=2147483649 is above"),
+        (lambda: generators.payments(9, -2), r"payments\(\): per_account=-2 is below 0"),
+        (lambda: _STREETS.edges([0.5]), r"StreetGrid.edges\(\): streets has dtype float64"),
+        (lambda: _STREETS.edges([True]), r"StreetGrid.edges\(\): streets has dtype bool"),
+        (lambda: _STREETS.edges([[0, 1]]), r"StreetGrid.edges\(\): streets has shape \(1, 2\)"),
+        (lambda: _STREETS.edges([-1]), r"streets\[0\] = -1 is not a street; pass indices in"),
+        (lambda: _STREETS.edges([0, 99]), r"streets\[1\] = 99 is not a street"),
+        (lambda: _STREETS.edges([0], [1, 2]), r"seconds has 2 travel times for 1 streets"),
+        (lambda: _STREETS.edges(None, [5]), r"seconds has 1 travel times for \d+ streets"),
+        (lambda: _STREETS.edges([0], [7.5]), r"StreetGrid.edges\(\): seconds has dtype float64"),
+        (lambda: _STREETS.edges([0], 7), r"StreetGrid.edges\(\): seconds has shape \(\)"),
+        (lambda: _STREETS.edges([0], [-3]), r"seconds\[0\] = -3 is not a travel time"),
+        (lambda: _STREETS.edges([0], [2**31]), r"seconds\[0\] = 2147483648 is not a travel time"),
+    ],
+)
+def test_bad_arguments_are_refused_with_what_to_do(call, message):
+    with pytest.raises(dyng.InvalidArgumentError, match=message):
+        call()
+
+
+def test_empty_picks_and_edge_cases_are_graphs():
+    assert _STREETS.edges([], []).num_edges == 0
+    assert _STREETS.edges(np.array([]), np.array([])).num_edges == 0
+    assert generators.street_grid(0, seed=1).edges().to_graph().num_vertices == 0
+    assert generators.rmat(3, 0, seed=1).num_edges == 0
+    assert generators.payments(1, seed=1).num_edges == 0  # its only payee is itself
+
+
+def test_to_graph_keeps_the_edge_lists_own_vertex_count():
+    edges = generators.EdgeList(5, np.array([0], np.int32), np.array([1], np.int32))
+    with pytest.raises(TypeError, match=r"to_graph\(\): num_vertices=9 is not an option"):
+        edges.to_graph(num_vertices=9)
+    outside = generators.EdgeList(2, np.array([0], np.int32), np.array([4], np.int32))
+    with pytest.raises(dyng.InvalidArgumentError):
+        outside.to_graph()

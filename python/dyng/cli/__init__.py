@@ -2,12 +2,12 @@
 
 ``dyng [--version] [--log-level L] COMMAND ...`` with the commands ``sssp``, ``mosp``,
 ``cycle_count``, ``components`` and ``pagerank`` (verbs ``compute`` and ``update``), ``prep``,
-``convert``, ``generate``, ``config`` and ``demo`` (:mod:`dyng.demo`). Each command lives in its
+``convert``, ``generate``, ``config`` and ``demo`` (``dyng.demo``). Each command lives in its
 own module with a ``register(commands)`` function that adds its parser and sets ``run``, the
 function that does the work;
-:mod:`dyng.cli._flags` builds the flag groups they share, :mod:`dyng.cli._batches` reads an
-update's batch, :mod:`dyng.cli._outputs` makes every command's output files appear
-all together or not at all, and :mod:`dyng.cli._errors` maps failures to exit statuses: 0 ok,
+``dyng.cli._flags`` builds the flag groups they share, ``dyng.cli._batches`` reads an
+update's batch, ``dyng.cli._outputs`` makes every command's output files appear
+all together or not at all, and ``dyng.cli._errors`` maps failures to exit statuses: 0 ok,
 1 failure (``dyng: error: ...``), 2 usage, 130 interrupted.
 
 Parsing, ``--help`` and ``--version``'s parser load no native module; a command selects one

@@ -1,14 +1,14 @@
 """Where an update verb's change batch comes from, and the one place that reads it.
 
 * the MOSP tools' batch files: ``--changes DIR`` (``DIR/insert.txt``, ``DIR/delete.txt``) or
-  ``--insert FILE --delete FILE`` (:func:`add_batch_source`, :func:`read_batch`; ``sssp`` and
+  ``--insert FILE --delete FILE`` (``add_batch_source``, ``read_batch``; ``sssp`` and
   ``mosp`` take only these);
 * any one of those, a text batch (``--batch FILE``: ``- u v`` / ``+ u v`` lines, see
-  :mod:`dyng.cli._textbatch`) or a seeded batch drawn as CycleEnumeration's generator draws it
+  ``dyng.cli._textbatch``) or a seeded batch drawn as CycleEnumeration's generator draws it
   (``--num-deletions``, ``--num-insertions``, ``--seed``, ``--locality-window``), with
-  ``--write-batch FILE`` writing the batch used (:func:`add_any_batch`, :func:`read_any_batch`;
+  ``--write-batch FILE`` writing the batch used (``add_any_batch``, ``read_any_batch``;
   ``cycle_count``, ``components`` and ``pagerank``, whose ``--batch`` may be repeated:
-  :func:`any_batch_sources`).
+  ``any_batch_sources``).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def read_batch(args, graph):
 
 def add_any_batch(parser, *, several=False):
     """``--batch``, the batch-file flags, the generator's flags and ``--write-batch``;
-    ``several``: ``--batch`` may be repeated (:func:`any_batch_sources` reads them in turn)."""
+    ``several``: ``--batch`` may be repeated (``any_batch_sources`` reads them in turn)."""
     from dyng.generators import legacy
 
     parser.add_argument(
@@ -114,7 +114,7 @@ def read_any_batch(args, graph):
 def any_batch_sources(args):
     """Readers of the update's batches, in order, each called with the graph as the batches
     before it left it: one per ``--batch FILE`` where the flag was repeated, else the one that
-    :func:`read_any_batch` reads."""
+    ``read_any_batch`` reads."""
     paths = args.batch if isinstance(args.batch, list) else []
     if len(paths) < 2:
         return [lambda graph: read_any_batch(args, graph)]

@@ -1,7 +1,7 @@
 """Exit statuses and the one place that turns exceptions into them (spec section 10).
 
 0 ok, 1 failure (``dyng: error: <message>``), 2 usage, 130 interrupted (``dyng: interrupted;
-<what was left>``: the previous outputs or all the new ones, see :mod:`dyng.cli._outputs`).
+<what was left>``: the previous outputs or all the new ones, see ``dyng.cli._outputs``).
 Warnings, such as the BackendWarning of a CPU fallback, print as ``dyng: warning: <message>``.
 """
 

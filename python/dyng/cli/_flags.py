@@ -1,12 +1,12 @@
 """The flag groups that several commands share, and the one way they become library calls.
 
-* graph input: ``--graph/--input``, ``--format`` and the readers' keywords (:func:`add_graph`,
-  :func:`read_graph`);
-* resources: ``--backend``, ``--threads``, ``--device`` (:func:`add_resources`,
-  :func:`resources_of`);
-* keyword fields: an algorithm's ``Options`` dataclass (:func:`option_fields`) or a function's
-  keyword parameters (:func:`parameter_fields`) become kebab-case flags (:func:`add_fields`),
-  bools as ``--x/--no-x``, and come back as the keywords the user gave (:func:`given`).
+* graph input: ``--graph/--input``, ``--format`` and the readers' keywords (``add_graph``,
+  ``read_graph``);
+* resources: ``--backend``, ``--threads``, ``--device`` (``add_resources``,
+  ``resources_of``);
+* keyword fields: an algorithm's ``Options`` dataclass (``option_fields``) or a function's
+  keyword parameters (``parameter_fields``) become kebab-case flags (``add_fields``),
+  bools as ``--x/--no-x``, and come back as the keywords the user gave (``given``).
 
 Nothing here loads the native module; that happens when a command runs.
 """
@@ -147,7 +147,7 @@ def is_mtx_name(path):
 
 
 def format_of(path, requested, *, mtx_by_extension=True):
-    """The format ``auto`` stands for at `path` (see :func:`add_graph`)."""
+    """The format ``auto`` stands for at `path` (see ``add_graph``)."""
     if requested != "auto":
         return requested
     if os.path.exists(f"{path}RowPtr.txt"):

@@ -3,14 +3,14 @@ when it fails or is interrupted.
 
 Every file the command line writes goes through dyng's native writers, and they put a finished
 file in place through the write group open on their thread (src/dyng/io/write_group.hpp).
-:func:`run` opens one around a whole command: each output is written in full to a temporary
+``run`` opens one around a whole command: each output is written in full to a temporary
 file beside its target (with the missing folders made for it), and only when the command has
 returned success are they all put in place, in one native call during which SIGINT is held
-(:func:`dyng._interrupts.deferred_interrupts`). A failure or a Ctrl-C before that removes every
+(``dyng._interrupts.deferred_interrupts``). A failure or a Ctrl-C before that removes every
 temporary file and every folder made for them, so the final names hold the previous run's files
 as they were. Files in an output folder that the command does not write are never touched.
 
-After an interrupt, :func:`interrupt_outcome` says which of the two states was left.
+After an interrupt, ``interrupt_outcome`` says which of the two states was left.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Progress on stderr: one line for a step that takes longer than about a second
-(:func:`step`), or a bar for a run of known length (:class:`Bar`, the demo's batches).
+(``step``), or a bar for a run of known length (``Bar``, the demo's batches).
 
 Either shows only when stderr is a terminal and ``--quiet`` was not given, so piped output and
 scripts see nothing from it.
@@ -58,7 +58,7 @@ def step(what):
 
 class Bar:
     """A bar of `total` steps, ``dyng: <what> [#####.....] 5/10``, redrawn in place on stderr;
-    nothing shows while the progress line is off (see :func:`configure`)."""
+    nothing shows while the progress line is off (see ``configure``)."""
 
     _WIDTH = 30
 

@@ -1,5 +1,5 @@
 """What ``sssp`` and ``mosp`` share: the original tools' output layout, the ``--init`` trees and
-the flags of an update (their batches come from :mod:`dyng.cli._batches`).
+the flags of an update (their batches come from ``dyng.cli._batches``).
 
 Layout under ``--out DIR``: ``obj<k>/distancesOriginal.txt`` and ``obj<k>/SSSPTreeOriginal.txt``
 after a compute, ``obj<k>/distancesUpdated.txt`` and ``obj<k>/SSSPTreeUpdated.txt`` after an

@@ -3,7 +3,7 @@
 after an update, so both fit in one folder):
 
 * ``labels<stage>.txt``: ``v label`` per vertex, label = the smallest vertex id of v's component
-  (the layout of the distance and parent files, readable by :func:`dyng.io.read_parents`);
+  (the layout of the distance and parent files, readable by ``dyng.io.read_parents``);
 * ``sizes<stage>.txt``: ``label size`` per component, by label (its line count is the count).
 
 A report line per step on stdout (``--quiet``: none) gives the count, the largest component and,

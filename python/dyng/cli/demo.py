@@ -1,4 +1,4 @@
-"""``dyng demo``: dyng's job in about a minute on generated data (:mod:`dyng.demo`)."""
+"""``dyng demo``: dyng's job in about a minute on generated data (``dyng.demo``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``dyng generate mosp_changes|cycle_enum_batch``: the original tools' seeded batch generators
-(:mod:`dyng.generators.legacy`), each generator keyword a flag."""
+(``dyng.generators.legacy``), each generator keyword a flag."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """``dyng demo`` (also ``python -m dyng.demo``): dyng's job in about a minute, on generated data.
 
-It builds three seeded graphs (:mod:`dyng.generators.graphs`, sized by ``_data``): a street
+It builds three seeded graphs (``dyng.generators.graphs``, sized by ``_data``): a street
 grid with travel times, an R-MAT follower network and a payment graph; computes the results
 users keep current on them (sssp and dynamic_bfs from the centre of the roads, weak and strong
 components and pagerank of the followers, the histogram of payment cycles up to 6 long); then
-streams batches into every graph (:mod:`dyng.demo._stream`: road closures, re-openings and
+streams batches into every graph (``dyng.demo._stream``: road closures, re-openings and
 travel-time changes; follows and unfollows; new and expiring payments). Each batch is applied
-once per graph by :func:`dyng.update`, which repairs all the graph's results, and every repaired
+once per graph by ``dyng.update``, which repairs all the graph's results, and every repaired
 result is checked against a fresh compute (bit for bit; pagerank within its documented bound).
 It prints a table of median update and recompute times per result with the speed-up and whether
 every answer was equal, writes the numbers as JSON and a chart of both times per batch, and exits

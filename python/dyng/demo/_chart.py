@@ -1,6 +1,6 @@
 """The demo's chart: update vs recompute time per batch, one panel per result (PNG bytes).
 
-matplotlib is optional (the ``dyng[plot]`` extra); :func:`png` raises ImportError saying what to
+matplotlib is optional (the ``dyng[plot]`` extra); ``png`` raises ImportError saying what to
 install when it is missing, and the demo then skips the chart.
 """
 

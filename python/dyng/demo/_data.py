@@ -1,4 +1,4 @@
-"""The sizes of the demo's embedded data: three seeded graphs made by :mod:`dyng.generators.graphs`
+"""The sizes of the demo's embedded data: three seeded graphs made by ``dyng.generators.graphs``
 (a street grid with travel times, an R-MAT follower network, a payment graph), each standing for
 a graph that users keep results current on, and the sizes of the batches streamed into them.
 
@@ -23,7 +23,7 @@ PAYMENTS = 40
 
 @dataclasses.dataclass(frozen=True)
 class Sizes:
-    """How big the three graphs and their batches are; :func:`sizes` scales the default ones.
+    """How big the three graphs and their batches are; ``sizes`` scales the default ones.
 
     A batch closes `road_closures` streets (and opens those closed two batches before), changes
     the travel time of ``3 * road_closures`` others, and adds and removes `follows` follows and

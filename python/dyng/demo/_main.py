@@ -16,7 +16,7 @@ NUMBERS = "demo.json"
 
 
 def run(args):
-    """Runs the demo for parsed flags `args` (see :mod:`dyng.demo._options`)."""
+    """Runs the demo for parsed flags `args` (see ``dyng.demo._options``)."""
     import dyng
     from dyng.cli import _progress
 

@@ -41,7 +41,7 @@ class Measurements:
 
 
 def run(workloads, batches, bar, *, sync_device):
-    """Streams `batches` batches into every workload; returns the :class:`Measurements`.
+    """Streams `batches` batches into every workload; returns the ``Measurements``.
 
     `bar` is advanced once per batch (all graphs); `sync_device` makes each profiled stage
     wait for the device (CUDA), so its time includes the device work.

@@ -1,12 +1,12 @@
 """The demo's stream of batches: what happens to each graph between two updates.
 
-* :class:`RoadEvents`: streets close (both directions deleted), streets closed in an earlier
+* ``RoadEvents``: streets close (both directions deleted), streets closed in an earlier
   batch open again (re-inserted with their own travel time), and traffic changes travel times
   (an existing street inserted again with a new time: the graph's upsert semantics);
-* :class:`EdgeSetEvents`: edges come and go at random, new ones drawn the way the graph was
+* ``EdgeSetEvents``: edges come and go at random, new ones drawn the way the graph was
   (follows and unfollows; new payments and payments leaving the window).
 
-Each ``next_batch()`` returns an :class:`dyng.EdgeBatch` whose deletions and insertions never
+Each ``next_batch()`` returns a ``dyng.EdgeBatch`` whose deletions and insertions never
 name the same edge, so every batch changes the graph by exactly what it lists.
 """
 
@@ -26,7 +26,7 @@ def _edge_batch(insert, delete):
 
 
 class RoadEvents:
-    """Closures, re-openings and travel-time changes on a :class:`dyng.generators.StreetGrid`.
+    """Closures, re-openings and travel-time changes on a ``dyng.generators.StreetGrid``.
 
     Parameters
     ----------

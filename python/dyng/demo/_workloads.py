@@ -1,6 +1,6 @@
 """What the demo keeps current: each graph with its stream of batches and the results on it.
 
-A :class:`Tracked` result says how to compute it fresh, which of its arrays are its answer, and,
+A ``Tracked`` result says how to compute it fresh, which of its arrays are its answer, and,
 for an iterative answer (pagerank), the L1 distance within which an update must lie of a fresh
 compute (the bound its module documents); exact answers must be equal bit for bit.
 """

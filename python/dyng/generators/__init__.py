@@ -1,7 +1,8 @@
 """Graph and batch generators.
 
 * Seeded synthetic graphs ([`dyng.generators.graphs`][]):
-  [`street_grid`][dyng.generators.graphs.street_grid] (roads with travel times), [`rmat`][dyng.generators.graphs.rmat] (a follower network),
+  [`street_grid`][dyng.generators.graphs.street_grid] (roads with travel times),
+  [`rmat`][dyng.generators.graphs.rmat] (a follower network),
   [`payments`][dyng.generators.graphs.payments] (a payment graph), and
   [`rmat_pairs`][dyng.generators.graphs.rmat_pairs] /
   [`payment_pairs`][dyng.generators.graphs.payment_pairs] to draw more of their edges.
