@@ -112,6 +112,33 @@ def apply_to_edges(graph: EdgeGraph, batch: ChangeBatch) -> EdgeGraph:
     return dataclasses.replace(graph, src=src[order], dst=dst[order], weights=weights[order])
 
 
+def inverse(graph: EdgeGraph, batch: ChangeBatch) -> ChangeBatch:
+    """The batch that undoes ``batch`` on ``graph``: its insertions deleted, its deletions put
+    back with their weights in ``graph``; the steady updates alternate the two.
+
+    Examples
+    --------
+    >>> from bench.generators import grid
+    >>> g = grid(4, 4)
+    >>> batch = make_changes(g, 6, "uniform", np.random.default_rng(0))
+    >>> undo = inverse(g, batch)
+    >>> apply_to_edges(apply_to_edges(g, batch), undo).edge_keys().tolist() == g.edge_keys().tolist()
+    True
+    """
+    n = graph.num_vertices
+    where = np.searchsorted(
+        graph.edge_keys(), batch.delete_src.astype(np.int64) * n + batch.delete_dst
+    )
+    return ChangeBatch(
+        batch.delete_src,
+        batch.delete_dst,
+        graph.weights[where],
+        batch.insert_src,
+        batch.insert_dst,
+        {**batch.info, "inverse": True},
+    )
+
+
 def _uniform_pairs(n: int, k: int, rng: np.random.Generator):
     src = rng.integers(0, n, size=k)
     return src, rng.integers(0, n, size=k)

@@ -11,12 +11,23 @@ Per graph it measures, with peers interleaved and the median of ``repeats`` roun
 
 The first round of each measurement is a warm-up and also the one checked against SciPy and a
 NumPy reconstruction of the canonical parents.
+
+First against steady (issue 44: no first-call tax), per backend, in ``first_<b>_ms`` and
+``steady_<b>_ms``:
+
+* compute: the first call on the freshly built graph (the warm-up round) against the median.
+* update: the first update of a fresh result after its compute (the median above) against the
+  steady ones, ``repeats`` further updates of one result that alternate the batch's inverse and
+  the batch (so each has a known answer: the graph's own distances, or the recompute's), each
+  checked against that answer. They change the same edges each time, as a user who toggles a
+  set of closures would.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import statistics
 import time
 import zlib
@@ -24,11 +35,11 @@ import zlib
 import numpy as np
 
 from bench import changes, generators, verify
-from bench.timing import Peer, run_interleaved
+from bench.timing import Peer, Samples, quiet_ms, run_interleaved
 
 SOURCE = 0
-DEFAULT_GRAPHS = ("rmat18", "rmat20", "grid512", "grid1000")
-QUICK_GRAPHS = ("rmat18", "grid512")
+DEFAULT_GRAPHS = ("rmat18", "rmat20", "uniform18", "grid512", "grid1000", "road1000")
+QUICK_GRAPHS = ("rmat18", "uniform16", "grid512", "road512")
 DEFAULT_CHANGES = (1000, 10000)
 BACKENDS = ("seq", "omp")
 ALL_BACKENDS = ("seq", "omp", "cuda")
@@ -187,6 +198,8 @@ def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log)
         row.update(
             {
                 f"dyng_{b}_ms": ms,
+                f"first_{b}_ms": samples[f"dyng_{b}"].warmup_ms[0],
+                f"steady_{b}_ms": ms,
                 f"ref_{b}_ms": scipy_ms,
                 f"ratio_{b}": ms / scipy_ms if scipy_ms else None,
             }
@@ -217,10 +230,7 @@ def _measure_update(
     batch = changes.make_changes(
         edges, count, mode, change_rng(settings.seed, edges.name, mode, count)
     )
-    edge_batch = dyng.EdgeBatch(
-        insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
-        delete=(batch.delete_src, batch.delete_dst),
-    )
+    edge_batch = _edge_batch(dyng, batch)
     log(f"{label}: SciPy reference on the changed graph (untimed)")
     changed = changes.apply_to_edges(edges, batch)
     reference = (
@@ -231,14 +241,21 @@ def _measure_update(
     case = _Case(batch, edge_batch, changed, reference)
     row = _row(edges, label, "recompute")
     row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
+    undo = _edge_batch(dyng, changes.inverse(edges, batch))
     for b in settings.backends:
-        samples, stats, apply_ms = _update_vs_recompute(
+        samples, stats, apply_ms, expected = _update_vs_recompute(
             dyng, base[b], case, resources[b], settings.repeats, _prefixed(log, f"{label} {b}")
         )
+        steady = _steady_updates(
+            dyng, base[b], (undo, edge_batch), expected, resources[b], settings
+        )
         update_ms, recompute_ms = samples["update"].median_ms, samples["recompute"].median_ms
+        samples["steady"] = steady
         row.update(
             {
                 f"dyng_{b}_ms": update_ms,
+                f"first_{b}_ms": update_ms,
+                f"steady_{b}_ms": steady.median_ms,
                 f"ref_{b}_ms": recompute_ms,
                 f"ratio_{b}": update_ms / recompute_ms,
                 f"path_{b}": _paths(stats),
@@ -248,10 +265,39 @@ def _measure_update(
         row["samples"].update({f"{b}_{k}": dataclasses.asdict(s) for k, s in samples.items()})
         row["stats"][b] = stats
         log(
-            f"{label} {b}: update {update_ms:.2f} ms, recompute {recompute_ms:.2f} ms, "
+            f"{label} {b}: update {update_ms:.2f} ms (steady {steady.median_ms:.2f} ms), "
+            f"recompute {recompute_ms:.2f} ms, "
             f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)"
         )
     return row
+
+
+def _edge_batch(dyng, batch: changes.ChangeBatch):
+    return dyng.EdgeBatch(
+        insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
+        delete=(batch.delete_src, batch.delete_dst),
+    )
+
+
+def _steady_updates(dyng, base, batches, expected, res, settings: Settings) -> Samples:
+    """``repeats`` updates of one result after its first, alternating ``batches`` (the inverse,
+    then the batch); each is checked against ``expected`` (arrays before, after the batch)."""
+    graph = base.clone()
+    result = dyng.sssp.compute(graph, SOURCE, resources=res)
+    before = _arrays(result)
+    dyng.sssp.update(graph, batches[1], result, resources=res)
+    samples = Samples("steady")
+    for i in range(settings.repeats):
+        ms, _ = quiet_ms(
+            functools.partial(dyng.sssp.update, graph, batches[i % 2], result, resources=res)
+        )
+        samples.ms.append(ms)
+        distances, parents = _arrays(result)
+        want = before if i % 2 == 0 else expected
+        what = "the batch's inverse" if i % 2 == 0 else "the batch again"
+        verify.assert_equal(f"steady sssp.update ({what}) distances", distances, want[0])
+        verify.assert_equal(f"steady sssp.update ({what}) parents", parents, want[1])
+    return samples
 
 
 @dataclasses.dataclass(frozen=True)
@@ -298,11 +344,13 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
             )
         return graph, dyng.sssp.compute(graph, SOURCE, resources=res), None
 
-    stats = []
+    stats, expected = [], []
 
     def check(round_index, out):
         _, updated, st = out["update"]
         _, recomputed, _ = out["recompute"]
+        if round_index == 0:
+            expected.append(_arrays(recomputed))
         if round_index == 0 and case.reference is not None:
             _check_against_oracle(
                 "recompute after the batch", case.changed, recomputed, case.reference
@@ -320,7 +368,7 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
 
     peers = [Peer("update", fresh_state, update), Peer("recompute", changed_clone, recompute)]
     samples = run_interleaved(peers, repeats, check=check, progress=lambda m: log(m, throttle=True))
-    return samples, stats, statistics.median(apply_ms[1:] or apply_ms)
+    return samples, stats, statistics.median(apply_ms[1:] or apply_ms), expected[0]
 
 
 def _plain(value):
