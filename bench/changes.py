@@ -112,31 +112,35 @@ def apply_to_edges(graph: EdgeGraph, batch: ChangeBatch) -> EdgeGraph:
     return dataclasses.replace(graph, src=src[order], dst=dst[order], weights=weights[order])
 
 
-def inverse(graph: EdgeGraph, batch: ChangeBatch) -> ChangeBatch:
-    """The batch that undoes ``batch`` on ``graph``: its insertions deleted, its deletions put
-    back with their weights in ``graph``; the steady updates alternate the two.
+def split(batch: ChangeBatch, parts: int, rng: np.random.Generator) -> list[ChangeBatch]:
+    """``batch`` as ``parts`` batches applied one after another (the steady updates): each gets
+    an equal share of its insertions (in draw order) and of its deletions (shuffled first, since
+    they come sorted by edge and a slice would hold low vertex ids only). The batch's insertions
+    are distinct new edges and its deletions distinct existing ones, so every part changes the
+    graph that the parts before it left.
 
     Examples
     --------
     >>> from bench.generators import grid
-    >>> g = grid(4, 4)
-    >>> batch = make_changes(g, 6, "uniform", np.random.default_rng(0))
-    >>> undo = inverse(g, batch)
-    >>> apply_to_edges(apply_to_edges(g, batch), undo).edge_keys().tolist() == g.edge_keys().tolist()
-    True
+    >>> rng = np.random.default_rng(0)
+    >>> parts = split(make_changes(grid(8, 8), 12, "uniform", rng), 3, rng)
+    >>> [p.size for p in parts]
+    [4, 4, 4]
     """
-    n = graph.num_vertices
-    where = np.searchsorted(
-        graph.edge_keys(), batch.delete_src.astype(np.int64) * n + batch.delete_dst
-    )
-    return ChangeBatch(
-        batch.delete_src,
-        batch.delete_dst,
-        graph.weights[where],
-        batch.insert_src,
-        batch.insert_dst,
-        {**batch.info, "inverse": True},
-    )
+    order = rng.permutation(batch.delete_src.size)
+    ins = np.array_split(np.arange(batch.insert_src.size), parts)
+    dels = np.array_split(order, parts)
+    return [
+        ChangeBatch(
+            batch.insert_src[i],
+            batch.insert_dst[i],
+            batch.insert_weights[i],
+            batch.delete_src[d],
+            batch.delete_dst[d],
+            {**batch.info, "part": k, "parts": parts},
+        )
+        for k, (i, d) in enumerate(zip(ins, dels))
+    ]
 
 
 def _uniform_pairs(n: int, k: int, rng: np.random.Generator):

@@ -130,11 +130,13 @@ def figures(document: dict):
         yield (f"{name}-{chart}.png" if chart else f"{name}.png"), fig
 
 
-def _grouped_bars(ax, groups, series, *, horizontal=False, legend=True) -> None:
+def _grouped_bars(ax, groups, series, *, horizontal=False, legend=True, styles=None) -> None:
     """One group of bars per entry of `groups`; `series` holds (label, values, notes) with
     values[i] in ms for groups[i] (None where it was not measured) and notes appended to the
-    value labels (or None). ``legend=False`` leaves the legend to a figure of several panels."""
+    value labels (or None). ``legend=False`` leaves the legend to a figure of several panels;
+    ``styles`` maps a series label to bar keywords (colour C<k> by position otherwise)."""
     series = [s for s in series if any(v is not None for v in s[1])]
+    styles = styles or {}
     values = [v for s in series for v in s[1] if v is not None]
     width = 0.8 / max(len(series), 1)
     draw = ax.barh if horizontal else ax.bar
@@ -144,7 +146,8 @@ def _grouped_bars(ax, groups, series, *, horizontal=False, legend=True) -> None:
             for i, v in enumerate(heights)
             if v is not None
         ]
-        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label, color=f"C{k}")
+        style = {"color": f"C{k}", **styles.get(label, {})}
+        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label, **style)
         ax.bar_label(
             bars, labels=[f"{_ms(v)}{note}" for _, v, note in cells], fontsize=6, padding=1
         )
@@ -311,6 +314,12 @@ def _sssp_classes(document, figure, backends):
     graphs = list(dict.fromkeys(r["graph"] for r in rows))
     operations = list(dict.fromkeys(r["operation"] for r in rows))
     fig, axes = figure(len(operations), 1, 2.5 + 1.8 * len(graphs), 0.6 + 3.4 * len(operations))
+    # One colour per backend; its steady bars hatched and paler beside the first call's.
+    styles = {
+        f"{when} {_BACKEND_LABELS[b]}": {"color": f"C{k}", **extra}
+        for k, b in enumerate(backends)
+        for when, extra in (("first", {}), ("steady", {"alpha": 0.55, "hatch": "//"}))
+    }
     for ax, operation in zip((row[0] for row in axes), operations):
         found = {r["graph"]: r for r in rows if r["operation"] == operation}
         series = [
@@ -322,14 +331,14 @@ def _sssp_classes(document, figure, backends):
             for b in backends
             for when in ("first", "steady")
         ]
-        _grouped_bars(ax, graphs, series, legend=False)
+        _grouped_bars(ax, graphs, series, legend=False, styles=styles)
         ax.set_title(operation, fontsize=9)
     _shared_legend(fig, axes)
     fig.suptitle(
         _header(
             document,
-            f"sssp per graph class, dyng {document['machine']['dyng_version']}: first call "
-            "(compute: on the fresh graph; update: of a fresh result) and steady (median)",
+            f"time per graph class, first call and steady median, "
+            f"dyng {document['machine']['dyng_version']}",
         ),
         fontsize=10,
     )

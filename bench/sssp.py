@@ -17,10 +17,9 @@ First against steady (issue 44: no first-call tax), per backend, in ``first_<b>_
 
 * compute: the first call on the freshly built graph (the warm-up round) against the median.
 * update: the first update of a fresh result after its compute (the median above) against the
-  steady ones, ``repeats`` further updates of one result that alternate the batch's inverse and
-  the batch (so each has a known answer: the graph's own distances, or the recompute's), each
-  checked against that answer. They change the same edges each time, as a user who toggles a
-  set of closures would.
+  steady ones: after that first batch, ``repeats`` further batches of the same size and mode
+  (one draw of ``repeats`` times the size from the changed graph, split in parts) updating the
+  same result, each timed and checked against a fresh compute of the updated graph (untimed).
 """
 
 from __future__ import annotations
@@ -241,13 +240,13 @@ def _measure_update(
     case = _Case(batch, edge_batch, changed, reference)
     row = _row(edges, label, "recompute")
     row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
-    undo = _edge_batch(dyng, changes.inverse(edges, batch))
+    later = _steady_batches(dyng, changed, settings, mode, count, log)
     for b in settings.backends:
         samples, stats, apply_ms, expected = _update_vs_recompute(
             dyng, base[b], case, resources[b], settings.repeats, _prefixed(log, f"{label} {b}")
         )
-        steady = _steady_updates(
-            dyng, base[b], (undo, edge_batch), expected, resources[b], settings
+        steady, steady_path = _steady_updates(
+            dyng, base[b], edge_batch, later, expected, resources[b]
         )
         update_ms, recompute_ms = samples["update"].median_ms, samples["recompute"].median_ms
         samples["steady"] = steady
@@ -255,19 +254,20 @@ def _measure_update(
             {
                 f"dyng_{b}_ms": update_ms,
                 f"first_{b}_ms": update_ms,
-                f"steady_{b}_ms": steady.median_ms,
+                f"steady_{b}_ms": steady.median_ms if steady.ms else None,
                 f"ref_{b}_ms": recompute_ms,
                 f"ratio_{b}": update_ms / recompute_ms,
                 f"path_{b}": _paths(stats),
+                f"steady_path_{b}": steady_path,
                 f"apply_{b}_ms": apply_ms,
             }
         )
         row["samples"].update({f"{b}_{k}": dataclasses.asdict(s) for k, s in samples.items()})
         row["stats"][b] = stats
         log(
-            f"{label} {b}: update {update_ms:.2f} ms (steady {steady.median_ms:.2f} ms), "
+            f"{label} {b}: update {update_ms:.2f} ms (steady {row[f'steady_{b}_ms'] or 0:.2f} ms), "
             f"recompute {recompute_ms:.2f} ms, "
-            f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)"
+            f"path {row[f'path_{b}']} (steady: {steady_path}; Graph.apply alone {apply_ms:.2f} ms)"
         )
     return row
 
@@ -279,25 +279,38 @@ def _edge_batch(dyng, batch: changes.ChangeBatch):
     )
 
 
-def _steady_updates(dyng, base, batches, expected, res, settings: Settings) -> Samples:
-    """``repeats`` updates of one result after its first, alternating ``batches`` (the inverse,
-    then the batch); each is checked against ``expected`` (arrays before, after the batch)."""
+def _steady_batches(dyng, changed, settings: Settings, mode: str, count: int, log) -> list:
+    """The ``repeats`` batches that follow the first: one draw from the changed graph, split."""
+    rng = change_rng(settings.seed + 1, changed.name, mode, count)
+    try:
+        drawn = changes.make_changes(changed, count * settings.repeats, mode, rng)
+    except ValueError as error:
+        log(f"update {mode} {count}: no steady updates ({error})")
+        return []
+    return [_edge_batch(dyng, part) for part in changes.split(drawn, settings.repeats, rng)]
+
+
+def _steady_updates(dyng, base, first, later: list, expected, res):
+    """Updates of one result after its first (``first``, checked against ``expected``): each of
+    ``later`` timed, then checked against a fresh compute of the updated graph. Returns their
+    Samples and the paths they took."""
     graph = base.clone()
     result = dyng.sssp.compute(graph, SOURCE, resources=res)
-    before = _arrays(result)
-    dyng.sssp.update(graph, batches[1], result, resources=res)
-    samples = Samples("steady")
-    for i in range(settings.repeats):
-        ms, _ = quiet_ms(
-            functools.partial(dyng.sssp.update, graph, batches[i % 2], result, resources=res)
-        )
+    dyng.sssp.update(graph, first, result, resources=res)
+    _assert_same("first sssp.update of the steady chain", _arrays(result), expected)
+    samples, paths = Samples("steady"), []
+    for k, batch in enumerate(later):
+        ms, st = quiet_ms(functools.partial(dyng.sssp.update, graph, batch, result, resources=res))
         samples.ms.append(ms)
-        distances, parents = _arrays(result)
-        want = before if i % 2 == 0 else expected
-        what = "the batch's inverse" if i % 2 == 0 else "the batch again"
-        verify.assert_equal(f"steady sssp.update ({what}) distances", distances, want[0])
-        verify.assert_equal(f"steady sssp.update ({what}) parents", parents, want[1])
-    return samples
+        paths.append({"path": _plain(getattr(st, "path", None))})
+        fresh = dyng.sssp.compute(graph, SOURCE, resources=res)
+        _assert_same(f"steady sssp.update {k + 1} vs recompute", _arrays(result), _arrays(fresh))
+    return samples, _paths(paths) if paths else None
+
+
+def _assert_same(what: str, got, want) -> None:
+    verify.assert_equal(f"{what} distances", got[0], want[0])
+    verify.assert_equal(f"{what} parents", got[1], want[1])
 
 
 @dataclasses.dataclass(frozen=True)
