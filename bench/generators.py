@@ -297,17 +297,24 @@ def parse_name(name: str) -> tuple[str, tuple[int, ...]]:
     ``grid<rows>x<cols>`` -> ("grid", shape); ``road...`` likewise."""
     for kind in ("rmat", "uniform"):
         if name.startswith(kind) and name[len(kind) :].isdigit():
-            return kind, (int(name[len(kind) :]),)
+            return kind, _sizes(name, int(name[len(kind) :]))
     for kind in ("grid", "road"):
         if name.startswith(kind):
             shape = name[len(kind) :].split("x")
             if 1 <= len(shape) <= 2 and all(part.isdigit() for part in shape):
-                return kind, (int(shape[0]), int(shape[-1]))
+                return kind, _sizes(name, int(shape[0]), int(shape[-1]))
     raise ValueError(
         f"parse_name(): unknown graph {name!r}; use rmat<scale> (e.g. rmat18), "
         "uniform<scale> (e.g. uniform18), grid<side> / grid<rows>x<cols> (e.g. grid512) or "
         "road<side> / road<rows>x<cols> (e.g. road512)"
     )
+
+
+def _sizes(name: str, *sizes: int) -> tuple[int, ...]:
+    """The sizes of a graph name, refused here when zero so that a run fails before it starts."""
+    if min(sizes) < 1:
+        raise ValueError(f"parse_name(): graph {name!r} is empty; pass sizes >= 1 (e.g. grid512)")
+    return sizes
 
 
 def by_name(name: str, seed: int) -> EdgeGraph:

@@ -135,6 +135,12 @@ def test_parse_name_rejects(name):
         generators.parse_name(name)
 
 
+@pytest.mark.parametrize("name", ["rmat0", "uniform0", "grid0", "road0x5"])
+def test_parse_name_refuses_empty_graphs(name):
+    with pytest.raises(ValueError, match="is empty; pass sizes >= 1"):
+        generators.parse_name(name)
+
+
 @pytest.mark.parametrize("scale, degree", [(4, 15), (6, 4), (10, 16)])
 def test_uniform_has_equal_out_degrees_and_no_parallel_edges_or_loops(scale, degree):
     g = generators.uniform(scale, degree, seed=2)
