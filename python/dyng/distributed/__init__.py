@@ -15,7 +15,8 @@ This module holds the pieces every rank computes alike, with no exchange:
   [`route_batch`][dyng.distributed.route_batch] say which ranks must see each entry of a
   batch: the owners of its endpoints.
 
-The distributed graph, batches and algorithms that use them are not built yet.
+The distributed graph, batches and algorithms that use them are not built yet;
+docs/developer/distributed.md describes the design and what exists.
 
 Examples
 --------
