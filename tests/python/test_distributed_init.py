@@ -120,8 +120,9 @@ def test_an_mpi4py_of_another_mpi_is_refused(monkeypatch):
 def test_launchers_that_agree_are_accepted(monkeypatch):
     Loaded(monkeypatch, mpi_world=(1, 2))
     env = {**OPEN_MPI, "RANK": "1", "WORLD_SIZE": "2", "MASTER_ADDR": "a", "MASTER_PORT": "1"}
-    ctx = dd.init("device", env=env)
-    assert (ctx.launcher, ctx.rendezvous) == ("torchrun", "a:1")
+    for space in ("host", "device"):
+        ctx = dd.init(space, env=env)
+        assert (ctx.launcher, ctx.rank, ctx.size, ctx.rendezvous) == ("mpi", 1, 2, "a:1")
 
 
 @pytest.mark.parametrize(

@@ -129,5 +129,8 @@ def read_launch(env: Mapping[str, str]) -> Launch:
                 f"{other.source}); unset the stale ones (a job script's exports, a launcher "
                 "started inside another)"
             )
-    # torchrun's family leads: its rendezvous is the one a device world meets at.
-    return first
+    # When they agree, an MPI launcher's description leads (an MPI world exists, which host
+    # graphs need), keeping torchrun's rendezvous where it gave one.
+    mpi = next((launch for launch in found if launch.launcher == "mpi"), first)
+    rendezvous = next((launch.rendezvous for launch in found if launch.rendezvous), None)
+    return dataclasses.replace(mpi, rendezvous=rendezvous)
