@@ -7,6 +7,7 @@ several processes, or an MPI launcher, needs them).
 
 from __future__ import annotations
 
+import sys
 import types
 
 import pytest
@@ -147,6 +148,17 @@ def test_bad_launch_variables_say_what_is_wrong_and_what_to_do(monkeypatch, env,
     assert loaded.opened == []
 
 
+def test_an_imported_mpi4py_describes_a_world_no_variable_names(monkeypatch):
+    loaded = Loaded(monkeypatch, mpi_world=(2, 3))
+    world = types.SimpleNamespace(Get_rank=lambda: 2, Get_size=lambda: 3)
+    monkeypatch.setitem(sys.modules, "mpi4py.MPI", types.SimpleNamespace(COMM_WORLD=world))
+    for name in (*TORCHRUN, *OPEN_MPI, *HYDRA):
+        monkeypatch.delenv(name, raising=False)
+    ctx = dd.init("host")
+    assert (ctx.rank, ctx.size, ctx.launcher, ctx.transport) == (2, 3, "mpi", "mpi")
+    assert loaded.opened == ["mpi"]
+
+
 def test_an_unknown_space_is_refused():
     with pytest.raises(dyng.InvalidArgumentError, match="space='gpu'"):
         dd.init("gpu", env={})
@@ -156,14 +168,13 @@ def test_the_real_loaders_fail_with_the_install_hint_when_absent(monkeypatch):
     monkeypatch.setattr(_transports, "_nccl_candidates", lambda: ["/nonexistent/libnccl.so.2"])
     with pytest.raises(dyng.NotSupportedError, match=r"needs NCCL.*dyng\[cu13-dist\]"):
         _transports.load_nccl("a test")
-    monkeypatch.setitem(__import__("sys").modules, "mpi4py.MPI", None)
+    monkeypatch.setitem(sys.modules, "mpi4py.MPI", None)
     with pytest.raises(dyng.NotSupportedError, match=r"needs mpi4py.*dyng\[dist\]"):
         _transports.load_mpi("a test")
 
 
 def test_importing_dyng_distributed_imports_no_transport():
     import subprocess
-    import sys
 
     code = (
         "import sys, dyng.distributed as dd; dd.init(env={}); "
