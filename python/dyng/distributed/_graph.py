@@ -276,18 +276,21 @@ class DistributedGraph:
         received_insertions = exchange_edges(routing.insertions, *insertions, comm=comm)
         received_deletions = exchange_edges(routing.deletions, *deletions, comm=comm)
         mine = self._local_batch(received_insertions, received_deletions)
+        # Alone, the local apply's own atomicity is the vote: no undo record to keep.
+        revertible = comm is not None
         with local._write_lock:
             version, before = local.version, local.num_vertices
             summary, verdict = _verdict(
-                lambda: local._apply(mine, APPLY, log=False, revertible=True)[0]
+                lambda: local._apply(mine, APPLY, log=False, revertible=revertible)[0]
             )
             try:
                 vote(verdict, comm=comm)
             except BaseException:
-                if verdict is None:
+                if verdict is None and revertible:
                     local._revert_apply(version)
                 raise
-            local._forget_revert()
+            if revertible:
+                local._forget_revert()
         return self._whole_summary(summary, before)
 
     def _route(self, batch):
