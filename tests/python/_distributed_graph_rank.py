@@ -5,7 +5,9 @@ dyng.Graph (the reference). Each batch is the ranks' parts laid end to end: ever
 every rank's part from the same seeds, passes its own to apply(), and applies the whole to the
 reference. After each batch the shards' union must equal the reference (edges and weights) and
 the summaries must agree; a batch whose only bad entry lands on the last rank must leave every
-shard unchanged and raise the same error on every rank. Rank 0 prints one line of JSON.
+shard unchanged and raise the same error on every rank. exchange_edges() and vote() are also
+checked directly: entries arrive in order of sending rank, then position, and the lowest
+refusing rank's error is raised everywhere. Rank 0 prints one line of JSON.
 """
 
 import json
@@ -60,6 +62,48 @@ def attempt(action):
         return None, error
 
 
+def exchange_in_order(ctx, world, partition):
+    """Every rank sends a seeded list; what each receives must be, in order, the entries routed
+    to it, by sending rank, then position, weights included."""
+    lists = []
+    for rank in range(ctx.size):
+        rng = np.random.default_rng([48, rank])
+        k = int(rng.integers(0, 20))
+        lists.append((rng.integers(0, N + 3, k), rng.integers(0, N, k), rng.integers(1, 9, k)))
+    src, dst, weights = lists[ctx.rank]
+    got = dd.exchange_edges(dd.route_edges(partition, src, dst), src, dst, weights, comm=world)
+    expected = sorted(  # by sending rank, then position: the order the exchange promises
+        (rank, int(i), int(lists[rank][0][i]), int(lists[rank][1][i]), int(lists[rank][2][i]))
+        for rank in range(ctx.size)
+        for i in dd.route_edges(partition, lists[rank][0], lists[rank][1]).for_rank(ctx.rank)
+    )
+    received = list(
+        zip(
+            got.origins.tolist(),
+            got.positions.tolist(),
+            got.src.tolist(),
+            got.dst.tolist(),
+            got.weights[:, 0].tolist(),
+        )
+    )
+    return received == expected
+
+
+def lowest_refusal_wins(ctx, world):
+    """Ranks 1.. refuse with different errors; every rank must raise rank 1's, class and text."""
+    mine = None if ctx.rank == 0 else dyng.InvalidArgumentError(f"f(): rank {ctx.rank} refuses")
+    if ctx.rank == 2:
+        mine = dyng.NotSupportedError("f(): rank 2 refuses otherwise")
+    raised = None
+    try:
+        dd.vote(mine, comm=world)
+    except dyng.Error as error:
+        raised = (type(error).__name__, str(error))
+    return all(
+        r == ("InvalidArgumentError", "f(): rank 1 refuses") for r in world.allgather(raised)
+    )
+
+
 def main():
     ctx = dd.init("host")
     world = MPI.COMM_WORLD
@@ -91,6 +135,8 @@ def main():
     unchanged = edge_set(*graph.local.edges()) == before and graph.version == version
     messages = world.allgather(refused)
     unchanged_everywhere = all(world.allgather(unchanged))
+    exchanged = all(world.allgather(exchange_in_order(ctx, world, graph.partition)))
+    lowest_wins = lowest_refusal_wins(ctx, world)
     if ctx.rank == 0:
         print(
             json.dumps(
@@ -102,6 +148,8 @@ def main():
                     "same_message": len(set(messages)) == 1,
                     "unchanged": unchanged_everywhere,
                     "missing_was_absent": absent,
+                    "exchange_in_order": exchanged,
+                    "lowest_refusal_wins": lowest_wins,
                 }
             )
         )

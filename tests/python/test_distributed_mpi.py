@@ -76,4 +76,6 @@ def test_distributed_graph_applies_batches_as_one_graph(ranks):
         "same_message": True,
         "unchanged": True,
         "missing_was_absent": True,
+        "exchange_in_order": True,
+        "lowest_refusal_wins": True,
     }
