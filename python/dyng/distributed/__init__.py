@@ -15,8 +15,18 @@ This module holds the pieces every rank computes alike, with no exchange:
   [`route_batch`][dyng.distributed.route_batch] say which ranks must see each entry of a
   batch: the owners of its endpoints.
 
-The distributed graph, batches and algorithms that use them are not built yet;
-docs/developer/distributed.md describes the design and what exists.
+and the first pieces that talk between ranks (MPI for host graphs):
+
+* [`exchange_edges`][dyng.distributed.exchange_edges] sends each rank the entries routed to it
+  (an all-to-all) and returns what this rank received, ordered by sending rank and position.
+* [`vote`][dyng.distributed.vote] makes a change all or nothing: when any rank refuses, every
+  rank raises that rank's error before anyone changes anything.
+* [`DistributedGraph`][dyng.distributed.DistributedGraph] is a directed host graph spread over
+  the ranks, each holding its shard as a [`dyng.Graph`][] over the global ids, with ``apply``
+  that keeps one graph's batch semantics and all-or-nothing rule across the ranks.
+
+The algorithms across ranks are not built yet; docs/developer/distributed.md describes the
+design and what exists.
 
 Examples
 --------
@@ -31,9 +41,12 @@ Examples
 from __future__ import annotations
 
 from dyng.distributed._context import Context, init
+from dyng.distributed._exchange import ReceivedEdges, exchange_edges
+from dyng.distributed._graph import DistributedGraph
 from dyng.distributed._partition import VertexPartition
 from dyng.distributed._routing import BatchRouting, Routing, route_batch, route_edges
 from dyng.distributed._shards import EdgeShard, shard_edges
+from dyng.distributed._vote import vote
 
 __all__ = [
     "init",
@@ -45,4 +58,8 @@ __all__ = [
     "BatchRouting",
     "route_edges",
     "route_batch",
+    "exchange_edges",
+    "ReceivedEdges",
+    "vote",
+    "DistributedGraph",
 ]

@@ -33,6 +33,11 @@ def load_mpi(why: str) -> Any:
         ) from None
 
 
+def mpi() -> Any:
+    """``mpi4py.MPI``, for the collectives of a world whose init() has loaded it already."""
+    return importlib.import_module("mpi4py.MPI")
+
+
 def _nccl_candidates() -> list[str]:
     """Where NVIDIA's NCCL wheel puts the library, then the loader's own search."""
     candidates: list[str] = []
@@ -56,3 +61,18 @@ def load_nccl(why: str) -> ctypes.CDLL:
         f"{FUNCTION}: {why} needs NCCL, which is not installed (tried {', '.join(failures)}); "
         f"{NCCL_HINT}"
     )
+
+
+def host_comm(context) -> Any:
+    """The MPI communicator of `context`'s world (COMM_WORLD); None for a world of one.
+
+    Host graphs exchange through MPI; a device world (NCCL) has no host exchange yet.
+    """
+    if context.is_single:
+        return None
+    if context.transport != "mpi":
+        raise NotSupportedError(
+            f"dyng.distributed: a {context.space} world over {context.transport} has no host "
+            'exchange yet; distribute host graphs (init("host") under mpiexec)'
+        )
+    return load_mpi(f"a host world of {context.size} ranks").COMM_WORLD
