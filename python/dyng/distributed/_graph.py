@@ -30,17 +30,10 @@ from dyng.distributed._vote import vote
 FROM_EDGES = "dyng.distributed.DistributedGraph.from_edges()"
 APPLY = "DistributedGraph.apply"
 
-# Counters that add up over the ranks (each entry is applied on its source's owner only).
-_SUMMED = (
-    "inserted_edges",
-    "updated_edges",
-    "deleted_edges",
-    "ignored_deletions",
-    "dropped_self_loops",
-    "cancelled_pairs",
-    "deleted_vertices",
-    "ignored_insertions",
-)
+# Counters that add up over the ranks (each entry is applied on its source's owner only): all of
+# ApplySummary's but the vertex counts, which come from the largest vertex count over the ranks.
+_PER_GRAPH = ("inserted_vertices", "num_vertices_after")
+_SUMMED = tuple(f.name for f in dataclasses.fields(ApplySummary) if f.name not in _PER_GRAPH)
 
 
 def _verdict(action):
