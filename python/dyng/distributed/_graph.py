@@ -288,12 +288,9 @@ class DistributedGraph:
 
     def _route(self, batch):
         """Checks this rank's part as one graph would on arrival, and routes it to the owners."""
-        if not isinstance(batch, EdgeBatch):
-            raise TypeError(
-                f"{APPLY}(): batch must be a dyng.EdgeBatch; got {type(batch).__name__}"
-            )
+        # The shard's own check of a batch (type, ids, weights), as Graph.apply makes it.
+        self._local._resolve_batch(batch, APPLY)
         k = self._local.num_weights
-        batch._resolve(self._local._native.vertex_dtype, k, APPLY)
         weights = batch.insert_weights if k else None
         if weights is None and k:
             weights = np.zeros((batch.num_insertions, k), dtype=np.int32)
