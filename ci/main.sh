@@ -8,6 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/setup_venv.sh
-dyng_setup_venv
+dyng_setup_venv ci/requirements-main.txt
 dyng_log "running the demo: $PY -m dyng.demo --out build/demo $*"
 "$PY" -m dyng.demo --out build/demo "$@"

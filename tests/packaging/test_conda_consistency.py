@@ -166,12 +166,21 @@ def test_recipe_build_requirements_match_pyproject():
 CONDA_NAMES = {"matplotlib": "matplotlib-base"}
 
 
+def requirement_lines(path):
+    """A pip requirements file's requirements, comments dropped and ``-r`` files followed."""
+    for line in path.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line.startswith("-r "):
+            yield from requirement_lines(path.parent / line[3:].strip())
+        else:
+            yield line
+
+
 def test_pixi_test_environment_has_every_development_requirement():
     """`pixi run test` runs the suites ci/test.sh runs, so it needs ci/requirements-dev.txt."""
     doc = pixi()
     available = {**doc["dependencies"], **doc["feature"]["test"]["dependencies"]}
-    for line in (ROOT / "ci" / "requirements-dev.txt").read_text().splitlines():
-        line = line.split("#")[0].strip()
+    for line in requirement_lines(ROOT / "ci" / "requirements-dev.txt"):
         if line:
             name = re.match(r"^[A-Za-z0-9_.\-]+", line)[0].lower()
             name = CONDA_NAMES.get(name, name)
