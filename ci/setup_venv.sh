@@ -22,6 +22,6 @@ dyng_setup_venv() {
   dyng_log "installing $requirements into $DYNG_VENV"
   "$PY" -m pip install -q --upgrade pip
   "$PY" -m pip install -q -r "$requirements"
-  dyng_log "building and installing dyng from $(pwd) (C++ compile: a few minutes on 2 cores)"
+  dyng_log "building and installing dyng from $(pwd) (the C++ core compiles in about a minute on 2 idle cores)"
   "$PY" -m pip install -q --no-build-isolation --no-deps .
 }
