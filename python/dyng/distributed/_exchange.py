@@ -128,7 +128,13 @@ def exchange_edges(routing: Routing, src, dst, weights=None, *, comm=None) -> Re
             f"{FUNCTION}: src and dst have shapes {sources.shape} and {targets.shape}; pass "
             "two flat arrays of one length"
         )
-    rows = _weight_rows(weights, len(sources))
+    return _exchange(routing, sources, targets, _weight_rows(weights, len(sources)), comm=comm)
+
+
+def _exchange(routing: Routing, sources, targets, rows, *, comm) -> ReceivedEdges:
+    """exchange_edges() of checked arrays: int64 or int32 ids of one length, their (n, K)
+    int32 weight rows, a routing for this communicator's world."""
+    size = 1 if comm is None else comm.Get_size()
     chosen = routing.entries
     triples = np.stack([chosen, sources[chosen], targets[chosen]], axis=1)
     send_counts = np.diff(routing.offsets)

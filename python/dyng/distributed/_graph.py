@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 from dyng import _convert
-from dyng._batch import ApplySummary, EdgeBatch
+from dyng._batch import ApplySummary, _Resolved
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng._graph import Graph
 from dyng.distributed import _transports
 from dyng.distributed._context import Context, init
-from dyng.distributed._exchange import ReceivedEdges, exchange_edges
+from dyng.distributed._exchange import ReceivedEdges, _exchange
 from dyng.distributed._partition import VertexPartition, _ids
-from dyng.distributed._routing import route_batch
+from dyng.distributed._routing import Routing, _route_ids
 from dyng.distributed._shards import shard_edges
 from dyng.distributed._vote import vote
 
@@ -34,6 +34,20 @@ APPLY = "DistributedGraph.apply"
 # ApplySummary's but the vertex counts, which come from the largest vertex count over the ranks.
 _PER_GRAPH = ("inserted_vertices", "num_vertices_after")
 _SUMMED = tuple(f.name for f in dataclasses.fields(ApplySummary) if f.name not in _PER_GRAPH)
+
+
+@dataclasses.dataclass(frozen=True)
+class _RoutedBatch:
+    """A rank's checked part of a batch and where each of its entries goes."""
+
+    insertions: Routing
+    deletions: Routing
+    insertion_arrays: tuple[np.ndarray, np.ndarray, np.ndarray]  # src, dst, (n, K) int32 rows
+    deletion_arrays: tuple[np.ndarray, np.ndarray, np.ndarray]  # src, dst, (n, 0) rows
+
+
+def _no_weights(length: int) -> np.ndarray:
+    return np.zeros((length, 0), dtype=np.int32)
 
 
 def _verdict(action):
@@ -265,16 +279,18 @@ class DistributedGraph:
         comm, local = self._comm, self._local
         routed, verdict = _verdict(lambda: self._route(batch))
         vote(verdict, comm=comm)
-        routing, insertions, deletions = routed
-        received_insertions = exchange_edges(routing.insertions, *insertions, comm=comm)
-        received_deletions = exchange_edges(routing.deletions, *deletions, comm=comm)
-        mine = self._local_batch(received_insertions, received_deletions)
+        mine = self._local_batch(
+            _exchange(routed.insertions, *routed.insertion_arrays, comm=comm),
+            _exchange(routed.deletions, *routed.deletion_arrays, comm=comm),
+        )
         # Alone, the local apply's own atomicity is the vote: no undo record to keep.
         revertible = comm is not None
         with local._write_lock:
             version, before = local.version, local.num_vertices
             summary, verdict = _verdict(
-                lambda: local._apply(mine, APPLY, log=False, revertible=revertible)[0]
+                lambda: local._apply(None, APPLY, log=False, resolved=mine, revertible=revertible)[
+                    0
+                ]
             )
             try:
                 vote(verdict, comm=comm)
@@ -286,28 +302,35 @@ class DistributedGraph:
                 local._forget_revert()
         return self._whole_summary(summary, before)
 
-    def _route(self, batch):
+    def _route(self, batch) -> _RoutedBatch:
         """Checks this rank's part as one graph would on arrival, and routes it to the owners."""
-        # The shard's own check of a batch (type, ids, weights), as Graph.apply makes it.
-        self._local._resolve_batch(batch, APPLY)
-        k = self._local.num_weights
-        weights = batch.insert_weights if k else None
-        if weights is None and k:
-            weights = np.zeros((batch.num_insertions, k), dtype=np.int32)
-        insertions = (batch.insert_src, batch.insert_dst, weights)
-        deletions = (batch.delete_src, batch.delete_dst)
-        return route_batch(self._partition, batch), insertions, deletions
+        # The shard's own check of a batch (type, ids, weights), as Graph.apply makes it; what
+        # it returns is sent, and the receiver applies it without a second check.
+        resolved = self._local._resolve_batch(batch, APPLY)
+        n, k = len(resolved.insert_src), self._local.num_weights
+        weights = resolved.insert_weights
+        rows = np.zeros((n, k), dtype=np.int32) if weights.size < n * k else weights.reshape(n, k)
+        return _RoutedBatch(
+            _route_ids(self._partition, resolved.insert_src, resolved.insert_dst),
+            _route_ids(self._partition, resolved.delete_src, resolved.delete_dst),
+            (resolved.insert_src, resolved.insert_dst, rows),
+            (resolved.delete_src, resolved.delete_dst, _no_weights(len(resolved.delete_src))),
+        )
 
-    def _local_batch(self, insertions: ReceivedEdges, deletions: ReceivedEdges) -> EdgeBatch:
-        """The received entries this rank's shard stores (those whose source it owns)."""
-        rank, owner = self._context.rank, self._partition.owner
+    def _local_batch(self, insertions: ReceivedEdges, deletions: ReceivedEdges) -> _Resolved:
+        """The received entries this rank's shard stores (those whose source it owns), in the
+        form the shard's apply takes: they were checked by their senders."""
+        rank, owner, k = self._context.rank, self._partition._owner_of, self._local.num_weights
         keep_insert = owner(insertions.src) == rank
         keep_delete = owner(deletions.src) == rank
-        insert = [insertions.src[keep_insert], insertions.dst[keep_insert]]
-        if self._local.num_weights:
-            insert.append(insertions.weights[keep_insert])
-        return EdgeBatch(
-            insert=tuple(insert), delete=(deletions.src[keep_delete], deletions.dst[keep_delete])
+        dtype = self._local._native.vertex_dtype
+        return _Resolved(
+            insertions.src[keep_insert].astype(dtype),
+            insertions.dst[keep_insert].astype(dtype),
+            np.ascontiguousarray(insertions.weights[keep_insert]).reshape(-1),
+            k,
+            deletions.src[keep_delete].astype(dtype),
+            deletions.dst[keep_delete].astype(dtype),
         )
 
     def _whole_summary(self, summary: ApplySummary, before: int) -> ApplySummary:

@@ -130,7 +130,12 @@ class VertexPartition:
         >>> part.owner([3, 0, 2]).tolist()
         [1, 0, 1]
         """
-        ids = _ids(vertices, "vertices", "VertexPartition.owner()")
+        return self._owner_of(_ids(vertices, "vertices", "VertexPartition.owner()"))
+
+    def _owner_of(self, ids: np.ndarray) -> np.ndarray:
+        """owner() of ids already checked (integers, >= 0)."""
+        if self.num_ranks == 1:
+            return np.zeros(len(ids), dtype=np.int32)
         # side="right" skips empty ranges: an id equal to a start belongs to the last rank
         # that starts there, the only one of them whose range is not empty.
         ranks = np.searchsorted(self.starts[1:-1], ids, side="right")

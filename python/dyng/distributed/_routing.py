@@ -139,8 +139,15 @@ def route_edges(partition: VertexPartition, src, dst) -> Routing:
             f"{function}: src has {len(sources)} entries and dst {len(targets)}; pass one "
             "endpoint pair per entry"
         )
+    return _route_ids(partition, sources, targets)
+
+
+def _route_ids(partition: VertexPartition, sources: np.ndarray, targets: np.ndarray) -> Routing:
+    """route_edges() of checked ids (integer arrays of one length, >= 0)."""
     positions = np.arange(len(sources), dtype=np.int64)
-    by_source, by_target = partition.owner(sources), partition.owner(targets)
+    if partition.num_ranks == 1:
+        return Routing(np.array([0, len(sources)], dtype=np.int64), positions)
+    by_source, by_target = partition._owner_of(sources), partition._owner_of(targets)
     crossing = by_target != by_source
     ranks = np.concatenate([by_source, by_target[crossing]])
     entries = np.concatenate([positions, positions[crossing]])
