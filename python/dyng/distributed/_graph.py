@@ -279,7 +279,7 @@ class DistributedGraph:
         comm, local = self._comm, self._local
         routed, verdict = _verdict(lambda: self._route(batch))
         vote(verdict, comm=comm)
-        mine = self._local_batch(
+        received = (
             _exchange(routed.insertions, *routed.insertion_arrays, comm=comm),
             _exchange(routed.deletions, *routed.deletion_arrays, comm=comm),
         )
@@ -287,11 +287,7 @@ class DistributedGraph:
         revertible = comm is not None
         with local._write_lock:
             version, before = local.version, local.num_vertices
-            summary, verdict = _verdict(
-                lambda: local._apply(None, APPLY, log=False, resolved=mine, revertible=revertible)[
-                    0
-                ]
-            )
+            summary, verdict = _verdict(lambda: self._apply_received(received, revertible))
             try:
                 vote(verdict, comm=comm)
             except BaseException:
@@ -317,6 +313,11 @@ class DistributedGraph:
             (resolved.delete_src, resolved.delete_dst, _no_weights(len(resolved.delete_src))),
         )
 
+    def _apply_received(self, received, revertible: bool) -> ApplySummary:
+        """Applies the received entries this rank's shard stores."""
+        mine = self._local_batch(*received)
+        return self._local._apply(None, APPLY, log=False, resolved=mine, revertible=revertible)[0]
+
     def _local_batch(self, insertions: ReceivedEdges, deletions: ReceivedEdges) -> _Resolved:
         """The received entries this rank's shard stores (those whose source it owns), in the
         form the shard's apply takes: they were checked by their senders."""
@@ -324,13 +325,17 @@ class DistributedGraph:
         keep_insert = owner(insertions.src) == rank
         keep_delete = owner(deletions.src) == rank
         dtype = self._local._native.vertex_dtype
+
+        def ids(values, argument):  # a no-op unless the sender's shard held wider ids
+            return _convert.cast_ids(values, dtype, APPLY, argument)
+
         return _Resolved(
-            insertions.src[keep_insert].astype(dtype),
-            insertions.dst[keep_insert].astype(dtype),
+            ids(insertions.src[keep_insert], "insert_src"),
+            ids(insertions.dst[keep_insert], "insert_dst"),
             np.ascontiguousarray(insertions.weights[keep_insert]).reshape(-1),
             k,
-            deletions.src[keep_delete].astype(dtype),
-            deletions.dst[keep_delete].astype(dtype),
+            ids(deletions.src[keep_delete], "delete_src"),
+            ids(deletions.dst[keep_delete], "delete_dst"),
         )
 
     def _whole_summary(self, summary: ApplySummary, before: int) -> ApplySummary:
