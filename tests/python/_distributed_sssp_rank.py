@@ -1,0 +1,133 @@
+"""One rank of test_distributed_sssp_mpi.py's run (started by mpiexec, never by pytest).
+
+Every rank builds the same seeded graph as a DistributedGraph and, next to it, a single-process
+dyng.Graph (the reference), and computes sssp on both. Each batch is the ranks' parts laid end
+to end (every rank draws every part from the same seeds): deletions of tree edges (whose
+subtrees cross ranks), random deletions, insertions with small lengths (ties, so parents are
+decided by the canonical rule), re-weights of existing edges and insertions that grow the
+graph. After every batch each rank's part, and the gathered arrays on every rank, must equal
+the reference's distances and parents bit for bit; the budget alternates so that repairs and
+recomputes both run. A batch whose only bad length lands on the last rank must be refused on
+every rank and change nothing. Rank 0 prints one line of JSON.
+"""
+
+import json
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+import dyng
+import dyng.distributed as dd
+
+N, M, STEPS, SOURCE = 48, 110, 12, 0
+BUDGETS = (None, 0, 10**9)
+
+
+def part_of(step, rank, reference, tree_parents):
+    """Rank `rank`'s part of batch `step`."""
+    rng = np.random.default_rng([147, step, rank])
+    n = reference.num_vertices
+    reached = np.flatnonzero(tree_parents >= 0)
+    tree = rng.choice(reached, size=min(2, len(reached)), replace=False)
+    src, dst, _ = reference.edges()
+    picks = rng.choice(len(src), size=min(2, len(src)), replace=False)
+    delete = (
+        np.concatenate([tree_parents[tree], src[picks]]),
+        np.concatenate([tree, dst[picks]]),
+    )
+    k = int(rng.integers(0, 6))
+    grow = 2 if step % 3 == 0 else 0
+    insert_src = np.concatenate([rng.integers(0, n, k), src[picks[:1]]])
+    insert_dst = np.concatenate([rng.integers(0, n + grow, k), dst[picks[:1]]])
+    lengths = rng.integers(1, 5, len(insert_src))
+    return dyng.EdgeBatch(insert=(insert_src, insert_dst, lengths), delete=delete)
+
+
+def whole(parts):
+    """The ranks' parts laid end to end: the batch the reference applies."""
+
+    def joined(name, dtype=np.int64):
+        return np.concatenate([np.asarray(getattr(p, name), dtype) for p in parts])
+
+    weights = np.concatenate([np.asarray(p.insert_weights).reshape(-1) for p in parts])
+    return dyng.EdgeBatch(
+        insert=(joined("insert_src"), joined("insert_dst"), weights.reshape(-1, 1)),
+        delete=(joined("delete_src"), joined("delete_dst")),
+    )
+
+
+def matches(result, reference_result):
+    """This rank's part and the gathered arrays against the reference."""
+    distances = reference_result.distances.to_numpy()
+    parents = reference_result.parents.to_numpy()
+    first, count = result.first, len(result.distances)
+    mine = np.array_equal(result.distances, distances[first : first + count]) and np.array_equal(
+        result.parents, parents[first : first + count]
+    )
+    gathered_distances, gathered_parents = result.gather()
+    return (
+        mine
+        and np.array_equal(gathered_distances, distances)
+        and np.array_equal(gathered_parents, parents)
+        and gathered_parents.dtype == parents.dtype
+        and result.num_vertices == len(distances)
+    )
+
+
+def refused_batch(ctx, result):
+    """A batch whose only bad entry (length 0) is on the last rank: every rank must raise the
+    same error, and the graph and the result must stay as they were."""
+    graph = result._graph
+    before = (graph.version, graph.num_edges, result.distances.copy(), result.parents.copy())
+    bad = ctx.rank == ctx.size - 1
+    part = dyng.EdgeBatch(insert=([0], [1], [0 if bad else 3]))
+    try:
+        dd.sssp_update(graph, part, result)
+        message = None
+    except dyng.InvalidArgumentError as error:
+        message = str(error).splitlines()[0]
+    after = (graph.version, graph.num_edges, result.distances, result.parents)
+    unchanged = before[:2] == after[:2] and all(
+        np.array_equal(b, a) for b, a in zip(before[2:], after[2:])
+    )
+    return message, unchanged
+
+
+def main():
+    ctx = dd.init("host")
+    world = MPI.COMM_WORLD
+    rng = np.random.default_rng(147)
+    src, dst, lengths = rng.integers(0, N, M), rng.integers(0, N, M), rng.integers(1, 5, M)
+    graph = dd.DistributedGraph.from_edges(src, dst, lengths, num_vertices=N, context=ctx)
+    reference = dyng.Graph.from_edges(src, dst, lengths, num_vertices=N)
+    result, expected = dd.sssp_compute(graph, SOURCE), dyng.sssp.compute(reference, SOURCE)
+    equal, paths = [matches(result, expected)], set()
+    for step in range(STEPS):
+        tree_parents = expected.parents.to_numpy().astype(np.int64)
+        parts = [part_of(step, rank, reference, tree_parents) for rank in range(ctx.size)]
+        dyng.sssp.update(reference, whole(parts), expected)
+        stats = dd.sssp_update(
+            graph, parts[ctx.rank], result, max_invalidated=BUDGETS[step % len(BUDGETS)]
+        )
+        paths.add(stats.path)
+        equal.append(matches(result, expected))
+    message, unchanged = refused_batch(ctx, result)
+    messages = world.allgather(message)
+    equal_everywhere = all(world.allgather(all(equal)))
+    unchanged_everywhere = all(world.allgather(unchanged))
+    if ctx.rank == 0:
+        report = {
+            "size": ctx.size,
+            "equal": equal_everywhere,
+            "paths": sorted(paths),
+            "refused_everywhere": all(m is not None for m in messages),
+            "same_message": len(set(messages)) == 1,
+            "unchanged": unchanged_everywhere,
+        }
+        print(json.dumps(report))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
