@@ -25,8 +25,10 @@ BUDGETS = (None, 0, 10**9)
 
 
 def part_of(step, rank, reference, tree_parents):
-    """Rank `rank`'s part of batch `step`."""
+    """Rank `rank`'s part of batch `step` (every fourth batch comes from rank 0 alone)."""
     rng = np.random.default_rng([147, step, rank])
+    if step % 4 == 1 and rank != 0:
+        return dyng.EdgeBatch()
     n = reference.num_vertices
     reached = np.flatnonzero(tree_parents >= 0)
     tree = rng.choice(reached, size=min(2, len(reached)), replace=False)
@@ -44,13 +46,33 @@ def part_of(step, rank, reference, tree_parents):
     return dyng.EdgeBatch(insert=(insert_src, insert_dst, lengths), delete=delete)
 
 
+def subtree_across_ranks(partition, tree_parents, batch):
+    """Whether a deleted tree edge's subtree (in the tree before the batch) spans ranks."""
+    children = {}
+    for v, p in enumerate(tree_parents.tolist()):
+        children.setdefault(p, []).append(v)
+    for u, v in zip(batch.delete_src.tolist(), batch.delete_dst.tolist()):
+        if v >= len(tree_parents) or tree_parents[v] != u:
+            continue
+        below, stack = [], [v]
+        while stack:
+            below.append(stack.pop())
+            stack.extend(children.get(below[-1], []))
+        if len(set(partition.owner(below).tolist())) > 1:
+            return True
+    return False
+
+
 def whole(parts):
     """The ranks' parts laid end to end: the batch the reference applies."""
 
     def joined(name, dtype=np.int64):
         return np.concatenate([np.asarray(getattr(p, name), dtype) for p in parts])
 
-    weights = np.concatenate([np.asarray(p.insert_weights).reshape(-1) for p in parts])
+    weights = np.concatenate(
+        [np.asarray(p.insert_weights, np.int64).reshape(-1) for p in parts if p.num_insertions]
+        or [np.zeros(0, np.int64)]
+    )
     return dyng.EdgeBatch(
         insert=(joined("insert_src"), joined("insert_dst"), weights.reshape(-1, 1)),
         delete=(joined("delete_src"), joined("delete_dst")),
@@ -102,10 +124,11 @@ def main():
     graph = dd.DistributedGraph.from_edges(src, dst, lengths, num_vertices=N, context=ctx)
     reference = dyng.Graph.from_edges(src, dst, lengths, num_vertices=N)
     result, expected = dd.sssp_compute(graph, SOURCE), dyng.sssp.compute(reference, SOURCE)
-    equal, paths = [matches(result, expected)], set()
+    equal, paths, crossing = [matches(result, expected)], set(), False
     for step in range(STEPS):
         tree_parents = expected.parents.to_numpy().astype(np.int64)
         parts = [part_of(step, rank, reference, tree_parents) for rank in range(ctx.size)]
+        crossing |= subtree_across_ranks(graph.partition, tree_parents, whole(parts))
         dyng.sssp.update(reference, whole(parts), expected)
         stats = dd.sssp_update(
             graph, parts[ctx.rank], result, max_invalidated=BUDGETS[step % len(BUDGETS)]
@@ -121,6 +144,7 @@ def main():
             "size": ctx.size,
             "equal": equal_everywhere,
             "paths": sorted(paths),
+            "subtree_across_ranks": crossing,
             "refused_everywhere": all(m is not None for m in messages),
             "same_message": len(set(messages)) == 1,
             "unchanged": unchanged_everywhere,

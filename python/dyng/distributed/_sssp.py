@@ -82,6 +82,7 @@ class SsspResult:
     _tree: _Tree
     _options: Options
     _source: int
+    _delta: int  # the bucket width of the compute, kept by the updates
     _num_vertices: int
     _version: int
     _stats: SsspStats
@@ -92,9 +93,9 @@ class SsspResult:
         )
 
     @classmethod
-    def _made(cls, graph, tree, num_vertices, options, source, stats) -> SsspResult:
+    def _made(cls, graph, tree, num_vertices, options, source, delta, stats) -> SsspResult:
         self = object.__new__(cls)
-        self._graph, self._options, self._source = graph, options, source
+        self._graph, self._options, self._source, self._delta = graph, options, source, delta
         self._keep(tree, num_vertices, stats)
         return self
 
@@ -273,8 +274,9 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     source : int
         The vertex the distances count from.
     options : dyng.sssp.Options, optional
-        ``delta`` (0: the largest mean edge length of a rank), ``objective`` and
-        ``validate_inputs`` are used; ``cuda_engine`` is checked and ignored (host graphs).
+        ``delta`` (0: the largest mean edge length of a rank now, which the updates keep),
+        ``objective`` and ``validate_inputs`` are used; ``cuda_engine`` is checked and
+        ignored (host graphs).
     **fields
         Override fields of `options`.
 
@@ -315,9 +317,10 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     built, verdict = _verdict(checked)
     vote(verdict, comm=graph._comm)
     opts, start, shard = built
-    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, _delta(shard, opts))
+    delta = _delta(shard, opts)
+    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta)
     stats = SsspStats("compute", 0, rounds)
-    return SsspResult._made(graph, tree, num_vertices, opts, start, stats)
+    return SsspResult._made(graph, tree, num_vertices, opts, start, delta, stats)
 
 
 def _check_update(graph, batch, result, max_invalidated):
@@ -368,9 +371,10 @@ def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
     tree.dist[mask], tree.par[mask] = INFINITE_DISTANCE, -1
     # The cut vertices' in-neighbours, wherever they live, and the inserted edges' sources
     # relax their out-edges again; the rounds carry the rest.
-    everyone = np.sort(_to_everyone(shard, np.flatnonzero(mask) + tree.first))
     active = np.zeros(len(tree.dist), dtype=bool)
-    active[shard.sources_into(everyone) - tree.first] = True
+    if invalidated:  # the same on every rank: an allreduced count
+        everyone = np.sort(_to_everyone(shard, np.flatnonzero(mask) + tree.first))
+        active[shard.sources_into(everyone) - tree.first] = True
     sources = inserted.src - tree.first
     active[sources[(sources >= 0) & (sources < len(tree.dist))]] = True
     active &= tree.dist < INFINITE_DISTANCE
@@ -434,7 +438,7 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
     num_vertices = graph.num_vertices
     shard = _Shard.of(graph, result._options.objective)
     tree = result._tree.resized(*_owned_range(graph.partition, graph.context.rank, num_vertices))
-    delta = _delta(shard, result._options)
+    delta = result._delta
     invalidated, rounds = _repair(graph, shard, tree, routed, budget, delta)
     if rounds is None:
         tree, rounds = _fresh_tree(graph, shard, result.source, num_vertices, delta)

@@ -130,25 +130,37 @@ def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
     return _exchange(routing, ids, ids, rows, comm=shard.comm).src
 
 
-def _lowest_per_vertex(vertices, distances, sources) -> np.ndarray:
-    """Positions of the lowest (distance, source) pair of each vertex."""
-    order = np.lexsort((sources, distances, vertices))
-    ordered = vertices[order]
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = ordered[1:] != ordered[:-1]
-    return order[first]
+class _Pairs:
+    """Scratch of one search: the lowest (distance, source) pair per owned vertex of a round.
+
+    Filled by scatter-minimum (``numpy.minimum.at``, no sort) and put back after each round on
+    the positions it touched, so a round costs the relaxations it received, not the range.
+    """
+
+    def __init__(self, size: int):
+        self.dist = np.full(size, INFINITE_DISTANCE, np.int64)
+        self.source = np.full(size, np.iinfo(np.int64).max, np.int64)
+
+    def lowest(self, at: np.ndarray, distances: np.ndarray, sources: np.ndarray):
+        """(positions, distance, source): the lowest pair of each position in `at` (positions
+        may repeat, with equal pairs)."""
+        np.minimum.at(self.dist, at, distances)
+        tight = distances == self.dist[at]
+        at = at[tight]
+        np.minimum.at(self.source, at, sources[tight])
+        pairs = at, self.dist[at], self.source[at]
+        self.dist[at], self.source[at] = INFINITE_DISTANCE, np.iinfo(np.int64).max
+        return pairs
 
 
-def _relax(shard: _Shard, tree: _Tree, frontier: np.ndarray) -> np.ndarray:
+def _relax(shard: _Shard, tree: _Tree, frontier: np.ndarray, pairs: _Pairs) -> np.ndarray:
     """Relaxes the out-edges of `frontier` (positions in `tree`) across the ranks; returns the
     positions whose distance fell (the next frontier's candidates)."""
     sources, targets, lengths = shard.out_edges(frontier + tree.first)
     candidates = tree.dist[sources - tree.first] + lengths
-    best = _lowest_per_vertex(targets, candidates, sources)  # one pair per target and sender
-    got = _to_owners(shard, targets[best], sources[best], _distance_rows(candidates[best]))
+    got = _to_owners(shard, targets, sources, _distance_rows(candidates))
     arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
-    best = _lowest_per_vertex(got.src, arrived, got.dst)
-    at, distance, source = got.src[best] - tree.first, arrived[best], got.dst[best]
+    at, distance, source = pairs.lowest(got.src - tree.first, arrived, got.dst)
     held = tree.dist[at]
     lower = (distance < held) | ((distance == held) & (source < tree.par[at]))
     tree.dist[at[lower]], tree.par[at[lower]] = distance[lower], source[lower]
@@ -159,7 +171,7 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int) -> int:
     """Delta-stepping from the `active` positions until no rank has one left; returns the
     rounds. Each round relaxes, on every rank, the active vertices below the bucket's bound;
     one allreduce (the lowest active distance) ends the search or opens the next bucket."""
-    bound, rounds = 0, 0
+    bound, rounds, pairs = 0, 0, _Pairs(len(tree.dist))
     while True:
         lowest = shard.min(tree.dist[active].min(initial=INFINITE_DISTANCE))
         if lowest >= INFINITE_DISTANCE:
@@ -168,7 +180,7 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int) -> int:
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
         frontier = np.flatnonzero(active & (tree.dist < bound))
         active[frontier] = False
-        active[_relax(shard, tree, frontier)] = True
+        active[_relax(shard, tree, frontier, pairs)] = True
         rounds += 1
 
 
