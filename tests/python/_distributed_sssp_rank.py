@@ -8,7 +8,8 @@ decided by the canonical rule), re-weights of existing edges and insertions that
 graph. After every batch each rank's part, and the gathered arrays on every rank, must equal
 the reference's distances and parents bit for bit; the budget alternates so that repairs and
 recomputes both run. A batch whose only bad length lands on the last rank must be refused on
-every rank and change nothing. Rank 0 prints one line of JSON.
+every rank and change nothing, and ranks that pass different sources or budgets must all raise.
+Rank 0 prints one line of JSON.
 """
 
 import json
@@ -116,6 +117,22 @@ def refused_batch(ctx, result):
     return message, unchanged
 
 
+def disagreement_refused(ctx, graph, result):
+    """Ranks that pass different sources, or different budgets, must all raise (no rank may
+    run rounds the others do not)."""
+    raised = []
+    for call in (
+        lambda: dd.sssp_compute(graph, ctx.rank),
+        lambda: dd.sssp_update(graph, dyng.EdgeBatch(), result, max_invalidated=ctx.rank),
+    ):
+        try:
+            call()
+            raised.append(False)
+        except dyng.InvalidArgumentError as error:
+            raised.append("the ranks passed different" in str(error))
+    return all(raised)
+
+
 def main():
     ctx = dd.init("host")
     world = MPI.COMM_WORLD
@@ -125,6 +142,7 @@ def main():
     reference = dyng.Graph.from_edges(src, dst, lengths, num_vertices=N)
     result, expected = dd.sssp_compute(graph, SOURCE), dyng.sssp.compute(reference, SOURCE)
     equal, paths, crossing = [matches(result, expected)], set(), False
+    unreachable = False
     for step in range(STEPS):
         tree_parents = expected.parents.to_numpy().astype(np.int64)
         parts = [part_of(step, rank, reference, tree_parents) for rank in range(ctx.size)]
@@ -135,9 +153,12 @@ def main():
         )
         paths.add(stats.path)
         equal.append(matches(result, expected))
+        unreachable |= bool((result.distances == dyng.sssp.INFINITE_DISTANCE).any())
     message, unchanged = refused_batch(ctx, result)
+    disagreement = all(world.allgather(disagreement_refused(ctx, graph, result)))
     messages = world.allgather(message)
     equal_everywhere = all(world.allgather(all(equal)))
+    unreachable = any(world.allgather(unreachable))
     unchanged_everywhere = all(world.allgather(unchanged))
     if ctx.rank == 0:
         report = {
@@ -145,9 +166,11 @@ def main():
             "equal": equal_everywhere,
             "paths": sorted(paths),
             "subtree_across_ranks": crossing,
+            "unreachable_seen": unreachable,
             "refused_everywhere": all(m is not None for m in messages),
             "same_message": len(set(messages)) == 1,
             "unchanged": unchanged_everywhere,
+            "disagreement_refused": disagreement,
         }
         print(json.dumps(report))
     sys.stdout.flush()

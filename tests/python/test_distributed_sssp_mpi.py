@@ -4,7 +4,8 @@ Each rank runs _distributed_sssp_rank.py: a DistributedGraph and a single-proces
 take the same seeded batches (tree edges whose subtrees cross ranks deleted, ties inserted, the
 graph grown, some batches from one rank alone), and after every batch each rank's part of the distributed result, and the arrays
 gathered on every rank, must equal dyng.sssp's bit for bit, through repairs and recomputes; a
-batch refused on one rank must be refused on all and change nothing. Skips where mpi4py or an
+batch refused on one rank must be refused on all and change nothing, and ranks that pass
+different sources or budgets must all raise. Skips where mpi4py or an
 ``mpiexec`` is missing, as test_distributed_mpi.py does (its launcher is reused).
 """
 
@@ -28,7 +29,9 @@ def test_sssp_across_ranks_equals_one_process(ranks):
         "equal": True,
         "paths": ["recompute", "repair"],
         "subtree_across_ranks": True,
+        "unreachable_seen": True,
         "refused_everywhere": True,
         "same_message": True,
         "unchanged": True,
+        "disagreement_refused": True,
     }

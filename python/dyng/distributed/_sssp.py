@@ -20,7 +20,7 @@ from dyng._batch import ApplySummary
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._result import make_options
 from dyng.distributed._exchange import _exchange
-from dyng.distributed._graph import DistributedGraph, _verdict
+from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
 from dyng.distributed._routing import Routing
 from dyng.distributed._sssp_rounds import _owned_range, _Shard, _to_everyone, _Tree, cut, search
 from dyng.distributed._vote import vote
@@ -207,12 +207,22 @@ def _read_only(values: np.ndarray) -> np.ndarray:
 
 
 def _delta(shard: _Shard, options: Options) -> int:
-    """The bucket width: the options' when set, else the largest mean edge length of a rank
-    (the same on every rank; distances and parents do not depend on it)."""
-    if options.delta > 0:
-        return int(options.delta)
+    """The bucket width: the options' when set, else the largest mean edge length of a rank;
+    the largest over the ranks either way, so that every rank opens the same buckets
+    (distances and parents do not depend on it)."""
     mean = int(shard.lengths.sum() // len(shard.lengths)) if len(shard.lengths) else 1
-    return max(1, -shard.min(-mean))
+    return max(1, -shard.min(-(options.delta or mean)))
+
+
+def _agree(comm, values, function: str, what: str) -> None:
+    """Raises on every rank when the ranks passed different `values`: the rounds would
+    otherwise diverge (or wait on each other forever)."""
+    count = len(values)
+    both = _allreduce(comm, [*values, *(-int(v) for v in values)], "MAX")
+    if any(int(both[i]) != -int(both[count + i]) for i in range(count)):
+        raise InvalidArgumentError(
+            f"{function}(): the ranks passed different {what}; every rank must pass the same"
+        )
 
 
 def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int):
@@ -230,7 +240,8 @@ def _check_lengths(lengths: np.ndarray, function: str, what: str) -> None:
         position = int(np.argmin(lengths))
         raise InvalidArgumentError(
             f"{function}(): {what} {position} has length {int(lengths[position])} in the "
-            "objective column; sssp needs lengths >= 1 (or validate_inputs=False when they are)"
+            "objective column; sssp needs lengths >= 1, as dyng.sssp does: fix the weights or choose "
+            "another objective"
         )
 
 
@@ -252,8 +263,7 @@ def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
-    if options.validate_inputs:
-        _check_lengths(shard.lengths, COMPUTE, "this rank's stored edge")
+    _check_lengths(shard.lengths, COMPUTE, "this rank's stored edge")
     return shard
 
 
@@ -275,8 +285,9 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
         The vertex the distances count from.
     options : dyng.sssp.Options, optional
         ``delta`` (0: the largest mean edge length of a rank now, which the updates keep),
-        ``objective`` and ``validate_inputs`` are used; ``cuda_engine`` is checked and
-        ignored (host graphs).
+        and ``objective`` are used; ``validate_inputs`` and ``cuda_engine`` are checked and
+        otherwise ignored: lengths < 1 are refused always, as [`dyng.sssp.compute`][] refuses
+        them.
     **fields
         Override fields of `options`.
 
@@ -291,7 +302,8 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
         `graph` is not a DistributedGraph, `options` not an Options, or a field name is unknown.
     InvalidArgumentError
         On every rank: a field value is not valid, `source` is not a vertex, the graph has no
-        `objective` column, or (with ``validate_inputs``) a length on any rank is < 1.
+        `objective` column, a length on any rank is < 1, or the ranks passed different
+        sources or objectives.
     NotSupportedError
         On every rank, when the graph is unweighted.
 
@@ -317,6 +329,7 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     built, verdict = _verdict(checked)
     vote(verdict, comm=graph._comm)
     opts, start, shard = built
+    _agree(graph._comm, [start, opts.objective], COMPUTE, "sources or objectives")
     delta = _delta(shard, opts)
     tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta)
     stats = SsspStats("compute", 0, rounds)
@@ -343,10 +356,8 @@ def _check_update(graph, batch, result, max_invalidated):
     budget = result._num_vertices // 4 + 64 if max_invalidated is None else max_invalidated
     budget = _convert.as_int(budget, UPDATE, "max_invalidated", minimum=0)
     routed = graph._route(batch)
-    if result._options.validate_inputs:
-        rows = routed.insertion_arrays[2]
-        lengths = rows[:, result._options.objective]
-        _check_lengths(lengths, UPDATE, "this rank's insertion")
+    lengths = routed.insertion_arrays[2][:, result._options.objective]
+    _check_lengths(lengths, UPDATE, "this rank's insertion")
     return routed, budget
 
 
@@ -387,7 +398,7 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
     A collective: every rank passes its own part of the batch, as to
     [`DistributedGraph.apply`][dyng.distributed.DistributedGraph.apply]. As
     [`dyng.sssp.update`][] for one graph, a batch refused on any rank (by the graph's batch
-    rules, or a length < 1 with ``validate_inputs``) or a stale result raises on every rank and
+    rules, or an inserted length < 1) or a stale result raises on every rank and
     changes neither the graph nor the result. The repair cuts the subtrees below the tree edges
     that the batch touches, walking down the tree one level per round across the ranks, and
     searches again from the cut vertices' in-neighbours and the inserted edges' sources; when
@@ -418,7 +429,8 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
         On every rank: `result` belongs to another graph or another version.
     InvalidArgumentError
         On every rank: what [`DistributedGraph.apply`][dyng.distributed.DistributedGraph.apply]
-        refuses, an inserted length < 1, or a negative `max_invalidated`.
+        refuses, an inserted length < 1, a negative `max_invalidated`, or ranks that passed
+        different `max_invalidated`.
 
     Examples
     --------
@@ -434,6 +446,7 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
     checked, verdict = _verdict(lambda: _check_update(graph, batch, result, max_invalidated))
     vote(verdict, comm=comm)
     routed, budget = checked
+    _agree(comm, [budget], UPDATE, "max_invalidated")
     summary = graph.apply(batch)
     num_vertices = graph.num_vertices
     shard = _Shard.of(graph, result._options.objective)
