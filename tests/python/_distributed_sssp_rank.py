@@ -1,6 +1,6 @@
 """One rank of test_distributed_sssp_mpi.py's run (started by mpiexec, never by pytest).
 
-Every rank builds the same seeded graph as a DistributedGraph and, next to it, a single-process
+Every rank builds the same seeded graphs (three shapes) as a DistributedGraph and, next to it, a single-process
 dyng.Graph (the reference), and computes sssp on both. Each batch is the ranks' parts laid end
 to end (every rank draws every part from the same seeds): deletions of tree edges (whose
 subtrees cross ranks), random deletions, insertions with small lengths (ties, so parents are
@@ -21,7 +21,14 @@ from mpi4py import MPI
 import dyng
 import dyng.distributed as dd
 
-N, M, STEPS, SOURCE = 48, 110, 12, 0
+STEPS = 12
+# (vertices, edges, seed, source, graph options): a middling graph, a sparse one (many
+# unreachable vertices) and a dense one with parallel edges and int64 ids (many ties).
+SHAPES = (
+    (48, 110, 147, 0, {}),
+    (30, 36, 148, 5, {}),
+    (20, 160, 149, 19, {"multi_edges": "allow", "vertex_dtype": "int64"}),
+)
 BUDGETS = (None, 0, 10**9)
 
 
@@ -133,27 +140,43 @@ def disagreement_refused(ctx, graph, result):
     return all(raised)
 
 
-def main():
-    ctx = dd.init("host")
-    world = MPI.COMM_WORLD
-    rng = np.random.default_rng(147)
-    src, dst, lengths = rng.integers(0, N, M), rng.integers(0, N, M), rng.integers(1, 5, M)
-    graph = dd.DistributedGraph.from_edges(src, dst, lengths, num_vertices=N, context=ctx)
-    reference = dyng.Graph.from_edges(src, dst, lengths, num_vertices=N)
-    result, expected = dd.sssp_compute(graph, SOURCE), dyng.sssp.compute(reference, SOURCE)
-    equal, paths, crossing = [matches(result, expected)], set(), False
-    unreachable = False
+def run_graph(ctx, shape):
+    """Compute, then STEPS batches, on one seeded graph: what the rank saw."""
+    n, m, seed, source, options = shape
+    rng = np.random.default_rng(seed)
+    src, dst, lengths = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 5, m)
+    graph = dd.DistributedGraph.from_edges(
+        src, dst, lengths, num_vertices=n, context=ctx, **options
+    )
+    reference = dyng.Graph.from_edges(src, dst, lengths, num_vertices=n, **options)
+    result, expected = dd.sssp_compute(graph, source), dyng.sssp.compute(reference, source)
+    seen = {"equal": [matches(result, expected)], "paths": set(), "crossing": False}
+    seen["unreachable"] = False
     for step in range(STEPS):
         tree_parents = expected.parents.to_numpy().astype(np.int64)
         parts = [part_of(step, rank, reference, tree_parents) for rank in range(ctx.size)]
-        crossing |= subtree_across_ranks(graph.partition, tree_parents, whole(parts))
+        seen["crossing"] |= subtree_across_ranks(graph.partition, tree_parents, whole(parts))
         dyng.sssp.update(reference, whole(parts), expected)
         stats = dd.sssp_update(
             graph, parts[ctx.rank], result, max_invalidated=BUDGETS[step % len(BUDGETS)]
         )
-        paths.add(stats.path)
-        equal.append(matches(result, expected))
-        unreachable |= bool((result.distances == dyng.sssp.INFINITE_DISTANCE).any())
+        seen["paths"].add(stats.path)
+        seen["equal"].append(matches(result, expected))
+        unreached = (result.distances == dyng.sssp.INFINITE_DISTANCE).any()
+        seen["unreachable"] |= bool(unreached)
+    return seen, graph, result
+
+
+def main():
+    ctx = dd.init("host")
+    world = MPI.COMM_WORLD
+    equal, paths, crossing, unreachable = [], set(), False, False
+    for shape in SHAPES:
+        seen, graph, result = run_graph(ctx, shape)
+        equal += seen["equal"]
+        paths |= seen["paths"]
+        crossing |= seen["crossing"]
+        unreachable |= seen["unreachable"]
     message, unchanged = refused_batch(ctx, result)
     disagreement = all(world.allgather(disagreement_refused(ctx, graph, result)))
     messages = world.allgather(message)
