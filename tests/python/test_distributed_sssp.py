@@ -121,7 +121,7 @@ def test_unweighted_graphs_and_short_lengths_are_refused():
     with pytest.raises(dyng.NotSupportedError, match="unweighted"):
         dd.sssp_compute(dd.DistributedGraph.from_edges([0], [1]), 0)
     zero = dd.DistributedGraph.from_edges([0, 1], [1, 2], [2, 0])
-    with pytest.raises(dyng.InvalidArgumentError, match="lengths >= 1"):
+    with pytest.raises(dyng.InvalidArgumentError, match=r"edge \(1, 2\) has length 0"):
         dd.sssp_compute(zero, 0)
     with pytest.raises(dyng.InvalidArgumentError, match="lengths >= 1"):
         dd.sssp_compute(zero, 0, validate_inputs=False)  # refused as dyng.sssp refuses it
@@ -130,7 +130,7 @@ def test_unweighted_graphs_and_short_lengths_are_refused():
 def test_a_refused_update_changes_neither_the_graph_nor_the_result():
     graph = dd.DistributedGraph.from_edges([0, 1], [1, 2], [2, 2])
     result = dd.sssp_compute(graph, 0)
-    with pytest.raises(dyng.InvalidArgumentError, match="lengths >= 1"):
+    with pytest.raises(dyng.InvalidArgumentError, match=r"insertion \(0, 2\) has length 0"):
         dd.sssp_update(graph, dyng.EdgeBatch(insert=([0], [2], [0])), result)
     with pytest.raises(TypeError, match="SsspResult"):
         dd.sssp_update(graph, dyng.EdgeBatch(), object())

@@ -22,7 +22,15 @@ from dyng._result import make_options
 from dyng.distributed._exchange import _exchange
 from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
 from dyng.distributed._routing import Routing
-from dyng.distributed._sssp_rounds import _owned_range, _Shard, _to_everyone, _Tree, cut, search
+from dyng.distributed._sssp_rounds import (
+    _owned_range,
+    _Shard,
+    _to_all,
+    _to_everyone,
+    _Tree,
+    cut,
+    search,
+)
 from dyng.distributed._vote import vote
 from dyng.sssp import INFINITE_DISTANCE, Options
 
@@ -180,10 +188,7 @@ class SsspResult:
         partition, tree, n = self._graph.partition, self._tree, self._num_vertices
         size, count = partition.num_ranks, len(tree.dist)
         if root is None:
-            routing = Routing(
-                np.arange(size + 1, dtype=np.int64) * count,
-                np.tile(np.arange(count, dtype=np.int64), size),
-            )
+            routing = _to_all(count, size)
         else:
             root = _convert.as_int(root, GATHER, "root", minimum=0, maximum=size - 1)
             offsets = np.where(np.arange(size + 1) > root, count, 0).astype(np.int64)
@@ -235,13 +240,14 @@ def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int
     return tree, search(shard, tree, active, delta)
 
 
-def _check_lengths(lengths: np.ndarray, function: str, what: str) -> None:
+def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
+    """Raises for the first length < 1; `ends(i)` gives entry i's (u, v) for the message."""
     if len(lengths) and int(lengths.min()) < 1:
-        position = int(np.argmin(lengths))
+        position = int(np.argmax(lengths < 1))
+        u, v = ends(position)
         raise InvalidArgumentError(
-            f"{function}(): {what} {position} has length {int(lengths[position])} in the "
-            "objective column; sssp needs lengths >= 1, as dyng.sssp does: fix the weights or choose "
-            "another objective"
+            f"{function}(): {what} ({u}, {v}) has length {int(lengths[position])} in the "
+            "objective column; sssp needs lengths >= 1 (as dyng.sssp does), so fix the weights"
         )
 
 
@@ -263,7 +269,11 @@ def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
-    _check_lengths(shard.lengths, COMPUTE, "this rank's stored edge")
+
+    def ends(i):
+        return int(np.searchsorted(shard.row_ptr, i, side="right")) - 1, int(shard.col[i])
+
+    _check_lengths(shard.lengths, ends, COMPUTE, "edge")
     return shard
 
 
@@ -356,8 +366,9 @@ def _check_update(graph, batch, result, max_invalidated):
     budget = result._num_vertices // 4 + 64 if max_invalidated is None else max_invalidated
     budget = _convert.as_int(budget, UPDATE, "max_invalidated", minimum=0)
     routed = graph._route(batch)
-    lengths = routed.insertion_arrays[2][:, result._options.objective]
-    _check_lengths(lengths, UPDATE, "this rank's insertion")
+    src, dst, rows = routed.insertion_arrays
+    lengths = rows[:, result._options.objective]
+    _check_lengths(lengths, lambda i: (int(src[i]), int(dst[i])), UPDATE, "insertion")
     return routed, budget
 
 
@@ -384,7 +395,7 @@ def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
     # relax their out-edges again; the rounds carry the rest.
     active = np.zeros(len(tree.dist), dtype=bool)
     if invalidated:  # the same on every rank: an allreduced count
-        everyone = np.sort(_to_everyone(shard, np.flatnonzero(mask) + tree.first))
+        everyone = _to_everyone(shard, np.flatnonzero(mask) + tree.first)
         active[shard.sources_into(everyone) - tree.first] = True
     sources = inserted.src - tree.first
     active[sources[(sources >= 0) & (sources < len(tree.dist))]] = True

@@ -7,9 +7,9 @@ is the triple (target, source, candidate distance), the distance carried as the 
 halves of an int64 in the exchange's weight rows.
 
 The parent rule rides on the relaxations: an owner keeps, per vertex, the lowest (distance,
-source) pair it has been sent. Every in-neighbour u relaxes v once at its final distance (a
-vertex is relaxed after its last decrease), and a pair sent from a larger distance of u is
-above dist[v] + 0, so at the fixed point the kept source is the lowest-id u with
+source) pair it has been sent. Every in-neighbour u relaxes v at least once at its final
+distance (a vertex is relaxed after its last decrease), and a pair sent from a larger distance
+of u is above dist[v], so at the fixed point the kept source is the lowest-id u with
 dist[u] + w == dist[v]: the canonical parent of one graph, whatever the partition.
 """
 
@@ -91,7 +91,7 @@ class _Shard:
         return np.repeat(rows, counts), self.col[picked], self.lengths[picked]
 
     def sources_into(self, targets: np.ndarray) -> np.ndarray:
-        """The sources (global ids, ascending) of this shard's edges into the sorted `targets`."""
+        """The sources (global ids, ascending) of this shard's edges into `targets`."""
         hits = np.isin(self.col, targets)
         rows = np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64), np.diff(self.row_ptr))
         return np.unique(rows[hits])
@@ -118,16 +118,19 @@ def _to_owners(shard: _Shard, vertices, others, rows) -> ReceivedEdges:
     return _exchange(routing, vertices, others, rows, comm=shard.comm)
 
 
-def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
-    """Every rank's `vertices`, gathered on every rank through the exchange."""
-    count, size = len(vertices), shard.partition.num_ranks
-    routing = Routing(
+def _to_all(count: int, size: int) -> Routing:
+    """The routing that sends each of `count` entries to every one of `size` ranks."""
+    return Routing(
         np.arange(size + 1, dtype=np.int64) * count,
         np.tile(np.arange(count, dtype=np.int64), size),
     )
+
+
+def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
+    """Every rank's `vertices`, gathered on every rank through the exchange."""
     ids = np.asarray(vertices, np.int64)
-    rows = np.zeros((count, 0), np.int32)
-    return _exchange(routing, ids, ids, rows, comm=shard.comm).src
+    routing = _to_all(len(ids), shard.partition.num_ranks)
+    return _exchange(routing, ids, ids, np.zeros((len(ids), 0), np.int32), comm=shard.comm).src
 
 
 class _Pairs:
