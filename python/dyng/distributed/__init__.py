@@ -25,8 +25,14 @@ and the first pieces that talk between ranks (MPI for host graphs):
   the ranks, each holding its shard as a [`dyng.Graph`][] over the global ids, with ``apply``
   that keeps one graph's batch semantics and all-or-nothing rule across the ranks.
 
-The algorithms across ranks are not built yet; docs/developer/distributed.md describes the
-design and what exists.
+and the algorithms across ranks:
+
+* [`sssp_compute`][dyng.distributed.sssp_compute] and
+  [`sssp_update`][dyng.distributed.sssp_update] keep single-source shortest paths across the
+  ranks, equal bit for bit to [`dyng.sssp`][] on the whole graph; each rank holds its vertices'
+  part of the [`SsspResult`][dyng.distributed.SsspResult].
+
+docs/developer/distributed.md describes the design and what exists.
 
 Examples
 --------
@@ -46,6 +52,7 @@ from dyng.distributed._graph import DistributedGraph
 from dyng.distributed._partition import VertexPartition
 from dyng.distributed._routing import BatchRouting, Routing, route_batch, route_edges
 from dyng.distributed._shards import EdgeShard, shard_edges
+from dyng.distributed._sssp import SsspResult, SsspStats, sssp_compute, sssp_update
 from dyng.distributed._vote import vote
 
 __all__ = [
@@ -62,4 +69,8 @@ __all__ = [
     "ReceivedEdges",
     "vote",
     "DistributedGraph",
+    "sssp_compute",
+    "sssp_update",
+    "SsspResult",
+    "SsspStats",
 ]
