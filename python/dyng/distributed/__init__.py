@@ -25,8 +25,16 @@ and the first pieces that talk between ranks (MPI for host graphs):
   the ranks, each holding its shard as a [`dyng.Graph`][] over the global ids, with ``apply``
   that keeps one graph's batch semantics and all-or-nothing rule across the ranks.
 
-The algorithms across ranks are not built yet; docs/developer/distributed.md describes the
-design and what exists.
+and the first algorithm across ranks:
+
+* [`components_compute`][dyng.distributed.components_compute] and
+  [`components_update`][dyng.distributed.components_update] keep the weak components of a
+  DistributedGraph, each rank holding its vertices' labels
+  ([`DistributedComponents`][dyng.distributed.DistributedComponents]), equal bit for bit to
+  ``dyng.components.compute(g, kind="weak")`` on the whole graph.
+
+sssp across ranks is not built yet; docs/developer/distributed.md describes the design and
+what exists.
 
 Examples
 --------
@@ -40,6 +48,12 @@ Examples
 
 from __future__ import annotations
 
+from dyng.distributed._components import (
+    ComponentsStats,
+    DistributedComponents,
+    components_compute,
+    components_update,
+)
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, exchange_edges
 from dyng.distributed._graph import DistributedGraph
@@ -62,4 +76,8 @@ __all__ = [
     "ReceivedEdges",
     "vote",
     "DistributedGraph",
+    "components_compute",
+    "components_update",
+    "DistributedComponents",
+    "ComponentsStats",
 ]

@@ -1,0 +1,31 @@
+"""dyng.distributed's weak components under ``mpiexec -n 2``, ``-n 3`` and ``-n 4`` (issue 47).
+
+Each rank runs _distributed_components_rank.py: after the compute and after every batch (seeded
+random parts from every rank; a split and a non-split of a component spanning ranks; a batch
+touching one rank only; growth), every rank's labels and sizes must equal its part of
+dyng.components.compute on a single-process copy of the graph. Runs where mpi4py and an
+``mpiexec`` are installed, as test_distributed_mpi.py does.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+pytest.importorskip("mpi4py")
+
+from test_distributed_mpi import MPIEXEC, run_ranks  # noqa: E402
+
+COMPONENTS_SCRIPT = pathlib.Path(__file__).with_name("_distributed_components_rank.py")
+
+
+@pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec (pip install mpich, or a system MPI)")
+@pytest.mark.parametrize("ranks", [2, 3, 4])
+def test_components_equal_one_graphs_on_every_rank_batch_after_batch(ranks):
+    assert run_ranks(COMPONENTS_SCRIPT, ranks) == {
+        "size": ranks,
+        "equal": True,
+        "steps": 15,
+        "counts_as_scripted": True,
+    }
