@@ -7,8 +7,9 @@ the scripted batches know which rank owns what) and, next to it, a single-proces
 reference, and the stats must be the same on every rank. The batches: a chain that zigzags
 between the first and last ranks (isolated before), cut in the middle (a split spanning ranks),
 joined again, closed into a cycle and cut (no split); a batch from the last rank touching only
-its own vertices; growth past the last id; then seeded random parts from every rank. Rank 0
-prints one line of JSON.
+its own vertices; growth past the last id; then seeded random parts from every rank. Last, a
+long path over shuffled ids must settle in about log2(n) rounds. Rank 0 prints one line of
+JSON.
 """
 
 import json
@@ -88,6 +89,17 @@ def agrees(world, result, reference, stats):
     return all(world.allgather(mine)) and same_stats
 
 
+def long_path_settles_in_few_rounds(ctx):
+    """A path over 1,000 shuffled ids crosses ranks at most steps: carried one crossing per
+    round, its labels would need hundreds of rounds; hooking and shortcutting need about
+    log2(n). Labels must still equal one graph's."""
+    order = np.random.default_rng(7).permutation(1000).astype(np.int32)
+    graph = dd.DistributedGraph.from_edges(order[:-1], order[1:], context=ctx)
+    result = dd.components_compute(graph)
+    equal = result.labels.tolist() == [0] * len(result.labels) and result.count == 1
+    return equal and result.stats.rounds <= 2 * int(np.log2(1000))
+
+
 def main():
     ctx = dd.init("host")
     world = MPI.COMM_WORLD
@@ -118,6 +130,7 @@ def main():
         checks.append(agrees(world, result, reference, stats))
         if step in COUNT_CHANGES:
             counts_as_scripted.append(result.count - before == COUNT_CHANGES[step])
+    checks.append(long_path_settles_in_few_rounds(ctx))
     equal = all(world.allgather(all(checks)))
     if ctx.rank == 0:
         print(

@@ -26,6 +26,6 @@ def test_components_equal_one_graphs_on_every_rank_batch_after_batch(ranks):
     assert run_ranks(COMPONENTS_SCRIPT, ranks) == {
         "size": ranks,
         "equal": True,
-        "steps": 15,
+        "steps": 16,
         "counts_as_scripted": True,
     }

@@ -38,7 +38,7 @@ class ComponentsStats:
     path : str
         ``"compute"`` or ``"update"`` (only the components a deletion touched were reset).
     rounds : int
-        Label rounds run (each: two all-to-alls and one allreduce).
+        Label rounds run (each: four all-to-all exchanges and one allreduce).
     reset_components : int
         Components whose labels the update reset, because a deleted edge touched them.
     reset_vertices : int
@@ -264,9 +264,11 @@ def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> Distri
     """The weak components of a distributed graph; each rank keeps its vertices' part.
 
     A collective: every rank calls it. Each rank groups its shard's edges (directions ignored)
-    into local components, then label rounds run across the ranks: every local component takes
-    its smallest label, lowered ghost labels go to their owners, owners send the labels they
-    changed to the ranks holding those vertices, until an allreduce finds no change.
+    into local components, then label rounds run across the ranks (FastSV-style): every local
+    component takes its smallest label, lowered ghost labels and the vertices named by lowered
+    labels (hooking) get it at their owners, each label falls to the label of the vertex it
+    names (shortcutting), and owners send the labels they changed to the ranks holding those
+    vertices, until an allreduce finds no change.
 
     Parameters
     ----------
