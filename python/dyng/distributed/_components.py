@@ -4,8 +4,9 @@ Each rank holds the labels and sizes entries of the vertices it owns; together t
 for bit, ``dyng.components.compute(graph, kind="weak")`` on the whole graph (a vertex's label
 is the smallest id of its component), whatever the partition. The rounds that find them are in
 ``_label_rounds``; this module holds the result, the compute, and the update: apply the batch,
-reset the components a deletion touched (found by their labels, the same set on every rank),
-keep every other label, and run the rounds again, which merge what insertions joined.
+reset the components a deletion may have cut (those where the rank holding a deleted edge no
+longer joins its ends by a path of its own shard; found by their labels, the same set on every
+rank), keep every other label, and run the rounds again, which merge what insertions joined.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
 from dyng.distributed._label_rounds import (
     _owned_range,
     component_sizes,
-    labels_of,
+    cut_labels,
+    local_view,
     settle_labels,
 )
 from dyng.distributed._vote import vote
@@ -36,11 +38,12 @@ class ComponentsStats:
     Attributes
     ----------
     path : str
-        ``"compute"`` or ``"update"`` (only the components a deletion touched were reset).
+        ``"compute"`` or ``"update"``.
     rounds : int
         Label rounds run (each: four all-to-all exchanges and one allreduce).
     reset_components : int
-        Components whose labels the update reset, because a deleted edge touched them.
+        Components whose labels the update reset: a deleted edge's ends were no longer joined
+        by a path of the shard that held it, so the deletion may have cut them.
     reset_vertices : int
         Vertices those components held, over every rank.
     relabelled : int
@@ -311,7 +314,7 @@ def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> Distri
     n = graph.num_vertices
     start, stop = _owned_range(graph.partition, graph.context.rank, n)
     labels = np.arange(start, stop, dtype=np.int64)
-    rounds = settle_labels(graph, labels, start, stop)
+    rounds = settle_labels(graph, local_view(graph, start, stop), labels)
     return DistributedComponents._settled(graph, start, labels, ComponentsStats("compute", rounds))
 
 
@@ -334,10 +337,13 @@ def _check_current(graph: DistributedGraph, result) -> None:
         )
 
 
-def _deleted_endpoints(batch, below: int) -> np.ndarray:
-    """This rank's part's deletion endpoints that were vertices before the batch."""
-    ends = np.concatenate([batch.delete_src, batch.delete_dst]).astype(np.int64)
-    return np.unique(ends[ends < below])
+def _deletions(batch, below: int) -> tuple[np.ndarray, np.ndarray]:
+    """This rank's part's deletions whose source was a vertex before the batch (a deletion
+    from a new vertex removed no old edge)."""
+    sources = np.asarray(batch.delete_src, dtype=np.int64)
+    targets = np.asarray(batch.delete_dst, dtype=np.int64)
+    kept = sources < below
+    return sources[kept], targets[kept]
 
 
 def _carried(old_start: int, old: np.ndarray, start: int, stop: int) -> np.ndarray:
@@ -368,11 +374,13 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     A collective: every rank passes its own part of the batch, as to
     [`DistributedGraph.apply`][dyng.distributed.DistributedGraph.apply]. A stale result or a
     batch refused on any rank raises on every rank and changes neither the graph nor the
-    result. After the apply, the labels of the deletions' endpoints are looked up by their
-    owners and gathered on every rank: the components they name are reset (each vertex
-    labelled with itself) on every rank, every other label is kept, and the label rounds run
-    again, joining what insertions merged and splitting what the deletions cut. The set of
-    reset labels is the same on every rank, so every rank takes the same steps.
+    result. After the apply, each deletion (u, v) goes to u's owner, which held the edge: when
+    a path of its shard's edges (directions ignored) still joins u and v, the deletion cut
+    nothing; otherwise u's old label is named. The named labels are gathered on every rank, the
+    components they name are reset (each vertex labelled with itself) on every rank, every
+    other label is kept, and the label rounds run again, joining what insertions merged and
+    splitting what the deletions cut. The set of reset labels is the same on every rank, so
+    every rank takes the same steps.
 
     Parameters
     ----------
@@ -403,24 +411,29 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     >>> g = dd.DistributedGraph.from_edges([0, 1, 3], [1, 2, 4])
     >>> r = dd.components_compute(g)
     >>> s = dd.components_update(g, dyng.EdgeBatch(insert=([2], [3]), delete=([0], [1])), r)
-    >>> r.gather_labels().tolist(), r.count, s.path, s.reset_components
-    ([0, 1, 1, 1, 1], 2, 'update', 1)
+    >>> r.gather_labels().tolist(), r.count, s.reset_components
+    ([0, 1, 1, 1, 1], 2, 1)
+
+    A deletion whose ends another path still joins resets nothing:
+
+    >>> s = dd.components_update(g, dyng.EdgeBatch(insert=([4], [1]), delete=([3], [4])), r)
+    >>> r.gather_labels().tolist(), s.reset_components
+    ([0, 1, 1, 1, 1], 0)
     """
     _check_graph(UPDATE, graph)
     comm = graph._comm
     vote(_verdict(lambda: _check_current(graph, result))[1], comm=comm)
     graph.apply(batch)
     old_start, old = result._start, result._labels
-    ends = _deleted_endpoints(batch, result.num_vertices)
-    reset_labels = labels_of(graph, ends, old, old_start)
-    n = graph.num_vertices
-    start, stop = _owned_range(graph.partition, graph.context.rank, n)
+    start, stop = _owned_range(graph.partition, graph.context.rank, graph.num_vertices)
+    view = local_view(graph, start, stop)
+    reset_labels = cut_labels(graph, view, _deletions(batch, result.num_vertices), old, old_start)
     labels = _carried(old_start, old, start, stop)
     ids = np.arange(start, stop, dtype=np.int64)
     reset = np.isin(labels, reset_labels)
     labels[reset] = ids[reset]
     reset_vertices = int(_allreduce(comm, [np.count_nonzero(reset)], "SUM")[0])
-    rounds = settle_labels(graph, labels, start, stop)
+    rounds = settle_labels(graph, view, labels)
     relabelled = _changed_count(comm, old_start, old, start, labels)
     stats = ComponentsStats("update", rounds, len(reset_labels), reset_vertices, relabelled)
     result._start, result._labels = start, labels

@@ -62,6 +62,26 @@ class _LocalView:
     def num_owned(self) -> int:
         return self.stop - self.start
 
+    def slots_of(self, ids: np.ndarray) -> np.ndarray:
+        """Each id's slot, or -1 where the id is neither owned nor a ghost."""
+        slots = np.full(len(ids), -1, dtype=np.int64)
+        owned = (ids >= self.start) & (ids < self.stop)
+        slots[owned] = ids[owned] - self.start
+        others = np.flatnonzero(~owned)
+        at = np.searchsorted(self.ghosts, ids[others])
+        found = at < len(self.ghosts)
+        found[found] = self.ghosts[at[found]] == ids[others[found]]
+        slots[others[found]] = self.num_owned + at[found]
+        return slots
+
+    def joins(self, owned: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Whether each owned vertex and the other vertex lie in one local component (a path
+        of this shard's edges joins them); False where the other is not in the view."""
+        slots = self.slots_of(others)
+        joined = slots >= 0
+        joined[joined] = self.component[owned[joined] - self.start] == self.component[slots[joined]]
+        return joined
+
 
 def _compress(parent: np.ndarray) -> None:
     """Points every slot at its root (pointer jumping until nothing moves)."""
@@ -206,11 +226,16 @@ class _Rounds:
         return count
 
 
-def settle_labels(graph, labels: np.ndarray, start: int, stop: int) -> int:
-    """Lowers this rank's owned `labels` (ids start..stop-1, in place) to their components'
+def local_view(graph, start: int, stop: int) -> _LocalView:
+    """This rank's view of `graph` (owned ids start..stop-1 and its ghosts) and its local
+    components."""
+    return _local_view(graph.local, start, stop)
+
+
+def settle_labels(graph, view: _LocalView, labels: np.ndarray) -> int:
+    """Lowers this rank's owned `labels` (the view's owned ids, in place) to their components'
     smallest ids, given a start that keeps each component's smallest vertex labelled with
     itself and every label within its vertex's component. A collective; returns the rounds."""
-    view = _local_view(graph.local, start, stop)
     return _Rounds.subscribe(view, graph.partition, labels, graph._comm).run()
 
 
@@ -223,12 +248,19 @@ def component_sizes(graph, labels: np.ndarray, start: int) -> np.ndarray:
     return sizes
 
 
-def labels_of(graph, ids: np.ndarray, labels: np.ndarray, start: int) -> np.ndarray:
-    """The labels of `ids` (any rank's part, each below this result's vertex count), union of
-    all ranks' asks, sorted and the same on every rank: the owners look them up, then every
-    rank gathers the answers."""
-    got = _to_owners(graph.partition, ids, ids, graph._comm)
-    found = np.unique(labels[got.src - start])
+def cut_labels(graph, view: _LocalView, deleted, old_labels: np.ndarray, old_start: int):
+    """The old labels of the components the deleted edges may have cut, sorted and the same on
+    every rank (a collective).
+
+    Each deletion (u, v) of this rank's part (u below the old vertex count) goes to u's owner,
+    which holds the edge. If its new local view still joins u and v, a path survives and the
+    deletion cuts nothing; otherwise u's old label is named. A component whose every deleted
+    edge has a surviving path stays connected, so its label stays right.
+    """
+    sources, targets = deleted
+    got = _to_owners(graph.partition, sources, targets, graph._comm)
+    cut = ~view.joins(got.src, got.dst)
+    named = np.unique(old_labels[got.src[cut] - old_start])
     if graph._comm is None:
-        return found
-    return np.unique(np.concatenate(graph._comm.allgather(found)))
+        return named
+    return np.unique(np.concatenate(graph._comm.allgather(named)))
