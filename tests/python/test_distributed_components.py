@@ -156,3 +156,15 @@ def test_arguments_of_the_wrong_kind_are_refused():
     result = dyng.components.compute(dyng.Graph.from_edges([0], [1]))
     with pytest.raises(TypeError, match="DistributedComponents; got Result"):
         dd.components_update(graph, dyng.EdgeBatch(), result)
+
+
+def test_weights_and_wide_ids_change_nothing():
+    src, dst, weights = [0, 5, 7], [5, 7, 2], [[3, 1], [4, 1], [9, 2]]
+    graph = dd.DistributedGraph.from_edges(src, dst, weights, vertex_dtype="int64")
+    reference = dyng.Graph.from_edges(src, dst, weights, vertex_dtype="int64")
+    result = dd.components_compute(graph)
+    assert answer_of(result) == expected_of(reference)
+    batch = dyng.EdgeBatch(insert=([8], [1], [[1, 1]]), delete=([5], [7]))
+    dd.components_update(graph, batch, result)
+    reference.apply(batch)
+    assert answer_of(result) == expected_of(reference)
