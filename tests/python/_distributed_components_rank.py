@@ -13,7 +13,12 @@ JSON.
 """
 
 import json
+import os
 import sys
+
+# Ranks outnumber this machine's cores, and MPICH's ranks poll while they wait: one OpenMP
+# thread per rank keeps a rank's native compute from waiting on threads that cannot run.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 from mpi4py import MPI

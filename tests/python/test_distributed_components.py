@@ -3,7 +3,8 @@
 The same code runs under mpiexec in test_distributed_mpi.py (_distributed_components_rank.py),
 where ghosts, subscriptions and candidates cross ranks; here the world is one process (no
 launcher, no mpi4py), where compute and update must still equal dyng.components on the same
-graph, batch after adversarial batch, and the local hooking must find a scan's components.
+graph, batch after adversarial batch, and a rank's local view must hold its shard's ghosts and
+the components a scan finds.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 import dyng
 import dyng.distributed as dd
-from dyng.distributed._label_rounds import _local_components, _owned_range
+from dyng.distributed._label_rounds import _local_view, _owned_range
 from dyng.testing.strategies import batches, graphs
 
 
@@ -28,29 +29,46 @@ def expected_of(graph):
     return fresh.labels.tolist(), fresh.sizes.tolist(), fresh.count
 
 
-def scan_components(a, b, size):
-    """Each slot's smallest connected slot, by repeated relaxation over the edges."""
-    low = list(range(size))
+def scan_smallest(pairs, ids):
+    """Each id's smallest connected id over the edges `pairs`, by repeated relaxation."""
+    low = {v: v for v in ids}
     changed = True
     while changed:
         changed = False
-        for u, v in zip(a, b):
+        for u, v in pairs:
             m = min(low[u], low[v])
             if low[u] != m or low[v] != m:
                 low[u] = low[v] = m
                 changed = True
-    return low
+    return [low[v] for v in ids]
 
 
 @given(
-    size=st.integers(1, 30),
-    pairs=st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29)), max_size=40),
+    n=st.integers(1, 24),
+    bounds=st.tuples(st.integers(0, 24), st.integers(0, 24)),
+    pairs=st.lists(st.tuples(st.integers(0, 23), st.integers(0, 23)), max_size=30),
 )
-def test_local_hooking_finds_each_slots_smallest_connected_slot(size, pairs):
-    kept = [(u, v) for u, v in pairs if u < size and v < size]
-    a = np.array([u for u, _ in kept], dtype=np.int64)
-    b = np.array([v for _, v in kept], dtype=np.int64)
-    assert _local_components(a, b, size).tolist() == scan_components(a, b, size)
+def test_a_local_view_has_the_shards_ghosts_and_components(n, bounds, pairs):
+    start, stop = min(min(bounds), n), min(max(bounds), n)
+    # A shard holds only the out-edges of the vertices its rank owns.
+    kept = [(u, v) for u, v in pairs if start <= u < stop and v < n]
+    shard = dyng.Graph.from_edges(
+        [u for u, _ in kept], [v for _, v in kept], num_vertices=n, vertex_dtype="int32"
+    )
+    view = _local_view(shard, start, stop)
+    ghosts = sorted({v for _, v in kept if not start <= v < stop})
+    assert view.ghosts.tolist() == ghosts
+    slot_ids = list(range(start, stop)) + ghosts
+    assert view.local_min.tolist() == scan_smallest(kept, slot_ids)
+    assert [slot_ids[c] for c in view.component] == view.local_min.tolist()
+    others = np.array([v for v in range(n)], dtype=np.int64)
+    owned = np.full(n, start, dtype=np.int64)
+    if stop > start:
+        expected = [
+            v in slot_ids and view.local_min[slot_ids.index(v)] == view.local_min[0]
+            for v in range(n)
+        ]
+        assert view.joins(owned, others).tolist() == expected
 
 
 def test_owned_ranges_cut_at_the_vertex_count_and_the_last_rank_takes_growth():

@@ -117,18 +117,19 @@ class DistributedComponents:
         )
 
     @classmethod
-    def _settled(cls, graph: DistributedGraph, start: int, labels: np.ndarray, stats):
-        """The result of settled `labels` (ids start.., owned by this rank); collective."""
+    def _settled(cls, graph: DistributedGraph, view, labels: np.ndarray, stats):
+        """The result of `labels` settled over `view` (this rank's owned ids); collective."""
         self = object.__new__(cls)
         self._identity, self._comm = _identity_of(graph), graph._comm
         self._size = graph.context.size
-        self._start, self._labels = start, labels
-        self._commit(graph, stats)
+        self._commit(graph, view, labels, stats)
         return self
 
-    def _commit(self, graph: DistributedGraph, stats: ComponentsStats) -> None:
-        """Sizes, count and version for the labels just settled (collective)."""
-        self._sizes = component_sizes(graph, self._labels, self._start)
+    def _commit(self, graph: DistributedGraph, view, labels: np.ndarray, stats) -> None:
+        """Takes `labels`, settled over `view`, with their sizes, count and version
+        (collective)."""
+        self._start, self._labels = view.start, labels
+        self._sizes = component_sizes(graph, view, labels, stats.rounds)
         mine = int(np.count_nonzero(self._labels == self._ids()))
         self._count = int(_allreduce(self._comm, [mine], "SUM")[0])
         self._num_vertices, self._graph_version = graph.num_vertices, graph.version
@@ -313,9 +314,10 @@ def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> Distri
         raise InvalidArgumentError(f'{COMPUTE}(): kind must be "weak"; got {kind!r}')
     n = graph.num_vertices
     start, stop = _owned_range(graph.partition, graph.context.rank, n)
+    view = local_view(graph, start, stop)
     labels = np.arange(start, stop, dtype=np.int64)
-    rounds = settle_labels(graph, local_view(graph, start, stop), labels)
-    return DistributedComponents._settled(graph, start, labels, ComponentsStats("compute", rounds))
+    rounds = settle_labels(graph, view, labels)
+    return DistributedComponents._settled(graph, view, labels, ComponentsStats("compute", rounds))
 
 
 def _check_current(graph: DistributedGraph, result) -> None:
@@ -436,6 +438,5 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     rounds = settle_labels(graph, view, labels)
     relabelled = _changed_count(comm, old_start, old, start, labels)
     stats = ComponentsStats("update", rounds, len(reset_labels), reset_vertices, relabelled)
-    result._start, result._labels = start, labels
-    result._commit(graph, stats)
+    result._commit(graph, view, labels, stats)
     return stats

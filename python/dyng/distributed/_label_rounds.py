@@ -2,9 +2,10 @@
 
 A rank sees its owned vertices and its ghosts (the targets of its out-edges that other ranks
 own); its shard's edges, directions ignored, split that view into local components, found once
-per call by hooking and compressing (Shiloach-Vishkin, vectorised over the edge list). Each
-rank also learns, once, which ranks hold its vertices as ghosts (the subscriptions: every ghost
-id is sent to its owner). A round then, as FastSV does for distributed memory:
+per call by dyng.components' native weak kernel on the shard, and every label first falls to
+its local component's smallest id. Where no rank has a ghost, that is the answer. Otherwise
+each rank learns, once, which ranks hold its vertices as ghosts (the subscriptions: every ghost
+id is sent to its owner), and a round, as FastSV does for distributed memory:
 
 1. gives every local component its smallest label; a ghost whose label that lowered is sent to
    its owner as a candidate, and so is every lowered slot's old label (hooking: the vertex the
@@ -13,7 +14,7 @@ id is sent to its owner). A round then, as FastSV does for distributed memory:
 3. has every owner send the labels it changed to the subscribed ranks.
 
 An allreduce of the number of labels changed ends the rounds when it is 0 on every rank.
-Without steps 1's hooking and 2, a label would cross one rank boundary per round (a path over
+Without the hooking of step 1 and the shortcut of step 2, a label would cross one rank boundary per round (a path over
 shuffled ids needs hundreds of rounds); with them, about log2(n) in the runs measured
 (not a proven bound; _distributed_components_rank.py holds a shuffled path to 2 log2(n)).
 
@@ -27,9 +28,11 @@ edge exchange (``_exchange``) as an entry (src, dst).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
+from dyng import components
 from dyng.distributed._exchange import _exchange
 from dyng.distributed._graph import _allreduce
 from dyng.distributed._partition import VertexPartition
@@ -51,16 +54,23 @@ def _owned_range(partition: VertexPartition, rank: int, num_vertices: int) -> tu
 @dataclasses.dataclass(frozen=True, eq=False)
 class _LocalView:
     """A rank's slots (its owned vertices in id order, then its ghosts in id order) and the
-    local component of each: the slot of the component's root."""
+    local component of each (the components of the shard's edges alone, directions ignored)."""
 
     start: int
     stop: int
     ghosts: np.ndarray  # int64, sorted: the ids outside [start, stop) the shard's edges reach
-    component: np.ndarray  # int64, per slot
+    local_min: np.ndarray  # int64, per slot: the smallest id of its local component
+    local_sizes: np.ndarray  # int64, per owned id c: the shard's vertices whose local_min is c
 
     @property
     def num_owned(self) -> int:
         return self.stop - self.start
+
+    @functools.cached_property
+    def component(self) -> np.ndarray:
+        """int64, per slot: the slot of its local component's smallest id (which is an owned
+        vertex or a ghost, so it has one)."""
+        return self.slots_of(self.local_min)
 
     def slots_of(self, ids: np.ndarray) -> np.ndarray:
         """Each id's slot, or -1 where the id is neither owned nor a ghost."""
@@ -83,43 +93,25 @@ class _LocalView:
         return joined
 
 
-def _compress(parent: np.ndarray) -> None:
-    """Points every slot at its root (pointer jumping until nothing moves)."""
-    while True:
-        grand = parent[parent]
-        if np.array_equal(grand, parent):
-            return
-        parent[:] = grand
-
-
-def _local_components(a: np.ndarray, b: np.ndarray, size: int) -> np.ndarray:
-    """Each slot's root slot in the graph of edges (a, b) over `size` slots, directions ignored.
-
-    Roots hook to the smaller root across an edge, then every slot jumps to its root; a pass
-    that hooks nothing leaves each edge's ends under one root, so each root is its component's
-    smallest slot.
-    """
-    parent = np.arange(size, dtype=np.int64)
-    while True:
-        root_a, root_b = parent[a], parent[b]
-        differ = root_a != root_b
-        if not differ.any():
-            return parent
-        low, high = np.minimum(root_a, root_b)[differ], np.maximum(root_a, root_b)[differ]
-        np.minimum.at(parent, high, low)
-        _compress(parent)
-
-
 def _local_view(shard, start: int, stop: int) -> _LocalView:
-    """The slots and local components of this rank's shard (a dyng.Graph of owned out-edges)."""
-    src, dst, _ = shard.edges()
-    src, dst = src.astype(np.int64), dst.astype(np.int64)
-    outside = (dst < start) | (dst >= stop)
-    ghosts = np.unique(dst[outside])
-    owned = stop - start
-    dst_slots = np.where(outside, owned + np.searchsorted(ghosts, dst), dst - start)
-    component = _local_components(src - start, dst_slots, owned + len(ghosts))
-    return _LocalView(start, stop, ghosts, component)
+    """The slots and local components of this rank's shard (a dyng.Graph of owned out-edges).
+
+    The local components are the shard's weak components, from dyng.components' native
+    kernel. A vertex the rank does not own has no out-edge in the shard, so it is a ghost
+    exactly when its local component holds more than itself.
+    """
+    native = components.compute(shard, kind="weak")
+    local = np.asarray(native.labels.to_numpy(), dtype=np.int64)
+    sizes = np.asarray(native.sizes.to_numpy(), dtype=np.int64)
+    held = max(min(stop, len(local)) - start, 0)  # the shard may not know the newest owned ids
+    others = np.concatenate(
+        [np.arange(min(start, len(local))), np.arange(start + held, len(local))]
+    )
+    ghosts = others[sizes[local[others]] > 1]
+    unheld = np.arange(start + held, stop, dtype=np.int64)  # alone: no edge names them yet
+    local_min = np.concatenate([local[start : start + held], unheld, local[ghosts]])
+    owned_sizes = np.concatenate([sizes[start : start + held], np.ones_like(unheld)])
+    return _LocalView(start, stop, ghosts, local_min, owned_sizes)
 
 
 def _routing_by_rank(ranks: np.ndarray, num_ranks: int) -> Routing:
@@ -235,15 +227,29 @@ def local_view(graph, start: int, stop: int) -> _LocalView:
 def settle_labels(graph, view: _LocalView, labels: np.ndarray) -> int:
     """Lowers this rank's owned `labels` (the view's owned ids, in place) to their components'
     smallest ids, given a start that keeps each component's smallest vertex labelled with
-    itself and every label within its vertex's component. A collective; returns the rounds."""
+    itself and every label within its vertex's component. A collective; returns the rounds.
+
+    A local component's smallest id is in it, so each label first falls to it. Where no rank
+    has a ghost (a world of one, or components that never cross ranks) the local components
+    are the components, and that is the answer: no round runs.
+    """
+    np.minimum(labels, view.local_min[: view.num_owned], out=labels)
+    if _allreduce(graph._comm, [len(view.ghosts)], "SUM")[0] == 0:
+        return 0
     return _Rounds.subscribe(view, graph.partition, labels, graph._comm).run()
 
 
-def component_sizes(graph, labels: np.ndarray, start: int) -> np.ndarray:
-    """The sizes entry of each owned id (how many vertices, on any rank, carry it as label)."""
-    values, counts = np.unique(labels, return_counts=True)
-    got = _to_owners(graph.partition, values, counts.astype(np.int64), graph._comm)
-    sizes = np.zeros(len(labels), dtype=np.int64)
+def component_sizes(graph, view: _LocalView, labels: np.ndarray, rounds: int) -> np.ndarray:
+    """The sizes entry of each owned id (how many vertices, on any rank, carry it as label),
+    for `labels` settled in `rounds` rounds (the same number on every rank)."""
+    if rounds == 0:  # no rank had a ghost: each component lies in one rank's owned range
+        return view.local_sizes.copy()
+    start, stop = view.start, view.stop
+    counts = np.bincount(labels, minlength=stop)
+    sizes = counts[start:stop].astype(np.int64)
+    named = np.flatnonzero(counts)
+    elsewhere = named[(named < start) | (named >= stop)]
+    got = _to_owners(graph.partition, elsewhere, counts[elsewhere].astype(np.int64), graph._comm)
     np.add.at(sizes, got.src - start, got.dst)
     return sizes
 
