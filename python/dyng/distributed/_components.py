@@ -40,7 +40,9 @@ class ComponentsStats:
     path : str
         ``"compute"`` or ``"update"``.
     rounds : int
-        Label rounds run (each: four all-to-all exchanges and one allreduce).
+        Label rounds run (each: four all-to-all exchanges and one allreduce); 0 when no rank
+        had a ghost (a world of one, or components that never cross ranks), where each rank's
+        local components are the answer.
     reset_components : int
         Components whose labels the update reset: a deleted edge's ends were no longer joined
         by a path of the shard that held it, so the deletion may have cut them.
