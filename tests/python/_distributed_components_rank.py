@@ -52,26 +52,37 @@ def whole(parts):
 
 
 def chain_of(starts):
-    """Four vertices of the first rank and four of the last, alternating: a0 b0 a1 b1 ..."""
+    """The first four vertices of the first rank and the last four of the last, alternating:
+    a0 b0 a1 b1 ... (distinct in a world of one too)."""
     first, last = np.arange(starts[0], starts[1]), np.arange(starts[-2], starts[-1])
-    return [int(v) for pair in zip(first[:4], last[:4]) for v in pair]
+    return [int(v) for pair in zip(first[:4], last[-4:]) for v in pair]
 
 
-def scripted(size, chain, last_two):
+def middle_pair(starts):
+    """Two vertices in the middle of the last rank's range, outside the chain."""
+    middle = (int(starts[-2]) + int(starts[-1])) // 2
+    return middle, middle + 1
+
+
+def scripted(size, chain, alone_pair):
     """Batches as {rank: part}; the other ranks pass an empty part. The count must change by
     each batch's entry of COUNT_CHANGES."""
     links = list(zip(chain[:-1], chain[1:]))
     cut = links[len(links) // 2]
+    close = ([chain[0]], [chain[-1]])
+    close_and_cut = {
+        0: dyng.EdgeBatch(insert=close),
+        size - 1: dyng.EdgeBatch(delete=([cut[1]], [cut[0]])),
+    }
+    if size == 1:  # both parts are rank 0's
+        close_and_cut = {0: dyng.EdgeBatch(insert=close, delete=([cut[1]], [cut[0]]))}
     return [
         {0: dyng.EdgeBatch(insert=tuple(map(list, zip(*links))))},
         {size - 1: dyng.EdgeBatch(delete=([cut[0]], [cut[1]]))},  # splits across ranks
         {0: dyng.EdgeBatch(insert=([cut[1]], [cut[0]]))},
-        {  # closes a cycle, then cuts it: no split
-            0: dyng.EdgeBatch(insert=([chain[0]], [chain[-1]])),
-            size - 1: dyng.EdgeBatch(delete=([cut[1]], [cut[0]])),
-        },
-        {size - 1: dyng.EdgeBatch(insert=([last_two[0]], [last_two[1]]))},  # one rank only
-        {size - 1: dyng.EdgeBatch(delete=([last_two[0]], [last_two[1]]))},
+        close_and_cut,  # closes a cycle, then cuts it: no split
+        {size - 1: dyng.EdgeBatch(insert=([alone_pair[0]], [alone_pair[1]]))},  # one rank only
+        {size - 1: dyng.EdgeBatch(delete=([alone_pair[0]], [alone_pair[1]]))},
         {0: dyng.EdgeBatch(insert=([0, N + 3], [N + 5, chain[3]]))},  # growth
     ]
 
@@ -122,7 +133,7 @@ def main():
     fresh = dyng.components.compute(reference).labels.tolist()
     checks.append((gathered is None) != (ctx.rank == 0))
     checks.append(ctx.rank != 0 or gathered.tolist() == fresh)
-    script = scripted(ctx.size, chain, (int(part.starts[-1]) - 1, int(part.starts[-1]) - 2))
+    script = scripted(ctx.size, chain, middle_pair(part.starts))
     counts_as_scripted = []
     for step in range(len(script) + STEPS):
         if step < len(script):
