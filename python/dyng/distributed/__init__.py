@@ -48,12 +48,8 @@ Examples
 
 from __future__ import annotations
 
-from dyng.distributed._components import (
-    ComponentsStats,
-    DistributedComponents,
-    components_compute,
-    components_update,
-)
+from dyng.distributed._components import components_compute, components_update
+from dyng.distributed._components_result import ComponentsStats, DistributedComponents
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, exchange_edges
 from dyng.distributed._graph import DistributedGraph
