@@ -31,6 +31,11 @@ and the algorithms across ranks:
   [`sssp_update`][dyng.distributed.sssp_update] keep single-source shortest paths across the
   ranks, equal bit for bit to [`dyng.sssp`][] on the whole graph; each rank holds its vertices'
   part of the [`SsspResult`][dyng.distributed.SsspResult].
+* [`components_compute`][dyng.distributed.components_compute] and
+  [`components_update`][dyng.distributed.components_update] keep the weak components of a
+  DistributedGraph, each rank holding its vertices' labels
+  ([`DistributedComponents`][dyng.distributed.DistributedComponents]), equal bit for bit to
+  ``dyng.components.compute(g, kind="weak")`` on the whole graph.
 
 docs/developer/distributed.md describes the design and what exists.
 
@@ -46,6 +51,8 @@ Examples
 
 from __future__ import annotations
 
+from dyng.distributed._components import components_compute, components_update
+from dyng.distributed._components_result import ComponentsStats, DistributedComponents
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, exchange_edges
 from dyng.distributed._graph import DistributedGraph
@@ -73,4 +80,8 @@ __all__ = [
     "sssp_update",
     "SsspResult",
     "SsspStats",
+    "components_compute",
+    "components_update",
+    "DistributedComponents",
+    "ComponentsStats",
 ]

@@ -1,0 +1,245 @@
+"""The result of the distributed weak components: each rank's part of the labels and sizes.
+
+[`DistributedComponents`][dyng.distributed.DistributedComponents] holds the entries of the
+vertices a rank owns, with the global count; gathered in rank order they are one graph's
+``dyng.components`` labels and sizes. ``_components`` computes and updates it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from dyng._errors import InvalidArgumentError
+from dyng.distributed._graph import DistributedGraph, _allreduce
+from dyng.distributed._label_rounds import component_sizes
+
+
+@dataclasses.dataclass(frozen=True)
+class ComponentsStats:
+    """What one distributed components compute or update did (the same on every rank).
+
+    Attributes
+    ----------
+    path : str
+        ``"compute"`` or ``"update"``.
+    rounds : int
+        Label rounds run (each: four all-to-all exchanges and one allreduce); 0 when no rank
+        had a ghost (a world of one, or components that never cross ranks), where each rank's
+        local components are the answer.
+    reset_components : int
+        Components whose labels the update reset: a deleted edge's ends were no longer joined
+        by a path of the shard that held it, so the deletion may have cut them.
+    reset_vertices : int
+        Vertices those components held, over every rank.
+    relabelled : int
+        Vertices, present before the update, whose label changed.
+
+    Examples
+    --------
+    >>> import dyng.distributed as dd
+    >>> g = dd.DistributedGraph.from_edges([0, 1], [1, 2])
+    >>> dd.components_compute(g).stats.path
+    'compute'
+    """
+
+    path: str
+    rounds: int
+    reset_components: int = 0
+    reset_vertices: int = 0
+    relabelled: int = 0
+
+
+class DistributedComponents:
+    """This rank's part of the weak components of a [`DistributedGraph`][dyng.distributed.DistributedGraph].
+
+    Rank r holds the entries of the vertices it owns, ``start`` to ``start + len(labels) - 1``
+    (its partition range, cut at the vertex count; the last rank's runs to the end). Laid end to
+    end in rank order they are ``dyng.components.compute(g, kind="weak")``'s ``labels`` and
+    ``sizes`` for the whole graph; ``gather_labels`` and ``gather_sizes`` do that.
+    Built by [`components_compute`][dyng.distributed.components_compute], kept current by
+    [`components_update`][dyng.distributed.components_update].
+
+    Attributes
+    ----------
+    start : int
+        The first vertex id this rank holds.
+    labels : numpy.ndarray
+        int64, read-only: the smallest vertex id of each owned vertex's component.
+    sizes : numpy.ndarray
+        int64, read-only: per owned id c, the number of vertices (on every rank) labelled c.
+    count : int
+        The number of components of the whole graph.
+    num_vertices : int
+        The whole graph's vertex count.
+    graph_version : int
+        The graph version the labels match.
+    stats : ComponentsStats
+        What the last compute or update did.
+
+    Examples
+    --------
+    >>> import dyng.distributed as dd
+    >>> g = dd.DistributedGraph.from_edges([0, 2], [1, 3], num_vertices=5)
+    >>> r = dd.components_compute(g)
+    >>> r.labels.tolist(), r.sizes.tolist(), r.count
+    ([0, 0, 2, 2, 4], [2, 0, 2, 0, 1], 3)
+    """
+
+    _identity: object  # the identity token of the graph's local shard
+    _comm: Any  # mpi4py.MPI.Comm, or None for a world of one
+    _size: int
+    _start: int
+    _labels: np.ndarray
+    _sizes: np.ndarray
+    _count: int
+    _num_vertices: int
+    _graph_version: int
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            "DistributedComponents() cannot be called directly; compute one with "
+            "dyng.distributed.components_compute(graph)"
+        )
+
+    @classmethod
+    def _settled(cls, graph: DistributedGraph, view, labels: np.ndarray, stats):
+        """The result of `labels` settled over `view` (this rank's owned ids); collective."""
+        self = object.__new__(cls)
+        self._identity, self._comm = _identity_of(graph), graph._comm
+        self._size = graph.context.size
+        self._commit(graph, view, labels, stats)
+        return self
+
+    def _commit(self, graph: DistributedGraph, view, labels: np.ndarray, stats) -> None:
+        """Takes `labels`, settled over `view`, with their sizes, count and version
+        (collective)."""
+        self._start, self._labels = view.start, labels
+        self._sizes = component_sizes(graph, view, labels, stats.rounds)
+        mine = int(np.count_nonzero(self._labels == self._ids()))
+        self._count = int(_allreduce(self._comm, [mine], "SUM")[0])
+        self._num_vertices, self._graph_version = graph.num_vertices, graph.version
+        self.stats = stats
+
+    def _ids(self) -> np.ndarray:
+        return np.arange(self._start, self._start + len(self._labels), dtype=np.int64)
+
+    @staticmethod
+    def _read_only(array: np.ndarray) -> np.ndarray:
+        view = array.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def start(self) -> int:
+        """The first vertex id this rank holds."""
+        return self._start
+
+    @property
+    def labels(self) -> np.ndarray:
+        """int64 labels of the owned vertices (read-only)."""
+        return self._read_only(self._labels)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """int64 sizes entries of the owned ids (read-only)."""
+        return self._read_only(self._sizes)
+
+    @property
+    def count(self) -> int:
+        """The number of components of the whole graph."""
+        return self._count
+
+    @property
+    def num_vertices(self) -> int:
+        """The whole graph's vertex count."""
+        return self._num_vertices
+
+    @property
+    def graph_version(self) -> int:
+        """The graph version the labels match."""
+        return self._graph_version
+
+    def _gather(self, part: np.ndarray, root, fn: str):
+        if root is not None and (not isinstance(root, int) or not 0 <= root < self._size):
+            raise InvalidArgumentError(
+                f"DistributedComponents.{fn}(): root={root!r} is not a rank of this world of "
+                f"{self._size}; pass a rank in [0, {self._size}) or None for every rank"
+            )
+        if self._comm is None:
+            return part.copy()
+        if root is None:
+            return np.concatenate(self._comm.allgather(part))
+        parts = self._comm.gather(part, root=root)
+        return None if parts is None else np.concatenate(parts)
+
+    def gather_labels(self, root=None):
+        """The whole graph's labels, on every rank or on `root` only (a collective).
+
+        Parameters
+        ----------
+        root : int, optional
+            The rank that receives them; None: every rank.
+
+        Returns
+        -------
+        numpy.ndarray or None
+            int64, one label per vertex (a new array); None on ranks other than `root`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `root` is not a rank of the world (every rank raises: they pass the same root).
+
+        Examples
+        --------
+        >>> import dyng.distributed as dd
+        >>> g = dd.DistributedGraph.from_edges([1], [2], num_vertices=4)
+        >>> dd.components_compute(g).gather_labels().tolist()
+        [0, 1, 1, 3]
+        """
+        return self._gather(self._labels, root, "gather_labels")
+
+    def gather_sizes(self, root=None):
+        """The whole graph's sizes, on every rank or on `root` only (a collective).
+
+        Parameters
+        ----------
+        root : int, optional
+            The rank that receives them; None: every rank.
+
+        Returns
+        -------
+        numpy.ndarray or None
+            int64, per vertex id c the number of vertices labelled c (a new array); None on
+            ranks other than `root`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `root` is not a rank of the world (every rank raises: they pass the same root).
+
+        Examples
+        --------
+        >>> import dyng.distributed as dd
+        >>> g = dd.DistributedGraph.from_edges([1], [2], num_vertices=4)
+        >>> dd.components_compute(g).gather_sizes().tolist()
+        [1, 2, 0, 1]
+        """
+        return self._gather(self._sizes, root, "gather_sizes")
+
+    def __repr__(self):
+        return (
+            f"DistributedComponents(kind='weak', count={self._count}, "
+            f"num_vertices={self._num_vertices}, graph_version={self._graph_version}, "
+            f"start={self._start}, owned={len(self._labels)})"
+        )
+
+
+def _identity_of(graph: DistributedGraph) -> object:
+    """The token that tells the graph's shard apart from every other Graph (as ResultBase keeps
+    it for one graph's results)."""
+    local: Any = graph.local  # Graph sets _identity where it wraps its native graph
+    return local._identity

@@ -1,0 +1,166 @@
+"""One rank of test_distributed_components_mpi.py's run (started by mpiexec, never by pytest).
+
+Every rank builds the same sparse seeded graph as a DistributedGraph (equal vertex ranges, so
+the scripted batches know which rank owns what) and, next to it, a single-process dyng.Graph
+(the reference). After the compute and after each batch, every rank compares its own part
+(labels and sizes of the ids it holds) and the count with dyng.components.compute on the
+reference, and the stats must be the same on every rank. The batches: a chain that zigzags
+between the first and last ranks (isolated before), cut in the middle (a split spanning ranks),
+joined again, closed into a cycle and cut (no split); a batch from the last rank touching only
+its own vertices; growth past the last id; then seeded random parts from every rank. Last, a
+long path over shuffled ids must settle in about log2(n) rounds. Rank 0 prints one line of
+JSON.
+"""
+
+import json
+import os
+import sys
+
+# Ranks outnumber this machine's cores, and MPICH's ranks poll while they wait: one OpenMP
+# thread per rank keeps a rank's native compute from waiting on threads that cannot run.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+from mpi4py import MPI
+
+import dyng
+import dyng.distributed as dd
+
+N, M, STEPS = 48, 30, 5
+
+
+def random_part(step, rank, reference):
+    """Rank `rank`'s part of random batch `step`: insertions (some to new ids), deletions of
+    existing edges and of a missing pair."""
+    rng = np.random.default_rng([47, 1, step, rank])
+    k = int(rng.integers(0, 6))
+    n = reference.num_vertices
+    insert = (rng.integers(0, n + 2, k), rng.integers(0, n + 2, k))
+    src, dst, _ = reference.edges()
+    picks = rng.choice(len(src), size=min(3, len(src)), replace=False) if len(src) else []
+    deletes = (np.append(src[picks], n - 1), np.append(dst[picks], 0))
+    return dyng.EdgeBatch(insert=insert, delete=deletes)
+
+
+def whole(parts):
+    """The ranks' parts laid end to end: the batch the reference applies."""
+    arrays = [
+        np.concatenate([np.asarray(getattr(p, name), dtype=np.int64) for p in parts])
+        for name in ("insert_src", "insert_dst", "delete_src", "delete_dst")
+    ]
+    return dyng.EdgeBatch(insert=tuple(arrays[:2]), delete=tuple(arrays[2:]))
+
+
+def chain_of(starts):
+    """The first four vertices of the first rank and the last four of the last, alternating:
+    a0 b0 a1 b1 ... (distinct in a world of one too)."""
+    first, last = np.arange(starts[0], starts[1]), np.arange(starts[-2], starts[-1])
+    return [int(v) for pair in zip(first[:4], last[-4:]) for v in pair]
+
+
+def middle_pair(starts):
+    """Two vertices in the middle of the last rank's range, outside the chain."""
+    middle = (int(starts[-2]) + int(starts[-1])) // 2
+    return middle, middle + 1
+
+
+def scripted(size, chain, alone_pair):
+    """Batches as {rank: part}; the other ranks pass an empty part. The count must change by
+    each batch's entry of COUNT_CHANGES."""
+    links = list(zip(chain[:-1], chain[1:]))
+    cut = links[len(links) // 2]
+    close = ([chain[0]], [chain[-1]])
+    close_and_cut = {
+        0: dyng.EdgeBatch(insert=close),
+        size - 1: dyng.EdgeBatch(delete=([cut[1]], [cut[0]])),
+    }
+    if size == 1:  # both parts are rank 0's
+        close_and_cut = {0: dyng.EdgeBatch(insert=close, delete=([cut[1]], [cut[0]]))}
+    return [
+        {0: dyng.EdgeBatch(insert=tuple(map(list, zip(*links))))},
+        {size - 1: dyng.EdgeBatch(delete=([cut[0]], [cut[1]]))},  # splits across ranks
+        {0: dyng.EdgeBatch(insert=([cut[1]], [cut[0]]))},
+        close_and_cut,  # closes a cycle, then cuts it: no split
+        {size - 1: dyng.EdgeBatch(insert=([alone_pair[0]], [alone_pair[1]]))},  # one rank only
+        {size - 1: dyng.EdgeBatch(delete=([alone_pair[0]], [alone_pair[1]]))},
+        {0: dyng.EdgeBatch(insert=([0, N + 3], [N + 5, chain[3]]))},  # growth
+    ]
+
+
+COUNT_CHANGES = {1: 1, 2: -1, 3: 0}
+
+
+def agrees(world, result, reference, stats):
+    """Whether this rank's part and the count equal a fresh single-process compute, and every
+    rank reports the same stats."""
+    fresh = dyng.components.compute(reference, kind="weak")
+    start, stop = result.start, result.start + len(result.labels)
+    mine = (
+        result.labels.tolist() == fresh.labels.tolist()[start:stop]
+        and result.sizes.tolist() == fresh.sizes.tolist()[start:stop]
+        and result.count == fresh.count
+        and result.num_vertices == reference.num_vertices
+    )
+    same_stats = len({repr(s) for s in world.allgather(stats)}) == 1
+    return all(world.allgather(mine)) and same_stats
+
+
+def long_path_settles_in_few_rounds(ctx):
+    """A path over 1,000 shuffled ids crosses ranks at most steps: carried one crossing per
+    round, its labels would need hundreds of rounds; hooking and shortcutting need about
+    log2(n). Labels must still equal one graph's."""
+    order = np.random.default_rng(7).permutation(1000).astype(np.int32)
+    graph = dd.DistributedGraph.from_edges(order[:-1], order[1:], context=ctx)
+    result = dd.components_compute(graph)
+    equal = result.labels.tolist() == [0] * len(result.labels) and result.count == 1
+    return equal and result.stats.rounds <= 2 * int(np.log2(1000))
+
+
+def main():
+    ctx = dd.init("host")
+    world = MPI.COMM_WORLD
+    part = dd.VertexPartition.from_degrees(np.ones(N, dtype=np.int64), ctx.size)
+    chain = chain_of(part.starts)
+    rng = np.random.default_rng(47)
+    src, dst = rng.integers(0, N, M, dtype=np.int32), rng.integers(0, N, M, dtype=np.int32)
+    clean = ~np.isin(src, chain) & ~np.isin(dst, chain)  # the chain starts isolated
+    src, dst = src[clean], dst[clean]
+    graph = dd.DistributedGraph.from_edges(src, dst, num_vertices=N, partition=part, context=ctx)
+    reference = dyng.Graph.from_edges(src, dst, num_vertices=N)
+    result = dd.components_compute(graph)
+    checks = [agrees(world, result, reference, result.stats)]
+    gathered = result.gather_labels(root=0)
+    fresh = dyng.components.compute(reference).labels.tolist()
+    checks.append((gathered is None) != (ctx.rank == 0))
+    checks.append(ctx.rank != 0 or gathered.tolist() == fresh)
+    script = scripted(ctx.size, chain, middle_pair(part.starts))
+    counts_as_scripted = []
+    for step in range(len(script) + STEPS):
+        if step < len(script):
+            parts = [script[step].get(r, dyng.EdgeBatch()) for r in range(ctx.size)]
+        else:
+            parts = [random_part(step, r, reference) for r in range(ctx.size)]
+        before = result.count
+        reference.apply(whole(parts))
+        stats = dd.components_update(graph, parts[ctx.rank], result)
+        checks.append(agrees(world, result, reference, stats))
+        if step in COUNT_CHANGES:
+            counts_as_scripted.append(result.count - before == COUNT_CHANGES[step])
+    checks.append(long_path_settles_in_few_rounds(ctx))
+    equal = all(world.allgather(all(checks)))
+    if ctx.rank == 0:
+        print(
+            json.dumps(
+                {
+                    "size": ctx.size,
+                    "equal": equal,
+                    "steps": len(checks),
+                    "counts_as_scripted": all(counts_as_scripted),
+                }
+            )
+        )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
