@@ -144,6 +144,9 @@ def _exchange(routing: Routing, sources, targets, rows, *, comm) -> ReceivedEdge
         recv_counts = np.empty(size, dtype=np.int64)
         comm.Alltoall(send_counts.astype(np.int64), recv_counts)
         triples = _all_to_all(comm, triples, send_counts, recv_counts)
-        picked = _all_to_all(comm, np.ascontiguousarray(rows[chosen]), send_counts, recv_counts)
+        if rows.shape[1]:
+            picked = _all_to_all(comm, np.ascontiguousarray(rows[chosen]), send_counts, recv_counts)
+        else:  # no weights: nothing to send, so no collective
+            picked = np.zeros((int(recv_counts.sum()), 0), dtype=np.int32)
     origins = np.repeat(np.arange(size, dtype=np.int32), recv_counts)
     return ReceivedEdges(origins, triples[:, 0], triples[:, 1], triples[:, 2], picked)
