@@ -19,7 +19,6 @@ more ranks the ratio includes the exchange between processes on the same cores).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 
@@ -28,7 +27,7 @@ import numpy as np
 import dyng
 import dyng.distributed as dd
 from bench import changes, generators
-from bench.distributed_overhead import BAR, _batch, _timed
+from bench.distributed_overhead import _batch, _timed, main_for, verdict
 
 
 def _same(plain_result, dist_result) -> bool:
@@ -43,7 +42,7 @@ def _same(plain_result, dist_result) -> bool:
 
 def _line(what: str, plain_ms: list, dist_ms: list, size: int) -> str:
     p, d = statistics.median(plain_ms), statistics.median(dist_ms)
-    bar = f"bar <= {BAR}: {'PASS' if d / p <= BAR else 'FAIL'}" if size == 1 else "one rank's bar"
+    bar = verdict(d / p, size)
     return (
         f"  {what}: dyng.components {p:8.2f} ms, distributed {d:8.2f} ms, ratio {d / p:.2f} ({bar})"
     )
@@ -105,15 +104,7 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
     return failed
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=int, default=18)
-    parser.add_argument("--changes", default="1000,100000")
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    counts = [int(x) for x in args.changes.split(",")]
-    return run(args.scale, counts, args.rounds, args.seed)
+main = main_for(run, __doc__, scale=18, changes="1000,100000", rounds=9)
 
 
 if __name__ == "__main__":

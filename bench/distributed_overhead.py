@@ -110,10 +110,7 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
         g0 = changes.apply_to_edges(g0, drawn)  # the next size draws from the graph as it is
         if context.rank == 0:
             p, d = statistics.median(plain_ms), statistics.median(dist_ms)
-            if context.size == 1:
-                bar = f"bar <= {BAR}: {'PASS' if d / p <= BAR else 'FAIL'}"
-            else:
-                bar = "the bar is for one rank"
+            bar = verdict(d / p, context.size)
             print(
                 f"  {count:>7} changes: Graph.apply {p:8.2f} ms, DistributedGraph.apply "
                 f"{d:8.2f} ms, ratio {d / p:.2f} ({bar})"
@@ -121,15 +118,30 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
     return failed
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=int, default=18)
-    parser.add_argument("--changes", default="1000,100000")
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    counts = [int(x) for x in args.changes.split(",")]
-    return run(args.scale, counts, args.rounds, args.seed)
+def verdict(ratio: float, size: int) -> str:
+    """The bar's verdict for a distributed / single-process ratio (the bar is for one rank)."""
+    if size != 1:
+        return "the bar is for one rank"
+    return f"bar <= {BAR}: {'PASS' if ratio <= BAR else 'FAIL'}"
+
+
+def main_for(run, description: str, *, scale: int, changes: str, rounds: int):
+    """The command line of a distributed benchmark: run(scale, counts, rounds, seed)."""
+
+    def main(argv=None) -> int:
+        parser = argparse.ArgumentParser(description=description.splitlines()[0])
+        parser.add_argument("--scale", type=int, default=scale)
+        parser.add_argument("--changes", default=changes)
+        parser.add_argument("--rounds", type=int, default=rounds)
+        parser.add_argument("--seed", type=int, default=1)
+        args = parser.parse_args(argv)
+        counts = [int(x) for x in args.changes.split(",")]
+        return run(args.scale, counts, args.rounds, args.seed)
+
+    return main
+
+
+main = main_for(run, __doc__, scale=18, changes="1000,100000", rounds=9)
 
 
 if __name__ == "__main__":

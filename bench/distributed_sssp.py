@@ -18,7 +18,6 @@ the protocol's present cost, not its floor.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 
@@ -27,7 +26,7 @@ import numpy as np
 import dyng
 import dyng.distributed as dd
 from bench import changes, generators
-from bench.distributed_overhead import _batch, _timed
+from bench.distributed_overhead import _batch, _timed, main_for
 
 
 def _same(result, plain_result, context) -> bool:
@@ -95,15 +94,7 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
     return failed
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=int, default=16)
-    parser.add_argument("--changes", default="100,10000")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    counts = [int(x) for x in args.changes.split(",")]
-    return run(args.scale, counts, args.rounds, args.seed)
+main = main_for(run, __doc__, scale=16, changes="100,10000", rounds=5)
 
 
 if __name__ == "__main__":
