@@ -15,8 +15,9 @@ the umask; missing parent folders are made. A write that cannot be done raises
 target as it was.
 
 The edge readers take a ``source_range=(lo, hi)``: they keep only the edges whose source lies in
-``lo <= src < hi`` (hi None: no upper end), such as one rank's shard of a 1D partition.
-Memory then holds those edges only; every line is still read and
+``lo <= src < hi`` (hi None: no upper end), such as one rank's shard of a 1D partition
+([`dyng.distributed.read_edge_list`][dyng.distributed.read_edge_list] reads a whole
+distributed graph so). Memory then holds those edges only; every line is still read and
 checked, so a malformed line anywhere raises on every range what the full read raises, and the
 vertex count is the whole file's. The edges are exactly those of the full read whose source lies
 in the range, in the same order, after the same clean-up (self-loops, duplicates, mirrors of a
