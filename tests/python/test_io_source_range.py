@@ -131,7 +131,10 @@ def test_matrix_market_part_equals_the_full_read_filtered(
         part = io.read_matrix_market_arrays(path, source_range=(lo, hi), **keywords)
         _assert_equal_part(part, full, lo, hi)
     # The same file through the edge-list reader, its 1-based ids as the ids.
-    as_edges = dict(ids="as_is", index_base=1, drop_self_loops=drop_self_loops)
+    duplicates = "merge" if sort_and_dedupe else "keep"
+    as_edges = dict(
+        ids="as_is", index_base=1, drop_self_loops=drop_self_loops, duplicates=duplicates
+    )
     for symmetrize in (False, True):
         full = io.read_edge_list_arrays(path, symmetrize=symmetrize, **as_edges)
         for lo, hi in _ranges(full.num_vertices, rng):
