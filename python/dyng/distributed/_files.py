@@ -32,7 +32,7 @@ from dyng import io
 from dyng._errors import InvalidArgumentError
 from dyng.distributed import _transports
 from dyng.distributed._context import init
-from dyng.distributed._graph import DistributedGraph, _build_shard, _verdict
+from dyng.distributed._graph import DistributedGraph, _shard_graph, _verdict
 from dyng.distributed._partition import VertexPartition
 from dyng.distributed._vote import vote
 
@@ -102,15 +102,11 @@ def _from_file(reader, function, path, partition, context, keywords) -> Distribu
         return reader(path, source_range=source_range, **read_keywords)
 
     chosen, part = _shard_and_partition(read, context, comm, partition, function)
+    # The part is the shard already (its sources are this rank's): no shard_edges() pass.
+    options = {"vertex_dtype": part.src.dtype.name, **graph_keywords}
     local = _collective(
-        lambda: _build_shard(
-            chosen,
-            context,
-            part.src,
-            part.dst,
-            part.weights,
-            part.num_vertices,
-            {"vertex_dtype": part.src.dtype.name, **graph_keywords},
+        lambda: _shard_graph(
+            part.src, part.dst, part.weights, part.num_vertices, options, function
         ),
         comm,
     )

@@ -74,16 +74,17 @@ def _build_shard(partition, context, src, dst, weights, num_vertices, options) -
     # Converted as dyng.Graph.from_edges converts them, so every shard infers one graph's types.
     sources = _convert.id_array(src, FROM_EDGES[:-2], "src")
     targets = _convert.id_array(dst, FROM_EDGES[:-2], "dst")
-    local = Graph.from_edges(
-        sources[shard.edge_ids],
-        targets[shard.edge_ids],
-        shard.weights,
-        num_vertices=num_vertices,
-        **options,
+    return _shard_graph(
+        sources[shard.edge_ids], targets[shard.edge_ids], shard.weights, num_vertices, options
     )
+
+
+def _shard_graph(src, dst, weights, num_vertices, options, function=FROM_EDGES) -> Graph:
+    """The host Graph of a rank's own edges, refused unless it can be distributed yet."""
+    local = Graph.from_edges(src, dst, weights, num_vertices=num_vertices, **options)
     if not local.directed or local.space != "host":
         raise NotSupportedError(
-            f"{FROM_EDGES}: only directed host graphs are distributed yet (an "
+            f"{function}: only directed host graphs are distributed yet (an "
             "undirected edge's reverse lives with another owner; device graphs need NCCL); "
             "pass directed=True and host resources"
         )
