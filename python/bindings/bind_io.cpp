@@ -103,8 +103,8 @@ nb::tuple batch_tuple(io::dgt_batch_t&& b) {
 }
 
 nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact, int64_t index_base,
-                         bool symmetrize, bool drop_self_loops, bool merge, int threads,
-                         bool wide) {
+                         bool symmetrize, bool drop_self_loops, bool merge, int threads, bool wide,
+                         int64_t source_lo, int64_t source_hi) {
   io::edge_list_options_t o;
   o.num_weights = num_weights;
   o.compact = compact;
@@ -113,6 +113,7 @@ nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact,
   o.drop_self_loops = drop_self_loops;
   o.merge_duplicates = merge;
   o.max_as_is_offset = wide ? io::k_max_as_is_offset : io::k_max_as_is_offset_int32;
+  o.sources = {source_lo, source_hi};
   o.scan.threads = threads;
   io::edge_table_t t;
   {
@@ -124,7 +125,8 @@ nb::tuple read_edge_list(const std::string& path, int num_weights, bool compact,
 
 nb::tuple read_matrix_market(const std::string& path, const std::string& weights, int num_weights,
                              int32_t lo, int32_t hi, uint32_t seed, bool drop_self_loops,
-                             bool sort_and_dedupe, int threads, bool wide) {
+                             bool sort_and_dedupe, int threads, bool wide, int64_t source_lo,
+                             int64_t source_hi) {
   io::matrix_market_options_t o;
   o.weights = weights == "none"        ? io::mm_weights_t::none
               : weights == "from_file" ? io::mm_weights_t::from_file
@@ -136,6 +138,7 @@ nb::tuple read_matrix_market(const std::string& path, const std::string& weights
   o.random_seed = seed;
   o.drop_self_loops = drop_self_loops;
   o.sort_and_dedupe = sort_and_dedupe;
+  o.sources = {source_lo, source_hi};
   o.scan.threads = threads;
   io::edge_table_t t;
   {
@@ -283,11 +286,14 @@ void bind_io(nb::module_& m) {
   m.def("io_read_edge_list", &read_edge_list, nb::arg("path"), nb::arg("num_weights"),
         nb::arg("compact"), nb::arg("index_base"), nb::arg("symmetrize"),
         nb::arg("drop_self_loops"), nb::arg("merge"), nb::arg("threads"), nb::arg("wide"),
-        "Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric).");
+        nb::arg("source_lo"), nb::arg("source_hi"),
+        "Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric), "
+        "the edges with source_lo <= src < source_hi.");
   m.def("io_read_matrix_market", &read_matrix_market, nb::arg("path"), nb::arg("weights"),
         nb::arg("num_weights"), nb::arg("random_min"), nb::arg("random_max"),
         nb::arg("random_seed"), nb::arg("drop_self_loops"), nb::arg("sort_and_dedupe"),
-        nb::arg("threads"), nb::arg("wide"), "Matrix Market -> the tuple of io_read_edge_list.");
+        nb::arg("threads"), nb::arg("wide"), nb::arg("source_lo"), nb::arg("source_hi"),
+        "Matrix Market -> the tuple of io_read_edge_list.");
   m.def("io_read_csr_triplet", &read_csr_triplet, nb::arg("prefix"), nb::arg("num_weights"),
         "CSR triplet -> (row_ptr, col_ind, weights flat, K), int64 indices.");
   m.def("io_read_legacy_batch", &read_legacy_batch, nb::arg("insert_path"), nb::arg("delete_path"),

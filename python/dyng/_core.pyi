@@ -932,12 +932,12 @@ def io_seeded_uniform(count: int, lo: int, hi: int, seed: int) -> Annotated[NDAr
     count int32 values uniform in [lo, hi] from std::mt19937(seed), as mospPrep draws them.
     """
 
-def io_read_edge_list(path: str, num_weights: int, compact: bool, index_base: int, symmetrize: bool, drop_self_loops: bool, merge: bool, threads: int, wide: bool) -> tuple:
+def io_read_edge_list(path: str, num_weights: int, compact: bool, index_base: int, symmetrize: bool, drop_self_loops: bool, merge: bool, threads: int, wide: bool, source_lo: int, source_hi: int) -> tuple:
     """
-    Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric).
+    Edge list -> (n, src, dst, weights|None, K, external_ids, timestamps, mm, symmetric), the edges with source_lo <= src < source_hi.
     """
 
-def io_read_matrix_market(path: str, weights: str, num_weights: int, random_min: int, random_max: int, random_seed: int, drop_self_loops: bool, sort_and_dedupe: bool, threads: int, wide: bool) -> tuple:
+def io_read_matrix_market(path: str, weights: str, num_weights: int, random_min: int, random_max: int, random_seed: int, drop_self_loops: bool, sort_and_dedupe: bool, threads: int, wide: bool, source_lo: int, source_hi: int) -> tuple:
     """Matrix Market -> the tuple of io_read_edge_list."""
 
 def io_read_csr_triplet(prefix: str, num_weights: int) -> tuple:

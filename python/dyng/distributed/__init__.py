@@ -24,6 +24,9 @@ and the first pieces that talk between ranks (MPI for host graphs):
 * [`DistributedGraph`][dyng.distributed.DistributedGraph] is a directed host graph spread over
   the ranks, each holding its shard as a [`dyng.Graph`][] over the global ids, with ``apply``
   that keeps one graph's batch semantics and all-or-nothing rule across the ranks.
+* [`read_edge_list`][dyng.distributed.read_edge_list] and
+  [`read_matrix_market`][dyng.distributed.read_matrix_market] build one from a file, each rank
+  reading only its shard's edges ([`dyng.io`][]'s ``source_range``).
 
 and the algorithms across ranks:
 
@@ -55,6 +58,7 @@ from dyng.distributed._components import components_compute, components_update
 from dyng.distributed._components_result import ComponentsStats, DistributedComponents
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, exchange_edges
+from dyng.distributed._files import read_edge_list, read_matrix_market
 from dyng.distributed._graph import DistributedGraph
 from dyng.distributed._partition import VertexPartition
 from dyng.distributed._routing import BatchRouting, Routing, route_batch, route_edges
@@ -84,4 +88,6 @@ __all__ = [
     "components_update",
     "DistributedComponents",
     "ComponentsStats",
+    "read_edge_list",
+    "read_matrix_market",
 ]

@@ -74,16 +74,17 @@ def _build_shard(partition, context, src, dst, weights, num_vertices, options) -
     # Converted as dyng.Graph.from_edges converts them, so every shard infers one graph's types.
     sources = _convert.id_array(src, FROM_EDGES[:-2], "src")
     targets = _convert.id_array(dst, FROM_EDGES[:-2], "dst")
-    local = Graph.from_edges(
-        sources[shard.edge_ids],
-        targets[shard.edge_ids],
-        shard.weights,
-        num_vertices=num_vertices,
-        **options,
+    return _shard_graph(
+        sources[shard.edge_ids], targets[shard.edge_ids], shard.weights, num_vertices, options
     )
+
+
+def _shard_graph(src, dst, weights, num_vertices, options, function=FROM_EDGES) -> Graph:
+    """The host Graph of a rank's own edges, refused unless it can be distributed yet."""
+    local = Graph.from_edges(src, dst, weights, num_vertices=num_vertices, **options)
     if not local.directed or local.space != "host":
         raise NotSupportedError(
-            f"{FROM_EDGES}: only directed host graphs are distributed yet (an "
+            f"{function}: only directed host graphs are distributed yet (an "
             "undirected edge's reverse lives with another owner; device graphs need NCCL); "
             "pass directed=True and host resources"
         )
@@ -98,7 +99,9 @@ class DistributedGraph:
     ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it.
     [`apply`][dyng.distributed.DistributedGraph.apply] routes a batch to the owners, applies it
     there with the graph's own batch rules, and keeps the all-or-nothing rule of one graph across
-    the ranks. Build one with [`from_edges`][dyng.distributed.DistributedGraph.from_edges];
+    the ranks. Build one with [`from_edges`][dyng.distributed.DistributedGraph.from_edges], or
+    from a file with [`read_edge_list`][dyng.distributed.read_edge_list] or
+    [`read_matrix_market`][dyng.distributed.read_matrix_market];
     calling ``DistributedGraph()`` directly raises TypeError. Every method but ``local``,
     ``partition`` and ``context`` is collective: every rank calls it, in the same order.
 
@@ -191,8 +194,14 @@ class DistributedGraph:
 
         built, verdict = _verdict(build)
         vote(verdict, comm=comm)
+        return cls._of_shard(built[1], built[0], context, comm)
+
+    @classmethod
+    def _of_shard(cls, local: Graph, partition: VertexPartition, context, comm):
+        """The graph of this rank's shard, built and voted on by every rank (the constructors'
+        last step; dyng.distributed._files reads the shard from a file)."""
         self = object.__new__(cls)
-        self._partition, self._local = built
+        self._local, self._partition = local, partition
         self._context, self._comm = context, comm
         return self
 

@@ -14,6 +14,15 @@ the umask; missing parent folders are made. A write that cannot be done raises
 [`dyng.FileFormatError`][] (an ``OSError``) naming the path and what to do, and leaves the
 target as it was.
 
+The edge readers take a ``source_range=(lo, hi)``: they keep only the edges whose source lies in
+``lo <= src < hi`` (hi None: no upper end), such as one rank's shard of a 1D partition
+([`dyng.distributed.read_edge_list`][dyng.distributed.read_edge_list] reads a whole
+distributed graph so). Memory then holds those edges only; every line is still read and
+checked, so a malformed line anywhere raises on every range what the full read raises, and the
+vertex count is the whole file's. The edges are exactly those of the full read whose source lies
+in the range, in the same order, after the same clean-up (self-loops, duplicates, mirrors of a
+symmetric matrix or of ``symmetrize``, each kept by its own source's range).
+
 Examples
 --------
 >>> import os, tempfile, dyng
@@ -21,6 +30,8 @@ Examples
 >>> dyng.io.write_edge_list(p, dyng.Graph.from_edges([0, 1], [1, 2], [3, 4]))
 >>> dyng.io.read_edge_list(p, num_weights=1).num_edges
 2
+>>> dyng.io.read_edge_list_arrays(p, num_weights=1, ids="as_is", source_range=(1, None)).src
+array([1], dtype=int32)
 """
 
 from __future__ import annotations

@@ -51,3 +51,23 @@ def is_wide(vertex_dtype, function):
     """True for int64 ids, False for int32 (the readers' default)."""
     name = _convert.dtype_name(vertex_dtype, function, "vertex_dtype")
     return name == "int64"
+
+
+def source_range(value, function):
+    """(lo, hi) for the native readers from ``source_range``: None keeps every edge (the native
+    default, INT64_MIN..INT64_MAX); ``(lo, hi)`` keeps sources lo <= src < hi, hi None meaning no
+    upper end."""
+    if value is None:
+        return -_convert.INT64_MAX - 1, _convert.INT64_MAX
+    try:
+        lo, hi = value
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(
+            f"{function}(): source_range={value!r} is not (lo, hi); pass two integers "
+            "0 <= lo <= hi (hi None for no upper end), e.g. VertexPartition.range_of(rank)"
+        ) from None
+    lo = integer(lo, function, "source_range lo", minimum=0, maximum=_convert.INT64_MAX)
+    if hi is None:
+        return lo, _convert.INT64_MAX
+    hi = integer(hi, function, "source_range hi", minimum=lo, maximum=_convert.INT64_MAX)
+    return lo, hi

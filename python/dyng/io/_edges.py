@@ -32,6 +32,7 @@ def read_edge_list_arrays(
     duplicates="merge",
     threads=0,
     vertex_dtype="int32",
+    source_range=None,
 ):
     """Reads a text edge list (``src dst [w1..wK] [timestamp]`` per line) into arrays.
 
@@ -63,6 +64,14 @@ def read_edge_list_arrays(
         Parsing threads; 0 means the OpenMP default.
     vertex_dtype : {"int32", "int64"}
         The id type of ``src`` and ``dst``.
+    source_range : (int, int or None), optional
+        Keeps only the edges whose source lies in ``lo <= src < hi`` (hi None: no upper end),
+        such as one rank's shard of a 1D partition
+        ([`VertexPartition.range_of`][dyng.distributed.VertexPartition.range_of]). Memory holds
+        those edges only, yet every line is read and checked (a malformed line anywhere raises
+        what the full read raises), ``num_vertices`` is the whole file's, and the edges are
+        exactly the full read's whose source lies in the range (with ``symmetrize``, each
+        direction counts by its own source). Needs ``ids="as_is"``.
 
     Returns
     -------
@@ -72,7 +81,8 @@ def read_edge_list_arrays(
     Raises
     ------
     InvalidArgumentError
-        `path` is not a str or os.PathLike, or another argument is not one of its values.
+        `path` is not a str or os.PathLike, another argument is not one of its values, or
+        `source_range` is not ``(lo, hi)`` with 0 <= lo <= hi or comes with ``ids="compact"``.
     FileFormatError
         A missing file or a malformed line (``path``, ``line``, ``column`` say where): a
         missing or extra column, a weight outside int32, an id that does not fit the vertex
@@ -88,6 +98,10 @@ def read_edge_list_arrays(
     (3, [0, 1], [1, 2], [[5], [7]])
     >>> e.info.external_ids.tolist()
     [10, 20, 30]
+    >>> _ = open(p, "w").write("0 1\\n2 0\\n1 2\\n0 2\\n")
+    >>> part = read_edge_list_arrays(p, ids="as_is", source_range=(0, 2))
+    >>> (part.num_vertices, part.src.tolist(), part.dst.tolist())
+    (3, [0, 0, 1], [1, 2, 2])
     """
     fn = "read_edge_list"
     p = _args.path_of(path, fn)
@@ -102,6 +116,7 @@ def read_edge_list_arrays(
     _args.choice(duplicates, ("merge", "keep"), fn, "duplicates")
     t = _args.integer(threads, fn, "threads")
     wide = _args.is_wide(vertex_dtype, fn)
+    lo, hi = _args.source_range(source_range, fn)
     parts = _backend.native().io_read_edge_list(
         p,
         k,
@@ -112,6 +127,8 @@ def read_edge_list_arrays(
         duplicates == "merge",
         max(t, 0),
         wide,
+        lo,
+        hi,
     )
     return _edge_list_of(parts)
 
@@ -128,6 +145,7 @@ def read_edge_list(
     duplicates="merge",
     threads=0,
     vertex_dtype="int32",
+    source_range=None,
     properties=None,
     directed=None,
     semantics=None,
@@ -142,8 +160,9 @@ def read_edge_list(
         The file to read.
     num_weights, weighted, ids, index_base, symmetrize, drop_self_loops, duplicates : optional
         How to read it, as in [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays].
-    threads, vertex_dtype : optional
-        As in [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays].
+    threads, vertex_dtype, source_range : optional
+        As in [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays] (a graph of one source
+        range's edges has the whole file's vertex count).
     properties, directed, semantics, edge_dtype, resources : optional
         The graph's, as in [`dyng.Graph.from_edges`][].
 
@@ -179,6 +198,7 @@ def read_edge_list(
         duplicates=duplicates,
         threads=threads,
         vertex_dtype=vertex_dtype,
+        source_range=source_range,
     )
     # Whether kept duplicates stay parallel edges is the properties' call (parallel_edges), as
     # in 0.2.0: the default properties merge them again.
@@ -218,6 +238,7 @@ def read_matrix_market_arrays(
     drop_self_loops=True,
     sort_and_dedupe=True,
     vertex_dtype="int32",
+    source_range=None,
 ):
     """Reads a coordinate Matrix Market file (1-based ids) into arrays.
 
@@ -243,6 +264,12 @@ def read_matrix_market_arrays(
         order, each mirror of a symmetric matrix right after its entry.
     vertex_dtype : {"int32", "int64"}
         The id type of ``src`` and ``dst``.
+    source_range : (int, int or None), optional
+        Keeps only the edges whose (0-based) source lies in ``lo <= src < hi`` (hi None: no upper
+        end), as [`read_edge_list_arrays`][dyng.io.read_edge_list_arrays] does: every entry is
+        read, checked and counted against the size line, ``num_vertices`` is the size line's,
+        and each direction of a mirrored entry is kept by its own source's range. Not with
+        ``weights="random"``, which are drawn over the whole file's edges.
 
     Returns
     -------
@@ -253,7 +280,8 @@ def read_matrix_market_arrays(
     ------
     InvalidArgumentError
         `path` is not a str or os.PathLike, `weights` is not one of its values, `num_weights`
-        is < 1, or `random_weights` is not three integers with min <= max.
+        is < 1, `random_weights` is not three integers with min <= max, or `source_range` is not
+        ``(lo, hi)`` with 0 <= lo <= hi or comes with ``weights="random"``.
     FileFormatError
         A missing file, a banner that is not a coordinate matrix, a malformed entry, a value
         that does not fit the weights asked for, or an entry count that differs from the size
@@ -270,6 +298,9 @@ def read_matrix_market_arrays(
     ([0, 1, 1, 2], [1, 0, 2, 1], [5, 5, 6, 6])
     >>> read_matrix_market_arrays(p, weights="random", num_weights=2).weights.shape
     (4, 2)
+    >>> e = read_matrix_market_arrays(p, source_range=(1, None))
+    >>> (e.num_vertices, e.src.tolist(), e.dst.tolist())
+    (3, [1, 1, 2], [0, 2, 1])
     """
     fn = "read_matrix_market"
     p = _args.path_of(path, fn)
@@ -277,6 +308,7 @@ def read_matrix_market_arrays(
     k = _args.integer(num_weights, fn, "num_weights", minimum=1, maximum=1 << 16)
     lo, hi, seed = _random_triple(random_weights, fn)
     wide = _args.is_wide(vertex_dtype, fn)
+    source_lo, source_hi = _args.source_range(source_range, fn)
     parts = _backend.native().io_read_matrix_market(
         p,
         mode,
@@ -288,6 +320,8 @@ def read_matrix_market_arrays(
         _args.flag(sort_and_dedupe, fn, "sort_and_dedupe"),
         0,
         wide,
+        source_lo,
+        source_hi,
     )
     return _edge_list_of(parts, with_info=False)
 
@@ -301,6 +335,7 @@ def read_matrix_market(
     drop_self_loops=True,
     sort_and_dedupe=True,
     vertex_dtype="int32",
+    source_range=None,
     properties=None,
     directed=None,
     semantics=None,
@@ -317,6 +352,9 @@ def read_matrix_market(
         How to read it, as in [`read_matrix_market_arrays`][dyng.io.read_matrix_market_arrays].
     vertex_dtype : {"int32", "int64"}
         The graph's id type.
+    source_range : (int, int or None), optional
+        Keeps the edges of these sources only, as in
+        [`read_matrix_market_arrays`][dyng.io.read_matrix_market_arrays].
     properties, directed, semantics, edge_dtype, resources : optional
         The graph's, as in [`dyng.Graph.from_edges`][].
 
@@ -350,6 +388,7 @@ def read_matrix_market(
         drop_self_loops=drop_self_loops,
         sort_and_dedupe=sort_and_dedupe,
         vertex_dtype=vertex_dtype,
+        source_range=source_range,
     )
     return e.to_graph(
         properties=properties,

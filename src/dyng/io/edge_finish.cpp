@@ -1,6 +1,7 @@
 // finish_edges(): the clean-up shared by every edge reader, in the order finish_options_t
-// lists: self-loops dropped, ids renumbered (id_compaction.cpp), mirrors added, edges sorted
-// and merged (edge_sort.cpp). Also the seeded weights of mospPrep's mtx2csr.
+// lists: self-loops dropped, ids renumbered (id_compaction.cpp), mirrors added, edges from
+// sources outside the range left out, edges sorted and merged (edge_sort.cpp). Also the seeded
+// weights of mospPrep's mtx2csr.
 #include <algorithm>
 #include <random>
 
@@ -80,6 +81,10 @@ void finish_edges(edge_table_t& t, const finish_options_t& options) {
         t.with_ids([threads](auto& src, auto& dst) { return id_count(src, dst, threads); });
   }
   if (options.symmetrize) t.with_ids([&t](auto& src, auto& dst) { symmetrize(t, src, dst); });
+  if (!options.sources.all())
+    t.with_ids([&t, range = options.sources](auto& src, auto& dst) {
+      filter_edges(t, src, dst, [range](auto s, auto) { return range.holds(s); });
+    });
   if (options.sort) sort_edges(t, options.merge_duplicates, threads);
 }
 

@@ -8,6 +8,11 @@
 // Ids go into 32-bit columns while they fit. One that does not is parked with its row and the
 // table is widened to 64 bits when its range is committed (before any later row moves), so
 // the blocks after it are read wide; the parked ids are then written in.
+//
+// A source range (one rank's shard) writes a line's edge only when its source lies in the range
+// (or, symmetrized, either end: finish_edges() keeps the mirrors that start there), so memory
+// holds the kept edges only; every line is still read and checked, and the id bounds, whence
+// the vertex count, are the whole file's.
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -118,7 +123,8 @@ struct parked_id_t {
 };
 
 /// Per-range state that outlives the parse: the ids parked for widening, and the bounds of the
-/// ids written (for compact_ids(), which then needs no pass of its own).
+/// ids of the edges read (self-loops dropped), written or left out by a source range: for
+/// compact_ids(), which then needs no pass of its own, and for a filtered read's vertex count.
 struct part_t {
   std::vector<parked_id_t> parked;
   int64_t lo = INT64_MAX;
@@ -152,6 +158,8 @@ class line_reader_t {
       : o_(o),
         k_(o.num_weights),
         base_(o.compact ? 0 : o.index_base),
+        sources_(o.sources),
+        symmetrize_(o.symmetrize),
         as_is_limit_(as_is_limit(o)),
         plain_(static_cast<size_t>(2 + k_)),
         plain_b_(static_cast<size_t>(2 + k_)) {
@@ -197,15 +205,15 @@ class line_reader_t {
       if (na == nullptr || nb == nullptr || !plain_fits(va) || !plain_fits(vb)) break;
       const auto sa = static_cast<int64_t>(va[0]) - base_, da = static_cast<int64_t>(va[1]) - base_;
       const auto sb = static_cast<int64_t>(vb[0]) - base_, db = static_cast<int64_t>(vb[1]) - base_;
-      lo = std::min({lo, sa, da, sb, db});
-      hi = std::max({hi, sa, da, sb, db});
       if (!(o_.drop_self_loops && sa == da)) {
-        store(a, ra, sa, da, va);
-        ++ra;
+        lo = std::min({lo, sa, da});
+        hi = std::max({hi, sa, da});
+        if (keeps(sa, da)) store(a, ra++, sa, da, va);
       }
       if (!(o_.drop_self_loops && sb == db)) {
-        store(b, rb, sb, db, vb);
-        ++rb;
+        lo = std::min({lo, sb, db});
+        hi = std::max({hi, sb, db});
+        if (keeps(sb, db)) store(b, rb++, sb, db, vb);
       }
       ++lines;
       pa = na;
@@ -235,8 +243,7 @@ class line_reader_t {
       for (int j = 0; fine && j < k_; ++j) fine = plain_[2 + j] <= INT32_MAX;
       if (fine) {
         const auto a = static_cast<int64_t>(plain_[0]), b = static_cast<int64_t>(plain_[1]);
-        if (!(o_.drop_self_loops && a == b)) {
-          put(s, a, b);
+        if (!(o_.drop_self_loops && a == b) && put(s, a, b)) {
           for (int j = 0; j < k_; ++j)
             s.weights[s.rows * k_ + j] = static_cast<int32_t>(plain_[2 + j]);
           if (s.stamps != nullptr) s.stamps[s.rows] = 0;  // no timestamp field
@@ -288,24 +295,32 @@ class line_reader_t {
     // A self-loop is checked to the end of its line, then left out here rather than in a
     // later pass over all edges.
     if (!is_edge || (o_.drop_self_loops && general_.ids[0] == general_.ids[1])) return;
-    put(s, general_.ids[0], general_.ids[1]);
+    if (!put(s, general_.ids[0], general_.ids[1])) return;
     for (int j = 0; j < k_; ++j) s.weights[s.rows * k_ + j] = general_.weights[j];
     if (s.stamps != nullptr) s.stamps[s.rows] = general_.stamp;
     ++s.rows;
   }
 
-  /// Writes the ids of row s.rows (file ids a, b).
-  [[gnu::always_inline]] void put(line_stream_t<id_t>& s, int64_t a, int64_t b) {
+  /// Whether the edge (src, dst) (index_base taken off) is written: the source range's call.
+  [[gnu::always_inline]] bool keeps(int64_t src, int64_t dst) const {
+    return sources_.holds(src) || (symmetrize_ && sources_.holds(dst));
+  }
+
+  /// Counts an edge (file ids a, b) in the bounds and, when the range keeps it, writes its ids
+  /// as row s.rows; returns whether it did.
+  [[gnu::always_inline]] bool put(line_stream_t<id_t>& s, int64_t a, int64_t b) {
     a -= base_;
     b -= base_;
     s.found.lo = std::min({s.found.lo, a, b});
     s.found.hi = std::max({s.found.hi, a, b});
+    if (!keeps(a, b)) return false;
     if constexpr (std::is_same_v<id_t, uint32_t>) {
       if (!fits_narrow(a)) s.found.parked.push_back({s.rows, false, a});
       if (!fits_narrow(b)) s.found.parked.push_back({s.rows, true, b});
     }
     s.src[s.rows] = static_cast<id_t>(a);
     s.dst[s.rows] = static_cast<id_t>(b);
+    return true;
   }
 
   /// The largest id a plain line may carry for the fast path: ids="as_is" for a caller with
@@ -321,6 +336,8 @@ class line_reader_t {
   const edge_list_options_t& o_;
   const int k_;
   const int64_t base_;
+  const source_range_t sources_;
+  const bool symmetrize_;
   const uint64_t as_is_limit_;
   std::vector<uint64_t> plain_, plain_b_;  // one per stream: the two lines stay independent
   line_values_t general_;
@@ -369,6 +386,13 @@ int64_t parse_range(const text_range_t& range, const edge_list_options_t& o, edg
   return a.rows + b.rows;
 }
 
+/// bound + delta in [0, INT64_MAX]: a range bound moved to the scan's ids, clamped (ids are
+/// never negative, and INT64_MAX stays the open end).
+int64_t shifted_bound(int64_t bound, int64_t delta) {
+  const __int128 moved = static_cast<__int128>(bound) + delta;
+  return static_cast<int64_t>(std::clamp<__int128>(moved, 0, INT64_MAX));
+}
+
 edge_table_t read_matrix_market_as_edge_list(const std::string& path,
                                              const edge_list_options_t& o) {
   if (o.num_weights != 0) {
@@ -379,23 +403,33 @@ edge_table_t read_matrix_market_as_edge_list(const std::string& path,
                                 std::to_string(o.num_weights) +
                                 "); pass num_weights=0 or use read_matrix_market");
   }
+  // The scan's ids are file id - 1, the range's id - index_base: the range moves by base - 1.
+  const int64_t base = o.compact ? 0 : o.index_base;
+  mm_keep_t keep{o.drop_self_loops, {}, o.symmetrize};
+  if (!o.sources.all())
+    keep.sources = {shifted_bound(o.sources.lo, base - 1),
+                    o.sources.hi == INT64_MAX ? INT64_MAX : shifted_bound(o.sources.hi, base - 1)};
   mm_header_t h;
   edge_table_t t = scan_matrix_market(path, k_function, o.scan, mm_values_t::ignore, h,
-                                      o.compact ? std::nullopt : std::optional(o.index_base));
+                                      o.compact ? std::nullopt : std::optional(o.index_base), keep);
   // The edges keep the file's 1-based ids, as 0.2.0 read them: external_ids report them as
   // written, and ids="as_is" numbers vertex id - index_base, with max id + 1 vertices whatever
   // the size line says. The scan stored id - 1; every id passed as_is_id_fits(), so adding
   // 1 - index_base (mod 2^64) gives the exact result. The columns that held ids up to n - 1
   // take the shifted ones, up to n - base, unless those pass 2^32: then the table goes wide.
-  const int64_t base = o.compact ? 0 : std::min(o.index_base, h.num_vertices);
-  const uint64_t shift = uint64_t{1} - static_cast<uint64_t>(o.compact ? 0 : o.index_base);
-  if (static_cast<uint64_t>(h.num_vertices) - static_cast<uint64_t>(base) > 0xffffffff) t.widen();
+  const int64_t least = std::min(base, h.num_vertices);
+  const uint64_t shift = uint64_t{1} - static_cast<uint64_t>(base);
+  if (static_cast<uint64_t>(h.num_vertices) - static_cast<uint64_t>(least) > 0xffffffff) t.widen();
   t.with_ids([shift](auto& src, auto& dst) {
     using id_t = std::remove_reference_t<decltype(src[0])>;
     for (auto& v : src) v = static_cast<id_t>(static_cast<uint64_t>(v) + shift);
     for (auto& v : dst) v = static_cast<id_t>(static_cast<uint64_t>(v) + shift);
   });
   if (!o.compact) t.num_vertices = -1;
+  // A range's read holds part of the edges: the count is the largest id of any edge, plus one.
+  if (!o.sources.all() && t.id_hi >= t.id_lo)
+    t.num_vertices = static_cast<int64_t>(static_cast<uint64_t>(t.id_hi) + shift) + 1;
+  else if (!o.sources.all()) t.num_vertices = 0;
   if (!o.merge_duplicates) {
     t.timed = true;
     t.timestamps.resize(static_cast<size_t>(t.size()));
@@ -421,12 +455,10 @@ edge_table_t read_edge_list_text(const std::string& path, const edge_list_option
     return t.wide ? parse_range<int64_t>(r, o, t, part, f)
                   : parse_range<uint32_t>(r, o, t, part, f);
   };
-  auto commit = [&](const text_range_t& r, int64_t rows_written, int64_t, fault_t&) {
+  auto commit = [&](const text_range_t& r, int64_t, int64_t, fault_t&) {
     const part_t& part = parts[r.part];
-    if (rows_written > 0) {
-      t.id_lo = std::min(t.id_lo, part.lo);
-      t.id_hi = std::max(t.id_hi, part.hi);
-    }
+    t.id_lo = std::min(t.id_lo, part.lo);
+    t.id_hi = std::max(t.id_hi, part.hi);
     if (part.parked.empty()) return;
     // Rows past this range (later ranges of the block, not yet moved) are widened in place
     // too: widening keeps every row where it is.
@@ -439,6 +471,13 @@ edge_table_t read_edge_list_text(const std::string& path, const edge_list_option
 }
 
 }  // namespace
+
+void check_source_range(const source_range_t& range, const char* function) {
+  if (!range.all() && (range.lo < 0 || range.hi < range.lo))
+    throw invalid_argument_error(std::string(function) + "(): the source range [" +
+                                 std::to_string(range.lo) + ", " + std::to_string(range.hi) +
+                                 ") is not 0 <= lo <= hi; pass such a range");
+}
 
 std::string as_is_id_problem(int64_t id, int64_t index_base, uint64_t max_offset) {
   if (id < index_base)
@@ -462,16 +501,25 @@ edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& 
     throw invalid_argument_error(std::string(k_function) +
                                  "(): num_weights=" + std::to_string(options.num_weights) +
                                  " is negative; pass 0 or more");
+  if (!options.sources.all() && options.compact)
+    throw invalid_argument_error(std::string(k_function) +
+                                 "(): a source range needs ids='as_is' (a compact id is the rank "
+                                 "of a file id among all of the file's ids); pass ids='as_is'");
+  check_source_range(options.sources, k_function);
   edge_list_options_t o = options;
   o.scan = settle_team(options.scan, path);
   edge_table_t table = starts_with_matrix_market_banner(path, k_function)
                            ? read_matrix_market_as_edge_list(path, o)
                            : read_edge_list_text(path, o);
+  // The parse saw every edge's ids, the table holds the range's: the count comes from the bounds.
+  if (!o.sources.all() && !table.matrix_market)
+    table.num_vertices = table.id_hi >= table.id_lo ? table.id_hi + 1 : 0;
   finish_options_t fo;
-  // Edge-list lines drop their self-loops while parsing; a Matrix Market file does not.
-  fo.drop_self_loops = o.drop_self_loops && table.matrix_market;
+  // Both parsers drop self-loops as they read.
+  fo.drop_self_loops = false;
   fo.compact = o.compact;
   fo.symmetrize = o.symmetrize;
+  fo.sources = o.sources;
   fo.sort = true;
   fo.merge_duplicates = o.merge_duplicates;
   fo.threads = table.size() >= k_min_parallel_edges ? o.scan.threads : 1;

@@ -31,6 +31,11 @@ struct edge_list_options_t {
   /// ids="as_is": the largest id - index_base the caller's id type numbers (one of the
   /// k_max_as_is_offset constants); a larger id is a fault at its place in the file.
   uint64_t max_as_is_offset = k_max_as_is_offset;
+  /// Keep only the edges whose source (id - index_base) lies here: every line is still read and
+  /// checked, num_vertices is still the whole file's, and the edges kept are exactly those of
+  /// the full read whose source lies in the range. Needs compact = false (a compact id depends
+  /// on every id of the file).
+  source_range_t sources;
   scan_options_t scan;
 };
 
@@ -38,6 +43,9 @@ struct edge_list_options_t {
 /// (the file's 1-based ids as an edge list's ids, values checked but not read, num_weights
 /// must be 0). Edges come out sorted by (src, dst).
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options);
+
+/// Throws invalid_argument_error unless `range` is the default or 0 <= range.lo <= range.hi.
+void check_source_range(const source_range_t& range, const char* function);
 
 /// Whether ids="as_is" can number vertex `id` as id - index_base: at or above the base, and
 /// with the vertex count fitting the ids (the difference taken exactly, in uint64).
@@ -64,6 +72,10 @@ struct matrix_market_options_t {
   uint32_t random_seed = 12345;
   bool drop_self_loops = true;
   bool sort_and_dedupe = true;
+  /// Keep only the edges whose (0-based) source lies here, as read_edge_list's `sources` does;
+  /// each direction of a mirrored entry is kept by its own source's range. Not with random
+  /// weights, which are drawn in the order of the whole file's edges.
+  source_range_t sources;
   scan_options_t scan;
 };
 
@@ -88,12 +100,24 @@ struct mm_header_t {
 /// read them if the matrix is 'integer' (refusing 'real' and 'complex').
 enum class mm_values_t { ignore, required, if_integer };
 
-/// The entries of a Matrix Market file as 0-based edges (mirrors included), before any clean-up.
-/// With `as_is_index_base` (read_edge_list's ids="as_is"), an id that as_is_id_fits() refuses
-/// is a fault at its place.
+/// Which entries scan_matrix_market() writes as edges (every entry is read and checked).
+struct mm_keep_t {
+  /// Leave out entries (v, v) while scanning.
+  bool drop_self_loops = false;
+  /// Write an edge only when its 0-based source lies here (an entry and its mirror apart).
+  source_range_t sources;
+  /// Or its target (a caller that mirrors the edges afterwards).
+  bool either_end = false;
+};
+
+/// The entries of a Matrix Market file as 0-based edges (mirrors included), before any clean-up
+/// but `keep`'s. With `as_is_index_base` (read_edge_list's ids="as_is"), an id that
+/// as_is_id_fits() refuses is a fault at its place. The table's id_lo and id_hi bound the ids of
+/// every entry `keep` does not drop as a self-loop, written or not.
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                 const scan_options_t& scan, mm_values_t values, mm_header_t& header,
-                                std::optional<int64_t> as_is_index_base = std::nullopt);
+                                std::optional<int64_t> as_is_index_base = std::nullopt,
+                                const mm_keep_t& keep = {});
 
 /// True when the file starts with the "%%MatrixMarket" banner.
 bool starts_with_matrix_market_banner(const std::string& path, const char* function);

@@ -7,6 +7,10 @@
 // be weights; the others are checked and skipped. A mirrored entry (every symmetry but general)
 // stands for two edges, the mirror right after the entry, its weight negated when the matrix is
 // skew-symmetric (a hermitian matrix's integer values are their own conjugates).
+//
+// A source range (one rank's shard) writes only the edges whose source lies in it, an entry and
+// its mirror each by its own source; every entry is still read, checked and counted, so a broken
+// file fails alike whatever the range.
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -142,9 +146,12 @@ bool parse_value(line_cursor& c, int64_t line, std::string_view token, field_t f
   return false;
 }
 
-/// Per-range count of entries (a mirrored entry off the diagonal is two rows).
+/// Per-range count of entries (a mirrored entry off the diagonal is two rows), and the bounds of
+/// the 0-based ids of those not dropped as self-loops.
 struct part_t {
   int64_t entries = 0;
+  int64_t lo = INT64_MAX;
+  int64_t hi = INT64_MIN;
 };
 
 /// One Matrix Market scan: the header (banner and size line) read serially, then the entries of
@@ -152,10 +159,12 @@ struct part_t {
 /// parts of scan_text_file() call its members.
 class mm_scan_t {
  public:
-  mm_scan_t(mm_values_t mode, mm_header_t& h, std::optional<int64_t> as_is_index_base, int threads)
+  mm_scan_t(mm_values_t mode, mm_header_t& h, std::optional<int64_t> as_is_index_base,
+            const mm_keep_t& keep, int threads)
       : mode_(mode),
         h_(h),
         as_is_index_base_(as_is_index_base),
+        keep_(keep),
         parts_(static_cast<size_t>(threads)) {
     // rows_per_line, the width and the weights are set by the header, before the first block's
     // ranges are parsed.
@@ -195,7 +204,7 @@ class mm_scan_t {
         [&](line_cursor& c, int64_t line) {
           const line_kind_t kind = c.kind("%", line, f);
           if (kind != line_kind_t::data) return kind != line_kind_t::damaged;
-          if (!parse_entry(c, line, format, at, f)) return false;
+          if (!parse_entry(c, line, format, part, at, f)) return false;
           ++part.entries;
           return true;
         },
@@ -221,6 +230,8 @@ class mm_scan_t {
       return;
     }
     seen += part.entries;
+    table.id_lo = std::min(table.id_lo, part.lo);
+    table.id_hi = std::max(table.id_hi, part.hi);
   }
 
   edge_table_t table;
@@ -324,8 +335,9 @@ class mm_scan_t {
   }
 
   /// One entry line: its indices, values and nothing after them, written as one or (mirrored)
-  /// two edges from row `at` on. False on a fault.
-  bool parse_entry(line_cursor& c, int64_t line, const entry_format_t& e, int64_t& at, fault_t& f) {
+  /// two edges from row `at` on, each when keep_ takes it. False on a fault.
+  bool parse_entry(line_cursor& c, int64_t line, const entry_format_t& e, part_t& part, int64_t& at,
+                   fault_t& f) {
     int64_t ij[2];
     if (!parse_indices(c, line, e, ij, f)) return false;
     int32_t w = 0;
@@ -354,14 +366,20 @@ class mm_scan_t {
                std::string(k_fix)};
       return false;
     }
-    put(at, ij[0] - 1, ij[1] - 1, w);
-    if (mirror) put(at, ij[1] - 1, ij[0] - 1, e.negate_mirror ? -w : w);
+    const int64_t i = ij[0] - 1, j = ij[1] - 1;
+    if (keep_.drop_self_loops && i == j) return true;
+    part.lo = std::min({part.lo, i, j});
+    part.hi = std::max({part.hi, i, j});
+    const bool either = keep_.either_end && (keep_.sources.holds(i) || keep_.sources.holds(j));
+    if (either || keep_.sources.holds(i)) put(at, i, j, w);
+    if (mirror && (either || keep_.sources.holds(j))) put(at, j, i, e.negate_mirror ? -w : w);
     return true;
   }
 
   mm_values_t mode_;
   mm_header_t& h_;
   std::optional<int64_t> as_is_index_base_;
+  mm_keep_t keep_;
   std::vector<part_t> parts_;
   bool read_values_ = false;
 };
@@ -378,8 +396,8 @@ bool starts_with_matrix_market_banner(const std::string& path, const char* funct
 
 edge_table_t scan_matrix_market(const std::string& path, const char* function,
                                 const scan_options_t& scan, mm_values_t mode, mm_header_t& h,
-                                std::optional<int64_t> as_is_index_base) {
-  mm_scan_t s(mode, h, as_is_index_base, resolve_threads(scan.threads));
+                                std::optional<int64_t> as_is_index_base, const mm_keep_t& keep) {
+  mm_scan_t s(mode, h, as_is_index_base, keep, resolve_threads(scan.threads));
   const int64_t lines = scan_text_file(
       path, function, scan,
       [&s](const char* begin, const char* end, int64_t& header_lines, fault_t& f) {
@@ -415,14 +433,21 @@ edge_table_t read_matrix_market(const std::string& path, const matrix_market_opt
                                  std::to_string(o.num_weights) +
                                  ", min=" + std::to_string(o.random_min) +
                                  ", max=" + std::to_string(o.random_max) + "); pass valid values");
+  check_source_range(o.sources, function);
+  if (o.weights == mm_weights_t::random && !o.sources.all())
+    throw invalid_argument_error(std::string(function) +
+                                 "(): random weights are drawn edge by edge over the whole "
+                                 "file's edges, which a read of one source range does not see; "
+                                 "read weights='from_file' or 'none', or the whole file");
   mm_header_t h;
   const mm_values_t mode = o.weights == mm_weights_t::from_file   ? mm_values_t::required
                            : o.weights == mm_weights_t::automatic ? mm_values_t::if_integer
                                                                   : mm_values_t::ignore;
   const scan_options_t scan = settle_team(o.scan, path);
-  edge_table_t t = scan_matrix_market(path, function, scan, mode, h);
+  edge_table_t t = scan_matrix_market(path, function, scan, mode, h, std::nullopt,
+                                      {o.drop_self_loops, o.sources});
   finish_options_t fo;
-  fo.drop_self_loops = o.drop_self_loops;
+  fo.drop_self_loops = false;  // the scan dropped them
   fo.sort = fo.merge_duplicates = o.sort_and_dedupe;
   fo.threads = t.size() >= k_min_parallel_edges ? scan.threads : 1;
   finish_edges(t, fo);
