@@ -1,9 +1,9 @@
 """Minimum-label rounds across ranks: the protocol under the distributed weak components.
 
 A rank sees its owned vertices and its ghosts (the targets of its out-edges that other ranks
-own); its shard's edges, directions ignored, split that view into local components, found once
-per call by dyng.components' native weak kernel on the shard, and every label first falls to
-its local component's smallest id. Where no rank has a ghost, that is the answer. Otherwise
+own); its shard's edges, directions ignored, split that view into local components, which a
+dyng.components result on the shard holds (computed once, repaired by each update), and every
+label first falls to its local component's smallest id. Where no rank has a ghost, that is the answer. Otherwise
 each rank learns, once, which ranks hold its vertices as ghosts (the subscriptions: every ghost
 id is sent to its owner), and a round, as FastSV does for distributed memory:
 
@@ -32,7 +32,6 @@ import functools
 
 import numpy as np
 
-from dyng import components
 from dyng.distributed._exchange import _exchange
 from dyng.distributed._graph import _allreduce
 from dyng.distributed._partition import VertexPartition
@@ -84,25 +83,16 @@ class _LocalView:
         slots[others[found]] = self.num_owned + at[found]
         return slots
 
-    def joins(self, owned: np.ndarray, others: np.ndarray) -> np.ndarray:
-        """Whether each owned vertex and the other vertex lie in one local component (a path
-        of this shard's edges joins them); False where the other is not in the view."""
-        slots = self.slots_of(others)
-        joined = slots >= 0
-        joined[joined] = self.component[owned[joined] - self.start] == self.component[slots[joined]]
-        return joined
 
-
-def _local_view(shard, start: int, stop: int) -> _LocalView:
-    """The slots and local components of this rank's shard (a dyng.Graph of owned out-edges).
-
-    The local components are the shard's weak components, from dyng.components' native
-    kernel. A vertex the rank does not own has no out-edge in the shard, so it is a ghost
-    exactly when its local component holds more than itself.
+def local_view(native, start: int, stop: int) -> _LocalView:
+    """This rank's view (owned ids start..stop-1 and its ghosts) from `native`, the shard's
+    current dyng.components result (weak: the local components). A vertex the rank does not
+    own has no out-edge in the shard, so it is a ghost exactly when its local component holds
+    more than itself.
     """
-    native = components.compute(shard, kind="weak")
-    local = np.asarray(native.labels.to_numpy(), dtype=np.int64)
-    sizes = np.asarray(native.sizes.to_numpy(), dtype=np.int64)
+    # Read in place: every array built below is a new one, so the native update may rewrite it.
+    local = np.asarray(native.labels.to_numpy(copy=False), dtype=np.int64)
+    sizes = np.asarray(native.sizes.to_numpy(copy=False), dtype=np.int64)
     held = max(min(stop, len(local)) - start, 0)  # the shard may not know the newest owned ids
     others = np.concatenate(
         [np.arange(min(start, len(local))), np.arange(start + held, len(local))]
@@ -218,12 +208,6 @@ class _Rounds:
         return count
 
 
-def local_view(graph, start: int, stop: int) -> _LocalView:
-    """This rank's view of `graph` (owned ids start..stop-1 and its ghosts) and its local
-    components."""
-    return _local_view(graph.local, start, stop)
-
-
 def settle_labels(graph, view: _LocalView, labels: np.ndarray) -> int:
     """Lowers this rank's owned `labels` (the view's owned ids, in place) to their components'
     smallest ids, given a start that keeps each component's smallest vertex labelled with
@@ -252,21 +236,3 @@ def component_sizes(graph, view: _LocalView, labels: np.ndarray, rounds: int) ->
     got = _to_owners(graph.partition, elsewhere, counts[elsewhere].astype(np.int64), graph._comm)
     np.add.at(sizes, got.src - start, got.dst)
     return sizes
-
-
-def cut_labels(graph, view: _LocalView, deleted, old_labels: np.ndarray, old_start: int):
-    """The old labels of the components the deleted edges may have cut, sorted and the same on
-    every rank (a collective).
-
-    Each deletion (u, v) of this rank's part (u below the old vertex count) goes to u's owner,
-    which holds the edge. If its new local view still joins u and v, a path survives and the
-    deletion cuts nothing; otherwise u's old label is named. A component whose every deleted
-    edge has a surviving path stays connected, so its label stays right.
-    """
-    sources, targets = deleted
-    got = _to_owners(graph.partition, sources, targets, graph._comm)
-    cut = ~view.joins(got.src, got.dst)
-    named = np.unique(old_labels[got.src[cut] - old_start])
-    if graph._comm is None:
-        return named
-    return np.unique(np.concatenate(graph._comm.allgather(named)))
