@@ -93,7 +93,7 @@ def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> Distri
     labels = np.arange(start, stop, dtype=np.int64)
     rounds = settle_labels(graph, view, labels)
     stats = ComponentsStats("compute", rounds)
-    return DistributedComponents._settled(graph, local, view, labels, stats)
+    return DistributedComponents._settled(graph, local, (view, n), labels, stats)
 
 
 def _check_current(graph: DistributedGraph, result) -> None:
@@ -124,14 +124,10 @@ def _carried(old_start: int, old: np.ndarray, start: int, stop: int) -> np.ndarr
     return labels
 
 
-def _relabelled(comm, before: np.ndarray, after: np.ndarray) -> int:
-    """Vertices whose label changed, over every rank (`before`: an added id's own id)."""
-    return int(_allreduce(comm, [np.count_nonzero(before != after)], "SUM")[0])
-
-
 def _applied(graph: DistributedGraph, batch, result: DistributedComponents):
     """Applies `batch` (a collective) and repairs the shard's components result from this
-    rank's change log; returns the repair's relabelled count and, per edge the shard lost,
+    rank's change log; returns the vertex count, the repair's relabelled count and, per edge
+    the shard lost,
     its source's old label and whether the shard no longer joins its ends, and those labels'
     old sizes entries where the answer stays the local result's (else None).
 
@@ -155,7 +151,7 @@ def _applied(graph: DistributedGraph, batch, result: DistributedComponents):
     native = local._apply_log(graph.local, change_log, local._resources._execution(), mine)
     labels_now = local.labels.to_numpy(copy=False)
     cut = labels_now[lost_src] != labels_now[lost_dst]
-    return native.relabelled, (old_labels, cut, old_sizes)
+    return whole.num_vertices_after, native.relabelled, (old_labels, cut, old_sizes)
 
 
 def _named(comm, labels: np.ndarray) -> np.ndarray:
@@ -225,26 +221,25 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     comm = graph._comm
     vote(_verdict(lambda: _check_current(graph, result))[1], comm=comm)
     old_start = result._start
-    native_relabelled, (old_labels, cut, old_sizes) = _applied(graph, batch, result)
+    n, native_relabelled, (old_labels, cut, old_sizes) = _applied(graph, batch, result)
     reset_labels = _named(comm, old_labels[cut])
-    start, stop = _owned_range(graph.partition, graph.context.rank, graph.num_vertices)
-    result._start, result._stop = start, stop
+    start, stop = _owned_range(graph.partition, graph.context.rank, n)
+    result._place(start, stop, n)
     if old_sizes is not None:  # the answer stays the local result's: no pass over the vertices
         _, first = np.unique(old_labels[cut], return_index=True)
-        reset_vertices = int(_allreduce(comm, [old_sizes[cut][first].sum()], "SUM")[0])
-        relabelled = int(_allreduce(comm, [native_relabelled], "SUM")[0])
-        stats = ComponentsStats("update", 0, len(reset_labels), reset_vertices, relabelled)
-        result._commit_local(graph, stats)
+        sums = _allreduce(comm, [old_sizes[cut][first].sum(), native_relabelled], "SUM")
+        stats = ComponentsStats("update", 0, len(reset_labels), *(int(x) for x in sums))
+        result._commit_local(stats)
         return stats
     old = result._owned_labels()  # read before the repair, in _applied
     view = local_view(result._local, start, stop)
-    before = _carried(old_start, old, start, stop)
+    before = _carried(old_start, old, start, stop)  # an added id: its own id
     labels = before.copy()
     reset = np.isin(labels, reset_labels)
     labels[reset] = np.arange(start, stop, dtype=np.int64)[reset]
-    reset_vertices = int(_allreduce(comm, [np.count_nonzero(reset)], "SUM")[0])
     rounds = settle_labels(graph, view, labels)
-    relabelled = _relabelled(comm, before, labels)
-    stats = ComponentsStats("update", rounds, len(reset_labels), reset_vertices, relabelled)
+    changed = [np.count_nonzero(reset), np.count_nonzero(before != labels)]
+    sums = _allreduce(comm, changed, "SUM")  # reset and relabelled vertices
+    stats = ComponentsStats("update", rounds, len(reset_labels), *(int(x) for x in sums))
     result._commit(graph, view, labels, stats)
     return stats

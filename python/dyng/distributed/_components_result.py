@@ -113,28 +113,32 @@ class DistributedComponents:
         )
 
     @classmethod
-    def _settled(cls, graph: DistributedGraph, local, view, labels: np.ndarray, stats):
-        """The result of `labels` settled over `view` (this rank's owned ids) with `local`, the
-        shard's components result; collective."""
+    def _settled(cls, graph: DistributedGraph, local, placed, labels: np.ndarray, stats):
+        """The result of `labels` settled over `view` (this rank's owned ids) of a graph of `n`
+        vertices (`placed`: the two), with `local`, the shard's components result; collective."""
+        view, n = placed
         self = object.__new__(cls)
         self._identity, self._comm = _identity_of(graph), graph._comm
         self._size, self._local = graph.context.size, local
+        self._place(view.start, view.stop, n)
         self._commit(graph, view, labels, stats)
         return self
+
+    def _place(self, start: int, stop: int, num_vertices: int) -> None:
+        """The owned ids and the vertex count the next commit's answer is for."""
+        self._start, self._stop, self._num_vertices = start, stop, num_vertices
 
     def _commit(self, graph: DistributedGraph, view, labels: np.ndarray, stats) -> None:
         """Takes `labels`, settled over `view`, with their sizes, count and version
         (collective). Settled without a round, they are the local result's: kept as that."""
-        self._start, self._stop = view.start, view.stop
         if stats.rounds == 0:
-            self._commit_local(graph, stats)
+            self._commit_local(stats)
             return
         self._answer_is_local, self._labels = False, labels
         self._sizes = component_sizes(graph, view, labels, stats.rounds)
-        mine = int(np.count_nonzero(self._labels == self._ids()))
-        self._stamp(graph, mine, stats)
+        self._stamp(int(np.count_nonzero(self._labels == self._ids())), stats)
 
-    def _commit_local(self, graph: DistributedGraph, stats) -> None:
+    def _commit_local(self, stats) -> None:
         """Takes the local result as the answer, where no rank has a ghost (every component
         lies in one rank's owned range), without a pass over the vertices (collective)."""
         self._answer_is_local, self._labels, self._sizes = True, None, None
@@ -143,11 +147,12 @@ class DistributedComponents:
         # does not hold yet: the owned components are its count less those, plus these.
         shard_ids = self._shard_ids()
         mine = self._local.count - (shard_ids - held) + (self._stop - self._start - held)
-        self._stamp(graph, mine, stats)
+        self._stamp(mine, stats)
 
-    def _stamp(self, graph: DistributedGraph, mine: int, stats) -> None:
+    def _stamp(self, mine: int, stats) -> None:
+        """Sums the components whose smallest id each rank owns; takes the shard's version."""
         self._count = int(_allreduce(self._comm, [mine], "SUM")[0])
-        self._num_vertices, self._graph_version = graph.num_vertices, graph.version
+        self._graph_version = self._local.graph_version
         self.stats = stats
 
     def _held(self) -> int:
