@@ -147,15 +147,19 @@ def refused_elsewhere_then_merges_and_splits(ctx, world):
         {size - 1: dyng.EdgeBatch(delete=([last + 1], [last + 2]))},  # splits inside a rank
         {0: dyng.EdgeBatch(delete=([0], [last + 4]))},  # parts them again
         {0: dyng.EdgeBatch(delete=([3], [4]))},  # a split while no rank has a ghost
+        {size - 1: dyng.EdgeBatch(insert=([last + 5], [per * size + 2]))},  # growth, no ghost
         {size - 1: dyng.EdgeBatch(insert=([last + 5], [1]), delete=([last + 4], [last + 5]))},
         {0: dyng.EdgeBatch(insert=([4], [3]))},
     ]
+    rounds = []
     for batch in script:
         parts = [batch.get(r, dyng.EdgeBatch()) for r in range(size)]
         reference.apply(whole(parts))
         stats = dd.components_update(graph, parts[ctx.rank], result)
         checks.append(agrees(world, result, reference, stats))
-    return all(checks)
+        rounds.append(stats.rounds)
+    # Parted again, no rank has a ghost: the split and the growth take no round.
+    return all(checks) and rounds[3:5] == [0, 0]
 
 
 def main():

@@ -126,10 +126,10 @@ def _carried(old_start: int, old: np.ndarray, start: int, stop: int) -> np.ndarr
 
 def _applied(graph: DistributedGraph, batch, result: DistributedComponents):
     """Applies `batch` (a collective) and repairs the shard's components result from this
-    rank's change log; returns the vertex count, the repair's relabelled count and, per edge
-    the shard lost,
-    its source's old label and whether the shard no longer joins its ends, and those labels'
-    old sizes entries where the answer stays the local result's (else None).
+    rank's change log (after the apply's vote: a batch refused anywhere never reaches it).
+    Returns the vertex count, the repair's relabelled count and, per edge the shard lost, its
+    source's old label and whether the shard no longer joins its ends, with those labels' old
+    sizes entries where the answer stays the local result's (else None).
 
     The old labels are read before the repair. Where the answer stays the local result's (it
     was, and no rank's batch added an edge to a vertex it does not own, so no ghost appears),
