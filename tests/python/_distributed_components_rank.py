@@ -8,8 +8,9 @@ reference, and the stats must be the same on every rank. The batches: a chain th
 between the first and last ranks (isolated before), cut in the middle (a split spanning ranks),
 joined again, closed into a cycle and cut (no split); a batch from the last rank touching only
 its own vertices; growth past the last id; then seeded random parts from every rank. Last, a
-long path over shuffled ids must settle in about log2(n) rounds. Rank 0 prints one line of
-JSON.
+long path over shuffled ids must settle in about log2(n) rounds, and a batch refused by the
+last rank after rank 0 applied its part must leave rank 0's shard result as it was (then
+batches that join and part ranks, with splits inside them). Rank 0 prints one line of JSON.
 """
 
 import json
@@ -116,6 +117,51 @@ def long_path_settles_in_few_rounds(ctx):
     return equal and result.stats.rounds <= 2 * int(np.log2(1000))
 
 
+def refused_elsewhere_then_merges_and_splits(ctx, world):
+    """Each rank's shard keeps its own components result, repaired from its change log. A
+    batch that rank 0 applies and the last rank refuses must leave rank 0's result as it was
+    (the next update would show a split that never happened); then batches that join ranks
+    and part them again, with splits inside a rank between them, must equal one graph's."""
+    size, per = ctx.size, 6
+    part = dd.VertexPartition.from_degrees(np.ones(per * size, dtype=np.int64), size)
+    src = [r * per + i for r in range(size) for i in range(per - 1)]  # a path in each range
+    dst = [v + 1 for v in src]
+    strict = dyng.BatchSemantics(on_missing_delete="error")
+    graph = dd.DistributedGraph.from_edges(
+        src, dst, num_vertices=per * size, partition=part, context=ctx, semantics=strict
+    )
+    reference = dyng.Graph.from_edges(src, dst, num_vertices=per * size)
+    result = dd.components_compute(graph)
+    last = (size - 1) * per
+    missing = dyng.EdgeBatch(delete=([last + 1], [last]))  # its rank refuses it
+    refused = {0: dyng.EdgeBatch(delete=([2], [3])), size - 1: missing}
+    if size == 1:
+        refused = {0: dyng.EdgeBatch(delete=([2, 1], [3, 0]))}
+    try:
+        dd.components_update(graph, refused.get(ctx.rank, dyng.EdgeBatch()), result)
+        checks = [False]
+    except dyng.InvalidArgumentError:
+        checks = [graph.version == result.graph_version == 0]
+    script = [
+        {0: dyng.EdgeBatch(insert=([0], [last + 4]))},  # joins the first and last ranges
+        {size - 1: dyng.EdgeBatch(delete=([last + 1], [last + 2]))},  # splits inside a rank
+        {0: dyng.EdgeBatch(delete=([0], [last + 4]))},  # parts them again
+        {0: dyng.EdgeBatch(delete=([3], [4]))},  # a split while no rank has a ghost
+        {size - 1: dyng.EdgeBatch(insert=([last + 5], [per * size + 2]))},  # growth, no ghost
+        {size - 1: dyng.EdgeBatch(insert=([last + 5], [1]), delete=([last + 4], [last + 5]))},
+        {0: dyng.EdgeBatch(insert=([4], [3]))},
+    ]
+    rounds = []
+    for batch in script:
+        parts = [batch.get(r, dyng.EdgeBatch()) for r in range(size)]
+        reference.apply(whole(parts))
+        stats = dd.components_update(graph, parts[ctx.rank], result)
+        checks.append(agrees(world, result, reference, stats))
+        rounds.append(stats.rounds)
+    # Parted again, no rank has a ghost: the split and the growth take no round.
+    return all(checks) and rounds[3:5] == [0, 0]
+
+
 def main():
     ctx = dd.init("host")
     world = MPI.COMM_WORLD
@@ -148,6 +194,7 @@ def main():
             counts_as_scripted.append(result.count - before == COUNT_CHANGES[step])
     checks.append(long_path_settles_in_few_rounds(ctx))
     equal = all(world.allgather(all(checks)))
+    refused_then_mixed = all(world.allgather(refused_elsewhere_then_merges_and_splits(ctx, world)))
     if ctx.rank == 0:
         print(
             json.dumps(
@@ -156,6 +203,7 @@ def main():
                     "equal": equal,
                     "steps": len(checks),
                     "counts_as_scripted": all(counts_as_scripted),
+                    "refused_then_mixed": refused_then_mixed,
                 }
             )
         )

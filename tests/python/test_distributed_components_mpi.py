@@ -4,7 +4,8 @@ In the first test each rank runs _distributed_components_rank.py: after the comp
 every batch (a split and a non-split of a component spanning ranks; a batch touching one rank
 only; growth; seeded random parts from every rank), every rank's labels and sizes must equal its
 part of dyng.components.compute on a single-process copy of the graph, and a long shuffled path
-must settle in few rounds. In the second each runs _distributed_components_property_rank.py:
+must settle in few rounds; a batch refused on one rank after another applied its part must not
+reach that rank's shard result. In the second each runs _distributed_components_property_rank.py:
 the same comparison on hypothesis graphs and dyng.testing's adversarial batches. Runs where
 mpi4py and an ``mpiexec`` are installed, as test_distributed_mpi.py does.
 """
@@ -31,6 +32,7 @@ def test_components_equal_one_graphs_on_every_rank_batch_after_batch(ranks):
         "equal": True,
         "steps": 16,
         "counts_as_scripted": True,
+        "refused_then_mixed": True,
     }
 
 

@@ -4,16 +4,19 @@ Each rank holds the labels and sizes entries of the vertices it owns; together t
 for bit, ``dyng.components.compute(graph, kind="weak")`` on the whole graph (a vertex's label
 is the smallest id of its component), whatever the partition. The rounds that find them are in
 ``_label_rounds``, the result in ``_components_result``; this module holds the compute and the
-update: apply the batch, reset the components a deletion may have cut (those where the rank
-holding a deleted edge no longer joins its ends by a path of its own shard; found by their
-labels, the same set on every rank), keep every other label, and run the rounds again, which
-merge what insertions joined.
+update: apply the batch and repair each shard's own components result (dyng.components' native
+update, from the shard's change log), reset the components a deletion may have cut (those where
+the rank holding a deleted edge no longer joins its ends by a path of its own shard; found by
+their labels, the same set on every rank), keep every other label, and run the rounds again,
+which merge what insertions joined. Where no rank has a ghost (a world of one, or components
+that never cross ranks) the shard's result is the answer and the update ends after its repair.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from dyng import components
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng.distributed._components_result import (
     ComponentsStats,
@@ -21,7 +24,7 @@ from dyng.distributed._components_result import (
     _identity_of,
 )
 from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
-from dyng.distributed._label_rounds import _owned_range, cut_labels, local_view, settle_labels
+from dyng.distributed._label_rounds import _owned_range, local_view, settle_labels
 from dyng.distributed._vote import vote
 
 COMPUTE = "dyng.distributed.components_compute"
@@ -85,10 +88,12 @@ def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> Distri
         raise InvalidArgumentError(f'{COMPUTE}(): kind must be "weak"; got {kind!r}')
     n = graph.num_vertices
     start, stop = _owned_range(graph.partition, graph.context.rank, n)
-    view = local_view(graph, start, stop)
+    local = components.compute(graph.local, kind="weak")
+    view = local_view(local, start, stop)
     labels = np.arange(start, stop, dtype=np.int64)
     rounds = settle_labels(graph, view, labels)
-    return DistributedComponents._settled(graph, view, labels, ComponentsStats("compute", rounds))
+    stats = ComponentsStats("compute", rounds)
+    return DistributedComponents._settled(graph, local, (view, n), labels, stats)
 
 
 def _check_current(graph: DistributedGraph, result) -> None:
@@ -110,15 +115,6 @@ def _check_current(graph: DistributedGraph, result) -> None:
         )
 
 
-def _deletions(batch, below: int) -> tuple[np.ndarray, np.ndarray]:
-    """This rank's part's deletions whose source was a vertex before the batch (a deletion
-    from a new vertex removed no old edge)."""
-    sources = np.asarray(batch.delete_src, dtype=np.int64)
-    targets = np.asarray(batch.delete_dst, dtype=np.int64)
-    kept = sources < below
-    return sources[kept], targets[kept]
-
-
 def _carried(old_start: int, old: np.ndarray, start: int, stop: int) -> np.ndarray:
     """Labels for the ids start..stop-1: the old ones where they existed, each new id its own."""
     labels = np.arange(start, stop, dtype=np.int64)
@@ -128,17 +124,42 @@ def _carried(old_start: int, old: np.ndarray, start: int, stop: int) -> np.ndarr
     return labels
 
 
-def _changed_count(comm, old_start: int, old: np.ndarray, start: int, new: np.ndarray) -> int:
-    """Vertices present before whose label changed, over every rank."""
-    low, high = max(start, old_start), min(start + len(new), old_start + len(old))
-    mine = 0
-    if high > low:
-        mine = int(
-            np.count_nonzero(
-                old[low - old_start : high - old_start] != new[low - start : high - start]
-            )
-        )
-    return int(_allreduce(comm, [mine], "SUM")[0])
+def _applied(graph: DistributedGraph, batch, result: DistributedComponents):
+    """Applies `batch` (a collective) and repairs the shard's components result from this
+    rank's change log (after the apply's vote: a batch refused anywhere never reaches it).
+    Returns the vertex count, the repair's relabelled count and, per edge the shard lost, its
+    source's old label and whether the shard no longer joins its ends, with those labels' old
+    sizes entries where the answer stays the local result's (else None).
+
+    The old labels are read before the repair. Where the answer stays the local result's (it
+    was, and no rank's batch added an edge to a vertex it does not own, so no ghost appears),
+    the old labels and sizes are read only at the deleted edges' sources; otherwise every
+    owned label is read first, for the rounds.
+    """
+    whole, mine, change_log = graph._apply_logged(batch, log=True)
+    src, dst, kind = (np.asarray(a) for a in change_log.changes())
+    lost_src, lost_dst = src[kind == 1].astype(np.int64), dst[kind == 1].astype(np.int64)
+    start, stop = _owned_range(graph.partition, graph.context.rank, whole.num_vertices_after)
+    added = dst[kind == 0]
+    crossing = int(np.any((added < start) | (added >= stop)))
+    stays_local = result._answer_is_local and _allreduce(graph._comm, [crossing], "MAX")[0] == 0
+    old_labels = result._labels_at(lost_src)
+    old_sizes = result._sizes_at(old_labels) if stays_local else None
+    if not stays_local:
+        result._owned_labels()
+    local = result._local
+    native = local._apply_log(graph.local, change_log, local._resources._execution(), mine)
+    labels_now = local.labels.to_numpy(copy=False)
+    cut = labels_now[lost_src] != labels_now[lost_dst]
+    return whole.num_vertices_after, native.relabelled, (old_labels, cut, old_sizes)
+
+
+def _named(comm, labels: np.ndarray) -> np.ndarray:
+    """The distinct `labels` of every rank, sorted, the same on every rank (a collective)."""
+    named = np.unique(labels)
+    if comm is None:
+        return named
+    return np.unique(np.concatenate(comm.allgather(named)))
 
 
 def components_update(graph: DistributedGraph, batch, result: DistributedComponents):
@@ -147,9 +168,12 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     A collective: every rank passes its own part of the batch, as to
     [`DistributedGraph.apply`][dyng.distributed.DistributedGraph.apply]. A stale result or a
     batch refused on any rank raises on every rank and changes neither the graph nor the
-    result. After the apply, each deletion (u, v) goes to u's owner, which held the edge: when
-    a path of its shard's edges (directions ignored) still joins u and v, the deletion cut
-    nothing; otherwise u's old label is named. The named labels are gathered on every rank, the
+    result. After the apply, each rank repairs the components of its own shard with
+    ``dyng.components.update``'s native repair, from the shard's change log. Where no rank
+    has a ghost (a world of one, or components that never cross ranks) they are the answer,
+    and the update costs what the repair costs. Otherwise, for each edge (u, v) a shard lost:
+    when a path of its edges (directions ignored) still joins u and v, the deletion cut
+    nothing; else u's old label is named. The named labels are gathered on every rank, the
     components they name are reset (each vertex labelled with itself) on every rank, every
     other label is kept, and the label rounds run again, joining what insertions merged and
     splitting what the deletions cut. The set of reset labels is the same on every rank, so
@@ -196,18 +220,26 @@ def components_update(graph: DistributedGraph, batch, result: DistributedCompone
     _check_graph(UPDATE, graph)
     comm = graph._comm
     vote(_verdict(lambda: _check_current(graph, result))[1], comm=comm)
-    graph.apply(batch)
-    old_start, old = result._start, result._labels
-    start, stop = _owned_range(graph.partition, graph.context.rank, graph.num_vertices)
-    view = local_view(graph, start, stop)
-    reset_labels = cut_labels(graph, view, _deletions(batch, result.num_vertices), old, old_start)
-    labels = _carried(old_start, old, start, stop)
-    ids = np.arange(start, stop, dtype=np.int64)
+    old_start = result._start
+    n, native_relabelled, (old_labels, cut, old_sizes) = _applied(graph, batch, result)
+    reset_labels = _named(comm, old_labels[cut])
+    start, stop = _owned_range(graph.partition, graph.context.rank, n)
+    result._place(start, stop, n)
+    if old_sizes is not None:  # the answer stays the local result's: no pass over the vertices
+        _, first = np.unique(old_labels[cut], return_index=True)
+        sums = _allreduce(comm, [old_sizes[cut][first].sum(), native_relabelled], "SUM")
+        stats = ComponentsStats("update", 0, len(reset_labels), *(int(x) for x in sums))
+        result._commit_local(stats)
+        return stats
+    old = result._owned_labels()  # read before the repair, in _applied
+    view = local_view(result._local, start, stop)
+    before = _carried(old_start, old, start, stop)  # an added id: its own id
+    labels = before.copy()
     reset = np.isin(labels, reset_labels)
-    labels[reset] = ids[reset]
-    reset_vertices = int(_allreduce(comm, [np.count_nonzero(reset)], "SUM")[0])
+    labels[reset] = np.arange(start, stop, dtype=np.int64)[reset]
     rounds = settle_labels(graph, view, labels)
-    relabelled = _changed_count(comm, old_start, old, start, labels)
-    stats = ComponentsStats("update", rounds, len(reset_labels), reset_vertices, relabelled)
+    changed = [np.count_nonzero(reset), np.count_nonzero(before != labels)]
+    sums = _allreduce(comm, changed, "SUM")  # reset and relabelled vertices
+    stats = ComponentsStats("update", rounds, len(reset_labels), *(int(x) for x in sums))
     result._commit(graph, view, labels, stats)
     return stats

@@ -35,7 +35,9 @@ class ComponentsStats:
     reset_vertices : int
         Vertices those components held, over every rank.
     relabelled : int
-        Vertices, present before the update, whose label changed.
+        Vertices whose label changed (a vertex the batch added counts when its label is not
+        its own id). Where no rank has a ghost, the shards' native repairs count them; as in
+        ``dyng.components.Stats``, a repair that fell back to a recompute counts 0.
 
     Examples
     --------
@@ -91,9 +93,15 @@ class DistributedComponents:
     _identity: object  # the identity token of the graph's local shard
     _comm: Any  # mpi4py.MPI.Comm, or None for a world of one
     _size: int
+    _local: Any  # dyng.components.Result of the shard (its local components), kept current
     _start: int
-    _labels: np.ndarray
-    _sizes: np.ndarray
+    _stop: int
+    # Whether the answer is the local result's own (no rank has a ghost); then labels and
+    # sizes are read from it when asked (None until then), so an update that keeps it so costs
+    # what the native repair costs.
+    _answer_is_local: bool
+    _labels: np.ndarray | None
+    _sizes: np.ndarray | None
     _count: int
     _num_vertices: int
     _graph_version: int
@@ -105,26 +113,88 @@ class DistributedComponents:
         )
 
     @classmethod
-    def _settled(cls, graph: DistributedGraph, view, labels: np.ndarray, stats):
-        """The result of `labels` settled over `view` (this rank's owned ids); collective."""
+    def _settled(cls, graph: DistributedGraph, local, placed, labels: np.ndarray, stats):
+        """The result of `labels` settled over `view` (this rank's owned ids) of a graph of `n`
+        vertices (`placed`: the two), with `local`, the shard's components result; collective."""
+        view, n = placed
         self = object.__new__(cls)
         self._identity, self._comm = _identity_of(graph), graph._comm
-        self._size = graph.context.size
+        self._size, self._local = graph.context.size, local
+        self._place(view.start, view.stop, n)
         self._commit(graph, view, labels, stats)
         return self
 
+    def _place(self, start: int, stop: int, num_vertices: int) -> None:
+        """The owned ids and the vertex count the next commit's answer is for."""
+        self._start, self._stop, self._num_vertices = start, stop, num_vertices
+
     def _commit(self, graph: DistributedGraph, view, labels: np.ndarray, stats) -> None:
         """Takes `labels`, settled over `view`, with their sizes, count and version
-        (collective)."""
-        self._start, self._labels = view.start, labels
+        (collective). Settled without a round, they are the local result's: kept as that."""
+        if stats.rounds == 0:
+            self._commit_local(stats)
+            return
+        self._answer_is_local, self._labels = False, labels
         self._sizes = component_sizes(graph, view, labels, stats.rounds)
-        mine = int(np.count_nonzero(self._labels == self._ids()))
+        self._stamp(int(np.count_nonzero(self._labels == self._ids())), stats)
+
+    def _commit_local(self, stats) -> None:
+        """Takes the local result as the answer, where no rank has a ghost (every component
+        lies in one rank's owned range), without a pass over the vertices (collective)."""
+        self._answer_is_local, self._labels, self._sizes = True, None, None
+        held = self._held()
+        # The shard's other ids are alone there (none is a ghost), and so are the owned ids it
+        # does not hold yet: the owned components are its count less those, plus these.
+        shard_ids = self._shard_ids()
+        mine = self._local.count - (shard_ids - held) + (self._stop - self._start - held)
+        self._stamp(mine, stats)
+
+    def _stamp(self, mine: int, stats) -> None:
+        """Sums the components whose smallest id each rank owns; takes the shard's version."""
         self._count = int(_allreduce(self._comm, [mine], "SUM")[0])
-        self._num_vertices, self._graph_version = graph.num_vertices, graph.version
+        self._graph_version = self._local.graph_version
         self.stats = stats
 
+    def _held(self) -> int:
+        """How many owned ids the shard holds (it may not know the newest ones yet)."""
+        return max(min(self._stop, self._shard_ids()) - self._start, 0)
+
+    def _shard_ids(self) -> int:
+        return int(self._local._state.num_vertices)
+
+    def _from_local(self, name: str, alone) -> np.ndarray:
+        """The local result's `name` entries of the owned ids; `alone` for those not held."""
+        values = getattr(self._local, name).to_numpy(copy=False)
+        held = self._held()
+        entries = np.empty(self._stop - self._start, dtype=np.int64)
+        entries[:held] = values[self._start : self._start + held]
+        entries[held:] = alone[held:] if isinstance(alone, np.ndarray) else alone
+        return entries
+
+    def _owned_labels(self) -> np.ndarray:
+        if self._labels is None:
+            self._labels = self._from_local("labels", self._ids())
+        return self._labels
+
+    def _owned_sizes(self) -> np.ndarray:
+        if self._sizes is None:
+            self._sizes = self._from_local("sizes", 1)
+        return self._sizes
+
+    def _labels_at(self, ids: np.ndarray) -> np.ndarray:
+        """The labels of owned ids the shard holds, without reading every label."""
+        if self._labels is None:
+            return self._local.labels.to_numpy(copy=False)[ids].astype(np.int64)
+        return self._labels[ids - self._start]
+
+    def _sizes_at(self, ids: np.ndarray) -> np.ndarray:
+        """The sizes entries of owned ids the shard holds, without reading every entry."""
+        if self._sizes is None:
+            return self._local.sizes.to_numpy(copy=False)[ids].astype(np.int64)
+        return self._sizes[ids - self._start]
+
     def _ids(self) -> np.ndarray:
-        return np.arange(self._start, self._start + len(self._labels), dtype=np.int64)
+        return np.arange(self._start, self._stop, dtype=np.int64)
 
     @staticmethod
     def _read_only(array: np.ndarray) -> np.ndarray:
@@ -140,12 +210,12 @@ class DistributedComponents:
     @property
     def labels(self) -> np.ndarray:
         """int64 labels of the owned vertices (read-only)."""
-        return self._read_only(self._labels)
+        return self._read_only(self._owned_labels())
 
     @property
     def sizes(self) -> np.ndarray:
         """int64 sizes entries of the owned ids (read-only)."""
-        return self._read_only(self._sizes)
+        return self._read_only(self._owned_sizes())
 
     @property
     def count(self) -> int:
@@ -200,7 +270,7 @@ class DistributedComponents:
         >>> dd.components_compute(g).gather_labels().tolist()
         [0, 1, 1, 3]
         """
-        return self._gather(self._labels, root, "gather_labels")
+        return self._gather(self._owned_labels(), root, "gather_labels")
 
     def gather_sizes(self, root=None):
         """The whole graph's sizes, on every rank or on `root` only (a collective).
@@ -228,13 +298,13 @@ class DistributedComponents:
         >>> dd.components_compute(g).gather_sizes().tolist()
         [1, 2, 0, 1]
         """
-        return self._gather(self._sizes, root, "gather_sizes")
+        return self._gather(self._owned_sizes(), root, "gather_sizes")
 
     def __repr__(self):
         return (
             f"DistributedComponents(kind='weak', count={self._count}, "
             f"num_vertices={self._num_vertices}, graph_version={self._graph_version}, "
-            f"start={self._start}, owned={len(self._labels)})"
+            f"start={self._start}, owned={self._stop - self._start})"
         )
 
 

@@ -285,6 +285,13 @@ class DistributedGraph:
         ...     print(g.num_edges, g.version)
         2 1
         """
+        return self._apply_logged(batch, log=False)[0]
+
+    def _apply_logged(self, batch, *, log: bool):
+        """apply(), also returning this rank's own part: the summary and, with `log`, the
+        ChangeLog of its shard's apply. Both come after the vote, so a result repaired from
+        the log never sees a batch that another rank refused (the graph stays as it is until
+        the next apply, so the log still describes it)."""
         comm, local = self._comm, self._local
         routed, verdict = _verdict(lambda: self._route(batch))
         vote(verdict, comm=comm)
@@ -296,7 +303,7 @@ class DistributedGraph:
         revertible = comm is not None
         with local._write_lock:
             version, before = local.version, local.num_vertices
-            summary, verdict = _verdict(lambda: self._apply_received(received, revertible))
+            applied, verdict = _verdict(lambda: self._apply_received(received, revertible, log))
             try:
                 vote(verdict, comm=comm)
             except BaseException:
@@ -305,7 +312,8 @@ class DistributedGraph:
                 raise
             if revertible:
                 local._forget_revert()
-        return self._whole_summary(summary, before)
+        summary, change_log = applied
+        return self._whole_summary(summary, before), summary, change_log
 
     def _route(self, batch) -> _RoutedBatch:
         """Checks this rank's part as one graph would on arrival, and routes it to the owners."""
@@ -322,10 +330,10 @@ class DistributedGraph:
             (resolved.delete_src, resolved.delete_dst, _no_weights(len(resolved.delete_src))),
         )
 
-    def _apply_received(self, received, revertible: bool) -> ApplySummary:
-        """Applies the received entries this rank's shard stores."""
+    def _apply_received(self, received, revertible: bool, log: bool):
+        """Applies the received entries this rank's shard stores; (summary, ChangeLog or None)."""
         mine = self._local_batch(*received)
-        return self._local._apply(None, APPLY, log=False, resolved=mine, revertible=revertible)[0]
+        return self._local._apply(None, APPLY, log=log, resolved=mine, revertible=revertible)
 
     def _local_batch(self, insertions: ReceivedEdges, deletions: ReceivedEdges) -> _Resolved:
         """The received entries this rank's shard stores (those whose source it owns), in the

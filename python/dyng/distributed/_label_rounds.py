@@ -1,9 +1,9 @@
 """Minimum-label rounds across ranks: the protocol under the distributed weak components.
 
 A rank sees its owned vertices and its ghosts (the targets of its out-edges that other ranks
-own); its shard's edges, directions ignored, split that view into local components, found once
-per call by dyng.components' native weak kernel on the shard, and every label first falls to
-its local component's smallest id. Where no rank has a ghost, that is the answer. Otherwise
+own); its shard's edges, directions ignored, split that view into local components, which a
+dyng.components result on the shard holds (computed once, repaired by each update), and every
+label first falls to its local component's smallest id. Where no rank has a ghost, that is the answer. Otherwise
 each rank learns, once, which ranks hold its vertices as ghosts (the subscriptions: every ghost
 id is sent to its owner), and a round, as FastSV does for distributed memory:
 
@@ -13,7 +13,9 @@ id is sent to its owner), and a round, as FastSV does for distributed memory:
 2. shortcuts: each owned label falls to the label of the vertex it names, asked of its owner;
 3. has every owner send the labels it changed to the subscribed ranks.
 
-An allreduce of the number of labels changed ends the rounds when it is 0 on every rank.
+An allreduce ends the rounds when no rank has a local component whose slots (owned labels and
+the ghosts' copies, just sent) disagree: labels are then constant on every component, and so
+its smallest id (``_Rounds.unsettled`` says why), without a last round that changes nothing.
 Without the hooking of step 1 and the shortcut of step 2, a label would cross one rank boundary per round (a path over
 shuffled ids needs hundreds of rounds); with them, about log2(n) in the runs measured
 (not a proven bound; _distributed_components_rank.py holds a shuffled path to 2 log2(n)).
@@ -32,7 +34,6 @@ import functools
 
 import numpy as np
 
-from dyng import components
 from dyng.distributed._exchange import _exchange
 from dyng.distributed._graph import _allreduce
 from dyng.distributed._partition import VertexPartition
@@ -84,25 +85,16 @@ class _LocalView:
         slots[others[found]] = self.num_owned + at[found]
         return slots
 
-    def joins(self, owned: np.ndarray, others: np.ndarray) -> np.ndarray:
-        """Whether each owned vertex and the other vertex lie in one local component (a path
-        of this shard's edges joins them); False where the other is not in the view."""
-        slots = self.slots_of(others)
-        joined = slots >= 0
-        joined[joined] = self.component[owned[joined] - self.start] == self.component[slots[joined]]
-        return joined
 
-
-def _local_view(shard, start: int, stop: int) -> _LocalView:
-    """The slots and local components of this rank's shard (a dyng.Graph of owned out-edges).
-
-    The local components are the shard's weak components, from dyng.components' native
-    kernel. A vertex the rank does not own has no out-edge in the shard, so it is a ghost
-    exactly when its local component holds more than itself.
+def local_view(native, start: int, stop: int) -> _LocalView:
+    """This rank's view (owned ids start..stop-1 and its ghosts) from `native`, the shard's
+    current dyng.components result (weak: the local components). A vertex the rank does not
+    own has no out-edge in the shard, so it is a ghost exactly when its local component holds
+    more than itself.
     """
-    native = components.compute(shard, kind="weak")
-    local = np.asarray(native.labels.to_numpy(), dtype=np.int64)
-    sizes = np.asarray(native.sizes.to_numpy(), dtype=np.int64)
+    # Read in place: every array built below is a new one, so the native update may rewrite it.
+    local = np.asarray(native.labels.to_numpy(copy=False), dtype=np.int64)
+    sizes = np.asarray(native.sizes.to_numpy(copy=False), dtype=np.int64)
     held = max(min(stop, len(local)) - start, 0)  # the shard may not know the newest owned ids
     others = np.concatenate(
         [np.arange(min(start, len(local))), np.arange(start + held, len(local))]
@@ -202,26 +194,33 @@ class _Rounds:
         np.minimum(self.labels, values[np.searchsorted(ids, self.labels)], out=self.labels)
 
     def step(self) -> int:
-        """One round; returns the number of labels this rank's vertices changed in it."""
+        """One round; returns how many of this rank's slots still differ from the smallest label
+        of their local component (0 on every rank: settled)."""
         before = self.labels.copy()
         self.lower_and_hook()
         self.shortcut()
-        changed = self.labels != before
-        self.send_labels(changed)
-        return int(changed.sum())
+        self.send_labels(self.labels != before)
+        return self.unsettled()
+
+    def unsettled(self) -> int:
+        """Slots whose label is not their local component's smallest, ghosts' copies current.
+
+        When every rank counts 0, labels are settled without another round: each edge lies in
+        one shard's local component, whose slots agree, and a ghost's copy is its owner's
+        label, so labels are constant on every component; a label is an id in its vertex's
+        component and the smallest vertex keeps its own id, so the constant is that id."""
+        values = np.concatenate([self.labels, self.ghost_labels])
+        lowest = values.copy()
+        np.minimum.at(lowest, self.view.component, values)
+        return int(np.count_nonzero(values != lowest[self.view.component]))
 
     def run(self) -> int:
-        """Rounds until no rank changes a label; returns how many ran (the same on every rank)."""
+        """Rounds until every rank's labels are settled; returns how many ran (the same on
+        every rank)."""
         count = 1
         while _allreduce(self.comm, [self.step()], "SUM")[0] > 0:
             count += 1
         return count
-
-
-def local_view(graph, start: int, stop: int) -> _LocalView:
-    """This rank's view of `graph` (owned ids start..stop-1 and its ghosts) and its local
-    components."""
-    return _local_view(graph.local, start, stop)
 
 
 def settle_labels(graph, view: _LocalView, labels: np.ndarray) -> int:
@@ -252,21 +251,3 @@ def component_sizes(graph, view: _LocalView, labels: np.ndarray, rounds: int) ->
     got = _to_owners(graph.partition, elsewhere, counts[elsewhere].astype(np.int64), graph._comm)
     np.add.at(sizes, got.src - start, got.dst)
     return sizes
-
-
-def cut_labels(graph, view: _LocalView, deleted, old_labels: np.ndarray, old_start: int):
-    """The old labels of the components the deleted edges may have cut, sorted and the same on
-    every rank (a collective).
-
-    Each deletion (u, v) of this rank's part (u below the old vertex count) goes to u's owner,
-    which holds the edge. If its new local view still joins u and v, a path survives and the
-    deletion cuts nothing; otherwise u's old label is named. A component whose every deleted
-    edge has a surviving path stays connected, so its label stays right.
-    """
-    sources, targets = deleted
-    got = _to_owners(graph.partition, sources, targets, graph._comm)
-    cut = ~view.joins(got.src, got.dst)
-    named = np.unique(old_labels[got.src[cut] - old_start])
-    if graph._comm is None:
-        return named
-    return np.unique(np.concatenate(graph._comm.allgather(named)))
