@@ -472,13 +472,6 @@ edge_table_t read_edge_list_text(const std::string& path, const edge_list_option
 
 }  // namespace
 
-void check_source_range(const source_range_t& range, const char* function) {
-  if (!range.all() && (range.lo < 0 || range.hi < range.lo))
-    throw invalid_argument_error(std::string(function) + "(): the source range [" +
-                                 std::to_string(range.lo) + ", " + std::to_string(range.hi) +
-                                 ") is not 0 <= lo <= hi; pass such a range");
-}
-
 std::string as_is_id_problem(int64_t id, int64_t index_base, uint64_t max_offset) {
   if (id < index_base)
     return "vertex id " + std::to_string(id) + " is below index_base " +

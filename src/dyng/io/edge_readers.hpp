@@ -44,9 +44,6 @@ struct edge_list_options_t {
 /// must be 0). Edges come out sorted by (src, dst).
 edge_table_t read_edge_list(const std::string& path, const edge_list_options_t& options);
 
-/// Throws invalid_argument_error unless `range` is the default or 0 <= range.lo <= range.hi.
-void check_source_range(const source_range_t& range, const char* function);
-
 /// Whether ids="as_is" can number vertex `id` as id - index_base: at or above the base, and
 /// with the vertex count fitting the ids (the difference taken exactly, in uint64).
 inline bool as_is_id_fits(int64_t id, int64_t index_base,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dyng/core/zeroed_array.hpp"
+#include "dyng/io/source_range.hpp"
 
 namespace dyng::io {
 
@@ -71,18 +72,6 @@ struct edge_table_t {
 
 /// True when an id fits the table's 32-bit columns.
 inline bool fits_narrow(int64_t id) { return id >= 0 && id <= int64_t{0xffffffff}; }
-
-/// The sources whose edges a reader keeps, `lo <= src < hi` (ids as the reader returns them):
-/// the shard of one rank of a 1D partition, the out-edges of the vertices it owns. The default
-/// keeps every edge (a compact read's ids may be negative until renumbered); hi = INT64_MAX has
-/// no upper end (the last rank owns every later id).
-struct source_range_t {
-  int64_t lo = INT64_MIN;
-  int64_t hi = INT64_MAX;
-  /// True for the default, which leaves no edge out.
-  bool all() const { return lo == INT64_MIN && hi == INT64_MAX; }
-  bool holds(int64_t id) const { return id >= lo && id < hi; }
-};
 
 /// Below this many edges finish_edges() runs on one thread: a team's start-up costs more.
 inline constexpr int64_t k_min_parallel_edges = int64_t{1} << 16;
