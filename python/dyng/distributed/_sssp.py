@@ -215,7 +215,8 @@ def _delta(shard: _Shard, options: Options) -> int:
     """The bucket width: the options' when set, else the largest mean edge length of a rank;
     the largest over the ranks either way, so that every rank opens the same buckets
     (distances and parents do not depend on it)."""
-    mean = int(shard.lengths.sum() // len(shard.lengths)) if len(shard.lengths) else 1
+    edges, total = shard.lengths()[:2]
+    mean = total // edges if edges else 1
     return max(1, -shard.min(-(options.delta or mean)))
 
 
@@ -240,15 +241,19 @@ def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int
     return tree, search(shard, tree, active, delta)
 
 
+def _refuse_length(function: str, what: str, u: int, v: int, length: int) -> None:
+    raise InvalidArgumentError(
+        f"{function}(): {what} ({u}, {v}) has length {length} in the objective column; sssp "
+        "needs lengths >= 1 (as dyng.sssp does), so fix the weights"
+    )
+
+
 def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
     """Raises for the first length < 1; `ends(i)` gives entry i's (u, v) for the message."""
     if len(lengths) and int(lengths.min()) < 1:
         position = int(np.argmax(lengths < 1))
         u, v = ends(position)
-        raise InvalidArgumentError(
-            f"{function}(): {what} ({u}, {v}) has length {int(lengths[position])} in the "
-            "objective column; sssp needs lengths >= 1 (as dyng.sssp does), so fix the weights"
-        )
+        _refuse_length(function, what, u, v, int(lengths[position]))
 
 
 def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard:
@@ -269,11 +274,9 @@ def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
-
-    def ends(i):
-        return int(np.searchsorted(shard.row_ptr, i, side="right")) - 1, int(shard.col[i])
-
-    _check_lengths(shard.lengths, ends, COMPUTE, "edge")
+    edges, _, smallest, u, v = shard.lengths()
+    if edges and smallest < 1:
+        _refuse_length(COMPUTE, "edge", u, v, smallest)
     return shard
 
 
