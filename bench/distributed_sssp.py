@@ -57,14 +57,14 @@ def _updates(plain, dgraph, results, parts, context, comm):
     return plain_ms, dist_ms, paths, equal
 
 
-def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
+def run(graph: str, counts: list[int], rounds: int, seed: int) -> int:
     context = dd.init()
     comm = None
     if context.size > 1:
         from mpi4py import MPI  # under a launcher; init() has checked that mpi4py is there
 
         comm = MPI.COMM_WORLD
-    g0 = generators.by_name(f"rmat{scale}", seed)
+    g0 = generators.by_name(graph, seed)
     plain = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices)
     dgraph = dd.DistributedGraph.from_edges(
         g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, context=context
@@ -75,7 +75,7 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
     failed = 0 if _same(results[1], results[0], "compute") else 1
     if context.rank == 0:
         print(
-            f"rmat{scale}: {g0.num_vertices:,} vertices, {len(g0.src):,} edges; "
+            f"{graph}: {g0.num_vertices:,} vertices, {len(g0.src):,} edges; "
             f"{context.size} rank(s); compute: dyng.sssp {t_plain:.1f} ms, distributed "
             f"{t_dist:.1f} ms ({t_dist / t_plain:.1f}x)"
         )
@@ -98,12 +98,13 @@ def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=16)
+    parser.add_argument("--graph", help="a bench graph name (grid512, rmat18); default rmat<scale>")
     parser.add_argument("--changes", default="100,10000")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.changes.split(",")]
-    return run(args.scale, counts, args.rounds, args.seed)
+    return run(args.graph or f"rmat{args.scale}", counts, args.rounds, args.seed)
 
 
 if __name__ == "__main__":

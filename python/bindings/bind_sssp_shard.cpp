@@ -39,7 +39,7 @@ using active_array_t = nb::ndarray<bool, nb::ndim<1>, nb::c_contig, nb::device::
 using offers_t = std::tuple<out_array_t, out_array_t, out_array_t>;
 
 offers_t search(const graph_handle_t& h, int objective, int64_t first, tree_array_t distances,
-                tree_array_t parents, active_array_t active, int64_t bound) {
+                tree_array_t parents, active_array_t active, int64_t bound, int64_t max_length) {
   constexpr const char* fn = "sssp_shard_search";
   sssp::detail::owned_search_out_t out;
   std::visit(
@@ -61,7 +61,7 @@ offers_t search(const graph_handle_t& h, int objective, int64_t first, tree_arra
                                                              objective_column(g, objective, fn)};
         sssp::detail::owned_tree_t tree{first,          count,         distances.data(),
                                         parents.data(), active.data(), g.num_vertices()};
-        sssp::detail::owned_search<decltype(rows), vid_t>(rows, tree, bound, out);
+        sssp::detail::owned_search<decltype(rows), vid_t>(rows, tree, bound, max_length, out);
       },
       h.graph);
   return {to_numpy(std::move(out.offer_targets)), to_numpy(std::move(out.offer_distances)),
@@ -99,8 +99,8 @@ std::tuple<int64_t, out_array_t, out_array_t> cut(const graph_handle_t& h, int64
   return {count, to_numpy(std::move(out.children)), to_numpy(std::move(out.parents))};
 }
 
-std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const graph_handle_t& h,
-                                                                int objective) {
+std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const graph_handle_t& h,
+                                                                         int objective) {
   sssp::detail::shard_lengths_t scanned;
   std::visit(
       [&](const auto& g) {
@@ -110,7 +110,8 @@ std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const graph_hand
             g.out_view(), objective_column(g, objective, "sssp_shard_lengths"));
       },
       h.graph);
-  return {scanned.edges, scanned.total, scanned.min_length, scanned.min_src, scanned.min_dst};
+  return {scanned.edges,      scanned.total,   scanned.max_length,
+          scanned.min_length, scanned.min_src, scanned.min_dst};
 }
 
 out_array_t sources_into(const graph_handle_t& h, const in_array_t& targets) {
@@ -132,16 +133,18 @@ out_array_t sources_into(const graph_handle_t& h, const in_array_t& targets) {
 void bind_sssp_shard(nb::module_& m) {
   m.def("sssp_shard_search", &search, nb::arg("graph"), nb::arg("objective"), nb::arg("first"),
         nb::arg("distances"), nb::arg("parents"), nb::arg("active"), nb::arg("bound"),
+        nb::arg("max_length") = 0,
         "Dijkstra over the owned vertices [first, first + len(distances)) of a shard from its "
         "active vertices below `bound`, updating the int64 distances and parents and the bool "
         "active set in place: the offers to other ranks' vertices (targets, distances, "
-        "sources), int64.");
+        "sources), int64. `max_length` > 0, the rows' largest length, lets Dial's queue serve.");
   m.def("sssp_shard_cut", &cut, nb::arg("graph"), nb::arg("first"), nb::arg("parents"),
         nb::arg("mask"), nb::arg("roots"), nb::arg("limit"),
         "Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, "
         "at most `limit` vertices: (count cut, children on other ranks, their cut parents).");
   m.def("sssp_shard_lengths", &lengths, nb::arg("graph"), nb::arg("objective"),
-        "(edges, sum, smallest length, its edge's source, its edge's target) of a shard's "
+        "(edges, sum, largest length, smallest length, its edge's source, its edge's target) "
+        "of a shard's "
         "objective column (-1 ends when the shard has no edges).");
   m.def("sssp_shard_sources_into", &sources_into, nb::arg("graph"), nb::arg("targets"),
         "The int64 sources of the shard's edges into int64 `targets` (may repeat).");

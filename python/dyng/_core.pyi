@@ -1002,9 +1002,9 @@ build_config: dict = ...
 def openmp_max_threads() -> int:
     """Threads an OpenMP region gets by default (1 without OpenMP)."""
 
-def sssp_shard_search(graph: GraphHandle, objective: int, first: int, distances: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], active: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], bound: int) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
+def sssp_shard_search(graph: GraphHandle, objective: int, first: int, distances: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], active: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], bound: int, max_length: int = 0) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
     """
-    Dijkstra over the owned vertices [first, first + len(distances)) of a shard from its active vertices below `bound`, updating the int64 distances and parents and the bool active set in place: the offers to other ranks' vertices (targets, distances, sources), int64.
+    Dijkstra over the owned vertices [first, first + len(distances)) of a shard from its active vertices below `bound`, updating the int64 distances and parents and the bool active set in place: the offers to other ranks' vertices (targets, distances, sources), int64. `max_length` > 0, the rows' largest length, lets Dial's queue serve.
     """
 
 def sssp_shard_cut(graph: GraphHandle, first: int, parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], mask: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], roots: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], limit: int) -> tuple[int, Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
@@ -1012,9 +1012,9 @@ def sssp_shard_cut(graph: GraphHandle, first: int, parents: Annotated[NDArray[nu
     Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, at most `limit` vertices: (count cut, children on other ranks, their cut parents).
     """
 
-def sssp_shard_lengths(graph: GraphHandle, objective: int) -> tuple[int, int, int, int, int]:
+def sssp_shard_lengths(graph: GraphHandle, objective: int) -> tuple[int, int, int, int, int, int]:
     """
-    (edges, sum, smallest length, its edge's source, its edge's target) of a shard's objective column (-1 ends when the shard has no edges).
+    (edges, sum, largest length, smallest length, its edge's source, its edge's target) of a shard's objective column (-1 ends when the shard has no edges).
     """
 
 def sssp_shard_sources_into(graph: GraphHandle, targets: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> Annotated[NDArray, dict(shape=(None,))]:

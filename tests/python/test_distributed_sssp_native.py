@@ -69,7 +69,10 @@ def test_one_step_matches_the_numpy_oracle(seed):
     first = int(rng.integers(0, n))
     last = int(rng.integers(first + 1, n + 3))  # past n: grown elsewhere, no rows here
     count = last - first
-    dist = np.where(rng.random(count) < 0.5, rng.integers(0, 30, count), INFINITE_DISTANCE)
+    near = seed % 2 == 1  # seeds within max_length of 0: Dial's queue serves, else the radix heap
+    dist = np.where(
+        rng.random(count) < 0.5, rng.integers(0, 5 if near else 30, count), INFINITE_DISTANCE
+    )
     par = np.where(dist < INFINITE_DISTANCE, rng.integers(-1, n, count), -1).astype(np.int64)
     seeds = rng.integers(0, count, int(rng.integers(0, count + 1))).astype(np.int64)
     want = oracle_step(src, dst, lengths, first, last, dist, par, seeds)
@@ -78,7 +81,7 @@ def test_one_step_matches_the_numpy_oracle(seed):
     active[seeds] = True
     got_dist, got_par = dist.astype(np.int64), par.copy()
     offers = NATIVE.sssp_shard_search(
-        shard._native, 0, first, got_dist, got_par, active, INFINITE_DISTANCE
+        shard._native, 0, first, got_dist, got_par, active, INFINITE_DISTANCE, 4 if near else 0
     )
     assert got_dist.tolist() == want[0].tolist()
     assert got_par.tolist() == want[1].tolist()
@@ -88,7 +91,7 @@ def test_one_step_matches_the_numpy_oracle(seed):
     assert active.tolist() == (seeded & ~want[3]).tolist()  # settled vertices leave the set
 
 
-def simulate(src, dst, lengths, n, starts, source, delta):
+def simulate(src, dst, lengths, n, starts, source, delta, longest):
     """The rounds of _sssp_rounds.search over len(starts) - 1 ranks in one process."""
     ranks = range(len(starts) - 1)
     shards = [shard_of(src, dst, lengths, n, starts[r], starts[r + 1]) for r in ranks]
@@ -110,7 +113,7 @@ def simulate(src, dst, lengths, n, starts, source, delta):
             # Slices of contiguous arrays are contiguous: the step writes through them.
             offers.append(
                 NATIVE.sssp_shard_search(
-                    shards[r]._native, 0, a, dist[view], par[view], active[view], bound
+                    shards[r]._native, 0, a, dist[view], par[view], active[view], bound, longest
                 )
             )
         for targets, distances, sources in offers:
@@ -131,7 +134,8 @@ def test_the_rounds_over_several_shards_equal_dyng_sssp(ranks, delta):
         inner = np.sort(rng.integers(0, n + 1, ranks - 1))
         starts = [0, *inner.tolist(), n]
         source = int(rng.integers(0, n))
-        dist, par = simulate(src, dst, lengths, n, starts, source, delta)
+        longest = int(lengths.max(initial=0)) if rng.random() < 0.5 else 0
+        dist, par = simulate(src, dst, lengths, n, starts, source, delta, longest)
         whole = dyng.Graph.from_edges(src, dst, lengths, num_vertices=n)
         expected = dyng.sssp.compute(whole, source)
         assert dist.tolist() == expected.distances.to_numpy().tolist()
@@ -141,7 +145,7 @@ def test_the_rounds_over_several_shards_equal_dyng_sssp(ranks, delta):
 def test_the_shard_reads():
     src, dst, lengths = [0, 0, 1, 2, 3], [1, 2, 2, 0, 0], [5, 2, 7, 1, 3]
     shard = shard_of(*(np.array(a) for a in (src, dst, lengths)), 4, 0, 2)
-    assert NATIVE.sssp_shard_lengths(shard._native, 0) == (3, 14, 2, 0, 2)
+    assert NATIVE.sssp_shard_lengths(shard._native, 0) == (3, 14, 7, 2, 0, 2)
     # The tree 0 -> 1 -> 2 (owned), 0 -> 2 a non-tree edge, 2 -> 3 on another rank.
     parents, mask = np.array([-1, 0, 1], np.int64), np.zeros(3, bool)
     count, children, cut_parents = NATIVE.sssp_shard_cut(

@@ -211,11 +211,11 @@ def _read_only(values: np.ndarray) -> np.ndarray:
     return view
 
 
-def _delta(shard: _Shard, options: Options) -> int:
+def _delta(shard: _Shard, lengths, options: Options) -> int:
     """The bucket width: the options' when set, else the largest mean edge length of a rank;
     the largest over the ranks either way, so that every rank opens the same buckets
     (distances and parents do not depend on it)."""
-    edges, total = shard.lengths()[:2]
+    edges, total = lengths[:2]
     mean = total // edges if edges else 1
     return max(1, -shard.min(-(options.delta or mean)))
 
@@ -231,14 +231,15 @@ def _agree(comm, values, function: str, what: str) -> None:
         )
 
 
-def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int):
-    """A compute from scratch: (this rank's tree, rounds)."""
+def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int, longest=0):
+    """A compute from scratch: (this rank's tree, rounds); `longest`, when known, is the
+    shard's largest length (0: unknown, as after a batch)."""
     tree = _Tree.empty(*_owned_range(graph.partition, graph.context.rank, num_vertices))
     active = np.zeros(len(tree.dist), dtype=bool)
     if 0 <= source - tree.first < len(tree.dist):
         tree.dist[source - tree.first] = 0
         active[source - tree.first] = True
-    return tree, search(shard, tree, active, delta)
+    return tree, search(shard, tree, active, delta, longest)
 
 
 def _refuse_length(function: str, what: str, u: int, v: int, length: int) -> None:
@@ -256,8 +257,9 @@ def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
         _refuse_length(function, what, u, v, int(lengths[position]))
 
 
-def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard:
-    """This rank's part of the checks of a compute; the shard's view when they pass."""
+def _check_compute(graph, source, options: Options, num_vertices: int):
+    """This rank's part of the checks of a compute; the shard's view and its lengths' scan
+    (``_Shard.lengths``) when they pass."""
     if graph.num_weights == 0:
         raise NotSupportedError(
             f"{COMPUTE}(): the graph is unweighted; sssp needs edge lengths: build the graph "
@@ -274,10 +276,11 @@ def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
-    edges, _, smallest, u, v = shard.lengths()
+    lengths = shard.lengths()
+    edges, _, _, smallest, u, v = lengths
     if edges and smallest < 1:
         _refuse_length(COMPUTE, "edge", u, v, smallest)
-    return shard
+    return shard, lengths
 
 
 def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
@@ -337,14 +340,14 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     def checked():
         opts = make_options(COMPUTE, Options, options, fields)
         start = _convert.as_int(source, COMPUTE, "source")
-        return opts, start, _check_compute(graph, start, opts, num_vertices)
+        return opts, start, *_check_compute(graph, start, opts, num_vertices)
 
     built, verdict = _verdict(checked)
     vote(verdict, comm=graph._comm)
-    opts, start, shard = built
+    opts, start, shard, lengths = built
     _agree(graph._comm, [start, opts.objective], COMPUTE, "sources or objectives")
-    delta = _delta(shard, opts)
-    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta)
+    delta = _delta(shard, lengths, opts)
+    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta, lengths[2])
     stats = SsspStats("compute", 0, rounds)
     return SsspResult._made(graph, tree, num_vertices, opts, start, delta, stats)
 

@@ -82,8 +82,9 @@ class _Shard:
     def of(cls, graph, objective: int) -> _Shard:
         return cls(graph.local, objective, graph.partition, graph._comm)
 
-    def lengths(self) -> tuple[int, int, int, int, int]:
-        """(edges, sum of lengths, smallest length, its edge's source, its edge's target)."""
+    def lengths(self) -> tuple[int, int, int, int, int, int]:
+        """(edges, sum of lengths, largest length, smallest length, its edge's source, its
+        edge's target)."""
         return _backend.native().sssp_shard_lengths(self.local._native, self.objective)
 
     def sources_into(self, targets: np.ndarray) -> np.ndarray:
@@ -104,10 +105,10 @@ class _Shard:
             limit,
         )
 
-    def search(self, tree: _Tree, active: np.ndarray, bound: int):
+    def search(self, tree: _Tree, active: np.ndarray, bound: int, longest: int):
         """Dijkstra over the owned vertices from the `active` ones below `bound`, updating
         `tree` and `active` in place; returns the offers to other ranks' vertices, (targets,
-        distances, sources)."""
+        distances, sources). `longest` (0: unknown) is the shard's largest length."""
         return _backend.native().sssp_shard_search(
             self.local._native,
             self.objective,
@@ -116,6 +117,7 @@ class _Shard:
             tree.par,
             active,
             bound,
+            longest,
         )
 
     def min(self, value) -> int:
@@ -181,11 +183,11 @@ class _Pairs:
         return pairs
 
 
-def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, pairs: _Pairs) -> None:
+def _relax(shard: _Shard, tree: _Tree, active, bound: int, longest: int, pairs: _Pairs) -> None:
     """One round on this rank: the native search from the active positions below `bound`
     settles what it can on this rank, and its offers go to the targets' owners, where a lower
     (distance, source) pair is kept and a vertex whose distance fell becomes active."""
-    targets, candidates, sources = shard.search(tree, active, bound)
+    targets, candidates, sources = shard.search(tree, active, bound, longest)
     got = _to_owners(shard, targets, sources, _distance_rows(candidates))
     if len(got.src) == 0:
         return
@@ -197,11 +199,12 @@ def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, pairs: _P
     active[at[lower & (distance < held)]] = True
 
 
-def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int) -> int:
+def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: int = 0) -> int:
     """Delta-stepping from the `active` positions until no rank has one left; returns the
     rounds. Each round runs, on every rank, the local search below the bucket's bound; one
     allreduce (the lowest active distance) ends the search or opens the next bucket. A world of
-    one has no bucket: its one local search settles every vertex."""
+    one has no bucket: its one local search settles every vertex. `longest`, the shard's
+    largest length when known (0: not), lets a search near the source use Dial's buckets."""
     bound, rounds, pairs = 0, 0, _Pairs(len(tree.dist))
     alone = shard.partition.num_ranks == 1
     while True:
@@ -212,7 +215,7 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int) -> int:
             bound = INFINITE_DISTANCE
         elif lowest >= bound:
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
-        _relax(shard, tree, active, bound, pairs)
+        _relax(shard, tree, active, bound, longest, pairs)
         rounds += 1
 
 

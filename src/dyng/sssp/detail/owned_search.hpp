@@ -3,7 +3,8 @@
 // out-edges of its vertices, global ids), and the repair's cut walk and seeding, all on the
 // shard's own rows (no copy of its CSR).
 //
-// The search runs radix_search()'s monotone queue from seeds at arbitrary distances, settles
+// The search runs a monotone queue (the radix heap of radix_search(), or Dial's buckets when the
+// seeds lie within one ring of 0, as a compute's do) from seeds at arbitrary distances, settles
 // owned vertices below a distance bound (the bucket of the distributed rounds; no bound in a
 // world of one, where this one search is the whole compute) and, instead of relaxing an edge
 // into a vertex another rank owns, reports it as an offer (target, candidate, source) for the
@@ -18,11 +19,14 @@
 // whichever rank it lives on, the one canonical_parents_sequential() derives.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/sssp/detail/dial_queue.hpp"
 #include "dyng/sssp/detail/dijkstra_sequential.hpp"
 #include "dyng/sssp/detail/radix_heap.hpp"
 #include "dyng/sssp/detail/search_rows.hpp"
@@ -56,10 +60,11 @@ struct owned_search_out_t {
   int64_t relaxations = 0;               ///< Out-edges scanned.
 };
 
-/// Relaxes the row of owned vertex u, settled at distance d.
-template <class rows_t, class vid_t>
-void relax_owned_row(const rows_t& rows, vid_t u, int64_t d, owned_tree_t& tree,
-                     radix_heap_t<vid_t>& heap, owned_search_out_t& out) {
+/// Relaxes the row of owned vertex u, settled at distance d, pushing improved owned vertices
+/// onto `queue` (a radix_heap_t or a dial_queue_t).
+template <class rows_t, class vid_t, class queue_t>
+void relax_owned_row(const rows_t& rows, vid_t u, int64_t d, owned_tree_t& tree, queue_t& queue,
+                     owned_search_out_t& out) {
   const auto row = rows.row(u);
   for (int64_t i = 0; i < row.size; ++i) {
     if (i + k_prefetch_slots < row.size) {
@@ -76,7 +81,7 @@ void relax_owned_row(const rows_t& rows, vid_t u, int64_t d, owned_tree_t& tree,
     } else if (candidate < tree.dist[at]) {
       tree.dist[at] = candidate;
       tree.parent[at] = u;
-      heap.push(v, candidate);
+      queue.push(v, candidate);
     } else if (candidate == tree.dist[at] && u < tree.parent[at]) {
       tree.parent[at] = u;
     }
@@ -84,47 +89,82 @@ void relax_owned_row(const rows_t& rows, vid_t u, int64_t d, owned_tree_t& tree,
   out.relaxations += row.size;
 }
 
+/// The vertex of a queue entry: a radix heap's (key, vertex) or a Dial bucket's vertex.
+template <class entry_t>
+int64_t entry_vertex(const entry_t& e) {
+  if constexpr (std::is_integral_v<entry_t>) {
+    return e;
+  } else {
+    return e.vertex;
+  }
+}
+
+/// Settles the queued owned vertices below `bound` (advance, bucket and pop are the queue's
+/// calls), then puts the live entries left at or past it back into tree.active.
+template <class rows_t, class vid_t, class queue_t, class bucket_fn, class pop_fn>
+void settle_owned(const rows_t& rows, owned_tree_t& tree, queue_t& queue, int64_t bound,
+                  owned_search_out_t& out, bucket_fn&& bucket_of, pop_fn&& pop) {
+  while (!queue.empty()) {
+    const int64_t d = queue.advance();
+    if (d >= bound) break;
+    auto& bucket = bucket_of(queue);
+    const size_t size = bucket.size();  // pushes while reading land in other buckets
+    for (size_t i = 0; i < size; ++i) {
+      if (i + k_prefetch_entries < size) {
+        const auto x = static_cast<vid_t>(entry_vertex(bucket[i + k_prefetch_entries]));
+        rows.prefetch_offsets(x);
+        if (tree.dist[x - tree.first] == d) rows.prefetch_row(x);
+      }
+      const auto u = static_cast<vid_t>(entry_vertex(bucket[i]));
+      if (tree.dist[u - tree.first] != d) continue;  // stale: u improved since it was queued
+      tree.active[u - tree.first] = false;
+      if (u >= tree.rows) continue;
+      relax_owned_row(rows, u, d, tree, queue, out);
+    }
+    pop(queue);
+  }
+  while (!queue.empty()) {  // what is left lies at or past the bound, for a later round
+    const int64_t d = queue.advance();
+    for (const auto& e : bucket_of(queue)) {
+      const int64_t at = entry_vertex(e) - tree.first;
+      if (tree.dist[at] == d) tree.active[at] = true;  // a stale entry's vertex was settled lower
+    }
+    pop(queue);
+  }
+}
+
 /// Dijkstra over the owned vertices from the active ones below `bound` (at their distances in
 /// tree.dist), settling those below `bound` and recording parents (the file's comment says why
 /// they are canonical); edges into other ranks' vertices become offers in `out`. Settled vertices
 /// leave tree.active, and the owned vertices left queued at or past `bound` join it.
+/// `max_length` (0: unknown) bounds the lengths of the rows: when it fits Dial's ring and every
+/// seed lies within it of 0 (a compute's first search), Dial's queue serves, as in
+/// dial_search(); otherwise the radix heap.
 template <class rows_t, class vid_t>
-void owned_search(const rows_t& rows, owned_tree_t& tree, int64_t bound, owned_search_out_t& out) {
-  using entry_t = typename radix_heap_t<vid_t>::entry_t;
-  radix_heap_t<vid_t> heap;
+void owned_search(const rows_t& rows, owned_tree_t& tree, int64_t bound, int64_t max_length,
+                  owned_search_out_t& out) {
+  std::vector<vid_t> seeds;
+  int64_t farthest = 0;
   for (int64_t at = 0; at < tree.count; ++at) {
     if (tree.active[at] && tree.dist[at] < bound) {
       tree.active[at] = false;
-      heap.push(static_cast<vid_t>(tree.first + at), tree.dist[at]);
+      seeds.push_back(static_cast<vid_t>(tree.first + at));
+      farthest = std::max(farthest, tree.dist[at]);
     }
   }
-  while (!heap.empty()) {
-    const int64_t d = heap.advance();
-    if (d >= bound) break;
-    std::vector<entry_t>& bucket = heap.minimum_bucket();
-    const size_t size = bucket.size();  // pushes while reading land in other buckets
-    for (size_t i = 0; i < size; ++i) {
-      if (i + k_prefetch_entries < size) {
-        const vid_t x = bucket[i + k_prefetch_entries].vertex;
-        rows.prefetch_offsets(x);
-        if (tree.dist[x - tree.first] == d) rows.prefetch_row(x);
-      }
-      const vid_t u = bucket[i].vertex;
-      if (tree.dist[u - tree.first] != d) continue;  // stale: u improved since it was queued
-      tree.active[u - tree.first] = false;
-      if (u >= tree.rows) continue;
-      relax_owned_row(rows, u, d, tree, heap, out);
-    }
-    heap.pop_minimum_bucket();
+  if (max_length >= 1 && max_length <= k_dial_max_weight && farthest <= max_length) {
+    dial_queue_t<vid_t> queue(max_length);
+    for (const vid_t v : seeds) queue.push(v, tree.dist[v - tree.first]);
+    settle_owned<rows_t, vid_t>(
+        rows, tree, queue, bound, out, [](auto& q) -> auto& { return q.bucket(); },
+        [](auto& q) { q.pop_bucket(); });
+    return;
   }
-  while (!heap.empty()) {  // what is left lies at or past the bound, for a later round
-    const int64_t d = heap.advance();
-    for (const entry_t& e : heap.minimum_bucket()) {
-      const int64_t at = static_cast<int64_t>(e.vertex) - tree.first;
-      if (tree.dist[at] == d) tree.active[at] = true;  // a stale entry's vertex was settled lower
-    }
-    heap.pop_minimum_bucket();
-  }
+  radix_heap_t<vid_t> heap;
+  for (const vid_t v : seeds) heap.push(v, tree.dist[v - tree.first]);
+  settle_owned<rows_t, vid_t>(
+      rows, tree, heap, bound, out, [](auto& q) -> auto& { return q.minimum_bucket(); },
+      [](auto& q) { q.pop_minimum_bucket(); });
 }
 
 /// Children of cut vertices that other ranks own, for the rounds to send to their owners.
@@ -169,30 +209,44 @@ int64_t cut_owned(const adjacency_view_t<vid_t, eid_t>& rows, const owned_tree_t
   return count;
 }
 
-/// The shard's edges' lengths in one objective: their count and sum, and the first edge (in row
-/// order) holding the smallest length, for the refusal of a length < 1.
+/// The shard's edges' lengths in one objective: their count, sum and largest, and the first
+/// edge (in row order) holding the smallest, for the refusal of a length < 1.
 struct shard_lengths_t {
   int64_t edges = 0;
   int64_t total = 0;
+  int64_t max_length = 0;
   int64_t min_length = 0;
   int64_t min_src = -1;
   int64_t min_dst = -1;
 };
 
+/// One pass over the shard's rows, as scan_weights() folds them, with the sum.
 template <class vid_t, class eid_t>
 shard_lengths_t scan_shard_lengths(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w) {
-  weight_range_t<vid_t, eid_t> range;
-  scan_weights(out, w, vid_t{0}, out.num_vertices, range);
   shard_lengths_t lengths;
+  lengths.min_length = INT64_MAX;
+  eid_t min_slot = -1;
   for (vid_t u = 0; u < out.num_vertices; ++u) {
-    for (eid_t slot = out.begin(u); slot < out.end(u); ++slot) lengths.total += w(slot);
-    lengths.edges += out.degree(u);
+    const eid_t begin = out.begin(u), end = out.end(u);
+    int64_t row_min = INT64_MAX, row_max = 0, row_sum = 0;
+    for (eid_t slot = begin; slot < end; ++slot) {
+      const int64_t length = w(slot);
+      row_min = length < row_min ? length : row_min;
+      row_max = length > row_max ? length : row_max;
+      row_sum += length;
+    }
+    lengths.edges += end - begin;
+    lengths.total += row_sum;
+    lengths.max_length = std::max(lengths.max_length, row_max);
+    if (row_min < lengths.min_length) {
+      lengths.min_length = row_min;
+      lengths.min_src = u;
+      min_slot = begin;
+      while (w(min_slot) != row_min) ++min_slot;
+    }
   }
-  if (range.min_slot >= 0) {
-    lengths.min_length = range.min_weight;
-    lengths.min_src = range.min_src;
-    lengths.min_dst = out.col[range.min_slot];
-  }
+  lengths.min_dst = min_slot >= 0 ? out.col[min_slot] : -1;
+  if (min_slot < 0) lengths.min_length = 0;
   return lengths;
 }
 
