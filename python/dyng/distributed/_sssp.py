@@ -396,16 +396,18 @@ def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
     mask, invalidated = cut(shard, tree, roots, budget)
     if invalidated > budget:
         return invalidated, None
-    tree.dist[mask], tree.par[mask] = INFINITE_DISTANCE, -1
+    cut_at = np.flatnonzero(mask)
+    tree.dist[cut_at], tree.par[cut_at] = INFINITE_DISTANCE, -1
     # The cut vertices' in-neighbours, wherever they live, and the inserted edges' sources
     # relax their out-edges again; the rounds carry the rest.
-    active = np.zeros(len(tree.dist), dtype=bool)
+    seeds = [inserted.src - tree.first]
     if invalidated:  # the same on every rank: an allreduced count
-        everyone = _to_everyone(shard, np.flatnonzero(mask) + tree.first)
-        active[shard.sources_into(everyone) - tree.first] = True
-    sources = inserted.src - tree.first
-    active[sources[(sources >= 0) & (sources < len(tree.dist))]] = True
-    active &= tree.dist < INFINITE_DISTANCE
+        everyone = _to_everyone(shard, cut_at + tree.first)
+        seeds.append(shard.sources_into(everyone) - tree.first)
+    at = np.concatenate(seeds)
+    at = at[(at >= 0) & (at < len(tree.dist))]
+    active = np.zeros(len(tree.dist), dtype=bool)
+    active[at[tree.dist[at] < INFINITE_DISTANCE]] = True
     return invalidated, search(shard, tree, active, delta)
 
 

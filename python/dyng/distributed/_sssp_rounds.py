@@ -217,6 +217,8 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: 
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
         _relax(shard, tree, active, bound, longest, pairs)
         rounds += 1
+        if alone:  # no offers, no bound: what is still active is unreachable
+            return rounds
 
 
 def cut(shard: _Shard, tree: _Tree, roots: np.ndarray, budget: int) -> tuple[np.ndarray, int]:
@@ -231,7 +233,8 @@ def cut(shard: _Shard, tree: _Tree, roots: np.ndarray, budget: int) -> tuple[np.
         count, children, parents = shard.cut(tree, mask, level, budget - total + 1)
         count = shard.sum(count)
         total += count
-        if count == 0 or total > budget:
+        # In a world of one no child lives on another rank: the first walk was the whole cut.
+        if count == 0 or total > budget or shard.partition.num_ranks == 1:
             return mask, total
         got = _to_owners(shard, children, parents, np.zeros((len(children), 0), np.int32))
         at = got.src - tree.first
