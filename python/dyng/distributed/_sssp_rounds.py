@@ -206,19 +206,17 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: 
     one has no bucket: its one local search settles every vertex. `longest`, the shard's
     largest length when known (0: not), lets a search near the source use Dial's buckets."""
     bound, rounds, pairs = 0, 0, _Pairs(len(tree.dist))
-    alone = shard.partition.num_ranks == 1
+    if shard.partition.num_ranks == 1:  # no offers, no bound: one search settles everything
+        _relax(shard, tree, active, INFINITE_DISTANCE, longest, pairs)
+        return 1
     while True:
         lowest = shard.min(tree.dist[active].min(initial=INFINITE_DISTANCE))
         if lowest >= INFINITE_DISTANCE:
             return rounds
-        if alone:
-            bound = INFINITE_DISTANCE
-        elif lowest >= bound:
+        if lowest >= bound:
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
         _relax(shard, tree, active, bound, longest, pairs)
         rounds += 1
-        if alone:  # no offers, no bound: what is still active is unreachable
-            return rounds
 
 
 def cut(shard: _Shard, tree: _Tree, roots: np.ndarray, budget: int) -> tuple[np.ndarray, int]:
