@@ -1,4 +1,4 @@
-// The per-rank steps of dyng.distributed's sssp on a rank's shard (sssp/detail/owned_search.hpp):
+// The per-rank steps of dyng.distributed's sssp on a rank's shard (sssp/sssp_shard.hpp):
 // the owned search, the length scan, and the repair's cut walk and in-row reads, all on the
 // shard's rows in place. The Python rounds (python/dyng/distributed/_sssp_rounds.py) check their
 // arguments; the checks here guard the memory the kernels write.
@@ -11,7 +11,7 @@
 #include <nanobind/stl/tuple.h>
 
 #include "arrays.hpp"
-#include "dyng/sssp/detail/owned_search.hpp"
+#include "dyng/sssp/sssp_shard.hpp"
 #include "handles.hpp"
 #include "module.hpp"
 
@@ -21,19 +21,7 @@ namespace {
 /// A writable int64 array, for the slice of the tree the search updates in place.
 using tree_array_t = nb::ndarray<int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-template <class graph_like_t>
-sssp::detail::weight_column_t objective_column(const graph_like_t& g, int objective,
-                                               const char* fn) {
-  const auto out = g.out_view();
-  if (objective < 0 || objective >= out.num_weights) {
-    throw invalid_argument_error(std::string(fn) + "(): objective=" + std::to_string(objective) +
-                                 " but the shard has " + std::to_string(out.num_weights) +
-                                 " weight columns; pass 0 <= objective < the column count");
-  }
-  return sssp::detail::column_of(out, objective);
-}
-
-/// A writable bool array: the rounds' active set.
+/// A writable bool array: the rounds' active set, or the cut mask.
 using active_array_t = nb::ndarray<bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 using offers_t = std::tuple<out_array_t, out_array_t, out_array_t>;
@@ -44,8 +32,6 @@ offers_t search(const graph_handle_t& h, int objective, int64_t first, tree_arra
   sssp::detail::owned_search_out_t out;
   std::visit(
       [&](const auto& g) {
-        using vid_t = typename std::decay_t<decltype(g)>::vertex_type;
-        using eid_t = typename std::decay_t<decltype(g)>::edge_type;
         const auto count = static_cast<int64_t>(distances.shape(0));
         nb::gil_scoped_release release;
         const auto lock = h.lock_host_rows();
@@ -57,11 +43,9 @@ offers_t search(const graph_handle_t& h, int objective, int64_t first, tree_arra
               " parents and " + std::to_string(active.shape(0)) +
               " active flags is not a tree slice; pass one of each per owned vertex");
         }
-        const sssp::detail::column_rows_t<vid_t, eid_t> rows{g.out_view(),
-                                                             objective_column(g, objective, fn)};
-        sssp::detail::owned_tree_t tree{first,          count,         distances.data(),
-                                        parents.data(), active.data(), g.num_vertices()};
-        sssp::detail::owned_search<decltype(rows), vid_t>(rows, tree, bound, max_length, out);
+        sssp::detail::owned_tree_t tree{first, count, distances.data(), parents.data(),
+                                        active.data()};
+        sssp::shard_search(g, objective, tree, bound, max_length, out);
       },
       h.graph);
   return {to_numpy(std::move(out.offer_targets)), to_numpy(std::move(out.offer_distances)),
@@ -91,9 +75,8 @@ std::tuple<int64_t, out_array_t, out_array_t> cut(const graph_handle_t& h, int64
                                          std::to_string(at) + " is outside the owned range");
           }
         }
-        const sssp::detail::owned_tree_t tree{first,          size,    nullptr,
-                                              parents.data(), nullptr, g.num_vertices()};
-        count = sssp::detail::cut_owned(g.out_view(), tree, mask.data(), root_span, limit, out);
+        sssp::detail::owned_tree_t tree{first, size, nullptr, parents.data(), nullptr};
+        count = sssp::shard_cut(g, tree, mask.data(), root_span, limit, out);
       },
       h.graph);
   return {count, to_numpy(std::move(out.children)), to_numpy(std::move(out.parents))};
@@ -106,8 +89,7 @@ std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const g
       [&](const auto& g) {
         nb::gil_scoped_release release;
         const auto lock = h.lock_host_rows();
-        scanned = sssp::detail::scan_shard_lengths(
-            g.out_view(), objective_column(g, objective, "sssp_shard_lengths"));
+        scanned = sssp::shard_lengths(g, objective);
       },
       h.graph);
   return {scanned.edges,      scanned.total,   scanned.max_length,
@@ -121,8 +103,7 @@ out_array_t sources_into(const graph_handle_t& h, const in_array_t& targets) {
       [&](const auto& g) {
         nb::gil_scoped_release release;
         const auto lock = h.lock_host_rows();
-        sources = g.has_transposed() ? sssp::detail::shard_sources_into(g.in_view(), ids)
-                                     : sssp::detail::shard_sources_into_by_scan(g.out_view(), ids);
+        sources = sssp::shard_sources_into(g, ids);
       },
       h.graph);
   return to_numpy(std::move(sources));

@@ -15,6 +15,7 @@ import dataclasses
 
 import numpy as np
 
+import dyng.sssp
 from dyng import _convert
 from dyng._batch import ApplySummary
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
@@ -235,6 +236,14 @@ def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int
     """A compute from scratch: (this rank's tree, rounds); `longest`, when known, is the
     shard's largest length (0: unknown, as after a batch)."""
     tree = _Tree.empty(*_owned_range(graph.partition, graph.context.rank, num_vertices))
+    if graph.partition.num_ranks == 1 and len(tree.dist) == graph.local.num_vertices:
+        # The shard is the whole graph: its one local search is dyng.sssp's compute, whose
+        # kernels (packed rows, narrow distances, a team when one pays) that search lacks.
+        whole = dyng.sssp.compute(
+            graph.local, source, objective=shard.objective, validate_inputs=False
+        )
+        tree.dist[:], tree.par[:] = whole.distances.to_numpy(), whole.parents.to_numpy()
+        return tree, 1
     active = np.zeros(len(tree.dist), dtype=bool)
     if 0 <= source - tree.first < len(tree.dist):
         tree.dist[source - tree.first] = 0

@@ -224,29 +224,40 @@ struct shard_lengths_t {
 template <class vid_t, class eid_t>
 shard_lengths_t scan_shard_lengths(const adjacency_view_t<vid_t, eid_t>& out, weight_column_t w) {
   shard_lengths_t lengths;
-  lengths.min_length = INT64_MAX;
+  int32_t smallest = INT32_MAX, largest = 0;
   eid_t min_slot = -1;
-  for (vid_t u = 0; u < out.num_vertices; ++u) {
-    const eid_t begin = out.begin(u), end = out.end(u);
-    int64_t row_min = INT64_MAX, row_max = 0, row_sum = 0;
-    for (eid_t slot = begin; slot < end; ++slot) {
-      const int64_t length = w(slot);
-      row_min = length < row_min ? length : row_min;
-      row_max = length > row_max ? length : row_max;
-      row_sum += length;
+  // Per-row fold over the column read as plain int32s when it is contiguous (K == 1), which
+  // the compiler vectorises, as scan_weights() does.
+  auto fold = [&](auto weight_at) {
+    for (vid_t u = 0; u < out.num_vertices; ++u) {
+      const eid_t begin = out.begin(u), end = out.end(u);
+      int32_t row_min = INT32_MAX, row_max = 0;
+      int64_t row_sum = 0;
+      for (eid_t slot = begin; slot < end; ++slot) {
+        const int32_t length = weight_at(slot);
+        row_min = length < row_min ? length : row_min;
+        row_max = length > row_max ? length : row_max;
+        row_sum += length;
+      }
+      lengths.edges += end - begin;
+      lengths.total += row_sum;
+      largest = row_max > largest ? row_max : largest;
+      if (row_min < smallest) {
+        smallest = row_min;
+        lengths.min_src = u;
+        min_slot = begin;
+        while (weight_at(min_slot) != row_min) ++min_slot;
+      }
     }
-    lengths.edges += end - begin;
-    lengths.total += row_sum;
-    lengths.max_length = std::max(lengths.max_length, row_max);
-    if (row_min < lengths.min_length) {
-      lengths.min_length = row_min;
-      lengths.min_src = u;
-      min_slot = begin;
-      while (w(min_slot) != row_min) ++min_slot;
-    }
+  };
+  if (w.stride == 1) {
+    fold([base = w.base](eid_t slot) { return base[slot]; });
+  } else {
+    fold([w](eid_t slot) { return static_cast<int32_t>(w(slot)); });
   }
+  lengths.max_length = largest;
+  lengths.min_length = min_slot >= 0 ? smallest : 0;
   lengths.min_dst = min_slot >= 0 ? out.col[min_slot] : -1;
-  if (min_slot < 0) lengths.min_length = 0;
   return lengths;
 }
 
