@@ -52,6 +52,25 @@ offers_t search(const graph_handle_t& h, int objective, int64_t first, tree_arra
           to_numpy(std::move(out.offer_sources))};
 }
 
+void take_offers(int64_t first, tree_array_t distances, tree_array_t parents, active_array_t active,
+                 const in_array_t& targets, const in_array_t& offered, const in_array_t& sources) {
+  constexpr const char* fn = "sssp_shard_take_offers";
+  const auto to = as_span<int64_t>(targets, fn, "targets");
+  const auto at_distance = as_span<int64_t>(offered, fn, "distances");
+  const auto from = as_span<int64_t>(sources, fn, "sources");
+  const auto count = static_cast<int64_t>(distances.shape(0));
+  if (static_cast<int64_t>(parents.shape(0)) != count ||
+      static_cast<int64_t>(active.shape(0)) != count || at_distance.size() != to.size() ||
+      from.size() != to.size()) {
+    throw invalid_argument_error(std::string(fn) +
+                                 "(): the tree's arrays or the offers' arrays differ in length; "
+                                 "pass one of each per owned vertex and per offer");
+  }
+  sssp::detail::owned_tree_t tree{first, count, distances.data(), parents.data(), active.data()};
+  nb::gil_scoped_release release;
+  sssp::detail::take_offers(tree, to, at_distance, from);
+}
+
 std::tuple<int64_t, out_array_t, out_array_t> cut(const graph_handle_t& h, int64_t first,
                                                   tree_array_t parents, active_array_t mask,
                                                   const in_array_t& roots, int64_t limit) {
@@ -119,6 +138,11 @@ void bind_sssp_shard(nb::module_& m) {
         "active vertices below `bound`, updating the int64 distances and parents and the bool "
         "active set in place: the offers to other ranks' vertices (targets, distances, "
         "sources), int64. `max_length` > 0, the rows' largest length, lets Dial's queue serve.");
+  m.def("sssp_shard_take_offers", &take_offers, nb::arg("first"), nb::arg("distances"),
+        nb::arg("parents"), nb::arg("active"), nb::arg("targets"), nb::arg("offered"),
+        nb::arg("sources"),
+        "Takes int64 offers (global target, distance, source) into the tree slice starting at "
+        "`first`: the lowest (distance, source) pair per target; a lowered target turns active.");
   m.def("sssp_shard_cut", &cut, nb::arg("graph"), nb::arg("first"), nb::arg("parents"),
         nb::arg("mask"), nb::arg("roots"), nb::arg("limit"),
         "Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, "

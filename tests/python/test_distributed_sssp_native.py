@@ -1,7 +1,8 @@
 """The native per-rank step of distributed sssp (``sssp_shard_*``, sssp/detail/owned_search.hpp).
 
 One step is checked against a NumPy oracle on random shards (distances, parents, the offers to
-other ranks' vertices, the active set), and the whole protocol is replayed with several ranks'
+other ranks' vertices, the active set), the owner's take of the offers against the
+lowest-pair rule, and the whole protocol is replayed with several ranks'
 shards in one process: every rank's step, its offers delivered to the owners with the
 lowest-(distance, source) rule of ``_sssp_rounds``, until no rank has an active vertex; the
 trees must equal dyng.sssp's on the whole graph bit for bit, with bucket bounds and without.
@@ -51,14 +52,12 @@ def oracle_step(src, dst, lengths, first, last, dist, par, seeds):
     new_par = np.array([pairs[v][1] for v in range(len(dist))], np.int64)
     assert all(pairs[v][0] == final[v] for v in range(len(dist)))
     ghost = from_relaxed & ~inner
-    offers = sorted(
-        zip(
-            dst[ghost].tolist(),
-            (final[src[ghost] - first] + lengths[ghost]).tolist(),
-            src[ghost].tolist(),
-        )
+    offers = zip(
+        dst[ghost].tolist(),
+        (final[src[ghost] - first] + lengths[ghost]).tolist(),
+        src[ghost].tolist(),
     )
-    return final, new_par, offers, relaxed
+    return final, new_par, sorted(offers), relaxed
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -140,6 +139,25 @@ def test_the_rounds_over_several_shards_equal_dyng_sssp(ranks, delta):
         expected = dyng.sssp.compute(whole, source)
         assert dist.tolist() == expected.distances.to_numpy().tolist()
         assert par.tolist() == expected.parents.to_numpy().tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_offers_keep_the_lowest_pair(seed):
+    rng = np.random.default_rng(seed)
+    first, count, k = 5, 12, 40
+    dist = np.where(rng.random(count) < 0.5, rng.integers(0, 9, count), INFINITE_DISTANCE)
+    par = np.where(dist < INFINITE_DISTANCE, rng.integers(0, 30, count), -1).astype(np.int64)
+    active = rng.random(count) < 0.3
+    targets = rng.integers(first, first + count, k)
+    offered, sources = rng.integers(0, 9, k), rng.integers(0, 30, k)
+    want = {v: (int(dist[v]), int(par[v])) for v in range(count)}
+    for t, d, u in zip(targets.tolist(), offered.tolist(), sources.tolist()):
+        want[t - first] = min(want[t - first], (d, u))
+    lowered = [want[v][0] < dist[v] for v in range(count)]
+    got_dist, got_par, got_active = dist.astype(np.int64), par.copy(), active.copy()
+    NATIVE.sssp_shard_take_offers(first, got_dist, got_par, got_active, targets, offered, sources)
+    assert list(zip(got_dist.tolist(), got_par.tolist())) == [want[v] for v in range(count)]
+    assert got_active.tolist() == (active | np.array(lowered)).tolist()
 
 
 def test_the_shard_reads():

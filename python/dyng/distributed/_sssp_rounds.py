@@ -157,46 +157,18 @@ def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
     return _exchange(routing, ids, ids, np.zeros((len(ids), 0), np.int32), comm=shard.comm).src
 
 
-class _Pairs:
-    """Scratch of one search: the lowest (distance, source) pair per owned vertex of a round.
-
-    Filled by scatter-minimum (``numpy.minimum.at``, no sort) and put back after each round on
-    the positions it touched, so a round costs the relaxations it received, not the range.
-    """
-
-    def __init__(self, size: int):
-        self.size = size  # the arrays come with the first offers (a world of one has none)
-        self.dist = self.source = np.zeros(0, np.int64)
-
-    def lowest(self, at: np.ndarray, distances: np.ndarray, sources: np.ndarray):
-        """(positions, distance, source): the lowest pair of each position in `at` (positions
-        may repeat, with equal pairs)."""
-        if len(self.dist) < self.size:
-            self.dist = np.full(self.size, INFINITE_DISTANCE, np.int64)
-            self.source = np.full(self.size, np.iinfo(np.int64).max, np.int64)
-        np.minimum.at(self.dist, at, distances)
-        tight = distances == self.dist[at]
-        at = at[tight]
-        np.minimum.at(self.source, at, sources[tight])
-        pairs = at, self.dist[at], self.source[at]
-        self.dist[at], self.source[at] = INFINITE_DISTANCE, np.iinfo(np.int64).max
-        return pairs
-
-
-def _relax(shard: _Shard, tree: _Tree, active, bound: int, longest: int, pairs: _Pairs) -> None:
+def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, longest: int) -> None:
     """One round on this rank: the native search from the active positions below `bound`
     settles what it can on this rank, and its offers go to the targets' owners, where a lower
     (distance, source) pair is kept and a vertex whose distance fell becomes active."""
     targets, candidates, sources = shard.search(tree, active, bound, longest)
     got = _to_owners(shard, targets, sources, _distance_rows(candidates))
-    if len(got.src) == 0:
-        return
-    arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
-    at, distance, source = pairs.lowest(got.src - tree.first, arrived, got.dst)
-    held = tree.dist[at]
-    lower = (distance < held) | ((distance == held) & (source < tree.par[at]))
-    tree.dist[at[lower]], tree.par[at[lower]] = distance[lower], source[lower]
-    active[at[lower & (distance < held)]] = True
+    if len(got.src):
+        arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
+        targets, sources = np.ascontiguousarray(got.src), np.ascontiguousarray(got.dst)
+        _backend.native().sssp_shard_take_offers(
+            tree.first, tree.dist, tree.par, active, targets, arrived, sources
+        )
 
 
 def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: int = 0) -> int:
@@ -205,9 +177,9 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: 
     allreduce (the lowest active distance) ends the search or opens the next bucket. A world of
     one has no bucket: its one local search settles every vertex. `longest`, the shard's
     largest length when known (0: not), lets a search near the source use Dial's buckets."""
-    bound, rounds, pairs = 0, 0, _Pairs(len(tree.dist))
+    bound, rounds = 0, 0
     if shard.partition.num_ranks == 1:  # no offers, no bound: one search settles everything
-        _relax(shard, tree, active, INFINITE_DISTANCE, longest, pairs)
+        _relax(shard, tree, active, INFINITE_DISTANCE, longest)
         return 1
     while True:
         lowest = shard.min(tree.dist[active].min(initial=INFINITE_DISTANCE))
@@ -215,7 +187,7 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: 
             return rounds
         if lowest >= bound:
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
-        _relax(shard, tree, active, bound, longest, pairs)
+        _relax(shard, tree, active, bound, longest)
         rounds += 1
 
 

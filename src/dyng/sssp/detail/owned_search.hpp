@@ -158,13 +158,31 @@ void owned_search(const rows_t& rows, owned_tree_t& tree, int64_t bound, int64_t
     settle_owned<rows_t, vid_t>(
         rows, tree, queue, bound, out, [](auto& q) -> auto& { return q.bucket(); },
         [](auto& q) { q.pop_bucket(); });
-    return;
+  } else {
+    radix_heap_t<vid_t> heap;
+    for (const vid_t v : seeds) heap.push(v, tree.dist[v - tree.first]);
+    settle_owned<rows_t, vid_t>(
+        rows, tree, heap, bound, out, [](auto& q) -> auto& { return q.minimum_bucket(); },
+        [](auto& q) { q.pop_minimum_bucket(); });
   }
-  radix_heap_t<vid_t> heap;
-  for (const vid_t v : seeds) heap.push(v, tree.dist[v - tree.first]);
-  settle_owned<rows_t, vid_t>(
-      rows, tree, heap, bound, out, [](auto& q) -> auto& { return q.minimum_bucket(); },
-      [](auto& q) { q.pop_minimum_bucket(); });
+}
+
+/// Takes the offers other ranks sent (owned target, distance, source): a target keeps the lowest
+/// (distance, source) pair, and one whose distance fell becomes active. Applied one by one, in
+/// any order, they leave the pair and the active flag the lowest pair of the lot would.
+inline void take_offers(owned_tree_t& tree, std::span<const int64_t> targets,
+                        std::span<const int64_t> distances, std::span<const int64_t> sources) {
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const int64_t at = tree.position(targets[i]);
+    if (at < 0) continue;  // not this rank's: the routing sent it elsewhere
+    if (distances[i] < tree.dist[at]) {
+      tree.dist[at] = distances[i];
+      tree.parent[at] = sources[i];
+      tree.active[at] = true;
+    } else if (distances[i] == tree.dist[at] && sources[i] < tree.parent[at]) {
+      tree.parent[at] = sources[i];
+    }
+  }
 }
 
 /// Children of cut vertices that other ranks own, for the rounds to send to their owners.
