@@ -125,18 +125,22 @@ def verdict(ratio: float, size: int) -> str:
     return f"bar <= {BAR}: {'PASS' if ratio <= BAR else 'FAIL'}"
 
 
-def main_for(run, description: str, *, scale: int, changes: str, rounds: int):
-    """The command line of a distributed benchmark: run(scale, counts, rounds, seed)."""
+def main_for(run, description: str, *, scale: int, changes: str, rounds: int, named_graph=False):
+    """The command line of a distributed benchmark: run(scale, counts, rounds, seed), or with
+    `named_graph` run(graph name, ...), the name from --graph (default rmat<scale>)."""
 
     def main(argv=None) -> int:
         parser = argparse.ArgumentParser(description=description.splitlines()[0])
         parser.add_argument("--scale", type=int, default=scale)
+        if named_graph:
+            parser.add_argument("--graph", help="a bench graph name (grid512, rmat18)")
         parser.add_argument("--changes", default=changes)
         parser.add_argument("--rounds", type=int, default=rounds)
         parser.add_argument("--seed", type=int, default=1)
         args = parser.parse_args(argv)
         counts = [int(x) for x in args.changes.split(",")]
-        return run(args.scale, counts, args.rounds, args.seed)
+        graph = (args.graph or f"rmat{args.scale}") if named_graph else args.scale
+        return run(graph, counts, args.rounds, args.seed)
 
     return main
 

@@ -21,6 +21,7 @@ NB_MODULE(_core, m) {
   dyng::bindings::bind_io(m);
   dyng::bindings::bind_io_groups(m);
   dyng::bindings::bind_build_config(m);
+  dyng::bindings::bind_sssp_shard(m);
   // What only a CUDA module has comes last, so its stub is the CPU module's with the plugin's
   // extras appended (python/plugin/merge_stub.py).
 #if defined(DYNG_HAVE_CUDA)

@@ -49,5 +49,7 @@ void bind_io_groups(nanobind::module_& m);
 /// `build_config` (its "algorithms": DYNG_ALGORITHMS) and `openmp_max_threads`
 /// (bind_build_config.cpp).
 void bind_build_config(nanobind::module_& m);
+/// `sssp_shard_*`: the per-rank steps of dyng.distributed's sssp (bind_sssp_shard.cpp).
+void bind_sssp_shard(nanobind::module_& m);
 
 }  // namespace dyng::bindings

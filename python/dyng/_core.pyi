@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from typing import Annotated
 
+import numpy
 from numpy.typing import NDArray
 
 
@@ -1000,3 +1001,28 @@ build_config: dict = ...
 
 def openmp_max_threads() -> int:
     """Threads an OpenMP region gets by default (1 without OpenMP)."""
+
+def sssp_shard_search(graph: GraphHandle, objective: int, first: int, distances: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], active: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], bound: int, max_length: int = 0) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
+    """
+    Dijkstra over the owned vertices [first, first + len(distances)) of a shard from its active vertices below `bound`, updating the int64 distances and parents and the bool active set in place: the offers to other ranks' vertices (targets, distances, sources), int64. `max_length` > 0, the rows' largest length, lets Dial's queue serve.
+    """
+
+def sssp_shard_take_offers(first: int, distances: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], active: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], targets: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], offered: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], sources: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> None:
+    """
+    Takes int64 offers (global target, distance, source) into the tree slice starting at `first`: the lowest (distance, source) pair per target; a lowered target turns active.
+    """
+
+def sssp_shard_cut(graph: GraphHandle, first: int, parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], mask: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], roots: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], limit: int) -> tuple[int, Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
+    """
+    Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, at most `limit` vertices: (count cut, children on other ranks, their cut parents).
+    """
+
+def sssp_shard_lengths(graph: GraphHandle, objective: int) -> tuple[int, int, int, int, int, int]:
+    """
+    (edges, sum, largest length, smallest length, its edge's source, its edge's target) of a shard's objective column (-1 ends when the shard has no edges).
+    """
+
+def sssp_shard_sources_into(graph: GraphHandle, targets: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> Annotated[NDArray, dict(shape=(None,))]:
+    """
+    The int64 sources of the shard's edges into int64 `targets` (may repeat).
+    """

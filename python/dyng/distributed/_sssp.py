@@ -15,6 +15,7 @@ import dataclasses
 
 import numpy as np
 
+import dyng.sssp
 from dyng import _convert
 from dyng._batch import ApplySummary
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
@@ -211,11 +212,12 @@ def _read_only(values: np.ndarray) -> np.ndarray:
     return view
 
 
-def _delta(shard: _Shard, options: Options) -> int:
+def _delta(shard: _Shard, lengths, options: Options) -> int:
     """The bucket width: the options' when set, else the largest mean edge length of a rank;
     the largest over the ranks either way, so that every rank opens the same buckets
     (distances and parents do not depend on it)."""
-    mean = int(shard.lengths.sum() // len(shard.lengths)) if len(shard.lengths) else 1
+    edges, total = lengths[:2]
+    mean = total // edges if edges else 1
     return max(1, -shard.min(-(options.delta or mean)))
 
 
@@ -230,14 +232,30 @@ def _agree(comm, values, function: str, what: str) -> None:
         )
 
 
-def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int):
-    """A compute from scratch: (this rank's tree, rounds)."""
+def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int, longest=0):
+    """A compute from scratch: (this rank's tree, rounds); `longest`, when known, is the
+    shard's largest length (0: unknown, as after a batch)."""
     tree = _Tree.empty(*_owned_range(graph.partition, graph.context.rank, num_vertices))
+    if graph.partition.num_ranks == 1 and len(tree.dist) == graph.local.num_vertices:
+        # The shard is the whole graph: its one local search is dyng.sssp's compute, whose
+        # kernels (packed rows, narrow distances, a team when one pays) that search lacks.
+        whole = dyng.sssp.compute(
+            graph.local, source, objective=shard.objective, validate_inputs=False
+        )
+        tree.dist[:], tree.par[:] = whole.distances.to_numpy(), whole.parents.to_numpy()
+        return tree, 1
     active = np.zeros(len(tree.dist), dtype=bool)
     if 0 <= source - tree.first < len(tree.dist):
         tree.dist[source - tree.first] = 0
         active[source - tree.first] = True
-    return tree, search(shard, tree, active, delta)
+    return tree, search(shard, tree, active, delta, longest)
+
+
+def _refuse_length(function: str, what: str, u: int, v: int, length: int) -> None:
+    raise InvalidArgumentError(
+        f"{function}(): {what} ({u}, {v}) has length {length} in the objective column; sssp "
+        "needs lengths >= 1 (as dyng.sssp does), so fix the weights"
+    )
 
 
 def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
@@ -245,14 +263,12 @@ def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
     if len(lengths) and int(lengths.min()) < 1:
         position = int(np.argmax(lengths < 1))
         u, v = ends(position)
-        raise InvalidArgumentError(
-            f"{function}(): {what} ({u}, {v}) has length {int(lengths[position])} in the "
-            "objective column; sssp needs lengths >= 1 (as dyng.sssp does), so fix the weights"
-        )
+        _refuse_length(function, what, u, v, int(lengths[position]))
 
 
-def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard:
-    """This rank's part of the checks of a compute; the shard's view when they pass."""
+def _check_compute(graph, source, options: Options, num_vertices: int):
+    """This rank's part of the checks of a compute; the shard's view and its lengths' scan
+    (``_Shard.lengths``) when they pass."""
     if graph.num_weights == 0:
         raise NotSupportedError(
             f"{COMPUTE}(): the graph is unweighted; sssp needs edge lengths: build the graph "
@@ -269,12 +285,11 @@ def _check_compute(graph, source, options: Options, num_vertices: int) -> _Shard
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
-
-    def ends(i):
-        return int(np.searchsorted(shard.row_ptr, i, side="right")) - 1, int(shard.col[i])
-
-    _check_lengths(shard.lengths, ends, COMPUTE, "edge")
-    return shard
+    lengths = shard.lengths()
+    edges, _, _, smallest, u, v = lengths
+    if edges and smallest < 1:
+        _refuse_length(COMPUTE, "edge", u, v, smallest)
+    return shard, lengths
 
 
 def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
@@ -334,14 +349,14 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     def checked():
         opts = make_options(COMPUTE, Options, options, fields)
         start = _convert.as_int(source, COMPUTE, "source")
-        return opts, start, _check_compute(graph, start, opts, num_vertices)
+        return opts, start, *_check_compute(graph, start, opts, num_vertices)
 
     built, verdict = _verdict(checked)
     vote(verdict, comm=graph._comm)
-    opts, start, shard = built
+    opts, start, shard, lengths = built
     _agree(graph._comm, [start, opts.objective], COMPUTE, "sources or objectives")
-    delta = _delta(shard, opts)
-    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta)
+    delta = _delta(shard, lengths, opts)
+    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta, lengths[2])
     stats = SsspStats("compute", 0, rounds)
     return SsspResult._made(graph, tree, num_vertices, opts, start, delta, stats)
 
@@ -390,16 +405,18 @@ def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
     mask, invalidated = cut(shard, tree, roots, budget)
     if invalidated > budget:
         return invalidated, None
-    tree.dist[mask], tree.par[mask] = INFINITE_DISTANCE, -1
+    cut_at = np.flatnonzero(mask)
+    tree.dist[cut_at], tree.par[cut_at] = INFINITE_DISTANCE, -1
     # The cut vertices' in-neighbours, wherever they live, and the inserted edges' sources
     # relax their out-edges again; the rounds carry the rest.
-    active = np.zeros(len(tree.dist), dtype=bool)
+    seeds = [inserted.src - tree.first]
     if invalidated:  # the same on every rank: an allreduced count
-        everyone = _to_everyone(shard, np.flatnonzero(mask) + tree.first)
-        active[shard.sources_into(everyone) - tree.first] = True
-    sources = inserted.src - tree.first
-    active[sources[(sources >= 0) & (sources < len(tree.dist))]] = True
-    active &= tree.dist < INFINITE_DISTANCE
+        everyone = _to_everyone(shard, cut_at + tree.first)
+        seeds.append(shard.sources_into(everyone) - tree.first)
+    at = np.concatenate(seeds)
+    at = at[(at >= 0) & (at < len(tree.dist))]
+    active = np.zeros(len(tree.dist), dtype=bool)
+    active[at[tree.dist[at] < INFINITE_DISTANCE]] = True
     return invalidated, search(shard, tree, active, delta)
 
 

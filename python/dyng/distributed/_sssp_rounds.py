@@ -1,16 +1,20 @@
-"""The rounds of distributed sssp: relaxations sent to the owners, the cut walk, the search.
+"""The rounds of distributed sssp: the native per-rank steps, the offers sent to the owners.
 
 A rank holds the distances and parents of the vertices it owns (`_Tree`) and the out-edges of
-those vertices (its shard's CSR, `_Shard`). Everything that crosses ranks goes through the
-batch exchange (`_exchange`), routed to the owner of a vertex with `_route_ids`: a relaxation
-is the triple (target, source, candidate distance), the distance carried as the two int32
-halves of an int64 in the exchange's weight rows.
+those vertices (its shard, a `dyng.Graph` read in place through the native steps of
+sssp/detail/owned_search.hpp, `_Shard`). Within a round each rank searches (Dijkstra) or walks
+the cut down its own part natively; only what crosses ranks goes through the batch exchange
+(`_exchange`), routed to the owner of a vertex with `_route_ids`: an offer is the triple
+(target, source, candidate distance), the distance carried as the two int32 halves of an int64
+in the exchange's weight rows. The rounds thus count the hops between ranks, and a world of one
+runs one search.
 
-The parent rule rides on the relaxations: an owner keeps, per vertex, the lowest (distance,
-source) pair it has been sent. Every in-neighbour u relaxes v at least once at its final
-distance (a vertex is relaxed after its last decrease), and a pair sent from a larger distance
-of u is above dist[v], so at the fixed point the kept source is the lowest-id u with
-dist[u] + w == dist[v]: the canonical parent of one graph, whatever the partition.
+The parent rule rides on the relaxations: the local search keeps the lower source on a tie, and
+an owner keeps, per vertex, the lowest (distance, source) pair it has been sent. Every
+in-neighbour u relaxes v at least once at its final distance (a vertex is relaxed after its
+last decrease), and a pair from a larger distance of u is above dist[v], so at the fixed point
+the kept source is the lowest-id u with dist[u] + w == dist[v]: the canonical parent of one
+graph, whatever the partition.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from dyng import _backend
 from dyng.distributed._exchange import ReceivedEdges, _exchange
 from dyng.distributed._graph import _allreduce
 from dyng.distributed._partition import VertexPartition
@@ -51,7 +56,10 @@ class _Tree:
         return cls(first, np.full(size, INFINITE_DISTANCE, np.int64), np.full(size, -1, np.int64))
 
     def resized(self, first: int, last: int) -> _Tree:
-        """The tree over [first, last) (the graph grew): kept values where the ranges meet."""
+        """The tree over [first, last) (the graph grew): kept values where the ranges meet;
+        itself when the range is the same."""
+        if first == self.first and last - first == len(self.dist):
+            return self
         grown = _Tree.empty(first, last)
         low, high = max(first, self.first), min(last, self.first + len(self.dist))
         if low < high:
@@ -62,39 +70,55 @@ class _Tree:
 
 @dataclasses.dataclass(frozen=True)
 class _Shard:
-    """What the rounds read of this rank's shard: its CSR with the objective column as lengths."""
+    """This rank's shard as the rounds read it: its rows in place, through the native steps
+    (``sssp_shard_*``), with the objective column as lengths."""
 
-    row_ptr: np.ndarray  # int64, one row per vertex of the shard (other ranks' rows are empty)
-    col: np.ndarray  # int64
-    lengths: np.ndarray  # int64, the objective column
+    local: Any  # the rank's dyng.Graph: the out-edges of its vertices, global ids
+    objective: int
     partition: VertexPartition
     comm: Any  # mpi4py.MPI.Comm, or None for a world of one
 
     @classmethod
     def of(cls, graph, objective: int) -> _Shard:
-        csr = graph.local.to_csr()
-        lengths = csr.weights[:, objective] if csr.weights is not None else np.zeros(0)
-        return cls(
-            np.asarray(csr.row_ptr, dtype=np.int64),
-            np.asarray(csr.col_ind, dtype=np.int64),
-            np.asarray(lengths, dtype=np.int64),
-            graph.partition,
-            graph._comm,
-        )
+        return cls(graph.local, objective, graph.partition, graph._comm)
 
-    def out_edges(self, vertices: np.ndarray):
-        """(sources, targets, lengths) of the out-edges of `vertices` (global ids it owns)."""
-        rows = vertices[vertices < len(self.row_ptr) - 1]  # past the shard's ids: no edges
-        begin, counts = self.row_ptr[rows], self.row_ptr[rows + 1] - self.row_ptr[rows]
-        before = np.cumsum(counts) - counts
-        picked = np.repeat(begin - before, counts) + np.arange(int(counts.sum()), dtype=np.int64)
-        return np.repeat(rows, counts), self.col[picked], self.lengths[picked]
+    def lengths(self) -> tuple[int, int, int, int, int, int]:
+        """(edges, sum of lengths, largest length, smallest length, its edge's source, its
+        edge's target)."""
+        return _backend.native().sssp_shard_lengths(self.local._native, self.objective)
 
     def sources_into(self, targets: np.ndarray) -> np.ndarray:
-        """The sources (global ids, ascending) of this shard's edges into `targets`."""
-        hits = np.isin(self.col, targets)
-        rows = np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64), np.diff(self.row_ptr))
-        return np.unique(rows[hits])
+        """The sources (global ids, may repeat) of this shard's edges into `targets`, read from
+        the targets' in-rows."""
+        ids = np.ascontiguousarray(targets, dtype=np.int64)
+        return _backend.native().sssp_shard_sources_into(self.local._native, ids)
+
+    def cut(self, tree: _Tree, mask: np.ndarray, roots: np.ndarray, limit: int):
+        """Cuts the subtrees below `roots` (positions) on this rank into `mask`, at most
+        `limit` vertices: (count, children on other ranks, their cut parents)."""
+        return _backend.native().sssp_shard_cut(
+            self.local._native,
+            tree.first,
+            tree.par,
+            mask,
+            np.ascontiguousarray(roots, dtype=np.int64),
+            limit,
+        )
+
+    def search(self, tree: _Tree, active: np.ndarray, bound: int, longest: int):
+        """Dijkstra over the owned vertices from the `active` ones below `bound`, updating
+        `tree` and `active` in place; returns the offers to other ranks' vertices, (targets,
+        distances, sources). `longest` (0: unknown) is the shard's largest length."""
+        return _backend.native().sssp_shard_search(
+            self.local._native,
+            self.objective,
+            tree.first,
+            tree.dist,
+            tree.par,
+            active,
+            bound,
+            longest,
+        )
 
     def min(self, value) -> int:
         """The smallest `value` over the ranks."""
@@ -133,75 +157,55 @@ def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
     return _exchange(routing, ids, ids, np.zeros((len(ids), 0), np.int32), comm=shard.comm).src
 
 
-class _Pairs:
-    """Scratch of one search: the lowest (distance, source) pair per owned vertex of a round.
-
-    Filled by scatter-minimum (``numpy.minimum.at``, no sort) and put back after each round on
-    the positions it touched, so a round costs the relaxations it received, not the range.
-    """
-
-    def __init__(self, size: int):
-        self.dist = np.full(size, INFINITE_DISTANCE, np.int64)
-        self.source = np.full(size, np.iinfo(np.int64).max, np.int64)
-
-    def lowest(self, at: np.ndarray, distances: np.ndarray, sources: np.ndarray):
-        """(positions, distance, source): the lowest pair of each position in `at` (positions
-        may repeat, with equal pairs)."""
-        np.minimum.at(self.dist, at, distances)
-        tight = distances == self.dist[at]
-        at = at[tight]
-        np.minimum.at(self.source, at, sources[tight])
-        pairs = at, self.dist[at], self.source[at]
-        self.dist[at], self.source[at] = INFINITE_DISTANCE, np.iinfo(np.int64).max
-        return pairs
-
-
-def _relax(shard: _Shard, tree: _Tree, frontier: np.ndarray, pairs: _Pairs) -> np.ndarray:
-    """Relaxes the out-edges of `frontier` (positions in `tree`) across the ranks; returns the
-    positions whose distance fell (the next frontier's candidates)."""
-    sources, targets, lengths = shard.out_edges(frontier + tree.first)
-    candidates = tree.dist[sources - tree.first] + lengths
+def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, longest: int) -> None:
+    """One round on this rank: the native search from the active positions below `bound`
+    settles what it can on this rank, and its offers go to the targets' owners, where a lower
+    (distance, source) pair is kept and a vertex whose distance fell becomes active."""
+    targets, candidates, sources = shard.search(tree, active, bound, longest)
     got = _to_owners(shard, targets, sources, _distance_rows(candidates))
-    arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
-    at, distance, source = pairs.lowest(got.src - tree.first, arrived, got.dst)
-    held = tree.dist[at]
-    lower = (distance < held) | ((distance == held) & (source < tree.par[at]))
-    tree.dist[at[lower]], tree.par[at[lower]] = distance[lower], source[lower]
-    return at[lower & (distance < held)]
+    if len(got.src):
+        arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
+        targets, sources = np.ascontiguousarray(got.src), np.ascontiguousarray(got.dst)
+        _backend.native().sssp_shard_take_offers(
+            tree.first, tree.dist, tree.par, active, targets, arrived, sources
+        )
 
 
-def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int) -> int:
+def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: int = 0) -> int:
     """Delta-stepping from the `active` positions until no rank has one left; returns the
-    rounds. Each round relaxes, on every rank, the active vertices below the bucket's bound;
-    one allreduce (the lowest active distance) ends the search or opens the next bucket."""
-    bound, rounds, pairs = 0, 0, _Pairs(len(tree.dist))
+    rounds. Each round runs, on every rank, the local search below the bucket's bound; one
+    allreduce (the lowest active distance) ends the search or opens the next bucket. A world of
+    one has no bucket: its one local search settles every vertex. `longest`, the shard's
+    largest length when known (0: not), lets a search near the source use Dial's buckets."""
+    bound, rounds = 0, 0
+    if shard.partition.num_ranks == 1:  # no offers, no bound: one search settles everything
+        _relax(shard, tree, active, INFINITE_DISTANCE, longest)
+        return 1
     while True:
         lowest = shard.min(tree.dist[active].min(initial=INFINITE_DISTANCE))
         if lowest >= INFINITE_DISTANCE:
             return rounds
         if lowest >= bound:
             bound = min((lowest // delta + 1) * delta, INFINITE_DISTANCE)
-        frontier = np.flatnonzero(active & (tree.dist < bound))
-        active[frontier] = False
-        active[_relax(shard, tree, frontier, pairs)] = True
+        _relax(shard, tree, active, bound, longest)
         rounds += 1
 
 
 def cut(shard: _Shard, tree: _Tree, roots: np.ndarray, budget: int) -> tuple[np.ndarray, int]:
-    """Marks the subtrees below `roots` (positions in `tree`), one tree level per round: a cut
-    vertex's owner sends it along its out-edges, and a target's owner cuts the target when the
-    sender is its parent. Returns the mask and the number cut over the ranks; the walk stops
-    (every rank alike) once that number passes `budget`."""
+    """Marks the subtrees below `roots` (positions in `tree`): each rank walks down its own
+    part of the tree natively, and a child on another rank is sent to its owner, who cuts it
+    (and its part below) when the sender is its parent; one round per hop between ranks.
+    Returns the mask and the number cut over the ranks; the walk stops (every rank alike) once
+    that number passes `budget`."""
     mask = np.zeros(len(tree.dist), dtype=bool)
-    level, total = np.unique(roots), 0
+    level, total = roots, 0
     while True:
-        level = level[~mask[level]]
-        mask[level] = True
-        count = shard.sum(len(level))
+        count, children, parents = shard.cut(tree, mask, level, budget - total + 1)
+        count = shard.sum(count)
         total += count
-        if count == 0 or total > budget:
+        # In a world of one no child lives on another rank: the first walk was the whole cut.
+        if count == 0 or total > budget or shard.partition.num_ranks == 1:
             return mask, total
-        sources, targets, _ = shard.out_edges(level + tree.first)
-        got = _to_owners(shard, targets, sources, np.zeros((len(targets), 0), np.int32))
-        children = got.src - tree.first
-        level = np.unique(children[tree.par[children] == got.dst])
+        got = _to_owners(shard, children, parents, np.zeros((len(children), 0), np.int32))
+        at = got.src - tree.first
+        level = at[tree.par[at] == got.dst]
