@@ -265,7 +265,7 @@ __global__ void dropped_kernel(device_batch_t<vid_t> b, int64_t total, status_t*
 }
 
 /// At most this many device values come back to the host in one read (device_apply.cu).
-inline constexpr int k_max_read_back = 8;
+inline constexpr int k_max_read_back = 16;
 
 /// Where the values of one read back are: gathered by one thread each into one array, so that
 /// they come back in one copy.
@@ -525,18 +525,22 @@ __device__ void put_slot(arena_t<vid_t> out, int64_t slot, vid_t c, const int32_
 /// R-MAT 22, touched by nearly every batch) spreads over many warps instead of serialising one.
 inline constexpr int64_t k_chunk_slots = 1024;
 
-/// What each touched row adds to the four running sums that place it: its slots in the arena,
-/// its slots in the free tail, and its chunks before and after the batch (ceil(size /
-/// k_chunk_slots), of the slots past its kept start). Summed by one scan instead of four (a batch
-/// of 1,000 changes costs the device a few microseconds per launch, more than the work of each).
+/// What each touched row adds to the five running sums that place it: its slots in the arena,
+/// its slots in the free tail, its chunks before and after the batch (ceil(size /
+/// k_chunk_slots), of the slots past its kept start), and its slots before the batch (where an
+/// undo record keeps them). Summed by one scan instead of five (a batch of 1,000 changes costs
+/// the device a few microseconds per launch, more than the work of each).
 struct row_spans_t {
-  int64_t arena, tail, old_chunks, new_chunks;
+  int64_t arena, tail, old_chunks, new_chunks, old_slots;
 };
+/// The totals of one direction's spans, read back together (both directions' in one read).
+inline constexpr int k_span_totals = 5;
+static_assert(2 * k_span_totals <= k_max_read_back);
 
 struct add_row_spans_t {
   __device__ row_spans_t operator()(const row_spans_t& a, const row_spans_t& b) const {
     return {a.arena + b.arena, a.tail + b.tail, a.old_chunks + b.old_chunks,
-            a.new_chunks + b.new_chunks};
+            a.new_chunks + b.new_chunks, a.old_slots + b.old_slots};
   }
 };
 
@@ -546,13 +550,13 @@ struct row_span_of_t {
   __device__ row_spans_t operator()(int64_t x) const {
     const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
     return {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
-            (new_rest + k_chunk_slots - 1) / k_chunk_slots};
+            (new_rest + k_chunk_slots - 1) / k_chunk_slots, old_size[x]};
   }
 };
 
-/// Writes the spans' exclusive sums (count + 1 entries) into the four arrays of offsets.
+/// Writes the spans' exclusive sums (count + 1 entries) into the five arrays of offsets.
 struct split_row_spans_t {
-  int64_t *arena_at, *tail_at, *old_chunk_at, *new_chunk_at;
+  int64_t *arena_at, *tail_at, *old_chunk_at, *new_chunk_at, *old_slot_at;
   __device__ void operator()(int64_t x, const row_spans_t& before, const row_spans_t&) const {
     write(x, before);
   }
@@ -562,6 +566,7 @@ struct split_row_spans_t {
     tail_at[x] = v.tail;
     old_chunk_at[x] = v.old_chunks;
     new_chunk_at[x] = v.new_chunks;
+    old_slot_at[x] = v.old_slots;
   }
 };
 

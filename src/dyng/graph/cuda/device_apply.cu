@@ -179,6 +179,8 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
           *removed = nullptr, *new_survivors = nullptr, *moved = nullptr, *kept = nullptr;
   int64_t *arena_at = nullptr, *tail_at = nullptr;
   int64_t *old_chunk_at = nullptr, *new_chunk_at = nullptr;  ///< Chunks of the old and new rows.
+  int64_t* old_slot_at = nullptr;  ///< Where each touched row's old slots go in an undo record.
+  int64_t old_slots = 0;           ///< The touched rows' slots before the batch.
   int64_t old_chunks = 0, new_chunks = 0;
   int64_t arena_slots = 0;
   vid_t* arena_col = nullptr;
@@ -239,10 +241,12 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
   bool fresh_storage = false;
   for (int i = 0; i < count; ++i) {
     direction_plan_t& p = plans[i];
-    p.arena_slots = sums[4 * i];
-    p.moved_slots = sums[4 * i + 1];
-    p.old_chunks = sums[4 * i + 2];
-    p.new_chunks = sums[4 * i + 3];
+    const int64_t* mine = sums + detail::k_span_totals * i;
+    p.arena_slots = mine[0];
+    p.moved_slots = mine[1];
+    p.old_chunks = mine[2];
+    p.new_chunks = mine[3];
+    p.old_slots = mine[4];
     compose_rows(p, ctx);
     fresh_storage = plan_layout(p, ctx) || fresh_storage;
   }
@@ -331,18 +335,18 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   }
   // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
   const auto entries = rows + 1;
-  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
+  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at, &p.old_slot_at}) {
     *at = ws.device<int64_t>(entries);
   }
   scan_and_visit<detail::row_spans_t>(
       p.rows, detail::row_span_of_t{p.old_size, p.new_size, p.moved, p.kept},
-      detail::split_row_spans_t{p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at}, ws, s,
-      detail::add_row_spans_t{});
-  // plan_rows() reads them back in this order.
-  totals.push_back(p.arena_at + p.rows);
-  totals.push_back(p.tail_at + p.rows);
-  totals.push_back(p.old_chunk_at + p.rows);
-  totals.push_back(p.new_chunk_at + p.rows);
+      detail::split_row_spans_t{p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
+                                p.old_slot_at},
+      ws, s, detail::add_row_spans_t{});
+  // plan_rows() reads them back in this order, k_span_totals per direction.
+  const int64_t* const sums[] = {p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
+                                 p.old_slot_at};
+  for (const int64_t* at : sums) totals.push_back(at + p.rows);
 }
 
 /// Every touched row composed into the arena: its surviving old slots, then its insertions.
@@ -744,9 +748,10 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   const auto count = static_cast<size_t>(record.rows);
   record.row = device_buffer<vid_t>(count, stream_);
   copy_on_device(record.row.data(), p.row, count * sizeof(vid_t), stream_);
+  // The offsets and the slot count came with the plan's spans: no scan, no wait here.
   record.at = device_buffer<int64_t>(count + 1, stream_);
-  sums_into(p.old_size, record.rows, record.at.data(), apply_workspace_, s);
-  const int64_t slots = fetch(record.at.data() + record.rows, s);
+  copy_on_device(record.at.data(), p.old_slot_at, (count + 1) * sizeof(int64_t), stream_);
+  const int64_t slots = p.old_slots;
   record.begin = device_buffer<eid_t>(count, stream_);
   record.end = device_buffer<eid_t>(count, stream_);
   record.capacity_end = device_buffer<eid_t>(count, stream_);
