@@ -112,6 +112,37 @@ def apply_to_edges(graph: EdgeGraph, batch: ChangeBatch) -> EdgeGraph:
     return dataclasses.replace(graph, src=src[order], dst=dst[order], weights=weights[order])
 
 
+def split(batch: ChangeBatch, parts: int, rng: np.random.Generator) -> list[ChangeBatch]:
+    """``batch`` as ``parts`` batches applied one after another (the steady updates): each gets
+    an equal share of its insertions (in draw order) and of its deletions (shuffled first, since
+    they come sorted by edge and a slice would hold low vertex ids only). The batch's insertions
+    are distinct new edges and its deletions distinct existing ones, so every part changes the
+    graph that the parts before it left.
+
+    Examples
+    --------
+    >>> from bench.generators import grid
+    >>> rng = np.random.default_rng(0)
+    >>> parts = split(make_changes(grid(8, 8), 12, "uniform", rng), 3, rng)
+    >>> [p.size for p in parts]
+    [4, 4, 4]
+    """
+    order = rng.permutation(batch.delete_src.size)
+    ins = np.array_split(np.arange(batch.insert_src.size), parts)
+    dels = np.array_split(order, parts)
+    return [
+        ChangeBatch(
+            batch.insert_src[i],
+            batch.insert_dst[i],
+            batch.insert_weights[i],
+            batch.delete_src[d],
+            batch.delete_dst[d],
+            {**batch.info, "part": k, "parts": parts},
+        )
+        for k, (i, d) in enumerate(zip(ins, dels))
+    ]
+
+
 def _uniform_pairs(n: int, k: int, rng: np.random.Generator):
     src = rng.integers(0, n, size=k)
     return src, rng.integers(0, n, size=k)

@@ -45,7 +45,8 @@ def parser() -> argparse.ArgumentParser:
         "--graphs",
         type=_csv(str),
         default=None,
-        help="comma list of rmat<scale> / grid<side> / grid<rows>x<cols> "
+        help="comma list of rmat<scale> / uniform<scale> / grid<side> / grid<rows>x<cols> / "
+        "road<side> / road<rows>x<cols> "
         f"(default {','.join(sssp.DEFAULT_GRAPHS)}; "
         f"--quick: {','.join(sssp.QUICK_GRAPHS)})",
     )
@@ -56,7 +57,9 @@ def parser() -> argparse.ArgumentParser:
         help="timed rounds per measurement after one warm-up (default 7, --quick 3)",
     )
     p.add_argument(
-        "--quick", action="store_true", help="the two small graphs and 3 repeats, for a fast look"
+        "--quick",
+        action="store_true",
+        help="one small graph per class and 3 repeats, for a fast look",
     )
     p.add_argument(
         "--json",

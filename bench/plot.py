@@ -6,7 +6,8 @@ on a log axis where they span more than 20x):
 
 * sssp: ``compute``, time per graph and backend beside SciPy's Dijkstra; ``update``, update
   against recompute over the batch size, one panel per graph and change mode (a hollow marker
-  where update fell back to recompute).
+  where update fell back to recompute); ``classes``, time per graph class, one panel per
+  operation (compute, each update), the first call beside the steady ones per backend.
 * mosp: ``compute`` per backend, this dyng beside the reference (``--reference-python``, e.g.
   dyng 0.2.0) when the run had one; ``update``, update and apply + recompute over the batch size,
   one panel per backend, both dyngs.
@@ -129,11 +130,13 @@ def figures(document: dict):
         yield (f"{name}-{chart}.png" if chart else f"{name}.png"), fig
 
 
-def _grouped_bars(ax, groups, series, *, horizontal=False) -> None:
+def _grouped_bars(ax, groups, series, *, horizontal=False, legend=True, styles=None) -> None:
     """One group of bars per entry of `groups`; `series` holds (label, values, notes) with
     values[i] in ms for groups[i] (None where it was not measured) and notes appended to the
-    value labels (or None)."""
+    value labels (or None). ``legend=False`` leaves the legend to a figure of several panels;
+    ``styles`` maps a series label to bar keywords (colour C<k> by position otherwise)."""
     series = [s for s in series if any(v is not None for v in s[1])]
+    styles = styles or {}
     values = [v for s in series for v in s[1] if v is not None]
     width = 0.8 / max(len(series), 1)
     draw = ax.barh if horizontal else ax.bar
@@ -143,7 +146,8 @@ def _grouped_bars(ax, groups, series, *, horizontal=False) -> None:
             for i, v in enumerate(heights)
             if v is not None
         ]
-        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label, color=f"C{k}")
+        style = {"color": f"C{k}", **styles.get(label, {})}
+        bars = draw([c[0] for c in cells], [c[1] for c in cells], width, label=label, **style)
         ax.bar_label(
             bars, labels=[f"{_ms(v)}{note}" for _, v, note in cells], fontsize=6, padding=1
         )
@@ -163,7 +167,8 @@ def _grouped_bars(ax, groups, series, *, horizontal=False) -> None:
         label("ms")
     if horizontal:
         ax.invert_yaxis()  # first operation on top, as in the text table
-    _shared_legend(ax.get_figure(), [[ax]])
+    if legend:
+        _shared_legend(ax.get_figure(), [[ax]])
 
 
 def _ms(value: float) -> str:
@@ -298,6 +303,46 @@ def _sssp_charts(document, figure):
             fontsize=10,
         )
         yield "update", fig
+    yield from _sssp_classes(document, figure, backends)
+
+
+def _sssp_classes(document, figure, backends):
+    """Per operation, each graph's first and steady time per backend (runs that recorded them)."""
+    rows = [r for r in document["rows"] if any(f"steady_{b}_ms" in r for b in backends)]
+    if not rows:
+        return
+    graphs = list(dict.fromkeys(r["graph"] for r in rows))
+    operations = list(dict.fromkeys(r["operation"] for r in rows))
+    fig, axes = figure(len(operations), 1, 2.5 + 1.8 * len(graphs), 0.6 + 3.4 * len(operations))
+    # One colour per backend; its steady bars hatched and paler beside the first call's.
+    styles = {
+        f"{when} {_BACKEND_LABELS[b]}": {"color": f"C{k}", **extra}
+        for k, b in enumerate(backends)
+        for when, extra in (("first", {}), ("steady", {"alpha": 0.55, "hatch": "//"}))
+    }
+    for ax, operation in zip((row[0] for row in axes), operations):
+        found = {r["graph"]: r for r in rows if r["operation"] == operation}
+        series = [
+            (
+                f"{when} {_BACKEND_LABELS[b]}",
+                [found.get(g, {}).get(f"{when}_{b}_ms") for g in graphs],
+                None,
+            )
+            for b in backends
+            for when in ("first", "steady")
+        ]
+        _grouped_bars(ax, graphs, series, legend=False, styles=styles)
+        ax.set_title(operation, fontsize=9)
+    _shared_legend(fig, axes)
+    fig.suptitle(
+        _header(
+            document,
+            f"time per graph class, first call and steady median, "
+            f"dyng {document['machine']['dyng_version']}",
+        ),
+        fontsize=10,
+    )
+    yield "classes", fig
 
 
 def _load_charts(document, figure):

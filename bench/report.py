@@ -162,6 +162,7 @@ def _columns(rows: list[dict]):
     ran = [b for b in ("seq", "omp", "cuda") if any(f"dyng_{b}_ms" in r for r in rows)]
     columns = list(_FIXED_COLUMNS)
     columns += [(f"dyng_{b}_ms", "{:.2f}", 12) for b in ran]
+    columns += [(f"{when}_{b}_ms", "{:.2f}", 13) for b in ran for when in ("first", "steady")]
     columns += [(f"ref_{b}_ms", "{:.2f}", 11) for b in ran]
     columns += [(f"ratio_{b}", "{:.3f}x", 10) for b in ran]
     columns += [(f"path_{b}", "{}", 12) for b in ran]
@@ -197,6 +198,8 @@ def text(document: dict) -> str:
         "",
         "Times in ms (median). Reference (ref_*): SciPy dijkstra for compute (same value in both",
         "columns); recompute on the same backend for update. ratio = dyng / reference.",
+        "first / steady: compute's first call on the fresh graph / median; update's first",
+        "update of a fresh result (= dyng_*) / median of later updates of one result.",
         "",
         table(document["rows"]),
         "",

@@ -11,12 +11,22 @@ Per graph it measures, with peers interleaved and the median of ``repeats`` roun
 
 The first round of each measurement is a warm-up and also the one checked against SciPy and a
 NumPy reconstruction of the canonical parents.
+
+First against steady (issue 44: no first-call tax), per backend, in ``first_<b>_ms`` and
+``steady_<b>_ms``:
+
+* compute: the first call on the freshly built graph (the warm-up round) against the median.
+* update: the first update of a fresh result after its compute (the median above) against the
+  steady ones: after that first batch, ``repeats`` further batches of the same size and mode
+  (one draw of ``repeats`` times the size from the changed graph, split in parts) updating the
+  same result, each timed and checked against a fresh compute of the updated graph (untimed).
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import statistics
 import time
 import zlib
@@ -24,11 +34,11 @@ import zlib
 import numpy as np
 
 from bench import changes, generators, verify
-from bench.timing import Peer, run_interleaved
+from bench.timing import Peer, Samples, quiet_ms, run_interleaved
 
 SOURCE = 0
-DEFAULT_GRAPHS = ("rmat18", "rmat20", "grid512", "grid1000")
-QUICK_GRAPHS = ("rmat18", "grid512")
+DEFAULT_GRAPHS = ("rmat18", "rmat20", "uniform18", "grid512", "grid1000", "road1000")
+QUICK_GRAPHS = ("rmat18", "uniform16", "grid512", "road512")
 DEFAULT_CHANGES = (1000, 10000)
 BACKENDS = ("seq", "omp")
 ALL_BACKENDS = ("seq", "omp", "cuda")
@@ -187,6 +197,8 @@ def _measure_compute(dyng, edges, csr, base, resources, settings: Settings, log)
         row.update(
             {
                 f"dyng_{b}_ms": ms,
+                f"first_{b}_ms": samples[f"dyng_{b}"].warmup_ms[0],
+                f"steady_{b}_ms": ms,
                 f"ref_{b}_ms": scipy_ms,
                 f"ratio_{b}": ms / scipy_ms if scipy_ms else None,
             }
@@ -217,10 +229,7 @@ def _measure_update(
     batch = changes.make_changes(
         edges, count, mode, change_rng(settings.seed, edges.name, mode, count)
     )
-    edge_batch = dyng.EdgeBatch(
-        insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
-        delete=(batch.delete_src, batch.delete_dst),
-    )
+    edge_batch = _edge_batch(dyng, batch)
     log(f"{label}: SciPy reference on the changed graph (untimed)")
     changed = changes.apply_to_edges(edges, batch)
     reference = (
@@ -231,27 +240,77 @@ def _measure_update(
     case = _Case(batch, edge_batch, changed, reference)
     row = _row(edges, label, "recompute")
     row.update({"mode": mode, "changes": count, "batch": batch.info, "samples": {}, "stats": {}})
+    later = _steady_batches(dyng, changed, settings, mode, count, log)
     for b in settings.backends:
-        samples, stats, apply_ms = _update_vs_recompute(
+        samples, stats, apply_ms, expected = _update_vs_recompute(
             dyng, base[b], case, resources[b], settings.repeats, _prefixed(log, f"{label} {b}")
         )
+        steady, steady_path = _steady_updates(
+            dyng, base[b], edge_batch, later, expected, resources[b]
+        )
         update_ms, recompute_ms = samples["update"].median_ms, samples["recompute"].median_ms
+        samples["steady"] = steady
         row.update(
             {
                 f"dyng_{b}_ms": update_ms,
+                f"first_{b}_ms": update_ms,
+                f"steady_{b}_ms": steady.median_ms if steady.ms else None,
                 f"ref_{b}_ms": recompute_ms,
                 f"ratio_{b}": update_ms / recompute_ms,
                 f"path_{b}": _paths(stats),
+                f"steady_path_{b}": steady_path,
                 f"apply_{b}_ms": apply_ms,
             }
         )
         row["samples"].update({f"{b}_{k}": dataclasses.asdict(s) for k, s in samples.items()})
         row["stats"][b] = stats
         log(
-            f"{label} {b}: update {update_ms:.2f} ms, recompute {recompute_ms:.2f} ms, "
-            f"path {row[f'path_{b}']} (Graph.apply alone {apply_ms:.2f} ms)"
+            f"{label} {b}: update {update_ms:.2f} ms (steady {row[f'steady_{b}_ms'] or 0:.2f} ms), "
+            f"recompute {recompute_ms:.2f} ms, "
+            f"path {row[f'path_{b}']} (steady: {steady_path}; Graph.apply alone {apply_ms:.2f} ms)"
         )
     return row
+
+
+def _edge_batch(dyng, batch: changes.ChangeBatch):
+    return dyng.EdgeBatch(
+        insert=(batch.insert_src, batch.insert_dst, batch.insert_weights),
+        delete=(batch.delete_src, batch.delete_dst),
+    )
+
+
+def _steady_batches(dyng, changed, settings: Settings, mode: str, count: int, log) -> list:
+    """The ``repeats`` batches that follow the first: one draw from the changed graph, split."""
+    rng = change_rng(settings.seed + 1, changed.name, mode, count)
+    try:
+        drawn = changes.make_changes(changed, count * settings.repeats, mode, rng)
+    except ValueError as error:
+        log(f"update {mode} {count}: no steady updates ({error})")
+        return []
+    return [_edge_batch(dyng, part) for part in changes.split(drawn, settings.repeats, rng)]
+
+
+def _steady_updates(dyng, base, first, later: list, expected, res):
+    """Updates of one result after its first (``first``, checked against ``expected``): each of
+    ``later`` timed, then checked against a fresh compute of the updated graph. Returns their
+    Samples and the paths they took."""
+    graph = base.clone()
+    result = dyng.sssp.compute(graph, SOURCE, resources=res)
+    dyng.sssp.update(graph, first, result, resources=res)
+    _assert_same("first sssp.update of the steady chain", _arrays(result), expected)
+    samples, paths = Samples("steady"), []
+    for k, batch in enumerate(later):
+        ms, st = quiet_ms(functools.partial(dyng.sssp.update, graph, batch, result, resources=res))
+        samples.ms.append(ms)
+        paths.append({"path": _plain(getattr(st, "path", None))})
+        fresh = dyng.sssp.compute(graph, SOURCE, resources=res)
+        _assert_same(f"steady sssp.update {k + 1} vs recompute", _arrays(result), _arrays(fresh))
+    return samples, _paths(paths) if paths else None
+
+
+def _assert_same(what: str, got, want) -> None:
+    verify.assert_equal(f"{what} distances", got[0], want[0])
+    verify.assert_equal(f"{what} parents", got[1], want[1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -298,11 +357,13 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
             )
         return graph, dyng.sssp.compute(graph, SOURCE, resources=res), None
 
-    stats = []
+    stats, expected = [], []
 
     def check(round_index, out):
         _, updated, st = out["update"]
         _, recomputed, _ = out["recompute"]
+        if round_index == 0:
+            expected.append(_arrays(recomputed))
         if round_index == 0 and case.reference is not None:
             _check_against_oracle(
                 "recompute after the batch", case.changed, recomputed, case.reference
@@ -320,7 +381,7 @@ def _update_vs_recompute(dyng, base, case: _Case, res, repeats: int, log):
 
     peers = [Peer("update", fresh_state, update), Peer("recompute", changed_clone, recompute)]
     samples = run_interleaved(peers, repeats, check=check, progress=lambda m: log(m, throttle=True))
-    return samples, stats, statistics.median(apply_ms[1:] or apply_ms)
+    return samples, stats, statistics.median(apply_ms[1:] or apply_ms), expected[0]
 
 
 def _plain(value):

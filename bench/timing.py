@@ -9,6 +9,7 @@ charging them to whichever ran last.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import statistics
 import sys
@@ -69,15 +70,7 @@ def run_interleaved(
         outputs = {}
         for peer in peers:
             state = peer.setup()
-            # A collection inside the timed call would be charged to whichever peer hit it.
-            gc.collect()
-            gc.disable()
-            try:
-                start = time.perf_counter()
-                outputs[peer.name] = peer.run(state)
-                elapsed_ms = (time.perf_counter() - start) * 1e3
-            finally:
-                gc.enable()
+            elapsed_ms, outputs[peer.name] = quiet_ms(functools.partial(peer.run, state))
             del state
             target = samples[peer.name].warmup_ms if round_index < warmup else samples[peer.name].ms
             target.append(elapsed_ms)
@@ -105,6 +98,19 @@ class Progress:
             return
         self._last = now
         print(f"[bench {now - self._start:7.1f}s] {message}", file=self._stream, flush=True)
+
+
+def quiet_ms(call: Callable[[], Any]) -> tuple[float, Any]:
+    """(milliseconds, value) of one call with the garbage collector held off: a collection
+    inside the timed call would be charged to whichever call hit it."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        value = call()
+        return (time.perf_counter() - start) * 1e3, value
+    finally:
+        gc.enable()
 
 
 def timed_ms(call: Callable[[], Any]) -> tuple[float, Any]:

@@ -1,10 +1,12 @@
-# Where an sssp.update spends its time: R-MAT 22, batches of issue 14's recipe
+# Where an sssp.update spends its time: R-MAT 22 (--graph: another bench.generators graph, e.g.
+# uniform22, road2048), batches of issue 14's recipe
 # (issue14_batches.py), the update's median wall time beside the graph's apply alone and a fresh
 # compute, then the update's and the compute's profile stages per call. On the device (default)
 # the stages are timed twice: host ms without waits, then host and device ms with a wait after
 # each stage (dyng.profile(sync_stages=True, cuda_events=True)). With --threads N the graph lives
 # on the host and runs the OpenMP backend on N threads (host ms only). Run from the repository root:
-#   PYTHONPATH=<dyng>:. python3 bench/gpu/update_stages.py [--threads N] [CHANGES ...]  (default 1000)
+#   PYTHONPATH=<dyng>:. python3 bench/gpu/update_stages.py [--graph G] [--threads N] [CHANGES ...]
+#   (default: rmat22, 1000 changes)
 import argparse
 import time
 
@@ -24,18 +26,19 @@ parser.add_argument(
     default=0,
     help="run the OpenMP backend on this many threads instead of the device",
 )
+parser.add_argument("--graph", default="rmat22", help="a bench.generators name (default rmat22)")
 parser.add_argument("changes", type=int, nargs="*", default=[1000])
 args = parser.parse_args()
 on_device = args.threads == 0
 resources = dyng.Resources.cuda() if on_device else dyng.Resources.openmp(num_threads=args.threads)
-g0 = generators.by_name("rmat22", 1)
+g0 = generators.by_name(args.graph, 1)
 graph = dyng.Graph.from_edges(
     g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, resources=resources
 )
 rng = np.random.default_rng(5)
 repeats, profiled = (REPEATS, PROFILED) if on_device else (7, 3)  # host updates take ~0.1 s
 print("dyng", dyng.__version__, "from", dyng.__file__)
-print("n", g0.num_vertices, "m", len(g0.src), "backend", resources)
+print(g0.name, "n", g0.num_vertices, "m", len(g0.src), "backend", resources)
 
 
 def median_ms(call, k):

@@ -109,7 +109,8 @@ class Result:
 
 
 def make(broken: str | None = None):
-    """A module-like namespace; broken in {"update", "parents", "omp"} corrupts one answer."""
+    """A module-like namespace; broken in {"update", "parents", "omp", "steady"} corrupts one
+    answer ("steady": every update of a result after its first)."""
 
     def compute(graph, source, *, resources=None):
         dist, parents = _dijkstra(graph, source)
@@ -123,7 +124,8 @@ def make(broken: str | None = None):
         graph.apply(batch)
         fresh = compute(graph, 0, resources=resources)
         dist = fresh.distances.to_numpy()
-        if broken == "update":
+        result.updates = getattr(result, "updates", 0) + 1
+        if broken == "update" or (broken == "steady" and result.updates > 1):
             dist[np.argmax(dist < INFINITE_DISTANCE // 2)] += 1
         result.distances, result.parents = Array(dist), fresh.parents
         return types.SimpleNamespace(

@@ -45,6 +45,7 @@ def test_full_run_writes_table_bars_and_json(tmp_path, capsys):
         ("update", "sssp.update distances vs recompute"),
         ("parents", "parents vs canonical parents"),
         ("omp", "(OpenMP) parents vs sequential"),
+        ("steady", "steady sssp.update 1 vs recompute distances"),
     ],
 )
 def test_wrong_answers_stop_the_benchmark(tmp_path, capsys, broken, message):
@@ -52,6 +53,36 @@ def test_wrong_answers_stop_the_benchmark(tmp_path, capsys, broken, message):
     assert rc == 1
     assert message in capsys.readouterr().err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_first_and_steady_times_per_backend(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["sssp", "--graphs", "uniform5,road6", "--repeats", "3", "--changes", "10"]
+    assert cli.main([*argv, "--json", str(out)], dyng_module=fake_dyng.make()) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["graph"], r["operation"]) for r in rows][:2] == [
+        ("uniform5", "compute"),
+        ("uniform5", "update uniform 10"),
+    ]
+    compute, update = rows[0], rows[1]
+    for b in ("seq", "omp"):
+        # compute: the first call on the fresh graph (the warm-up) against the median.
+        assert compute[f"first_{b}_ms"] == compute["samples"][f"dyng_{b}"]["warmup_ms"][0]
+        assert compute[f"steady_{b}_ms"] == compute[f"dyng_{b}_ms"]
+        # update: a fresh result's first update against `repeats` later ones of one result.
+        assert update[f"first_{b}_ms"] == update[f"dyng_{b}_ms"]
+        steady = update["samples"][f"{b}_steady"]["ms"]
+        assert len(steady) == 3 and update[f"steady_{b}_ms"] == sorted(steady)[1]
+    assert "first_seq_ms" in capsys.readouterr().out
+
+
+def test_a_graph_too_small_for_the_steady_batches_reports_none(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["sssp", "--graphs", "grid2", "--repeats", "3", "--changes", "4", "--modes", "uniform"]
+    assert cli.main([*argv, "--json", str(out)], dyng_module=fake_dyng.make()) == 0
+    update = json.loads(out.read_text())["rows"][1]
+    assert update["first_seq_ms"] > 0 and update["steady_seq_ms"] is None
+    assert "update uniform 4: no steady updates" in capsys.readouterr().err
 
 
 def test_unknown_graph_is_a_usage_error(capsys):

@@ -114,13 +114,78 @@ def test_row_ptr_matches_the_edges():
 
 @pytest.mark.parametrize(
     "name, expected",
-    [("rmat18", ("rmat", (18,))), ("grid512", ("grid", (512, 512))), ("grid3x4", ("grid", (3, 4)))],
+    [
+        ("rmat18", ("rmat", (18,))),
+        ("grid512", ("grid", (512, 512))),
+        ("grid3x4", ("grid", (3, 4))),
+        ("uniform22", ("uniform", (22,))),
+        ("road2048", ("road", (2048, 2048))),
+        ("road8x16", ("road", (8, 16))),
+    ],
 )
 def test_parse_name(name, expected):
     assert generators.parse_name(name) == expected
 
 
-@pytest.mark.parametrize("name", ["rmat", "grid", "gridx3", "foo18", "grid3x4x5"])
+@pytest.mark.parametrize(
+    "name", ["rmat", "grid", "gridx3", "foo18", "grid3x4x5", "uniform", "roadx", "uniform4x4"]
+)
 def test_parse_name_rejects(name):
     with pytest.raises(ValueError, match="unknown graph"):
         generators.parse_name(name)
+
+
+@pytest.mark.parametrize("name", ["rmat0", "uniform0", "grid0", "road0x5"])
+def test_parse_name_refuses_empty_graphs(name):
+    with pytest.raises(ValueError, match="is empty; pass sizes >= 1"):
+        generators.parse_name(name)
+
+
+@pytest.mark.parametrize("scale, degree", [(4, 15), (6, 4), (10, 16)])
+def test_uniform_has_equal_out_degrees_and_no_parallel_edges_or_loops(scale, degree):
+    g = generators.uniform(scale, degree, seed=2)
+    n = 1 << scale
+    assert (g.num_vertices, g.num_edges) == (n, n * degree)
+    assert (np.bincount(g.src, minlength=n) == degree).all()
+    assert (g.src != g.dst).all()
+    assert (np.diff(g.edge_keys()) > 0).all()  # sorted by (src, dst), no repeats
+    assert g.weights.min() >= generators.WEIGHT_MIN and g.weights.max() <= generators.WEIGHT_MAX
+    assert (g.src.dtype, g.dst.dtype, g.weights.dtype) == (np.int32,) * 3
+
+
+def test_uniform_is_deterministic_per_seed_and_independent_of_the_block(monkeypatch):
+    a, b, c = (generators.uniform(9, seed=s) for s in (1, 1, 2))
+    assert _digest(a.src, a.dst, a.weights) == _digest(b.src, b.dst, b.weights)
+    assert _digest(a.src, a.dst, a.weights) != _digest(c.src, c.dst, c.weights)
+    # Targets spread over all vertices: every vertex is someone's target at this density.
+    assert np.unique(a.dst).size > 0.99 * a.num_vertices
+    monkeypatch.setattr(generators, "_UNIFORM_ROWS", 512)
+    whole = generators.uniform(9, seed=1)
+    assert _digest(whole.src, whole.dst, whole.weights) == _digest(a.src, a.dst, a.weights)
+
+
+def test_road_closes_streets_both_ways_with_one_time_per_street():
+    g = generators.road(40, 30, seed=3)
+    full = generators.grid(40, 30)
+    assert g.grid_shape == (40, 30) and g.num_vertices == 1200
+    assert np.isin(g.edge_keys(), full.edge_keys()).all()  # only grid streets
+    closed = 1 - g.num_edges / full.num_edges
+    assert 0.08 < closed < 0.17 and g.params["streets"] * 2 == g.num_edges
+    # Every street both ways with the same travel time.
+    back = np.searchsorted(g.edge_keys(), g.dst.astype(np.int64) * g.num_vertices + g.src)
+    assert (g.src[back] == g.dst).all() and (g.weights[back] == g.weights).all()
+    assert g.weights.min() >= generators.ROAD_TIME_MIN
+    assert g.weights.max() <= generators.ROAD_TIME_MAX and g.weights.max() > 10 * g.weights.min()
+    again, other = generators.road(40, 30, seed=3), generators.road(40, 30, seed=4)
+    assert _digest(again.src, again.dst, again.weights) == _digest(g.src, g.dst, g.weights)
+    assert _digest(other.src, other.dst, other.weights) != _digest(g.src, g.dst, g.weights)
+
+
+@pytest.mark.parametrize("name", ["uniform6", "road12", "road8x16"])
+def test_by_name_makes_the_new_classes_under_their_names(name):
+    assert generators.by_name(name, 1).name == name
+
+
+def test_uniform_refuses_a_degree_that_cannot_fit():
+    with pytest.raises(ValueError, match="pass 1 <= degree <= 7"):
+        generators.uniform(3, 8)

@@ -55,11 +55,15 @@ def _peer_document(benchmark, operations, reference=True, **extra) -> dict:
     return document
 
 
-def test_sssp_run_with_plot_writes_both_charts(mpl, tmp_path, capsys):
+def test_sssp_run_with_plot_writes_its_charts(mpl, tmp_path, capsys):
     out, charts = tmp_path / "r.json", tmp_path / "charts"
     argv = [*SSSP_ARGS, "--json", str(out), "--plot", str(charts)]
     assert cli.main(argv, dyng_module=fake_dyng.make()) == 0
-    assert sorted(p.name for p in charts.iterdir()) == ["sssp-compute.png", "sssp-update.png"]
+    assert sorted(p.name for p in charts.iterdir()) == [
+        "sssp-classes.png",
+        "sssp-compute.png",
+        "sssp-update.png",
+    ]
     assert all(_is_png(p) for p in charts.iterdir())
     assert f"plot: {charts / 'sssp-update.png'}" in capsys.readouterr().out
 
@@ -93,6 +97,30 @@ def test_sssp_run_with_plot_writes_both_charts(mpl, tmp_path, capsys):
         # The fake dyng always recomputes: every update point gets the hollow marker.
         hollow = [line for line in panel.get_lines() if line.get_label().startswith("_")]
         assert len(hollow) == 2 and all(len(line.get_xdata()) == 2 for line in hollow)
+
+
+def test_sssp_classes_chart_puts_first_beside_steady_per_class(mpl, tmp_path):
+    out = tmp_path / "r.json"
+    argv = ["sssp", "--graphs", "uniform5,road6", "--repeats", "2", "--changes", "10"]
+    assert cli.main([*argv, "--modes", "uniform", "--json", str(out)], fake_dyng.make()) == 0
+    document = json.loads(out.read_text())
+    classes = _figures(document)["sssp-classes.png"]
+    assert [a.get_title() for a in classes.axes] == ["compute", "update uniform 10"]
+    for panel in classes.axes:
+        # 2 graphs x 2 backends x (first, steady).
+        assert len(panel.patches) == 8
+        assert [t.get_text() for t in panel.get_xticklabels()] == ["uniform5", "road6"]
+    assert _legend(classes) == [
+        "first sequential",
+        "steady sequential",
+        "first OpenMP",
+        "steady OpenMP",
+    ]
+    # A JSON from before the split has no first/steady times: no classes chart, no error.
+    for row in document["rows"]:
+        for key in [k for k in row if k.startswith(("first_", "steady_"))]:
+            del row[key]
+    assert "sssp-classes.png" not in _figures(document)
 
 
 def test_replot_from_saved_json(mpl, tmp_path, capsys):
