@@ -66,10 +66,10 @@ _HOMES = {
 # The algorithm modules (dyng.sssp, ...) are submodules too: the registry names them
 # (_registry.ALGORITHM_MODULES), read on first use, since it imports dataclasses. Type checkers
 # see them as what __getattr__ returns, or as themselves after `import dyng.<algorithm>`.
-_SUBMODULES = ("generators", "io", "testing", "nx")
+_SUBMODULES = ("generators", "io", "testing", "nx", "distributed")
 
 if TYPE_CHECKING:
-    from dyng import generators, io, testing
+    from dyng import distributed, generators, io, testing
     from dyng._array import Array
     from dyng._batch import ApplySummary, EdgeBatch
     from dyng._citations import citation, citation_keys
@@ -111,6 +111,7 @@ _PUBLIC = (
     "generators",
     "io",
     "testing",
+    "distributed",
     "algorithms",
     "AlgorithmInfo",
     "citation",

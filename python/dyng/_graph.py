@@ -160,6 +160,7 @@ class Graph:
     # Set by _wrap (the constructor refuses direct calls); declared for type checkers.
     _native: Any
     _resources: Any
+    _write_lock: Any
 
     def __init__(self, *args, **kwargs):
         raise TypeError(

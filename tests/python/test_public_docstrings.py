@@ -42,6 +42,7 @@ MODULES = [
     "dyng.nx",
     "dyng.testing",
     "dyng.generators",
+    "dyng.distributed",
 ]
 
 #: Modules that need an optional package to import (the test extra installs them all).

@@ -1,0 +1,322 @@
+"""A host graph spread over the ranks: each holds its shard as a dyng.Graph over global ids.
+
+A rank's shard is the out-edges of the vertices it owns, stored in an ordinary
+[`dyng.Graph`][] whose vertex ids are the global ones, so local algorithms run on it unchanged.
+A batch is routed to the owners of its entries' endpoints, exchanged, and applied by each rank
+to its shard under the graph's own batch rules; the apply is made revertible and the ranks vote
+on it, so a batch refused anywhere is taken back everywhere and raises the same error on every
+rank.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from dyng import _convert
+from dyng._batch import ApplySummary, EdgeBatch
+from dyng._errors import InvalidArgumentError, NotSupportedError
+from dyng._graph import Graph
+from dyng.distributed import _transports
+from dyng.distributed._context import Context, init
+from dyng.distributed._exchange import ReceivedEdges, exchange_edges
+from dyng.distributed._partition import VertexPartition, _ids
+from dyng.distributed._routing import route_batch
+from dyng.distributed._shards import shard_edges
+from dyng.distributed._vote import vote
+
+FROM_EDGES = "dyng.distributed.DistributedGraph.from_edges()"
+APPLY = "DistributedGraph.apply"
+
+# Counters that add up over the ranks (each entry is applied on its source's owner only): all of
+# ApplySummary's but the vertex counts, which come from the largest vertex count over the ranks.
+_PER_GRAPH = ("inserted_vertices", "num_vertices_after")
+_SUMMED = tuple(f.name for f in dataclasses.fields(ApplySummary) if f.name not in _PER_GRAPH)
+
+
+def _verdict(action):
+    """(action's value, None), or (None, the error it raised): a rank's part of a vote."""
+    try:
+        return action(), None
+    except Exception as error:  # every error is voted on, lest the other ranks wait forever
+        return None, error
+
+
+def _allreduce(comm, values, op_name: str) -> np.ndarray:
+    """Elementwise SUM or MAX of int64 `values` over the ranks (themselves for a world of one)."""
+    local = np.asarray(values, dtype=np.int64)
+    if comm is None:
+        return local
+    total = np.empty_like(local)
+    comm.Allreduce(local, total, getattr(_transports.mpi(), op_name))
+    return total
+
+
+def _build_shard(partition, context, src, dst, weights, num_vertices, options) -> Graph:
+    """This rank's shard as a host Graph over the global ids (every rank builds its own)."""
+    shard = shard_edges(partition, context.rank, src, dst, weights)
+    # Converted as dyng.Graph.from_edges converts them, so every shard infers one graph's types.
+    sources = _convert.id_array(src, FROM_EDGES[:-2], "src")
+    targets = _convert.id_array(dst, FROM_EDGES[:-2], "dst")
+    local = Graph.from_edges(
+        sources[shard.edge_ids],
+        targets[shard.edge_ids],
+        shard.weights,
+        num_vertices=num_vertices,
+        **options,
+    )
+    if not local.directed or local.space != "host":
+        raise NotSupportedError(
+            f"{FROM_EDGES}: only directed host graphs are distributed yet (an "
+            "undirected edge's reverse lives with another owner; device graphs need NCCL); "
+            "pass directed=True and host resources"
+        )
+    return local
+
+
+class DistributedGraph:
+    """A directed host graph whose vertices and out-edges are spread over the ranks of a world.
+
+    Rank r holds the out-edges of the vertices its [`VertexPartition`][dyng.distributed.VertexPartition]
+    range owns, as an ordinary [`dyng.Graph`][] over the global vertex ids
+    ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it.
+    [`apply`][dyng.distributed.DistributedGraph.apply] routes a batch to the owners, applies it
+    there with the graph's own batch rules, and keeps the all-or-nothing rule of one graph across
+    the ranks. Build one with [`from_edges`][dyng.distributed.DistributedGraph.from_edges];
+    calling ``DistributedGraph()`` directly raises TypeError. Every method but ``local``,
+    ``partition`` and ``context`` is collective: every rank calls it, in the same order.
+
+    Examples
+    --------
+    >>> import dyng, dyng.distributed as dd
+    >>> g = dd.DistributedGraph.from_edges([0, 1, 2], [1, 2, 0], [4, 5, 6])
+    >>> (g.num_vertices, g.num_edges, g.context.size)
+    (3, 3, 1)
+    >>> g.apply(dyng.EdgeBatch(delete=([2], [0]))).deleted_edges
+    1
+    """
+
+    _local: Graph
+    _partition: VertexPartition
+    _context: Context
+    _comm: Any  # mpi4py.MPI.Comm, or None for a world of one
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            "DistributedGraph() cannot be called directly; build one with "
+            "dyng.distributed.DistributedGraph.from_edges(...)"
+        )
+
+    @classmethod
+    def from_edges(
+        cls, src, dst, weights=None, *, num_vertices=None, partition=None, context=None, **options
+    ) -> DistributedGraph:
+        """Builds the distributed graph from the global edge list; each rank keeps its shard.
+
+        Every rank calls it with the same global arrays (a collective). A rank whose shard
+        cannot be built (a self-loop under ``on_self_loop="error"``...) makes every rank raise.
+
+        Parameters
+        ----------
+        src, dst : array_like of int
+            The global edge list's endpoints.
+        weights : array_like of int, optional
+            None (unweighted), shape (m,) for K = 1, or (m, K); int32 range.
+        num_vertices : int, optional
+            Defaults to max id + 1.
+        partition : VertexPartition, optional
+            The vertex ranges, one per rank; defaults to ranges balanced by the edges' sources
+            ([`VertexPartition.from_edges`][dyng.distributed.VertexPartition.from_edges]).
+        context : Context, optional
+            This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
+        **options
+            [`dyng.Graph.from_edges`][]'s keywords (semantics, properties, multi_edges,
+            row_order, vertex_dtype...) for every rank's shard.
+
+        Returns
+        -------
+        DistributedGraph
+            This rank's view of the graph, at version 0.
+
+        Raises
+        ------
+        InvalidArgumentError
+            On every rank, for what [`dyng.Graph.from_edges`][] refuses on any rank, or a
+            partition for another number of ranks.
+        NotSupportedError
+            For an undirected graph or device resources (not distributed yet), or a world over
+            NCCL.
+
+        Examples
+        --------
+        >>> import dyng.distributed as dd
+        >>> part = dd.VertexPartition.from_edges([0, 1], 3, num_ranks=1)
+        >>> g = dd.DistributedGraph.from_edges([0, 1], [1, 2], [3, 4], partition=part)
+        >>> g.local.edges()[2].tolist()
+        [[3], [4]]
+        """
+        context = init("host") if context is None else context
+        comm = _transports.host_comm(context)
+
+        def build():
+            sources, targets = _ids(src, "src", FROM_EDGES), _ids(dst, "dst", FROM_EDGES)
+            n = num_vertices
+            if n is None:
+                n = int(max(sources.max(initial=-1), targets.max(initial=-1))) + 1
+            chosen = partition
+            if chosen is None:
+                chosen = VertexPartition.from_edges(sources, n, context.size)
+            if chosen.num_ranks != context.size:
+                raise InvalidArgumentError(
+                    f"{FROM_EDGES}: the partition has {chosen.num_ranks} ranks but the world "
+                    f"{context.size}; build it with num_ranks=context.size"
+                )
+            return chosen, _build_shard(chosen, context, src, dst, weights, n, options)
+
+        built, verdict = _verdict(build)
+        vote(verdict, comm=comm)
+        self = object.__new__(cls)
+        self._partition, self._local = built
+        self._context, self._comm = context, comm
+        return self
+
+    @property
+    def local(self) -> Graph:
+        """This rank's shard: a [`dyng.Graph`][] of the out-edges of its vertices, global ids."""
+        return self._local
+
+    @property
+    def partition(self) -> VertexPartition:
+        """The vertex ranges of the ranks."""
+        return self._partition
+
+    @property
+    def context(self) -> Context:
+        """The world this graph is spread over."""
+        return self._context
+
+    @property
+    def num_vertices(self) -> int:
+        """Number of vertices of the whole graph (collective: the largest shard's count)."""
+        return int(_allreduce(self._comm, [self._local.num_vertices], "MAX")[0])
+
+    @property
+    def num_edges(self) -> int:
+        """Number of edges of the whole graph (collective: the sum of the shards' edges)."""
+        return int(_allreduce(self._comm, [self._local.num_edges], "SUM")[0])
+
+    @property
+    def num_weights(self) -> int:
+        """Weights per edge (K; 0 when unweighted), the same on every rank."""
+        return self._local.num_weights
+
+    @property
+    def version(self) -> int:
+        """Number of batches applied since construction, the same on every rank."""
+        return self._local.version
+
+    def apply(self, batch) -> ApplySummary:
+        """Applies the ranks' batches as one batch, all or nothing across the ranks.
+
+        A collective: every rank passes its own part (an empty ``EdgeBatch()`` when it has
+        none). The distributed batch is the ranks' parts laid end to end in rank order, resolved
+        under the graph's [`BatchSemantics`][dyng.BatchSemantics] exactly as one graph would
+        resolve it: each entry is sent to the owners of its endpoints and applied by its
+        source's owner. When any rank refuses its part, no rank's shard changes and every rank
+        raises the same error.
+
+        Parameters
+        ----------
+        batch : EdgeBatch
+            This rank's part of the batch.
+
+        Returns
+        -------
+        ApplySummary
+            The counters of the whole batch (summed over the ranks), the same on every rank.
+
+        Raises
+        ------
+        TypeError
+            When a rank's `batch` is not an EdgeBatch.
+        InvalidArgumentError
+            What [`dyng.Graph.apply`][] raises for the batch on any rank (a missing deletion
+            under ``on_missing_delete="error"``, a weight count other than the graph's...).
+        NotSupportedError
+            For a batch with vertex insertions or deletions.
+        CapacityError
+            When a rank's shard would need more edge slots than its offset type addresses.
+
+        Examples
+        --------
+        >>> import dyng, dyng.distributed as dd
+        >>> g = dd.DistributedGraph.from_edges([0], [1], semantics=dyng.BatchSemantics(
+        ...     on_missing_delete="error"))
+        >>> g.apply(dyng.EdgeBatch(insert=([1], [2]))).inserted_edges, g.num_edges
+        (1, 2)
+        >>> try:
+        ...     g.apply(dyng.EdgeBatch(insert=([2], [0]), delete=([2], [1])))
+        ... except dyng.InvalidArgumentError:
+        ...     print(g.num_edges, g.version)
+        2 1
+        """
+        comm, local = self._comm, self._local
+        routed, verdict = _verdict(lambda: self._route(batch))
+        vote(verdict, comm=comm)
+        routing, insertions, deletions = routed
+        received_insertions = exchange_edges(routing.insertions, *insertions, comm=comm)
+        received_deletions = exchange_edges(routing.deletions, *deletions, comm=comm)
+        mine = self._local_batch(received_insertions, received_deletions)
+        # Alone, the local apply's own atomicity is the vote: no undo record to keep.
+        revertible = comm is not None
+        with local._write_lock:
+            version, before = local.version, local.num_vertices
+            summary, verdict = _verdict(
+                lambda: local._apply(mine, APPLY, log=False, revertible=revertible)[0]
+            )
+            try:
+                vote(verdict, comm=comm)
+            except BaseException:
+                if verdict is None and revertible:
+                    local._revert_apply(version)
+                raise
+            if revertible:
+                local._forget_revert()
+        return self._whole_summary(summary, before)
+
+    def _route(self, batch):
+        """Checks this rank's part as one graph would on arrival, and routes it to the owners."""
+        # The shard's own check of a batch (type, ids, weights), as Graph.apply makes it.
+        self._local._resolve_batch(batch, APPLY)
+        k = self._local.num_weights
+        weights = batch.insert_weights if k else None
+        if weights is None and k:
+            weights = np.zeros((batch.num_insertions, k), dtype=np.int32)
+        insertions = (batch.insert_src, batch.insert_dst, weights)
+        deletions = (batch.delete_src, batch.delete_dst)
+        return route_batch(self._partition, batch), insertions, deletions
+
+    def _local_batch(self, insertions: ReceivedEdges, deletions: ReceivedEdges) -> EdgeBatch:
+        """The received entries this rank's shard stores (those whose source it owns)."""
+        rank, owner = self._context.rank, self._partition.owner
+        keep_insert = owner(insertions.src) == rank
+        keep_delete = owner(deletions.src) == rank
+        insert = [insertions.src[keep_insert], insertions.dst[keep_insert]]
+        if self._local.num_weights:
+            insert.append(insertions.weights[keep_insert])
+        return EdgeBatch(
+            insert=tuple(insert), delete=(deletions.src[keep_delete], deletions.dst[keep_delete])
+        )
+
+    def _whole_summary(self, summary: ApplySummary, before: int) -> ApplySummary:
+        """The whole batch's counters: sums over the ranks; vertex counts from the largest."""
+        counters = dataclasses.asdict(summary)
+        sums = _allreduce(self._comm, [counters[name] for name in _SUMMED], "SUM")
+        most = _allreduce(self._comm, [before, counters["num_vertices_after"]], "MAX")
+        return ApplySummary(
+            **dict(zip(_SUMMED, (int(value) for value in sums))),
+            inserted_vertices=int(most[1] - most[0]),
+            num_vertices_after=int(most[1]),
+        )

@@ -1,0 +1,138 @@
+"""dyng.distributed's exchange, vote and DistributedGraph in a world of one (issue 47).
+
+The same code paths run under mpiexec in test_distributed_mpi.py; here the world is one process
+(no launcher, no mpi4py), where the exchange must still order and carry the entries, the vote
+must raise the refusing verdict, and a DistributedGraph must apply batches exactly as a
+dyng.Graph does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dyng
+import dyng.distributed as dd
+from dyng.distributed._vote import _describe, _rebuild
+
+SEMANTICS = dyng.BatchSemantics(on_missing_delete="error", on_existing_insert="error")
+
+
+def test_exchange_in_a_world_of_one_returns_the_routed_entries_in_order():
+    part = dd.VertexPartition.from_degrees([1] * 6, num_ranks=1)
+    src, dst, weights = [5, 0, 3], [1, 4, 3], [[1, 2], [3, 4], [5, 6]]
+    got = dd.exchange_edges(dd.route_edges(part, src, dst), src, dst, weights)
+    assert got.origins.tolist() == [0, 0, 0]
+    assert got.positions.tolist() == [0, 1, 2]
+    assert (got.src.tolist(), got.dst.tolist()) == (src, dst)
+    assert got.weights.tolist() == weights
+    assert dd.exchange_edges(dd.route_edges(part, [], []), [], []).weights.shape == (0, 0)
+
+
+def test_exchange_refuses_a_routing_for_another_world():
+    part = dd.VertexPartition.from_degrees([1, 1], num_ranks=2)
+    with pytest.raises(dyng.InvalidArgumentError, match="routing is for 2 ranks"):
+        dd.exchange_edges(dd.route_edges(part, [0], [1]), [0], [1])
+
+
+def test_vote_of_one_returns_or_raises_the_verdict_itself():
+    assert dd.vote(None) is None
+    verdict = dyng.NotSupportedError("f(): no; do something else")
+    with pytest.raises(dyng.NotSupportedError) as raised:
+        dd.vote(verdict)
+    assert raised.value is verdict
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        dyng.InvalidArgumentError("f(): bad; fix it"),
+        dyng.FileFormatError("g.txt:3: bad token", path="g.txt", line=3),
+        TypeError("f(): batch must be a dyng.EdgeBatch; got int"),
+    ],
+)
+def test_a_voted_error_is_rebuilt_with_its_class_and_message(error):
+    rebuilt = _rebuild(*_describe(error))
+    assert (type(rebuilt), str(rebuilt)) == (type(error), str(error))
+
+
+def test_an_error_class_a_rank_cannot_import_becomes_an_internal_error_with_its_message():
+    rebuilt = _rebuild("no_such_module", "Oops", "f(): broke")
+    assert isinstance(rebuilt, dyng.InternalError)
+    assert "no_such_module.Oops: f(): broke" in str(rebuilt)
+
+
+def edge_rows(graph):
+    src, dst, weights = graph.edges()
+    return sorted(zip(src.tolist(), dst.tolist(), weights[:, 0].tolist()))
+
+
+def random_batch(rng, n, graph):
+    k = int(rng.integers(0, 10))
+    src, dst, _ = graph.edges()
+    picks = rng.choice(len(src), size=min(4, len(src)), replace=False)
+    insert = (rng.integers(0, n + 2, k), rng.integers(0, n + 2, k), rng.integers(1, 9, k))
+    return dyng.EdgeBatch(insert=insert, delete=(src[picks], dst[picks]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_world_of_one_applies_batches_exactly_as_one_graph(seed):
+    rng = np.random.default_rng(seed)
+    n, m = 20, 60
+    src, dst, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 9, m)
+    graph = dd.DistributedGraph.from_edges(src, dst, w, semantics=SEMANTICS)
+    reference = dyng.Graph.from_edges(src, dst, w, semantics=SEMANTICS)
+    for _ in range(8):
+        batch = random_batch(rng, reference.num_vertices, reference)
+        try:
+            expected = reference.apply(batch)
+        except dyng.InvalidArgumentError as error:
+            before = edge_rows(graph.local)
+            with pytest.raises(type(error)):
+                graph.apply(batch)
+            assert edge_rows(graph.local) == before
+        else:
+            assert graph.apply(batch) == expected
+        assert edge_rows(graph.local) == edge_rows(reference)
+        assert (graph.num_vertices, graph.num_edges) == (
+            reference.num_vertices,
+            reference.num_edges,
+        )
+        assert graph.version == reference.version
+
+
+def test_a_refused_batch_leaves_the_shard_and_version_as_they_were():
+    graph = dd.DistributedGraph.from_edges([0, 1], [1, 2], [3, 4], semantics=SEMANTICS)
+    before = edge_rows(graph.local)
+    batch = dyng.EdgeBatch(insert=([2], [0], [1]), delete=([2], [1]))
+    with pytest.raises(dyng.InvalidArgumentError, match="does not exist"):
+        graph.apply(batch)
+    assert (edge_rows(graph.local), graph.version) == (before, 0)
+
+
+def test_apply_refuses_what_one_graph_refuses_on_arrival():
+    graph = dd.DistributedGraph.from_edges([0], [1], [3])
+    with pytest.raises(TypeError, match="must be a dyng.EdgeBatch"):
+        graph.apply("not a batch")
+    with pytest.raises(dyng.InvalidArgumentError, match="weight"):
+        graph.apply(dyng.EdgeBatch(insert=([0], [2])))
+    with pytest.raises(dyng.InvalidArgumentError):
+        graph.apply(dyng.EdgeBatch(delete=([-1], [0])))
+    assert graph.version == 0
+
+
+def test_from_edges_refuses_what_it_cannot_distribute():
+    with pytest.raises(dyng.NotSupportedError, match="directed"):
+        dd.DistributedGraph.from_edges([0], [1], directed=False)
+    two = dd.VertexPartition.from_degrees([1, 1], num_ranks=2)
+    with pytest.raises(dyng.InvalidArgumentError, match="partition has 2 ranks"):
+        dd.DistributedGraph.from_edges([0], [1], partition=two)
+    with pytest.raises(TypeError, match="cannot be called directly"):
+        dd.DistributedGraph()
+
+
+def test_an_unweighted_graph_and_vertex_growth():
+    graph = dd.DistributedGraph.from_edges([0], [1], num_vertices=3)
+    summary = graph.apply(dyng.EdgeBatch(insert=([2], [6])))
+    assert (summary.inserted_vertices, summary.num_vertices_after) == (4, 7)
+    assert (graph.num_vertices, graph.num_edges, graph.num_weights) == (7, 2, 0)
