@@ -265,7 +265,7 @@ __global__ void dropped_kernel(device_batch_t<vid_t> b, int64_t total, status_t*
 }
 
 /// At most this many device values come back to the host in one read (device_apply.cu).
-inline constexpr int k_max_read_back = 8;
+inline constexpr int k_max_read_back = 16;
 
 /// Where the values of one read back are: gathered by one thread each into one array, so that
 /// they come back in one copy.
@@ -278,56 +278,64 @@ __global__ inline void gather_values_kernel(value_sources_t from, int64_t* to) {
   if (static_cast<int>(threadIdx.x) < from.count) to[threadIdx.x] = *from.at[threadIdx.x];
 }
 
-template <class T>
-__global__ void flags_nonzero_kernel(const T* values, int64_t count, int64_t* flags) {
-  DYNG_GRID_STRIDE(i, count) flags[i] = values[i] != 0 ? 1 : 0;
-}
+/// 1 for a live record with an effective operation (compact_operations()' scan input).
+struct has_operation_t {
+  const uint8_t* kind;
+  __device__ int64_t operator()(int64_t j) const { return kind[j] != k_no_op ? 1 : 0; }
+};
 
-/// The effective operations in key order, compacted from the live records that have one (pos:
-/// the exclusive sums of their flags): their seq, kind and the copies of their key. With a change
+/// The effective operations in key order, compacted from the live records that have one (`e`:
+/// the operations before record j): their seq, kind and the copies of their key. With a change
 /// log, also at_seq[seq] = the operation's index (at_seq starts all -1; nullptr without a log).
-__global__ inline void gather_ops_kernel(const int64_t* pos, int64_t live, const int64_t* recs,
-                                         const uint8_t* kind, const int64_t* copies,
-                                         int64_t* op_seq, uint8_t* op_kind, int64_t* op_copies,
-                                         int64_t* at_seq) {
-  DYNG_GRID_STRIDE(j, live) {
-    if (kind[j] == k_no_op) continue;
-    const int64_t e = pos[j];
+struct gather_ops_t {
+  const int64_t* recs;
+  const uint8_t* kind;
+  const int64_t* copies;
+  int64_t* op_seq;
+  uint8_t* op_kind;
+  int64_t* op_copies;
+  int64_t* at_seq;
+  __device__ void operator()(int64_t j, int64_t e, int64_t has) const {
+    if (has == 0) return;
     op_seq[e] = recs[j];
     op_kind[e] = kind[j];
     op_copies[e] = copies[j];
     if (at_seq != nullptr) at_seq[recs[j]] = e;
   }
-}
+  __device__ void end(int64_t, int64_t) const {}
+};
 
-/// Change log entries per seq: 0 without an operation, 2 for an undirected non-loop edge.
+/// Change log entries of seq s: 0 without an operation, 2 for an undirected non-loop edge.
 template <class vid_t>
-__global__ void log_entries_kernel(device_batch_t<vid_t> b, const int64_t* at_seq, int64_t total,
-                                   int64_t* entries) {
-  DYNG_GRID_STRIDE(s, total) {
-    entries[s] = at_seq[s] < 0 ? 0 : (!b.directed && b.u(s) != b.v(s) ? 2 : 1);
+struct log_entries_t {
+  device_batch_t<vid_t> b;
+  const int64_t* at_seq;
+  __device__ int64_t operator()(int64_t s) const {
+    return at_seq[s] < 0 ? 0 : (!b.directed && b.u(s) != b.v(s) ? 2 : 1);
   }
-}
+};
 
+/// Writes the change log entries of seq s from `pos`, the entries before it.
 template <class vid_t>
-__global__ void write_log_kernel(device_batch_t<vid_t> b, const int64_t* at_seq, const int64_t* pos,
-                                 const uint8_t* op_kind, int64_t total,
-                                 edge_change_t<vid_t>* changes) {
-  DYNG_GRID_STRIDE(s, total) {
+struct write_log_t {
+  device_batch_t<vid_t> b;
+  const int64_t* at_seq;
+  const uint8_t* op_kind;
+  edge_change_t<vid_t>* changes;
+  __device__ void operator()(int64_t s, int64_t pos, int64_t entries) const {
+    if (entries == 0) return;
     const int64_t e = at_seq[s];
-    if (e < 0) continue;
     edge_change_t<vid_t> change;
     change.src = b.u(s);
     change.dst = b.v(s);
     change.kind = op_kind[e] == k_insert  ? edge_change_kind_t::inserted
                   : op_kind[e] == k_erase ? edge_change_kind_t::deleted
                                           : edge_change_kind_t::reweighted;
-    changes[pos[s]] = change;
-    if (!b.directed && change.src != change.dst) {
-      changes[pos[s] + 1] = {change.dst, change.src, change.kind};
-    }
+    changes[pos] = change;
+    if (entries == 2) changes[pos + 1] = {change.dst, change.src, change.kind};
   }
-}
+  __device__ void end(int64_t, int64_t) const {}
+};
 
 /// Row ops of one direction, unsorted, with their sort keys by column. `flip_all` makes every
 /// row op (v, u) (in-rows); `both` emits both orientations (undirected rows), the second
@@ -361,33 +369,35 @@ inline constexpr int k_group_flag_shift = 32;
 inline constexpr int64_t k_row_flag_mask = (int64_t{1} << k_group_flag_shift) - 1;
 
 template <class vid_t>
-__global__ void head_flags_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count,
-                                  int64_t* flags) {
-  DYNG_GRID_STRIDE(i, count) {
+struct head_flag_t {
+  ops_view_t<vid_t> ops;
+  const int64_t* rop;
+  __device__ int64_t operator()(int64_t i) const {
     const bool row_head = i == 0 || ops.row(rop[i]) != ops.row(rop[i - 1]);
     const bool group_head = row_head || ops.col(rop[i]) != ops.col(rop[i - 1]);
-    flags[i] = (group_head ? int64_t{1} << k_group_flag_shift : 0) + (row_head ? 1 : 0);
+    return (group_head ? int64_t{1} << k_group_flag_shift : 0) + (row_head ? 1 : 0);
   }
-}
+};
 
-/// From the exclusive sums of the head flags (count + 1 entries): group_start[g] = the row op
-/// that starts group g, row_first_group[x] = the group that starts touched row x, each closed by
-/// a sentinel (count, and the number of groups).
-__global__ inline void scatter_heads_kernel(const int64_t* heads, int64_t count,
-                                            int64_t* group_start, int64_t* row_first_group) {
-  DYNG_GRID_STRIDE(i, count + 1) {
-    const int64_t groups_before = heads[i] >> k_group_flag_shift;
-    const int64_t rows_before = heads[i] & k_row_flag_mask;
-    if (i == count) {
-      group_start[groups_before] = count;
-      row_first_group[rows_before] = groups_before;
-      continue;
+/// From the packed head flags before each row op: group_start[g] = the row op that starts group
+/// g, row_first_group[x] = the group that starts touched row x, each closed by a sentinel (the
+/// count, and the number of groups); *total = the packed count of groups and rows.
+struct scatter_heads_t {
+  int64_t* group_start;
+  int64_t* row_first_group;
+  int64_t* total;
+  __device__ void operator()(int64_t i, int64_t before, int64_t flags) const {
+    if ((flags >> k_group_flag_shift) != 0) group_start[before >> k_group_flag_shift] = i;
+    if ((flags & k_row_flag_mask) != 0) {
+      row_first_group[before & k_row_flag_mask] = before >> k_group_flag_shift;
     }
-    const int64_t flags = heads[i + 1] - heads[i];
-    if ((flags >> k_group_flag_shift) != 0) group_start[groups_before] = i;
-    if ((flags & k_row_flag_mask) != 0) row_first_group[rows_before] = groups_before;
   }
-}
+  __device__ void end(int64_t count, int64_t sum) const {
+    *total = sum;
+    group_start[sum >> k_group_flag_shift] = count;
+    row_first_group[sum & k_row_flag_mask] = sum >> k_group_flag_shift;
+  }
+};
 
 /// What each group does to its queue (see the header comment).
 template <class vid_t>
@@ -515,43 +525,50 @@ __device__ void put_slot(arena_t<vid_t> out, int64_t slot, vid_t c, const int32_
 /// R-MAT 22, touched by nearly every batch) spreads over many warps instead of serialising one.
 inline constexpr int64_t k_chunk_slots = 1024;
 
-/// What each touched row adds to the four running sums that place it: its slots in the arena,
-/// its slots in the free tail, and its chunks before and after the batch (ceil(size /
-/// k_chunk_slots), of the slots past its kept start). Summed by one scan instead of four (a batch
-/// of 1,000 changes costs the device a few microseconds per launch, more than the work of each).
+/// What each touched row adds to the five running sums that place it: its slots in the arena,
+/// its slots in the free tail, its chunks before and after the batch (ceil(size /
+/// k_chunk_slots), of the slots past its kept start), and its slots before the batch (where an
+/// undo record keeps them). Summed by one scan instead of five (a batch of 1,000 changes costs
+/// the device a few microseconds per launch, more than the work of each).
 struct row_spans_t {
-  int64_t arena, tail, old_chunks, new_chunks;
+  int64_t arena, tail, old_chunks, new_chunks, old_slots;
 };
+/// The totals of one direction's spans, read back together (both directions' in one read).
+inline constexpr int k_span_totals = 5;
+static_assert(2 * k_span_totals <= k_max_read_back);
 
 struct add_row_spans_t {
   __device__ row_spans_t operator()(const row_spans_t& a, const row_spans_t& b) const {
     return {a.arena + b.arena, a.tail + b.tail, a.old_chunks + b.old_chunks,
-            a.new_chunks + b.new_chunks};
+            a.new_chunks + b.new_chunks, a.old_slots + b.old_slots};
   }
 };
 
-__global__ inline void row_spans_kernel(const int64_t* old_size, const int64_t* new_size,
-                                        const int64_t* moved, const int64_t* kept, int64_t count,
-                                        row_spans_t* spans) {
-  DYNG_GRID_STRIDE(x, count) {
+/// The spans of touched row x (its arena slots, tail slots and chunks), read from the row arrays.
+struct row_span_of_t {
+  const int64_t *old_size, *new_size, *moved, *kept;
+  __device__ row_spans_t operator()(int64_t x) const {
     const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
-    spans[x] = {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
-                (new_rest + k_chunk_slots - 1) / k_chunk_slots};
+    return {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
+            (new_rest + k_chunk_slots - 1) / k_chunk_slots, old_size[x]};
   }
-}
+};
 
-/// The exclusive sums of the spans (count + 1 entries) as the four arrays of offsets.
-__global__ inline void split_row_spans_kernel(const row_spans_t* sums, int64_t count,
-                                              int64_t* arena_at, int64_t* tail_at,
-                                              int64_t* old_chunk_at, int64_t* new_chunk_at) {
-  DYNG_GRID_STRIDE(x, count + 1) {
-    const row_spans_t v = sums[x];
+/// Writes the spans' exclusive sums (count + 1 entries) into the five arrays of offsets.
+struct split_row_spans_t {
+  int64_t *arena_at, *tail_at, *old_chunk_at, *new_chunk_at, *old_slot_at;
+  __device__ void operator()(int64_t x, const row_spans_t& before, const row_spans_t&) const {
+    write(x, before);
+  }
+  __device__ void end(int64_t count, const row_spans_t& total) const { write(count, total); }
+  __device__ void write(int64_t x, const row_spans_t& v) const {
     arena_at[x] = v.arena;
     tail_at[x] = v.tail;
     old_chunk_at[x] = v.old_chunks;
     new_chunk_at[x] = v.new_chunks;
+    old_slot_at[x] = v.old_slots;
   }
-}
+};
 
 /// The touched row that chunk c belongs to: the last x with chunk_at[x] <= c (rows without
 /// chunks share their successor's offset and are skipped).

@@ -50,6 +50,7 @@
 #include "dyng/backend/cuda/device_scope.hpp"
 #include "dyng/backend/cuda/device_workspace.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/backend/cuda/scan_and_visit.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/core/graph_types.hpp"
 #include "dyng/core/log.hpp"
@@ -68,15 +69,6 @@ namespace dyng::cuda {
 namespace {
 
 using i64_buffer = device_buffer<int64_t>;
-
-/// Runs a CUB device algorithm: asks for its scratch size, takes it from the workspace, runs it.
-template <class F>
-void run_cub(device_workspace_t& ws, F&& call) {
-  size_t bytes = 0;
-  DYNG_CUDA_CHECK(call(nullptr, bytes));
-  // Never nullptr: CUB takes a null scratch pointer for a size query and would not run.
-  DYNG_CUDA_CHECK(call(ws.temporary(std::max<size_t>(bytes, 1)), bytes));
-}
 
 /// Blocks for `items` grid-stride items (threads), at most 8 blocks per multiprocessor.
 unsigned blocks_for(int64_t items, int multiprocessors) {
@@ -104,11 +96,8 @@ void sort_pairs(key_t*& keys, int64_t*& values, int64_t count, int bits, device_
 /// Exclusive sums of `count` values into `sums`, count + 1 entries: the last is the total.
 void sums_into(const int64_t* values, int64_t count, int64_t* sums, device_workspace_t& ws,
                cudaStream_t s) {
-  DYNG_CUDA_CHECK(cudaMemsetAsync(sums, 0, sizeof(int64_t), s));
-  if (count == 0) return;
-  run_cub(ws, [&](void* temp, size_t& bytes) {
-    return cub::DeviceScan::InclusiveSum(temp, bytes, values, sums + 1, static_cast<int>(count), s);
-  });
+  scan_and_visit<int64_t>(count, read_values_t<int64_t>{values}, write_sums_t<int64_t>{sums}, ws,
+                          s);
 }
 
 /// sums_into() an array of the workspace.
@@ -179,7 +168,6 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
   int64_t rops = 0, groups = 0, rows = 0;
   // Scratch arrays (the graph's workspace), valid until the apply() ends.
   int64_t* rop = nullptr;
-  int64_t* heads = nullptr;  ///< Exclusive sums of the packed head flags (apply_kernels.cuh).
   int64_t *group_start = nullptr, *row_first_group = nullptr, *queue_pos = nullptr,
           *rop_group = nullptr, *survivor = nullptr;
   vid_t* group_col = nullptr;
@@ -191,6 +179,8 @@ struct device_graph_t<vid_t, eid_t>::direction_plan_t {
           *removed = nullptr, *new_survivors = nullptr, *moved = nullptr, *kept = nullptr;
   int64_t *arena_at = nullptr, *tail_at = nullptr;
   int64_t *old_chunk_at = nullptr, *new_chunk_at = nullptr;  ///< Chunks of the old and new rows.
+  int64_t* old_slot_at = nullptr;  ///< Where each touched row's old slots go in an undo record.
+  int64_t old_slots = 0;           ///< The touched rows' slots before the batch.
   int64_t old_chunks = 0, new_chunks = 0;
   int64_t arena_slots = 0;
   vid_t* arena_col = nullptr;
@@ -251,10 +241,12 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
   bool fresh_storage = false;
   for (int i = 0; i < count; ++i) {
     direction_plan_t& p = plans[i];
-    p.arena_slots = sums[4 * i];
-    p.moved_slots = sums[4 * i + 1];
-    p.old_chunks = sums[4 * i + 2];
-    p.new_chunks = sums[4 * i + 3];
+    const int64_t* mine = sums + detail::k_span_totals * i;
+    p.arena_slots = mine[0];
+    p.moved_slots = mine[1];
+    p.old_chunks = mine[2];
+    p.new_chunks = mine[3];
+    p.old_slots = mine[4];
     compose_rows(p, ctx);
     fresh_storage = plan_layout(p, ctx) || fresh_storage;
   }
@@ -297,21 +289,13 @@ const int64_t* device_graph_t<vid_t, eid_t>::find_groups(direction_plan_t& p,
                                                          const apply_context_t& ctx) {
   device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
-  const int sms = ctx.multiprocessors;
   const auto entries = static_cast<size_t>(p.rops) + 1;  // groups and rows are at most the ops
-  int64_t* flags = ws.device<int64_t>(static_cast<size_t>(p.rops));
-  if (p.rops > 0) {
-    detail::head_flags_kernel<<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(ctx.ops, p.rop,
-                                                                                  p.rops, flags);
-    DYNG_CUDA_CHECK(cudaGetLastError());
-  }
-  p.heads = sums_of(flags, p.rops, ws, s);
   p.group_start = ws.device<int64_t>(entries);
   p.row_first_group = ws.device<int64_t>(entries);
-  detail::scatter_heads_kernel<<<blocks_for(p.rops + 1, sms), k_block_threads, 0, s>>>(
-      p.heads, p.rops, p.group_start, p.row_first_group);
-  DYNG_CUDA_CHECK(cudaGetLastError());
-  return p.heads + p.rops;
+  int64_t* total = ws.device<int64_t>(1);
+  scan_and_visit<int64_t>(p.rops, detail::head_flag_t<vid_t>{ctx.ops, p.rop},
+                          detail::scatter_heads_t{p.group_start, p.row_first_group, total}, ws, s);
+  return total;
 }
 
 /// With the groups and rows counted: what each group and touched row does, and where the sums
@@ -351,29 +335,18 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   }
   // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
   const auto entries = rows + 1;
-  auto* spans = ws.device<detail::row_spans_t>(rows);
-  auto* span_sums = ws.device<detail::row_spans_t>(entries);
-  DYNG_CUDA_CHECK(cudaMemsetAsync(span_sums, 0, sizeof(detail::row_spans_t), s));
-  if (p.rows > 0) {
-    detail::row_spans_kernel<<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        p.old_size, p.new_size, p.moved, p.kept, p.rows, spans);
-    DYNG_CUDA_CHECK(cudaGetLastError());
-    run_cub(ws, [&](void* temp, size_t& bytes) {
-      return cub::DeviceScan::InclusiveScan(temp, bytes, spans, span_sums + 1,
-                                            detail::add_row_spans_t{}, static_cast<int>(p.rows), s);
-    });
-  }
-  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at}) {
+  for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at, &p.old_slot_at}) {
     *at = ws.device<int64_t>(entries);
   }
-  detail::split_row_spans_kernel<<<blocks_for(p.rows + 1, sms), k_block_threads, 0, s>>>(
-      span_sums, p.rows, p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at);
-  DYNG_CUDA_CHECK(cudaGetLastError());
-  // plan_rows() reads them back in this order.
-  totals.push_back(p.arena_at + p.rows);
-  totals.push_back(p.tail_at + p.rows);
-  totals.push_back(p.old_chunk_at + p.rows);
-  totals.push_back(p.new_chunk_at + p.rows);
+  scan_and_visit<detail::row_spans_t>(
+      p.rows, detail::row_span_of_t{p.old_size, p.new_size, p.moved, p.kept},
+      detail::split_row_spans_t{p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
+                                p.old_slot_at},
+      ws, s, detail::add_row_spans_t{});
+  // plan_rows() reads them back in this order, k_span_totals per direction.
+  const int64_t* const sums[] = {p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
+                                 p.old_slot_at};
+  for (const int64_t* at : sums) totals.push_back(at + p.rows);
 }
 
 /// Every touched row composed into the arena: its surviving old slots, then its insertions.
@@ -735,16 +708,8 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in, a
   const detail::device_batch_t<vid_t>& b = in.b;
   device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
-  const int sms = ctx.multiprocessors;
   const int64_t total = ctx.total, live = ctx.live;
   const auto operations = static_cast<size_t>(ctx.operations);
-  int64_t* flags = ws.device<int64_t>(static_cast<size_t>(live));
-  if (live > 0) {
-    detail::flags_nonzero_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(ctx.kind, live,
-                                                                                   flags);
-    DYNG_CUDA_CHECK(cudaGetLastError());
-  }
-  const int64_t* at = sums_of(flags, live, ws, s);
   int64_t* op_seq = ws.device<int64_t>(operations);
   int64_t* op_copies = ws.device<int64_t>(operations);
   uint8_t* op_kind = ws.device<uint8_t>(operations);
@@ -753,26 +718,17 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in, a
     at_seq = ws.device<int64_t>(static_cast<size_t>(total));
     fill_bytes(at_seq, 0xFF, static_cast<size_t>(total) * sizeof(int64_t), s);
   }
-  if (ctx.operations > 0) {
-    detail::gather_ops_kernel<<<blocks_for(live, sms), k_block_threads, 0, s>>>(
-        at, live, ctx.recs, ctx.kind, ctx.copies, op_seq, op_kind, op_copies, at_seq);
-    DYNG_CUDA_CHECK(cudaGetLastError());
-  }
+  scan_and_visit<int64_t>(
+      live, detail::has_operation_t{ctx.kind},
+      detail::gather_ops_t{ctx.recs, ctx.kind, ctx.copies, op_seq, op_kind, op_copies, at_seq}, ws,
+      s);
   ctx.ops = {b, op_seq, op_kind, op_copies};
   if (!with_log) return;
-  int64_t* entries = ws.device<int64_t>(static_cast<size_t>(total));
-  if (total > 0) {
-    detail::log_entries_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(b, at_seq, total,
-                                                                                  entries);
-    DYNG_CUDA_CHECK(cudaGetLastError());
-  }
-  const int64_t* pos = sums_of(entries, total, ws, s);
-  if (ctx.both_rows == 0) return;
   const auto count = static_cast<size_t>(ctx.both_rows);
-  auto* changes = ws.device<edge_change_t<vid_t>>(count);
-  detail::write_log_kernel<<<blocks_for(total, sms), k_block_threads, 0, s>>>(
-      b, at_seq, pos, op_kind, total, changes);
-  DYNG_CUDA_CHECK(cudaGetLastError());
+  auto* changes = count > 0 ? ws.device<edge_change_t<vid_t>>(count) : nullptr;
+  scan_and_visit<int64_t>(total, detail::log_entries_t<vid_t>{b, at_seq},
+                          detail::write_log_t<vid_t>{b, at_seq, op_kind, changes}, ws, s);
+  if (count == 0) return;
   ctx.changes = ws.host<edge_change_t<vid_t>>(count);
   copy_to_host(ctx.changes, changes, count * sizeof(edge_change_t<vid_t>), s);
 }
@@ -792,9 +748,10 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   const auto count = static_cast<size_t>(record.rows);
   record.row = device_buffer<vid_t>(count, stream_);
   copy_on_device(record.row.data(), p.row, count * sizeof(vid_t), stream_);
+  // The offsets and the slot count came with the plan's spans: no scan, no wait here.
   record.at = device_buffer<int64_t>(count + 1, stream_);
-  sums_into(p.old_size, record.rows, record.at.data(), apply_workspace_, s);
-  const int64_t slots = fetch(record.at.data() + record.rows, s);
+  copy_on_device(record.at.data(), p.old_slot_at, (count + 1) * sizeof(int64_t), stream_);
+  const int64_t slots = p.old_slots;
   record.begin = device_buffer<eid_t>(count, stream_);
   record.end = device_buffer<eid_t>(count, stream_);
   record.capacity_end = device_buffer<eid_t>(count, stream_);
