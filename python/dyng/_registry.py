@@ -207,6 +207,13 @@ def feature_table():
         "current) | yes | yes | yes |"
     )
     rows.append(
+        "| `dyng.distributed` (early): graphs split over MPI ranks, batches all or nothing "
+        "across them, `sssp` and weak `components` across ranks, each rank reading only its "
+        "shard of a file | yes (one process per rank, each holding a host shard) | partly (a "
+        "shard's own compute and components calls) | no (device graphs across GPUs: designed, "
+        "not built) |"
+    )
+    rows.append(
         "| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
         "`python -m bench ... --plot`) | yes | yes | yes (device times from CUDA events, "
         "NVTX ranges) |"
