@@ -345,9 +345,9 @@ def test_an_interrupt_at_any_point_leaves_the_old_outputs_or_all_new_ones(driver
         for nth in range(1, calls + 1):
             _reset(work, pristine)
             got = child.run(interrupted, point, nth)
-            where = f"{name}: SIGINT {point} write call {nth} of {calls}"
+            where = f"{name}: SIGINT {point} write call {nth} of {calls}; the run gave {got}"
+            assert got["rc"] == 130 and got["stderr"].endswith(KEPT), where
             assert snapshot(work) == before, where
-            assert got["rc"] == 130 and got["stderr"].endswith(KEPT), (where, got)
     _reset(work, pristine)
     got = child.run(interrupted, "commit")
     assert snapshot(work) == after, f"{name}: SIGINT while committing"
