@@ -33,6 +33,9 @@ WRITTEN = "dyng: interrupted; every output had been written in full\n"
 _DRIVER = textwrap.dedent("""
     import contextlib, io, json, os, signal, sys
     sys.path[:] = [p for p in sys.path if p]  # the working folder changes between requests
+    # Python's own Ctrl-C, as in a terminal's foreground: a test run started as a background
+    # job of a non-interactive shell hands its children SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from dyng import _backend
     from dyng.cli import main
 
