@@ -395,12 +395,11 @@ def _tree_edges(tree: _Tree, entries) -> np.ndarray:
     return at[tree.par[at] == sources]
 
 
-def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
+def _repair(shard: _Shard, tree: _Tree, received, budget: int, delta: int):
     """Cut, reset, seed, search: (vertices cut, rounds); the rounds are None (nothing searched)
-    when more were cut than `budget`."""
-    comm = graph._comm
-    inserted = _exchange(routed.insertions, *routed.insertion_arrays, comm=comm)
-    deleted = _exchange(routed.deletions, *routed.deletion_arrays, comm=comm)
+    when more were cut than `budget`. `received` is the batch's entries sent to this rank
+    (``DistributedGraph._deliver``): the apply and the repair share one exchange."""
+    inserted, deleted = received
     roots = np.concatenate([_tree_edges(tree, inserted), _tree_edges(tree, deleted)])
     mask, invalidated = cut(shard, tree, roots, budget)
     if invalidated > budget:
@@ -475,12 +474,14 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
     vote(verdict, comm=comm)
     routed, budget = checked
     _agree(comm, [budget], UPDATE, "max_invalidated")
-    summary = graph.apply(batch)
+    # The batch was routed and voted on by the checks above: the apply takes it as it is.
+    received = graph._deliver(routed)
+    summary = graph._apply_voted(received, log=False)[0]
     num_vertices = graph.num_vertices
     shard = _Shard.of(graph, result._options.objective)
     tree = result._tree.resized(*_owned_range(graph.partition, graph.context.rank, num_vertices))
     delta = result._delta
-    invalidated, rounds = _repair(graph, shard, tree, routed, budget, delta)
+    invalidated, rounds = _repair(shard, tree, received, budget, delta)
     if rounds is None:
         tree, rounds = _fresh_tree(graph, shard, result.source, num_vertices, delta)
         stats = SsspStats("recompute", invalidated, rounds, summary)
