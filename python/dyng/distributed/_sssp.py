@@ -31,6 +31,7 @@ from dyng.distributed._sssp_rounds import (
     _Tree,
     cut,
     search,
+    send_offers,
 )
 from dyng.distributed._vote import vote
 from dyng.sssp import INFINITE_DISTANCE, Options
@@ -406,16 +407,17 @@ def _repair(shard: _Shard, tree: _Tree, received, budget: int, delta: int):
         return invalidated, None
     cut_at = np.flatnonzero(mask)
     tree.dist[cut_at], tree.par[cut_at] = INFINITE_DISTANCE, -1
-    # The cut vertices' in-neighbours, wherever they live, and the inserted edges' sources
-    # relax their out-edges again; the rounds carry the rest.
-    seeds = [inserted.src - tree.first]
-    if invalidated:  # the same on every rank: an allreduced count
-        everyone = _to_everyone(shard, cut_at + tree.first)
-        seeds.append(shard.sources_into(everyone) - tree.first)
-    at = np.concatenate(seeds)
+    # The inserted edges' sources relax their out-edges again. The cut vertices get, from
+    # wherever their in-neighbours live, the offers of their in-edges: relaxing those
+    # neighbours' whole rows would offer their other targets, which kept their distances,
+    # nothing new. The rounds carry the rest.
+    at = inserted.src - tree.first
     at = at[(at >= 0) & (at < len(tree.dist))]
     active = np.zeros(len(tree.dist), dtype=bool)
     active[at[tree.dist[at] < INFINITE_DISTANCE]] = True
+    if invalidated:  # the same on every rank: an allreduced count
+        everyone = _to_everyone(shard, cut_at + tree.first)
+        send_offers(shard, tree, active, *shard.offers_into(tree, everyone))
     return invalidated, search(shard, tree, active, delta)
 
 
