@@ -137,8 +137,8 @@ def _exchange(routing: Routing, sources, targets, rows, *, comm) -> ReceivedEdge
     chosen = routing.entries
     if comm is None:  # a world of one sends every routed entry to itself, in routing order
         origins = np.zeros(len(chosen), dtype=np.int32)
-        ids = (np.asarray(a, dtype=np.int64)[chosen] for a in (sources, targets))
-        return ReceivedEdges(origins, np.array(chosen, dtype=np.int64), *ids, rows[chosen])
+        src, dst = (np.asarray(a, dtype=np.int64)[chosen] for a in (sources, targets))
+        return ReceivedEdges(origins, np.array(chosen, dtype=np.int64), src, dst, rows[chosen])
     size = comm.Get_size()
     triples = np.stack([chosen, sources[chosen], targets[chosen]], axis=1)
     send_counts = np.diff(routing.offsets)
