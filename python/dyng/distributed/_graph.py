@@ -366,6 +366,9 @@ class DistributedGraph:
 
     def _whole_summary(self, summary: ApplySummary, before: int) -> ApplySummary:
         """The whole batch's counters: sums over the ranks; vertex counts from the largest."""
+        if self._comm is None:  # alone, the sums and the largest are this rank's own
+            grown = summary.num_vertices_after - before
+            return dataclasses.replace(summary, inserted_vertices=grown)
         counters = dataclasses.asdict(summary)
         sums = _allreduce(self._comm, [counters[name] for name in _SUMMED], "SUM")
         most = _allreduce(self._comm, [before, counters["num_vertices_after"]], "MAX")

@@ -170,6 +170,8 @@ def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, longest: 
 def send_offers(shard: _Shard, tree: _Tree, active: np.ndarray, targets, candidates, sources):
     """Sends the offers (targets, candidate distances, sources) to the targets' owners, where
     a lower (distance, source) pair is kept and a vertex whose distance fell becomes active."""
+    if shard.comm is None and not len(targets):  # alone, no peer waits on the exchange
+        return
     got = _to_owners(shard, targets, sources, _distance_rows(candidates))
     if len(got.src):
         arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
