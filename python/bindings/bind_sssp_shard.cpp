@@ -115,17 +115,24 @@ std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const g
           scanned.min_length, scanned.min_src, scanned.min_dst};
 }
 
-out_array_t sources_into(const graph_handle_t& h, const in_array_t& targets) {
-  const auto ids = as_span<int64_t>(targets, "sssp_shard_sources_into", "targets");
-  std::vector<int64_t> sources;
+offers_t offers_into(const graph_handle_t& h, int objective, int64_t first,
+                     const in_array_t& distances, const in_array_t& targets) {
+  constexpr const char* fn = "sssp_shard_offers_into";
+  const auto dist = as_span<int64_t>(distances, fn, "distances");
+  const auto ids = as_span<int64_t>(targets, fn, "targets");
+  sssp::detail::owned_search_out_t out;
+  // Read only: the offers leave the tree as it is (take_offers applies them at the owners).
+  sssp::detail::owned_tree_t tree{first, static_cast<int64_t>(dist.size()),
+                                  const_cast<int64_t*>(dist.data()), nullptr, nullptr};
   std::visit(
       [&](const auto& g) {
         nb::gil_scoped_release release;
         const auto lock = h.lock_host_rows();
-        sources = sssp::shard_sources_into(g, ids);
+        sssp::shard_offers_into(g, objective, tree, ids, out);
       },
       h.graph);
-  return to_numpy(std::move(sources));
+  return {to_numpy(std::move(out.offer_targets)), to_numpy(std::move(out.offer_distances)),
+          to_numpy(std::move(out.offer_sources))};
 }
 
 }  // namespace
@@ -151,8 +158,10 @@ void bind_sssp_shard(nb::module_& m) {
         "(edges, sum, largest length, smallest length, its edge's source, its edge's target) "
         "of a shard's "
         "objective column (-1 ends when the shard has no edges).");
-  m.def("sssp_shard_sources_into", &sources_into, nb::arg("graph"), nb::arg("targets"),
-        "The int64 sources of the shard's edges into int64 `targets` (may repeat).");
+  m.def("sssp_shard_offers_into", &offers_into, nb::arg("graph"), nb::arg("objective"),
+        nb::arg("first"), nb::arg("distances"), nb::arg("targets"),
+        "The int64 offers (targets, distances, sources) of the shard's edges into int64 "
+        "`targets` from the owned vertices [first, first + len(distances)) with a distance.");
 }
 
 }  // namespace dyng::bindings

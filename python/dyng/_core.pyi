@@ -1022,7 +1022,7 @@ def sssp_shard_lengths(graph: GraphHandle, objective: int) -> tuple[int, int, in
     (edges, sum, largest length, smallest length, its edge's source, its edge's target) of a shard's objective column (-1 ends when the shard has no edges).
     """
 
-def sssp_shard_sources_into(graph: GraphHandle, targets: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> Annotated[NDArray, dict(shape=(None,))]:
+def sssp_shard_offers_into(graph: GraphHandle, objective: int, first: int, distances: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], targets: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)]) -> tuple[Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
     """
-    The int64 sources of the shard's edges into int64 `targets` (may repeat).
+    The int64 offers (targets, distances, sources) of the shard's edges into int64 `targets` from the owned vertices [first, first + len(distances)) with a distance.
     """

@@ -172,13 +172,23 @@ def test_the_shard_reads():
     assert (count, mask.tolist(), children.tolist()) == (2, [False, True, True], [])
     mask[:] = False
     assert NATIVE.sssp_shard_cut(shard._native, 0, parents, mask, np.array([0]), 1)[0] == 1
-    into = NATIVE.sssp_shard_sources_into(shard._native, np.array([2, 0], np.int64))
-    assert sorted(into.tolist()) == [0, 1]
+    # The offers into 2 and 0 from the owned vertices with a distance (1's is infinite, then 5).
     plain = dyng.Graph.from_edges(
         src[:3], dst[:3], lengths[:3], num_vertices=4, store_transposed=False
     )
-    into = NATIVE.sssp_shard_sources_into(plain._native, np.array([2, 0], np.int64))
-    assert sorted(into.tolist()) == [0, 1]
+    for graph in (shard, plain):  # in-rows, then a scan of the out-rows
+        for dist, want in (
+            ([0, INFINITE_DISTANCE], [(2, 2, 0)]),
+            ([0, 5], [(2, 2, 0), (2, 12, 1)]),
+        ):
+            offers = NATIVE.sssp_shard_offers_into(
+                graph._native, 0, 0, np.array(dist, np.int64), np.array([2, 0], np.int64)
+            )
+            assert sorted(zip(*(a.tolist() for a in offers))) == want
+    with pytest.raises(dyng.InvalidArgumentError, match="objective=1"):
+        NATIVE.sssp_shard_offers_into(
+            shard._native, 1, 0, np.zeros(2, np.int64), np.zeros(0, np.int64)
+        )
     with pytest.raises(dyng.InvalidArgumentError, match="objective=1"):
         NATIVE.sssp_shard_lengths(shard._native, 1)
     dist, par, active = (np.zeros(2, np.int64), np.full(2, -1, np.int64), np.zeros(3, bool))

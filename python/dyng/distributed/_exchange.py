@@ -134,19 +134,20 @@ def exchange_edges(routing: Routing, src, dst, weights=None, *, comm=None) -> Re
 def _exchange(routing: Routing, sources, targets, rows, *, comm) -> ReceivedEdges:
     """exchange_edges() of checked arrays: int64 or int32 ids of one length, their (n, K)
     int32 weight rows, a routing for this communicator's world."""
-    size = 1 if comm is None else comm.Get_size()
     chosen = routing.entries
+    if comm is None:  # a world of one sends every routed entry to itself, in routing order
+        origins = np.zeros(len(chosen), dtype=np.int32)
+        src, dst = (np.asarray(a, dtype=np.int64)[chosen] for a in (sources, targets))
+        return ReceivedEdges(origins, np.array(chosen, dtype=np.int64), src, dst, rows[chosen])
+    size = comm.Get_size()
     triples = np.stack([chosen, sources[chosen], targets[chosen]], axis=1)
     send_counts = np.diff(routing.offsets)
-    if comm is None:
-        recv_counts, picked = send_counts, rows[chosen]
-    else:
-        recv_counts = np.empty(size, dtype=np.int64)
-        comm.Alltoall(send_counts.astype(np.int64), recv_counts)
-        triples = _all_to_all(comm, triples, send_counts, recv_counts)
-        if rows.shape[1]:
-            picked = _all_to_all(comm, np.ascontiguousarray(rows[chosen]), send_counts, recv_counts)
-        else:  # no weights: nothing to send, so no collective
-            picked = np.zeros((int(recv_counts.sum()), 0), dtype=np.int32)
+    recv_counts = np.empty(size, dtype=np.int64)
+    comm.Alltoall(send_counts.astype(np.int64), recv_counts)
+    triples = _all_to_all(comm, triples, send_counts, recv_counts)
+    if rows.shape[1]:
+        picked = _all_to_all(comm, np.ascontiguousarray(rows[chosen]), send_counts, recv_counts)
+    else:  # no weights: nothing to send, so no collective
+        picked = np.zeros((int(recv_counts.sum()), 0), dtype=np.int32)
     origins = np.repeat(np.arange(size, dtype=np.int32), recv_counts)
     return ReceivedEdges(origins, triples[:, 0], triples[:, 1], triples[:, 2], picked)

@@ -292,13 +292,22 @@ class DistributedGraph:
         ChangeLog of its shard's apply. Both come after the vote, so a result repaired from
         the log never sees a batch that another rank refused (the graph stays as it is until
         the next apply, so the log still describes it)."""
-        comm, local = self._comm, self._local
         routed, verdict = _verdict(lambda: self._route(batch))
-        vote(verdict, comm=comm)
-        received = (
-            _exchange(routed.insertions, *routed.insertion_arrays, comm=comm),
-            _exchange(routed.deletions, *routed.deletion_arrays, comm=comm),
+        vote(verdict, comm=self._comm)
+        return self._apply_voted(self._deliver(routed), log=log)
+
+    def _deliver(self, routed: _RoutedBatch) -> tuple[ReceivedEdges, ReceivedEdges]:
+        """The entries sent to this rank: (insertions, deletions), by sending rank."""
+        return (
+            _exchange(routed.insertions, *routed.insertion_arrays, comm=self._comm),
+            _exchange(routed.deletions, *routed.deletion_arrays, comm=self._comm),
         )
+
+    def _apply_voted(self, received, *, log: bool):
+        """_apply_logged's second half, for a batch already routed and voted on by every rank
+        and delivered (`_deliver`): callers that routed it for their own checks (sssp_update)
+        pass it here rather than routing it again."""
+        comm, local = self._comm, self._local
         # Alone, the local apply's own atomicity is the vote: no undo record to keep.
         revertible = comm is not None
         with local._write_lock:
@@ -357,6 +366,9 @@ class DistributedGraph:
 
     def _whole_summary(self, summary: ApplySummary, before: int) -> ApplySummary:
         """The whole batch's counters: sums over the ranks; vertex counts from the largest."""
+        if self._comm is None:  # alone, the sums and the largest are this rank's own
+            grown = summary.num_vertices_after - before
+            return dataclasses.replace(summary, inserted_vertices=grown)
         counters = dataclasses.asdict(summary)
         sums = _allreduce(self._comm, [counters[name] for name in _SUMMED], "SUM")
         most = _allreduce(self._comm, [before, counters["num_vertices_after"]], "MAX")

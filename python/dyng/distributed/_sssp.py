@@ -31,6 +31,7 @@ from dyng.distributed._sssp_rounds import (
     _Tree,
     cut,
     search,
+    send_offers,
 )
 from dyng.distributed._vote import vote
 from dyng.sssp import INFINITE_DISTANCE, Options
@@ -395,28 +396,28 @@ def _tree_edges(tree: _Tree, entries) -> np.ndarray:
     return at[tree.par[at] == sources]
 
 
-def _repair(graph, shard: _Shard, tree: _Tree, routed, budget: int, delta: int):
+def _repair(shard: _Shard, tree: _Tree, received, budget: int, delta: int):
     """Cut, reset, seed, search: (vertices cut, rounds); the rounds are None (nothing searched)
-    when more were cut than `budget`."""
-    comm = graph._comm
-    inserted = _exchange(routed.insertions, *routed.insertion_arrays, comm=comm)
-    deleted = _exchange(routed.deletions, *routed.deletion_arrays, comm=comm)
+    when more were cut than `budget`. `received` is the batch's entries sent to this rank
+    (``DistributedGraph._deliver``): the apply and the repair share one exchange."""
+    inserted, deleted = received
     roots = np.concatenate([_tree_edges(tree, inserted), _tree_edges(tree, deleted)])
     mask, invalidated = cut(shard, tree, roots, budget)
     if invalidated > budget:
         return invalidated, None
     cut_at = np.flatnonzero(mask)
     tree.dist[cut_at], tree.par[cut_at] = INFINITE_DISTANCE, -1
-    # The cut vertices' in-neighbours, wherever they live, and the inserted edges' sources
-    # relax their out-edges again; the rounds carry the rest.
-    seeds = [inserted.src - tree.first]
-    if invalidated:  # the same on every rank: an allreduced count
-        everyone = _to_everyone(shard, cut_at + tree.first)
-        seeds.append(shard.sources_into(everyone) - tree.first)
-    at = np.concatenate(seeds)
+    # The inserted edges' sources relax their out-edges again. The cut vertices get, from
+    # wherever their in-neighbours live, the offers of their in-edges: relaxing those
+    # neighbours' whole rows would offer their other targets, which kept their distances,
+    # nothing new. The rounds carry the rest.
+    at = inserted.src - tree.first
     at = at[(at >= 0) & (at < len(tree.dist))]
     active = np.zeros(len(tree.dist), dtype=bool)
     active[at[tree.dist[at] < INFINITE_DISTANCE]] = True
+    if invalidated:  # the same on every rank: an allreduced count
+        everyone = _to_everyone(shard, cut_at + tree.first)
+        send_offers(shard, tree, active, *shard.offers_into(tree, everyone))
     return invalidated, search(shard, tree, active, delta)
 
 
@@ -475,12 +476,14 @@ def sssp_update(graph, batch, result, *, max_invalidated=None) -> SsspStats:
     vote(verdict, comm=comm)
     routed, budget = checked
     _agree(comm, [budget], UPDATE, "max_invalidated")
-    summary = graph.apply(batch)
+    # The batch was routed and voted on by the checks above: the apply takes it as it is.
+    received = graph._deliver(routed)
+    summary = graph._apply_voted(received, log=False)[0]
     num_vertices = graph.num_vertices
     shard = _Shard.of(graph, result._options.objective)
     tree = result._tree.resized(*_owned_range(graph.partition, graph.context.rank, num_vertices))
     delta = result._delta
-    invalidated, rounds = _repair(graph, shard, tree, routed, budget, delta)
+    invalidated, rounds = _repair(shard, tree, received, budget, delta)
     if rounds is None:
         tree, rounds = _fresh_tree(graph, shard, result.source, num_vertices, delta)
         stats = SsspStats("recompute", invalidated, rounds, summary)

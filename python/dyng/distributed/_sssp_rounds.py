@@ -87,11 +87,14 @@ class _Shard:
         edge's target)."""
         return _backend.native().sssp_shard_lengths(self.local._native, self.objective)
 
-    def sources_into(self, targets: np.ndarray) -> np.ndarray:
-        """The sources (global ids, may repeat) of this shard's edges into `targets`, read from
-        the targets' in-rows."""
+    def offers_into(self, tree: _Tree, targets: np.ndarray):
+        """The offers (targets, distances, sources) of this shard's edges into `targets` (global
+        ids, any rank's) from this rank's vertices with a distance, read from the targets'
+        in-rows: what relaxing those vertices' rows would send the targets."""
         ids = np.ascontiguousarray(targets, dtype=np.int64)
-        return _backend.native().sssp_shard_sources_into(self.local._native, ids)
+        return _backend.native().sssp_shard_offers_into(
+            self.local._native, self.objective, tree.first, tree.dist, ids
+        )
 
     def cut(self, tree: _Tree, mask: np.ndarray, roots: np.ndarray, limit: int):
         """Cuts the subtrees below `roots` (positions) on this rank into `mask`, at most
@@ -161,7 +164,14 @@ def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, longest: 
     """One round on this rank: the native search from the active positions below `bound`
     settles what it can on this rank, and its offers go to the targets' owners, where a lower
     (distance, source) pair is kept and a vertex whose distance fell becomes active."""
-    targets, candidates, sources = shard.search(tree, active, bound, longest)
+    send_offers(shard, tree, active, *shard.search(tree, active, bound, longest))
+
+
+def send_offers(shard: _Shard, tree: _Tree, active: np.ndarray, targets, candidates, sources):
+    """Sends the offers (targets, candidate distances, sources) to the targets' owners, where
+    a lower (distance, source) pair is kept and a vertex whose distance fell becomes active."""
+    if shard.comm is None and not len(targets):  # alone, no peer waits on the exchange
+        return
     got = _to_owners(shard, targets, sources, _distance_rows(candidates))
     if len(got.src):
         arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)

@@ -47,20 +47,25 @@ int64_t shard_cut(const graph_t<vid_t, eid_t>& shard, detail::owned_tree_t& tree
 }
 
 template <class vid_t, class eid_t>
-std::vector<int64_t> shard_sources_into(const graph_t<vid_t, eid_t>& shard,
-                                        std::span<const int64_t> targets) {
-  return shard.has_transposed() ? detail::shard_sources_into(shard.in_view(), targets)
-                                : detail::shard_sources_into_by_scan(shard.out_view(), targets);
+void shard_offers_into(const graph_t<vid_t, eid_t>& shard, int objective,
+                       const detail::owned_tree_t& tree, std::span<const int64_t> targets,
+                       detail::owned_search_out_t& out) {
+  objective_column(shard, objective, "sssp_shard_offers_into");  // checks the objective
+  if (shard.has_transposed()) {
+    detail::shard_offers_into(shard.in_view(), objective, tree, targets, out);
+  } else {
+    detail::shard_offers_into_by_scan(shard.out_view(), objective, tree, targets, out);
+  }
 }
 
-#define DYNG_INSTANTIATE_SSSP_SHARD(VID, EID)                                               \
-  template void shard_search(const graph_t<VID, EID>&, int, detail::owned_tree_t&, int64_t, \
-                             int64_t, detail::owned_search_out_t&);                         \
-  template detail::shard_lengths_t shard_lengths(const graph_t<VID, EID>&, int);            \
-  template int64_t shard_cut(const graph_t<VID, EID>&, detail::owned_tree_t&, bool*,        \
-                             std::span<const int64_t>, int64_t, detail::cut_offers_t&);     \
-  template std::vector<int64_t> shard_sources_into(const graph_t<VID, EID>&,                \
-                                                   std::span<const int64_t>);
+#define DYNG_INSTANTIATE_SSSP_SHARD(VID, EID)                                                 \
+  template void shard_search(const graph_t<VID, EID>&, int, detail::owned_tree_t&, int64_t,   \
+                             int64_t, detail::owned_search_out_t&);                           \
+  template detail::shard_lengths_t shard_lengths(const graph_t<VID, EID>&, int);              \
+  template int64_t shard_cut(const graph_t<VID, EID>&, detail::owned_tree_t&, bool*,          \
+                             std::span<const int64_t>, int64_t, detail::cut_offers_t&);       \
+  template void shard_offers_into(const graph_t<VID, EID>&, int, const detail::owned_tree_t&, \
+                                  std::span<const int64_t>, detail::owned_search_out_t&);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_SHARD)
 #undef DYNG_INSTANTIATE_SSSP_SHARD
 

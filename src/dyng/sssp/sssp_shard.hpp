@@ -31,10 +31,12 @@ template <class vid_t, class eid_t>
 int64_t shard_cut(const graph_t<vid_t, eid_t>& shard, detail::owned_tree_t& tree, bool* cut,
                   std::span<const int64_t> roots, int64_t limit, detail::cut_offers_t& out);
 
-/// The sources of the shard's edges into `targets`: their in-rows, or a scan of the out-rows
-/// when the shard keeps no transpose.
+/// The offers (target, distance, source) of the shard's edges into `targets` from its owned
+/// vertices with a distance in `tree`: their in-rows, or a scan of the owned out-rows when the
+/// shard keeps no transpose; invalid_argument_error for an objective the shard does not have.
 template <class vid_t, class eid_t>
-std::vector<int64_t> shard_sources_into(const graph_t<vid_t, eid_t>& shard,
-                                        std::span<const int64_t> targets);
+void shard_offers_into(const graph_t<vid_t, eid_t>& shard, int objective,
+                       const detail::owned_tree_t& tree, std::span<const int64_t> targets,
+                       detail::owned_search_out_t& out);
 
 }  // namespace dyng::sssp

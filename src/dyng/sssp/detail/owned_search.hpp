@@ -279,35 +279,52 @@ shard_lengths_t scan_shard_lengths(const adjacency_view_t<vid_t, eid_t>& out, we
   return lengths;
 }
 
-/// The sources of the shard's edges into `targets` (global ids, any rank's), read from the
-/// in-rows of the targets (O(their in-edges on this shard)); may repeat.
+/// Pushes the offer of the shard's edge u -> v of length `length` when u is an owned vertex
+/// with a distance: what relaxing u's row would send v.
+inline void offer_from(const owned_tree_t& tree, int64_t u, int64_t v, int64_t length,
+                       owned_search_out_t& out) {
+  const int64_t at = tree.position(u);
+  if (at < 0 || tree.dist[at] >= k_infinite_distance) return;
+  out.offer_targets.push_back(v);
+  out.offer_distances.push_back(tree.dist[at] + length);
+  out.offer_sources.push_back(u);
+}
+
+/// The offers of the shard's edges into `targets` (global ids, any rank's) from its owned
+/// vertices with a distance, read from the in-rows of the targets (O(their in-edges on this
+/// shard)): the repair pulls them for the cut vertices instead of relaxing the whole rows of
+/// their in-neighbours, whose other targets kept their distances.
 template <class vid_t, class eid_t>
-std::vector<int64_t> shard_sources_into(const adjacency_view_t<vid_t, eid_t>& in,
-                                        std::span<const int64_t> targets) {
-  std::vector<int64_t> sources;
+void shard_offers_into(const adjacency_view_t<vid_t, eid_t>& in, int objective,
+                       const owned_tree_t& tree, std::span<const int64_t> targets,
+                       owned_search_out_t& out) {
   for (const int64_t v : targets) {
     if (v < 0 || v >= in.num_vertices) continue;
     const auto row = static_cast<vid_t>(v);
-    for (eid_t slot = in.begin(row); slot < in.end(row); ++slot) sources.push_back(in.col[slot]);
-  }
-  return sources;
-}
-
-/// shard_sources_into() for a shard kept without in-rows: one pass over its out-rows.
-template <class vid_t, class eid_t>
-std::vector<int64_t> shard_sources_into_by_scan(const adjacency_view_t<vid_t, eid_t>& out,
-                                                std::span<const int64_t> targets) {
-  std::vector<char> wanted(static_cast<size_t>(out.num_vertices), 0);
-  for (const int64_t v : targets) {
-    if (v >= 0 && v < out.num_vertices) wanted[static_cast<size_t>(v)] = 1;
-  }
-  std::vector<int64_t> sources;
-  for (vid_t u = 0; u < out.num_vertices; ++u) {
-    for (eid_t slot = out.begin(u); slot < out.end(u); ++slot) {
-      if (wanted[static_cast<size_t>(out.col[slot])]) sources.push_back(u);
+    for (eid_t slot = in.begin(row); slot < in.end(row); ++slot) {
+      offer_from(tree, in.col[slot], v, in.weight(slot, objective), out);
     }
   }
-  return sources;
+}
+
+/// shard_offers_into() for a shard kept without in-rows: one pass over the owned out-rows.
+template <class vid_t, class eid_t>
+void shard_offers_into_by_scan(const adjacency_view_t<vid_t, eid_t>& out_rows, int objective,
+                               const owned_tree_t& tree, std::span<const int64_t> targets,
+                               owned_search_out_t& out) {
+  std::vector<char> wanted(static_cast<size_t>(out_rows.num_vertices), 0);
+  for (const int64_t v : targets) {
+    if (v >= 0 && v < out_rows.num_vertices) wanted[static_cast<size_t>(v)] = 1;
+  }
+  const int64_t last = std::min<int64_t>(tree.first + tree.count, out_rows.num_vertices);
+  for (int64_t u = tree.first; u < last; ++u) {
+    const auto row = static_cast<vid_t>(u);
+    for (eid_t slot = out_rows.begin(row); slot < out_rows.end(row); ++slot) {
+      const int64_t v = out_rows.col[slot];
+      if (wanted[static_cast<size_t>(v)])
+        offer_from(tree, u, v, out_rows.weight(slot, objective), out);
+    }
+  }
 }
 
 }  // namespace dyng::sssp::detail
