@@ -26,8 +26,8 @@ import numpy as np
 
 import dyng
 import dyng.distributed as dd
-from bench import changes, generators
-from bench.distributed_overhead import _batch, _timed, main_for, verdict
+from bench import changes
+from bench.distributed_overhead import _batch, _timed, main_for, setup, verdict
 
 
 def _same(plain_result, dist_result) -> bool:
@@ -65,18 +65,8 @@ def _computes(plain, dgraph, rounds, comm):
 
 
 def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
-    context = dd.init()
-    comm = None
-    if context.size > 1:
-        from mpi4py import MPI  # under a launcher; init() has checked that mpi4py is there
-
-        comm = MPI.COMM_WORLD
-    g0 = generators.by_name(f"rmat{scale}", seed)
     # Weighted as bench's batches are; components ignore the weights.
-    plain = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices)
-    dgraph = dd.DistributedGraph.from_edges(
-        g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, context=context
-    )
+    context, comm, g0, plain, dgraph = setup(f"rmat{scale}", seed)
     say = print if context.rank == 0 else (lambda *args: None)
     say(
         f"rmat{scale}: {g0.num_vertices:,} vertices, {len(g0.src):,} edges; "

@@ -70,18 +70,25 @@ def _timed(call, comm):
     return (time.perf_counter() - start) * 1e3
 
 
-def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
+def setup(graph: str, seed: int):
+    """This process's world, its communicator (None alone), and the bench graph `graph` as
+    generated, as one plain Graph and as a DistributedGraph over the world."""
     context = dd.init()
     comm = None
     if context.size > 1:
         from mpi4py import MPI  # under a launcher; init() has checked that mpi4py is there
 
         comm = MPI.COMM_WORLD
-    g0 = generators.by_name(f"rmat{scale}", seed)
+    g0 = generators.by_name(graph, seed)
     plain = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices)
     dgraph = dd.DistributedGraph.from_edges(
         g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, context=context
     )
+    return context, comm, g0, plain, dgraph
+
+
+def run(scale: int, counts: list[int], rounds: int, seed: int) -> int:
+    context, comm, g0, plain, dgraph = setup(f"rmat{scale}", seed)
     rng = np.random.default_rng(seed)
     failed = 0
     if context.rank == 0:

@@ -27,8 +27,8 @@ import numpy as np
 
 import dyng
 import dyng.distributed as dd
-from bench import changes, generators
-from bench.distributed_overhead import _batch, _timed, main_for
+from bench import changes
+from bench.distributed_overhead import _batch, _timed, main_for, setup
 
 
 def _same(result, plain_result, context) -> bool:
@@ -59,17 +59,7 @@ def _updates(plain, dgraph, results, parts, context, comm):
 
 
 def run(graph: str, counts: list[int], rounds: int, seed: int) -> int:
-    context = dd.init()
-    comm = None
-    if context.size > 1:
-        from mpi4py import MPI  # under a launcher; init() has checked that mpi4py is there
-
-        comm = MPI.COMM_WORLD
-    g0 = generators.by_name(graph, seed)
-    plain = dyng.Graph.from_edges(g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices)
-    dgraph = dd.DistributedGraph.from_edges(
-        g0.src, g0.dst, g0.weights, num_vertices=g0.num_vertices, context=context
-    )
+    context, comm, g0, plain, dgraph = setup(graph, seed)
     # Medians of interleaved computes: one compute is a few milliseconds on rmat16, within the
     # noise of a shared machine.
     times = [
