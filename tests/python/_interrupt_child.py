@@ -183,10 +183,10 @@ class Case:
         self.batch = random_batch(self.graph, 20_000, 2)
         self.copies = 2
 
-    def _linear_search(self, module):
+    def _linear_search(self, module, grow=1):
         """sssp, dynamic_bfs: a linear search takes seconds only on a very large graph; a compute
-        takes a fraction of a second."""
-        n, m = (500_000, 4_000_000) if SCALE == 1 else (8_000_000, 96_000_000)
+        takes a fraction of a second (`grow` times the graph for a faster search)."""
+        n, m = (500_000 * grow, 4_000_000 * grow) if SCALE == 1 else (8_000_000, 96_000_000)
         self.graph = random_graph(n, m, 1, 1)
         self.compute = lambda g, res: module.compute(g, 0, resources=res)
         self.batch = random_batch(self.graph, m // 50, 2)
@@ -197,7 +197,9 @@ class Case:
         self._linear_search(dyng.sssp)
 
     def _dynamic_bfs(self, res):
-        self._linear_search(dyng.dynamic_bfs)
+        # A BFS on two threads took about 20 ms on the default graph, too short to tell a stop
+        # from the end once the signal comes a fifth into it.
+        self._linear_search(dyng.dynamic_bfs, grow=2)
 
     def _components(self, res):
         """Weak components: union-find reads every edge once, so only a very large graph takes
