@@ -1,0 +1,117 @@
+# Where a first call's extra time goes (issue 44, "no first-call tax"): per graph, the profile
+# stages of the first Graph.apply on a fresh clone and of the first sssp.update of a fresh result,
+# beside the median of the steady calls after them. Every call is profiled with a wait after each
+# stage and CUDA event times (dyng.profile(sync_stages=True, cuda_events=True)), so the first and
+# the steady calls are timed alike; the wall time of each call is printed too. Three cases per
+# graph and batch size:
+#   apply:        a fresh clone, its first apply, then 4 more applies;
+#   update:       a fresh clone and a fresh compute, its first sssp.update, then 4 more updates;
+#   update-warm:  the same clone after those, a fresh compute, its first update (the graph has
+#                 applied batches before, so what is left is the result's own first-call cost).
+# A warm-up on a small grid first (kernels loaded, the pool primed). dyng's log runs at "info",
+# so a re-layout of the rows says so. Run from the repository root on the GPU machine:
+#   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/first_call_stages.py [--graphs rmat22,grid2048]
+#     [--changes 1000]
+import argparse
+import statistics
+import time
+
+import numpy as np
+from issue14_batches import uniform_batch  # beside this script (sys.path[0])
+
+import dyng
+from bench import generators
+
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--graphs", default="rmat22,grid2048")
+parser.add_argument("--changes", default="1000")
+parser.add_argument("--steady", type=int, default=4)
+parser.add_argument("--threads", type=int, default=0, help="OpenMP on N threads, not the GPU")
+args = parser.parse_args()
+resources = (
+    dyng.Resources.openmp(num_threads=args.threads) if args.threads else dyng.Resources.cuda()
+)
+rng = np.random.default_rng(5)
+print("dyng", dyng.__version__, "from", dyng.__file__)
+
+
+def build(edges):
+    return dyng.Graph.from_edges(
+        edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, resources=resources
+    )
+
+
+def profiled(call):
+    """(wall ms, {stage path: device ms}) of one call, every stage waited for."""
+    options = {} if args.threads else {"sync_stages": True, "cuda_events": True}
+    with dyng.profile(resources, **options) as prof:
+        start = time.perf_counter()
+        call()
+        wall = 1e3 * (time.perf_counter() - start)
+    stages, path = {}, []
+    for stage in prof.stages:
+        del path[stage.depth :]
+        path.append(stage.name)
+        key = "/".join(path)
+        host, device = stages.get(key, (0.0, 0.0))
+        stages[key] = (host + stage.host_ms, device + stage.device_ms)
+    return wall, stages
+
+
+def report(title, first, steady):
+    walls = [w for w, _ in steady]
+    print(f"  {title}: first {first[0]:.3f} ms, steady median {statistics.median(walls):.3f} ms")
+    keys = list(first[1]) + [k for _, s in steady for k in s if k not in first[1]]
+    seen = set()
+    for key in keys:
+        if key in seen:
+            continue
+        seen.add(key)
+        f_host, f_dev = first[1].get(key, (0.0, 0.0))
+        s_host = statistics.median(s.get(key, (0.0, 0.0))[0] for _, s in steady)
+        s_dev = statistics.median(s.get(key, (0.0, 0.0))[1] for _, s in steady)
+        depth = key.count("/")
+        name = key.rsplit("/", 1)[-1]
+        flag = "  <==" if f_host - s_host > 0.1 else ""
+        print(
+            f"    {'  ' * depth}{name:32s} first host {f_host:8.3f} dev {f_dev:8.3f}"
+            f"   steady host {s_host:8.3f} dev {s_dev:8.3f}{flag}"
+        )
+
+
+def warm_up():
+    small = generators.grid(16, 16, 1)
+    g, h = build(small), build(small)
+    r = dyng.sssp.compute(g, 0)
+    for _ in range(3):
+        dyng.sssp.update(g, uniform_batch(small, rng, 20), r)
+        h.apply(uniform_batch(small, rng, 20))
+    resources.synchronize()
+
+
+warm_up()
+dyng.set_log_level("info")
+for name in (g for g in args.graphs.split(",") if g):
+    edges = generators.by_name(name, 1)
+    base = build(edges)
+    dyng.sssp.compute(base, 0)
+    print(f"{name}: n {edges.num_vertices:,} m {base.num_edges:,}", flush=True)
+    for k in (int(c) for c in args.changes.split(",") if c):
+        g = base.clone()
+        first = profiled(lambda: g.apply(uniform_batch(edges, rng, k)))
+        steady = [profiled(lambda: g.apply(uniform_batch(edges, rng, k))) for _ in range(args.steady)]
+        report(f"apply {k:,} (fresh clone)", first, steady)
+        g = None
+        g = base.clone()
+        result = dyng.sssp.compute(g, 0)
+        first = profiled(lambda: dyng.sssp.update(g, uniform_batch(edges, rng, k), result))
+        steady = [
+            profiled(lambda: dyng.sssp.update(g, uniform_batch(edges, rng, k), result))
+            for _ in range(args.steady)
+        ]
+        report(f"sssp.update {k:,} (fresh clone, fresh result)", first, steady)
+        result = dyng.sssp.compute(g, 0)
+        first = profiled(lambda: dyng.sssp.update(g, uniform_batch(edges, rng, k), result))
+        report(f"sssp.update {k:,} (used graph, fresh result)", first, steady)
+        g = result = None
+    base = None
