@@ -8,6 +8,8 @@
 #   update:       a fresh clone and a fresh compute, its first sssp.update, then 4 more updates;
 #   update-warm:  the same clone after those, a fresh compute, its first update (the graph has
 #                 applied batches before, so what is left is the result's own first-call cost).
+# --others adds mosp (R-MAT 20, K = 3, 1,000 changes) and cycle_count (R-MAT 12, max_length 5,
+# 10 changes): a fresh clone and compute, the first update, then the steady ones.
 # A warm-up on a small grid first (kernels loaded, the pool primed). dyng's log runs at "info",
 # so a re-layout of the rows says so. Run from the repository root on the GPU machine:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/first_call_stages.py [--graphs rmat22,grid2048]
@@ -26,6 +28,7 @@ parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--graphs", default="rmat22,grid2048")
 parser.add_argument("--changes", default="1000")
 parser.add_argument("--steady", type=int, default=4)
+parser.add_argument("--others", action="store_true", help="also mosp and cycle_count")
 parser.add_argument("--threads", type=int, default=0, help="OpenMP on N threads, not the GPU")
 args = parser.parse_args()
 resources = (
@@ -115,3 +118,58 @@ for name in (g for g in args.graphs.split(",") if g):
         report(f"sssp.update {k:,} (used graph, fresh result)", first, steady)
         g = result = None
     base = None
+
+
+def first_and_steady(title, base, make_batch, compute, update):
+    g = base.clone()
+    result = compute(g)
+    first = profiled(lambda: update(g, make_batch(), result))
+    steady = [profiled(lambda: update(g, make_batch(), result)) for _ in range(args.steady)]
+    report(title, first, steady)
+
+
+if args.others:
+    e20 = generators.rmat(20, 16, seed=1)
+    w = np.random.default_rng(12).integers(1, 101, size=(e20.num_edges, 3), dtype=np.int32)
+    base = dyng.Graph.from_edges(
+        e20.src, e20.dst, w, num_vertices=e20.num_vertices, resources=resources
+    )
+
+    def mosp_batch():
+        b = uniform_batch(e20, rng, 1000)
+        k = b.insert_src.size
+        return dyng.EdgeBatch(
+            insert=(b.insert_src, b.insert_dst, rng.integers(1, 101, (k, 3), dtype=np.int32)),
+            delete=(b.delete_src, b.delete_dst),
+        )
+
+    first_and_steady(
+        "mosp.update 1,000 (R-MAT 20, K = 3)",
+        base,
+        mosp_batch,
+        lambda g: dyng.mosp.compute(g, 0, preferences=[2, 1, 3]),
+        dyng.mosp.update,
+    )
+    e12 = generators.rmat(12, 8, seed=1)
+    base = dyng.Graph.from_edges(
+        e12.src.astype(np.int32),
+        e12.dst.astype(np.int32),
+        num_vertices=e12.num_vertices,
+        properties="cycle_enum_compatible",
+        resources=resources,
+    )
+
+    def cycle_batch():
+        b = uniform_batch(e12, rng, 10)
+        return dyng.EdgeBatch(
+            insert=(b.insert_src.astype(np.int32), b.insert_dst.astype(np.int32)),
+            delete=(b.delete_src.astype(np.int32), b.delete_dst.astype(np.int32)),
+        )
+
+    first_and_steady(
+        "cycle_count.update 10 (R-MAT 12, max_length 5)",
+        base,
+        cycle_batch,
+        lambda g: dyng.cycle_count.compute(g, max_length=5),
+        dyng.cycle_count.update,
+    )
