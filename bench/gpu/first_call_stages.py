@@ -8,8 +8,9 @@
 #   update:       a fresh clone and a fresh compute, its first sssp.update, then 4 more updates;
 #   update-warm:  the same clone after those, a fresh compute, its first update (the graph has
 #                 applied batches before, so what is left is the result's own first-call cost).
-# --others adds mosp (R-MAT 20, K = 3, 1,000 changes) and cycle_count (R-MAT 12, max_length 5,
-# 10 changes): a fresh clone and compute, the first update, then the steady ones.
+# --others adds, per graph, weak components and pagerank (a fresh clone and compute, the first
+# update, then the steady ones), and mosp (R-MAT 20, K = 3, 1,000 changes) and cycle_count
+# (R-MAT 12, max_length 5, 10 changes) alike.
 # A warm-up on a small grid first (kernels loaded, the pool primed). dyng's log runs at "info",
 # so a re-layout of the rows says so. Run from the repository root on the GPU machine:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/first_call_stages.py [--graphs rmat22,grid2048]
@@ -92,6 +93,14 @@ def warm_up():
     resources.synchronize()
 
 
+def first_and_steady(title, base, make_batch, compute, update):
+    g = base.clone()
+    result = compute(g)
+    first = profiled(lambda: update(g, make_batch(), result))
+    steady = [profiled(lambda: update(g, make_batch(), result)) for _ in range(args.steady)]
+    report(title, first, steady)
+
+
 warm_up()
 dyng.set_log_level("info")
 for name in (g for g in args.graphs.split(",") if g):
@@ -117,15 +126,16 @@ for name in (g for g in args.graphs.split(",") if g):
         first = profiled(lambda: dyng.sssp.update(g, uniform_batch(edges, rng, k), result))
         report(f"sssp.update {k:,} (used graph, fresh result)", first, steady)
         g = result = None
+        if args.others:
+            for title, compute, update in (
+                ("components.update (weak)", dyng.components.compute, dyng.components.update),
+                ("pagerank.update", dyng.pagerank.compute, dyng.pagerank.update),
+            ):
+                first_and_steady(
+                    f"{title} {k:,}", base, lambda: uniform_batch(edges, rng, k), compute, update
+                )
     base = None
 
-
-def first_and_steady(title, base, make_batch, compute, update):
-    g = base.clone()
-    result = compute(g)
-    first = profiled(lambda: update(g, make_batch(), result))
-    steady = [profiled(lambda: update(g, make_batch(), result)) for _ in range(args.steady)]
-    report(title, first, steady)
 
 
 if args.others:
