@@ -57,7 +57,7 @@ def test_what_cannot_be_read_is_refused(tmp_path):
         dd.read_edge_list(path, ids="compact")
     with pytest.raises(dyng.InvalidArgumentError, match="the partition has 2 ranks"):
         dd.read_edge_list(path, partition=dd.VertexPartition(np.array([0, 1, 2])))
-    with pytest.raises(dyng.NotSupportedError, match="only directed host graphs"):
+    with pytest.raises(dyng.NotSupportedError, match="undirected graphs are not read by rank"):
         dd.read_edge_list(path, directed=False)
 
 

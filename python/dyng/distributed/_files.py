@@ -29,10 +29,10 @@ import inspect
 import numpy as np
 
 from dyng import io
-from dyng._errors import InvalidArgumentError
+from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng.distributed import _transports
 from dyng.distributed._context import init
-from dyng.distributed._graph import DistributedGraph, _shard_graph, _verdict
+from dyng.distributed._graph import DistributedGraph, _is_directed, _shard_graph, _verdict
 from dyng.distributed._partition import VertexPartition
 from dyng.distributed._vote import vote
 
@@ -97,6 +97,11 @@ def _from_file(reader, function, path, partition, context, keywords) -> Distribu
     context = init("host") if context is None else context
     comm = _transports.host_comm(context)
     read_keywords, graph_keywords = _split_keywords(reader, keywords)
+    if not _is_directed(graph_keywords, function):
+        raise NotSupportedError(
+            f"{function}: undirected graphs are not read by rank yet; read the arrays with "
+            "dyng.io and pass them to DistributedGraph.from_edges(..., directed=False)"
+        )
 
     def read(source_range):
         return reader(path, source_range=source_range, **read_keywords)
@@ -110,7 +115,7 @@ def _from_file(reader, function, path, partition, context, keywords) -> Distribu
         ),
         comm,
     )
-    return DistributedGraph._of_shard(local, chosen, context, comm)
+    return DistributedGraph._of_shard(local, chosen, context, comm, True)
 
 
 def read_edge_list(path, *, partition=None, context=None, **keywords) -> DistributedGraph:
