@@ -87,10 +87,13 @@ def _allreduce(comm, values, op_name: str) -> np.ndarray:
 
 def _is_directed(options: dict, function: str) -> bool:
     """Whether [`dyng.Graph.from_edges`][]'s keywords `options` ask for a directed graph."""
-    names = ("properties", "directed", "store_transposed", "layout", "row_order")
     return _resolve_properties(
         function[:-2],
-        *(options.get(name) for name in names),
+        options.get("properties"),
+        options.get("directed"),
+        options.get("store_transposed"),
+        options.get("layout"),
+        options.get("row_order"),
         options.get("multi_edges"),
         options.get("semantics"),
     ).directed
@@ -351,11 +354,11 @@ class DistributedGraph:
         """The entries sent to this rank: (insertions, deletions), by sending rank; for an
         undirected graph each entry followed by its reverse (a self-loop once), so the apply and
         the repairs read the directions as a directed graph's entries."""
-        received = (
-            _exchange(routed.insertions, *routed.insertion_arrays, comm=self._comm),
-            _exchange(routed.deletions, *routed.deletion_arrays, comm=self._comm),
-        )
-        return received if self._directed else tuple(_directions(got) for got in received)
+        insertions = _exchange(routed.insertions, *routed.insertion_arrays, comm=self._comm)
+        deletions = _exchange(routed.deletions, *routed.deletion_arrays, comm=self._comm)
+        if self._directed:
+            return insertions, deletions
+        return _directions(insertions), _directions(deletions)
 
     def _apply_voted(self, received, *, log: bool):
         """_apply_logged's second half, for a batch already routed and voted on by every rank
