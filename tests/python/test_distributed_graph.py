@@ -125,6 +125,9 @@ def test_apply_refuses_what_one_graph_refuses_on_arrival():
 
 
 def test_from_edges_refuses_what_it_cannot_distribute():
+    for directed in (True, False):
+        with pytest.raises(dyng.InvalidArgumentError, match="src has 2 entries and dst 1"):
+            dd.DistributedGraph.from_edges([0, 1], [1], directed=directed)
     two = dd.VertexPartition.from_degrees([1, 1], num_ranks=2)
     with pytest.raises(dyng.InvalidArgumentError, match="partition has 2 ranks"):
         dd.DistributedGraph.from_edges([0], [1], partition=two)

@@ -99,6 +99,19 @@ def _is_directed(options: dict, function: str) -> bool:
     ).directed
 
 
+def _balanced(sources, targets, num_vertices, size, directed) -> VertexPartition:
+    """The ranges balanced by the rows' lengths: out-degrees, or both ends' degrees for an
+    undirected graph (its rows hold the directions of both ends)."""
+    if len(sources) != len(targets):
+        raise InvalidArgumentError(
+            f"{FROM_EDGES}: src has {len(sources)} entries and dst {len(targets)}; pass one "
+            "endpoint pair per edge"
+        )
+    if not directed:
+        sources = np.concatenate([sources, targets[targets != sources]])
+    return VertexPartition.from_edges(sources, num_vertices, size)
+
+
 def _build_shard(partition, context, src, dst, weights, num_vertices, options, directed) -> Graph:
     """This rank's shard as a host Graph over the global ids (every rank builds its own)."""
     shard = shard_edges(partition, context.rank, src, dst, weights, directed=directed)
@@ -227,9 +240,7 @@ class DistributedGraph:
                 n = int(max(sources.max(initial=-1), targets.max(initial=-1))) + 1
             chosen = partition
             if chosen is None:
-                if not directed:  # its rows hold the directions of both ends
-                    sources = np.concatenate([sources, targets[targets != sources]])
-                chosen = VertexPartition.from_edges(sources, n, context.size)
+                chosen = _balanced(sources, targets, n, context.size, directed)
             if chosen.num_ranks != context.size:
                 raise InvalidArgumentError(
                     f"{FROM_EDGES}: the partition has {chosen.num_ranks} ranks but the world "
