@@ -104,14 +104,14 @@ def lowest_refusal_wins(ctx, world):
     )
 
 
-def batches_as_one_graph(ctx, world, directed):
+def batches_as_one_graph(ctx, world, directed, **options):
     """Seeded batches from every rank on a distributed graph and on one graph alike: (shards'
     union and counts equal after every batch, summaries and refusals equal, batches applied).
     Undirected, the parts delete edges named either way round, and an edge's two directions
-    live on two ranks whenever its ends do."""
+    live on two ranks whenever its ends do. `options`: more of both graphs' keywords."""
     rng = np.random.default_rng(47)
     src, dst, weights = rng.integers(0, N, M), rng.integers(0, N, M), rng.integers(1, 50, M)
-    options = dict(semantics=SEMANTICS, directed=directed)
+    options |= dict(semantics=SEMANTICS, directed=directed)
     graph = dd.DistributedGraph.from_edges(src, dst, weights, context=ctx, **options)
     reference = dyng.Graph.from_edges(src, dst, weights, **options)
     equal, summaries = [union(world, graph) == edge_set(*reference.edges())], []
@@ -155,6 +155,7 @@ def main():
     ctx = dd.init("host")
     world = MPI.COMM_WORLD
     undirected = batches_as_one_graph(ctx, world, directed=False)
+    parallel = batches_as_one_graph(ctx, world, directed=False, multi_edges="allow")
     equal, summaries, _, graph, reference = batches_as_one_graph(ctx, world, directed=True)
     before, version = edge_set(*graph.local.edges()), graph.version
     last_start = int(graph.partition.starts[-2])
@@ -180,6 +181,7 @@ def main():
                     "equal": equal,
                     "summaries": summaries,
                     "undirected": undirected[:3],
+                    "undirected_parallel_edges": parallel[:3],
                     "refused_everywhere": all(m is not None for m in messages),
                     "same_message": len(set(messages)) == 1,
                     "unchanged": unchanged_everywhere,
