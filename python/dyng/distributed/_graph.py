@@ -5,9 +5,9 @@ A rank's shard is the out-edges of the vertices it owns, stored in an ordinary d
 An undirected graph's shard holds its owned vertices' rows as one undirected graph stores them:
 every edge in both directions, each with its source's owner (`_shards`). A batch is routed to
 the owners of its entries' endpoints, exchanged (an undirected entry then stands for both its
-directions), and applied by each rank to its shard under the graph's own batch rules; the apply is made revertible and the ranks vote
-on it, so a batch refused anywhere is taken back everywhere and raises the same error on every
-rank.
+directions), and applied by each rank to its shard under the graph's own batch rules; the
+apply is made revertible and the ranks vote on it, so a batch refused anywhere is taken back
+everywhere and raises the same error on every rank.
 """
 
 from __future__ import annotations
@@ -312,8 +312,9 @@ class DistributedGraph:
         under the graph's [`BatchSemantics`][dyng.BatchSemantics] exactly as one graph would
         resolve it: each entry is sent to the owners of its endpoints and applied by its
         source's owner (for an undirected graph, each direction by its own source's owner, so
-        an entry (u, v) and a later (v, u) name the same edge, as on one undirected graph). When any rank refuses its part, no rank's shard changes and every rank
-        raises the same error.
+        an entry (u, v) and a later (v, u) name the same edge, as on one undirected graph).
+        When any rank refuses its part, no rank's shard changes and every rank raises the
+        same error.
 
         Parameters
         ----------
