@@ -1,8 +1,8 @@
 """One rank of test_distributed_components_mpi.py's property run (started by mpiexec only).
 
 Hypothesis draws the same examples on every rank (derandomized, no database, no deadline or
-health checks, which could differ between ranks): a random directed graph (dyng.testing's
-``graphs``), then adversarial batches (``batches``: existing and missing deletions, repeats,
+health checks, which could differ between ranks): a random graph, directed or undirected
+(dyng.testing's ``graphs``), then adversarial batches (``batches``: existing and missing deletions, repeats,
 self-loops, re-insertions, growth), each cut into one contiguous part per rank, so the parts
 laid end to end are the drawn batch. After the compute and after every batch, every rank's
 labels and sizes and the count must equal dyng.components.compute on a single-process copy;
@@ -67,14 +67,19 @@ def cuts(length):
     suppress_health_check=list(HealthCheck),
     print_blob=False,
 )
-@given(rg=graphs(max_vertices=16, max_edges=30, weighted=False), data=st.data())
-def check(rg, data):
+@given(
+    rg=graphs(max_vertices=16, max_edges=30, weighted=False),
+    data=st.data(),
+    directed=st.booleans(),
+)
+def check(rg, data, directed):
     src, dst, _ = rg.arrays()
-    graph = dd.DistributedGraph.from_edges(src, dst, num_vertices=rg.num_vertices, context=CTX)
-    reference = dyng.Graph.from_edges(src, dst, num_vertices=rg.num_vertices)
+    options = dict(num_vertices=rg.num_vertices, directed=directed)
+    graph = dd.DistributedGraph.from_edges(src, dst, context=CTX, **options)
+    reference = dyng.Graph.from_edges(src, dst, **options)
     result = dd.components_compute(graph)
     assert agrees(result, reference)
-    model = rg.model(directed=True)
+    model = rg.model(directed=directed)
     for step in range(data.draw(st.integers(1, 4))):
         batch = data.draw(batches(model, weighted=False), label=f"batch {step}")
         batch.apply_to(model)

@@ -4,8 +4,9 @@ Rank 0 writes the files; every rank then reads them with dyng.distributed.read_e
 read_matrix_market, each keeping only its shard, and checks its shard and the partition against
 a DistributedGraph.from_edges of the whole file read by dyng.io: a skewed edge list (its
 partition by degrees differs from a split by vertex count, so ranks read their shard again),
-an even one, a symmetric Matrix Market file, a given partition, and a broken file, which must
-raise the same error on every rank. Rank 0 prints one line of JSON.
+an even one, a symmetric Matrix Market file, a given partition, the skewed list and the
+symmetric file read undirected (each rank receiving the edges that end at its vertices), and a
+broken file, which must raise the same error on every rank. Rank 0 prints one line of JSON.
 """
 
 import json
@@ -40,10 +41,15 @@ def write_files(folder):
         f.write("\n".join(lines[:300] + ["5 oops"] + lines[300:]) + "\n")
 
 
-def same_as_from_arrays(world, graph, whole, partition=None):
+def same_as_from_arrays(world, graph, whole, partition=None, **options):
     """graph (read from a file) against from_edges of the whole list: partition and shard."""
     reference = dd.DistributedGraph.from_edges(
-        whole.src, whole.dst, whole.weights, num_vertices=whole.num_vertices, partition=partition
+        whole.src,
+        whole.dst,
+        whole.weights,
+        num_vertices=whole.num_vertices,
+        partition=partition,
+        **options,
     )
     mine = [None if a is None else a.tolist() for a in graph.local.edges()]
     expected = [None if a is None else a.tolist() for a in reference.local.edges()]
@@ -89,6 +95,31 @@ def main():
             dd.read_edge_list(path("skewed.txt"), num_weights=1, partition=split),
             skewed,
             partition=split,
+        ),
+        "undirected": all(
+            [
+                same_as_from_arrays(
+                    world,
+                    dd.read_edge_list(path("skewed.txt"), num_weights=1, directed=False),
+                    skewed,
+                    directed=False,
+                ),
+                same_as_from_arrays(
+                    world,
+                    dd.read_matrix_market(path("sym.mtx"), directed=False),
+                    sym,
+                    directed=False,
+                ),
+                same_as_from_arrays(
+                    world,
+                    dd.read_edge_list(
+                        path("skewed.txt"), num_weights=1, directed=False, partition=split
+                    ),
+                    skewed,
+                    partition=split,
+                    directed=False,
+                ),
+            ]
         ),
         "broken_everywhere": raised is not None
         and "broken.txt:301:3" in raised

@@ -104,23 +104,59 @@ def lowest_refusal_wins(ctx, world):
     )
 
 
-def main():
-    ctx = dd.init("host")
-    world = MPI.COMM_WORLD
+def batches_as_one_graph(ctx, world, directed, **options):
+    """Seeded batches from every rank on a distributed graph and on one graph alike: (shards'
+    union and counts equal after every batch, summaries and refusals equal, batches applied).
+    Undirected, the parts delete edges named either way round, and an edge's two directions
+    live on two ranks whenever its ends do. `options`: more of both graphs' keywords."""
     rng = np.random.default_rng(47)
     src, dst, weights = rng.integers(0, N, M), rng.integers(0, N, M), rng.integers(1, 50, M)
-    graph = dd.DistributedGraph.from_edges(src, dst, weights, semantics=SEMANTICS, context=ctx)
-    reference = dyng.Graph.from_edges(src, dst, weights, semantics=SEMANTICS)
+    options |= dict(semantics=SEMANTICS, directed=directed)
+    graph = dd.DistributedGraph.from_edges(src, dst, weights, context=ctx, **options)
+    reference = dyng.Graph.from_edges(src, dst, weights, **options)
     equal, summaries = [union(world, graph) == edge_set(*reference.edges())], []
-    for step in range(STEPS):
-        edges = reference.edges()
-        parts = [part_of(step, rank, edges) for rank in range(ctx.size)]
+
+    def compare(parts):
         expected, expected_error = attempt(lambda: reference.apply(whole(parts)))
         got, error = attempt(lambda: graph.apply(parts[ctx.rank]))
         summaries.append(type(error) is type(expected_error) and got == expected)
         equal.append(union(world, graph) == edge_set(*reference.edges()))
         equal.append(graph.num_edges == reference.num_edges)
         equal.append(graph.num_vertices == reference.num_vertices)
+
+    for step in range(STEPS):
+        compare([part_of(step, rank, reference.edges()) for rank in range(ctx.size)])
+    if not directed:
+        for parts in cut_edge_named_both_ways(ctx, graph, reference):
+            compare(parts)
+    return all(equal), all(summaries), graph.version, graph, reference
+
+
+def cut_edge_named_both_ways(ctx, graph, reference):
+    """Two batches on an edge whose ends rank 0 and the last rank own: rank 0 deletes (u, v)
+    and the last rank deletes (v, u), the same edge, so the second deletion is missing and the
+    batch is refused everywhere; then rank 0 deletes it and the last rank inserts (v, u) back
+    with another weight."""
+    owner = graph.partition.owner
+    last = ctx.size - 1
+    src, dst, _ = reference.edges()
+    cut = np.flatnonzero((owner(src) == 0) & (owner(dst) == last))
+    u, v = (int(src[cut[0]]), int(dst[cut[0]])) if len(cut) else (0, 0)
+
+    def parts(first, second):
+        return [first, *[dyng.EdgeBatch()] * (ctx.size - 2), second]
+
+    delete_back = dyng.EdgeBatch(delete=([v], [u]))
+    insert_back = dyng.EdgeBatch(insert=([v], [u], [[77]]))
+    return [parts(dyng.EdgeBatch(delete=([u], [v])), b) for b in (delete_back, insert_back)]
+
+
+def main():
+    ctx = dd.init("host")
+    world = MPI.COMM_WORLD
+    undirected = batches_as_one_graph(ctx, world, directed=False)
+    parallel = batches_as_one_graph(ctx, world, directed=False, multi_edges="allow")
+    equal, summaries, _, graph, reference = batches_as_one_graph(ctx, world, directed=True)
     before, version = edge_set(*graph.local.edges()), graph.version
     last_start = int(graph.partition.starts[-2])
     missing = (last_start, last_start)  # both endpoints on the last rank only
@@ -142,8 +178,10 @@ def main():
             json.dumps(
                 {
                     "size": ctx.size,
-                    "equal": all(equal),
-                    "summaries": all(summaries),
+                    "equal": equal,
+                    "summaries": summaries,
+                    "undirected": undirected[:3],
+                    "undirected_parallel_edges": parallel[:3],
                     "refused_everywhere": all(m is not None for m in messages),
                     "same_message": len(set(messages)) == 1,
                     "unchanged": unchanged_everywhere,

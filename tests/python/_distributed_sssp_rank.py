@@ -23,17 +23,21 @@ import dyng.distributed as dd
 
 STEPS = 12
 # (vertices, edges, seed, source, graph options): a middling graph, a sparse one (many
-# unreachable vertices) and a dense one with parallel edges and int64 ids (many ties).
+# unreachable vertices) and a dense one with parallel edges and int64 ids (many ties); then
+# undirected graphs: a sparse one, and a dense one with parallel edges and int64 ids.
 SHAPES = (
     (48, 110, 147, 0, {}),
     (30, 36, 148, 5, {}),
     (20, 160, 149, 19, {"multi_edges": "allow", "vertex_dtype": "int64"}),
+    (40, 45, 150, 3, {"directed": False}),
+    (20, 70, 151, 11, {"directed": False, "multi_edges": "allow", "vertex_dtype": "int64"}),
 )
 BUDGETS = (None, 0, 10**9)
 
 
 def part_of(step, rank, reference, tree_parents):
-    """Rank `rank`'s part of batch `step` (every fourth batch comes from rank 0 alone)."""
+    """Rank `rank`'s part of batch `step` (every fourth batch comes from rank 0 alone); an
+    undirected graph's tree edges are deleted child first in every other batch."""
     rng = np.random.default_rng([147, step, rank])
     if step % 4 == 1 and rank != 0:
         return dyng.EdgeBatch()
@@ -42,10 +46,10 @@ def part_of(step, rank, reference, tree_parents):
     tree = rng.choice(reached, size=min(2, len(reached)), replace=False)
     src, dst, _ = reference.edges()
     picks = rng.choice(len(src), size=min(2, len(src)), replace=False)
-    delete = (
-        np.concatenate([tree_parents[tree], src[picks]]),
-        np.concatenate([tree, dst[picks]]),
-    )
+    ends = (tree_parents[tree], tree)
+    if not reference.directed and step % 2:
+        ends = ends[::-1]
+    delete = (np.concatenate([ends[0], src[picks]]), np.concatenate([ends[1], dst[picks]]))
     k = int(rng.integers(0, 6))
     grow = 2 if step % 3 == 0 else 0
     insert_src = np.concatenate([rng.integers(0, n, k), src[picks[:1]]])
@@ -54,12 +58,15 @@ def part_of(step, rank, reference, tree_parents):
     return dyng.EdgeBatch(insert=(insert_src, insert_dst, lengths), delete=delete)
 
 
-def subtree_across_ranks(partition, tree_parents, batch):
+def subtree_across_ranks(partition, tree_parents, batch, directed):
     """Whether a deleted tree edge's subtree (in the tree before the batch) spans ranks."""
     children = {}
     for v, p in enumerate(tree_parents.tolist()):
         children.setdefault(p, []).append(v)
-    for u, v in zip(batch.delete_src.tolist(), batch.delete_dst.tolist()):
+    pairs = list(zip(batch.delete_src.tolist(), batch.delete_dst.tolist()))
+    if not directed:
+        pairs += [(v, u) for u, v in pairs]
+    for u, v in pairs:
         if v >= len(tree_parents) or tree_parents[v] != u:
             continue
         below, stack = [], [v]
@@ -155,7 +162,9 @@ def run_graph(ctx, shape):
     for step in range(STEPS):
         tree_parents = expected.parents.to_numpy().astype(np.int64)
         parts = [part_of(step, rank, reference, tree_parents) for rank in range(ctx.size)]
-        seen["crossing"] |= subtree_across_ranks(graph.partition, tree_parents, whole(parts))
+        seen["crossing"] |= subtree_across_ranks(
+            graph.partition, tree_parents, whole(parts), graph.directed
+        )
         dyng.sssp.update(reference, whole(parts), expected)
         stats = dd.sssp_update(
             graph, parts[ctx.rank], result, max_invalidated=BUDGETS[step % len(BUDGETS)]

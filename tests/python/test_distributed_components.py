@@ -74,15 +74,17 @@ def test_owned_ranges_cut_at_the_vertex_count_and_the_last_rank_takes_growth():
     rg=graphs(max_vertices=14, max_edges=30, weighted=False),
     data=st.data(),
     num_batches=st.integers(1, 4),
+    directed=st.booleans(),
 )
-def test_a_world_of_one_equals_dyng_components_batch_after_batch(rg, data, num_batches):
+def test_a_world_of_one_equals_dyng_components_batch_after_batch(rg, data, num_batches, directed):
     src, dst, _ = rg.arrays()
-    reference = dyng.Graph.from_edges(src, dst, num_vertices=rg.num_vertices)
-    graph = dd.DistributedGraph.from_edges(src, dst, num_vertices=rg.num_vertices)
+    n = rg.num_vertices
+    reference = dyng.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    graph = dd.DistributedGraph.from_edges(src, dst, num_vertices=n, directed=directed)
     result = dd.components_compute(graph)
     assert answer_of(result) == expected_of(reference)
     assert result.graph_version == 0 and result.stats.path == "compute"
-    model = rg.model(directed=True)
+    model = rg.model(directed=directed)
     for step in range(num_batches):
         batch = data.draw(batches(model, weighted=False), label=f"batch {step}")
         batch.apply_to(model)

@@ -6,7 +6,8 @@ only; growth; seeded random parts from every rank), every rank's labels and size
 part of dyng.components.compute on a single-process copy of the graph, and a long shuffled path
 must settle in few rounds; a batch refused on one rank after another applied its part must not
 reach that rank's shard result. In the second each runs _distributed_components_property_rank.py:
-the same comparison on hypothesis graphs and dyng.testing's adversarial batches. Runs where
+the same comparison on hypothesis graphs, directed and undirected, and dyng.testing's
+adversarial batches. Runs where
 mpi4py and an ``mpiexec`` are installed, as test_distributed_mpi.py does.
 """
 

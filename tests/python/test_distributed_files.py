@@ -35,6 +35,28 @@ def test_a_world_of_one_reads_the_graph_from_arrays(tmp_path, seed):
     assert (graph.num_vertices, graph.num_edges) == (whole.num_vertices, whole.num_edges)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_an_undirected_graph_read_equals_one_undirected_graph_of_the_file(tmp_path, seed):
+    # Repeats either way round with other weights, and self-loops: their merge must follow the
+    # single-process reader's (src, dst) order.
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 60))
+    src, dst, w = rng.integers(0, 15, m), rng.integers(0, 15, m), rng.integers(1, 9, m)
+    path = tmp_path / "g.txt"
+    io.write_edge_list(path, (np.concatenate([src, dst]), np.concatenate([dst, src]), [*w, *w + 1]))
+    options = dict(num_weights=1, ids="as_is", drop_self_loops=False, directed=False)
+    graph = dd.read_edge_list(path, **options)
+    reference = io.read_edge_list(path, **options)
+    assert sorted(map(tuple, np.column_stack(graph.local.edges()).tolist())) == sorted(
+        map(tuple, np.column_stack(reference.edges()).tolist())
+    )
+    assert (graph.directed, graph.num_vertices, graph.num_edges) == (
+        False,
+        reference.num_vertices,
+        reference.num_edges,
+    )
+
+
 def test_graph_keywords_reach_the_shard_and_a_given_partition_is_kept(tmp_path):
     path = tmp_path / "g.mtx"
     io.write_matrix_market(path, ([0, 1, 2], [1, 2, 0], [4, 5, 6]))
@@ -57,8 +79,8 @@ def test_what_cannot_be_read_is_refused(tmp_path):
         dd.read_edge_list(path, ids="compact")
     with pytest.raises(dyng.InvalidArgumentError, match="the partition has 2 ranks"):
         dd.read_edge_list(path, partition=dd.VertexPartition(np.array([0, 1, 2])))
-    with pytest.raises(dyng.NotSupportedError, match="only directed host graphs"):
-        dd.read_edge_list(path, directed=False)
+    with pytest.raises(dyng.NotSupportedError, match="pass sort_and_dedupe=True"):
+        dd.read_matrix_market(path, directed=False, sort_and_dedupe=False)
 
 
 def test_under_mpiexec_every_rank_reads_its_shard():
@@ -78,5 +100,6 @@ def test_under_mpiexec_every_rank_reads_its_shard():
             "even": True,
             "symmetric": True,
             "given_partition": True,
+            "undirected": True,
             "broken_everywhere": True,
         }

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import dyng
 import dyng.distributed as dd
 from dyng.distributed._vote import _describe, _rebuild
+from dyng.testing.strategies import batches, graphs
 
 SEMANTICS = dyng.BatchSemantics(on_missing_delete="error", on_existing_insert="error")
 
@@ -122,8 +125,9 @@ def test_apply_refuses_what_one_graph_refuses_on_arrival():
 
 
 def test_from_edges_refuses_what_it_cannot_distribute():
-    with pytest.raises(dyng.NotSupportedError, match="directed"):
-        dd.DistributedGraph.from_edges([0], [1], directed=False)
+    for directed in (True, False):
+        with pytest.raises(dyng.InvalidArgumentError, match="src has 2 entries and dst 1"):
+            dd.DistributedGraph.from_edges([0, 1], [1], directed=directed)
     two = dd.VertexPartition.from_degrees([1, 1], num_ranks=2)
     with pytest.raises(dyng.InvalidArgumentError, match="partition has 2 ranks"):
         dd.DistributedGraph.from_edges([0], [1], partition=two)
@@ -136,3 +140,77 @@ def test_an_unweighted_graph_and_vertex_growth():
     summary = graph.apply(dyng.EdgeBatch(insert=([2], [6])))
     assert (summary.inserted_vertices, summary.num_vertices_after) == (4, 7)
     assert (graph.num_vertices, graph.num_edges, graph.num_weights) == (7, 2, 0)
+
+
+SEMANTICS_CHOICES = st.sampled_from(
+    [
+        dyng.BatchSemantics(),
+        SEMANTICS,
+        dyng.BatchSemantics.set(),
+        dyng.BatchSemantics(
+            on_existing_insert="ignore", on_self_loop="drop", deletions_first=False
+        ),
+        dyng.BatchSemantics(on_self_loop="error"),
+    ]
+)
+
+
+def attempt(action):
+    """(value, None), or (None, the dyng error it raised)."""
+    try:
+        return action(), None
+    except dyng.Error as error:
+        return None, error
+
+
+@given(
+    rg=graphs(max_vertices=12, max_edges=30),
+    data=st.data(),
+    semantics=SEMANTICS_CHOICES,
+    multi_edges=st.sampled_from(["forbid", "allow"]),
+    row_order=st.sampled_from(["sorted", "append"]),
+)
+def test_an_undirected_world_of_one_applies_batches_as_one_undirected_graph(
+    rg, data, semantics, multi_edges, row_order
+):
+    # The shard is the directed graph of both directions; each entry stands for both, so an
+    # entry (u, v) and a later (v, u) must resolve as one undirected graph resolves them, down
+    # to the rows' order and which parallel copy a deletion takes.
+    options = dict(
+        directed=False, semantics=semantics, multi_edges=multi_edges, row_order=row_order
+    )
+    src, dst, w = rg.arrays()
+    n = rg.num_vertices
+    reference, error = attempt(
+        lambda: dyng.Graph.from_edges(src, dst, w, num_vertices=n, **options)
+    )
+    if error is not None:
+        with pytest.raises(type(error)):
+            dd.DistributedGraph.from_edges(src, dst, w, num_vertices=n, **options)
+        return
+    graph = dd.DistributedGraph.from_edges(src, dst, w, num_vertices=n, **options)
+    assert (graph.directed, graph.local.directed) == (False, True)
+    assert [a.tolist() for a in graph.local.edges()] == [a.tolist() for a in reference.edges()]
+    for step in range(3):
+        batch = data.draw(batches(reference), label=f"batch {step}").to_batch()
+        expected, error = attempt(lambda: reference.apply(batch))
+        got, refused = attempt(lambda: graph.apply(batch))
+        assert type(refused) is type(error) and got == expected
+        rows, expected_rows = graph.local.edges(), reference.edges()
+        assert [a.tolist() for a in rows] == [a.tolist() for a in expected_rows]
+        assert (graph.num_vertices, graph.num_edges, graph.version) == (
+            reference.num_vertices,
+            reference.num_edges,
+            reference.version,
+        )
+
+
+def test_an_undirected_edge_is_one_edge_whichever_way_a_batch_names_it():
+    graph = dd.DistributedGraph.from_edges([0, 1], [1, 1], [3, 4], directed=False)
+    assert (graph.num_edges, sorted(zip(*(a.tolist() for a in graph.local.edges()[:2])))) == (
+        3,
+        [(0, 1), (1, 0), (1, 1)],
+    )
+    summary = graph.apply(dyng.EdgeBatch(insert=([1], [0], [9]), delete=([1], [1])))
+    assert (summary.updated_edges, summary.deleted_edges, graph.num_edges) == (2, 1, 2)
+    assert edge_rows(graph.local) == [(0, 1, 9), (1, 0, 9)]

@@ -67,11 +67,16 @@ def test_ranks_agree_on_partition_shards_and_routing(ranks):
 @pytest.mark.parametrize("ranks", [2, 3])
 def test_distributed_graph_applies_batches_as_one_graph(ranks):
     # Seeded batches from every rank, some growing the graph, some refused by the semantics;
-    # then a batch whose one bad deletion lands on the last rank only.
+    # then a batch whose one bad deletion lands on the last rank only. The seeded batches run
+    # on an undirected graph too, then a cut edge deleted by both its owners, once each way
+    # round (refused: the second deletion is missing), and re-inserted; and again with
+    # parallel edges allowed.
     assert run_ranks(GRAPH_SCRIPT, ranks) == {
         "size": ranks,
         "equal": True,
         "summaries": True,
+        "undirected": [True, True, 7],  # equal, summaries equal, batches applied
+        "undirected_parallel_edges": [True, True, 7],
         "refused_everywhere": True,
         "same_message": True,
         "unchanged": True,

@@ -87,6 +87,32 @@ def test_shards_split_the_edges_by_source_and_name_their_ghosts(graph, p):
     assert sorted(seen) == list(range(len(graph.src)))
 
 
+@given(dyng_st.graphs(max_vertices=12, max_edges=40), ranks)
+def test_undirected_shards_hold_their_vertices_rows_of_one_undirected_graph(graph, p):
+    part = dd.VertexPartition.from_edges(graph.src, graph.num_vertices, p)
+    starts = part.starts.tolist()
+    # Each edge in input order stands for (u, v) and then (v, u); a self-loop for itself once.
+    directions = [
+        (i, a, b)
+        for i, (u, v) in enumerate(zip(graph.src, graph.dst))
+        for a, b in ([(u, v)] if u == v else [(u, v), (v, u)])
+    ]
+    rows = []
+    for k in range(p):
+        shard = dd.shard_edges(part, k, graph.src, graph.dst, graph.weights, directed=False)
+        mine = [(i, a, b) for i, a, b in directions if owner_oracle(starts, a) == k]
+        assert list(zip(shard.edge_ids.tolist(), shard.src.tolist(), shard.dst.tolist())) == mine
+        if graph.weights is not None:
+            assert shard.weights.tolist() == [graph.weights[i] for i, _, _ in mine]
+        ghosts = sorted({b for _, _, b in mine if owner_oracle(starts, b) != k})
+        assert shard.ghosts.tolist() == ghosts
+        rows.extend(zip(shard.src.tolist(), shard.dst.tolist()))
+    # Together the shards hold the rows a single-process undirected graph stores (multi-edges
+    # kept, so that every direction counts).
+    whole = graph.to_graph(directed=False, multi_edges="allow").edges()
+    assert sorted(rows) == sorted(zip(whole[0].tolist(), whole[1].tolist()))
+
+
 @st.composite
 def graphs_with_batches(draw):
     graph = draw(dyng_st.graphs(max_vertices=12, max_edges=40))

@@ -63,6 +63,13 @@ def test_updates_equal_single_process_sssp(rg, data, num_batches):
     run_sequence(rg, data, num_batches)
 
 
+@given(rg=graphs(max_vertices=12, max_edges=36), data=st.data(), num_batches=st.integers(1, 4))
+def test_undirected_updates_equal_single_process_sssp(rg, data, num_batches):
+    # A shard's rows hold both directions; a batch entry stands for both, so a deleted tree
+    # edge cuts below whichever end is the child.
+    run_sequence(rg, data, num_batches, directed=False)
+
+
 @given(rg=graphs(min_vertices=10, max_vertices=40, max_edges=120), data=st.data())
 @scaled_examples(0.25)
 def test_larger_graphs_with_int64_ids(rg, data):
@@ -73,6 +80,7 @@ def test_larger_graphs_with_int64_ids(rg, data):
 @scaled_examples(0.25)
 def test_multi_edges_keep_the_lowest_tight_parent(rg, data):
     run_sequence(rg, data, 2, multi_edges="allow")
+    run_sequence(rg, data, 2, multi_edges="allow", directed=False)
 
 
 def test_unreachable_vertices_growth_and_a_deleted_tree_edge():

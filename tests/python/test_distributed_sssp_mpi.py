@@ -2,7 +2,8 @@
 
 Each rank runs _distributed_sssp_rank.py: a DistributedGraph and a single-process dyng.Graph
 take the same seeded batches (tree edges whose subtrees cross ranks deleted, ties inserted, the
-graph grown, some batches from one rank alone), and after every batch each rank's part of the distributed result, and the arrays
+graph grown, some batches from one rank alone; on directed and undirected graphs, an undirected
+tree edge deleted child first in every other batch), and after every batch each rank's part of the distributed result, and the arrays
 gathered on every rank, must equal dyng.sssp's bit for bit, through repairs and recomputes; a
 batch refused on one rank must be refused on all and change nothing, and ranks that pass
 different sources or budgets must all raise. Skips where mpi4py or an

@@ -20,6 +20,14 @@ whole list. The cost: three parses of the file instead of one, memory O(n) per r
 degrees, and, during step 2, the edges of one slice of the ids (m/p for ids of even degree, more
 on a rank whose slice holds the hubs of a skewed graph). A partition passed in skips steps 1 and
 2: one parse. A world of one reads the file once.
+
+An undirected graph's row holds both directions of its vertex's edges, so a rank needs the edges
+that end at its vertices too, which other ranks read: each rank sends the edges of its part to
+the owners of both their ends (the batch exchange), and keeps both directions of what it
+receives whose source it owns (``shard_edges(directed=False)``). The exchange delivers by
+sending rank, then position: the full read's order, since the readers sort by (src, dst) and
+the ranges ascend, so each edge's entries (u, v) and (v, u) arrive in the order one
+undirected graph resolves them in. The degrees behind the partition then count both ends.
 """
 
 from __future__ import annotations
@@ -29,11 +37,20 @@ import inspect
 import numpy as np
 
 from dyng import io
-from dyng._errors import InvalidArgumentError
+from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng.distributed import _transports
 from dyng.distributed._context import init
-from dyng.distributed._graph import DistributedGraph, _shard_graph, _verdict
+from dyng.distributed._exchange import _exchange
+from dyng.distributed._graph import (
+    DistributedGraph,
+    _allreduce,
+    _is_directed,
+    _shard_graph,
+    _verdict,
+)
 from dyng.distributed._partition import VertexPartition
+from dyng.distributed._routing import _route_ids
+from dyng.distributed._shards import shard_edges
 from dyng.distributed._vote import vote
 
 
@@ -44,12 +61,17 @@ def _owned(partition: VertexPartition, rank: int) -> tuple[int, int | None]:
     return start, (None if rank == partition.num_ranks - 1 else stop)
 
 
-def _all_degrees(part, slices: VertexPartition, rank: int, comm) -> np.ndarray:
-    """Every vertex's out-degree, from each rank's part of its own slice of the ids."""
+def _all_degrees(part, slices: VertexPartition, rank: int, comm, directed) -> np.ndarray:
+    """Every vertex's out-degree, from each rank's part of its own slice of the ids; for an
+    undirected graph its row's length (the edges that end at it count too, self-loops once)."""
     start, stop = slices.range_of(rank)
-    mine = np.bincount(np.asarray(part.src, dtype=np.int64) - start, minlength=stop - start)
+    src, dst = np.asarray(part.src, dtype=np.int64), np.asarray(part.dst, dtype=np.int64)
+    mine = np.bincount(src - start, minlength=stop - start)
     degrees = np.empty(slices.num_vertices, dtype=np.int64)
     comm.Allgatherv(mine.astype(np.int64), [degrees, np.diff(slices.starts)])
+    if not directed:
+        ends = np.bincount(dst[src != dst], minlength=slices.num_vertices)
+        degrees += _allreduce(comm, ends, "SUM")
     return degrees
 
 
@@ -60,7 +82,7 @@ def _collective(action, comm):
     return value
 
 
-def _shard_and_partition(read, context, comm, partition, function):
+def _shard_and_partition(read, context, comm, partition, function, directed):
     """(partition, this rank's part of the file), read as the module docstring says."""
     rank, size = context.rank, context.size
     if partition is not None:
@@ -77,11 +99,35 @@ def _shard_and_partition(read, context, comm, partition, function):
     slices = VertexPartition(np.arange(size + 1, dtype=np.int64) * n // size)
     start, stop = slices.range_of(rank)
     part = _collective(lambda: read((start, stop)), comm)
-    chosen = VertexPartition.from_degrees(_all_degrees(part, slices, rank, comm), size)
+    degrees = _all_degrees(part, slices, rank, comm, directed)
+    chosen = VertexPartition.from_degrees(degrees, size)
     if chosen.range_of(rank) != (start, stop):
         del part  # the slice's edges go before the shard's come
         part = _collective(lambda: read(_owned(chosen, rank)), comm)
     return chosen, part
+
+
+def _touching(part, partition: VertexPartition, comm):
+    """(src, dst, weights or None): the file's edges with an end this rank owns, in the full
+    read's order (the module docstring says why), gathered from every rank's part."""
+    src, dst = np.asarray(part.src, np.int64), np.asarray(part.dst, np.int64)
+    rows = np.zeros((len(src), 0), np.int32) if part.weights is None else part.weights
+    rows = np.ascontiguousarray(rows, dtype=np.int32)
+    got = _exchange(_route_ids(partition, src, dst), src, dst, rows, comm=comm)
+    return got.src, got.dst, None if part.weights is None else got.weights
+
+
+def _undirected_shard(part, partition, rank, comm, options, function):
+    """This rank's shard of an undirected graph from its part of the file (a collective)."""
+    src, dst, weights = _touching(part, partition, comm)
+
+    def build():
+        shard = shard_edges(partition, rank, src, dst, weights, directed=False)
+        return _shard_graph(
+            shard.src, shard.dst, shard.weights, part.num_vertices, options, function
+        )
+
+    return _collective(build, comm)
 
 
 def _split_keywords(reader, keywords: dict) -> tuple[dict, dict]:
@@ -97,20 +143,29 @@ def _from_file(reader, function, path, partition, context, keywords) -> Distribu
     context = init("host") if context is None else context
     comm = _transports.host_comm(context)
     read_keywords, graph_keywords = _split_keywords(reader, keywords)
+    directed = _is_directed(graph_keywords, function)
+    if not directed and read_keywords.get("sort_and_dedupe") is False:
+        raise NotSupportedError(
+            f"{function}: an undirected graph is read in the readers' (src, dst) order, which "
+            "both owners of an edge must share; pass sort_and_dedupe=True"
+        )
 
     def read(source_range):
         return reader(path, source_range=source_range, **read_keywords)
 
-    chosen, part = _shard_and_partition(read, context, comm, partition, function)
-    # The part is the shard already (its sources are this rank's): no shard_edges() pass.
+    chosen, part = _shard_and_partition(read, context, comm, partition, function, directed)
     options = {"vertex_dtype": part.src.dtype.name, **graph_keywords}
+    if not directed:
+        local = _undirected_shard(part, chosen, context.rank, comm, options, function)
+        return DistributedGraph._of_shard(local, chosen, context, comm, False)
+    # The part is the shard already (its sources are this rank's): no shard_edges() pass.
     local = _collective(
         lambda: _shard_graph(
             part.src, part.dst, part.weights, part.num_vertices, options, function
         ),
         comm,
     )
-    return DistributedGraph._of_shard(local, chosen, context, comm)
+    return DistributedGraph._of_shard(local, chosen, context, comm, True)
 
 
 def read_edge_list(path, *, partition=None, context=None, **keywords) -> DistributedGraph:
@@ -135,7 +190,9 @@ def read_edge_list(path, *, partition=None, context=None, **keywords) -> Distrib
     **keywords
         [`dyng.io.read_edge_list_arrays`][]'s keywords (num_weights, index_base, symmetrize,
         duplicates...; not ``ids="compact"``, whose ids depend on the whole file), and
-        [`dyng.Graph.from_edges`][]'s for every rank's shard (semantics, properties...).
+        [`dyng.Graph.from_edges`][]'s for every rank's shard (semantics, properties...;
+        ``directed=False`` reads an undirected graph, each rank also receiving the edges that
+        end at its vertices from the ranks that read them).
 
     Returns
     -------
@@ -150,7 +207,7 @@ def read_edge_list(path, *, partition=None, context=None, **keywords) -> Distrib
         On every rank, for a keyword the reader or [`dyng.Graph.from_edges`][] refuses, or a
         partition for another number of ranks.
     NotSupportedError
-        For an undirected graph or device resources (not distributed yet).
+        For device resources (not distributed yet).
 
     Examples
     --------
@@ -204,7 +261,8 @@ def read_matrix_market(path, *, partition=None, context=None, **keywords) -> Dis
         On every rank, for a keyword the reader or [`dyng.Graph.from_edges`][] refuses, or a
         partition for another number of ranks.
     NotSupportedError
-        For an undirected graph or device resources (not distributed yet).
+        For device resources (not distributed yet), or an undirected graph read with
+        ``sort_and_dedupe=False`` (its owners need the sorted order).
 
     Examples
     --------

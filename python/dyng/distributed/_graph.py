@@ -1,11 +1,13 @@
 """A host graph spread over the ranks: each holds its shard as a dyng.Graph over global ids.
 
-A rank's shard is the out-edges of the vertices it owns, stored in an ordinary
+A rank's shard is the out-edges of the vertices it owns, stored in an ordinary directed
 [`dyng.Graph`][] whose vertex ids are the global ones, so local algorithms run on it unchanged.
-A batch is routed to the owners of its entries' endpoints, exchanged, and applied by each rank
-to its shard under the graph's own batch rules; the apply is made revertible and the ranks vote
-on it, so a batch refused anywhere is taken back everywhere and raises the same error on every
-rank.
+An undirected graph's shard holds its owned vertices' rows as one undirected graph stores them:
+every edge in both directions, each with its source's owner (`_shards`). A batch is routed to
+the owners of its entries' endpoints, exchanged (an undirected entry then stands for both its
+directions), and applied by each rank to its shard under the graph's own batch rules; the
+apply is made revertible and the ranks vote on it, so a batch refused anywhere is taken back
+everywhere and raises the same error on every rank.
 """
 
 from __future__ import annotations
@@ -18,20 +20,21 @@ import numpy as np
 from dyng import _convert
 from dyng._batch import ApplySummary, _Resolved
 from dyng._errors import InvalidArgumentError, NotSupportedError
-from dyng._graph import Graph
+from dyng._graph import Graph, _resolve_properties
 from dyng.distributed import _transports
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, _exchange
 from dyng.distributed._partition import VertexPartition, _ids
 from dyng.distributed._routing import Routing, _route_ids
-from dyng.distributed._shards import shard_edges
+from dyng.distributed._shards import _both_directions, shard_edges
 from dyng.distributed._vote import vote
 
 FROM_EDGES = "dyng.distributed.DistributedGraph.from_edges()"
 APPLY = "DistributedGraph.apply"
 
-# Counters that add up over the ranks (each entry is applied on its source's owner only): all of
-# ApplySummary's but the vertex counts, which come from the largest vertex count over the ranks.
+# Counters that add up over the ranks (each direction of an entry is applied on its source's
+# owner only, and an undirected graph's summary counts both directions, as one graph's does):
+# all of ApplySummary's but the vertex counts, which come from the largest count over the ranks.
 _PER_GRAPH = ("inserted_vertices", "num_vertices_after")
 _SUMMED = tuple(f.name for f in dataclasses.fields(ApplySummary) if f.name not in _PER_GRAPH)
 
@@ -44,6 +47,20 @@ class _RoutedBatch:
     deletions: Routing
     insertion_arrays: tuple[np.ndarray, np.ndarray, np.ndarray]  # src, dst, (n, K) int32 rows
     deletion_arrays: tuple[np.ndarray, np.ndarray, np.ndarray]  # src, dst, (n, 0) rows
+
+
+def _directions(received: ReceivedEdges) -> ReceivedEdges:
+    """Undirected entries as the directed entries they stand for: each entry, then its reverse
+    (once for a self-loop), each keeping the entry's origin, position and weights."""
+    index, reverse = _both_directions(received.src, received.dst)
+    src, dst = received.src[index], received.dst[index]
+    return ReceivedEdges(
+        received.origins[index],
+        received.positions[index],
+        np.where(reverse, dst, src),
+        np.where(reverse, src, dst),
+        received.weights[index],
+    )
 
 
 def _no_weights(length: int) -> np.ndarray:
@@ -68,35 +85,67 @@ def _allreduce(comm, values, op_name: str) -> np.ndarray:
     return total
 
 
-def _build_shard(partition, context, src, dst, weights, num_vertices, options) -> Graph:
+def _is_directed(options: dict, function: str) -> bool:
+    """Whether [`dyng.Graph.from_edges`][]'s keywords `options` ask for a directed graph."""
+    return _resolve_properties(
+        function[:-2],
+        options.get("properties"),
+        options.get("directed"),
+        options.get("store_transposed"),
+        options.get("layout"),
+        options.get("row_order"),
+        options.get("multi_edges"),
+        options.get("semantics"),
+    ).directed
+
+
+def _balanced(sources, targets, num_vertices, size, directed) -> VertexPartition:
+    """The ranges balanced by the rows' lengths: out-degrees, or both ends' degrees for an
+    undirected graph (its rows hold the directions of both ends)."""
+    if len(sources) != len(targets):
+        raise InvalidArgumentError(
+            f"{FROM_EDGES}: src has {len(sources)} entries and dst {len(targets)}; pass one "
+            "endpoint pair per edge"
+        )
+    if not directed:
+        sources = np.concatenate([sources, targets[targets != sources]])
+    return VertexPartition.from_edges(sources, num_vertices, size)
+
+
+def _build_shard(partition, context, src, dst, weights, num_vertices, options, directed) -> Graph:
     """This rank's shard as a host Graph over the global ids (every rank builds its own)."""
-    shard = shard_edges(partition, context.rank, src, dst, weights)
+    shard = shard_edges(partition, context.rank, src, dst, weights, directed=directed)
     # Converted as dyng.Graph.from_edges converts them, so every shard infers one graph's types.
-    sources = _convert.id_array(src, FROM_EDGES[:-2], "src")
-    targets = _convert.id_array(dst, FROM_EDGES[:-2], "dst")
-    return _shard_graph(
-        sources[shard.edge_ids], targets[shard.edge_ids], shard.weights, num_vertices, options
-    )
+    sources = _convert.id_array(src, FROM_EDGES[:-2], "src")[shard.edge_ids]
+    targets = _convert.id_array(dst, FROM_EDGES[:-2], "dst")[shard.edge_ids]
+    if not directed:  # the directions whose source the rank owns: some entries reversed
+        reverse = shard.src != sources
+        sources, targets = np.where(reverse, targets, sources), np.where(reverse, sources, targets)
+    return _shard_graph(sources, targets, shard.weights, num_vertices, options)
 
 
 def _shard_graph(src, dst, weights, num_vertices, options, function=FROM_EDGES) -> Graph:
-    """The host Graph of a rank's own edges, refused unless it can be distributed yet."""
-    local = Graph.from_edges(src, dst, weights, num_vertices=num_vertices, **options)
-    if not local.directed or local.space != "host":
+    """The host Graph of a rank's own directed edges (an undirected graph's both directions),
+    refused unless it can be distributed yet."""
+    directed_options = {**options, "directed": True}
+    local = Graph.from_edges(src, dst, weights, num_vertices=num_vertices, **directed_options)
+    if local.space != "host":
         raise NotSupportedError(
-            f"{function}: only directed host graphs are distributed yet (an "
-            "undirected edge's reverse lives with another owner; device graphs need NCCL); "
-            "pass directed=True and host resources"
+            f"{function}: only host graphs are distributed yet (device graphs need the "
+            "exchange over NCCL); pass host resources"
         )
     return local
 
 
 class DistributedGraph:
-    """A directed host graph whose vertices and out-edges are spread over the ranks of a world.
+    """A host graph whose vertices and out-edges are spread over the ranks of a world.
 
     Rank r holds the out-edges of the vertices its [`VertexPartition`][dyng.distributed.VertexPartition]
-    range owns, as an ordinary [`dyng.Graph`][] over the global vertex ids
-    ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it.
+    range owns, as an ordinary directed [`dyng.Graph`][] over the global vertex ids
+    ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it. An
+    undirected graph (``directed=False``) stores every edge in both directions, as one undirected
+    graph does, each direction with the owner of its source: an edge whose ends two ranks own
+    is held by both, and the shard holds exactly its vertices' rows of the whole graph.
     [`apply`][dyng.distributed.DistributedGraph.apply] routes a batch to the owners, applies it
     there with the graph's own batch rules, and keeps the all-or-nothing rule of one graph across
     the ranks. Build one with [`from_edges`][dyng.distributed.DistributedGraph.from_edges], or
@@ -119,6 +168,7 @@ class DistributedGraph:
     _partition: VertexPartition
     _context: Context
     _comm: Any  # mpi4py.MPI.Comm, or None for a world of one
+    _directed: bool  # False: each entry stands for both directions (the shard is directed)
 
     def __init__(self, *args, **kwargs):
         raise TypeError(
@@ -145,12 +195,15 @@ class DistributedGraph:
             Defaults to max id + 1.
         partition : VertexPartition, optional
             The vertex ranges, one per rank; defaults to ranges balanced by the edges' sources
-            ([`VertexPartition.from_edges`][dyng.distributed.VertexPartition.from_edges]).
+            ([`VertexPartition.from_edges`][dyng.distributed.VertexPartition.from_edges]), for
+            an undirected graph by both ends (its rows' lengths).
         context : Context, optional
             This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
         **options
-            [`dyng.Graph.from_edges`][]'s keywords (semantics, properties, multi_edges,
-            row_order, vertex_dtype...) for every rank's shard.
+            [`dyng.Graph.from_edges`][]'s keywords (directed, semantics, properties,
+            multi_edges, row_order, vertex_dtype...) for every rank's shard; with
+            ``directed=False`` the shard holds both directions of each edge whose ends the rank
+            owns, and ``num_edges`` counts as an undirected [`dyng.Graph`][] does.
 
         Returns
         -------
@@ -163,8 +216,7 @@ class DistributedGraph:
             On every rank, for what [`dyng.Graph.from_edges`][] refuses on any rank, or a
             partition for another number of ranks.
         NotSupportedError
-            For an undirected graph or device resources (not distributed yet), or a world over
-            NCCL.
+            For device resources (not distributed yet), or a world over NCCL.
 
         Examples
         --------
@@ -173,42 +225,53 @@ class DistributedGraph:
         >>> g = dd.DistributedGraph.from_edges([0, 1], [1, 2], [3, 4], partition=part)
         >>> g.local.edges()[2].tolist()
         [[3], [4]]
+        >>> u = dd.DistributedGraph.from_edges([0, 1], [1, 1], [3, 4], directed=False)
+        >>> (u.directed, u.num_edges, u.local.edges()[0].tolist())
+        (False, 3, [0, 1, 1])
         """
         context = init("host") if context is None else context
         comm = _transports.host_comm(context)
 
         def build():
+            directed = _is_directed(options, FROM_EDGES)
             sources, targets = _ids(src, "src", FROM_EDGES), _ids(dst, "dst", FROM_EDGES)
             n = num_vertices
             if n is None:
                 n = int(max(sources.max(initial=-1), targets.max(initial=-1))) + 1
             chosen = partition
             if chosen is None:
-                chosen = VertexPartition.from_edges(sources, n, context.size)
+                chosen = _balanced(sources, targets, n, context.size, directed)
             if chosen.num_ranks != context.size:
                 raise InvalidArgumentError(
                     f"{FROM_EDGES}: the partition has {chosen.num_ranks} ranks but the world "
                     f"{context.size}; build it with num_ranks=context.size"
                 )
-            return chosen, _build_shard(chosen, context, src, dst, weights, n, options)
+            shard = _build_shard(chosen, context, src, dst, weights, n, options, directed)
+            return chosen, shard, directed
 
         built, verdict = _verdict(build)
         vote(verdict, comm=comm)
-        return cls._of_shard(built[1], built[0], context, comm)
+        return cls._of_shard(built[1], built[0], context, comm, built[2])
 
     @classmethod
-    def _of_shard(cls, local: Graph, partition: VertexPartition, context, comm):
+    def _of_shard(cls, local: Graph, partition: VertexPartition, context, comm, directed: bool):
         """The graph of this rank's shard, built and voted on by every rank (the constructors'
         last step; dyng.distributed._files reads the shard from a file)."""
         self = object.__new__(cls)
         self._local, self._partition = local, partition
-        self._context, self._comm = context, comm
+        self._context, self._comm, self._directed = context, comm, directed
         return self
 
     @property
     def local(self) -> Graph:
-        """This rank's shard: a [`dyng.Graph`][] of the out-edges of its vertices, global ids."""
+        """This rank's shard: a directed [`dyng.Graph`][] of the out-edges of its vertices,
+        global ids (for an undirected graph, both directions of its vertices' edges)."""
         return self._local
+
+    @property
+    def directed(self) -> bool:
+        """False for an undirected graph (whose shards store each edge in both directions)."""
+        return self._directed
 
     @property
     def partition(self) -> VertexPartition:
@@ -227,7 +290,8 @@ class DistributedGraph:
 
     @property
     def num_edges(self) -> int:
-        """Number of edges of the whole graph (collective: the sum of the shards' edges)."""
+        """Number of edges of the whole graph (collective: the sum of the shards' edges), as
+        [`dyng.Graph.num_edges`][] counts them: an undirected edge twice, a self-loop once."""
         return int(_allreduce(self._comm, [self._local.num_edges], "SUM")[0])
 
     @property
@@ -247,8 +311,10 @@ class DistributedGraph:
         none). The distributed batch is the ranks' parts laid end to end in rank order, resolved
         under the graph's [`BatchSemantics`][dyng.BatchSemantics] exactly as one graph would
         resolve it: each entry is sent to the owners of its endpoints and applied by its
-        source's owner. When any rank refuses its part, no rank's shard changes and every rank
-        raises the same error.
+        source's owner (for an undirected graph, each direction by its own source's owner, so
+        an entry (u, v) and a later (v, u) name the same edge, as on one undirected graph).
+        When any rank refuses its part, no rank's shard changes and every rank raises the
+        same error.
 
         Parameters
         ----------
@@ -297,11 +363,14 @@ class DistributedGraph:
         return self._apply_voted(self._deliver(routed), log=log)
 
     def _deliver(self, routed: _RoutedBatch) -> tuple[ReceivedEdges, ReceivedEdges]:
-        """The entries sent to this rank: (insertions, deletions), by sending rank."""
-        return (
-            _exchange(routed.insertions, *routed.insertion_arrays, comm=self._comm),
-            _exchange(routed.deletions, *routed.deletion_arrays, comm=self._comm),
-        )
+        """The entries sent to this rank: (insertions, deletions), by sending rank; for an
+        undirected graph each entry followed by its reverse (a self-loop once), so the apply and
+        the repairs read the directions as a directed graph's entries."""
+        insertions = _exchange(routed.insertions, *routed.insertion_arrays, comm=self._comm)
+        deletions = _exchange(routed.deletions, *routed.deletion_arrays, comm=self._comm)
+        if self._directed:
+            return insertions, deletions
+        return _directions(insertions), _directions(deletions)
 
     def _apply_voted(self, received, *, log: bool):
         """_apply_logged's second half, for a batch already routed and voted on by every rank
