@@ -5,7 +5,8 @@
 # time, the rows' placement does not matter and the batch's edges do: a uniform batch adds
 # random long-range edges, which cut a grid's hop depth, and the search's rounds follow the hop
 # depth. The hop depth of each shortest-path tree (the most edges on a path from the source) is
-# printed beside the times. Run from the repository root:
+# printed beside the times, and the share of vertices whose distance the batch changed (what
+# any exact update must rewrite). Run from the repository root:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/layout_or_graph.py [--graphs grid2048]
 #     [--threads N]
 import argparse
@@ -73,10 +74,12 @@ for name in args.graphs.split(","):
     )
     rebuilt_ms, again = compute_ms(rebuilt)
     same = np.array_equal(host(applied.distances), host(again.distances))
+    changed = np.mean(host(fresh.distances) != host(applied.distances))
     print(
         f"{name}: compute fresh {fresh_ms:.2f} ms (hop depth {hop_depth(fresh)}); after one "
         f"apply of {args.changes:,} changes {applied_ms:.2f} ms (hop depth {hop_depth(applied)}); "
-        f"those edges rebuilt in a fresh layout {rebuilt_ms:.2f} ms (same distances: {same})",
+        f"those edges rebuilt in a fresh layout {rebuilt_ms:.2f} ms (same distances: {same}); "
+        f"the batch changed {100 * changed:.1f}% of the distances",
         flush=True,
     )
     graph = rebuilt = None
