@@ -51,12 +51,18 @@ for name in args.graphs.split(","):
         f"{name}: m {graph.num_edges:,}, mean weight {np.mean(edges.weights):.1f}, "
         f"distance median {np.median(reference[reached]):.0f} max {reference[reached].max()}"
     )
-    print(f"  delta pick: {picked_ms:8.2f} ms  epochs {picked.stats.epochs:6d}  "
-          f"pushes {picked.stats.pushes:,}", flush=True)
+    print(
+        f"  delta pick: {picked_ms:8.2f} ms  epochs {picked.stats.epochs:6d}  "
+        f"pushes {picked.stats.pushes:,}",
+        flush=True,
+    )
     for delta in (int(d) for d in args.deltas.split(",")):
         ms, result = timed(graph, delta)
         if not np.array_equal(host(result.distances), reference):
             raise SystemExit(f"delta_sweep.py: {name}, delta {delta}: distances differ")
-        print(f"  delta {delta:6d}: {ms:8.2f} ms  epochs {result.stats.epochs:6d}  "
-              f"pushes {result.stats.pushes:,}", flush=True)
+        print(
+            f"  delta {delta:6d}: {ms:8.2f} ms  epochs {result.stats.epochs:6d}  "
+            f"pushes {result.stats.pushes:,}",
+            flush=True,
+        )
     graph = None

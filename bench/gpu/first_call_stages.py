@@ -20,7 +20,8 @@ import statistics
 import time
 
 import numpy as np
-from issue14_batches import uniform_batch  # beside this script (sys.path[0])
+from cycle_count_steps import cycle_graph  # beside this script (sys.path[0]), as is
+from issue14_batches import uniform_batch
 
 import dyng
 from bench import generators
@@ -111,7 +112,9 @@ for name in (g for g in args.graphs.split(",") if g):
     for k in (int(c) for c in args.changes.split(",") if c):
         g = base.clone()
         first = profiled(lambda: g.apply(uniform_batch(edges, rng, k)))
-        steady = [profiled(lambda: g.apply(uniform_batch(edges, rng, k))) for _ in range(args.steady)]
+        steady = [
+            profiled(lambda: g.apply(uniform_batch(edges, rng, k))) for _ in range(args.steady)
+        ]
         report(f"apply {k:,} (fresh clone)", first, steady)
         g = None
         g = base.clone()
@@ -137,7 +140,6 @@ for name in (g for g in args.graphs.split(",") if g):
     base = None
 
 
-
 if args.others:
     e20 = generators.rmat(20, 16, seed=1)
     w = np.random.default_rng(12).integers(1, 101, size=(e20.num_edges, 3), dtype=np.int32)
@@ -160,14 +162,7 @@ if args.others:
         lambda g: dyng.mosp.compute(g, 0, preferences=[2, 1, 3]),
         dyng.mosp.update,
     )
-    e12 = generators.rmat(12, 8, seed=1)
-    base = dyng.Graph.from_edges(
-        e12.src.astype(np.int32),
-        e12.dst.astype(np.int32),
-        num_vertices=e12.num_vertices,
-        properties="cycle_enum_compatible",
-        resources=resources,
-    )
+    e12, base = cycle_graph(resources)
 
     def cycle_batch():
         b = uniform_batch(e12, rng, 10)
