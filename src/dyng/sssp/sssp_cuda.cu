@@ -172,8 +172,7 @@ template <class vid_t, class eid_t>
 void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
-                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning,
-                   int64_t* width_used) {
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning, int64_t* width_used) {
   constexpr const char* fn = "sssp::cuda::compute()";
   const int objective = first_objective;
   check_joint_arguments(out, in, source, objective, num_objectives, d_dist, d_parents, fn);

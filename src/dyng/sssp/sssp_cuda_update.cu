@@ -130,11 +130,11 @@ int64_t mirror_into(device_state_t<vid_t>& state, int64_t from, int64_t to, bool
     differ.fill_bytes(0);
   }
   if (to > from) {
-    kernels::mirror_kernel<vid_t><<<kernels::stride_blocks(to - from, 8), kernels::k_block_threads,
-                                    0, as_stream(stream)>>>(
-        from, to, reinterpret_cast<const kernels::dist_t*>(state.distances.data()),
-        state.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp, m.far_stamp,
-        count ? differ.data() : nullptr);
+    kernels::mirror_kernel<vid_t>
+        <<<kernels::stride_blocks(to - from, 8), kernels::k_block_threads, 0, as_stream(stream)>>>(
+            from, to, reinterpret_cast<const kernels::dist_t*>(state.distances.data()),
+            state.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp, m.far_stamp,
+            count ? differ.data() : nullptr);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   memory.mirrored = to;
