@@ -166,10 +166,11 @@ def test_the_shard_reads():
     assert NATIVE.sssp_shard_lengths(shard._native, 0) == (3, 14, 7, 2, 0, 2)
     # The tree 0 -> 1 -> 2 (owned), 0 -> 2 a non-tree edge, 2 -> 3 on another rank.
     parents, mask = np.array([-1, 0, 1], np.int64), np.zeros(3, bool)
-    count, children, cut_parents = NATIVE.sssp_shard_cut(
+    count, children, cut_parents, positions = NATIVE.sssp_shard_cut(
         shard._native, 0, parents, mask, np.array([1, 1], np.int64), 10
     )
     assert (count, mask.tolist(), children.tolist()) == (2, [False, True, True], [])
+    assert sorted(positions.tolist()) == [1, 2]  # what the mask holds, listed by the walk
     mask[:] = False
     assert NATIVE.sssp_shard_cut(shard._native, 0, parents, mask, np.array([0]), 1)[0] == 1
     # The offers into 2 and 0 from the owned vertices with a distance (1's is infinite, then 5).
