@@ -14,8 +14,8 @@ status 1.
 
 Rank 0 prints the compute times, the update medians and their ratios. Each rank's part of a
 round is native (sssp/detail/owned_search.hpp); the rest of the protocol (routing, votes,
-exchanges, NumPy passes over a rank's range) is Python, which is what the ratio of a small
-update measures.
+exchanges and, with several ranks, a NumPy pass over a rank's range per round) is Python, which
+is what the ratio of a small update measures.
 """
 
 from __future__ import annotations

@@ -71,9 +71,11 @@ void take_offers(int64_t first, tree_array_t distances, tree_array_t parents, ac
   sssp::detail::take_offers(tree, to, at_distance, from);
 }
 
-std::tuple<int64_t, out_array_t, out_array_t> cut(const graph_handle_t& h, int64_t first,
-                                                  tree_array_t parents, active_array_t mask,
-                                                  const in_array_t& roots, int64_t limit) {
+/// A cut walk's count, its children on other ranks and their parents, and the positions cut.
+using cut_t = std::tuple<int64_t, out_array_t, out_array_t, out_array_t>;
+
+cut_t cut(const graph_handle_t& h, int64_t first, tree_array_t parents, active_array_t mask,
+          const in_array_t& roots, int64_t limit) {
   constexpr const char* fn = "sssp_shard_cut";
   const auto root_span = as_span<int64_t>(roots, fn, "roots");
   sssp::detail::cut_offers_t out;
@@ -98,7 +100,8 @@ std::tuple<int64_t, out_array_t, out_array_t> cut(const graph_handle_t& h, int64
         count = sssp::shard_cut(g, tree, mask.data(), root_span, limit, out);
       },
       h.graph);
-  return {count, to_numpy(std::move(out.children)), to_numpy(std::move(out.parents))};
+  return {count, to_numpy(std::move(out.children)), to_numpy(std::move(out.parents)),
+          to_numpy(std::move(out.cut))};
 }
 
 std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t> lengths(const graph_handle_t& h,
@@ -153,7 +156,8 @@ void bind_sssp_shard(nb::module_& m) {
   m.def("sssp_shard_cut", &cut, nb::arg("graph"), nb::arg("first"), nb::arg("parents"),
         nb::arg("mask"), nb::arg("roots"), nb::arg("limit"),
         "Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, "
-        "at most `limit` vertices: (count cut, children on other ranks, their cut parents).");
+        "at most `limit` vertices: (count cut, children on other ranks, their cut parents, "
+        "the positions cut).");
   m.def("sssp_shard_lengths", &lengths, nb::arg("graph"), nb::arg("objective"),
         "(edges, sum, largest length, smallest length, its edge's source, its edge's target) "
         "of a shard's "

@@ -1012,9 +1012,9 @@ def sssp_shard_take_offers(first: int, distances: Annotated[NDArray[numpy.int64]
     Takes int64 offers (global target, distance, source) into the tree slice starting at `first`: the lowest (distance, source) pair per target; a lowered target turns active.
     """
 
-def sssp_shard_cut(graph: GraphHandle, first: int, parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], mask: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], roots: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], limit: int) -> tuple[int, Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
+def sssp_shard_cut(graph: GraphHandle, first: int, parents: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], mask: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], roots: Annotated[NDArray, dict(shape=(None,), order='C', device='cpu', writable=False)], limit: int) -> tuple[int, Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))], Annotated[NDArray, dict(shape=(None,))]]:
     """
-    Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, at most `limit` vertices: (count cut, children on other ranks, their cut parents).
+    Cuts the subtrees below the int64 root positions on this shard into the bool `mask`, at most `limit` vertices: (count cut, children on other ranks, their cut parents, the positions cut).
     """
 
 def sssp_shard_lengths(graph: GraphHandle, objective: int) -> tuple[int, int, int, int, int, int]:

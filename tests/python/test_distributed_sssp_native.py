@@ -90,6 +90,21 @@ def test_one_step_matches_the_numpy_oracle(seed):
     assert active.tolist() == (seeded & ~want[3]).tolist()  # settled vertices leave the set
 
 
+def test_the_search_finds_seeds_at_both_ends_of_a_long_range():
+    # The seeds are looked up a stretch at a time: the first and last flags of a range far
+    # longer than a word are seeds, and an active vertex at the bound stays for a later round.
+    n = 10_000
+    src, dst, lengths = np.array([0, n - 1]), np.array([1, n - 2]), np.array([1, 1])
+    shard = shard_of(src, dst, lengths, n, 0, n)
+    dist, par = np.full(n, INFINITE_DISTANCE, np.int64), np.full(n, -1, np.int64)
+    active = np.zeros(n, dtype=bool)
+    for at, d in ((0, 0), (n // 2, 50), (n - 1, 5)):
+        dist[at], active[at] = d, True
+    NATIVE.sssp_shard_search(shard._native, 0, 0, dist, par, active, 50)
+    assert (dist[1], par[1], dist[n - 2], par[n - 2]) == (1, 0, 6, n - 1)
+    assert np.flatnonzero(active).tolist() == [n // 2]
+
+
 def simulate(src, dst, lengths, n, starts, source, delta, longest):
     """The rounds of _sssp_rounds.search over len(starts) - 1 ranks in one process."""
     ranks = range(len(starts) - 1)
@@ -166,10 +181,11 @@ def test_the_shard_reads():
     assert NATIVE.sssp_shard_lengths(shard._native, 0) == (3, 14, 7, 2, 0, 2)
     # The tree 0 -> 1 -> 2 (owned), 0 -> 2 a non-tree edge, 2 -> 3 on another rank.
     parents, mask = np.array([-1, 0, 1], np.int64), np.zeros(3, bool)
-    count, children, cut_parents = NATIVE.sssp_shard_cut(
+    count, children, cut_parents, positions = NATIVE.sssp_shard_cut(
         shard._native, 0, parents, mask, np.array([1, 1], np.int64), 10
     )
     assert (count, mask.tolist(), children.tolist()) == (2, [False, True, True], [])
+    assert sorted(positions.tolist()) == [1, 2]  # what the mask holds, listed by the walk
     mask[:] = False
     assert NATIVE.sssp_shard_cut(shard._native, 0, parents, mask, np.array([0]), 1)[0] == 1
     # The offers into 2 and 0 from the owned vertices with a distance (1's is infinite, then 5).

@@ -417,8 +417,10 @@ class DistributedGraph:
         """The received entries this rank's shard stores (those whose source it owns), in the
         form the shard's apply takes: they were checked by their senders."""
         rank, owner, k = self._context.rank, self._partition._owner_of, self._local.num_weights
-        keep_insert = owner(insertions.src) == rank
-        keep_delete = owner(deletions.src) == rank
+        if self._partition.num_ranks == 1:  # alone, the rank owns every source
+            keep_insert = keep_delete = slice(None)
+        else:
+            keep_insert, keep_delete = owner(insertions.src) == rank, owner(deletions.src) == rank
         dtype = self._local._native.vertex_dtype
 
         def ids(values, argument):  # a no-op unless the sender's shard held wider ids
@@ -437,6 +439,8 @@ class DistributedGraph:
         """The whole batch's counters: sums over the ranks; vertex counts from the largest."""
         if self._comm is None:  # alone, the sums and the largest are this rank's own
             grown = summary.num_vertices_after - before
+            if grown == summary.inserted_vertices:
+                return summary
             return dataclasses.replace(summary, inserted_vertices=grown)
         counters = dataclasses.asdict(summary)
         sums = _allreduce(self._comm, [counters[name] for name in _SUMMED], "SUM")

@@ -402,10 +402,9 @@ def _repair(shard: _Shard, tree: _Tree, received, budget: int, delta: int):
     (``DistributedGraph._deliver``): the apply and the repair share one exchange."""
     inserted, deleted = received
     roots = np.concatenate([_tree_edges(tree, inserted), _tree_edges(tree, deleted)])
-    mask, invalidated = cut(shard, tree, roots, budget)
+    cut_at, invalidated = cut(shard, tree, roots, budget)
     if invalidated > budget:
         return invalidated, None
-    cut_at = np.flatnonzero(mask)
     tree.dist[cut_at], tree.par[cut_at] = INFINITE_DISTANCE, -1
     # The inserted edges' sources relax their out-edges again. The cut vertices get, from
     # wherever their in-neighbours live, the offers of their in-edges: relaxing those

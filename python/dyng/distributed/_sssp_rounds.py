@@ -98,7 +98,8 @@ class _Shard:
 
     def cut(self, tree: _Tree, mask: np.ndarray, roots: np.ndarray, limit: int):
         """Cuts the subtrees below `roots` (positions) on this rank into `mask`, at most
-        `limit` vertices: (count, children on other ranks, their cut parents)."""
+        `limit` vertices: (count, children on other ranks, their cut parents, the positions
+        cut)."""
         return _backend.native().sssp_shard_cut(
             self.local._native,
             tree.first,
@@ -156,6 +157,8 @@ def _to_all(count: int, size: int) -> Routing:
 def _to_everyone(shard: _Shard, vertices: np.ndarray) -> np.ndarray:
     """Every rank's `vertices`, gathered on every rank through the exchange."""
     ids = np.asarray(vertices, np.int64)
+    if shard.comm is None:  # alone, every rank's vertices are these (the exchange's identity)
+        return ids
     routing = _to_all(len(ids), shard.partition.num_ranks)
     return _exchange(routing, ids, ids, np.zeros((len(ids), 0), np.int32), comm=shard.comm).src
 
@@ -170,12 +173,13 @@ def _relax(shard: _Shard, tree: _Tree, active: np.ndarray, bound: int, longest: 
 def send_offers(shard: _Shard, tree: _Tree, active: np.ndarray, targets, candidates, sources):
     """Sends the offers (targets, candidate distances, sources) to the targets' owners, where
     a lower (distance, source) pair is kept and a vertex whose distance fell becomes active."""
-    if shard.comm is None and not len(targets):  # alone, no peer waits on the exchange
-        return
-    got = _to_owners(shard, targets, sources, _distance_rows(candidates))
-    if len(got.src):
+    if shard.comm is None:  # alone, no peer waits, and the exchange would return them as they are
+        arrived = candidates
+    else:
+        got = _to_owners(shard, targets, sources, _distance_rows(candidates))
         arrived = np.ascontiguousarray(got.weights).view(np.int64).reshape(-1)
         targets, sources = np.ascontiguousarray(got.src), np.ascontiguousarray(got.dst)
+    if len(targets):
         _backend.native().sssp_shard_take_offers(
             tree.first, tree.dist, tree.par, active, targets, arrived, sources
         )
@@ -202,20 +206,22 @@ def search(shard: _Shard, tree: _Tree, active: np.ndarray, delta: int, longest: 
 
 
 def cut(shard: _Shard, tree: _Tree, roots: np.ndarray, budget: int) -> tuple[np.ndarray, int]:
-    """Marks the subtrees below `roots` (positions in `tree`): each rank walks down its own
+    """Cuts the subtrees below `roots` (positions in `tree`): each rank walks down its own
     part of the tree natively, and a child on another rank is sent to its owner, who cuts it
     (and its part below) when the sender is its parent; one round per hop between ranks.
-    Returns the mask and the number cut over the ranks; the walk stops (every rank alike) once
-    that number passes `budget`."""
+    Returns this rank's cut positions (in no particular order: the walks' lists, not a scan of
+    the rank's range) and the number cut over the ranks; the walk stops (every rank alike)
+    once that number passes `budget`."""
     mask = np.zeros(len(tree.dist), dtype=bool)
-    level, total = roots, 0
+    level, total, walks = roots, 0, []
     while True:
-        count, children, parents = shard.cut(tree, mask, level, budget - total + 1)
+        count, children, parents, positions = shard.cut(tree, mask, level, budget - total + 1)
+        walks.append(positions)
         count = shard.sum(count)
         total += count
         # In a world of one no child lives on another rank: the first walk was the whole cut.
         if count == 0 or total > budget or shard.partition.num_ranks == 1:
-            return mask, total
+            return (walks[0] if len(walks) == 1 else np.concatenate(walks)), total
         got = _to_owners(shard, children, parents, np.zeros((len(children), 0), np.int32))
         at = got.src - tree.first
         level = at[tree.par[at] == got.dst]

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -59,6 +60,16 @@ struct owned_search_out_t {
   std::vector<int64_t> offer_sources;    ///< The relaxing owned vertices, global ids.
   int64_t relaxations = 0;               ///< Out-edges scanned.
 };
+
+/// The first active position at or after `from` (tree.count when none). A small repair's active
+/// set is a few vertices of the rank's range: memchr skips the inactive stretches a word at a
+/// time, where a test per position would make every search cost O(range).
+inline int64_t next_active(const owned_tree_t& tree, int64_t from) {
+  if (from >= tree.count) return tree.count;
+  static_assert(sizeof(bool) == 1, "the active set is read as bytes (true is 1)");
+  const void* hit = std::memchr(tree.active + from, 1, static_cast<size_t>(tree.count - from));
+  return hit == nullptr ? tree.count : static_cast<const bool*>(hit) - tree.active;
+}
 
 /// Relaxes the row of owned vertex u, settled at distance d, pushing improved owned vertices
 /// onto `queue` (a radix_heap_t or a dial_queue_t).
@@ -145,8 +156,8 @@ void owned_search(const rows_t& rows, owned_tree_t& tree, int64_t bound, int64_t
                   owned_search_out_t& out) {
   std::vector<vid_t> seeds;
   int64_t farthest = 0;
-  for (int64_t at = 0; at < tree.count; ++at) {
-    if (tree.active[at] && tree.dist[at] < bound) {
+  for (int64_t at = next_active(tree, 0); at < tree.count; at = next_active(tree, at + 1)) {
+    if (tree.dist[at] < bound) {
       tree.active[at] = false;
       seeds.push_back(static_cast<vid_t>(tree.first + at));
       farthest = std::max(farthest, tree.dist[at]);
@@ -190,12 +201,14 @@ struct cut_offers_t {
   std::vector<int64_t> children;  ///< Targets of a cut vertex's out-edges on other ranks.
   std::vector<int64_t> parents;   ///< The cut vertex of each (the owner cuts the child when
                                   ///< this is its parent).
+  std::vector<int64_t> cut;       ///< Positions this call cut, in the order it cut them (the
+                                  ///< repair resets them without scanning the mask).
 };
 
 /// Cuts the subtrees below `roots` (positions) on this rank: a cut vertex's owned children (v
 /// with parent[v] == u) are cut in turn, depth first, and every out-edge into another rank's
 /// vertex is reported in `out`. Stops once `limit` vertices are cut by this call (the rounds
-/// then know the budget is spent); returns how many were.
+/// then know the budget is spent); returns how many were, their positions in out.cut.
 template <class vid_t, class eid_t>
 int64_t cut_owned(const adjacency_view_t<vid_t, eid_t>& rows, const owned_tree_t& tree, bool* cut,
                   std::span<const int64_t> roots, int64_t limit, cut_offers_t& out) {
@@ -206,6 +219,7 @@ int64_t cut_owned(const adjacency_view_t<vid_t, eid_t>& rows, const owned_tree_t
     cut[at] = true;
     ++count;
     stack.push_back(at);
+    out.cut.push_back(at);
   };
   for (const int64_t at : roots) take(at);
   while (!stack.empty() && count < limit) {
