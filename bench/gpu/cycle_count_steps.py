@@ -11,16 +11,21 @@ import dyng
 from bench import changes, generators
 
 
-def main(counts):
+def cycle_graph(resources):
+    """The bench's cycle_count case: (R-MAT 12's edge list, its graph on `resources`)."""
     e = generators.rmat(12, 8, seed=1)
-    res = dyng.Resources.cuda()
-    g0 = dyng.Graph.from_edges(
+    graph = dyng.Graph.from_edges(
         e.src.astype(np.int32),
         e.dst.astype(np.int32),
         num_vertices=e.num_vertices,
         properties="cycle_enum_compatible",
-        resources=res,
+        resources=resources,
     )
+    return e, graph
+
+
+def main(counts):
+    e, g0 = cycle_graph(dyng.Resources.cuda())
     t = []
     for _ in range(15):
         start = time.perf_counter()
