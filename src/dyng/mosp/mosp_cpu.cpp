@@ -521,6 +521,9 @@ stats_t compute(const graph_t<vid_t, eid_t>& graph, vid_t source, const options_
                     false, state, stats.objectives);
   for (const auto& part : stats.objectives) add_counters(stats, part);
   combine(graph, options, exec, state, stats);
+  // The search ran on the compact CSRs; the rows updates edit are laid out now, so that the
+  // first update costs what the later ones do (combined_store.hpp).
+  state.combined_graph.graph(cost_threads(exec, graph, options));
   stats.path = update_path_t::compute;
   return stats;
 }

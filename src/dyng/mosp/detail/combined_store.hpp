@@ -1,5 +1,5 @@
-// How a state holds its combined graph: the two CSRs a compute builds, laid out as a dyng graph
-// only when an update first edits it.
+// How a state holds its combined graph: the two CSRs a compute builds and searches, laid out as a
+// dyng graph for the updates that edit it.
 #pragma once
 
 #include <cstdint>
@@ -44,9 +44,11 @@ adjacency_view_t<vid_t, int64_t> view_of(const csr_t<vid_t, int64_t>& csr) {
 
 /// The combined graph as a state holds it. A compute builds the two CSRs and searches them as
 /// they are; only an update edits the graph, so the CSRs are laid out as a dyng graph (spare
-/// slots in every row of both directions, six n-sized offset arrays) when an update first asks
-/// for it. A compute that is never updated does not pay for that layout (a few percent of a
-/// sequential compute); the first update pays it once.
+/// slots in every row of both directions, six n-sized offset arrays) when graph() is first
+/// called. compute() calls it at its end, so that a result's first update costs what the later
+/// ones do rather than paying the layout (several times a steady update; bench/README.md); a
+/// state made otherwise (Result.from_arrays, a copy from the device) lays out on its first
+/// update.
 template <class vid_t>
 class combined_store_t {
  public:
