@@ -546,8 +546,14 @@ template <class vid_t>
 void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream) {
   const stage_scope_t prepare_stage("sssp.prepare_updates");
   if (width > 0) state.repair_width = std::min(k_max_delta, width);
-  ready_repair_memory(state, stream);
-  ::dyng::cuda::synchronize(stream);
+  try {
+    ready_repair_memory(state, stream);
+    ::dyng::cuda::synchronize(stream);
+  } catch (const out_of_memory_error&) {
+    // The compute's answer stands; the first update asks for the memory again (and says so
+    // if it still does not fit).
+    state.repair_memory = repair_memory_t<vid_t>{};
+  }
 }
 
 #define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                       \

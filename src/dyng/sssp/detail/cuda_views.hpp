@@ -89,7 +89,8 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
 /// Readies a fresh compute's `state` for update(), so that its first update costs what the
 /// later ones do: the repair memory allocated and mirrored now, and `width` (the compute's
 /// bucket width; 0: none known) kept as the repair width. compute() through the entry points
-/// calls it; a state that skipped it gets the same done by its first update.
+/// calls it; a state that skipped it, or for which the memory did not fit (no error then: the
+/// result stands), gets the same done by its first update.
 template <class vid_t>
 void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream);
 
