@@ -50,11 +50,12 @@ def build(edges):
 
 
 def profiled(call):
-    """(wall ms, {stage path: device ms}) of one call, every stage waited for."""
+    """(wall ms, {stage path: (host ms, device ms)}, the call's path) of one call, every stage
+    waited for; the path is an update's stats.path ("" for an apply)."""
     options = {} if args.threads else {"sync_stages": True, "cuda_events": True}
     with dyng.profile(resources, **options) as prof:
         start = time.perf_counter()
-        call()
+        returned = call()
         wall = 1e3 * (time.perf_counter() - start)
     stages, path = {}, []
     for stage in prof.stages:
@@ -63,21 +64,27 @@ def profiled(call):
         key = "/".join(path)
         host, device = stages.get(key, (0.0, 0.0))
         stages[key] = (host + stage.host_ms, device + stage.device_ms)
-    return wall, stages
+    return wall, stages, str(getattr(returned, "path", "")).rsplit(".", 1)[-1]
 
 
 def report(title, first, steady):
-    walls = [w for w, _ in steady]
-    print(f"  {title}: first {first[0]:.3f} ms, steady median {statistics.median(walls):.3f} ms")
-    keys = list(first[1]) + [k for _, s in steady for k in s if k not in first[1]]
+    """The first call beside the steady ones, with the paths the updates took: a first update
+    that fell back to a recompute is no first-call cost."""
+    walls = [w for w, _, _ in steady]
+    paths = "" if not first[2] else f" (paths: first {first[2]}, steady {[p for *_, p in steady]})"
+    print(
+        f"  {title}: first {first[0]:.3f} ms, steady median {statistics.median(walls):.3f} ms"
+        + paths
+    )
+    keys = list(first[1]) + [k for _, s, _ in steady for k in s if k not in first[1]]
     seen = set()
     for key in keys:
         if key in seen:
             continue
         seen.add(key)
         f_host, f_dev = first[1].get(key, (0.0, 0.0))
-        s_host = statistics.median(s.get(key, (0.0, 0.0))[0] for _, s in steady)
-        s_dev = statistics.median(s.get(key, (0.0, 0.0))[1] for _, s in steady)
+        s_host = statistics.median(s.get(key, (0.0, 0.0))[0] for _, s, _ in steady)
+        s_dev = statistics.median(s.get(key, (0.0, 0.0))[1] for _, s, _ in steady)
         depth = key.count("/")
         name = key.rsplit("/", 1)[-1]
         flag = "  <==" if f_host - s_host > 0.1 else ""

@@ -135,6 +135,17 @@ def test_unweighted_graphs_and_short_lengths_are_refused():
         dd.sssp_compute(zero, 0, validate_inputs=False)  # refused as dyng.sssp refuses it
 
 
+def test_a_world_of_one_names_the_smallest_length_of_the_objective_column():
+    # Alone, the check is dyng.sssp.compute's own weight scan; the refusal still names the
+    # smallest length's edge as the shard's scan does on several ranks, and reads no other column.
+    graph = dd.DistributedGraph.from_edges([0, 1, 2], [1, 2, 3], [[5, 1], [-2, 1], [0, 1]])
+    with pytest.raises(dyng.InvalidArgumentError, match=r"edge \(1, 2\) has length -2") as caught:
+        dd.sssp_compute(graph, 0)
+    error = caught.value  # shown alone, not chained to dyng.sssp's message
+    assert error.__context__ is None or error.__suppress_context__
+    assert dd.sssp_compute(graph, 0, objective=1).gather()[0].tolist() == [0, 1, 2, 3]
+
+
 def test_a_refused_update_changes_neither_the_graph_nor_the_result():
     graph = dd.DistributedGraph.from_edges([0, 1], [1, 2], [2, 2])
     result = dd.sssp_compute(graph, 0)

@@ -216,7 +216,10 @@ def _read_only(values: np.ndarray) -> np.ndarray:
 def _delta(shard: _Shard, lengths, options: Options) -> int:
     """The bucket width: the options' when set, else the largest mean edge length of a rank;
     the largest over the ranks either way, so that every rank opens the same buckets
-    (distances and parents do not depend on it)."""
+    (distances and parents do not depend on it). A world of one opens no bucket (its one
+    search settles everything) and has no scan (`lengths` None): the options' width, or 1."""
+    if lengths is None:
+        return max(1, options.delta)
     edges, total = lengths[:2]
     mean = total // edges if edges else 1
     return max(1, -shard.min(-(options.delta or mean)))
@@ -236,15 +239,9 @@ def _agree(comm, values, function: str, what: str) -> None:
 def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int, longest=0):
     """A compute from scratch: (this rank's tree, rounds); `longest`, when known, is the
     shard's largest length (0: unknown, as after a batch)."""
+    if _is_whole(graph, num_vertices):
+        return _whole_tree(graph, shard, source, num_vertices), 1
     tree = _Tree.empty(*_owned_range(graph.partition, graph.context.rank, num_vertices))
-    if graph.partition.num_ranks == 1 and len(tree.dist) == graph.local.num_vertices:
-        # The shard is the whole graph: its one local search is dyng.sssp's compute, whose
-        # kernels (packed rows, narrow distances, a team when one pays) that search lacks.
-        whole = dyng.sssp.compute(
-            graph.local, source, objective=shard.objective, validate_inputs=False
-        )
-        tree.dist[:], tree.par[:] = whole.distances.to_numpy(), whole.parents.to_numpy()
-        return tree, 1
     active = np.zeros(len(tree.dist), dtype=bool)
     if 0 <= source - tree.first < len(tree.dist):
         tree.dist[source - tree.first] = 0
@@ -252,8 +249,40 @@ def _fresh_tree(graph, shard: _Shard, source: int, num_vertices: int, delta: int
     return tree, search(shard, tree, active, delta, longest)
 
 
-def _refuse_length(function: str, what: str, u: int, v: int, length: int) -> None:
-    raise InvalidArgumentError(
+def _is_whole(graph, num_vertices: int) -> bool:
+    """Whether this rank's shard is the whole graph (a world of one): its one local search is
+    then dyng.sssp's compute (`_whole_tree`)."""
+    if graph.partition.num_ranks != 1:
+        return False
+    first, last = _owned_range(graph.partition, graph.context.rank, num_vertices)
+    return last - first == graph.local.num_vertices
+
+
+def _whole_tree(graph, shard: _Shard, source: int, num_vertices: int) -> _Tree:
+    """dyng.sssp's compute on a shard that is the whole graph, whose kernels (packed rows,
+    narrow distances, a team when one pays) the owned search lacks, as this rank's tree. Its
+    own weight scan refuses a length < 1, so the compute's checks skip the shard's scan
+    (`_check_compute`); only then does the shard's scan run, to name the edge as the checks of
+    several ranks do."""
+    try:
+        whole = dyng.sssp.compute(
+            graph.local, source, objective=shard.objective, validate_inputs=False
+        )
+    except InvalidArgumentError:
+        edges, _, _, smallest, u, v = shard.lengths()
+        if edges and smallest < 1:
+            raise _short_length(COMPUTE, "edge", u, v, smallest) from None
+        raise
+    first = _owned_range(graph.partition, graph.context.rank, num_vertices)[0]
+    # A writable copy of the distances (the updates repair them in place); the parents'
+    # widening to int64 is their one copy.
+    parents = whole.parents.to_numpy(copy=False).astype(np.int64)
+    return _Tree(first, whole.distances.to_numpy(), parents)
+
+
+def _short_length(function: str, what: str, u: int, v: int, length: int) -> InvalidArgumentError:
+    """The refusal of `what` (u, v), whose length is < 1."""
+    return InvalidArgumentError(
         f"{function}(): {what} ({u}, {v}) has length {length} in the objective column; sssp "
         "needs lengths >= 1 (as dyng.sssp does), so fix the weights"
     )
@@ -264,12 +293,13 @@ def _check_lengths(lengths: np.ndarray, ends, function: str, what: str) -> None:
     if len(lengths) and int(lengths.min()) < 1:
         position = int(np.argmax(lengths < 1))
         u, v = ends(position)
-        _refuse_length(function, what, u, v, int(lengths[position]))
+        raise _short_length(function, what, u, v, int(lengths[position]))
 
 
 def _check_compute(graph, source, options: Options, num_vertices: int):
     """This rank's part of the checks of a compute; the shard's view and its lengths' scan
-    (``_Shard.lengths``) when they pass."""
+    (``_Shard.lengths``) when they pass, None for the scan in a world of one (whose compute's
+    own scan refuses a length < 1, `_whole_tree`)."""
     if graph.num_weights == 0:
         raise NotSupportedError(
             f"{COMPUTE}(): the graph is unweighted; sssp needs edge lengths: build the graph "
@@ -286,10 +316,12 @@ def _check_compute(graph, source, options: Options, num_vertices: int):
             f"pass 0 <= source < {num_vertices}"
         )
     shard = _Shard.of(graph, options.objective)
+    if _is_whole(graph, num_vertices):
+        return shard, None
     lengths = shard.lengths()
     edges, _, _, smallest, u, v = lengths
     if edges and smallest < 1:
-        _refuse_length(COMPUTE, "edge", u, v, smallest)
+        raise _short_length(COMPUTE, "edge", u, v, smallest)
     return shard, lengths
 
 
@@ -357,7 +389,8 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
     opts, start, shard, lengths = built
     _agree(graph._comm, [start, opts.objective], COMPUTE, "sources or objectives")
     delta = _delta(shard, lengths, opts)
-    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta, lengths[2])
+    longest = 0 if lengths is None else lengths[2]
+    tree, rounds = _fresh_tree(graph, shard, start, num_vertices, delta, longest)
     stats = SsspStats("compute", 0, rounds)
     return SsspResult._made(graph, tree, num_vertices, opts, start, delta, stats)
 
