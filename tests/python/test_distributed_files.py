@@ -18,11 +18,16 @@ def _edges(graph):
     return [a.tolist() for a in graph.local.edges()]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_world_of_one_reads_the_graph_from_arrays(tmp_path, seed):
+def _random_edges(seed, ids):
+    """Up to 60 seeded edges among `ids` vertices, weights 1..8."""
     rng = np.random.default_rng(seed)
     m = int(rng.integers(0, 60))
-    src, dst, w = rng.integers(0, 25, m), rng.integers(0, 25, m), rng.integers(1, 9, m)
+    return rng.integers(0, ids, m), rng.integers(0, ids, m), rng.integers(1, 9, m)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_world_of_one_reads_the_graph_from_arrays(tmp_path, seed):
+    src, dst, w = _random_edges(seed, 25)
     path = tmp_path / "g.txt"
     io.write_edge_list(path, (src, dst, w))
     whole = io.read_edge_list_arrays(path, num_weights=1, ids="as_is", symmetrize=True)
@@ -39,9 +44,7 @@ def test_a_world_of_one_reads_the_graph_from_arrays(tmp_path, seed):
 def test_an_undirected_graph_read_equals_one_undirected_graph_of_the_file(tmp_path, seed):
     # Repeats either way round with other weights, and self-loops: their merge must follow the
     # single-process reader's (src, dst) order.
-    rng = np.random.default_rng(seed)
-    m = int(rng.integers(0, 60))
-    src, dst, w = rng.integers(0, 15, m), rng.integers(0, 15, m), rng.integers(1, 9, m)
+    src, dst, w = _random_edges(seed, 15)
     path = tmp_path / "g.txt"
     io.write_edge_list(path, (np.concatenate([src, dst]), np.concatenate([dst, src]), [*w, *w + 1]))
     options = dict(num_weights=1, ids="as_is", drop_self_loops=False, directed=False)
