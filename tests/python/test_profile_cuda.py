@@ -61,6 +61,24 @@ def test_sssp_stages_with_device_times(cuda):
     assert all(s.device_ms > 0.0 for s in prof.samples if s.name in ("sssp.compute", "graph.apply"))
 
 
+def test_a_compute_readies_its_result_so_the_first_update_allocates_nothing(cuda):
+    # The repair memory, its mirror and the repair's bucket width come with the compute
+    # (sssp.prepare_updates); a first update that made them would be a first-call cost.
+    g, rng = rmat_like(cuda)
+    with dyng.profile(cuda) as prof:
+        r = dyng.sssp.compute(g, 0)
+    assert "sssp.prepare_updates" in names(prof)
+    assert {"sssp.repair_memory", "sssp.mirror"} <= set(names(prof))
+    batch = dyng.EdgeBatch(
+        insert=(rng.integers(0, 1 << 16, 50), rng.integers(0, 1 << 16, 50), np.full(50, 7)),
+        delete=(g.edges()[0][:50], g.edges()[1][:50]),
+    )
+    with dyng.profile(cuda) as prof:
+        dyng.sssp.update(g, batch, r)
+    assert not {"sssp.repair_memory", "sssp.mirror", "sssp.sample_weights"} & set(names(prof))
+    assert np.array_equal(r.distances.to_numpy(), dyng.sssp.compute(g, 0).distances.to_numpy())
+
+
 def test_sync_stages_host_time_covers_device_time(cuda):
     g, _ = rmat_like(cuda)
     dyng.sssp.compute(g, 0)  # warm-up: module load, pool

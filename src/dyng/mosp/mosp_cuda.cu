@@ -160,6 +160,7 @@ sssp::stats_t compute_combined_tree(device_state_t<vid_t>& state, void* stream) 
   const auto nn = static_cast<size_t>(n > 0 ? n : 1);
   state.combined_distances = device_buffer<int64_t>(nn, stream);
   state.combined_parents = device_buffer<vid_t>(nn, stream);
+  state.combined_repair.mirrored = -1;  // the next update mirrors the new tree whole
   sssp::stats_t stats;
   if (n == 0) return stats;
   sssp::cuda::compute(state.combined_graph.out_view(), state.combined_graph.in_view(), state.source,
@@ -320,17 +321,21 @@ sssp::stats_t update_combined_tree_on_device(const combined_edit_t<vid_t>& edit,
   combined.num_vertices = state.num_vertices;
   combined.distances = std::move(state.combined_distances);
   combined.parents = std::move(state.combined_parents);
+  combined.repair_memory = std::move(state.combined_repair);
+  auto give_back = [&] {
+    state.combined_distances = std::move(combined.distances);
+    state.combined_parents = std::move(combined.parents);
+    state.combined_repair = std::move(combined.repair_memory);
+  };
   try {
     sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), edit.log, 0,
                        k_combined_delta, options.repair_budget, stream, combined, c, {},
                        state.combined_edges);
   } catch (...) {
-    state.combined_distances = std::move(combined.distances);
-    state.combined_parents = std::move(combined.parents);
+    give_back();
     throw;
   }
-  state.combined_distances = std::move(combined.distances);
-  state.combined_parents = std::move(combined.parents);
+  give_back();
   return c;
 }
 
@@ -453,9 +458,10 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   device_buffer<vid_t> parents(nn * k, stream);
   sssp::stats_t joint;
   std::optional<stage_scope_t> objectives_stage(std::in_place, "mosp.objectives");
+  int64_t width = 0;
   if (n > 0) {
     sssp::cuda::compute_joint(graph.out_view(), graph.in_view(), source, 0, k, options.delta,
-                              stream, dist.data(), parents.data(), joint);
+                              stream, dist.data(), parents.data(), joint, {}, &width);
   }
   joint.path = update_path_t::compute;
   for (int i = 0; i < k; ++i) {
@@ -464,6 +470,9 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
                                  stream);
     ::dyng::cuda::copy_on_device(tree.parents.data(), parents.data() + i * n, n * sizeof(vid_t),
                                  stream);
+    // The joint search sampled column 0 only, so its width is tree 0's pick; the other trees
+    // sample their own column on their first update.
+    sssp::cuda::prepare_for_updates(tree, options.delta > 0 || i > 0 ? 0 : width, stream);
     fresh.trees.push_back(std::move(tree));
     stats.objectives.push_back(joint);
   }

@@ -74,6 +74,9 @@ struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
   int64_t combined_edges = 0;
   device_buffer<int64_t> combined_distances;  ///< In units of 1/L.
   device_buffer<vid_t> combined_parents;
+  /// The combined tree's repair memory between updates (sssp's repair_memory_t), so that an
+  /// update does not allocate and mirror it afresh; mirrored = -1 after a compute of the tree.
+  sssp::cuda::repair_memory_t<vid_t> combined_repair;
   /// n x K, row-major; empty unless has_path_costs.
   device_buffer<int64_t> path_costs;
   bool has_path_costs = false;

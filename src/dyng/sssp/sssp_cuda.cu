@@ -163,15 +163,16 @@ template <class vid_t, class eid_t>
 void compute(const device_adjacency_t<vid_t, eid_t>& out,
              const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
              void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
-             const tuning_t& tuning) {
-  compute_joint(out, in, source, objective, 1, delta, stream, d_dist, d_parents, stats, tuning);
+             const tuning_t& tuning, int64_t* width_used) {
+  compute_joint(out, in, source, objective, 1, delta, stream, d_dist, d_parents, stats, tuning,
+                width_used);
 }
 
 template <class vid_t, class eid_t>
 void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
-                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning) {
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning, int64_t* width_used) {
   constexpr const char* fn = "sssp::cuda::compute()";
   const int objective = first_objective;
   check_joint_arguments(out, in, source, objective, num_objectives, d_dist, d_parents, fn);
@@ -188,6 +189,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   // The search is one persistent kernel: a stop (Ctrl-C) is honoured before it, or after it.
   ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   const search_shape_t shape = search_shape(host, n, delta, tuning);
+  if (width_used != nullptr) *width_used = shape.width;
 
   // (2) Workspace: each queue holds every vertex once plus the chunk items of long rows, per
   // search.
@@ -263,10 +265,10 @@ bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective
 #define DYNG_INSTANTIATE_SSSP_CUDA(vid_t, eid_t)                                                \
   template void compute<vid_t, eid_t>(                                                          \
       const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
-      int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&);                        \
+      int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, int64_t*);              \
   template void compute_joint<vid_t, eid_t>(                                                    \
       const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
-      int, int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&);                   \
+      int, int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, int64_t*);         \
   template void canonical_parents<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, vid_t, \
                                                 int, const int64_t*, void*, vid_t*);            \
   template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int, void*);

@@ -117,6 +117,63 @@ memory_view_t<vid_t> view_of(repair_memory_t<vid_t>& memory) {
           static_cast<unsigned long long>(memory.capacity)};
 }
 
+/// mirror_kernel over [from, to) of `state` into its repair memory (flags and stamps cleaned);
+/// returns the vertices that differed when `count` is set (with a wait).
+template <class vid_t>
+int64_t mirror_into(device_state_t<vid_t>& state, int64_t from, int64_t to, bool count,
+                    void* stream) {
+  repair_memory_t<vid_t>& memory = state.repair_memory;
+  const memory_view_t<vid_t> m = view_of(memory);
+  device_buffer<unsigned long long> differ;
+  if (count) {
+    differ = device_buffer<unsigned long long>(1, stream);
+    differ.fill_bytes(0);
+  }
+  if (to > from) {
+    kernels::mirror_kernel<vid_t>
+        <<<kernels::stride_blocks(to - from, 8), kernels::k_block_threads, 0, as_stream(stream)>>>(
+            from, to, reinterpret_cast<const kernels::dist_t*>(state.distances.data()),
+            state.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp, m.far_stamp,
+            count ? differ.data() : nullptr);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+  }
+  memory.mirrored = to;
+  if (!count) return 0;
+  unsigned long long differing = 0;
+  differ.copy_to_host(&differing, 1);
+  return static_cast<int64_t>(differing);
+}
+
+/// Makes the state's repair memory cover every vertex, mirrored and clean: allocated (with an
+/// eighth to spare for vertex growth) and mirrored whole when it is new or too small, only the
+/// vertices a batch added when it is clean, whole again after a failure.
+template <class vid_t>
+void ready_repair_memory(device_state_t<vid_t>& state, void* stream) {
+  const int64_t n = state.num_vertices;
+  repair_memory_t<vid_t>& memory = state.repair_memory;
+  if (memory.capacity < n) {
+    const stage_scope_t memory_stage("sssp.repair_memory");
+    memory = repair_memory_t<vid_t>{};
+    const int64_t capacity = n + n / 8 + 64;
+    const auto c = static_cast<size_t>(capacity);
+    // Long-lived, so from the default stream (as the state's own arrays); waited for once.
+    memory.distances = device_buffer<int64_t>(c);
+    memory.parents = device_buffer<vid_t>(c);
+    memory.flags = device_buffer<unsigned>(c);
+    memory.stamps = device_buffer<int>(2 * c);
+    memory.touched = device_buffer<vid_t>(c);
+    memory.cut = device_buffer<vid_t>(c);
+    memory.capacity = capacity;
+    ::dyng::cuda::synchronize(nullptr);
+  }
+  if (memory.mirrored < 0) {
+    const stage_scope_t mirror_stage("sssp.mirror");
+    mirror_into(state, 0, n, false, stream);
+  } else if (memory.mirrored < n) {
+    mirror_into(state, memory.mirrored, n, false, stream);
+  }
+}
+
 template <class vid_t, class eid_t>
 class repair_t {
  public:
@@ -452,57 +509,11 @@ class device_update_steps_t {
     state_.repair_width = std::min(k_max_delta, kernels::pick_delta(mean_weight));
   }
 
-  /// Makes the state's repair memory cover every vertex, mirrored and clean: allocated (with an
-  /// eighth to spare for vertex growth) and mirrored whole when it is new or too small, only the
-  /// vertices a batch added when it is clean, whole again after a failure.
-  void prepare_memory() {
-    const int64_t n = state_.num_vertices;
-    repair_memory_t<vid_t>& memory = state_.repair_memory;
-    if (memory.capacity < n) {
-      const stage_scope_t memory_stage("sssp.repair_memory");
-      memory = repair_memory_t<vid_t>{};
-      const int64_t capacity = n + n / 8 + 64;
-      const auto c = static_cast<size_t>(capacity);
-      // Long-lived, so from the default stream (as the state's own arrays); waited for once.
-      memory.distances = device_buffer<int64_t>(c);
-      memory.parents = device_buffer<vid_t>(c);
-      memory.flags = device_buffer<unsigned>(c);
-      memory.stamps = device_buffer<int>(2 * c);
-      memory.touched = device_buffer<vid_t>(c);
-      memory.cut = device_buffer<vid_t>(c);
-      memory.capacity = capacity;
-      ::dyng::cuda::synchronize(nullptr);
-    }
-    if (memory.mirrored < 0) {
-      const stage_scope_t mirror_stage("sssp.mirror");
-      mirror(0, n, false);
-    } else if (memory.mirrored < n) {
-      mirror(memory.mirrored, n, false);
-    }
-  }
+  void prepare_memory() { ready_repair_memory(state_, stream_); }
 
-  /// mirror_kernel over [from, to); returns the vertices that differed when `count` is set.
+  /// mirror_into() over [from, to) of the state's own memory.
   int64_t mirror(int64_t from, int64_t to, bool count) {
-    repair_memory_t<vid_t>& memory = state_.repair_memory;
-    const memory_view_t<vid_t> m = view_of(memory);
-    device_buffer<unsigned long long> differ;
-    if (count) {
-      differ = device_buffer<unsigned long long>(1, stream_);
-      differ.fill_bytes(0);
-    }
-    if (to > from) {
-      kernels::mirror_kernel<vid_t><<<kernels::stride_blocks(to - from, 8),
-                                      kernels::k_block_threads, 0, as_stream(stream_)>>>(
-          from, to, reinterpret_cast<const kernels::dist_t*>(state_.distances.data()),
-          state_.parents.data(), m.old_dist, m.old_parents, m.flags, m.near_stamp, m.far_stamp,
-          count ? differ.data() : nullptr);
-      DYNG_CUDA_CHECK(cudaGetLastError());
-    }
-    memory.mirrored = to;
-    if (!count) return 0;
-    unsigned long long differing = 0;
-    differ.copy_to_host(&differing, 1);
-    return static_cast<int64_t>(differing);
+    return mirror_into(state_, from, to, count, stream_);
   }
 
   device_adjacency_t<vid_t, eid_t> out_;
@@ -531,6 +542,20 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
   stats = run_update(steps, log, static_cast<int64_t>(out.num_vertices), repair_budget, k_fn);
 }
 
+template <class vid_t>
+void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream) {
+  const stage_scope_t prepare_stage("sssp.prepare_updates");
+  if (width > 0) state.repair_width = std::min(k_max_delta, width);
+  try {
+    ready_repair_memory(state, stream);
+    ::dyng::cuda::synchronize(stream);
+  } catch (const out_of_memory_error&) {
+    // The compute's answer stands; the first update asks for the memory again (and says so
+    // if it still does not fit).
+    state.repair_memory = repair_memory_t<vid_t>{};
+  }
+}
+
 #define DYNG_INSTANTIATE_SSSP_CUDA_UPDATE(vid_t, eid_t)                                       \
   template void update<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&,                 \
                                      const device_adjacency_t<vid_t, eid_t>&,                 \
@@ -538,5 +563,10 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
                                      device_state_t<vid_t>&, stats_t&, const tuning_t&, int64_t);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA_UPDATE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_UPDATE
+
+#define DYNG_INSTANTIATE_SSSP_CUDA_PREPARE(vid_t) \
+  template void prepare_for_updates<vid_t>(device_state_t<vid_t>&, int64_t, void*);
+DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_SSSP_CUDA_PREPARE)
+#undef DYNG_INSTANTIATE_SSSP_CUDA_PREPARE
 
 }  // namespace dyng::sssp::cuda

@@ -58,6 +58,14 @@ void device_workspace_t::blocks_t<block_t>::trim() noexcept {
 
 std::size_t device_workspace_t::device_bytes() const noexcept { return device_.held(); }
 
+void device_workspace_t::reserve() {
+  if (device_.blocks.empty()) {
+    device_.blocks.emplace_back(k_first_block);
+    synchronize(nullptr);  // allocated on the default stream, as begin() explains
+  }
+  if (host_.blocks.empty()) host_.blocks.emplace_back(k_first_block);
+}
+
 void device_workspace_t::end() noexcept {
   idle_ = true;
   device_.trim();

@@ -62,6 +62,11 @@ class device_workspace_t {
   /// the life of the graph, while the rounds of a stream of small batches keep theirs.
   void end() noexcept;
 
+  /// Allocates the first block of each kind now, outside any round, where none is held yet: the
+  /// first round of a small batch then allocates nothing (pinning host memory costs far more
+  /// than such a round). Device graphs call it when they are made.
+  void reserve();
+
   /// The most bytes of each kind kept from one round to the next.
   static constexpr std::size_t k_kept_bytes = std::size_t{256} << 20;
 

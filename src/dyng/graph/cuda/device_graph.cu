@@ -38,6 +38,7 @@ device_graph_t<vid_t, eid_t>::device_graph_t(const graph_t<vid_t, eid_t>& host, 
   device_scope_t scope(device);
   upload_whole(out_, host.out_storage(), num_vertices_);
   if (has_in_ && directed_) upload_whole(in_, host.in_storage(), num_vertices_);
+  apply_workspace_.reserve();
   synchronize(stream_);
   ::dyng::log(log_level_t::info, [&] {
     return "Graph: " + std::to_string(num_vertices_) + " vertices and " +
@@ -109,6 +110,7 @@ std::unique_ptr<device_graph_t<vid_t, eid_t>> device_graph_t<vid_t, eid_t>::clon
     into->slots = from->slots;
     into->tail = from->tail;
   }
+  copy->apply_workspace_.reserve();
   synchronize(stream_);
   return copy;
 }

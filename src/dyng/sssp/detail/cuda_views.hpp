@@ -45,12 +45,13 @@ struct tuning_t {
 /// as the CPU backends do). Throws invalid_argument_error for a bad source, objective or
 /// mismatched views, not_supported_error for an unweighted graph, out_of_memory_error when the
 /// workspace does not fit, cuda_error for a CUDA failure, convergence_error if the search
-/// exceeded its round limit (only possible with invalid weights).
+/// exceeded its round limit (only possible with invalid weights). `width_used`, when given,
+/// receives the bucket width the search ran with.
 template <class vid_t, class eid_t>
 void compute(const device_adjacency_t<vid_t, eid_t>& out,
              const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
              void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
-             const tuning_t& tuning = {});
+             const tuning_t& tuning = {}, int64_t* width_used = nullptr);
 
 /// compute() for `num_objectives` weight columns at once (mosp's trees): column first_objective
 /// + o gets its n distances at d_dist + o*n and its parents at d_parents + o*n. One joint search
@@ -61,7 +62,8 @@ template <class vid_t, class eid_t>
 void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
-                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {});
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {},
+                   int64_t* width_used = nullptr);
 
 /// Repairs `state` (the result of compute() or update() for the graph before the batch, on the
 /// current device) after a batch, through the shared dynamic-update policy
@@ -83,6 +85,14 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
             const change_log_t<vid_t>& log, int objective, int64_t delta, double repair_budget,
             void* stream, device_state_t<vid_t>& state, stats_t& stats, const tuning_t& tuning = {},
             int64_t stored_edges = -1);
+
+/// Readies a fresh compute's `state` for update(), so that its first update costs what the
+/// later ones do: the repair memory allocated and mirrored now, and `width` (the compute's
+/// bucket width; 0: none known) kept as the repair width. compute() through the entry points
+/// calls it; a state that skipped it, or for which the memory did not fit (no error then: the
+/// result stands), gets the same done by its first update.
+template <class vid_t>
+void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream);
 
 /// True when every used slot of `out` holds a weight >= 1 in column `objective` (one pass over
 /// the device weights; the host scan would cost more than the whole GPU search).
