@@ -5,6 +5,8 @@
 # width's distances are checked against the pick's. Run from the repository root:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/delta_sweep.py [--graphs uniform22,rmat22]
 #     [--deltas 50,100,200,400,800,1600,3200,6400] [--threads N]
+# Beside bench's names: uniform<s>d<k> (out-degree k) and rmat<s>e<k> (edge factor k), so that
+# a rule is not read off one degree per class.
 import argparse
 import statistics
 import time
@@ -29,6 +31,17 @@ def host(array):
     return np.asarray(array.to_numpy() if hasattr(array, "to_numpy") else array)
 
 
+def edges_named(name):
+    for kind, maker, mark in (
+        ("uniform", generators.uniform, "d"),
+        ("rmat", generators.rmat, "e"),
+    ):
+        scale, _, factor = name[len(kind) :].partition(mark)
+        if name.startswith(kind) and factor.isdigit() and scale.isdigit():
+            return maker(int(scale), int(factor), seed=1)
+    return generators.by_name(name, 1)
+
+
 def timed(graph, delta):
     result = dyng.sssp.compute(graph, 0, delta=delta)
     times = []
@@ -40,16 +53,17 @@ def timed(graph, delta):
 
 
 for name in args.graphs.split(","):
-    edges = generators.by_name(name, 1)
+    edges = edges_named(name)
     graph = dyng.Graph.from_edges(
         edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, resources=resources
     )
     picked_ms, picked = timed(graph, 0)
     reference = host(picked.distances)
-    reached = reference < np.iinfo(reference.dtype).max
+    reached = reference < dyng.sssp.INFINITE_DISTANCE
     print(
         f"{name}: m {graph.num_edges:,}, mean weight {np.mean(edges.weights):.1f}, "
-        f"distance median {np.median(reference[reached]):.0f} max {reference[reached].max()}"
+        f"distance median {np.median(reference[reached]):.0f} max {reference[reached].max()}, "
+        f"{reached.mean():.1%} reached, max out-degree {np.bincount(edges.src).max()}"
     )
     print(
         f"  delta pick: {picked_ms:8.2f} ms  epochs {picked.stats.epochs:6d}  "
