@@ -68,6 +68,7 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
       graph.device(), static_cast<int64_t>(host.num_vertices()));
   const kernels::rows_t<vid_t, eid_t> rows(host, graph);
   stats_t stats = compute_into(rows, options.kind, fresh, stream);
+  ::dyng::cuda::reserve_snapshot(fresh);
   state = std::move(fresh);
   return stats;
 }

@@ -152,7 +152,35 @@ void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_
   state.path_costs = std::move(costs);
 }
 
-/// The MOSP tree from scratch on the state's combined graph.
+/// Runs `body` on the combined tree as an sssp result (the state's combined arrays, repair
+/// memory and width moved in, and back out whatever `body` does).
+template <class vid_t, class body_t>
+void on_combined_tree(device_state_t<vid_t>& state, body_t&& body) {
+  sssp_state_t<vid_t> combined;
+  combined.source = state.source;
+  combined.device = state.device;
+  combined.num_vertices = state.num_vertices;
+  combined.distances = std::move(state.combined_distances);
+  combined.parents = std::move(state.combined_parents);
+  combined.repair_memory = std::move(state.combined_repair);
+  combined.repair_width = state.combined_width;
+  auto give_back = [&] {
+    state.combined_distances = std::move(combined.distances);
+    state.combined_parents = std::move(combined.parents);
+    state.combined_repair = std::move(combined.repair_memory);
+    state.combined_width = combined.repair_width;
+  };
+  try {
+    body(combined);
+  } catch (...) {
+    give_back();
+    throw;
+  }
+  give_back();
+}
+
+/// The MOSP tree from scratch on the state's combined graph, readied for its updates as sssp's
+/// entry points ready a compute (sssp::cuda::prepare_for_updates).
 template <class vid_t>
 sssp::stats_t compute_combined_tree(device_state_t<vid_t>& state, void* stream) {
   const stage_scope_t tree_stage("mosp.combined_sssp");
@@ -161,11 +189,16 @@ sssp::stats_t compute_combined_tree(device_state_t<vid_t>& state, void* stream) 
   state.combined_distances = device_buffer<int64_t>(nn, stream);
   state.combined_parents = device_buffer<vid_t>(nn, stream);
   state.combined_repair.mirrored = -1;  // the next update mirrors the new tree whole
+  state.combined_width = 0;
   sssp::stats_t stats;
   if (n == 0) return stats;
+  sssp::cuda::search_report_t report;
   sssp::cuda::compute(state.combined_graph.out_view(), state.combined_graph.in_view(), state.source,
                       0, k_combined_delta, stream, state.combined_distances.data(),
-                      state.combined_parents.data(), stats);
+                      state.combined_parents.data(), stats, {}, &report);
+  on_combined_tree(state, [&](sssp_state_t<vid_t>& combined) {
+    sssp::cuda::prepare_for_updates(combined, report, stream);
+  });
   stats.path = update_path_t::compute;
   return stats;
 }
@@ -315,27 +348,11 @@ sssp::stats_t update_combined_tree_on_device(const combined_edit_t<vid_t>& edit,
     c.path = update_path_t::recompute;
     return c;
   }
-  sssp_state_t<vid_t> combined;
-  combined.source = state.source;
-  combined.device = state.device;
-  combined.num_vertices = state.num_vertices;
-  combined.distances = std::move(state.combined_distances);
-  combined.parents = std::move(state.combined_parents);
-  combined.repair_memory = std::move(state.combined_repair);
-  auto give_back = [&] {
-    state.combined_distances = std::move(combined.distances);
-    state.combined_parents = std::move(combined.parents);
-    state.combined_repair = std::move(combined.repair_memory);
-  };
-  try {
+  on_combined_tree(state, [&](sssp_state_t<vid_t>& combined) {
     sssp::cuda::update(state.combined_graph.out_view(), state.combined_graph.in_view(), edit.log, 0,
                        k_combined_delta, options.repair_budget, stream, combined, c, {},
                        state.combined_edges);
-  } catch (...) {
-    give_back();
-    throw;
-  }
-  give_back();
+  });
   return c;
 }
 
@@ -353,6 +370,7 @@ device_state_t<vid_t> device_state_t<vid_t>::deep_copy(void* stream) const {
   copy.tree_weights = tree_weights;
   copy.has_path_costs = has_path_costs;
   copy.consistent = consistent;
+  copy.combined_width = combined_width;
   for (const auto& tree : trees) copy.trees.push_back(::dyng::cuda::clone(tree, stream));
   copy.combined_graph =
       build_combined_graph(copy, combined_graph.num_vertices, stream, copy.combined_edges);
@@ -458,10 +476,10 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   device_buffer<vid_t> parents(nn * k, stream);
   sssp::stats_t joint;
   std::optional<stage_scope_t> objectives_stage(std::in_place, "mosp.objectives");
-  int64_t width = 0;
+  sssp::cuda::search_report_t report;
   if (n > 0) {
     sssp::cuda::compute_joint(graph.out_view(), graph.in_view(), source, 0, k, options.delta,
-                              stream, dist.data(), parents.data(), joint, {}, &width);
+                              stream, dist.data(), parents.data(), joint, {}, &report);
   }
   joint.path = update_path_t::compute;
   for (int i = 0; i < k; ++i) {
@@ -471,8 +489,14 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
     ::dyng::cuda::copy_on_device(tree.parents.data(), parents.data() + i * n, n * sizeof(vid_t),
                                  stream);
     // The joint search sampled column 0 only, so its width is tree 0's pick; the other trees
-    // sample their own column on their first update.
-    sssp::cuda::prepare_for_updates(tree, options.delta > 0 || i > 0 ? 0 : width, stream);
+    // get their own column's now, where their first update would otherwise pay for it.
+    sssp::cuda::search_report_t tree_report = report;
+    if (options.delta > 0) {
+      tree_report.width = 0;
+    } else if (i > 0 && n > 0) {
+      tree_report = sssp::cuda::survey(graph.out_view(), i, true, stream);
+    }
+    sssp::cuda::prepare_for_updates(tree, tree_report, stream);
     fresh.trees.push_back(std::move(tree));
     stats.objectives.push_back(joint);
   }

@@ -77,6 +77,8 @@ struct device_state_t : ::dyng::cuda::device_result_t<vid_t> {
   /// The combined tree's repair memory between updates (sssp's repair_memory_t), so that an
   /// update does not allocate and mirror it afresh; mirrored = -1 after a compute of the tree.
   sssp::cuda::repair_memory_t<vid_t> combined_repair;
+  /// The combined tree's repair width (sssp's repair_width; 0: its next update samples one).
+  int64_t combined_width = 0;
   /// n x K, row-major; empty unless has_path_costs.
   device_buffer<int64_t> path_costs;
   bool has_path_costs = false;

@@ -195,6 +195,7 @@ stats_t compute_from(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid
   auto fresh = ::dyng::cuda::allocate_result<device_state_t<vid_t>>(graph.device(), n);
   stats_t stats =
       compute_into(graph, setup_of(host, graph, options, jump), options, stream, fn, fresh, x);
+  ::dyng::cuda::reserve_snapshot(fresh);
   state = std::move(fresh);
   return stats;
 }

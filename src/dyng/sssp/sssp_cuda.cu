@@ -71,16 +71,12 @@ struct search_shape_t {
 inline search_shape_t search_shape(const kernels::control_t& counts, long long n, int64_t delta,
                                    const tuning_t& tuning) {
   const double mean_degree = static_cast<double>(counts.stored_edges) / static_cast<double>(n);
-  const double mean_weight = counts.sampled_weight_count > 0
-                                 ? static_cast<double>(counts.sampled_weight_sum) /
-                                       static_cast<double>(counts.sampled_weight_count)
-                                 : 1.0;
   const int group_size =
       tuning.group_size > 0 ? tuning.group_size : kernels::pick_group_size(mean_degree);
   const int blocks_per_sm =
       tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : kernels::pick_blocks_per_sm(mean_degree);
   const int64_t max_delta = int64_t{1} << 61;
-  const int64_t width = std::min(max_delta, delta > 0 ? delta : kernels::pick_delta(mean_weight));
+  const int64_t width = std::min(max_delta, delta > 0 ? delta : kernels::pick_delta(counts, n));
   return {group_size, blocks_per_sm, width};
 }
 
@@ -140,6 +136,18 @@ inline void read_search_verdict(const kernels::control_t& host, unsigned long lo
 }  // namespace
 
 template <class vid_t, class eid_t>
+search_report_t survey(const device_adjacency_t<vid_t, eid_t>& out, int objective, bool pick_width,
+                       void* stream) {
+  device_buffer<kernels::control_t> control(1, stream);
+  control.fill_bytes(0);
+  const kernels::control_t counts = kernels::count_edges(out, objective, pick_width, control);
+  search_report_t report;
+  report.stored_edges = static_cast<int64_t>(counts.stored_edges);
+  if (pick_width) report.width = kernels::pick_delta(counts, out.num_vertices);
+  return report;
+}
+
+template <class vid_t, class eid_t>
 void canonical_parents(const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective,
                        const int64_t* d_dist, void* stream, vid_t* d_parents) {
   kernels::check_view(in, "sssp::cuda::canonical_parents()", "in-edge", objective);
@@ -163,16 +171,17 @@ template <class vid_t, class eid_t>
 void compute(const device_adjacency_t<vid_t, eid_t>& out,
              const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
              void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
-             const tuning_t& tuning, int64_t* width_used) {
+             const tuning_t& tuning, search_report_t* report) {
   compute_joint(out, in, source, objective, 1, delta, stream, d_dist, d_parents, stats, tuning,
-                width_used);
+                report);
 }
 
 template <class vid_t, class eid_t>
 void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
-                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning, int64_t* width_used) {
+                   vid_t* d_parents, stats_t& stats, const tuning_t& tuning,
+                   search_report_t* report) {
   constexpr const char* fn = "sssp::cuda::compute()";
   const int objective = first_objective;
   check_joint_arguments(out, in, source, objective, num_objectives, d_dist, d_parents, fn);
@@ -189,7 +198,10 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
   // The search is one persistent kernel: a stop (Ctrl-C) is honoured before it, or after it.
   ::dyng::cuda::throw_if_cancelled_on(stream, fn);
   const search_shape_t shape = search_shape(host, n, delta, tuning);
-  if (width_used != nullptr) *width_used = shape.width;
+  if (report != nullptr) {
+    report->width = shape.width;
+    report->stored_edges = static_cast<int64_t>(host.stored_edges);
+  }
 
   // (2) Workspace: each queue holds every vertex once plus the chunk items of long rows, per
   // search.
@@ -265,13 +277,16 @@ bool weights_positive(const device_adjacency_t<vid_t, eid_t>& out, int objective
 #define DYNG_INSTANTIATE_SSSP_CUDA(vid_t, eid_t)                                                \
   template void compute<vid_t, eid_t>(                                                          \
       const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
-      int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, int64_t*);              \
+      int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, search_report_t*);      \
   template void compute_joint<vid_t, eid_t>(                                                    \
       const device_adjacency_t<vid_t, eid_t>&, const device_adjacency_t<vid_t, eid_t>&, vid_t,  \
-      int, int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, int64_t*);         \
+      int, int, int64_t, void*, int64_t*, vid_t*, stats_t&, const tuning_t&, search_report_t*); \
   template void canonical_parents<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, vid_t, \
                                                 int, const int64_t*, void*, vid_t*);            \
-  template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int, void*);
+  template bool weights_positive<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int,    \
+                                               void*);                                          \
+  template search_report_t survey<vid_t, eid_t>(const device_adjacency_t<vid_t, eid_t>&, int,   \
+                                                bool, void*);
 DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA)
 #undef DYNG_INSTANTIATE_SSSP_CUDA
 

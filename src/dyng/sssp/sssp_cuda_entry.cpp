@@ -52,12 +52,13 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   auto fresh = ::dyng::cuda::allocate_result<device_state_t<vid_t>>(source, graph.device(),
                                                                     host.num_vertices());
   stats_t stats;
-  int64_t width = 0;
+  ::dyng::sssp::cuda::search_report_t report;
   ::dyng::sssp::cuda::compute(graph.out_view(), graph.in_view(), source, options.objective,
                               options.delta, stream, fresh.distances.data(), fresh.parents.data(),
-                              stats, {}, &width);
+                              stats, {}, &report);
   // With the delta the caller set, update() repairs with that one: no width to keep.
-  ::dyng::sssp::cuda::prepare_for_updates(fresh, options.delta > 0 ? 0 : width, stream);
+  if (options.delta > 0) report.width = 0;
+  ::dyng::sssp::cuda::prepare_for_updates(fresh, report, stream);
   stats.path = update_path_t::compute;
   state = std::move(fresh);
   return stats;

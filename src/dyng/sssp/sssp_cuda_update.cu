@@ -92,6 +92,38 @@ struct repair_workspace_t {
   device_buffer<kernels::item_t> queues;
 };
 
+/// The repair workspace's capacities for a graph of `n` vertices and `stored_edges` stored
+/// edges searched with `group_size` lanes per row: search queues of `queue` items each (every
+/// vertex once plus the chunk items of long rows), and the cut kernel's piece lists.
+struct workspace_capacity_t {
+  unsigned long long queue;
+  unsigned long long tree_pieces;
+  unsigned long long seed_pieces;
+};
+
+inline workspace_capacity_t workspace_capacity(long long n, unsigned long long stored_edges,
+                                               int group_size) {
+  const auto vertices = static_cast<unsigned long long>(n);
+  return {vertices + stored_edges / kernels::chunk_edges_of(group_size) + 64,
+          vertices + stored_edges / kernels::k_tree_piece_slots + 64,
+          vertices + stored_edges / kernels::k_seed_piece_slots + 64};
+}
+
+/// Allocates `w` for `num_changes` changes on `stream` (from the pool: device_allocator.cu keeps
+/// what is freed, so a workspace of the same sizes later maps no new memory).
+template <class vid_t>
+void allocate_workspace(repair_workspace_t<vid_t>& w, long long n, long long num_changes,
+                        const workspace_capacity_t& capacity, void* stream) {
+  const auto changes = static_cast<size_t>(std::max<long long>(1, num_changes));
+  w.changes = device_buffer<edge_change_t<vid_t>>(changes, stream);
+  w.change_weight = device_buffer<long long>(changes, stream);
+  w.tree_pieces = device_buffer<unsigned long long>(capacity.tree_pieces, stream);
+  w.words =
+      device_buffer<unsigned long long>(static_cast<size_t>(std::max<long long>(1, n)), stream);
+  w.seed_pieces = device_buffer<unsigned long long>(capacity.seed_pieces, stream);
+  w.queues = device_buffer<kernels::item_t>(4 * capacity.queue, stream);
+}
+
 /// The views of a state's repair memory that the kernels take.
 template <class vid_t>
 struct memory_view_t {
@@ -202,15 +234,14 @@ class repair_t {
         tuning.group_size > 0 ? tuning.group_size : kernels::pick_group_size(mean_degree);
     const int blocks_per_sm =
         tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : kernels::pick_blocks_per_sm(mean_degree);
-    const unsigned long long capacity = static_cast<unsigned long long>(n) +
-                                        stored_edges / kernels::chunk_edges_of(group_size) + 64;
+    const workspace_capacity_t capacity = workspace_capacity(n, stored_edges, group_size);
     std::optional<stage_scope_t> stage(std::in_place, "sssp.workspace");
     repair_workspace_t<vid_t> w;
     cut_and_seed(log, stored_edges, budget, delta, capacity, w, stage);
     stage.emplace("sssp.loop");
     search_from_seeds(budget,
                       tuning.repair_delta > 0 ? std::min(tuning.repair_delta, k_max_delta) : delta,
-                      capacity, group_size, blocks_per_sm, w);
+                      capacity.queue, group_size, blocks_per_sm, w);
     stage.emplace("sssp.finalize");
     repair_parents(stored_edges, w);
 
@@ -243,22 +274,11 @@ class repair_t {
   /// `capacity` items each) and launches the cut kernel (repair_cut.cuh), which invalidates the
   /// subtrees below changed tree edges and seeds the search. Ends `stage` on the kernel's launch.
   void cut_and_seed(const change_log_t<vid_t>& log, unsigned long long stored_edges,
-                    unsigned long long budget, int64_t delta, unsigned long long capacity,
+                    unsigned long long budget, int64_t delta, const workspace_capacity_t& capacity,
                     repair_workspace_t<vid_t>& w, std::optional<stage_scope_t>& stage) {
-    const long long n = out_.num_vertices;
     const long long num_changes = static_cast<long long>(log.changes.size());
-    w.changes = device_buffer<edge_change_t<vid_t>>(std::max<long long>(1, num_changes), stream_);
+    allocate_workspace(w, out_.num_vertices, num_changes, capacity, stream_);
     w.changes.copy_from_host(log.changes.data(), static_cast<size_t>(num_changes));
-    w.change_weight = device_buffer<long long>(std::max<long long>(1, num_changes), stream_);
-    const unsigned long long tree_capacity =
-        static_cast<unsigned long long>(n) + stored_edges / kernels::k_tree_piece_slots + 64;
-    w.tree_pieces = device_buffer<unsigned long long>(tree_capacity, stream_);
-    w.words =
-        device_buffer<unsigned long long>(static_cast<size_t>(std::max<long long>(1, n)), stream_);
-    const unsigned long long seed_capacity =
-        static_cast<unsigned long long>(n) + stored_edges / kernels::k_seed_piece_slots + 64;
-    w.seed_pieces = device_buffer<unsigned long long>(seed_capacity, stream_);
-    w.queues = device_buffer<kernels::item_t>(4 * capacity, stream_);
 
     kernels::repair_params_t<vid_t, eid_t> cut;
     cut.out = out_;
@@ -272,13 +292,13 @@ class repair_t {
     cut.touched = touched_list();
     cut.cut = memory_.cut;
     cut.tree_pieces = w.tree_pieces.data();
-    cut.tree_piece_capacity = tree_capacity;
+    cut.tree_piece_capacity = capacity.tree_pieces;
     cut.words = w.words.data();
     cut.seed_pieces = w.seed_pieces.data();
-    cut.seed_piece_capacity = seed_capacity;
+    cut.seed_piece_capacity = capacity.seed_pieces;
     cut.far_stamp = memory_.far_stamp;
-    cut.far_queue = w.queues.data() + 2 * capacity;
-    cut.queue_capacity = capacity;
+    cut.far_queue = w.queues.data() + 2 * capacity.queue;
+    cut.queue_capacity = capacity.queue;
     cut.control = control_.data();
     cut.far_delta = static_cast<kernels::dist_t>(delta);
     cut.far_charge = std::max<unsigned long long>(1, stored_edges / k_far_lowering_share);
@@ -497,16 +517,9 @@ class device_update_steps_t {
   /// Counts the stored edges on the device (waits) and, with `sample`, keeps compute()'s bucket
   /// width for the sampled weights in the state.
   void count_and_sample(bool sample) {
-    device_buffer<kernels::control_t> control(1, stream_);
-    control.fill_bytes(0);
-    const kernels::control_t counts = kernels::count_edges(out_, objective_, sample, control);
-    stored_edges_ = counts.stored_edges;
-    if (!sample) return;
-    const double mean_weight = counts.sampled_weight_count > 0
-                                   ? static_cast<double>(counts.sampled_weight_sum) /
-                                         static_cast<double>(counts.sampled_weight_count)
-                                   : 1.0;
-    state_.repair_width = std::min(k_max_delta, kernels::pick_delta(mean_weight));
+    const search_report_t report = survey(out_, objective_, sample, stream_);
+    stored_edges_ = static_cast<unsigned long long>(report.stored_edges);
+    if (sample) state_.repair_width = std::min(k_max_delta, report.width);
   }
 
   void prepare_memory() { ready_repair_memory(state_, stream_); }
@@ -543,11 +556,23 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
 }
 
 template <class vid_t>
-void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream) {
+void prepare_for_updates(device_state_t<vid_t>& state, const search_report_t& report,
+                         void* stream) {
   const stage_scope_t prepare_stage("sssp.prepare_updates");
-  if (width > 0) state.repair_width = std::min(k_max_delta, width);
+  if (report.width > 0) state.repair_width = std::min(k_max_delta, report.width);
   try {
     ready_repair_memory(state, stream);
+    if (report.stored_edges >= 0) {
+      // A workspace of the first repair's sizes, made and given back to the pool now, so that
+      // the first update maps no new device memory (a small batch's sizes; the search queues and
+      // piece lists, which dominate, do not depend on the batch).
+      const long long n = state.num_vertices;
+      const auto stored = static_cast<unsigned long long>(report.stored_edges);
+      const double mean_degree = n > 0 ? static_cast<double>(stored) / static_cast<double>(n) : 0.0;
+      repair_workspace_t<vid_t> w;
+      allocate_workspace(
+          w, n, 1, workspace_capacity(n, stored, kernels::pick_group_size(mean_degree)), stream);
+    }
     ::dyng::cuda::synchronize(stream);
   } catch (const out_of_memory_error&) {
     // The compute's answer stands; the first update asks for the memory again (and says so
@@ -565,7 +590,7 @@ DYNG_FOR_EACH_GRAPH_TYPES(DYNG_INSTANTIATE_SSSP_CUDA_UPDATE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_UPDATE
 
 #define DYNG_INSTANTIATE_SSSP_CUDA_PREPARE(vid_t) \
-  template void prepare_for_updates<vid_t>(device_state_t<vid_t>&, int64_t, void*);
+  template void prepare_for_updates<vid_t>(device_state_t<vid_t>&, const search_report_t&, void*);
 DYNG_FOR_EACH_VERTEX_TYPE(DYNG_INSTANTIATE_SSSP_CUDA_PREPARE)
 #undef DYNG_INSTANTIATE_SSSP_CUDA_PREPARE
 

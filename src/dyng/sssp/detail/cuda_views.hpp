@@ -37,6 +37,13 @@ struct tuning_t {
   int64_t repair_delta = 0;
 };
 
+/// What a compute() found out that its result's updates reuse (prepare_for_updates): the
+/// bucket width the search ran with and the graph's stored edges (-1: not counted).
+struct search_report_t {
+  int64_t width = 0;
+  int64_t stored_edges = -1;
+};
+
 /// Computes distances from `source` into `d_dist` (n int64) and canonical parents into
 /// `d_parents` (n entries), both device pointers, using weight column `objective`. `out` and
 /// `in` are the out- and in-edges of the same graph. `delta` is the bucket width; 0 picks one
@@ -45,13 +52,13 @@ struct tuning_t {
 /// as the CPU backends do). Throws invalid_argument_error for a bad source, objective or
 /// mismatched views, not_supported_error for an unweighted graph, out_of_memory_error when the
 /// workspace does not fit, cuda_error for a CUDA failure, convergence_error if the search
-/// exceeded its round limit (only possible with invalid weights). `width_used`, when given,
-/// receives the bucket width the search ran with.
+/// exceeded its round limit (only possible with invalid weights). `report`, when given,
+/// receives the bucket width the search ran with and the stored edges it counted.
 template <class vid_t, class eid_t>
 void compute(const device_adjacency_t<vid_t, eid_t>& out,
              const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int objective, int64_t delta,
              void* stream, int64_t* d_dist, vid_t* d_parents, stats_t& stats,
-             const tuning_t& tuning = {}, int64_t* width_used = nullptr);
+             const tuning_t& tuning = {}, search_report_t* report = nullptr);
 
 /// compute() for `num_objectives` weight columns at once (mosp's trees): column first_objective
 /// + o gets its n distances at d_dist + o*n and its parents at d_parents + o*n. One joint search
@@ -63,7 +70,7 @@ void compute_joint(const device_adjacency_t<vid_t, eid_t>& out,
                    const device_adjacency_t<vid_t, eid_t>& in, vid_t source, int first_objective,
                    int num_objectives, int64_t delta, void* stream, int64_t* d_dist,
                    vid_t* d_parents, stats_t& stats, const tuning_t& tuning = {},
-                   int64_t* width_used = nullptr);
+                   search_report_t* report = nullptr);
 
 /// Repairs `state` (the result of compute() or update() for the graph before the batch, on the
 /// current device) after a batch, through the shared dynamic-update policy
@@ -87,12 +94,20 @@ void update(const device_adjacency_t<vid_t, eid_t>& out, const device_adjacency_
             int64_t stored_edges = -1);
 
 /// Readies a fresh compute's `state` for update(), so that its first update costs what the
-/// later ones do: the repair memory allocated and mirrored now, and `width` (the compute's
-/// bucket width; 0: none known) kept as the repair width. compute() through the entry points
-/// calls it; a state that skipped it, or for which the memory did not fit (no error then: the
-/// result stands), gets the same done by its first update.
+/// later ones do: the repair memory allocated and mirrored now, the report's width (0: none to
+/// keep, as when the caller set delta) kept as the repair width, and, when the report counted
+/// the stored edges, the first repair's workspace made once so that the pool holds it.
+/// compute() through the entry points calls it; a state that skipped it, or for which the
+/// memory did not fit (no error then: the result stands), gets the same done by its first
+/// update.
 template <class vid_t>
-void prepare_for_updates(device_state_t<vid_t>& state, int64_t width, void* stream);
+void prepare_for_updates(device_state_t<vid_t>& state, const search_report_t& report, void* stream);
+
+/// One pass over `out`'s rows (with a wait): the stored edges and, with `pick_width`, the bucket
+/// width compute() would pick for weight column `objective` (0 without).
+template <class vid_t, class eid_t>
+search_report_t survey(const device_adjacency_t<vid_t, eid_t>& out, int objective, bool pick_width,
+                       void* stream);
 
 /// True when every used slot of `out` holds a weight >= 1 in column `objective` (one pass over
 /// the device weights; the host scan would cost more than the whole GPU search).

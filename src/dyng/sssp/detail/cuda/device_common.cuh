@@ -119,6 +119,7 @@ struct control_t {
   unsigned long long stored_edges;
   unsigned long long sampled_weight_sum;
   unsigned long long sampled_weight_count;
+  unsigned long long max_degree;
 };
 
 }  // namespace dyng::sssp::detail::cuda

@@ -47,11 +47,23 @@ inline int pick_group_size(double mean_degree) { return mean_degree <= 6 ? 4 : 8
 /// hide memory latency; sparse ones are bound by the barrier, which fewer blocks make cheaper.
 inline int pick_blocks_per_sm(double mean_degree) { return mean_degree <= 6 ? 2 : 4; }
 
-/// Bucket width from the sampled mean weight (gpu-sssp.md, v1): wide buckets won on both R-MAT
-/// and grids, because on a GPU the rounds a bucket boundary adds cost more than the edges a
-/// wide bucket relaxes twice.
-inline int64_t pick_delta(double mean_weight) {
-  return std::max<int64_t>(1, static_cast<int64_t>(mean_weight * 64.0));
+/// Bucket width from the prepare pass's counts (gpu-sssp.md, "The bucket width"): 64x the
+/// sampled mean weight, where on a GPU the rounds a bucket boundary adds cost more than the
+/// edges a wide bucket relaxes twice (grids and roads: few edges per vertex and thousands of
+/// hops; skewed graphs, whose hubs settle most vertices in a few rounds); 2x on a flat graph of
+/// many edges per vertex (no row above 4x the mean degree, mean degree 8 or more), where a wide
+/// bucket relaxes about every edge twice over a handful of hops.
+inline int64_t pick_delta(const control_t& counts, long long num_vertices) {
+  const double mean_weight = counts.sampled_weight_count > 0
+                                 ? static_cast<double>(counts.sampled_weight_sum) /
+                                       static_cast<double>(counts.sampled_weight_count)
+                                 : 1.0;
+  const double mean_degree = num_vertices > 0 ? static_cast<double>(counts.stored_edges) /
+                                                    static_cast<double>(num_vertices)
+                                              : 0.0;
+  const bool flat = static_cast<double>(counts.max_degree) <= 4.0 * mean_degree;
+  const double factor = flat && mean_degree >= 8.0 ? 2.0 : 64.0;
+  return std::max<int64_t>(1, static_cast<int64_t>(mean_weight * factor));
 }
 
 template <int G, bool k_seeded, bool k_joint, class vid_t, class eid_t>
