@@ -13,6 +13,7 @@
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/adjacency_view.hpp"
+#include "dyng/sssp/detail/bucket_width.hpp"
 #include "dyng/sssp/detail/cuda/near_far.cuh"
 #include "dyng/sssp/detail/cuda/parents.cuh"
 #include "dyng/sssp/detail/cuda/prepare.cuh"
@@ -47,12 +48,8 @@ inline int pick_group_size(double mean_degree) { return mean_degree <= 6 ? 4 : 8
 /// hide memory latency; sparse ones are bound by the barrier, which fewer blocks make cheaper.
 inline int pick_blocks_per_sm(double mean_degree) { return mean_degree <= 6 ? 2 : 4; }
 
-/// Bucket width from the prepare pass's counts (gpu-sssp.md, "The bucket width"): 64x the
-/// sampled mean weight, where on a GPU the rounds a bucket boundary adds cost more than the
-/// edges a wide bucket relaxes twice (grids and roads: few edges per vertex and thousands of
-/// hops; skewed graphs, whose hubs settle most vertices in a few rounds); 2x on a flat graph of
-/// many edges per vertex (no row above 4x the mean degree, mean degree 8 or more), where a wide
-/// bucket relaxes about every edge twice over a handful of hops.
+/// Bucket width from the prepare pass's counts: the means and the longest row it found, given
+/// to the rule of bucket_width.hpp.
 inline int64_t pick_delta(const control_t& counts, long long num_vertices) {
   const double mean_weight = counts.sampled_weight_count > 0
                                  ? static_cast<double>(counts.sampled_weight_sum) /
@@ -61,9 +58,8 @@ inline int64_t pick_delta(const control_t& counts, long long num_vertices) {
   const double mean_degree = num_vertices > 0 ? static_cast<double>(counts.stored_edges) /
                                                     static_cast<double>(num_vertices)
                                               : 0.0;
-  const bool flat = static_cast<double>(counts.max_degree) <= 4.0 * mean_degree;
-  const double factor = flat && mean_degree >= 8.0 ? 2.0 : 64.0;
-  return std::max<int64_t>(1, static_cast<int64_t>(mean_weight * factor));
+  return ::dyng::sssp::detail::pick_bucket_width(mean_weight, mean_degree,
+                                                 static_cast<double>(counts.max_degree));
 }
 
 template <int G, bool k_seeded, bool k_joint, class vid_t, class eid_t>
