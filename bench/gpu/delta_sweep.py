@@ -1,8 +1,8 @@
 # sssp.compute per bucket width, per graph class (issue 44: "adapts its bucket width to the graph
 # at run time, so that no graph class regresses"): the median of --repeats computes from vertex 0
-# with delta 0 (the pick: 64 x the sampled mean weight) and with each width of --deltas, with the
-# epochs and pushes each reported, so that a rule can be read off where the pick loses. Every
-# width's distances are checked against the pick's. Run from the repository root:
+# with delta 0 (the pick: src/dyng/sssp/detail/bucket_width.hpp's rule) and with each width of
+# --deltas, with the epochs and pushes each reported, so that a rule can be read off where the
+# pick loses. Every width's distances are checked against the pick's. Run from the repository root:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/delta_sweep.py [--graphs uniform22,rmat22]
 #     [--deltas 50,100,200,400,800,1600,3200,6400] [--threads N]
 # Beside bench's names: uniform<s>d<k> (out-degree k) and rmat<s>e<k> (edge factor k), so that
