@@ -3,6 +3,7 @@
 // of detail/cuda/weak_launch.cuh and strong_launch.cuh.
 #include "dyng/components/components_cuda.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "dyng/backend/cuda/device_result.hpp"
@@ -85,20 +86,23 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
     return kernels::count_differences(s.labels.data(), s.sizes.data(), before.labels.data(),
                                       before.sizes.data(), s.num_vertices, stream);
   };
+  // The repairs write labels and sizes in their last step only and count `affected` there
+  // (snapshot_t::for_recompute): the snapshot is not theirs.
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
-                    const device_state_t<vid_t>& snapshot) {
+                    const device_state_t<vid_t>&) {
     const auto changes = upload_changes(l, stream);
     const auto count = static_cast<int64_t>(l.changes.size());
-    const bool done =
-        options.kind == kind_t::weak
-            ? kernels::weak_repair(rows, changes.data(), count, l.num_vertices_before, budget,
-                                   state.labels.data(), state.sizes.data(), state.count, stats,
-                                   stream)
-            : kernels::strong_repair(rows, changes.data(), count, l.num_vertices_before, budget,
-                                     state.labels.data(), state.sizes.data(), state.count,
-                                     state.trees, stats, stream);
-    if (done) stats.affected = differences(state, snapshot);
-    return done;
+    if (options.kind == kind_t::weak) {
+      const auto deleted = std::count_if(l.changes.begin(), l.changes.end(), [](const auto& c) {
+        return c.kind == edge_change_kind_t::deleted;
+      });
+      return kernels::weak_repair(rows, changes.data(), count, static_cast<int64_t>(deleted),
+                                  l.num_vertices_before, budget, state.labels.data(),
+                                  state.sizes.data(), state.count, stats, stream);
+    }
+    return kernels::strong_repair(rows, changes.data(), count, l.num_vertices_before, budget,
+                                  state.labels.data(), state.sizes.data(), state.count, state.trees,
+                                  stats, stream);
   };
   auto recompute = [&](device_state_t<vid_t>& s, const device_state_t<vid_t>& snapshot,
                        const stats_t& attempt) {
@@ -118,7 +122,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
                                                  decltype(recompute)>;
   return ::dyng::cuda::update_on_device<steps_t>(
       state, graph, log, static_cast<int64_t>(host.num_vertices()), options.repair_budget, fn,
-      state, stream, scale, k_default_gpu_repair_budget, engine, repair, recompute);
+      state, stream, scale, k_default_gpu_repair_budget, engine, repair, recompute,
+      ::dyng::cuda::snapshot_t::for_recompute);
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)

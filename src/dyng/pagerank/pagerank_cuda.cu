@@ -281,6 +281,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const auto setup = setup_of(host, graph, options, jump);
   const kernels::frontier_setup_t<vid_t, eid_t> frontier{setup, graph.out_view(), teleport,
                                                          options.tol * k_frontier_threshold};
+  // The repair iterates in a space of its own and writes the ranks in its last step (commit),
+  // counting `affected` against them first: no snapshot (snapshot_t::for_recompute).
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
                     const device_state_t<vid_t>&) {
     return repair_ranks(graph, frontier, l, budget, options, stream, fn, state, stats);
@@ -295,10 +297,10 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const auto scale = static_cast<int64_t>(host.num_edges()) + n;
   using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
                                                  decltype(recompute)>;
-  return ::dyng::cuda::update_on_device<steps_t>(state, graph, log, n, options.repair_budget, fn,
-                                                 state, stream, scale, k_default_gpu_repair_budget,
-                                                 engine_t{"operators", "frontier_power_iteration"},
-                                                 repair, recompute);
+  return ::dyng::cuda::update_on_device<steps_t>(
+      state, graph, log, n, options.repair_budget, fn, state, stream, scale,
+      k_default_gpu_repair_budget, engine_t{"operators", "frontier_power_iteration"}, repair,
+      recompute, ::dyng::cuda::snapshot_t::for_recompute);
 }
 
 DYNG_INSTANTIATE_ENTRY_POINTS(cuda, whole)

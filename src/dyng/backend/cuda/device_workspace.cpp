@@ -58,9 +58,9 @@ void device_workspace_t::blocks_t<block_t>::trim() noexcept {
 
 std::size_t device_workspace_t::device_bytes() const noexcept { return device_.held(); }
 
-void device_workspace_t::reserve() {
+void device_workspace_t::reserve(std::size_t device_bytes) {
   if (device_.blocks.empty()) {
-    device_.blocks.emplace_back(k_first_block);
+    device_.blocks.emplace_back(std::max(device_bytes, k_first_block));
     synchronize(nullptr);  // allocated on the default stream, as begin() explains
   }
   if (host_.blocks.empty()) host_.blocks.emplace_back(k_first_block);

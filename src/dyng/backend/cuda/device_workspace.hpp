@@ -64,8 +64,10 @@ class device_workspace_t {
 
   /// Allocates the first block of each kind now, outside any round, where none is held yet: the
   /// first round of a small batch then allocates nothing (pinning host memory costs far more
-  /// than such a round). Device graphs call it when they are made.
-  void reserve();
+  /// than such a round). The device block holds at least `device_bytes` (a larger graph's small
+  /// batch needs more scratch: its sorts' temporary storage grows with the rows), the host block
+  /// the default size. Device graphs call it when they are made.
+  void reserve(std::size_t device_bytes = 0);
 
   /// The most bytes of each kind kept from one round to the next.
   static constexpr std::size_t k_kept_bytes = std::size_t{256} << 20;

@@ -6,8 +6,12 @@
 //   repair(log, budget, stats, snapshot) -> bool   the GPU repair, false once past `budget`;
 //   recompute(state, snapshot, attempt) -> stats    a full compute into `state`, with
 //                                                   `affected` counted against `snapshot`.
-// An algorithm that keeps a mirror of its state between updates (sssp: its repair then costs
-// O(what it touches), sssp_cuda_update.cu) writes its own steps.
+// A repair that writes the state only in its last step, and counts `affected` itself, needs no
+// snapshot (components: relabel_kernels.cuh): it passes snapshot_t::for_recompute, and the
+// snapshot is then taken only when the budget sends the update to a recompute (the callable
+// gets an empty state in its place). An algorithm that keeps a mirror of its state between
+// updates (sssp: its repair then costs O(what it touches), sssp_cuda_update.cu) writes its own
+// steps.
 // No CUDA types here: the callables launch the kernels. A compute readies its result for the
 // first snapshot with reserve_snapshot().
 #pragma once
@@ -29,6 +33,11 @@ void reserve_snapshot(const D& state) {
   const D unused = allocate_like<D>(state, state.device, state.num_vertices);
 }
 
+/// When snapshot_steps_t copies the state: before the repair (it may write the state part-way,
+/// and undo() puts it back), or only before a recompute (the repair writes the state in its last
+/// step alone, whose only failure is a device fault, and counts `affected` without a copy).
+enum class snapshot_t { before_repair, for_recompute };
+
 template <class D, class stats_t, class repair_t, class recompute_t>
 class snapshot_steps_t {
  public:
@@ -36,14 +45,16 @@ class snapshot_steps_t {
   static constexpr bool k_recompute_overwrites = true;
 
   snapshot_steps_t(D& state, void* stream, int64_t work_scale, double default_budget,
-                   engine_t engine, repair_t repair, recompute_t recompute)
+                   engine_t engine, repair_t repair, recompute_t recompute,
+                   snapshot_t when = snapshot_t::before_repair)
       : state_(state),
         stream_(stream),
         work_scale_(work_scale),
         default_budget_(default_budget),
         engine_(engine),
         repair_(std::move(repair)),
-        recompute_(std::move(recompute)) {}
+        recompute_(std::move(recompute)),
+        when_(when) {}
 
   int64_t result_vertices() const { return state_.num_vertices; }
   int64_t work_scale() const { return work_scale_; }
@@ -60,7 +71,7 @@ class snapshot_steps_t {
     // `static constexpr bool k_new_vertices_need_repair = true`.
     const bool grew = log.num_vertices_after != log.num_vertices_before;
     if (log.changes.empty() && !(grew && new_vertices_need_repair())) return true;
-    take_snapshot();
+    if (when_ == snapshot_t::before_repair) take_snapshot();
     return repair_(log, budget, stats, snapshot_);
   }
 
@@ -107,6 +118,7 @@ class snapshot_steps_t {
   engine_t engine_;
   repair_t repair_;
   recompute_t recompute_;
+  snapshot_t when_;
   D snapshot_;
   bool taken_ = false;
 };

@@ -167,33 +167,38 @@ __global__ void list_deleted_ends(const edge_change_t<vid_t>* changes, unsigned 
 }
 
 /// A component is re-linked whole (cut[label] = 1) when one of its ends' searches stayed open
-/// or closed on a set that holds the old label.
+/// or closed on a set that holds the old label; *any_cut counts the ends that cut.
 template <class vid_t>
 __global__ void cut_where_undecided(const end_search_t<vid_t>* results, const vid_t* targets,
-                                    unsigned long long count, unsigned char* cut) {
+                                    unsigned long long count, unsigned char* cut,
+                                    unsigned long long* any_cut) {
   for (unsigned long long i =
            blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const end_search_t<vid_t> r = results[i];
     if (r.outcome == k_open || (r.outcome == k_closed && r.smallest <= targets[i])) {
       cut[targets[i]] = 1;
+      atomicAdd(any_cut, 1ull);
     }
   }
 }
 
 /// Gives the vertices of each closed search (of a component not re-linked whole) their new
-/// component: the search's smallest vertex, as their parent in the repair's forest.
+/// component: the search's smallest vertex, as their parent in the repair's forest; with
+/// `planted`, also sets their bits there.
 template <class vid_t>
 __global__ void plant_closed(const end_search_t<vid_t>* results, const vid_t* targets,
                              const vid_t* visited, unsigned long long count,
-                             const unsigned char* cut, vid_t* parent) {
+                             const unsigned char* cut, vid_t* parent, unsigned* planted) {
   const unsigned warp = threadIdx.x / 32;
   const unsigned long long i = blockIdx.x * static_cast<unsigned long long>(k_search_warps) + warp;
   if (i >= count) return;
   const end_search_t<vid_t> r = results[i];
   if (r.outcome != k_closed || cut[targets[i]] != 0) return;
   for (int k = threadIdx.x & 31u; k < r.count; k += 32) {
-    parent[visited[i * k_search_vertices + k]] = r.smallest;
+    const vid_t x = visited[i * k_search_vertices + k];
+    parent[x] = r.smallest;
+    if (planted != nullptr) atomicOr(planted + (x >> 5), 1u << (x & 31));
   }
 }
 

@@ -1,7 +1,6 @@
 // Labels and the rest of a components result on the GPU: sizes and the count after a compute,
-// the components a batch's deletions may cut, the write of an update's new labels with what it
-// changed (sizes moved label by label, components that appeared and disappeared), and the
-// entries that differ from a snapshot.
+// the components a batch's deletions may cut, and the entries that differ from a snapshot (after
+// a recompute; an update's new labels are written by relabel_kernels.cuh).
 // Included by the components launch files only.
 #pragma once
 
@@ -13,14 +12,6 @@
 #include "dyng/graph/change_log.hpp"
 
 namespace dyng::components::detail::cuda {
-
-/// What write_labels() found, summed over the vertices (device counters).
-struct label_counts_t {
-  unsigned long long relabelled;
-  unsigned long long appeared;     ///< Old vertices that became a label.
-  unsigned long long disappeared;  ///< Old labels that are labels no more.
-  long long count_change;          ///< Labels now minus labels before.
-};
 
 /// sizes[c] += the vertices labelled c, and *count += the labels (vertices labelled with
 /// themselves). Lanes with the same label add once per warp: most vertices of a skewed graph
@@ -39,36 +30,6 @@ __global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t*
         __ballot_sync(::dyng::cuda::k_full_mask, active && label == static_cast<int64_t>(v));
     if ((threadIdx.x & 31) == 0 && roots != 0) atomicAdd(count, __popc(roots));
   });
-}
-
-/// Writes fresh[v] into labels[v] where they differ and moves sizes along; counts what changed
-/// (label_counts_t). Vertices at or past `old_vertices` are the batch's new ones (label -1).
-__global__ void write_labels(const int64_t* fresh, long long n, long long old_vertices,
-                             int64_t* labels, int64_t* sizes, label_counts_t* counts) {
-  unsigned long long relabelled = 0, appeared = 0, disappeared = 0;
-  long long change = 0;
-  for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
-       v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int64_t now = fresh[v];
-    const int64_t was = labels[v];
-    change += static_cast<long long>(now == v) - static_cast<long long>(was == v);
-    if (now == was) continue;
-    labels[v] = now;
-    ++relabelled;
-    if (was >= 0) atomicAdd(reinterpret_cast<unsigned long long*>(sizes + was), ~0ull);
-    atomicAdd(reinterpret_cast<unsigned long long*>(sizes + now), 1ull);
-    appeared += now == v && v < old_vertices ? 1 : 0;
-    disappeared += was == v ? 1 : 0;
-  }
-  if (relabelled > 0) {
-    atomicAdd(&counts->relabelled, relabelled);
-    atomicAdd(&counts->appeared, appeared);
-    atomicAdd(&counts->disappeared, disappeared);
-  }
-  if (change != 0) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(&counts->count_change),
-              static_cast<unsigned long long>(change));
-  }
 }
 
 /// *differ += the vertices whose label or size entry differs from the snapshot's.

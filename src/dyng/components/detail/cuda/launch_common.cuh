@@ -1,8 +1,8 @@
 // Host-side pieces that the weak and the strong GPU paths of components share: the graph's rows
 // as the kernels read them, the lane-group width, small counters read back after a kernel, and
-// the steps from fresh labels to a finished result (sizes and count after a compute, moved sizes
-// after an update, the entries that differ from a snapshot). Included by components_cuda.cu and
-// the launch files only.
+// the steps from fresh labels to a finished result (sizes and count after a compute, the new
+// labels of an update, the entries that differ from a snapshot after a recompute). Included by
+// components_cuda.cu and the launch files only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +17,7 @@
 #include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/components/components.hpp"
 #include "dyng/components/detail/cuda/label_kernels.cuh"
+#include "dyng/components/detail/cuda/relabel_kernels.cuh"
 #include "dyng/core/errors.hpp"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/graph.hpp"
@@ -110,22 +111,38 @@ inline int64_t sizes_and_count(const int64_t* labels, int64_t n, int64_t* sizes,
   return static_cast<int64_t>(read_entry(count));
 }
 
-/// Writes an update's fresh labels over `labels`, moves `sizes` along, adds the change of the
-/// count to `count` and the counters to `stats`.
-inline void write_fresh_labels(const int64_t* fresh, int64_t n, int64_t old_vertices,
-                               int64_t* labels, int64_t* sizes, int64_t& count, stats_t& stats,
-                               void* stream) {
-  auto counts = zeros<label_counts_t>(1, stream);
+/// Writes an update's new labels (now_of(v, old label), relabel_kernels.cuh) over `labels`,
+/// moves `sizes` along, adds the change of the count to `count` and the counters to `stats`,
+/// `affected` included: no snapshot of the state is needed to count it.
+template <class now_of_t>
+void write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t* labels,
+                      int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
+  auto counts = zeros<relabel_counts_t>(1, stream);
   if (n > 0) {
-    write_labels<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-        fresh, n, old_vertices, labels, sizes, counts.data());
+    const int64_t words = (n + 31) / 32;
+    auto moved = zeros<unsigned>(words, stream);
+    auto listed_marks = zeros<unsigned>(words, stream);
+    auto delta = zeros<long long>(n, stream);
+    auto list = room_for<long long>(n, stream);
+    const auto s = as_stream(stream);
+    relabel_vertices<<<grid_for(n), k_block_threads, 0, s>>>(
+        now_of, n, old_vertices, labels, delta.data(), moved.data(), listed_marks.data(),
+        list.data(), static_cast<unsigned long long>(n), counts.data());
+    settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta.data(), moved.data(),
+                                                         sizes, counts.data());
     check_launch();
   }
-  const label_counts_t found = read_entry(counts);
+  const relabel_counts_t found = read_entry(counts);
+  if (found.status != 0) {
+    throw internal_error(
+        "components (CUDA): the list of changed sizes overflowed; this is a bug "
+        "in dyng");
+  }
   count += found.count_change;
   stats.relabelled = static_cast<int64_t>(found.relabelled);
   stats.merged = static_cast<int64_t>(found.disappeared);
   stats.split = static_cast<int64_t>(found.appeared);
+  stats.affected = static_cast<int64_t>(found.relabelled + found.resized);
 }
 
 /// The vertices whose label or size entry differs between two results of `n` vertices.

@@ -225,7 +225,8 @@ bool strong_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>*
   stats.search_size = static_cast<int64_t>(reopened);
   if (static_cast<int64_t>(reopened + edges) > budget) return false;
   stats.iterations = run_phases(rows, space, reopened, stream);
-  write_fresh_labels(fresh.data(), n, old_vertices, labels, sizes, count, stats, stream);
+  write_new_labels(fresh_label_t{fresh.data()}, n, old_vertices, labels, sizes, count, stats,
+                   stream);
   trees.hub = hub;
   return true;
 }

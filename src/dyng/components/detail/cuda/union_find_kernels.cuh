@@ -153,6 +153,39 @@ __global__ void link_inserted(const edge_change_t<vid_t>* changes, unsigned long
   }
 }
 
+/// Where a vertex's tree starts in the weak update's forest (weak_launch.cuh): at the vertex
+/// itself where a closed search planted it (bit set in `planted`) or where it is new (label -1),
+/// else at its label, the smallest vertex of its old component.
+template <class vid_t>
+__device__ __forceinline__ vid_t base_of(long long v, int64_t label, const unsigned* planted) {
+  const bool own = label < 0 || ((planted[v >> 5] >> (v & 31)) & 1u) != 0;
+  return static_cast<vid_t>(own ? v : label);
+}
+
+/// Links the bases (base_of) of the two ends of each edge the batch inserted.
+template <class vid_t>
+__global__ void link_inserted_bases(const edge_change_t<vid_t>* changes, unsigned long long count,
+                                    const int64_t* labels, const unsigned* planted, vid_t* parent) {
+  for (unsigned long long i =
+           blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
+    const edge_change_t<vid_t> c = changes[i];
+    if (c.kind != edge_change_kind_t::inserted) continue;
+    link(parent, base_of<vid_t>(c.src, labels[c.src], planted),
+         base_of<vid_t>(c.dst, labels[c.dst], planted));
+  }
+}
+
+/// now_of (relabel_kernels.cuh) of the weak update's forest: the root of a vertex's base.
+template <class vid_t>
+struct forest_label_t {
+  vid_t* parent;
+  const unsigned* planted;
+  __device__ int64_t operator()(long long v, int64_t label) const {
+    return static_cast<int64_t>(find_root(parent, base_of<vid_t>(v, label, planted)));
+  }
+};
+
 /// The update's starting forest: a vertex of a component a deletion may have cut (`cut` flags by
 /// label) or new (label -1) starts a tree of its own and is listed; any other keeps its
 /// component, as a child of the label (a root: its own label is itself and not cut).

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "dyng/components/detail/cuda/endpoint_search.cuh"
@@ -114,48 +115,64 @@ int64_t weak_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_t*
 }
 
 /// The bounded searches from the ends of the batch's deleted edges (endpoint_search.cuh):
-/// returns the cut flags of the components to re-link whole, and plants the closed searches'
-/// components into `parent` once reopen_trees has run (`plant`).
+/// the cut flags of the components to re-link whole, and the closed searches' components to
+/// plant into a forest (`plant`). The searches are launched for both ends of every deletion the
+/// host counted, without asking the device how many ends lie inside a component: the slots of
+/// ends left unlisted stay (0, 0), a search that starts at its target and decides nothing.
 template <class vid_t, class eid_t>
 struct end_searches_t {
   device_buffer<vid_t> ends, targets, visited;
   device_buffer<end_search_t<vid_t>> results;
   device_buffer<unsigned char> cut;
-  unsigned long long count = 0;
+  device_buffer<unsigned long long> counters;  ///< Ends listed, ends that cut.
+  unsigned long long count = 0;                ///< Search slots: twice the deletions.
+  bool all_cut = false;  ///< Too many ends to search: every touched component is cut.
 
   end_searches_t(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* changes,
-                 int64_t num_changes, const int64_t* labels, void* stream)
-      : ends(room_for<vid_t>(2 * num_changes, stream)),
-        targets(room_for<vid_t>(2 * num_changes, stream)),
-        cut(zeros<unsigned char>(rows.num_vertices, stream)) {
+                 int64_t num_changes, int64_t num_deleted, const int64_t* labels, void* stream)
+      : cut(zeros<unsigned char>(rows.num_vertices, stream)),
+        counters(zeros<unsigned long long>(2, stream)),
+        count(2 * static_cast<unsigned long long>(num_deleted)) {
     const auto s = as_stream(stream);
-    auto listed = zeros<unsigned long long>(1, stream);
-    list_deleted_ends<<<grid_for(num_changes), k_block_threads, 0, s>>>(
-        changes, num_changes, labels, ends.data(), targets.data(), listed.data());
-    check_launch();
-    count = read_entry(listed);
     if (count == 0) return;
     if (count > k_max_searched_ends) {
       count = 0;
+      all_cut = true;
       mark_cut<<<grid_for(num_changes), k_block_threads, 0, s>>>(changes, num_changes, labels,
                                                                  cut.data());
       check_launch();
       return;
     }
+    ends = zeros<vid_t>(static_cast<int64_t>(count), stream);
+    targets = zeros<vid_t>(static_cast<int64_t>(count), stream);
     visited = room_for<vid_t>(static_cast<int64_t>(count) * k_search_vertices, stream);
     results = room_for<end_search_t<vid_t>>(static_cast<int64_t>(count), stream);
+    list_deleted_ends<<<grid_for(num_changes), k_block_threads, 0, s>>>(
+        changes, num_changes, labels, ends.data(), targets.data(), counters.data());
     search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(rows.out, rows.in, rows.directed,
                                                          ends.data(), targets.data(), count,
                                                          results.data(), visited.data());
-    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(results.data(), targets.data(),
-                                                                    count, cut.data());
+    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(
+        results.data(), targets.data(), count, cut.data(), counters.data() + 1);
     check_launch();
   }
 
-  void plant(vid_t* parent, void* stream) const {
+  /// Waits for the searches: the ends searched and whether a component must be re-linked whole.
+  std::pair<int64_t, bool> outcome(void* stream) const {
+    if (all_cut) return {0, true};
+    if (count == 0) return {0, false};
+    unsigned long long found[2] = {0, 0};
+    ::dyng::cuda::copy_to_host(found, counters.data(), sizeof(found), stream);
+    ::dyng::cuda::synchronize(stream);
+    return {static_cast<int64_t>(found[0]), found[1] != 0};
+  }
+
+  /// Plants the closed searches' components into `parent` (and their bits into `planted`, if
+  /// given).
+  void plant(vid_t* parent, unsigned* planted, void* stream) const {
     if (count == 0) return;
     plant_closed<<<blocks(), k_search_warps * 32, 0, as_stream(stream)>>>(
-        results.data(), targets.data(), visited.data(), count, cut.data(), parent);
+        results.data(), targets.data(), visited.data(), count, cut.data(), parent, planted);
     check_launch();
   }
 
@@ -164,17 +181,50 @@ struct end_searches_t {
   }
 };
 
+/// The repair when no component is cut: a forest that starts as every vertex on its own, where
+/// a vertex's tree starts at its label (base_of: its own vertex where a closed search planted it
+/// or it is new), the inserted edges linked between those starts, and one pass that writes each
+/// vertex's root as its label.
+template <class vid_t, class eid_t>
+void relink_uncut(const rows_t<vid_t, eid_t>& rows, const end_searches_t<vid_t, eid_t>& searches,
+                  const edge_change_t<vid_t>* changes, int64_t num_changes, int64_t old_vertices,
+                  int64_t* labels, int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
+  const int64_t n = rows.num_vertices;
+  auto parent = room_for<vid_t>(n, stream);
+  auto planted = zeros<unsigned>((n + 31) / 32, stream);
+  start_trees<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(parent.data(), n);
+  check_launch();
+  searches.plant(parent.data(), planted.data(), stream);
+  if (num_changes > 0) {
+    link_inserted_bases<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
+        changes, num_changes, labels, planted.data(), parent.data());
+    check_launch();
+  }
+  stats.search_size = 0;
+  stats.frontier_visits = 0;
+  write_new_labels(forest_label_t<vid_t>{parent.data(), planted.data()}, n, old_vertices, labels,
+                   sizes, count, stats, stream);
+}
+
 /// The weak repair of labels, sizes and count (grown to the graph's vertices) for the batch's
-/// `changes` (in device memory), within `budget` vertices and edges; false once past it, with
-/// nothing written. Deletions are first asked by bounded searches (end_searches_t); only the
-/// components they leave undecided are re-linked whole.
+/// `changes` (in device memory; `num_deleted` of them deletions), within `budget` vertices and
+/// edges; false once past it, with nothing written. Deletions are first asked by bounded
+/// searches (end_searches_t); only the components they leave undecided are re-linked whole.
 template <class vid_t, class eid_t>
 bool weak_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* changes,
-                 int64_t num_changes, int64_t old_vertices, int64_t budget, int64_t* labels,
-                 int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
+                 int64_t num_changes, int64_t num_deleted, int64_t old_vertices, int64_t budget,
+                 int64_t* labels, int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
   const stage_scope_t stage("components.relink");
   const int64_t n = rows.num_vertices;
-  const end_searches_t<vid_t, eid_t> searches(rows, changes, num_changes, labels, stream);
+  const end_searches_t<vid_t, eid_t> searches(rows, changes, num_changes, num_deleted, labels,
+                                              stream);
+  const auto [searched, any_cut] = searches.outcome(stream);
+  stats.searches = searched;
+  if (!any_cut) {
+    relink_uncut(rows, searches, changes, num_changes, old_vertices, labels, sizes, count, stats,
+                 stream);
+    return true;
+  }
   auto parent = room_for<vid_t>(n, stream);
   auto list = room_for<vid_t>(n, stream);
   auto listed = zeros<unsigned long long>(1, stream);
@@ -182,10 +232,10 @@ bool weak_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* c
   reopen_trees<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
       labels, searches.cut.data(), n, parent.data(), list.data(), listed.data(), status.data());
   check_launch();
-  searches.plant(parent.data(), stream);
+  searches.plant(parent.data(), nullptr, stream);
   check_lists(status);
   const auto reopened = read_entry(listed);
-  stats.searches = static_cast<int64_t>(searches.count) + (reopened > 0 ? 1 : 0);
+  stats.searches += reopened > 0 ? 1 : 0;
   stats.search_size = static_cast<int64_t>(reopened);
   if (static_cast<int64_t>(reopened) > budget) return false;
   const auto edges = link_rows(rows, parent.data(), list.data(), reopened, stream);
@@ -198,7 +248,8 @@ bool weak_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* c
   }
   auto fresh = room_for<int64_t>(n, stream);
   write_roots(parent.data(), n, fresh.data(), stream);
-  write_fresh_labels(fresh.data(), n, old_vertices, labels, sizes, count, stats, stream);
+  write_new_labels(fresh_label_t{fresh.data()}, n, old_vertices, labels, sizes, count, stats,
+                   stream);
   return true;
 }
 
