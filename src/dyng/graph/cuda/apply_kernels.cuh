@@ -416,9 +416,10 @@ struct groups_t {
 
 template <class vid_t, class eid_t>
 __global__ void group_info_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
-                                  const int64_t* group_start, int64_t groups,
+                                  const int64_t* group_start, const int64_t* packed,
                                   old_rows_t<vid_t, eid_t> rows, bool sorted, groups_t<vid_t> g,
                                   int64_t* queue_pos, int64_t* rop_group, int64_t* survivor) {
+  const int64_t groups = *packed >> k_group_flag_shift;
   DYNG_GRID_STRIDE(x, groups) {
     const int64_t first = group_start[x], last = group_start[x + 1];
     const vid_t r = ops.row(rop[first]);
@@ -475,8 +476,10 @@ struct touched_t {
 template <class vid_t, class eid_t>
 __global__ void row_info_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
                                 const int64_t* group_start, const int64_t* row_first_group,
-                                int64_t count, old_rows_t<vid_t, eid_t> rows, double headroom,
-                                bool sorted, groups_t<vid_t> g, touched_t<vid_t> t) {
+                                const int64_t* packed, old_rows_t<vid_t, eid_t> rows,
+                                double headroom, bool sorted, groups_t<vid_t> g,
+                                touched_t<vid_t> t) {
+  const int64_t count = *packed & k_row_flag_mask;
   DYNG_GRID_STRIDE(x, count) {
     const int64_t gf = row_first_group[x], gl = row_first_group[x + 1];
     const vid_t r = ops.row(rop[group_start[gf]]);
@@ -533,9 +536,10 @@ inline constexpr int64_t k_chunk_slots = 1024;
 struct row_spans_t {
   int64_t arena, tail, old_chunks, new_chunks, old_slots;
 };
-/// The totals of one direction's spans, read back together (both directions' in one read).
+/// The totals of one direction's spans, read back together with its packed count of groups and
+/// rows (both directions' in one read).
 inline constexpr int k_span_totals = 5;
-static_assert(2 * k_span_totals <= k_max_read_back);
+static_assert(2 * (k_span_totals + 1) <= k_max_read_back);
 
 struct add_row_spans_t {
   __device__ row_spans_t operator()(const row_spans_t& a, const row_spans_t& b) const {
@@ -547,7 +551,9 @@ struct add_row_spans_t {
 /// The spans of touched row x (its arena slots, tail slots and chunks), read from the row arrays.
 struct row_span_of_t {
   const int64_t *old_size, *new_size, *moved, *kept;
+  const int64_t* packed;  ///< The packed count of groups and rows: entries past the rows are 0.
   __device__ row_spans_t operator()(int64_t x) const {
+    if (x >= (*packed & k_row_flag_mask)) return {0, 0, 0, 0, 0};
     const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
     return {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
             (new_rest + k_chunk_slots - 1) / k_chunk_slots, old_size[x]};

@@ -15,8 +15,9 @@
 //     and where each goes: back into its range, to the free tail, or, when the tail is too
 //     short, into a fresh layout of the whole direction. A sorted row that stays in its range
 //     is composed and written from its first changed slot on: the slots before it stay put. The
-//     directions are planned side by side, so that the host waits twice for the counts of both, not
-//     per direction.
+//     directions are planned side by side, and the arrays that describe the groups and rows are
+//     sized by the row ops (an upper bound), so that the host waits once for the counts of both
+//     (groups, rows, arena, tail and chunks), not per step or per direction.
 //  5. Commit both directions: copy the arena into place and set the offsets.
 // So a batch costs O(batch log batch + slots of the touched rows), like the host's apply.
 //
@@ -24,7 +25,7 @@
 // host does around the kernels decides the time: every scratch array comes from the graph's
 // workspace (device_workspace.hpp), one round per apply(), instead of the pool; counts come back
 // through the workspace's page-locked memory; and the host waits only where it needs a value:
-// the resolve's status, the two plan reads, the end (and a re-layout's own sizes).
+// the resolve's status, the plan's read, the end (and a re-layout's own sizes).
 //
 // With an undo record (dyng.update), the touched rows are copied before the commit and the
 // storage the commit replaces is kept; revert() (device_revert.cu) puts them back. A stop (Ctrl-C)
@@ -219,29 +220,28 @@ detail::old_rows_t<vid_t, eid_t> old_rows_of(const D& d, int64_t n) {
 template <class vid_t, class eid_t>
 void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
                                              const apply_context_t& ctx) {
-  // Each step is queued for every direction before the host waits for what it found: the
-  // groups and rows, then the arena, tail and chunk totals.
+  // Each step is queued for every direction before the host waits, once, for what it found:
+  // the groups and rows, and the arena, tail and chunk totals. Groups and rows are at most the
+  // row ops, so the arrays that describe them are sized by the row ops and the kernels read the
+  // counts in device memory.
   // The sub-stages show where the host waits (their ends) against the kernels' own time.
   std::optional<stage_scope_t> stage(std::in_place, "graph.plan_groups");
-  std::vector<const int64_t*> heads;
-  for (int i = 0; i < count; ++i) {
-    sort_row_ops(plans[i], ctx);
-    heads.push_back(find_groups(plans[i], ctx));
-  }
-  const int64_t* packed = read_back(heads, apply_workspace_, ctx.stream);
-  stage.emplace("graph.plan_sizes");
   std::vector<const int64_t*> totals;
   for (int i = 0; i < count; ++i) {
-    plans[i].groups = packed[i] >> detail::k_group_flag_shift;
-    plans[i].rows = packed[i] & detail::k_row_flag_mask;
-    describe_rows(plans[i], ctx, totals);
+    sort_row_ops(plans[i], ctx);
+    const int64_t* packed = find_groups(plans[i], ctx);
+    describe_rows(plans[i], packed, ctx, totals);
+    totals.push_back(packed);
   }
+  stage.emplace("graph.plan_sizes");
   const int64_t* sums = read_back(totals, apply_workspace_, ctx.stream);
   stage.emplace("graph.plan_compose");
   bool fresh_storage = false;
   for (int i = 0; i < count; ++i) {
     direction_plan_t& p = plans[i];
-    const int64_t* mine = sums + detail::k_span_totals * i;
+    const int64_t* mine = sums + (detail::k_span_totals + 1) * i;
+    p.groups = mine[detail::k_span_totals] >> detail::k_group_flag_shift;
+    p.rows = mine[detail::k_span_totals] & detail::k_row_flag_mask;
     p.arena_slots = mine[0];
     p.moved_slots = mine[1];
     p.old_chunks = mine[2];
@@ -298,18 +298,21 @@ const int64_t* device_graph_t<vid_t, eid_t>::find_groups(direction_plan_t& p,
   return total;
 }
 
-/// With the groups and rows counted: what each group and touched row does, and where the sums
-/// that size the arena, the tail ranges and the chunks will be (appended to `totals`).
+/// With the groups and rows counted in device memory (`packed`, find_groups()): what each group
+/// and touched row does, and where the sums that size the arena, the tail ranges and the chunks
+/// will be (appended to `totals`). The arrays hold one entry per row op, at least one per group
+/// and per row.
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const apply_context_t& ctx,
+void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const int64_t* packed,
+                                                 const apply_context_t& ctx,
                                                  std::vector<const int64_t*>& totals) {
   device_workspace_t& ws = apply_workspace_;
   const cudaStream_t s = ctx.stream;
   const int sms = ctx.multiprocessors;
   const auto old_rows = old_rows_of<vid_t, eid_t>(*p.d, ctx.n_before);
   const auto rops = static_cast<size_t>(p.rops);
-  const auto groups = static_cast<size_t>(p.groups);
-  const auto rows = static_cast<size_t>(p.rows);
+  const auto groups = rops;
+  const auto rows = rops;
   for (int64_t** b : {&p.queue_pos, &p.rop_group, &p.survivor}) *b = ws.device<int64_t>(rops);
   p.group_col = ws.device<vid_t>(groups);
   for (int64_t** b : {&p.erases, &p.inserts, &p.copies, &p.reweight, &p.first_copy, &p.group_row,
@@ -323,30 +326,33 @@ void device_graph_t<vid_t, eid_t>::describe_rows(direction_plan_t& p, const appl
   }
   const auto g = p.group_view();
   const auto t = p.touched_view();
-  if (p.groups > 0) {
-    detail::group_info_kernel<vid_t, eid_t><<<blocks_for(p.groups, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.group_start, p.groups, old_rows, props_.order == edge_order_t::sorted, g,
+  if (p.rops > 0) {
+    detail::group_info_kernel<vid_t, eid_t><<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
+        ctx.ops, p.rop, p.group_start, packed, old_rows, props_.order == edge_order_t::sorted, g,
         p.queue_pos, p.rop_group, p.survivor);
     DYNG_CUDA_CHECK(cudaGetLastError());
-    detail::row_info_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
-        ctx.ops, p.rop, p.group_start, p.row_first_group, p.rows, old_rows, props_.headroom,
+    detail::row_info_kernel<vid_t, eid_t><<<blocks_for(p.rops, sms), k_block_threads, 0, s>>>(
+        ctx.ops, p.rop, p.group_start, p.row_first_group, packed, old_rows, props_.headroom,
         props_.order == edge_order_t::sorted, g, t);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
-  // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan.
+  // The arena and the tail ranges, in touched-row order, and the rows' chunks: one scan over
+  // as many entries as row ops, those past the rows adding nothing, so that every offset from
+  // the rows' count on is the total.
   const auto entries = rows + 1;
   for (int64_t** at : {&p.arena_at, &p.tail_at, &p.old_chunk_at, &p.new_chunk_at, &p.old_slot_at}) {
     *at = ws.device<int64_t>(entries);
   }
   scan_and_visit<detail::row_spans_t>(
-      p.rows, detail::row_span_of_t{p.old_size, p.new_size, p.moved, p.kept},
+      p.rops, detail::row_span_of_t{p.old_size, p.new_size, p.moved, p.kept, packed},
       detail::split_row_spans_t{p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
                                 p.old_slot_at},
       ws, s, detail::add_row_spans_t{});
-  // plan_rows() reads them back in this order, k_span_totals per direction.
+  // plan_rows() reads them back in this order, k_span_totals per direction, then the packed
+  // count.
   const int64_t* const sums[] = {p.arena_at, p.tail_at, p.old_chunk_at, p.new_chunk_at,
                                  p.old_slot_at};
-  for (const int64_t* at : sums) totals.push_back(at + p.rows);
+  for (const int64_t* at : sums) totals.push_back(at + p.rops);
 }
 
 /// Every touched row composed into the arena: its surviving old slots, then its insertions.

@@ -166,7 +166,7 @@ class device_graph_t {
   void plan_rows(direction_plan_t* plans, int count, const apply_context_t& ctx);
   void sort_row_ops(direction_plan_t& plan, const apply_context_t& ctx);
   const int64_t* find_groups(direction_plan_t& plan, const apply_context_t& ctx);
-  void describe_rows(direction_plan_t& plan, const apply_context_t& ctx,
+  void describe_rows(direction_plan_t& plan, const int64_t* packed, const apply_context_t& ctx,
                      std::vector<const int64_t*>& totals);
   void compose_rows(direction_plan_t& plan, const apply_context_t& ctx);
   bool plan_layout(direction_plan_t& plan, const apply_context_t& ctx);
