@@ -752,24 +752,36 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   record.rows = p.relayout ? 0 : p.rows;
   if (record.rows == 0) return;
   const auto count = static_cast<size_t>(record.rows);
-  record.row = device_buffer<vid_t>(count, stream_);
-  copy_on_device(record.row.data(), p.row, count * sizeof(vid_t), stream_);
   // The offsets and the slot count came with the plan's spans: no scan, no wait here.
-  record.at = device_buffer<int64_t>(count + 1, stream_);
-  copy_on_device(record.at.data(), p.old_slot_at, (count + 1) * sizeof(int64_t), stream_);
   const int64_t slots = p.old_slots;
-  record.begin = device_buffer<eid_t>(count, stream_);
-  record.end = device_buffer<eid_t>(count, stream_);
-  record.capacity_end = device_buffer<eid_t>(count, stream_);
-  record.col = device_buffer<vid_t>(static_cast<size_t>(std::max<int64_t>(slots, 1)), stream_);
-  record.weights = device_buffer<int32_t>(
-      static_cast<size_t>(std::max<int64_t>(slots * num_weights_, 1)), stream_);
+  record.slots = slots;
+  const auto k = static_cast<size_t>(num_weights_);
+  const auto slot_count = static_cast<size_t>(slots);
+  // Each array at a multiple of 256 bytes in the one block.
+  const auto round_up = [](size_t bytes) { return (bytes + 255) & ~size_t{255}; };
+  const size_t sizes[] = {count * sizeof(vid_t), 3 * count * sizeof(eid_t),
+                          (count + 1) * sizeof(int64_t), slot_count * sizeof(vid_t),
+                          slot_count * k * sizeof(int32_t)};
+  size_t total = 0;
+  for (const size_t bytes : sizes) total += round_up(bytes);
+  record.storage = device_buffer<unsigned char>(total, stream_);
+  unsigned char* at = record.storage.data();
+  record.row = reinterpret_cast<vid_t*>(at);
+  at += round_up(sizes[0]);
+  record.begin = reinterpret_cast<eid_t*>(at);
+  record.end = record.begin + count;
+  record.capacity_end = record.end + count;
+  at += round_up(sizes[1]);
+  record.at = reinterpret_cast<int64_t*>(at);
+  at += round_up(sizes[2]);
+  record.col = reinterpret_cast<vid_t*>(at);
+  at += round_up(sizes[3]);
+  record.weights = reinterpret_cast<int32_t*>(at);
   detail::save_rows_kernel<vid_t, eid_t>
-      <<<blocks_for(std::max(record.rows, slots), ctx.multiprocessors), k_block_threads, 0, s>>>(
-          record.row.data(), record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
-          d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_, record.at.data(),
-          record.begin.data(), record.end.data(), record.capacity_end.data(), record.col.data(),
-          record.weights.data());
+      <<<blocks_for(std::max(record.rows + 1, slots), ctx.multiprocessors), k_block_threads, 0,
+         s>>>(p.row, p.old_slot_at, record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
+              d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_, record.row,
+              record.at, record.begin, record.end, record.capacity_end, record.col, record.weights);
   DYNG_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -135,11 +135,15 @@ class device_graph_t {
       std::unique_ptr<direction_t> replaced;  ///< Storage the commit swapped out, if any.
       bool whole = false;                     ///< `replaced` is the whole direction.
       int64_t rows = 0;
-      ::dyng::cuda::device_buffer<vid_t> row;
-      ::dyng::cuda::device_buffer<eid_t> begin, end, capacity_end;
-      ::dyng::cuda::device_buffer<int64_t> at;  ///< rows + 1 offsets into col.
-      ::dyng::cuda::device_buffer<vid_t> col;
-      ::dyng::cuda::device_buffer<int32_t> weights;
+      int64_t slots = 0;  ///< The touched rows' slots, saved in col and weights.
+      /// One allocation that the arrays below point into: an update's apply allocates and frees
+      /// one block per direction, not seven.
+      ::dyng::cuda::device_buffer<unsigned char> storage;
+      vid_t* row = nullptr;
+      eid_t *begin = nullptr, *end = nullptr, *capacity_end = nullptr;
+      int64_t* at = nullptr;  ///< rows + 1 offsets into col.
+      vid_t* col = nullptr;
+      int32_t* weights = nullptr;
       int64_t tail = 0;
     };
     record_t out, in;

@@ -11,20 +11,23 @@
 
 namespace dyng::cuda::detail {
 
-/// For each of `count` rows (rows[i]): its offsets into begin/end/capacity_end[i], and its slots
-/// [row_begin, row_end) into col/weights from at[i] on (at[count] slots in all). The row arrays
-/// have `n` entries; a row past them (a vertex the batch adds) is empty.
+/// For each of `count` rows (rows[i]): its id into saved_rows[i], its offsets into
+/// begin/end/capacity_end[i], and its slots [row_begin, row_end) into col/weights from at[i] on
+/// (at[count] slots in all; `at` is copied into saved_at). The row arrays have `n` entries; a row
+/// past them (a vertex the batch adds) is empty.
 template <class vid_t, class eid_t>
-__global__ void save_rows_kernel(const vid_t* rows, int64_t count, int64_t n,
+__global__ void save_rows_kernel(const vid_t* rows, const int64_t* at, int64_t count, int64_t n,
                                  const eid_t* row_begin, const eid_t* row_end,
                                  const eid_t* row_capacity_end, const vid_t* col,
-                                 const int32_t* weights, int k, const int64_t* at, eid_t* begin,
-                                 eid_t* end, eid_t* capacity_end, vid_t* saved_col,
-                                 int32_t* saved_weights) {
+                                 const int32_t* weights, int k, vid_t* saved_rows,
+                                 int64_t* saved_at, eid_t* begin, eid_t* end, eid_t* capacity_end,
+                                 vid_t* saved_col, int32_t* saved_weights) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int64_t i = first; i <= count; i += stride) saved_at[i] = at[i];
   for (int64_t i = first; i < count; i += stride) {
     const vid_t v = rows[i];
+    saved_rows[i] = v;
     const bool exists = static_cast<int64_t>(v) < n;
     begin[i] = exists ? row_begin[v] : eid_t{0};
     end[i] = exists ? row_end[v] : eid_t{0};
