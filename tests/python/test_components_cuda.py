@@ -40,6 +40,7 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
     for step in range(4):
         rb = data.draw(batches(model), label=f"batch {step}")
         expected = rb.apply_to(model)
+        before = answer(r_dev)
         s_dev = components.update(g_dev, rb.to_batch(id_dtype=id_dtype), r_dev)
         components.update(g_host, rb.to_batch(id_dtype=id_dtype), r_host)
         event(f"cuda update path: {s_dev.path}")
@@ -47,6 +48,11 @@ def test_cuda_updates_match_host_and_oracle(rg, data, directed, combo):
         assert summary_dict(s_dev.batch) == expected.as_dict(), context
         got = answer(r_dev)
         assert got == expected_answer(model, kind), f"{context}: CUDA update != oracle"
+        # `affected`: the entries whose label or size differ, new vertices starting at (-1, 0).
+        grown = list(zip(before[0], before[1]))
+        grown += [(-1, 0)] * (len(got[0]) - len(grown))
+        differ = sum(old != new for old, new in zip(grown, zip(got[0], got[1])))
+        assert s_dev.affected == differ, context
         assert got == (r_host.labels.tolist(), r_host.sizes.tolist(), r_host.count), context
         assert answer(components.compute(g_dev, kind=kind)) == got, context
 
