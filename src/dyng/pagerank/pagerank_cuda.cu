@@ -250,19 +250,29 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   const double inverse = 1.0 / phase.sum;
   const double bound = detail::scaled_bound(phase.residual_bound, inverse, options.alpha);
   const double limit = static_cast<double>(space.n) * options.tol * k_certified_fraction;
+  double factor = 1.0;
   if (phase.within_budget && bound < limit) {
-    // The bound meets a compute's convergence test: scale by the kept sum, no full iteration.
-    kernels::multiply_ranks<<<kernels::grid_for(space.n), kernels::k_block_threads, 0,
-                              kernels::as_stream(stream)>>>(space.x.data(), space.n, inverse);
-    kernels::check_launch();
+    // The bound meets a compute's convergence test: scale by the kept sum (in settle_ranks), no
+    // full iteration.
+    factor = inverse;
     stats.residual = bound;
     stats.converged = true;
   } else {
     kernels::scale_to_one(space);
     if (!iterate(setup, space, fn, stats).converged) return false;
   }
-  stats.affected = count_changed(space.x.data(), state.ranks.data(), space.n, stream);
-  commit(space, stats, state);
+  // The last step, and the only write to `state`: scaled, counted and committed in one pass.
+  auto changed = kernels::room_for<unsigned long long>(1, stream);
+  changed.fill_bytes(0);
+  if (space.n > 0) {
+    kernels::settle_ranks<<<kernels::grid_for(space.n), kernels::k_block_threads, 0,
+                            kernels::as_stream(stream)>>>(space.x.data(), factor, space.n,
+                                                          state.ranks.data(), changed.data());
+    kernels::check_launch();
+  }
+  stats.affected = static_cast<int64_t>(kernels::read_value(changed.data(), stream));
+  state.iterations = stats.iterations;
+  state.residual = stats.residual;
   return true;
 }
 

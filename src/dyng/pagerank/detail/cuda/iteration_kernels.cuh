@@ -185,13 +185,20 @@ __global__ void scale_ranks(double* x, long long n, const double* total, double 
   }
 }
 
-/// x[v] *= factor (an update's scaling to sum 1 by the reciprocal of the sum it kept, as the
-/// host's; frontier_result.hpp's scaled_bound() counts the products' rounding).
-__global__ void multiply_ranks(double* x, long long n, double factor) {
+/// ranks[v] = x[v] * factor for every v, and *count += the entries that changed: an update's
+/// last step, which scales (to sum 1 by the reciprocal of the sum it kept, as the host's;
+/// frontier_result.hpp's scaled_bound() counts the products' rounding), counts and commits in
+/// one pass. A factor of 1 leaves x's bits.
+__global__ void settle_ranks(const double* x, double factor, long long n, double* ranks,
+                             unsigned long long* count) {
+  unsigned long long found = 0;
   for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    x[v] *= factor;
+    const double now = x[v] * factor;
+    found += now != ranks[v] ? 1 : 0;
+    ranks[v] = now;
   }
+  if (found > 0) atomicAdd(count, found);
 }
 
 /// *count += the entries where a and b differ (integer counts add in any order).
