@@ -5,6 +5,8 @@
 # Strong (a design question for the strong repair): a two-sided search u ~> v per deleted edge
 # inside a component, and v ~> u per inserted edge between components, with the same bounds a
 # side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used.
+# MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
+# the label, each deleted edge is then bypassed, reached through or inside a closed search).
 #   CAP_V=2048 CAP_S=4096 PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
 import os
 import sys
@@ -47,6 +49,7 @@ weak, strong = canon(weak), canon(strong)
 print(f"rmat{scale}: prepared in {time.time() - t:.0f} s")
 
 CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
+MEET = os.environ.get("MEET") == "1"
 
 
 def rows(M, x):
@@ -56,12 +59,11 @@ def rows(M, x):
 USED = []
 
 
-def weak_search(e, target):
-    r = _weak_search(e, target)
-    return r
+def weak_search(e, target, other):
+    return _weak_search(e, target, other if MEET else target)
 
 
-def _weak_search(e, target):
+def _weak_search(e, target, other):
     seen = [e]
     have = {e}
     slots = 0
@@ -78,7 +80,7 @@ def _weak_search(e, target):
                 slots += 32
                 if slots > CAP_S:
                     return "open"
-                if (chunk == target).any():
+                if ((chunk == target) | (chunk == other)).any():
                     USED.append((slots, len(seen)))
                     return "reached"
                 for w in chunk.tolist():
@@ -125,8 +127,8 @@ def strong_search(u, v):
 wc, sc = Counter(), Counter()
 for u, v in zip(drawn.delete_src.tolist(), drawn.delete_dst.tolist()):
     if weak[u] == weak[v]:
-        wc[weak_search(u, weak[u])] += 1
-        wc[weak_search(v, weak[u])] += 1
+        wc[weak_search(u, weak[u], v)] += 1
+        wc[weak_search(v, weak[u], u)] += 1
     if strong[u] == strong[v]:
         sc[strong_search(u, v)] += 1
     else:
