@@ -208,8 +208,8 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
 
 namespace {
 
-/// The repair (see the file's header); commits to `state` only when converged, so the snapshot
-/// steps' undo finds nothing to take back.
+/// The repair (see the file's header); writes `state` only in its last step, when converged
+/// (settle_ranks), so it needs no snapshot and a repair that gives up leaves nothing to take back.
 template <class vid_t, class eid_t>
 bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
                   const kernels::frontier_setup_t<vid_t, eid_t>& frontier,

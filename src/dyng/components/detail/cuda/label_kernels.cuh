@@ -13,19 +13,33 @@
 
 namespace dyng::components::detail::cuda {
 
+/// Adds `amount` times the lanes sharing `key` to totals[key] (64-bit integer totals), one
+/// atomic per distinct key of the warp: most vertices of a skewed graph share the giant
+/// component's label, and an atomic per vertex would queue on it. Returns true for the lane that
+/// added. All 32 lanes call it.
+template <class T>
+__device__ __forceinline__ bool add_per_key(T* totals, long long key, bool active,
+                                            long long amount) {
+  static_assert(sizeof(T) == sizeof(unsigned long long));
+  const unsigned lane = threadIdx.x & 31u;
+  // Inactive lanes get keys of their own that no vertex id can take.
+  const unsigned long long k = active ? static_cast<unsigned long long>(key) : (1ull << 63) | lane;
+  const unsigned same = __match_any_sync(::dyng::cuda::k_full_mask, k);
+  const bool leader = active && lane == static_cast<unsigned>(__ffs(same) - 1);
+  if (leader) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(totals + key),
+              static_cast<unsigned long long>(amount * __popc(same)));
+  }
+  return leader;
+}
+
 /// sizes[c] += the vertices labelled c, and *count += the labels (vertices labelled with
-/// themselves). Lanes with the same label add once per warp: most vertices of a skewed graph
-/// share the giant component's label, and one atomic per vertex would queue on it.
+/// themselves).
 __global__ void add_sizes_and_count(const int64_t* labels, long long n, int64_t* sizes,
                                     unsigned long long* count) {
   ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
-    const int64_t label = active ? labels[v] : -1 - static_cast<int64_t>(threadIdx.x & 31);
-    const unsigned same =
-        __match_any_sync(::dyng::cuda::k_full_mask, static_cast<unsigned long long>(label));
-    if (active && (threadIdx.x & 31) == static_cast<unsigned>(__ffs(same) - 1)) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(sizes + label),
-                static_cast<unsigned long long>(__popc(same)));
-    }
+    const int64_t label = active ? labels[v] : -1;
+    add_per_key(sizes, label, active, 1);
     const unsigned roots =
         __ballot_sync(::dyng::cuda::k_full_mask, active && label == static_cast<int64_t>(v));
     if ((threadIdx.x & 31) == 0 && roots != 0) atomicAdd(count, __popc(roots));

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "dyng/backend/cuda/warp_primitives.cuh"
+#include "dyng/components/detail/cuda/label_kernels.cuh"
 
 namespace dyng::components::detail::cuda {
 
@@ -29,23 +30,6 @@ struct relabel_counts_t {
 
 __device__ __forceinline__ bool bit_of(const unsigned* bits, long long v) {
   return ((bits[v >> 5] >> (v & 31)) & 1u) != 0;
-}
-
-/// Adds `amount` times the lanes sharing `key` to totals[key], one atomic per distinct key of
-/// the warp (most vertices of a skewed graph move between the same two labels, and an atomic
-/// per vertex would queue on them); returns true for the lane that added. All 32 lanes call it.
-__device__ __forceinline__ bool add_per_key(long long* totals, long long key, bool active,
-                                            long long amount) {
-  const unsigned lane = threadIdx.x & 31u;
-  // Inactive lanes get keys of their own that no vertex id can take.
-  const unsigned long long k = active ? static_cast<unsigned long long>(key) : (1ull << 63) | lane;
-  const unsigned same = __match_any_sync(::dyng::cuda::k_full_mask, k);
-  const bool leader = active && lane == static_cast<unsigned>(__ffs(same) - 1);
-  if (leader) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(totals + key),
-              static_cast<unsigned long long>(amount * __popc(same)));
-  }
-  return leader;
 }
 
 /// Lists `key` once (its bit in `marks`) for the lanes with `add` set. All 32 lanes call it.

@@ -3,6 +3,8 @@
 // its ends (endpoint_search.cuh); a component they leave undecided is re-linked whole: its
 // vertices start trees of their own, every other vertex stays a child of its label, and the
 // same Afforest steps run over the reopened vertices only; inserted edges are linked on top.
+// When the searches decide every deletion (relink_uncut), no vertex is reopened: each starts at
+// its label, the inserted edges are linked between those starts, and one pass writes the roots.
 // Nothing of the result is written until the new labels are known, so a repair past its budget
 // leaves the state as it was. Included by components_cuda.cu only.
 #pragma once
