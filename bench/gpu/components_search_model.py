@@ -4,10 +4,12 @@
 # the component's label, closes, or passes CAP_V vertices / CAP_S slots read in chunks of 32.
 # Strong (a design question for the strong repair): a two-sided search u ~> v per deleted edge
 # inside a component, and v ~> u per inserted edge between components, with the same bounds a
-# side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used.
+# side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used;
+# for each weak search its dependent loads (STEPS, the latency a warp waits through): GROUP=32 (the
+# kernel: the next 32 queued vertices' rows at once) or GROUP=1 (one vertex at a time).
 # MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
 # the label, each deleted edge is then bypassed, reached through or inside a closed search).
-#   CAP_V=2048 CAP_S=4096 PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
+#   CAP_V=2048 CAP_S=4096 [GROUP=1] PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
 import os
 import sys
 import time
@@ -50,6 +52,9 @@ print(f"rmat{scale}: prepared in {time.time() - t:.0f} s")
 
 CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
 MEET = os.environ.get("MEET") == "1"
+GROUP = int(os.environ.get("GROUP", 32))
+STEPS = 0
+WALKS = []  # STEPS of each weak search
 
 
 def rows(M, x):
@@ -64,6 +69,11 @@ def weak_search(e, target, other):
 
 
 def _weak_search(e, target, other):
+    """As search_ends does: the next GROUP queued vertices' rows read together, out-rows then
+    in-rows, in chunks of 32 slots of their concatenation (GROUP=1: one vertex at a time, each
+    row's chunks counted as 32 slots, the walk before 2026-12-07). STEPS counts the dependent
+    loads: per group, its queue entries and row bounds; per chunk, its slots."""
+    global STEPS
     seen = [e]
     have = {e}
     slots = 0
@@ -71,13 +81,15 @@ def _weak_search(e, target, other):
     if e == target:
         return "reached"
     while head < len(seen):
-        x = seen[head]
-        head += 1
+        group = seen[head : head + GROUP]
+        head += len(group)
         for M in (A, AT):
-            r = rows(M, x)
+            STEPS += 2
+            r = np.concatenate([rows(M, x)[: CAP_S + 1] for x in group])
             for base in range(0, len(r), 32):
                 chunk = r[base : base + 32]
-                slots += 32
+                STEPS += 1
+                slots += 32 if GROUP == 1 else len(chunk)
                 if slots > CAP_S:
                     return "open"
                 if ((chunk == target) | (chunk == other)).any():
@@ -127,8 +139,10 @@ def strong_search(u, v):
 wc, sc = Counter(), Counter()
 for u, v in zip(drawn.delete_src.tolist(), drawn.delete_dst.tolist()):
     if weak[u] == weak[v]:
-        wc[weak_search(u, weak[u], v)] += 1
-        wc[weak_search(v, weak[u], u)] += 1
+        for end, other in ((u, v), (v, u)):
+            STEPS = 0
+            wc[weak_search(end, weak[u], other)] += 1
+            WALKS.append(STEPS)
     if strong[u] == strong[v]:
         sc[strong_search(u, v)] += 1
     else:
@@ -142,6 +156,12 @@ print(
     "vertices p50/p90/p99/max",
     np.percentile(u[:, 1], [50, 90, 99]).tolist(),
     u[:, 1].max(),
+)
+print(
+    f"weak searches' dependent loads (GROUP={GROUP}): p50/p90/p99",
+    np.percentile(WALKS, [50, 90, 99]).tolist(),
+    "max",
+    max(WALKS),
 )
 print("strong deletion checks u ~> v:", dict(sc))
 ic = Counter()

@@ -122,6 +122,24 @@ G host_shell(const D& d) {
                          d.properties(), d.version(), d.relayout_count());
 }
 
+/// Makes `g` the shell of `d` after an apply or revert: the shell it is already, when it has the
+/// same rows (vertex count and directions), follows the copy's counts and version; else a new
+/// shell replaces it.
+template <class G, class D>
+void follow_with_shell(graph_handle_t& h, G& g, const D& d) {
+  const auto n = static_cast<size_t>(d.num_vertices());
+  const bool in_rows = d.properties().directed && d.has_transposed();
+  const bool same_rows = h.host_behind && g.out_storage().col.empty() &&
+                         g.out_storage().row_begin.size() == n &&
+                         g.in_storage().row_begin.size() == (in_rows ? n : 0);
+  if (same_rows) {
+    g.follow_device_copy(d.num_edges(), d.version(), d.relayout_count());
+  } else {
+    g = host_shell<G>(d);
+  }
+  h.host_behind = true;
+}
+
 template <class G, class L>
 void sync_device_copy(graph_handle_t& h, const G& g, const L& log) {
   auto* d = h.device_copy<G>();
@@ -140,8 +158,7 @@ apply_summary_t apply_on_device(graph_handle_t& h, G& g, const B& batch, L* log,
   h.device_undo = std::monostate{};
   undo_t* undo = revertible ? &h.device_undo.template emplace<undo_t>() : nullptr;
   const apply_summary_t summary = d->apply(batch, log, undo);
-  g = host_shell<G>(*d);
-  h.host_behind = true;
+  follow_with_shell(h, g, *d);
   return summary;
 }
 
@@ -158,8 +175,7 @@ void revert_on_device(graph_handle_t& h, G& g, uint64_t version) {
   }
   d->revert(*undo);
   h.device_undo = std::monostate{};
-  g = host_shell<G>(*d);
-  h.host_behind = true;
+  follow_with_shell(h, g, *d);
 }
 
 template <class G>

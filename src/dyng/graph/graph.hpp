@@ -156,6 +156,15 @@ class graph_t {
   static graph_t from_storage(direction_t out, direction_t in, vid_t num_vertices, eid_t num_edges,
                               const graph_properties_t& props, uint64_t version, int64_t relayouts);
 
+  /// For a host shell of a device copy (rows of zero pages, no slots; see from_storage()): the
+  /// counts, version and re-layout count of the copy after an apply or revert that kept its
+  /// vertex count. Rebuilding the shell would map and unmap its row arrays again every batch.
+  void follow_device_copy(eid_t num_edges, uint64_t version, int64_t relayouts) noexcept {
+    num_edges_ = num_edges;
+    version_ = version;
+    relayouts_ = relayouts;
+  }
+
  private:
   adjacency_view_t<vid_t, eid_t> view_of(const direction_t& d) const noexcept;
   /// Starts `undo` for a change about to be made: the counts, version and free tails as they are.

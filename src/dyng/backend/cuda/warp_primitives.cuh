@@ -65,6 +65,14 @@ __device__ __forceinline__ unsigned long long warp_sum(unsigned long long value)
   return value;
 }
 
+/// Adds the lanes' values to *total, one atomic per warp (none for a sum of 0): a counter that
+/// every thread of a grid adds to at its end would otherwise take an atomic per thread, all
+/// queued on one address. Must be reached by all 32 lanes.
+__device__ __forceinline__ void warp_add(unsigned long long value, unsigned long long* total) {
+  const unsigned long long sum = warp_sum(value);
+  if ((threadIdx.x & 31u) == 0 && sum != 0) atomicAdd(total, sum);
+}
+
 /// Minimum over the G lanes of each group (G a power of two <= 32); all 32 lanes must call it.
 template <int G, class T>
 __device__ __forceinline__ T group_min(T value) {

@@ -526,7 +526,10 @@ __device__ void put_slot(arena_t<vid_t> out, int64_t slot, vid_t c, const int32_
 
 /// Slots per chunk of a touched row: rows are cut into chunks so that a hub row (10^5 slots on
 /// R-MAT 22, touched by nearly every batch) spreads over many warps instead of serialising one.
-inline constexpr int64_t k_chunk_slots = 1024;
+/// A warp walks its chunk 32 slots a step, each step waiting on its loads, so the chunk's length
+/// is the composing and placing kernels' critical path: short chunks keep it to a few steps, and
+/// a small batch's chunks still fit in the warps the GPU holds at once.
+inline constexpr int64_t k_chunk_slots = 256;
 
 /// What each touched row adds to the five running sums that place it: its slots in the arena,
 /// its slots in the free tail, its chunks before and after the batch (ceil(size /

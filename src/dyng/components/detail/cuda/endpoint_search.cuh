@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "dyng/backend/cuda/warp_primitives.cuh"
+#include "dyng/components/detail/cuda/vertex_bits.cuh"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 
@@ -84,19 +85,19 @@ __device__ bool add_new(vid_t* table, vid_t w) {
   }
 }
 
-/// Reads one row of `x` in the search, appending new vertices to `seen` (global memory, this
-/// end's slice of `visited`); returns k_reached, k_open (bounds) or -1 (go on).
-template <class vid_t, class eid_t>
-__device__ int scan_row(const adjacency_view_t<vid_t, eid_t>& rows, vid_t x, vid_t target,
+/// Reads the row slots [begin, end) of `col` in the search, 32 at a time, appending new
+/// vertices to `seen` (global memory, this end's slice of `visited`); returns k_reached, k_open
+/// (bounds) or -1 (go on).
+template <class vid_t>
+__device__ int scan_row(const vid_t* col, long long begin, long long end, vid_t target,
                         vid_t* table, vid_t* seen, int& count, int& slots) {
   const unsigned lane = threadIdx.x & 31u;
-  const eid_t begin = rows.row_begin[x], end = rows.row_end[x];
-  for (eid_t base = begin; base < end; base += 32) {
+  for (long long base = begin; base < end; base += 32) {
     slots += 32;
     if (slots > k_search_slots) return k_open;
-    const eid_t slot = base + static_cast<eid_t>(lane);
+    const long long slot = base + static_cast<long long>(lane);
     const bool valid = slot < end;
-    const vid_t w = valid ? rows.col[slot] : x;
+    const vid_t w = valid ? col[slot] : target;
     if (__any_sync(::dyng::cuda::k_full_mask, valid && w == target)) return k_reached;
     const bool fresh = valid && add_new(table, w);
     const unsigned adders = __ballot_sync(::dyng::cuda::k_full_mask, fresh);
@@ -129,12 +130,29 @@ __global__ void search_ends(adjacency_view_t<vid_t, eid_t> out, adjacency_view_t
   if (lane == 0) add_new(table, start);
   __syncwarp();
   int seen_count = 1, slots = 0, outcome = start == target ? k_reached : -1;
-  for (int head = 0; outcome < 0 && head < seen_count; ++head) {
-    const vid_t x = seen[head];
-    outcome = scan_row(out, x, target, table, seen, seen_count, slots);
-    if (outcome < 0 && directed) {
-      outcome = scan_row(in, x, target, table, seen, seen_count, slots);
+  // Vertex by vertex in queue order, out-row then in-row; the row bounds of the next 32 queued
+  // vertices are loaded together (a lane each), so a vertex waits on its slots only.
+  for (int head = 0; outcome < 0 && head < seen_count;) {
+    const int take = min(32, seen_count - head);
+    long long bounds[4] = {0, 0, 0, 0};  // out begin, out end, in begin, in end
+    if (static_cast<int>(lane) < take) {
+      const vid_t x = seen[head + static_cast<int>(lane)];
+      bounds[0] = static_cast<long long>(out.row_begin[x]);
+      bounds[1] = static_cast<long long>(out.row_end[x]);
+      if (directed) {
+        bounds[2] = static_cast<long long>(in.row_begin[x]);
+        bounds[3] = static_cast<long long>(in.row_end[x]);
+      }
     }
+    for (int k = 0; outcome < 0 && k < take; ++k) {
+      long long at[4];
+      for (int j = 0; j < 4; ++j) at[j] = __shfl_sync(::dyng::cuda::k_full_mask, bounds[j], k);
+      outcome = scan_row(out.col, at[0], at[1], target, table, seen, seen_count, slots);
+      if (outcome < 0 && directed) {
+        outcome = scan_row(in.col, at[2], at[3], target, table, seen, seen_count, slots);
+      }
+    }
+    head += take;
   }
   if (outcome < 0) outcome = k_closed;
   vid_t smallest = start;
@@ -198,7 +216,7 @@ __global__ void plant_closed(const end_search_t<vid_t>* results, const vid_t* ta
   for (int k = threadIdx.x & 31u; k < r.count; k += 32) {
     const vid_t x = visited[i * k_search_vertices + k];
     parent[x] = r.smallest;
-    if (planted != nullptr) atomicOr(planted + (x >> 5), 1u << (x & 31));
+    if (planted != nullptr) set_bit(planted, x);
   }
 }
 

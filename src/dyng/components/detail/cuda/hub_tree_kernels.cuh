@@ -163,7 +163,7 @@ __global__ void claim_from_kept(adjacency_view_t<vid_t, eid_t> against, const vi
     best = ::dyng::cuda::group_min<G>(best);
     if (i < items && lane == 0 && best != k_no_claim) atomicMin(keys + y, best);
   }
-  if (read > 0) atomicAdd(edges_read, read);
+  ::dyng::cuda::warp_add(read, edges_read);
 }
 
 /// For each inserted edge from a tree vertex to one outside it (in the tree's direction), the
@@ -258,7 +258,7 @@ __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* 
     read += claim_slots<vid_t, eid_t>(expand, begin + static_cast<eid_t>(lane), end, G, key, tree,
                                       keys, next, next_items);
   }
-  if (read > 0) atomicAdd(edges_read, read);
+  ::dyng::cuda::warp_add(read, edges_read);
 }
 
 /// claim_level() for the listed heavy rows: block (x, y) takes slices x, x + gridDim.x, ... of
@@ -281,7 +281,7 @@ __global__ void claim_heavy(adjacency_view_t<vid_t, eid_t> expand, const vid_t* 
                                         blockDim.x, key, tree, keys, next, next_items);
     }
   }
-  if (read > 0) atomicAdd(edges_read, read);
+  ::dyng::cuda::warp_add(read, edges_read);
 }
 
 /// *smallest = the smallest vertex in both trees (the label of the hub's component).

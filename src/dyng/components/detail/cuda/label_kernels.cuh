@@ -55,7 +55,7 @@ __global__ void count_differing(const int64_t* labels, const int64_t* sizes,
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
     found += labels[v] != old_labels[v] || sizes[v] != old_sizes[v] ? 1 : 0;
   }
-  if (found > 0) atomicAdd(differ, found);
+  ::dyng::cuda::warp_add(found, differ);
 }
 
 /// cut[label] = 1 for each deleted edge whose ends share that label (>= 0): the components a

@@ -117,22 +117,27 @@ inline int64_t sizes_and_count(const int64_t* labels, int64_t n, int64_t* sizes,
 template <class now_of_t>
 void write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t* labels,
                       int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
-  auto counts = zeros<relabel_counts_t>(1, stream);
+  // The counters, then the moved and the listed bits, in one zeroed block (fewer calls).
+  const int64_t words = (n + 31) / 32;
+  constexpr int64_t head_words = (sizeof(relabel_counts_t) + 7) / 8 * 2;
+  auto block = zeros<unsigned>(head_words + 2 * words, stream);
+  auto* counts = reinterpret_cast<relabel_counts_t*>(block.data());
+  unsigned* const moved = block.data() + head_words;
+  unsigned* const listed_marks = moved + words;
   if (n > 0) {
-    const int64_t words = (n + 31) / 32;
-    auto moved = zeros<unsigned>(words, stream);
-    auto listed_marks = zeros<unsigned>(words, stream);
     auto delta = zeros<long long>(n, stream);
     auto list = room_for<long long>(n, stream);
     const auto s = as_stream(stream);
     relabel_vertices<<<grid_for(n), k_block_threads, 0, s>>>(
-        now_of, n, old_vertices, labels, delta.data(), moved.data(), listed_marks.data(),
-        list.data(), static_cast<unsigned long long>(n), counts.data());
-    settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta.data(), moved.data(),
-                                                         sizes, counts.data());
+        now_of, n, old_vertices, labels, delta.data(), moved, listed_marks, list.data(),
+        static_cast<unsigned long long>(n), counts);
+    settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta.data(), moved, sizes,
+                                                         counts);
     check_launch();
   }
-  const relabel_counts_t found = read_entry(counts);
+  relabel_counts_t found{};
+  ::dyng::cuda::copy_to_host(&found, counts, sizeof found, stream);
+  ::dyng::cuda::synchronize(stream);
   if (found.status != 0) {
     throw internal_error(
         "components (CUDA): the list of changed sizes overflowed; this is a bug "

@@ -14,6 +14,7 @@
 
 #include "dyng/backend/cuda/warp_primitives.cuh"
 #include "dyng/components/detail/cuda/label_kernels.cuh"
+#include "dyng/components/detail/cuda/vertex_bits.cuh"
 
 namespace dyng::components::detail::cuda {
 
@@ -28,18 +29,10 @@ struct relabel_counts_t {
   int status;                      ///< Non-zero when the list overflowed (a bug).
 };
 
-__device__ __forceinline__ bool bit_of(const unsigned* bits, long long v) {
-  return ((bits[v >> 5] >> (v & 31)) & 1u) != 0;
-}
-
 /// Lists `key` once (its bit in `marks`) for the lanes with `add` set. All 32 lanes call it.
 __device__ __forceinline__ void list_once(bool add, long long key, unsigned* marks, long long* list,
                                           relabel_counts_t* counts, unsigned long long capacity) {
-  bool fresh = false;
-  if (add) {
-    const unsigned bit = 1u << (key & 31);
-    fresh = (atomicOr(marks + (key >> 5), bit) & bit) == 0;
-  }
+  const bool fresh = add && !set_bit(marks, key);
   ::dyng::cuda::warp_append(fresh, key, list, &counts->listed, capacity, &counts->status, 1);
 }
 
@@ -73,7 +66,10 @@ __global__ void relabel_vertices(now_of_t now_of, long long n, long long old_ver
     // A warp's lanes hold consecutive vertices starting at a multiple of 32 (the grid's blocks
     // are whole warps), so one word of `moved` belongs to one warp.
     const unsigned word = __ballot_sync(::dyng::cuda::k_full_mask, differs);
-    if ((threadIdx.x & 31u) == 0 && word != 0) moved[v >> 5] = word;
+    // Most warps of an update move no vertex: they skip the per-key sums and the lists, whose
+    // match and ballots cost more than the pass's reads (the same for all lanes of the warp).
+    if (word == 0) return;
+    if ((threadIdx.x & 31u) == 0) moved[v >> 5] = word;
     const bool joins = add_per_key(delta, now, differs, 1);
     const bool leaves = add_per_key(delta, was, differs && was >= 0, -1);
     list_once(joins, now, listed_marks, list, counts, capacity);

@@ -203,7 +203,7 @@ __global__ void reach_level(adjacency_view_t<vid_t, eid_t> rows, giant_view_t<vi
       next[atomicAdd(next_items, 1ull)] = w;
     }
   }
-  if (read > 0) atomicAdd(edges_read, read);
+  ::dyng::cuda::warp_add(read, edges_read);
 }
 
 /// For each inserted edge u -> w between two components (or touching a new vertex) that may

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "dyng/backend/cuda/warp_primitives.cuh"
+#include "dyng/components/detail/cuda/vertex_bits.cuh"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/graph/change_log.hpp"
 
@@ -52,6 +53,19 @@ __device__ vid_t find_root(vid_t* parent, vid_t v) {
     v = above;
     up = load_fresh(parent + v);
   }
+}
+
+/// The root of v in a forest that no kernel writes any more (after the linking), read through
+/// the read-only cache and not shortened: most vertices of a skewed graph end at the same few
+/// roots, and find_root()'s uncached loads of one root's entry queue on a single memory slice.
+template <class vid_t>
+__device__ vid_t settled_root(const vid_t* parent, vid_t v) {
+  vid_t up = __ldg(parent + v);
+  while (up != v) {
+    v = up;
+    up = __ldg(parent + v);
+  }
+  return v;
 }
 
 /// Joins the trees of u and w: the larger root is hooked under the smaller one.
@@ -138,7 +152,7 @@ __global__ void link_rows_outside(adjacency_view_t<vid_t, eid_t> rows, const vid
       ++read;
     }
   }
-  if (read > 0) atomicAdd(edges_read, read);
+  ::dyng::cuda::warp_add(read, edges_read);
 }
 
 /// Links the two ends of each edge the batch inserted.
@@ -158,31 +172,42 @@ __global__ void link_inserted(const edge_change_t<vid_t>* changes, unsigned long
 /// else at its label, the smallest vertex of its old component.
 template <class vid_t>
 __device__ __forceinline__ vid_t base_of(long long v, int64_t label, const unsigned* planted) {
-  const bool own = label < 0 || ((planted[v >> 5] >> (v & 31)) & 1u) != 0;
+  const bool own = label < 0 || bit_of(planted, v);
   return static_cast<vid_t>(own ? v : label);
 }
 
-/// Links the bases (base_of) of the two ends of each edge the batch inserted.
+/// Links the bases (base_of) of the two ends of each edge the batch inserted, and sets their
+/// bits in `linked`.
 template <class vid_t>
 __global__ void link_inserted_bases(const edge_change_t<vid_t>* changes, unsigned long long count,
-                                    const int64_t* labels, const unsigned* planted, vid_t* parent) {
+                                    const int64_t* labels, const unsigned* planted, vid_t* parent,
+                                    unsigned* linked) {
   for (unsigned long long i =
            blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
        i < count; i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     const edge_change_t<vid_t> c = changes[i];
     if (c.kind != edge_change_kind_t::inserted) continue;
-    link(parent, base_of<vid_t>(c.src, labels[c.src], planted),
-         base_of<vid_t>(c.dst, labels[c.dst], planted));
+    const vid_t a = base_of<vid_t>(c.src, labels[c.src], planted);
+    const vid_t b = base_of<vid_t>(c.dst, labels[c.dst], planted);
+    set_bit(linked, a);
+    set_bit(linked, b);
+    link(parent, a, b);
   }
 }
 
-/// now_of (relabel_kernels.cuh) of the weak update's forest: the root of a vertex's base.
+/// now_of (relabel_kernels.cuh) of the weak update's forest: the root of a vertex's base. Only a
+/// planted vertex or a linked base can have a parent other than itself (a tree's members are
+/// planted or linked, so are the roots that link() hooks and the paths it shortens): any other
+/// base is its own root, known from two bits instead of a walk up `parent`.
 template <class vid_t>
 struct forest_label_t {
-  vid_t* parent;
+  const vid_t* parent;
   const unsigned* planted;
+  const unsigned* linked;
   __device__ int64_t operator()(long long v, int64_t label) const {
-    return static_cast<int64_t>(find_root(parent, base_of<vid_t>(v, label, planted)));
+    const vid_t base = base_of<vid_t>(v, label, planted);
+    if (!bit_of(planted, base) && !bit_of(linked, base)) return static_cast<int64_t>(base);
+    return static_cast<int64_t>(settled_root(parent, base));
   }
 };
 
@@ -206,10 +231,10 @@ __global__ void reopen_trees(const int64_t* labels, const unsigned char* cut, lo
 
 /// labels[v] = root of v, for every vertex.
 template <class vid_t>
-__global__ void roots_as_labels(vid_t* parent, long long n, int64_t* labels) {
+__global__ void roots_as_labels(const vid_t* parent, long long n, int64_t* labels) {
   for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
-    labels[v] = static_cast<int64_t>(find_root(parent, static_cast<vid_t>(v)));
+    labels[v] = static_cast<int64_t>(settled_root(parent, static_cast<vid_t>(v)));
   }
 }
 

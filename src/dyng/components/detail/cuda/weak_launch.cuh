@@ -193,18 +193,22 @@ void relink_uncut(const rows_t<vid_t, eid_t>& rows, const end_searches_t<vid_t, 
                   int64_t* labels, int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
   const int64_t n = rows.num_vertices;
   auto parent = room_for<vid_t>(n, stream);
-  auto planted = zeros<unsigned>((n + 31) / 32, stream);
+  // The planted bits, then the linked ones (forest_label_t), in one zeroed block.
+  const int64_t words = (n + 31) / 32;
+  auto bits = zeros<unsigned>(2 * words, stream);
+  unsigned* const planted = bits.data();
+  unsigned* const linked = bits.data() + words;
   start_trees<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(parent.data(), n);
   check_launch();
-  searches.plant(parent.data(), planted.data(), stream);
+  searches.plant(parent.data(), planted, stream);
   if (num_changes > 0) {
     link_inserted_bases<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(
-        changes, num_changes, labels, planted.data(), parent.data());
+        changes, num_changes, labels, planted, parent.data(), linked);
     check_launch();
   }
   stats.search_size = 0;
   stats.frontier_visits = 0;
-  write_new_labels(forest_label_t<vid_t>{parent.data(), planted.data()}, n, old_vertices, labels,
+  write_new_labels(forest_label_t<vid_t>{parent.data(), planted, linked}, n, old_vertices, labels,
                    sizes, count, stats, stream);
 }
 

@@ -9,6 +9,7 @@
 #include "dyng/backend/cuda/device_allocator.hpp"
 #include "dyng/backend/cuda/device_buffer.hpp"
 #include "dyng/backend/cuda/launch_shape.cuh"
+#include "dyng/backend/cuda/warp_primitives.cuh"
 #include "dyng/graph/adjacency_view.hpp"
 
 namespace dyng::cycle_count::detail::cuda {
@@ -21,7 +22,7 @@ __global__ void degree_sum_kernel(adjacency_view_t<vid_t, eid_t> out, const vid_
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     local += static_cast<unsigned long long>(out.row_end[vertices[i]] - out.row_begin[vertices[i]]);
   }
-  if (local != 0) atomicAdd(sum, local);
+  ::dyng::cuda::warp_add(local, sum);
 }
 
 /// Sum of out.degree(v) over `vertices` (device view `out`), ordered on `stream`; waits for it.

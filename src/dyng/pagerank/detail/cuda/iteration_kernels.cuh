@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "dyng/backend/cuda/warp_primitives.cuh"
 #include "dyng/graph/adjacency_view.hpp"
 #include "dyng/pagerank/detail/cuda/row_sums.cuh"
 
@@ -198,7 +199,7 @@ __global__ void settle_ranks(const double* x, double factor, long long n, double
     found += now != ranks[v] ? 1 : 0;
     ranks[v] = now;
   }
-  if (found > 0) atomicAdd(count, found);
+  ::dyng::cuda::warp_add(found, count);
 }
 
 /// *count += the entries where a and b differ (integer counts add in any order).
@@ -209,7 +210,7 @@ __global__ void count_changed(const double* a, const double* b, long long n,
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
     found += a[v] != b[v] ? 1 : 0;
   }
-  if (found > 0) atomicAdd(count, found);
+  ::dyng::cuda::warp_add(found, count);
 }
 
 }  // namespace dyng::pagerank::detail::cuda
