@@ -5,11 +5,12 @@
 # Strong (a design question for the strong repair): a two-sided search u ~> v per deleted edge
 # inside a component, and v ~> u per inserted edge between components, with the same bounds a
 # side. Prints the outcomes and, for the weak searches that reached, the slots and vertices used;
-# for each weak search its dependent loads (STEPS, the latency a warp waits through): GROUP=32 (the
-# kernel: the next 32 queued vertices' rows at once) or GROUP=1 (one vertex at a time).
+# for each weak search its dependent loads (STEPS, the latency a warp waits through). GROUP=1
+# (the default) walks as search_ends does, vertex by vertex; GROUP=32 reads the next 32 queued
+# vertices' rows as one run, a variant tried on this model and not taken (it is no shorter).
 # MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
 # the label, each deleted edge is then bypassed, reached through or inside a closed search).
-#   CAP_V=2048 CAP_S=4096 [GROUP=1] PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
+#   CAP_V=2048 CAP_S=4096 [GROUP=32] PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
 import os
 import sys
 import time
@@ -52,7 +53,7 @@ print(f"rmat{scale}: prepared in {time.time() - t:.0f} s")
 
 CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
 MEET = os.environ.get("MEET") == "1"
-GROUP = int(os.environ.get("GROUP", 32))
+GROUP = int(os.environ.get("GROUP", 1))
 STEPS = 0
 WALKS = []  # STEPS of each weak search
 
@@ -69,10 +70,12 @@ def weak_search(e, target, other):
 
 
 def _weak_search(e, target, other):
-    """As search_ends does: the next GROUP queued vertices' rows read together, out-rows then
-    in-rows, in chunks of 32 slots of their concatenation (GROUP=1: one vertex at a time, each
-    row's chunks counted as 32 slots, the walk before 2026-12-07). STEPS counts the dependent
-    loads: per group, its queue entries and row bounds; per chunk, its slots."""
+    """GROUP=1: as search_ends walks, one queued vertex at a time, its out-row then its in-row,
+    each row read in chunks of 32 slots and each chunk counted as 32 slots. GROUP=32: the next 32
+    queued vertices' rows read as one run, out-rows then in-rows, slots counted exactly. STEPS
+    counts the dependent loads: per group and direction, its queue entries and row bounds (the
+    kernel now loads 32 vertices' bounds at once, so for GROUP=1 this counts the walk before
+    that); per chunk, its slots."""
     global STEPS
     seen = [e]
     have = {e}
