@@ -5,9 +5,10 @@
 # gaps between them, and the kernels by name; so a small batch's time can be split into
 # launches, waits and work (--stack: and the Python calls between them). Calls: Graph.apply,
 # sssp.update, weak components.update and pagerank.update of --changes on R-MAT --scale, each
-# after --warm steady calls. --python N: also each call N more times under cProfile, the Python
-# functions by their own time (the host time between the native steps: argument checks, the
-# apply's and the repair's wrappers).
+# after --warm steady calls (--first: the first call of a fresh clone and result, the process
+# warmed up by a steady series on another clone first). --python N: also each call N more times
+# under cProfile, the Python functions by their own time (the host time between the native
+# steps: argument checks, the apply's and the repair's wrappers).
 # Run from the repository root on the GPU machine (PyTorch with CUDA must import):
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/kernel_trace.py [--scale 22] [--out DIR]
 import argparse
@@ -31,6 +32,9 @@ parser.add_argument("--scale", type=int, default=22)
 parser.add_argument("--changes", type=int, default=1000)
 parser.add_argument("--warm", type=int, default=3)
 parser.add_argument("--calls", default="apply,sssp,weak,pagerank")
+parser.add_argument(
+    "--first", action="store_true", help="trace the first call of a fresh clone, not a steady one"
+)
 parser.add_argument("--stack", action="store_true", help="trace the Python calls too")
 parser.add_argument("--python", type=int, default=0, help="cProfile over N more calls")
 parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -65,7 +69,7 @@ def make_call(name):
         def call(b):
             return algorithm.update(g, b, result)
 
-    for _ in range(args.warm):
+    for _ in range(0 if args.first else args.warm):
         call(batch())
     resources.synchronize()
     return call
@@ -117,6 +121,11 @@ def summarize(name, events, wall_ms):
 
 
 for name in args.calls.split(","):
+    if args.first:  # the kernels loaded and the pool primed, so that the trace shows the clone's
+        warm = make_call(name)  # and the result's own first-call costs
+        for _ in range(args.warm):
+            warm(batch())
+        warm = None
     call = make_call(name)
     b = batch()
     # --stack: the Python calls too, so the host's time between two native steps has a name (the

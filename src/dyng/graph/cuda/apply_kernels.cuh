@@ -165,6 +165,22 @@ __global__ void first_key_kernel(device_batch_t<vid_t> b, int64_t total, key_t s
   }
 }
 
+/// Sort keys of every entry by its whole key, (first id << bits) | second id, where both ids fit
+/// in `bits` bits each: one sort instead of second_key_kernel's and first_key_kernel's two, in
+/// the same order. Dropped self-loops get `sentinel` in both halves and sort last. seqs = 0, 1,
+/// ... (the records, in processing order).
+template <class vid_t>
+__global__ void pair_key_kernel(device_batch_t<vid_t> b, int64_t total, unsigned long long sentinel,
+                                int bits, unsigned long long* keys, int64_t* seqs) {
+  DYNG_GRID_STRIDE(s, total) {
+    const bool dropped = b.dropped(s);
+    const auto a = dropped ? sentinel : static_cast<unsigned long long>(b.key_a(s));
+    const auto c = dropped ? sentinel : static_cast<unsigned long long>(b.key_b(s));
+    keys[s] = (a << bits) | c;
+    seqs[s] = s;
+  }
+}
+
 /// Stored copies of column c in row r.
 template <class vid_t, class eid_t>
 __device__ int64_t copies_in_row(const old_rows_t<vid_t, eid_t>& rows, int64_t r, vid_t c,
@@ -352,6 +368,24 @@ __global__ void emit_row_ops_kernel(ops_view_t<vid_t> ops, int64_t count, bool b
   }
 }
 
+/// emit_row_ops_kernel() with one key per row op, (row << bits) | col, where both fit in `bits`
+/// bits each: one sort by (row, col) instead of two. A duplicate loop gets `sentinel` in both
+/// halves.
+template <class vid_t>
+__global__ void emit_row_pairs_kernel(ops_view_t<vid_t> ops, int64_t count, bool both,
+                                      bool flip_all, unsigned long long sentinel, int bits,
+                                      int64_t* rop, unsigned long long* keys) {
+  const int64_t items = both ? 2 * count : count;
+  DYNG_GRID_STRIDE(i, items) {
+    const int64_t code = both ? i : 2 * i + (flip_all ? 1 : 0);
+    rop[i] = code;
+    const bool duplicate_loop = both && (code & 1) && ops.row(code) == ops.col(code);
+    const auto row = duplicate_loop ? sentinel : static_cast<unsigned long long>(ops.row(code));
+    const auto col = duplicate_loop ? sentinel : static_cast<unsigned long long>(ops.col(code));
+    keys[i] = (row << bits) | col;
+  }
+}
+
 template <class vid_t, class key_t>
 __global__ void row_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop, int64_t count, bool both,
                                 key_t sentinel, key_t* keys) {
@@ -518,6 +552,35 @@ struct arena_t {
   const int64_t* at;
 };
 
+/// Where an undo record keeps the touched rows' old slots past their kept starts, K weights per
+/// slot, rows back to back at `at[x]`; the composing kernels copy each old slot there as they
+/// read it. `col` is null without a record.
+template <class vid_t>
+struct saved_slots_t {
+  vid_t* col;
+  int32_t* weights;
+  const int64_t* at;
+
+  /// Keeps old slot s of touched row x (kept start `kept`), read as `c` and `w`.
+  __device__ void keep(int64_t x, int64_t kept, int64_t s, vid_t c, const int32_t* w, int k) const {
+    if (col == nullptr) return;
+    const int64_t j = at[x] + s - kept;
+    col[j] = c;
+    for (int i = 0; i < k; ++i) weights[j * k + i] = w[i];
+  }
+};
+
+/// What an undo record keeps of each touched row besides its slots (device_graph.hpp's
+/// undo_t::record_t): its id, its offsets before the commit and its kept start, and the offsets
+/// of its slots (count + 1). `row` is null without a record.
+template <class vid_t, class eid_t>
+struct saved_rows_t {
+  vid_t* row;
+  eid_t *begin, *end, *capacity_end;
+  int64_t *kept, *at;
+  const int64_t* slot_at;  ///< The plan's offsets, copied into `at`.
+};
+
 template <class vid_t>
 __device__ void put_slot(arena_t<vid_t> out, int64_t slot, vid_t c, const int32_t* w, int k) {
   out.col[slot] = c;
@@ -533,9 +596,10 @@ inline constexpr int64_t k_chunk_slots = 256;
 
 /// What each touched row adds to the five running sums that place it: its slots in the arena,
 /// its slots in the free tail, its chunks before and after the batch (ceil(size /
-/// k_chunk_slots), of the slots past its kept start), and its slots before the batch (where an
-/// undo record keeps them). Summed by one scan instead of five (a batch of 1,000 changes costs
-/// the device a few microseconds per launch, more than the work of each).
+/// k_chunk_slots), of the slots past its kept start), and its slots before the batch past its
+/// kept start (where an undo record keeps them: the commit writes no slot before it). Summed by one
+/// scan instead of five (a batch of 1,000 changes costs the device a few microseconds per launch,
+/// more than the work of each).
 struct row_spans_t {
   int64_t arena, tail, old_chunks, new_chunks, old_slots;
 };
@@ -559,7 +623,7 @@ struct row_span_of_t {
     if (x >= (*packed & k_row_flag_mask)) return {0, 0, 0, 0, 0};
     const int64_t old_rest = old_size[x] - kept[x], new_rest = new_size[x] - kept[x];
     return {new_rest, moved[x], (old_rest + k_chunk_slots - 1) / k_chunk_slots,
-            (new_rest + k_chunk_slots - 1) / k_chunk_slots, old_size[x]};
+            (new_rest + k_chunk_slots - 1) / k_chunk_slots, old_rest};
   }
 };
 
@@ -602,8 +666,8 @@ template <class vid_t, class eid_t>
 __global__ void compose_old_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* row_first_group,
                                           int64_t rows_count, const int64_t* chunk_at,
                                           int64_t chunks, old_rows_t<vid_t, eid_t> rows, int k,
-                                          groups_t<vid_t> g, touched_t<vid_t> t,
-                                          arena_t<vid_t> out) {
+                                          groups_t<vid_t> g, touched_t<vid_t> t, arena_t<vid_t> out,
+                                          saved_slots_t<vid_t> saved) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   DYNG_WARP_STRIDE(c, chunks) {
     const int64_t x = row_of_chunk(chunk_at, rows_count, c);
@@ -617,6 +681,7 @@ __global__ void compose_old_sorted_kernel(ops_view_t<vid_t> ops, const int64_t* 
       const vid_t col = rows.col[ob + s];
       const int64_t y = lower_bound_in(g.col, gf, gl, col);
       const int32_t* w = rows.weights + (ob + s) * k;
+      saved.keep(x, t.kept[x], s, col, w, k);
       int64_t pos = 0;
       if (y < gl && g.col[y] == col) {
         const int64_t rank = s - g.first_copy[y];  // which copy of its column, in row order
@@ -642,7 +707,8 @@ template <class vid_t, class eid_t>
 __global__ void compose_old_append_kernel(ops_view_t<vid_t> ops, const int64_t* row_first_group,
                                           int64_t count, old_rows_t<vid_t, eid_t> rows,
                                           bool parallel, int k, groups_t<vid_t> g,
-                                          touched_t<vid_t> t, arena_t<vid_t> out) {
+                                          touched_t<vid_t> t, arena_t<vid_t> out,
+                                          saved_slots_t<vid_t> saved) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   DYNG_WARP_STRIDE(x, count) {
     const int64_t gf = row_first_group[x], gl = row_first_group[x + 1];
@@ -660,6 +726,7 @@ __global__ void compose_old_append_kernel(ops_view_t<vid_t> ops, const int64_t* 
         c = rows.col[ob + s];
         y = lower_bound_in(g.col, gf, gl, c);
         match = y < gl && g.col[y] == c;
+        saved.keep(x, 0, s, c, rows.weights + (ob + s) * k, k);
       }
       int64_t rank = 0;
       if (parallel) {
@@ -743,13 +810,24 @@ __global__ void fresh_keys_kernel(ops_view_t<vid_t> ops, const int64_t* rop,
   }
 }
 
-/// Commits the touched rows' offsets: in place, or at their tail ranges.
+/// Commits the touched rows' offsets: in place, or at their tail ranges; with a record
+/// (`saved.row` set), keeps each row's old offsets there first.
 template <class vid_t, class eid_t>
 __global__ void place_offsets_kernel(int64_t count, touched_t<vid_t> t, int64_t tail_base,
                                      const int64_t* tail_at, eid_t* row_begin, eid_t* row_end,
-                                     eid_t* row_capacity_end, int64_t* dest) {
+                                     eid_t* row_capacity_end, int64_t* dest,
+                                     saved_rows_t<vid_t, eid_t> saved) {
   DYNG_GRID_STRIDE(x, count) {
     const vid_t r = t.row[x];
+    if (saved.row != nullptr) {
+      saved.row[x] = r;
+      saved.begin[x] = row_begin[r];
+      saved.end[x] = row_end[r];
+      saved.capacity_end[x] = row_capacity_end[r];
+      saved.kept[x] = t.kept[x];
+      saved.at[x] = saved.slot_at[x];
+      if (x == count - 1) saved.at[count] = saved.slot_at[count];
+    }
     const int64_t at = t.moved[x] > 0 ? tail_base + tail_at[x] : static_cast<int64_t>(row_begin[r]);
     dest[x] = at;
     if (t.moved[x] > 0) {

@@ -27,9 +27,11 @@
 // through the workspace's page-locked memory; and the host waits only where it needs a value:
 // the resolve's status, the plan's read, the end (and a re-layout's own sizes).
 //
-// With an undo record (dyng.update), the touched rows are copied before the commit and the
-// storage the commit replaces is kept; revert() (device_revert.cu) puts them back. A stop (Ctrl-C)
-// is honoured up to the commit, before which nothing of the graph is written.
+// With an undo record (dyng.update), the touched rows' old slots are copied as they are composed
+// (from each row's kept start on: the commit writes none before it), their offsets as the commit
+// replaces them, and the storage the commit replaces is kept; revert() (device_revert.cu) puts
+// them back. A stop (Ctrl-C) is honoured up to the commit, before which nothing of the graph is
+// written.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -60,7 +62,6 @@
 #include "dyng/graph/cuda/apply_kernels.cuh"
 #include "dyng/graph/cuda/device_graph.hpp"
 #include "dyng/graph/cuda/packed_blob.hpp"
-#include "dyng/graph/cuda/undo_kernels.cuh"
 #include "dyng/graph/detail/batch_validate.hpp"
 #include "dyng/graph/detail/edge_replay.hpp"
 #include "dyng/graph/detail/slot_growth.hpp"
@@ -165,6 +166,9 @@ struct device_graph_t<vid_t, eid_t>::apply_context_t {
 template <class vid_t, class eid_t>
 struct device_graph_t<vid_t, eid_t>::direction_plan_t {
   direction_t* d = nullptr;
+  /// The undo record of this direction (dyng.update), or null; filled as the rows are composed
+  /// and committed.
+  typename undo_t::record_t* record = nullptr;
   bool in_rows = false;  ///< The in-rows of a directed graph (row ops flipped to (v, u)).
   int64_t rops = 0, groups = 0, rows = 0;
   // Scratch arrays (the graph's workspace), valid until the apply() ends.
@@ -247,6 +251,7 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
     p.old_chunks = mine[2];
     p.new_chunks = mine[3];
     p.old_slots = mine[4];
+    if (p.record != nullptr) reserve_record(p);
     compose_rows(p, ctx);
     fresh_storage = plan_layout(p, ctx) || fresh_storage;
   }
@@ -266,6 +271,17 @@ void device_graph_t<vid_t, eid_t>::sort_row_ops(direction_plan_t& p, const apply
   const int64_t items = both ? 2 * ctx.operations : ctx.operations;
   p.rops = both ? ctx.both_rows : ctx.operations;
   p.rop = ws.device<int64_t>(static_cast<size_t>(items));
+  if ((both || p.in_rows) && 2 * ctx.id_bits <= 64) {  // row and column in one key: one sort
+    auto* pairs = ws.device<unsigned long long>(static_cast<size_t>(items));
+    if (items > 0) {
+      detail::emit_row_pairs_kernel<vid_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
+          ctx.ops, ctx.operations, both, p.in_rows, static_cast<unsigned long long>(sentinel),
+          ctx.id_bits, p.rop, pairs);
+      DYNG_CUDA_CHECK(cudaGetLastError());
+    }
+    sort_pairs(pairs, p.rop, items, 2 * ctx.id_bits, ws, s);
+    return;
+  }
   key_t* keys = ws.device<key_t>(static_cast<size_t>(items));
   if (items > 0) {
     detail::emit_row_ops_kernel<vid_t, key_t><<<blocks_for(items, sms), k_block_threads, 0, s>>>(
@@ -370,17 +386,22 @@ void device_graph_t<vid_t, eid_t>::compose_rows(direction_plan_t& p, const apply
   const auto g = p.group_view();
   const auto t = p.touched_view();
   const auto arena = p.arena_view();
+  detail::saved_slots_t<vid_t> saved{nullptr, nullptr, p.old_slot_at};
+  if (p.record != nullptr && p.record->rows > 0) {
+    saved.col = p.record->col;
+    saved.weights = p.record->weights;
+  }
   if (sorted && p.old_chunks > 0) {
     detail::compose_old_sorted_kernel<vid_t, eid_t>
         <<<blocks_for(p.old_chunks * 32, sms), k_block_threads, 0, s>>>(
             ctx.ops, p.row_first_group, p.rows, p.old_chunk_at, p.old_chunks, old_rows, k, g, t,
-            arena);
+            arena, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
   } else if (!sorted && p.rows > 0) {
     detail::compose_old_append_kernel<vid_t, eid_t>
         <<<blocks_for(p.rows * 32, sms), k_block_threads, 0, s>>>(
             ctx.ops, p.row_first_group, p.rows, old_rows, props_.allow_parallel_edges, k, g, t,
-            arena);
+            arena, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   if (sorted && p.groups > 0) {
@@ -507,9 +528,14 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
   }
   if (p.rows > 0) {
     int64_t* dest = apply_workspace_.device<int64_t>(static_cast<size_t>(p.rows));
+    detail::saved_rows_t<vid_t, eid_t> saved{};
+    if (p.record != nullptr && p.record->rows > 0) {
+      const auto& r = *p.record;
+      saved = {r.row, r.begin, r.end, r.capacity_end, r.kept, r.at, p.old_slot_at};
+    }
     detail::place_offsets_kernel<vid_t, eid_t><<<blocks_for(p.rows, sms), k_block_threads, 0, s>>>(
         p.rows, p.touched_view(), d.tail, p.tail_at, d.row_begin.data(), d.row_end.data(),
-        d.row_capacity_end.data(), dest);
+        d.row_capacity_end.data(), dest, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
     if (p.new_chunks > 0) {
       detail::place_slots_kernel<<<blocks_for(p.new_chunks * 32, sms), k_block_threads, 0, s>>>(
@@ -650,7 +676,13 @@ void device_graph_t<vid_t, eid_t>::resolve(const batch_input_t& in, apply_contex
   status->error_seq = ~0ull;
   detail::status_t* status_d = ws.device<detail::status_t>(1);
   copy_to_device(status_d, status, sizeof *status, s);
-  if (total > 0) {
+  if (total > 0 && 2 * ctx.id_bits <= 64) {  // both ids in one key: one sort
+    auto* keys = ws.device<unsigned long long>(static_cast<size_t>(total));
+    detail::pair_key_kernel<vid_t><<<blocks_for(total, sms), k_block_threads, 0, s>>>(
+        b, total, static_cast<unsigned long long>(sentinel), ctx.id_bits, keys, ctx.recs);
+    DYNG_CUDA_CHECK(cudaGetLastError());
+    sort_pairs(keys, ctx.recs, total, 2 * ctx.id_bits, ws, s);
+  } else if (total > 0) {
     key_t* keys = ws.device<key_t>(static_cast<size_t>(total));
     detail::second_key_kernel<vid_t, key_t>
         <<<blocks_for(total, sms), k_block_threads, 0, s>>>(b, total, sentinel, keys, ctx.recs);
@@ -739,29 +771,29 @@ void device_graph_t<vid_t, eid_t>::compact_operations(const batch_input_t& in, a
   copy_to_host(ctx.changes, changes, count * sizeof(edge_change_t<vid_t>), s);
 }
 
-/// Copies the touched rows of `p` (offsets and slots) as they are into `record`, before the
-/// commit writes them. A re-layout's rows are not copied: the old storage is kept whole.
+/// Makes `p`'s undo record room for its touched rows, before the rows are composed (which copies
+/// their old slots into it) and committed (which copies their old offsets). A re-layout's rows
+/// are not copied: the old storage is kept whole.
 template <class vid_t, class eid_t>
-void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
-                                               const apply_context_t& ctx,
-                                               typename undo_t::record_t& record) {
-  const cudaStream_t s = ctx.stream;
+void device_graph_t<vid_t, eid_t>::reserve_record(direction_plan_t& p) {
+  typename undo_t::record_t& record = *p.record;
   const direction_t& d = *p.d;
   record = {};
   record.tail = d.tail;
-  record.rows = p.relayout ? 0 : p.rows;
+  const bool relayout = d.tail + p.moved_slots > d.slots;  // as plan_layout() decides
+  record.rows = relayout ? 0 : p.rows;
   if (record.rows == 0) return;
   const auto count = static_cast<size_t>(record.rows);
-  // The offsets and the slot count came with the plan's spans: no scan, no wait here.
+  // The slot count came with the plan's spans: no scan, no wait here.
   const int64_t slots = p.old_slots;
   record.slots = slots;
   const auto k = static_cast<size_t>(num_weights_);
   const auto slot_count = static_cast<size_t>(slots);
   // Each array at a multiple of 256 bytes in the one block.
   const auto round_up = [](size_t bytes) { return (bytes + 255) & ~size_t{255}; };
-  const size_t sizes[] = {count * sizeof(vid_t), 3 * count * sizeof(eid_t),
-                          (count + 1) * sizeof(int64_t), slot_count * sizeof(vid_t),
-                          slot_count * k * sizeof(int32_t)};
+  const size_t sizes[] = {count * sizeof(vid_t),      3 * count * sizeof(eid_t),
+                          count * sizeof(int64_t),    (count + 1) * sizeof(int64_t),
+                          slot_count * sizeof(vid_t), slot_count * k * sizeof(int32_t)};
   size_t total = 0;
   for (const size_t bytes : sizes) total += round_up(bytes);
   record.storage = device_buffer<unsigned char>(total, stream_);
@@ -772,17 +804,13 @@ void device_graph_t<vid_t, eid_t>::record_rows(const direction_plan_t& p,
   record.end = record.begin + count;
   record.capacity_end = record.end + count;
   at += round_up(sizes[1]);
-  record.at = reinterpret_cast<int64_t*>(at);
+  record.kept = reinterpret_cast<int64_t*>(at);
   at += round_up(sizes[2]);
-  record.col = reinterpret_cast<vid_t*>(at);
+  record.at = reinterpret_cast<int64_t*>(at);
   at += round_up(sizes[3]);
+  record.col = reinterpret_cast<vid_t*>(at);
+  at += round_up(sizes[4]);
   record.weights = reinterpret_cast<int32_t*>(at);
-  detail::save_rows_kernel<vid_t, eid_t>
-      <<<blocks_for(std::max(record.rows + 1, slots), ctx.multiprocessors), k_block_threads, 0,
-         s>>>(p.row, p.old_slot_at, record.rows, ctx.n_before, d.row_begin.data(), d.row_end.data(),
-              d.row_capacity_end.data(), d.col.data(), d.weights.data(), num_weights_, record.row,
-              record.at, record.begin, record.end, record.capacity_end, record.col, record.weights);
-  DYNG_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class vid_t, class eid_t>
@@ -819,20 +847,21 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply_input(const batch_input_t& i
     plans[1].in_rows = true;
     directions = 2;
   }
-  stage.emplace("graph.plan_rows");
-  plan_rows(plans, directions, ctx);
-  // Nothing of the graph is written before the commit.
-  throw_if_cancelled_on(stream_, "Graph.apply()");
   if (undo != nullptr) {
     undo->recorded = false;
     undo->num_vertices = num_vertices_;
     undo->num_edges = num_edges_;
     undo->version = version_;
     undo->device_relayouts = device_relayouts_;
+    undo->out = {};
     undo->in = {};
-    stage.emplace("graph.undo_record");
-    for (int i = 0; i < directions; ++i) record_rows(plans[i], ctx, i == 0 ? undo->out : undo->in);
+    plans[0].record = &undo->out;
+    plans[1].record = &undo->in;
   }
+  stage.emplace("graph.plan_rows");
+  plan_rows(plans, directions, ctx);
+  // Nothing of the graph is written before the commit.
+  throw_if_cancelled_on(stream_, "Graph.apply()");
   stage.emplace("graph.write_rows");
   for (int i = 0; i < directions; ++i) commit_direction(plans[i], ctx);
   if (undo != nullptr) {

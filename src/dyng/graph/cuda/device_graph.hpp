@@ -135,12 +135,14 @@ class device_graph_t {
       std::unique_ptr<direction_t> replaced;  ///< Storage the commit swapped out, if any.
       bool whole = false;                     ///< `replaced` is the whole direction.
       int64_t rows = 0;
-      int64_t slots = 0;  ///< The touched rows' slots, saved in col and weights.
+      int64_t slots = 0;  ///< The touched rows' slots past their kept starts, in col and weights.
       /// One allocation that the arrays below point into: an update's apply allocates and frees
-      /// one block per direction, not seven.
+      /// one block per direction, not eight.
       ::dyng::cuda::device_buffer<unsigned char> storage;
       vid_t* row = nullptr;
       eid_t *begin = nullptr, *end = nullptr, *capacity_end = nullptr;
+      /// Per row, the slots before the first one saved: the commit leaves them as they are.
+      int64_t* kept = nullptr;
       int64_t* at = nullptr;  ///< rows + 1 offsets into col.
       vid_t* col = nullptr;
       int32_t* weights = nullptr;
@@ -162,8 +164,7 @@ class device_graph_t {
   struct batch_input_t;  ///< A checked batch in device memory, with what its checks found.
 
   apply_summary_t apply_input(const batch_input_t& input, change_log_t<vid_t>* log, undo_t* undo);
-  void record_rows(const direction_plan_t& plan, const apply_context_t& ctx,
-                   typename undo_t::record_t& record);
+  void reserve_record(direction_plan_t& plan);
 
   void resolve(const batch_input_t& input, apply_context_t& ctx, apply_summary_t& sum);
   void compact_operations(const batch_input_t& input, apply_context_t& ctx, bool with_log);

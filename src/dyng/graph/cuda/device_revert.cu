@@ -45,9 +45,9 @@ void device_graph_t<vid_t, eid_t>::revert(undo_t& undo) {
     if (r.rows > 0) {
       detail::restore_rows_kernel<vid_t, eid_t>
           <<<stride_blocks(std::max<int64_t>(r.rows, r.slots), 16), k_block_threads, 0, s>>>(
-              r.row, r.rows, n_before, r.begin, r.end, r.capacity_end, r.at, r.col, r.weights,
-              num_weights_, d.row_begin.data(), d.row_end.data(), d.row_capacity_end.data(),
-              d.col.data(), d.weights.data());
+              r.row, r.rows, n_before, r.begin, r.end, r.capacity_end, r.kept, r.at, r.col,
+              r.weights, num_weights_, d.row_begin.data(), d.row_end.data(),
+              d.row_capacity_end.data(), d.col.data(), d.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
     d.tail = r.tail;

@@ -206,16 +206,29 @@ struct round_args_t {
   double* next;  ///< Per listed vertex, its new rank.
 };
 
-/// next[i] = the new rank of list[i], from the shares of the round before.
+/// next[i] = the new rank of list[i], from the shares of the round before; `per_tile` rows a
+/// block at a time (rows_per_tile()). Tiles of k_block_threads rows take consecutive list
+/// entries, a thread each; smaller ones take every tiles-th entry (row r of tile t is entry
+/// r * tiles + t, on thread r * k_block_threads / per_tile), so that the entries listed first
+/// land in different blocks. A row's sum has the same bits either way (row_sums.cuh).
 template <bool k_weighted, class vid_t, class eid_t>
 __global__ void __launch_bounds__(k_block_threads)
-    frontier_round(const round_args_t<vid_t, eid_t> a) {
+    frontier_round(const round_args_t<vid_t, eid_t> a, long long per_tile) {
   __shared__ row_scratch_t scratch;
   const pull_value_t<k_weighted, vid_t, eid_t> value{a.in.col, a.in.weights, a.in.num_weights,
                                                      a.share};
   const double mass = *a.dangling_mass;
-  for (long long tile = blockIdx.x; tile < tiles_of(a.rows); tile += gridDim.x) {
-    const long long i = tile * k_block_threads + threadIdx.x;
+  const long long tiles = (a.rows + per_tile - 1) / per_tile;
+  const long long spacing = k_block_threads / per_tile;  // threads per row of a tile
+  const bool owner = static_cast<long long>(threadIdx.x) % spacing == 0;
+  const long long slot = static_cast<long long>(threadIdx.x) / spacing;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    long long i = a.rows;  // no row
+    if (per_tile == k_block_threads) {
+      i = tile * k_block_threads + threadIdx.x;
+    } else if (owner) {
+      i = slot * tiles + tile;
+    }
     const bool active = i < a.rows;
     const long long v = active ? static_cast<long long>(a.list[i]) : 0;
     const long long b = active ? static_cast<long long>(a.in.row_begin[v]) : 0;

@@ -205,10 +205,12 @@ void run_round(const frontier_setup_t<vid_t, eid_t>& setup, int64_t listed,
                                         fs.next.data()};
   const long long tiles = tiles_of(listed);
   const unsigned grid = tile_grid(tiles);
+  const long long per_tile = rows_per_tile(listed, ::dyng::cuda::multiprocessor_count());
+  const unsigned round_grid = tile_grid((listed + per_tile - 1) / per_tile);
   if (it.weighted) {
-    frontier_round<true><<<grid, k_block_threads, 0, as_stream(stream)>>>(args);
+    frontier_round<true><<<round_grid, k_block_threads, 0, as_stream(stream)>>>(args, per_tile);
   } else {
-    frontier_round<false><<<grid, k_block_threads, 0, as_stream(stream)>>>(args);
+    frontier_round<false><<<round_grid, k_block_threads, 0, as_stream(stream)>>>(args, per_tile);
   }
   check_launch();
   round_sums<<<grid, k_block_threads, 0, as_stream(stream)>>>(args, fs.parts.data(), tiles);

@@ -134,6 +134,18 @@ __host__ __device__ inline long long tiles_of(long long rows) {
   return (rows + k_block_threads - 1) / k_block_threads;
 }
 
+/// Rows per tile of a frontier round over `rows` listed vertices: k_block_threads while the
+/// tiles still outnumber the multiprocessors twice over, else fewer (a power of two), down to one.
+/// A small frontier is mostly its hubs (a deletion's head is picked in proportion to its
+/// in-degree, and R-MAT's hubs have the smallest ids, so they are listed first): in full tiles a
+/// thousand rows sit in four tiles on four multiprocessors, the hubs of the first one summed one
+/// after another by its block.
+inline long long rows_per_tile(long long rows, int multiprocessors) {
+  long long per = k_block_threads;
+  while (per > 1 && (rows + per - 1) / per < 2LL * multiprocessors) per /= 2;
+  return per;
+}
+
 /// out[k] = the sum of parts[k][0 .. count), for k < sums (arrays of partials side by
 /// side, `stride` apart), by one block in a fixed order: thread t adds entries t, t + 256, ...,
 /// then block_sum().
