@@ -111,43 +111,62 @@ inline int64_t sizes_and_count(const int64_t* labels, int64_t n, int64_t* sizes,
   return static_cast<int64_t>(read_entry(count));
 }
 
-/// Writes an update's new labels (now_of(v, old label), relabel_kernels.cuh) over `labels`,
-/// moves `sizes` along, adds the change of the count to `count` and the counters to `stats`,
-/// `affected` included: no snapshot of the state is needed to count it.
+/// Device counters that decide, on the device, whether write_new_labels() applies: the relabel
+/// reads counters[1] first and writes nothing where it is non-zero. Both counters come back in
+/// `values` at the relabel's one wait, so the repair that launched it early waits once for both.
+struct relabel_guard_t {
+  const unsigned long long* counters = nullptr;
+  unsigned long long values[2] = {0, 0};
+};
+
+/// Writes an update's new labels (now_of.resolve(), relabel_kernels.cuh) over `labels`, moves
+/// `sizes` along, adds the change of the count to `count` and the counters to `stats`,
+/// `affected` included: no snapshot of the state is needed to count it. With a `guard` whose
+/// second counter is non-zero, writes nothing and returns false.
 template <class now_of_t>
-void write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t* labels,
-                      int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
-  // The counters, then the moved and the listed bits, in one zeroed block (fewer calls).
+bool write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t* labels,
+                      int64_t* sizes, int64_t& count, stats_t& stats, void* stream,
+                      relabel_guard_t* guard = nullptr) {
+  // The counters, the moved and the listed bits, then the size changes, in one zeroed block:
+  // one allocation and one memset where there were two of each. The head and the two bit
+  // arrays are an even number of words, so the size changes start 8-byte aligned.
   const int64_t words = (n + 31) / 32;
   constexpr int64_t head_words = (sizeof(relabel_counts_t) + 7) / 8 * 2;
-  auto block = zeros<unsigned>(head_words + 2 * words, stream);
+  const int64_t bit_words = head_words + 2 * words;
+  auto block = zeros<unsigned>(bit_words + 2 * n, stream);
   auto* counts = reinterpret_cast<relabel_counts_t*>(block.data());
   unsigned* const moved = block.data() + head_words;
   unsigned* const listed_marks = moved + words;
+  auto* const delta = reinterpret_cast<long long*>(block.data() + bit_words);
+  const unsigned long long* skip = guard == nullptr ? nullptr : guard->counters + 1;
   if (n > 0) {
-    auto delta = zeros<long long>(n, stream);
     auto list = room_for<long long>(n, stream);
     const auto s = as_stream(stream);
-    relabel_vertices<<<grid_for(n), k_block_threads, 0, s>>>(
-        now_of, n, old_vertices, labels, delta.data(), moved, listed_marks, list.data(),
-        static_cast<unsigned long long>(n), counts);
-    settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta.data(), moved, sizes,
-                                                         counts);
+    // Each thread takes k_relabel_batch vertices a round: a grid of that many times fewer.
+    relabel_vertices<<<grid_for((n + k_relabel_batch - 1) / k_relabel_batch), k_block_threads, 0,
+                       s>>>(now_of, n, old_vertices, labels, delta, moved, listed_marks,
+                            list.data(), static_cast<unsigned long long>(n), counts, skip);
+    settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta, moved, sizes, counts);
     check_launch();
   }
   relabel_counts_t found{};
   ::dyng::cuda::copy_to_host(&found, counts, sizeof found, stream);
+  if (guard != nullptr) {
+    ::dyng::cuda::copy_to_host(guard->values, guard->counters, sizeof guard->values, stream);
+  }
   ::dyng::cuda::synchronize(stream);
   if (found.status != 0) {
     throw internal_error(
         "components (CUDA): the list of changed sizes overflowed; this is a bug "
         "in dyng");
   }
+  if (guard != nullptr && guard->values[1] != 0) return false;
   count += found.count_change;
   stats.relabelled = static_cast<int64_t>(found.relabelled);
   stats.merged = static_cast<int64_t>(found.disappeared);
   stats.split = static_cast<int64_t>(found.appeared);
   stats.affected = static_cast<int64_t>(found.relabelled + found.resized);
+  return true;
 }
 
 /// The vertices whose label or size entry differs between two results of `n` vertices.

@@ -5,6 +5,8 @@
 // same Afforest steps run over the reopened vertices only; inserted edges are linked on top.
 // When the searches decide every deletion (relink_uncut), no vertex is reopened: each starts at
 // its label, the inserted edges are linked between those starts, and one pass writes the roots.
+// That path is queued behind the searches before their outcome is known (one wait, not two):
+// its last pass checks on the device whether a search cut, and writes nothing if one did.
 // Nothing of the result is written until the new labels are known, so a repair past its budget
 // leaves the state as it was. Included by components_cuda.cu only.
 #pragma once
@@ -123,50 +125,52 @@ int64_t weak_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_t*
 /// ends left unlisted stay (0, 0), a search that starts at its target and decides nothing.
 template <class vid_t, class eid_t>
 struct end_searches_t {
-  device_buffer<vid_t> ends, targets, visited;
+  /// The counters, the listed ends and their targets, and the cut flags, in one zeroed block
+  /// (one allocation and one memset where there were four of each).
+  device_buffer<unsigned char> zeroed;
+  unsigned long long* counters = nullptr;  ///< Ends listed, ends that cut.
+  vid_t* ends = nullptr;
+  vid_t* targets = nullptr;
+  unsigned char* cut = nullptr;  ///< By label: the component must be re-linked whole.
+  device_buffer<vid_t> visited;
   device_buffer<end_search_t<vid_t>> results;
-  device_buffer<unsigned char> cut;
-  device_buffer<unsigned long long> counters;  ///< Ends listed, ends that cut.
-  unsigned long long count = 0;                ///< Search slots: twice the deletions.
-  bool all_cut = false;  ///< Too many ends to search: every touched component is cut.
+  unsigned long long count = 0;  ///< Search slots: twice the deletions.
+  bool all_cut = false;          ///< Too many ends to search: every touched component is cut.
 
   end_searches_t(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* changes,
                  int64_t num_changes, int64_t num_deleted, const int64_t* labels, void* stream)
-      : cut(zeros<unsigned char>(rows.num_vertices, stream)),
-        counters(zeros<unsigned long long>(2, stream)),
-        count(2 * static_cast<unsigned long long>(num_deleted)) {
+      : count(2 * static_cast<unsigned long long>(num_deleted)) {
     const auto s = as_stream(stream);
-    if (count == 0) return;
     if (count > k_max_searched_ends) {
       count = 0;
       all_cut = true;
-      mark_cut<<<grid_for(num_changes), k_block_threads, 0, s>>>(changes, num_changes, labels,
-                                                                 cut.data());
+    }
+    // Offsets rounded up to 8 bytes: the counters first, then the ends, the targets, the flags.
+    const auto round_up = [](size_t bytes) { return (bytes + 7) & ~size_t{7}; };
+    const size_t list_bytes = round_up(count * sizeof(vid_t));
+    const size_t head = 2 * sizeof(unsigned long long);
+    zeroed = zeros<unsigned char>(
+        static_cast<int64_t>(head + 2 * list_bytes + static_cast<size_t>(rows.num_vertices)),
+        stream);
+    counters = reinterpret_cast<unsigned long long*>(zeroed.data());
+    ends = reinterpret_cast<vid_t*>(zeroed.data() + head);
+    targets = reinterpret_cast<vid_t*>(zeroed.data() + head + list_bytes);
+    cut = zeroed.data() + head + 2 * list_bytes;
+    if (all_cut) {
+      mark_cut<<<grid_for(num_changes), k_block_threads, 0, s>>>(changes, num_changes, labels, cut);
       check_launch();
       return;
     }
-    ends = zeros<vid_t>(static_cast<int64_t>(count), stream);
-    targets = zeros<vid_t>(static_cast<int64_t>(count), stream);
+    if (count == 0) return;
     visited = room_for<vid_t>(static_cast<int64_t>(count) * k_search_vertices, stream);
     results = room_for<end_search_t<vid_t>>(static_cast<int64_t>(count), stream);
     list_deleted_ends<<<grid_for(num_changes), k_block_threads, 0, s>>>(
-        changes, num_changes, labels, ends.data(), targets.data(), counters.data());
-    search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(rows.out, rows.in, rows.directed,
-                                                         ends.data(), targets.data(), count,
-                                                         results.data(), visited.data());
-    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(
-        results.data(), targets.data(), count, cut.data(), counters.data() + 1);
+        changes, num_changes, labels, ends, targets, counters);
+    search_ends<<<blocks(), k_search_warps * 32, 0, s>>>(
+        rows.out, rows.in, rows.directed, ends, targets, count, results.data(), visited.data());
+    cut_where_undecided<<<grid_for(count), k_block_threads, 0, s>>>(results.data(), targets, count,
+                                                                    cut, counters + 1);
     check_launch();
-  }
-
-  /// Waits for the searches: the ends searched and whether a component must be re-linked whole.
-  std::pair<int64_t, bool> outcome(void* stream) const {
-    if (all_cut) return {0, true};
-    if (count == 0) return {0, false};
-    unsigned long long found[2] = {0, 0};
-    ::dyng::cuda::copy_to_host(found, counters.data(), sizeof(found), stream);
-    ::dyng::cuda::synchronize(stream);
-    return {static_cast<int64_t>(found[0]), found[1] != 0};
   }
 
   /// Plants the closed searches' components into `parent` (and their bits into `planted`, if
@@ -174,7 +178,7 @@ struct end_searches_t {
   void plant(vid_t* parent, unsigned* planted, void* stream) const {
     if (count == 0) return;
     plant_closed<<<blocks(), k_search_warps * 32, 0, as_stream(stream)>>>(
-        results.data(), targets.data(), visited.data(), count, cut.data(), parent, planted);
+        results.data(), targets, visited.data(), count, cut, parent, planted);
     check_launch();
   }
 
@@ -186,11 +190,15 @@ struct end_searches_t {
 /// The repair when no component is cut: a forest that starts as every vertex on its own, where
 /// a vertex's tree starts at its label (base_of: its own vertex where a closed search planted it
 /// or it is new), the inserted edges linked between those starts, and one pass that writes each
-/// vertex's root as its label.
+/// vertex's root as its label. It is launched without waiting for the searches: the pass writes
+/// nothing when a search cut (relabel_guard_t), and the host learns both at its one wait.
+/// Returns whether it applied, and the ends searched.
 template <class vid_t, class eid_t>
-void relink_uncut(const rows_t<vid_t, eid_t>& rows, const end_searches_t<vid_t, eid_t>& searches,
-                  const edge_change_t<vid_t>* changes, int64_t num_changes, int64_t old_vertices,
-                  int64_t* labels, int64_t* sizes, int64_t& count, stats_t& stats, void* stream) {
+std::pair<bool, int64_t> relink_uncut(const rows_t<vid_t, eid_t>& rows,
+                                      const end_searches_t<vid_t, eid_t>& searches,
+                                      const edge_change_t<vid_t>* changes, int64_t num_changes,
+                                      int64_t old_vertices, int64_t* labels, int64_t* sizes,
+                                      int64_t& count, stats_t& stats, void* stream) {
   const int64_t n = rows.num_vertices;
   auto parent = room_for<vid_t>(n, stream);
   // The planted bits, then the linked ones (forest_label_t), in one zeroed block.
@@ -208,8 +216,11 @@ void relink_uncut(const rows_t<vid_t, eid_t>& rows, const end_searches_t<vid_t, 
   }
   stats.search_size = 0;
   stats.frontier_visits = 0;
-  write_new_labels(forest_label_t<vid_t>{parent.data(), planted, linked}, n, old_vertices, labels,
-                   sizes, count, stats, stream);
+  relabel_guard_t guard{searches.counters};
+  const bool applied =
+      write_new_labels(forest_label_t<vid_t>{parent.data(), planted, linked}, n, old_vertices,
+                       labels, sizes, count, stats, stream, searches.count > 0 ? &guard : nullptr);
+  return {applied, static_cast<int64_t>(guard.values[0])};
 }
 
 /// The weak repair of labels, sizes and count (grown to the graph's vertices) for the batch's
@@ -224,19 +235,19 @@ bool weak_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>* c
   const int64_t n = rows.num_vertices;
   const end_searches_t<vid_t, eid_t> searches(rows, changes, num_changes, num_deleted, labels,
                                               stream);
-  const auto [searched, any_cut] = searches.outcome(stream);
-  stats.searches = searched;
-  if (!any_cut) {
-    relink_uncut(rows, searches, changes, num_changes, old_vertices, labels, sizes, count, stats,
-                 stream);
-    return true;
+  stats.searches = 0;
+  if (!searches.all_cut) {
+    const auto [applied, searched] = relink_uncut(
+        rows, searches, changes, num_changes, old_vertices, labels, sizes, count, stats, stream);
+    stats.searches = searched;
+    if (applied) return true;
   }
   auto parent = room_for<vid_t>(n, stream);
   auto list = room_for<vid_t>(n, stream);
   auto listed = zeros<unsigned long long>(1, stream);
   auto status = zeros<int>(1, stream);
   reopen_trees<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
-      labels, searches.cut.data(), n, parent.data(), list.data(), listed.data(), status.data());
+      labels, searches.cut, n, parent.data(), list.data(), listed.data(), status.data());
   check_launch();
   searches.plant(parent.data(), nullptr, stream);
   check_lists(status);
