@@ -8,6 +8,8 @@
 # for each weak search its dependent loads (STEPS, the latency a warp waits through). GROUP=1
 # (the default) walks as search_ends does, vertex by vertex; GROUP=32 reads the next 32 queued
 # vertices' rows as one run, a variant tried on this model and not taken (it is no shorter).
+# SEED=N draws another batch; BATCH=issue14 draws it as issue14_batches.uniform_batch does
+# (deletions of existing edges picked with replacement, insertions uniform).
 # MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
 # the label, each deleted edge is then bypassed, reached through or inside a closed search).
 #   CAP_V=2048 CAP_S=4096 [GROUP=32] PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
@@ -26,7 +28,19 @@ scale = int(sys.argv[1]) if len(sys.argv) > 1 else 22
 g = generators.by_name(f"rmat{scale}", 1)
 n = g.num_vertices
 t = time.time()
-drawn = changes.make_changes(g, 1000, "uniform", np.random.default_rng(7))
+rng = np.random.default_rng(int(os.environ.get("SEED", 7)))
+if os.environ.get("BATCH") == "issue14":  # as issue14_batches.uniform_batch draws them
+    pick = rng.integers(0, len(g.src), 500)
+    drawn = changes.ChangeBatch(
+        insert_src=rng.integers(0, n, 500).astype(np.int32),
+        insert_dst=rng.integers(0, n, 500).astype(np.int32),
+        insert_weights=rng.integers(1, 101, 500).astype(np.int32),
+        delete_src=g.src[pick],
+        delete_dst=g.dst[pick],
+        info={"mode": "issue14"},
+    )
+else:
+    drawn = changes.make_changes(g, 1000, "uniform", rng)
 # the final graph: remove the deleted edges, add the inserted ones
 keys = g.src.astype(np.int64) * n + g.dst
 gone = np.isin(keys, drawn.delete_src.astype(np.int64) * n + drawn.delete_dst)
