@@ -323,6 +323,12 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
     floating-point array (no value to misread) is an empty id array, as in 0.2. Negative ids are
     refused (-1 too unless allowed).
     """
+    if type(obj) is np.ndarray and obj.ndim == 1 and obj.dtype in _PLAIN_ID_DTYPES:
+        # The common case, a 1-d native int32/int64 array: the dtype stays, so only the copy
+        # (the caller keeps its array) and the sign check below are left of the general path.
+        out = obj.copy()
+        _check_id_signs(out, function, argument, allow_minus_one)
+        return out
     source = to_numpy(obj, function, argument)
     arr = _native_order(source)
     if for_graph and arr.size == 0 and arr.dtype.kind == "f":
@@ -342,6 +348,16 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
     else:  # int64 and uint32
         target = np.int64
     out = _private(np.ascontiguousarray(arr, dtype=target), source, obj)
+    _check_id_signs(out, function, argument, allow_minus_one)
+    return out
+
+
+# Native-order int32 and int64 (`in` compares dtypes by equality, so a byte-swapped one is not).
+_PLAIN_ID_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _check_id_signs(out, function, argument, allow_minus_one):
+    """Raises for a negative id (below -1 where -1 is allowed)."""
     if allow_minus_one:
         if out.size and out.min() < -1:
             position = int(np.argmax(out < -1))
@@ -351,7 +367,6 @@ def id_array(obj, function, argument, *, allow_minus_one=False, for_graph=False)
             )
     else:
         _first_negative(out, function, argument)
-    return out
 
 
 def offset_array(obj, function, argument):

@@ -87,6 +87,10 @@ class OptionsBase:
         """
 
 
+# Each Stats class's fields that come from the native stats (all but `batch`), by class.
+_NATIVE_STATS_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 @dataclasses.dataclass(frozen=True)
 class StatsBase:
     """What one compute or update did (the fields every algorithm reports).
@@ -132,11 +136,13 @@ class StatsBase:
     @classmethod
     def _from_native(cls, native, batch=None):
         # The native stats class (UpdateStats and its algorithm subclass) has a field of the same
-        # name for every field here except `batch`; tests hold the two lists equal.
-        values = {
-            f.name: getattr(native, f.name) for f in dataclasses.fields(cls) if f.name != "batch"
-        }
-        return cls(batch=batch, **values)
+        # name for every field here except `batch`; tests hold the two lists equal. The names
+        # are listed once per class: every update makes a Stats.
+        names = _NATIVE_STATS_FIELDS.get(cls)
+        if names is None:
+            names = tuple(f.name for f in dataclasses.fields(cls) if f.name != "batch")
+            _NATIVE_STATS_FIELDS[cls] = names
+        return cls(batch=batch, **{name: getattr(native, name) for name in names})
 
 
 def make_options(fn, options_type, options, fields):
@@ -518,12 +524,15 @@ class ResultBase:
         return self._stats
 
     def _invalidate_arrays(self):
-        # Stale first, then drop the views, so the native update can work in place.
+        # Stale first, then drop the views, so the native update can work in place. Most updates
+        # follow one that nobody read: nothing to drop, and no new set to make.
         self._epoch.value += 1
-        self._arrays.clear()
-        for array in list(self._exported):
-            array._release()
-        self._exported = weakref.WeakSet()
+        if self._arrays:
+            self._arrays.clear()
+        if self._exported:
+            for array in list(self._exported):
+                array._release()
+            self._exported = weakref.WeakSet()
 
 
 class SingleSourceResult(ResultBase):

@@ -423,6 +423,19 @@ def test_byte_order_keeps_the_id_type(order):
     assert edge_dict(g) == {(0, 1): (1,), (1, 2): (1,)}
 
 
+# Plain 1-d native int32/int64 arrays take a short path (a copy and the sign check); strided
+# views and other byte orders take the general one: both give the same edges and errors.
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, ">i4", ">i8"])
+def test_batch_ids_of_every_layout_read_alike(dtype):
+    g = dyng.Graph.from_edges(np.array([0, 1], np.int32), np.array([1, 2], np.int32), [1, 1])
+    every_other = np.array([0, 9, 2, 9], dtype)[::2]  # a strided view: ids 0 and 2
+    g.apply(dyng.EdgeBatch(insert=(every_other, np.array([2, 0], dtype), [5, 6])))
+    assert edge_dict(g) == {(0, 1): (1,), (0, 2): (5,), (1, 2): (1,), (2, 0): (6,)}
+    bad = np.array([0, -3], dtype)
+    with pytest.raises(dyng.InvalidArgumentError, match=r"insert_src\[1\] = -3"):
+        g.apply(dyng.EdgeBatch(insert=(bad, np.array([1, 1], dtype))))
+
+
 def test_uint64_batch_ids_are_cast_to_the_graph_type():
     g = dyng.Graph.from_edges(np.array([0, 1], np.int32), np.array([1, 2], np.int32), [1, 1])
     summary = g.apply(
