@@ -38,8 +38,7 @@ __device__ __forceinline__ void list_once(bool add, long long key, unsigned* mar
 
 /// Vertices a thread of relabel_vertices() takes side by side: their labels, and the loads that
 /// find their new labels, are issued together, so that the pass is not one chain of dependent
-/// loads per vertex after another (one vertex per thread and round took 47 us for R-MAT 22's 4.2M
-/// vertices, where reading the labels alone takes about 12).
+/// loads per vertex after another (bench/README.md has what it measured).
 constexpr int k_relabel_batch = 4;
 
 /// For every vertex v, its new label (now_of.resolve(), k_relabel_batch vertices at a time, from
