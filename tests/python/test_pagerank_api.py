@@ -281,6 +281,24 @@ def test_a_small_batch_iterates_on_a_frontier():
     assert stats.frontier_visits < cold / 2 and stats.converged
 
 
+def test_a_batch_whose_first_round_reads_most_edges_iterates_fully_on_the_host():
+    # Deleting 1,500 of 8,000 edges leaves vertices dangling and moves the dangling mass, so
+    # the first round would list every vertex and read all in-edges, past 0.4 of an iteration's
+    # 8,000 + 2,000 reads: the update runs full iterations from the previous ranks instead (the
+    # frontier ran those rounds before). One insertion afterwards, from a vertex that kept
+    # out-edges, is a frontier again.
+    src, dst, w = random_edges(2000, 8000, 3)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
+    r = pagerank.compute(g)
+    stats = pagerank.update(g, dyng.EdgeBatch(delete=(src[:1500], dst[:1500])), r)
+    assert stats.path == "recompute" and stats.method == "warm_power_iteration"
+    assert stats.converged
+    fresh = pagerank.compute(g).ranks.to_numpy()
+    assert np.abs(r.ranks.to_numpy() - fresh).sum() < bound(2000)
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([src[2000]], [dst[3000]], [1])), r)
+    assert stats.path == "incremental" and stats.method == "frontier_power_iteration"
+
+
 def test_stats_count_the_vertices_of_every_iteration():
     src, dst, w = random_edges(500, 2000, 5)
     g = dyng.Graph.from_edges(src, dst, w, num_vertices=500)

@@ -52,6 +52,11 @@ struct options_t : tuning_knobs_t {
 /// A warm start that needs more than 50 iterations' reads is no cheaper than the cold compute,
 /// which needs about log(tol) / log(alpha) of them (85 at the defaults).
 inline constexpr double k_default_repair_budget = 50.0;
+/// On the host, an update whose first frontier round would read more in-edges than this share
+/// of one full iteration's reads (edges plus vertices) runs full iterations from the previous
+/// ranks instead: a round gathers each listed vertex's in-edges, measured at about 2.3x an
+/// iteration's cost per edge (R-MAT 20, 100,000 changes: bench/README.md).
+inline constexpr double k_host_first_round_share = 0.4;
 inline constexpr int64_t k_default_parallel_min_edges = 100000;
 /// An update's frontier passes a vertex's change on to its out-neighbours when the change each of
 /// them sees exceeds this fraction of tol, the average change per vertex that the convergence

@@ -233,9 +233,14 @@ struct frontier_repair_t {
                                                   const rank_totals_t& totals) {
     const stage_scope_t stage("pagerank.frontier");
     detail::frontier_iteration_t<vid_t, eid_t> frontier(t, graph.out_view(), threads);
+    // A first round past this share of one full iteration's reads costs more than the
+    // iteration: its in-edges are gathered vertex by vertex (k_host_first_round_share).
+    const auto scale =
+        static_cast<double>(graph.num_edges()) + static_cast<double>(graph.num_vertices());
+    const auto first_round_limit = static_cast<int64_t>(k_host_first_round_share * scale);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, start_bound, totals, exec, fn, state.ranks,
-                              previous);
+                              options.max_iter, budget, first_round_limit, start_bound, totals,
+                              exec, fn, state.ranks, previous);
     return phase;
   }
 

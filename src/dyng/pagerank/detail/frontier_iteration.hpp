@@ -78,7 +78,10 @@ class frontier_iteration_t {
         marked_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
 
   /// Runs rounds on `x` until the frontier empties, `max_rounds` pass or the edges read pass
-  /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. `start_bound`
+  /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. A first round
+  /// that would read more than `first_round_limit` in-edges is not run (within_budget false,
+  /// nothing of `x` written): a batch that large is cheaper to repair by full iterations.
+  /// `start_bound`
   /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
   /// (infinite when unknown); `totals` are those of `x` on the graph before the batch (unknown:
   /// summed here). Each rank a round overwrites goes to `previous` (vertex, rank before) as the
@@ -86,8 +89,9 @@ class frontier_iteration_t {
   /// rounds (`fn` names the call).
   frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
                                double alpha, double threshold, int64_t max_rounds,
-                               int64_t edge_budget, double start_bound, const rank_totals_t& totals,
-                               const execution_t& exec, const char* fn, std::vector<double>& x,
+                               int64_t edge_budget, int64_t first_round_limit, double start_bound,
+                               const rank_totals_t& totals, const execution_t& exec, const char* fn,
+                               std::vector<double>& x,
                                std::vector<std::pair<vid_t, double>>& previous) {
     frontier_result_t<vid_t> result;
     result.residual_bound = start_bound + seed(log, teleport, alpha, threshold, x);
@@ -100,6 +104,10 @@ class frontier_iteration_t {
       collect(frontier);
       if (result.rounds == 0) result.seeds = static_cast<int64_t>(frontier.size());
       if (frontier.empty()) break;
+      if (result.rounds == 0 && in_edges_of(frontier) > first_round_limit) {
+        result.within_budget = false;
+        break;
+      }
       const auto done = round(frontier, teleport, alpha, dangling, threshold, x, next, previous);
       result.edges_read += done.edges;
       result.residual_bound -= (1.0 - alpha) * done.moved - done.rounding - 2.0 * dangling_error;
@@ -129,6 +137,13 @@ class frontier_iteration_t {
     double dangling_change = 0.0;  ///< Its change of the dangling mass.
     double rounding = 0.0;         ///< Bound on twice the rounding error of the ranks it computed.
   };
+
+  /// The in-edges a round over `frontier` reads.
+  int64_t in_edges_of(const std::vector<vid_t>& frontier) const {
+    int64_t edges = 0;
+    for (const vid_t v : frontier) edges += static_cast<int64_t>(t_.in.degree(v));
+    return edges;
+  }
 
   /// 1 / W(u), 0 for a dangling vertex; from the out-degree where the transition has no array.
   double inverse_out(vid_t u) const {
