@@ -282,21 +282,25 @@ def test_a_small_batch_iterates_on_a_frontier():
 
 
 def test_a_batch_whose_first_round_reads_most_edges_iterates_fully_on_the_host():
-    # Deleting 1,500 of 8,000 edges leaves vertices dangling and moves the dangling mass, so
-    # the first round would list every vertex and read all in-edges, past 0.4 of an iteration's
-    # 8,000 + 2,000 reads: the update runs full iterations from the previous ranks instead (the
-    # frontier ran those rounds before). One insertion afterwards, from a vertex that kept
-    # out-edges, is a frontier again.
-    src, dst, w = random_edges(2000, 8000, 3)
-    g = dyng.Graph.from_edges(src, dst, w, num_vertices=2000)
+    # Deleting 20,000 of ~150,000 edges lists heads whose in-edges alone pass 0.4 of an
+    # iteration's reads (edges plus 20,000 vertices): the update runs full iterations from the
+    # previous ranks instead of the frontier. One insertion afterwards, from a vertex that kept
+    # out-edges, is a frontier again; so is any batch on a small graph (the floor of 2^16 reads).
+    src, dst, w = random_edges(20000, 150000, 3)
+    g = dyng.Graph.from_edges(src, dst, w, num_vertices=20000)
     r = pagerank.compute(g)
-    stats = pagerank.update(g, dyng.EdgeBatch(delete=(src[:1500], dst[:1500])), r)
+    stats = pagerank.update(g, dyng.EdgeBatch(delete=(src[:20000], dst[:20000])), r)
     assert stats.path == "recompute" and stats.method == "warm_power_iteration"
     assert stats.converged
     fresh = pagerank.compute(g).ranks.to_numpy()
-    assert np.abs(r.ranks.to_numpy() - fresh).sum() < bound(2000)
-    stats = pagerank.update(g, dyng.EdgeBatch(insert=([src[2000]], [dst[3000]], [1])), r)
+    assert np.abs(r.ranks.to_numpy() - fresh).sum() < bound(20000)
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([src[30000]], [dst[40000]], [1])), r)
     assert stats.path == "incremental" and stats.method == "frontier_power_iteration"
+    small_src, small_dst, small_w = random_edges(2000, 8000, 3)
+    small = dyng.Graph.from_edges(small_src, small_dst, small_w, num_vertices=2000)
+    r = pagerank.compute(small)
+    stats = pagerank.update(small, dyng.EdgeBatch(delete=(small_src[:1500], small_dst[:1500])), r)
+    assert stats.path == "incremental"
 
 
 def test_stats_count_the_vertices_of_every_iteration():

@@ -94,6 +94,12 @@ class frontier_iteration_t {
                                std::vector<double>& x,
                                std::vector<std::pair<vid_t, double>>& previous) {
     frontier_result_t<vid_t> result;
+    // The first round lists every head: when their in-edges alone pass the limit, the batch is
+    // given up before the seed plan, which costs a good part of a round itself.
+    if (heads_in_edges(log) > first_round_limit) {
+      result.within_budget = false;
+      return result;
+    }
     result.residual_bound = start_bound + seed(log, teleport, alpha, threshold, x);
     const double eps = std::numeric_limits<double>::epsilon();
     auto [dangling, dangling_error, sum] = start_totals(log, totals, x);
@@ -137,6 +143,20 @@ class frontier_iteration_t {
     double dangling_change = 0.0;  ///< Its change of the dangling mass.
     double rounding = 0.0;         ///< Bound on twice the rounding error of the ranks it computed.
   };
+
+  /// The in-edges of the batch's heads, each head counted once (`flags_` are clear before and
+  /// after).
+  int64_t heads_in_edges(const change_log_t<vid_t>& log) {
+    int64_t edges = 0;
+    for (const auto& change : log.changes) {
+      uint8_t& flag = flags_[static_cast<size_t>(change.dst)];
+      if (flag != 0) continue;
+      flag = 1;
+      edges += static_cast<int64_t>(t_.in.degree(change.dst));
+    }
+    for (const auto& change : log.changes) flags_[static_cast<size_t>(change.dst)] = 0;
+    return edges;
+  }
 
   /// The in-edges a round over `frontier` reads.
   int64_t in_edges_of(const std::vector<vid_t>& frontier) const {
