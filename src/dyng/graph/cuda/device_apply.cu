@@ -251,6 +251,8 @@ void device_graph_t<vid_t, eid_t>::plan_rows(direction_plan_t* plans, int count,
     p.old_chunks = mine[2];
     p.new_chunks = mine[3];
     p.old_slots = mine[4];
+    // Whether the rows move to new storage, decided once: reserve_record() and plan_layout().
+    p.relayout = p.d->tail + p.moved_slots > p.d->slots;
     if (p.record != nullptr) reserve_record(p);
     compose_rows(p, ctx);
     fresh_storage = plan_layout(p, ctx) || fresh_storage;
@@ -437,7 +439,6 @@ bool device_graph_t<vid_t, eid_t>::plan_layout(direction_plan_t& p, const apply_
   const direction_t& d = *p.d;
   const auto old_rows = old_rows_of<vid_t, eid_t>(d, ctx.n_before);
   const int64_t n = ctx.n_after;
-  p.relayout = d.tail + p.moved_slots > d.slots;
   p.grown = ctx.n_after > ctx.n_before;
   if (p.relayout) {
     p.sizes = i64_buffer(static_cast<size_t>(n) + 1, s);
@@ -780,8 +781,7 @@ void device_graph_t<vid_t, eid_t>::reserve_record(direction_plan_t& p) {
   const direction_t& d = *p.d;
   record = {};
   record.tail = d.tail;
-  const bool relayout = d.tail + p.moved_slots > d.slots;  // as plan_layout() decides
-  record.rows = relayout ? 0 : p.rows;
+  record.rows = p.relayout ? 0 : p.rows;
   if (record.rows == 0) return;
   const auto count = static_cast<size_t>(record.rows);
   // The slot count came with the plan's spans: no scan, no wait here.
