@@ -12,6 +12,11 @@
 # (deletions of existing edges picked with replacement, insertions uniform).
 # MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
 # the label, each deleted edge is then bypassed, reached through or inside a closed search).
+# A weak search that reaches a bound probes, as search_ends does: the first slot of each queued
+# vertex from the one it was reading on ("reached by probe"); PROBE=0 gives up at once instead.
+# REPLAY=N: N successive batches drawn as update_after_read.py draws them (issue14's batches,
+# rng seeded with SEED, default 11), each applied to a host dyng graph and searched on the graph
+# after it, with the labels before it: the weak outcomes per batch.
 #   CAP_V=2048 CAP_S=4096 [GROUP=32] PYTHONPATH=. python3 bench/gpu/components_search_model.py [SCALE]
 import os
 import sys
@@ -65,8 +70,9 @@ def canon(lab):
 weak, strong = canon(weak), canon(strong)
 print(f"rmat{scale}: prepared in {time.time() - t:.0f} s")
 
-CAP_V, CAP_S = int(os.environ.get("CAP_V", 128)), int(os.environ.get("CAP_S", 4096))
+CAP_V, CAP_S = int(os.environ.get("CAP_V", 2048)), int(os.environ.get("CAP_S", 4096))
 MEET = os.environ.get("MEET") == "1"
+PROBE = os.environ.get("PROBE", "1") == "1"
 GROUP = int(os.environ.get("GROUP", 1))
 STEPS = 0
 WALKS = []  # STEPS of each weak search
@@ -81,6 +87,15 @@ USED = []
 
 def weak_search(e, target, other):
     return _weak_search(e, target, other if MEET else target)
+
+
+def probe(seen, start, target):
+    """search_ends' last look once bounded: the first slot of each row of seen[start:]."""
+    for x in seen[start:]:
+        for M in (A, AT):
+            if M.indptr[x] < M.indptr[x + 1] and M.indices[M.indptr[x]] == target:
+                return "reached by probe"
+    return "open"
 
 
 def _weak_search(e, target, other):
@@ -99,7 +114,7 @@ def _weak_search(e, target, other):
         return "reached"
     while head < len(seen):
         group = seen[head : head + GROUP]
-        head += len(group)
+        bounded = probe if PROBE else (lambda *_: "open")
         for M in (A, AT):
             STEPS += 2
             r = np.concatenate([rows(M, x)[: CAP_S + 1] for x in group])
@@ -108,7 +123,7 @@ def _weak_search(e, target, other):
                 STEPS += 1
                 slots += 32 if GROUP == 1 else len(chunk)
                 if slots > CAP_S:
-                    return "open"
+                    return bounded(seen, head, target)
                 if ((chunk == target) | (chunk == other)).any():
                     USED.append((slots, len(seen)))
                     return "reached"
@@ -117,7 +132,9 @@ def _weak_search(e, target, other):
                         have.add(w)
                         seen.append(w)
                         if len(seen) > CAP_V:
-                            return "open"
+                            seen.pop()
+                            return bounded(seen, head, target)
+        head += len(group)
     return "closed"
 
 
@@ -152,6 +169,36 @@ def strong_search(u, v):
                     if len(seen) > CAP_V:
                         return "open"
 
+
+REPLAY = int(os.environ.get("REPLAY", 0))
+if REPLAY:
+    import dyng
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from issue14_batches import uniform_batch
+
+    graph = dyng.Graph.from_edges(g.src, g.dst, g.weights, num_vertices=n)
+    result = dyng.components.compute(graph)
+    rng = np.random.default_rng(int(os.environ.get("SEED", 11)))
+    total = Counter()
+    for b in range(REPLAY):
+        batch = uniform_batch(g, rng, 1000)
+        labels = result.labels.to_numpy().copy()
+        dyng.components.update(graph, batch, result)
+        src, dst, _ = graph.edges()
+        A = csr_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n))
+        A.sort_indices()
+        AT = A.T.tocsr()
+        AT.sort_indices()
+        wc = Counter()
+        for u, v in zip(batch.delete_src.tolist(), batch.delete_dst.tolist()):
+            if labels[u] >= 0 and labels[u] == labels[v]:
+                for end, other in ((u, v), (v, u)):
+                    wc[weak_search(end, int(labels[u]), other)] += 1
+        print(f"batch {b}: {dict(wc)}", flush=True)
+        total += wc
+    print(f"weak end searches over {REPLAY} batches:", dict(total))
+    sys.exit(0)
 
 wc, sc = Counter(), Counter()
 for u, v in zip(drawn.delete_src.tolist(), drawn.delete_dst.tolist()):

@@ -205,3 +205,31 @@ def test_strong_on_long_cycles_without_hub_trees():
     for step, batch in enumerate(steps):
         components.update(g, batch, r)
         assert answer(r) == answer(components.compute(g, kind="strong")), f"step {step}"
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_weak_search_from_a_hub_end_probes_before_it_gives_up(directed):
+    """A deleted edge's end that is a hub of 3,000 neighbours, none of them the label: its search
+    fills its queue on the hub's own rows. Where the neighbours link to the label (vertex 0), the
+    probe of their first slots reaches it and nothing is re-linked; where they are leaves and the
+    deletion splits the component, the search stays open and the split is found whole."""
+    hub, leaves = 5000, np.arange(10, 3010, dtype=np.int32)
+    cuda = dyng.Resources.cuda()
+    # Reached: hub -> leaf for every leaf, leaf -> 0 for every leaf, and 0 -> 1 -> hub.
+    src = np.concatenate([np.full(leaves.size, hub, np.int32), leaves, [0, 1]]).astype(np.int32)
+    dst = np.concatenate([leaves, np.zeros(leaves.size, np.int32), [1, hub]]).astype(np.int32)
+    g = dyng.Graph.from_edges(src, dst, directed=directed, resources=cuda)
+    r = components.compute(g)
+    stats = components.update(g, dyng.EdgeBatch(delete=([hub], [int(leaves[7])])), r)
+    assert (stats.search_size, r.count) == (0, components.compute(g).count)
+    assert answer(r) == answer(components.compute(g))
+    # Split: the leaves hang on the hub only, and the hub on 0 through vertex 1.
+    src = np.concatenate([np.full(leaves.size, hub, np.int32), [0, 1]]).astype(np.int32)
+    dst = np.concatenate([leaves, [1, hub]]).astype(np.int32)
+    g = dyng.Graph.from_edges(src, dst, directed=directed, resources=cuda)
+    r = components.compute(g)
+    assert r.labels.to_numpy()[hub] == 0
+    stats = components.update(g, dyng.EdgeBatch(delete=([0], [1])), r)
+    assert stats.search_size > 0  # the hub's search stayed open: its component was re-linked
+    assert r.labels.to_numpy()[hub] == 1 and r.labels.to_numpy()[0] == 0
+    assert answer(r) == answer(components.compute(g))

@@ -119,7 +119,7 @@ struct relabel_guard_t {
   unsigned long long values[2] = {0, 0};
 };
 
-/// Writes an update's new labels (now_of.resolve(), relabel_kernels.cuh) over `labels`, moves
+/// Writes an update's new labels (now_of(v, old label), relabel_kernels.cuh) over `labels`, moves
 /// `sizes` along, adds the change of the count to `count` and the counters to `stats`,
 /// `affected` included: no snapshot of the state is needed to count it. With a `guard` whose
 /// second counter is non-zero, writes nothing and returns false.
@@ -142,10 +142,9 @@ bool write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t*
   if (n > 0) {
     auto list = room_for<long long>(n, stream);
     const auto s = as_stream(stream);
-    // Each thread takes k_relabel_batch vertices a round: a grid of that many times fewer.
-    relabel_vertices<<<grid_for((n + k_relabel_batch - 1) / k_relabel_batch), k_block_threads, 0,
-                       s>>>(now_of, n, old_vertices, labels, delta, moved, listed_marks,
-                            list.data(), static_cast<unsigned long long>(n), counts, skip);
+    relabel_vertices<<<grid_for(n), k_block_threads, 0, s>>>(
+        now_of, n, old_vertices, labels, delta, moved, listed_marks, list.data(),
+        static_cast<unsigned long long>(n), counts, skip);
     settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta, moved, sizes, counts);
     check_launch();
   }

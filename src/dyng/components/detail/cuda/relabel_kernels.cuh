@@ -36,17 +36,12 @@ __device__ __forceinline__ void list_once(bool add, long long key, unsigned* mar
   ::dyng::cuda::warp_append(fresh, key, list, &counts->listed, capacity, &counts->status, 1);
 }
 
-/// Vertices a thread of relabel_vertices() takes side by side: their labels, and the loads that
-/// find their new labels, are issued together, so that the pass is not one chain of dependent
-/// loads per vertex after another (bench/README.md has what it measured).
-constexpr int k_relabel_batch = 4;
-
-/// For every vertex v, its new label (now_of.resolve(), k_relabel_batch vertices at a time, from
-/// v and labels[v]); where it differs, writes it, sets v's bit in `moved`, adds -1 to delta[old
-/// label] and +1 to delta[new label], and lists both labels (once each, `listed_marks`).
-/// Vertices at or past `old_vertices` are the batch's new ones (label -1). `moved`,
-/// `listed_marks` and `delta` are zero before. Does nothing when `skip` (nullable) points at a
-/// non-zero count: a repair that launched it before knowing whether its labels apply.
+/// For every vertex v, its new label now_of(v, labels[v]); where it differs, writes it, sets v's
+/// bit in `moved`, adds -1 to delta[old label] and +1 to delta[new label], and lists both labels
+/// (once each, `listed_marks`). Vertices at or past `old_vertices` are the batch's new ones
+/// (label -1). `moved`, `listed_marks` and `delta` are zero before. Does nothing when `skip`
+/// (nullable) points at a non-zero count: a repair that queued it before knowing whether its
+/// labels apply (relabel_guard_t).
 template <class now_of_t>
 __global__ void relabel_vertices(now_of_t now_of, long long n, long long old_vertices,
                                  int64_t* labels, long long* delta, unsigned* moved,
@@ -54,52 +49,36 @@ __global__ void relabel_vertices(now_of_t now_of, long long n, long long old_ver
                                  unsigned long long capacity, relabel_counts_t* counts,
                                  const unsigned long long* skip) {
   if (skip != nullptr && *skip != 0) return;
-  constexpr int k_batch = k_relabel_batch;
   unsigned long long relabelled = 0, appeared = 0, disappeared = 0;
   long long change = 0;
-  // A round gives each thread k_batch vertices a whole grid apart, so a warp's lanes hold 32
-  // consecutive vertices from a multiple of 32 on for each of them (the grid's blocks are whole
-  // warps), and every lane of a warp runs the same rounds (the ballots below need all 32).
-  const auto threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  const unsigned long long first =
-      blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-  const unsigned long long span = threads * k_batch;
-  const unsigned long long rounds = (static_cast<unsigned long long>(n) + span - 1) / span;
-  for (unsigned long long r = 0; r < rounds; ++r) {
-    long long v[k_batch];
-    bool active[k_batch];
-    int64_t was[k_batch], now[k_batch];
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) {
-      v[k] = static_cast<long long>(first + (r * k_batch + k) * threads);
-      active[k] = v[k] < n;
-      was[k] = active[k] ? labels[v[k]] : -1;
-    }
-    now_of.resolve(v, active, was, now);
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) {
-      bool differs = false;
-      if (active[k]) {
-        change += static_cast<long long>(now[k] == v[k]) - static_cast<long long>(was[k] == v[k]);
-        differs = now[k] != was[k];
-        if (differs) {
-          labels[v[k]] = now[k];
-          ++relabelled;
-          appeared += now[k] == v[k] && v[k] < old_vertices ? 1 : 0;
-          disappeared += was[k] == v[k] ? 1 : 0;
-        }
+  ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long i, bool active) {
+    const auto v = static_cast<long long>(i);
+    int64_t was = -1, now = -1;
+    bool differs = false;
+    if (active) {
+      was = labels[v];
+      now = now_of(v, was);
+      change += static_cast<long long>(now == v) - static_cast<long long>(was == v);
+      differs = now != was;
+      if (differs) {
+        labels[v] = now;
+        ++relabelled;
+        appeared += now == v && v < old_vertices ? 1 : 0;
+        disappeared += was == v ? 1 : 0;
       }
-      const unsigned word = __ballot_sync(::dyng::cuda::k_full_mask, differs);
-      // Most warps of an update move no vertex: they skip the per-key sums and the lists, whose
-      // match and ballots cost more than the pass's reads (the same for all lanes of the warp).
-      if (word == 0) continue;
-      if ((threadIdx.x & 31u) == 0) moved[v[k] >> 5] = word;
-      const bool joins = add_per_key(delta, now[k], differs, 1);
-      const bool leaves = add_per_key(delta, was[k], differs && was[k] >= 0, -1);
-      list_once(joins, now[k], listed_marks, list, counts, capacity);
-      list_once(leaves, was[k], listed_marks, list, counts, capacity);
     }
-  }
+    // A warp's lanes hold consecutive vertices starting at a multiple of 32 (the grid's blocks
+    // are whole warps), so one word of `moved` belongs to one warp.
+    const unsigned word = __ballot_sync(::dyng::cuda::k_full_mask, differs);
+    // Most warps of an update move no vertex: they skip the per-key sums and the lists, whose
+    // match and ballots cost more than the pass's reads (the same for all lanes of the warp).
+    if (word == 0) return;
+    if ((threadIdx.x & 31u) == 0) moved[v >> 5] = word;
+    const bool joins = add_per_key(delta, now, differs, 1);
+    const bool leaves = add_per_key(delta, was, differs && was >= 0, -1);
+    list_once(joins, now, listed_marks, list, counts, capacity);
+    list_once(leaves, was, listed_marks, list, counts, capacity);
+  });
   if (relabelled > 0) {
     atomicAdd(&counts->relabelled, relabelled);
     atomicAdd(&counts->appeared, appeared);
@@ -129,15 +108,10 @@ __global__ void settle_sizes(const long long* list, const long long* delta, cons
   if (resized > 0) atomicAdd(&counts->resized, resized);
 }
 
-/// The new labels of a repair that wrote every vertex's new label into `fresh`.
+/// now_of for a repair that wrote every vertex's new label into `fresh`.
 struct fresh_label_t {
   const int64_t* fresh;
-  template <int k_batch>
-  __device__ void resolve(const long long (&v)[k_batch], const bool (&active)[k_batch],
-                          const int64_t (&)[k_batch], int64_t (&now)[k_batch]) const {
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) now[k] = active[k] ? fresh[v[k]] : -1;
-  }
+  __device__ int64_t operator()(long long v, int64_t) const { return fresh[v]; }
 };
 
 }  // namespace dyng::components::detail::cuda

@@ -195,43 +195,19 @@ __global__ void link_inserted_bases(const edge_change_t<vid_t>* changes, unsigne
   }
 }
 
-/// The new labels (relabel_kernels.cuh) of the weak update's forest: the root of a vertex's base.
-/// Only a planted vertex or a linked base can have a parent other than itself (a tree's members
-/// are planted or linked, so are the roots that link() hooks and the paths it shortens): any
-/// other base is its own root, known from two bits instead of a walk up `parent`.
+/// now_of (relabel_kernels.cuh) of the weak update's forest: the root of a vertex's base. Only a
+/// planted vertex or a linked base can have a parent other than itself (a tree's members are
+/// planted or linked, so are the roots that link() hooks and the paths it shortens): any other
+/// base is its own root, known from two bits instead of a walk up `parent`.
 template <class vid_t>
 struct forest_label_t {
   const vid_t* parent;
   const unsigned* planted;
   const unsigned* linked;
-
-  /// now[k] for the vertices v[k] labelled was[k] (-1 where not active): the first two steps up
-  /// the forest are taken for all k_batch vertices side by side (most trees are a root and its
-  /// children), the rest of a deeper walk one vertex after another.
-  template <int k_batch>
-  __device__ void resolve(const long long (&v)[k_batch], const bool (&active)[k_batch],
-                          const int64_t (&was)[k_batch], int64_t (&now)[k_batch]) const {
-    vid_t base[k_batch], up[k_batch], above[k_batch];
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) {
-      base[k] = active[k] ? base_of<vid_t>(v[k], was[k], planted) : vid_t{0};
-    }
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) {
-      const bool walk = active[k] && (bit_of(planted, base[k]) || bit_of(linked, base[k]));
-      up[k] = walk ? __ldg(parent + base[k]) : base[k];
-    }
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) above[k] = up[k] != base[k] ? __ldg(parent + up[k]) : up[k];
-#pragma unroll
-    for (int k = 0; k < k_batch; ++k) {
-      vid_t root = up[k], next = above[k];
-      while (next != root) {
-        root = next;
-        next = __ldg(parent + root);
-      }
-      now[k] = active[k] ? static_cast<int64_t>(root) : -1;
-    }
+  __device__ int64_t operator()(long long v, int64_t label) const {
+    const vid_t base = base_of<vid_t>(v, label, planted);
+    if (!bit_of(planted, base) && !bit_of(linked, base)) return static_cast<int64_t>(base);
+    return static_cast<int64_t>(settled_root(parent, base));
   }
 };
 
