@@ -132,11 +132,12 @@ def run_updates(graph, size, batches):
     steady median in ms."""
     result = compute(graph)
     limit = 2 * graph.num_vertices * args.tol / (1 - ALPHA)
-    times, paths, touched = [], [], []
+    times, paths, methods, touched = [], [], [], []
     for i, batch in enumerate(batches):
         ms, stats = timed(lambda: dyng.pagerank.update(graph, batch, result))
         times.append(ms)
         paths.append(stats.path)
+        methods.append(stats.method)
         touched.append(stats.vertices_touched)
         fresh = compute(graph)
         assert stats.converged, f"update {i} of {size} did not converge"
@@ -156,7 +157,7 @@ def run_updates(graph, size, batches):
         f"  update of {size}: first {times[0]:.3f} ms, steady median {steady:.3f} ms (min "
         f"{min(times[1:]):.3f}); recompute {recompute:.3f} ms; steady/recompute "
         f"{steady / recompute:.3f}; median vertices touched {int(np.median(touched))}; paths "
-        f"{sorted(set(paths))}; all converged, within the bound of a fresh compute"
+        f"{sorted(set(paths))}; methods {sorted(set(methods))}; all converged, within the bound of a fresh compute"
     )
     return steady, recompute
 

@@ -23,9 +23,9 @@ being dangling) that grows only where the change an out-neighbour sees exceeds `
 keeps a bound on the change one more full iteration would make; when that bound is below
 ``n * tol`` the test holds without one (``residual`` is then the bound), otherwise full
 iterations run until it holds. A batch so large that the frontier's first round would read more
-than a share of one full iteration's reads (on the host 0.4 of them, and at least 2^16 in-edges,
-since a round gathers each listed vertex's in-edges; on the GPU all of them) runs full
-iterations from the previous ranks instead (``method`` "warm_power_iteration").
+than a share of one full iteration's reads (0.4 of them on the host, 0.3 on the GPU, and at
+least 2^16 in-edges, since a round gathers each listed vertex's in-edges) runs full iterations
+from the previous ranks instead (``method`` "warm_power_iteration").
 
 On CUDA the ranks stay in device memory (``Result.ranks`` is a device array that CuPy and
 PyTorch read in place); the GPU sums every row and every vector in a fixed order, so it too

@@ -228,3 +228,32 @@ def test_personalization_dangling_and_nstart_on_the_device():
         assert stats.converged, step
         fresh = pagerank.compute(g, **opts).ranks.to_numpy()
         check_close(r.ranks.to_numpy(), fresh, f"update {step} vs a fresh compute", tol=1e-9)
+
+
+@pytest.mark.parametrize("deleted", [2_000, 14_000, 20_000])
+def test_a_first_round_past_its_limit_runs_warm_full_iterations_on_the_gpu(deleted):
+    """Deleting thousands of ~150,000 edges lists heads whose in-edges may pass 0.3 of an
+    iteration's reads (edges plus vertices; never less than 2^16): then the frontier is not run
+    and full iterations start from the previous ranks; from 2^14 changes on the heads are
+    counted before the seed plan, so no frontier vertex is listed at all. Far below the limit
+    (2,000 deletions: about 15,000 in-edges) the frontier runs. Every way, the ranks lie within
+    the bound of a fresh compute."""
+    n = 20_000
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, n, 150_000), rng.integers(0, n, 150_000)
+    first = np.sort(np.unique(src * n + dst, return_index=True)[1])
+    src, dst = src[first].astype(np.int32), dst[first].astype(np.int32)
+    g = dyng.Graph.from_edges(src, dst, num_vertices=n, resources=dyng.Resources.cuda())
+    r = pagerank.compute(g)
+    stats = pagerank.update(g, dyng.EdgeBatch(delete=(src[:deleted], dst[:deleted])), r)
+    in_degree = np.bincount(dst[deleted:], minlength=n)
+    heads_in_edges = int(in_degree[np.unique(dst[:deleted])].sum())
+    limit = max(1 << 16, int(0.3 * (len(src) - deleted + n)))
+    warm = heads_in_edges > limit
+    context = f"{deleted} deletions: heads' in-edges {heads_in_edges}, limit {limit}"
+    assert stats.method == ("warm_power_iteration" if warm else "frontier_power_iteration"), context
+    assert (stats.frontier_size == 0) == (warm and deleted >= 1 << 14), context
+    assert stats.converged, context
+    check_close(r.ranks.to_numpy(), pagerank.compute(g).ranks.to_numpy(), context)
+    stats = pagerank.update(g, dyng.EdgeBatch(insert=([src[30_000]], [dst[40_000]])), r)
+    assert stats.method == "frontier_power_iteration" and stats.frontier_size > 0

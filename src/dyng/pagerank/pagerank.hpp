@@ -57,10 +57,10 @@ inline constexpr double k_default_repair_budget = 50.0;
 /// ranks instead: a round gathers each listed vertex's in-edges, measured at about 2.3x an
 /// iteration's cost per edge (R-MAT 20, 100,000 changes: bench/README.md).
 inline constexpr double k_host_first_round_share = 0.4;
-/// The first round may always read this many in-edges: on a graph whose iteration reads a few
-/// times that, either way costs little, and a small graph's updates then take the frontier for
-/// any batch, as on the GPU (whose first round may read a whole iteration).
-inline constexpr int64_t k_host_first_round_floor = int64_t{1} << 16;
+/// The first round may always read this many in-edges (on the host and on the GPU): on a graph
+/// whose iteration reads a few times that, either way costs little, and a small graph's updates
+/// then take the frontier for any batch.
+inline constexpr int64_t k_first_round_floor = int64_t{1} << 16;
 inline constexpr int64_t k_default_parallel_min_edges = 100000;
 /// An update's frontier passes a vertex's change on to its out-neighbours when the change each of
 /// them sees exceeds this fraction of tol, the average change per vertex that the convergence

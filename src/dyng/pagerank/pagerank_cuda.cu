@@ -5,10 +5,12 @@
 // start from), runs the frontier rounds (detail/cuda/frontier_launch.cuh) within the budget, and
 // commits the ranks divided by their sum when the rounds' residual bound already meets a
 // compute's convergence test; otherwise warm full iterations run until the test holds, also when
-// the rounds ran past the budget. Only ranks that do not converge within max_iter give the repair
-// up for the cold compute.
+// the rounds ran past the budget or the first round would read too much to be run (its limit,
+// k_gpu_first_round_share, is checked before the seed plan for large batches). Only ranks that do
+// not converge within max_iter give the repair up for the cold compute.
 #include "dyng/pagerank/pagerank_cuda.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -247,6 +249,11 @@ bool repair_ranks(const device_graph_t<vid_t, eid_t>& graph,
   stats.vertices_touched = phase.vertices_touched;
   stats.touched_per_iteration = phase.touched_per_round;
   stats.frontier_size = phase.seeds;
+  if (!phase.within_budget && phase.rounds == 0) {
+    // The first round was too large to run: full iterations from the previous ranks, as on the
+    // host (which names them alike).
+    stats.record(engine_t{"operators", "warm_power_iteration"});
+  }
   const double inverse = 1.0 / phase.sum;
   const double bound = detail::scaled_bound(phase.residual_bound, inverse, options.alpha);
   const double limit = static_cast<double>(space.n) * options.tol * k_certified_fraction;
@@ -289,8 +296,16 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
   const auto teleport = detail::prepare_teleport(options, n, fn);
   const jump_vectors_t jump(teleport, n, stream);
   const auto setup = setup_of(host, graph, options, jump);
-  const kernels::frontier_setup_t<vid_t, eid_t> frontier{setup, graph.out_view(), teleport,
-                                                         options.tol * k_frontier_threshold};
+  // One iteration reads every in-edge and every vertex.
+  const auto scale = static_cast<int64_t>(host.num_edges()) + n;
+  const kernels::frontier_setup_t<vid_t, eid_t> frontier{
+      setup,
+      graph.out_view(),
+      teleport,
+      options.tol * k_frontier_threshold,
+      std::max(k_first_round_floor,
+               static_cast<int64_t>(k_gpu_first_round_share * static_cast<double>(scale))),
+      k_gpu_head_check_changes};
   // The repair iterates in a space of its own and writes the ranks in its last step (commit),
   // counting `affected` against them first: no snapshot (snapshot_t::for_recompute).
   auto repair = [&](const change_log_t<vid_t>& l, int64_t budget, stats_t& stats,
@@ -303,8 +318,6 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
     fresh.affected = count_changed(s.ranks.data(), snapshot.ranks.data(), s.num_vertices, stream);
     return fresh;
   };
-  // One iteration reads every in-edge and every vertex.
-  const auto scale = static_cast<int64_t>(host.num_edges()) + n;
   using steps_t = ::dyng::cuda::snapshot_steps_t<device_state_t<vid_t>, stats_t, decltype(repair),
                                                  decltype(recompute)>;
   return ::dyng::cuda::update_on_device<steps_t>(

@@ -61,5 +61,16 @@ stats_t update(const graph_t<vid_t, eid_t>& host,
 /// iteration's reads (stored edges plus vertices): past it the rounds, each of which also pays
 /// passes over all vertices, cost more than the warm full iterations the update then runs.
 inline constexpr double k_default_gpu_repair_budget = 1.0;
+/// On the GPU, an update whose first frontier round would read more in-edges than this share of
+/// one full iteration's reads (and more than k_first_round_floor) runs full iterations from the
+/// previous ranks instead: the round gathers its vertices' in-rows at about 2.3x an iteration's
+/// cost per edge, and its seed plan, on the host, costs as much again (R-MAT 22, 100,000
+/// changes: bench/README.md).
+inline constexpr double k_gpu_first_round_share = 0.3;
+/// From this many changes on, the batch's heads (the first round lists them all) are counted on
+/// the device before the seed plan, whose host time grows with the changes: one wait, paid back
+/// when it spares a plan that its round would not use. Smaller batches are checked at the first
+/// round, after the plan.
+inline constexpr int64_t k_gpu_head_check_changes = int64_t{1} << 14;
 
 }  // namespace dyng::pagerank::cuda

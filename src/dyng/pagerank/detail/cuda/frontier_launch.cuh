@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -63,6 +64,10 @@ struct frontier_setup_t {
   adjacency_view_t<vid_t, eid_t> out;  ///< Device out-rows.
   const teleport_t& teleport;          ///< p and d on the host (the dangling seeds).
   double threshold = 0.0;
+  /// A first round that would read more in-edges than this is not run (pagerank_cuda.hpp's
+  /// k_gpu_first_round_share), nor, for a batch of head_check_changes changes or more, planned.
+  int64_t first_round_limit = std::numeric_limits<int64_t>::max();
+  int64_t head_check_changes = std::numeric_limits<int64_t>::max();
 };
 
 /// Reads the report; throws internal_error when a list overflowed.
@@ -168,6 +173,25 @@ double seed_frontier(const frontier_setup_t<vid_t, eid_t>& setup, const change_l
 /// and in-slots in fs.report (its counters zeroed first).
 template <class vid_t, class eid_t>
 void collect_frontier(const adjacency_view_t<vid_t, eid_t>& in, int64_t n,
+                      frontier_space_t<vid_t>& fs, void* stream);
+
+/// Whether the heads of `changes` (device memory), every one of them in the first round, have
+/// more in-edges than setup.first_round_limit: counted by a collect of their flags (which it
+/// clears again) and one wait, before anything of the seed plan is paid for.
+template <class vid_t, class eid_t>
+bool heads_pass_limit(const frontier_setup_t<vid_t, eid_t>& setup,
+                      const edge_change_t<vid_t>* changes, long long num_changes, int64_t n,
+                      frontier_space_t<vid_t>& fs, void* stream) {
+  flag_heads<<<grid_for(num_changes), k_block_threads, 0, as_stream(stream)>>>(changes, num_changes,
+                                                                               fs.flags.data());
+  check_launch();
+  collect_frontier(setup.iteration.in, n, fs, stream);
+  const auto slots = read_report(fs.report.data(), stream).slots;
+  return static_cast<int64_t>(slots) > setup.first_round_limit;
+}
+
+template <class vid_t, class eid_t>
+void collect_frontier(const adjacency_view_t<vid_t, eid_t>& in, int64_t n,
                       frontier_space_t<vid_t>& fs, void* stream) {
   // Not the status (an overflow stays reported) nor the sums of the round before (not read yet).
   DYNG_CUDA_CHECK(
@@ -259,6 +283,12 @@ frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setu
   if (n == 0) return result;
   std::optional<stage_scope_t> stage(std::in_place, "pagerank.seed");
   frontier_space_t<vid_t> fs(n, space.stream);
+  const auto num_changes = static_cast<long long>(log.changes.size());
+  if (num_changes >= setup.head_check_changes &&
+      heads_pass_limit(setup, changes, num_changes, n, fs, space.stream)) {
+    result.within_budget = false;  // nothing planned, nothing of space.x written
+    return result;
+  }
   result.residual_bound = start_bound + seed_frontier(setup, log, changes, space, fs);
   start_shares(space, true);
   double masses[3];
@@ -279,8 +309,11 @@ frontier_result_t<vid_t> run_frontier(const frontier_setup_t<vid_t, eid_t>& setu
     const auto listed = static_cast<int64_t>(found.listed);
     if (result.rounds == 0) result.seeds = listed;
     if (listed == 0 || result.rounds >= setup.iteration.max_iter) break;
-    // The round's cost is known before it runs: a round that would pass the budget is not run.
-    if (result.edges_read + static_cast<int64_t>(found.slots) > edge_budget) {
+    // The round's cost is known before it runs: a round that would pass the budget (or a first
+    // round past its own limit) is not run.
+    const auto slots = static_cast<int64_t>(found.slots);
+    if (result.edges_read + slots > edge_budget ||
+        (result.rounds == 0 && slots > setup.first_round_limit)) {
       result.within_budget = false;
       break;
     }
