@@ -7,7 +7,9 @@
 # are issue 14's (half insertions, half deletions of existing edges), made before the clock
 # starts; the growth of dyng's device pool over each way is printed. Two more ways ask where a first call's extra time comes from: "flushed" (the GPU's L2
 # cache evicted by writing 256 MB with CuPy first, when CuPy is installed) and "idle" (the
-# process sleeps 50 ms first, as a user's code between calls might).
+# process sleeps 50 ms first, as a user's code between calls might). Two more tell a slow host
+# from a slow device after a pause: "spin" (the host busy in Python for 10 ms, the GPU idle) and
+# "busy" (the GPU busy for about 10 ms writing with CuPy, the host waiting for it).
 # --stages: one more update per way under the profiler, every stage waited for.
 # Run from the repository root on the GPU machine:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/update_after_read.py [--algos pagerank,weak,sssp]
@@ -47,8 +49,8 @@ try:
     flush_buffer = cupy.empty(1 << 25, dtype=cupy.float64)
 except ImportError:
     flush_buffer = None
-WAYS = ("plain", "read", "compute", "both", "idle") + (
-    ("flushed",) if flush_buffer is not None else ()
+WAYS = ("plain", "read", "compute", "both", "idle", "spin") + (
+    ("flushed", "busy") if flush_buffer is not None else ()
 )
 
 
@@ -61,8 +63,16 @@ def before_update(way, result, field, compute):
         kept = compute(graph)
     if way == "idle":
         time.sleep(0.05)
+    if way == "spin":
+        until = time.perf_counter() + 0.01
+        while time.perf_counter() < until:
+            pass
     if way == "flushed":
         flush_buffer.fill(1.0)
+        cupy.cuda.runtime.deviceSynchronize()
+    if way == "busy":
+        for _ in range(120):  # 120 writes of 256 MB: about 10 ms on an H100
+            flush_buffer.fill(1.0)
         cupy.cuda.runtime.deviceSynchronize()
     return kept
 
