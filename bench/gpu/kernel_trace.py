@@ -4,7 +4,10 @@
 # prints the host's time in each kind of runtime call, the kernels' busy time, the device's idle
 # gaps between them, and the kernels by name; so a small batch's time can be split into
 # launches, waits and work (--stack: and the Python calls between them). Calls: Graph.apply,
-# sssp.update, weak components.update and pagerank.update of --changes on R-MAT --scale, each
+# sssp.update, weak components.update and pagerank.update of --changes on R-MAT --scale, and
+# (when named in --calls) mosp.update of 1,000 changes on R-MAT 20 with K = 3 and
+# cycle_count.update of 10 changes on R-MAT 12 (max_length 5), as first_call_stages.py has them;
+# each
 # after --warm steady calls (--first: the first call of a fresh clone and result, the process
 # warmed up by a steady series on another clone first). --python N: also each call N more times
 # under cProfile, the Python functions by their own time (the host time between the native
@@ -21,6 +24,7 @@ import time
 
 import numpy as np
 import torch
+from cycle_count_steps import cycle_graph  # beside this script (sys.path[0]), as is
 from issue14_batches import uniform_batch
 from torch.profiler import ProfilerActivity, profile
 
@@ -53,9 +57,54 @@ def batch():
     return uniform_batch(edges, rng, args.changes)
 
 
+def mosp_case():
+    """R-MAT 20 with three weights per edge, and its batches of 1,000 changes."""
+    e20 = generators.rmat(20, 16, seed=1)
+    w = np.random.default_rng(12).integers(1, 101, size=(e20.num_edges, 3), dtype=np.int32)
+    graph = dyng.Graph.from_edges(
+        e20.src, e20.dst, w, num_vertices=e20.num_vertices, resources=resources
+    )
+
+    def mosp_batch():
+        b = uniform_batch(e20, rng, 1000)
+        k = b.insert_src.size
+        return dyng.EdgeBatch(
+            insert=(b.insert_src, b.insert_dst, rng.integers(1, 101, (k, 3), dtype=np.int32)),
+            delete=(b.delete_src, b.delete_dst),
+        )
+
+    return graph, mosp_batch
+
+
+def cycle_case():
+    """cycle_count_steps.py's R-MAT 12, and its batches of 10 changes."""
+    e12, graph = cycle_graph(resources)
+
+    def cycle_batch():
+        b = uniform_batch(e12, rng, 10)
+        return dyng.EdgeBatch(
+            insert=(b.insert_src.astype(np.int32), b.insert_dst.astype(np.int32)),
+            delete=(b.delete_src.astype(np.int32), b.delete_dst.astype(np.int32)),
+        )
+
+    return graph, cycle_batch
+
+
+OWN_CASES = {"mosp": mosp_case, "cycle_count": cycle_case}
+own_bases = {}
+
+
 def make_call(name):
-    """A fresh clone and result, warmed up; returns the steady call (batch -> anything)."""
-    g = base.clone()
+    """A fresh clone and result, warmed up; returns the steady call (batch -> anything) and
+    the batches' maker."""
+    make_batch = batch
+    if name in OWN_CASES:
+        if name not in own_bases:
+            own_bases[name] = OWN_CASES[name]()
+        source, make_batch = own_bases[name]
+    else:
+        source = base
+    g = source.clone()
     if name == "apply":
         call = g.apply
     else:
@@ -63,6 +112,8 @@ def make_call(name):
             "sssp": (dyng.sssp, lambda: dyng.sssp.compute(g, 0)),
             "weak": (dyng.components, lambda: dyng.components.compute(g)),
             "pagerank": (dyng.pagerank, lambda: dyng.pagerank.compute(g)),
+            "mosp": (dyng.mosp, lambda: dyng.mosp.compute(g, 0, preferences=[2, 1, 3])),
+            "cycle_count": (dyng.cycle_count, lambda: dyng.cycle_count.compute(g, max_length=5)),
         }[name]
         result = compute()
 
@@ -70,9 +121,9 @@ def make_call(name):
             return algorithm.update(g, b, result)
 
     for _ in range(0 if args.first else args.warm):
-        call(batch())
+        call(make_batch())
     resources.synchronize()
-    return call
+    return call, make_batch
 
 
 def summarize(name, events, wall_ms):
@@ -122,12 +173,12 @@ def summarize(name, events, wall_ms):
 
 for name in args.calls.split(","):
     if args.first:  # the kernels loaded and the pool primed, so that the trace shows the clone's
-        warm = make_call(name)  # and the result's own first-call costs
+        warm, make_batch = make_call(name)  # and the result's own first-call costs
         for _ in range(args.warm):
-            warm(batch())
+            warm(make_batch())
         warm = None
-    call = make_call(name)
-    b = batch()
+    call, make_batch = make_call(name)
+    b = make_batch()
     # --stack: the Python calls too, so the host's time between two native steps has a name (the
     # tracer slows every Python call down, so the host's gaps grow).
     with profile(
@@ -142,7 +193,7 @@ for name in args.calls.split(","):
     with open(path) as f:
         summarize(name, json.load(f).get("traceEvents", []), wall)
     if args.python:
-        batches = [batch() for _ in range(args.python)]
+        batches = [make_batch() for _ in range(args.python)]
         profiler = cProfile.Profile()
         start = time.perf_counter()
         profiler.enable()
