@@ -24,8 +24,8 @@ import statistics
 import time
 
 import numpy as np
-from cycle_count_steps import cycle_graph  # beside this script (sys.path[0]), as is
 from issue14_batches import uniform_batch
+from other_cases import cycle_case, mosp_case  # beside this script (sys.path[0]), as is
 
 import dyng
 from bench import generators
@@ -172,20 +172,7 @@ for name in (g for g in args.graphs.split(",") if g):
 
 
 if args.others:
-    e20 = generators.rmat(20, 16, seed=1)
-    w = np.random.default_rng(12).integers(1, 101, size=(e20.num_edges, 3), dtype=np.int32)
-    base = dyng.Graph.from_edges(
-        e20.src, e20.dst, w, num_vertices=e20.num_vertices, resources=resources
-    )
-
-    def mosp_batch():
-        b = uniform_batch(e20, rng, 1000)
-        k = b.insert_src.size
-        return dyng.EdgeBatch(
-            insert=(b.insert_src, b.insert_dst, rng.integers(1, 101, (k, 3), dtype=np.int32)),
-            delete=(b.delete_src, b.delete_dst),
-        )
-
+    base, mosp_batch = mosp_case(resources, rng)
     first_and_steady(
         "mosp.update 1,000 (R-MAT 20, K = 3)",
         base,
@@ -193,15 +180,7 @@ if args.others:
         lambda g: dyng.mosp.compute(g, 0, preferences=[2, 1, 3]),
         dyng.mosp.update,
     )
-    e12, base = cycle_graph(resources)
-
-    def cycle_batch():
-        b = uniform_batch(e12, rng, 10)
-        return dyng.EdgeBatch(
-            insert=(b.insert_src.astype(np.int32), b.insert_dst.astype(np.int32)),
-            delete=(b.delete_src.astype(np.int32), b.delete_dst.astype(np.int32)),
-        )
-
+    base, cycle_batch = cycle_case(resources, rng)
     first_and_steady(
         "cycle_count.update 10 (R-MAT 12, max_length 5)",
         base,

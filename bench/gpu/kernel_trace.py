@@ -24,8 +24,8 @@ import time
 
 import numpy as np
 import torch
-from cycle_count_steps import cycle_graph  # beside this script (sys.path[0]), as is
 from issue14_batches import uniform_batch
+from other_cases import cycle_case, mosp_case  # beside this script (sys.path[0]), as is
 from torch.profiler import ProfilerActivity, profile
 
 import dyng
@@ -57,39 +57,6 @@ def batch():
     return uniform_batch(edges, rng, args.changes)
 
 
-def mosp_case():
-    """R-MAT 20 with three weights per edge, and its batches of 1,000 changes."""
-    e20 = generators.rmat(20, 16, seed=1)
-    w = np.random.default_rng(12).integers(1, 101, size=(e20.num_edges, 3), dtype=np.int32)
-    graph = dyng.Graph.from_edges(
-        e20.src, e20.dst, w, num_vertices=e20.num_vertices, resources=resources
-    )
-
-    def mosp_batch():
-        b = uniform_batch(e20, rng, 1000)
-        k = b.insert_src.size
-        return dyng.EdgeBatch(
-            insert=(b.insert_src, b.insert_dst, rng.integers(1, 101, (k, 3), dtype=np.int32)),
-            delete=(b.delete_src, b.delete_dst),
-        )
-
-    return graph, mosp_batch
-
-
-def cycle_case():
-    """cycle_count_steps.py's R-MAT 12, and its batches of 10 changes."""
-    e12, graph = cycle_graph(resources)
-
-    def cycle_batch():
-        b = uniform_batch(e12, rng, 10)
-        return dyng.EdgeBatch(
-            insert=(b.insert_src.astype(np.int32), b.insert_dst.astype(np.int32)),
-            delete=(b.delete_src.astype(np.int32), b.delete_dst.astype(np.int32)),
-        )
-
-    return graph, cycle_batch
-
-
 OWN_CASES = {"mosp": mosp_case, "cycle_count": cycle_case}
 own_bases = {}
 
@@ -100,7 +67,7 @@ def make_call(name):
     make_batch = batch
     if name in OWN_CASES:
         if name not in own_bases:
-            own_bases[name] = OWN_CASES[name]()
+            own_bases[name] = OWN_CASES[name](resources, rng)
         source, make_batch = own_bases[name]
     else:
         source = base
