@@ -20,6 +20,7 @@
 // test holds only when that bound does not already meet it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -61,6 +62,12 @@ inline constexpr double k_host_first_round_share = 0.4;
 /// whose iteration reads a few times that, either way costs little, and a small graph's updates
 /// then take the frontier for any batch.
 inline constexpr int64_t k_first_round_floor = int64_t{1} << 16;
+
+/// The in-edges a first frontier round may read on a graph whose full iteration reads `scale`
+/// (edges plus vertices), for a backend's `share` of it: never below k_first_round_floor.
+inline int64_t first_round_limit(double share, double scale) {
+  return std::max(k_first_round_floor, static_cast<int64_t>(share * scale));
+}
 inline constexpr int64_t k_default_parallel_min_edges = 100000;
 /// An update's frontier passes a vertex's change on to its out-neighbours when the change each of
 /// them sees exceeds this fraction of tol, the average change per vertex that the convergence

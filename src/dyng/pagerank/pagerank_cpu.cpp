@@ -237,11 +237,10 @@ struct frontier_repair_t {
     // iteration: its in-edges are gathered vertex by vertex (k_host_first_round_share).
     const auto scale =
         static_cast<double>(graph.num_edges()) + static_cast<double>(graph.num_vertices());
-    const auto first_round_limit =
-        std::max(k_first_round_floor, static_cast<int64_t>(k_host_first_round_share * scale));
+    const auto round_limit = first_round_limit(k_host_first_round_share, scale);
     auto phase = frontier.run(log, teleport, options.alpha, options.tol * k_frontier_threshold,
-                              options.max_iter, budget, first_round_limit, start_bound, totals,
-                              exec, fn, state.ranks, previous);
+                              options.max_iter, budget, round_limit, start_bound, totals, exec, fn,
+                              state.ranks, previous);
     return phase;
   }
 

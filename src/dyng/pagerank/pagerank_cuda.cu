@@ -303,8 +303,7 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
       graph.out_view(),
       teleport,
       options.tol * k_frontier_threshold,
-      std::max(k_first_round_floor,
-               static_cast<int64_t>(k_gpu_first_round_share * static_cast<double>(scale))),
+      first_round_limit(k_gpu_first_round_share, static_cast<double>(scale)),
       k_gpu_head_check_changes};
   // The repair iterates in a space of its own and writes the ranks in its last step (commit),
   // counting `affected` against them first: no snapshot (snapshot_t::for_recompute).

@@ -81,12 +81,11 @@ class frontier_iteration_t {
   /// `edge_budget`; `threshold` is the change an out-neighbour must see to join. A first round
   /// that would read more than `first_round_limit` in-edges is not run (within_budget false,
   /// nothing of `x` written): a batch that large is cheaper to repair by full iterations.
-  /// `start_bound`
-  /// bounds the L1 change one more full iteration on the graph before the batch would make to `x`
-  /// (infinite when unknown); `totals` are those of `x` on the graph before the batch (unknown:
-  /// summed here). Each rank a round overwrites goes to `previous` (vertex, rank before) as the
-  /// round writes it, so the caller can undo even a run that threw. Polls `exec.cancel` between
-  /// rounds (`fn` names the call).
+  /// `start_bound` bounds the L1 change one more full iteration on the graph before the batch
+  /// would make to `x` (infinite when unknown); `totals` are those of `x` on the graph before
+  /// the batch (unknown: summed here). Each rank a round overwrites goes to `previous` (vertex,
+  /// rank before) as the round writes it, so the caller can undo even a run that threw. Polls
+  /// `exec.cancel` between rounds (`fn` names the call).
   frontier_result_t<vid_t> run(const change_log_t<vid_t>& log, const teleport_t& teleport,
                                double alpha, double threshold, int64_t max_rounds,
                                int64_t edge_budget, int64_t first_round_limit, double start_bound,
