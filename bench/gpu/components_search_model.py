@@ -12,8 +12,8 @@
 # (deletions of existing edges picked with replacement, insertions uniform).
 # MEET=1: a weak search also stops at the deleted edge's other end (enough: along an old path to
 # the label, each deleted edge is then bypassed, reached through or inside a closed search).
-# A weak search that reaches a bound probes, as search_ends does: the first slot of each queued
-# vertex from the one it was reading on ("reached by probe"); PROBE=0 gives up at once instead.
+# A weak search probes each vertex it queues, as search_ends does: the first slots of its out- and
+# in-row ("reached by probe" when one is the label); PROBE=0 does not.
 # REPLAY=N: N successive batches drawn as update_after_read.py draws them (issue14's batches,
 # rng seeded with SEED, default 11), each applied to a host dyng graph and searched on the graph
 # after it, with the labels before it: the weak outcomes per batch.
@@ -83,19 +83,16 @@ def rows(M, x):
 
 
 USED = []
+SEARCH_SLOTS = []  # slots each weak search read, whatever its outcome
 
 
 def weak_search(e, target, other):
     return _weak_search(e, target, other if MEET else target)
 
 
-def probe(seen, start, target):
-    """search_ends' last look once bounded: the first slot of each row of seen[start:]."""
-    for x in seen[start:]:
-        for M in (A, AT):
-            if M.indptr[x] < M.indptr[x + 1] and M.indices[M.indptr[x]] == target:
-                return "reached by probe"
-    return "open"
+def lists_first(x, target):
+    """search_ends' probe of a queued vertex: is the first slot of its out- or in-row `target`?"""
+    return any(M.indptr[x] < M.indptr[x + 1] and M.indices[M.indptr[x]] == target for M in (A, AT))
 
 
 def _weak_search(e, target, other):
@@ -106,15 +103,20 @@ def _weak_search(e, target, other):
     kernel now loads 32 vertices' bounds at once, so for GROUP=1 this counts the walk before
     that); per chunk, its slots."""
     global STEPS
+
+    def done(outcome):
+        SEARCH_SLOTS.append(slots)
+        return outcome
+
     seen = [e]
     have = {e}
     slots = 0
     head = 0
     if e == target:
-        return "reached"
+        return done("reached")
     while head < len(seen):
         group = seen[head : head + GROUP]
-        bounded = probe if PROBE else (lambda *_: "open")
+        head += len(group)
         for M in (A, AT):
             STEPS += 2
             r = np.concatenate([rows(M, x)[: CAP_S + 1] for x in group])
@@ -123,19 +125,19 @@ def _weak_search(e, target, other):
                 STEPS += 1
                 slots += 32 if GROUP == 1 else len(chunk)
                 if slots > CAP_S:
-                    return bounded(seen, head, target)
+                    return done("open")
                 if ((chunk == target) | (chunk == other)).any():
                     USED.append((slots, len(seen)))
-                    return "reached"
-                for w in chunk.tolist():
-                    if w not in have:
-                        have.add(w)
-                        seen.append(w)
-                        if len(seen) > CAP_V:
-                            seen.pop()
-                            return bounded(seen, head, target)
-        head += len(group)
-    return "closed"
+                    return done("reached")
+                fresh = [w for w in dict.fromkeys(chunk.tolist()) if w not in have]
+                if PROBE and any(lists_first(w, target) for w in fresh):
+                    USED.append((slots, len(seen)))
+                    return done("reached by probe")
+                have.update(fresh)
+                seen.extend(fresh)
+                if len(seen) > CAP_V:
+                    return done("open")
+    return done("closed")
 
 
 def strong_search(u, v):
@@ -191,11 +193,13 @@ if REPLAY:
         AT = A.T.tocsr()
         AT.sort_indices()
         wc = Counter()
+        SEARCH_SLOTS.clear()
         for u, v in zip(batch.delete_src.tolist(), batch.delete_dst.tolist()):
             if labels[u] >= 0 and labels[u] == labels[v]:
                 for end, other in ((u, v), (v, u)):
                     wc[weak_search(end, int(labels[u]), other)] += 1
-        print(f"batch {b}: {dict(wc)}", flush=True)
+        # The kernel's time follows its longest search: a warp reads its slots 32 at a time.
+        print(f"batch {b}: {dict(wc)}; slots read: most {max(SEARCH_SLOTS, default=0)}", flush=True)
         total += wc
     print(f"weak end searches over {REPLAY} batches:", dict(total))
     sys.exit(0)

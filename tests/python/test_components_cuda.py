@@ -208,11 +208,12 @@ def test_strong_on_long_cycles_without_hub_trees():
 
 
 @pytest.mark.parametrize("directed", [True, False])
-def test_weak_search_from_a_hub_end_probes_before_it_gives_up(directed):
-    """A deleted edge's end that is a hub of 3,000 neighbours, none of them the label: its search
-    fills its queue on the hub's own rows. Where the neighbours link to the label (vertex 0), the
-    probe of their first slots reaches it and nothing is re-linked; where they are leaves and the
-    deletion splits the component, the search stays open and the split is found whole."""
+def test_weak_search_from_a_hub_end_reaches_the_label_through_its_neighbours(directed):
+    """A deleted edge's end that is a hub of 3,000 neighbours, none of them the label: its own
+    rows would fill its search. Where the neighbours link to the label (vertex 0), the probe of
+    each queued neighbour's first slots reaches it and nothing is re-linked; where they are
+    leaves and the deletion splits the component, the search stays open and the split is found
+    whole."""
     hub, leaves = 5000, np.arange(10, 3010, dtype=np.int32)
     cuda = dyng.Resources.cuda()
     # Reached: hub -> leaf for every leaf, leaf -> 0 for every leaf, and 0 -> 1 -> hub.

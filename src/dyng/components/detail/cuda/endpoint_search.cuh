@@ -6,10 +6,11 @@
 //   - closed: it ran out of vertices first, so what it visited is a whole component of the new
 //     graph (written out with its smallest vertex, the new label);
 //   - open: past its bounds; the component is then re-linked whole (reopen_trees).
-// A search that reaches a bound probes before it gives up: the first slot of each queued vertex
-// it has not read yet, a lane a vertex. Sorted rows list the label first wherever they hold it
-// (no vertex of the old component is smaller), so an end that is a hub, whose rows fill the
-// queue before any of its neighbours is read, still reaches the label through one of them.
+// Each vertex a search queues is probed at once, a lane a vertex: the first slots of its out- and
+// in-row. Sorted rows list the label first wherever they hold it (no vertex of the old
+// component is smaller), so most searches reach it one vertex ahead of their queue, within the
+// first rows they read; and an end that is a hub, whose rows fill the queue before any of its
+// neighbours is read, still reaches the label through one of them.
 // Why that suffices when no end is open: a vertex x of the old component reaches its old label
 // along an old path; up to the first deleted edge (a, b) on it, x is joined to a in the new
 // graph, and a's search either reached the label (so x did) or closed on a's whole component
@@ -29,7 +30,7 @@
 
 namespace dyng::components::detail::cuda {
 
-/// Vertices a search may visit, and slots it may read, before it probes and gives up. Chosen
+/// Vertices a search may visit, and slots it may read, before it gives up. Chosen
 /// with a host model of these searches (bench/gpu/components_search_model.py; bench/README.md
 /// has what it found on R-MAT 20 and 22 with 1,000 mixed changes).
 inline constexpr int k_search_vertices = 2048;
@@ -45,8 +46,6 @@ inline constexpr int k_search_warps = 1;
 inline constexpr unsigned long long k_max_searched_ends = 1ull << 14;
 
 enum search_outcome_t : int { k_reached = 0, k_closed = 1, k_open = 2 };
-/// scan_row()'s answer when a bound is reached: probe_first_slots() decides (never stored).
-inline constexpr int k_bounded = 3;
 
 /// What the search from one end found; `visited` (k_search_vertices per end) holds the
 /// vertices a search visited, in order.
@@ -89,53 +88,46 @@ __device__ bool add_new(vid_t* table, vid_t w) {
   }
 }
 
+/// Whether the first slot of x's out-row (or, `directed`, of its in-row) is `target`.
+template <class vid_t, class eid_t>
+__device__ bool lists_first(const adjacency_view_t<vid_t, eid_t>& out,
+                            const adjacency_view_t<vid_t, eid_t>& in, bool directed, vid_t x,
+                            vid_t target) {
+  const auto out_begin = out.row_begin[x], out_end = out.row_end[x];
+  if (out_begin < out_end && out.col[out_begin] == target) return true;
+  if (!directed) return false;
+  const auto in_begin = in.row_begin[x], in_end = in.row_end[x];
+  return in_begin < in_end && in.col[in_begin] == target;
+}
+
 /// Reads the row slots [begin, end) of `col` in the search, 32 at a time, appending new
-/// vertices to `seen` (global memory, this end's slice of `visited`) up to k_search_vertices;
-/// returns k_reached, k_bounded (a bound reached) or -1 (go on).
-template <class vid_t>
-__device__ int scan_row(const vid_t* col, long long begin, long long end, vid_t target,
-                        vid_t* table, vid_t* seen, int& count, int& slots) {
+/// vertices to `seen` (global memory, this end's slice of `visited`) and probing each
+/// (lists_first()); returns k_reached, k_open (bounds) or -1 (go on).
+template <class vid_t, class eid_t>
+__device__ int scan_row(const adjacency_view_t<vid_t, eid_t>& out,
+                        const adjacency_view_t<vid_t, eid_t>& in, bool directed, const vid_t* col,
+                        long long begin, long long end, vid_t target, vid_t* table, vid_t* seen,
+                        int& count, int& slots) {
   const unsigned lane = threadIdx.x & 31u;
   for (long long base = begin; base < end; base += 32) {
     slots += 32;
-    if (slots > k_search_slots) return k_bounded;
+    if (slots > k_search_slots) return k_open;
     const long long slot = base + static_cast<long long>(lane);
     const bool valid = slot < end;
     const vid_t w = valid ? col[slot] : target;
     if (__any_sync(::dyng::cuda::k_full_mask, valid && w == target)) return k_reached;
     const bool fresh = valid && add_new(table, w);
+    if (__any_sync(::dyng::cuda::k_full_mask, fresh && lists_first(out, in, directed, w, target))) {
+      return k_reached;
+    }
     const unsigned adders = __ballot_sync(::dyng::cuda::k_full_mask, fresh);
     const int total = count + __popc(adders);
-    const int at = count + __popc(adders & ::dyng::cuda::lanes_below(lane));
-    if (fresh && at < k_search_vertices) seen[at] = w;
-    count = min(total, k_search_vertices);
+    if (total > k_search_vertices) return k_open;
+    if (fresh) seen[count + __popc(adders & ::dyng::cuda::lanes_below(lane))] = w;
+    count = total;
     __syncwarp();
-    if (total > k_search_vertices) return k_bounded;
   }
   return -1;
-}
-
-/// Whether the first slot of an out- or in-row of one of seen[from, count) is `target`, a lane
-/// a vertex: a bounded search's last look (sorted rows list the label first where they hold it).
-template <class vid_t, class eid_t>
-__device__ bool probe_first_slots(const adjacency_view_t<vid_t, eid_t>& out,
-                                  const adjacency_view_t<vid_t, eid_t>& in, bool directed,
-                                  const vid_t* seen, int from, int count, vid_t target) {
-  const int lane = static_cast<int>(threadIdx.x & 31u);
-  for (int base = from; base < count; base += 32) {
-    bool hit = false;
-    if (base + lane < count) {
-      const vid_t x = seen[base + lane];
-      const auto out_begin = out.row_begin[x], out_end = out.row_end[x];
-      hit = out_begin < out_end && out.col[out_begin] == target;
-      if (directed) {
-        const auto in_begin = in.row_begin[x], in_end = in.row_end[x];
-        hit = hit || (in_begin < in_end && in.col[in_begin] == target);
-      }
-    }
-    if (__any_sync(::dyng::cuda::k_full_mask, hit)) return true;
-  }
-  return false;
 }
 
 /// One warp per end: ends[i] searches towards targets[i]; results go to `results`, the visited
@@ -172,19 +164,15 @@ __global__ void search_ends(adjacency_view_t<vid_t, eid_t> out, adjacency_view_t
         bounds[3] = static_cast<long long>(in.row_end[x]);
       }
     }
-    int k = 0;
-    for (; outcome < 0 && k < take; ++k) {
+    for (int k = 0; outcome < 0 && k < take; ++k) {
       long long at[4];
       for (int j = 0; j < 4; ++j) at[j] = __shfl_sync(::dyng::cuda::k_full_mask, bounds[j], k);
-      outcome = scan_row(out.col, at[0], at[1], target, table, seen, seen_count, slots);
+      outcome = scan_row(out, in, directed, out.col, at[0], at[1], target, table, seen, seen_count,
+                         slots);
       if (outcome < 0 && directed) {
-        outcome = scan_row(in.col, at[2], at[3], target, table, seen, seen_count, slots);
+        outcome = scan_row(out, in, directed, in.col, at[2], at[3], target, table, seen, seen_count,
+                           slots);
       }
-    }
-    if (outcome == k_bounded) {
-      // From the vertex whose rows reached the bound on (its in-row may not have been read).
-      const bool hit = probe_first_slots(out, in, directed, seen, head + k - 1, seen_count, target);
-      outcome = hit ? k_reached : k_open;
     }
     head += take;
   }
