@@ -127,14 +127,20 @@ template <class now_of_t>
 bool write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t* labels,
                       int64_t* sizes, int64_t& count, stats_t& stats, void* stream,
                       relabel_guard_t* guard = nullptr) {
-  // The counters, the moved and the listed bits, then the size changes, in one zeroed block:
-  // one allocation and one memset where there were two of each. The head and the two bit
-  // arrays are an even number of words, so the size changes start 8-byte aligned.
+  // The counters (with room for a copy of the guard's, so that one read brings both back), the
+  // moved and the listed bits, then the size changes, in one zeroed block: one allocation and
+  // one memset where there were two of each. The head and the two bit arrays are an even number
+  // of words, so the size changes start 8-byte aligned.
+  struct head_t {
+    relabel_counts_t counts;
+    unsigned long long guard[2];
+  };
   const int64_t words = (n + 31) / 32;
-  constexpr int64_t head_words = (sizeof(relabel_counts_t) + 7) / 8 * 2;
+  constexpr int64_t head_words = (sizeof(head_t) + 7) / 8 * 2;
   const int64_t bit_words = head_words + 2 * words;
   auto block = zeros<unsigned>(bit_words + 2 * n, stream);
-  auto* counts = reinterpret_cast<relabel_counts_t*>(block.data());
+  auto* const head = reinterpret_cast<head_t*>(block.data());
+  relabel_counts_t* const counts = &head->counts;
   unsigned* const moved = block.data() + head_words;
   unsigned* const listed_marks = moved + words;
   auto* const delta = reinterpret_cast<long long*>(block.data() + bit_words);
@@ -148,12 +154,14 @@ bool write_new_labels(now_of_t now_of, int64_t n, int64_t old_vertices, int64_t*
     settle_sizes<<<grid_for(n), k_block_threads, 0, s>>>(list.data(), delta, moved, sizes, counts);
     check_launch();
   }
-  relabel_counts_t found{};
-  ::dyng::cuda::copy_to_host(&found, counts, sizeof found, stream);
   if (guard != nullptr) {
-    ::dyng::cuda::copy_to_host(guard->values, guard->counters, sizeof guard->values, stream);
+    ::dyng::cuda::copy_on_device(head->guard, guard->counters, sizeof head->guard, stream);
   }
+  head_t back{};
+  ::dyng::cuda::copy_to_host(&back, head, sizeof back, stream);
   ::dyng::cuda::synchronize(stream);
+  const relabel_counts_t& found = back.counts;
+  if (guard != nullptr) std::copy(back.guard, back.guard + 2, guard->values);
   if (found.status != 0) {
     throw internal_error(
         "components (CUDA): the list of changed sizes overflowed; this is a bug "
