@@ -13,6 +13,9 @@
 
 namespace dyng::components::detail::cuda {
 
+/// Blocks per multiprocessor of the grid-stride kernels (launch_common.cuh's grid_for()).
+inline constexpr int k_blocks_per_sm = 8;
+
 /// Adds `amount` times the lanes sharing `key` to totals[key] (64-bit integer totals), one
 /// atomic per distinct key of the warp: most vertices of a skewed graph share the giant
 /// component's label, and an atomic per vertex would queue on it. Returns true for the lane that

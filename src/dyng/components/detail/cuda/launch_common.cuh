@@ -29,9 +29,6 @@ using ::dyng::cuda::device_buffer;
 using ::dyng::cuda::k_block_threads;
 using ::dyng::cuda::stride_blocks;
 
-/// Blocks per multiprocessor of the grid-stride kernels.
-inline constexpr int k_blocks_per_sm = 8;
-
 /// The graph as the kernels read it, with the lane-group width for its mean degree.
 template <class vid_t, class eid_t>
 struct rows_t {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "dyng/backend/cuda/launch_shape.cuh"
 #include "dyng/backend/cuda/warp_primitives.cuh"
 #include "dyng/components/detail/cuda/label_kernels.cuh"
 #include "dyng/components/detail/cuda/vertex_bits.cuh"
@@ -41,13 +42,15 @@ __device__ __forceinline__ void list_once(bool add, long long key, unsigned* mar
 /// (once each, `listed_marks`). Vertices at or past `old_vertices` are the batch's new ones
 /// (label -1). `moved`, `listed_marks` and `delta` are zero before. Does nothing when `skip`
 /// (nullable) points at a non-zero count: a repair that queued it before knowing whether its
-/// labels apply (relabel_guard_t).
+/// labels apply (relabel_guard_t). Bounded to the k_blocks_per_sm blocks a multiprocessor that
+/// grid_for() launches (32 registers a thread): at the 38 the compiler took unbounded only six fit,
+/// and the last quarter of the grid ran as a second, thin wave after the first.
 template <class now_of_t>
-__global__ void relabel_vertices(now_of_t now_of, long long n, long long old_vertices,
-                                 int64_t* labels, long long* delta, unsigned* moved,
-                                 unsigned* listed_marks, long long* list,
-                                 unsigned long long capacity, relabel_counts_t* counts,
-                                 const unsigned long long* skip) {
+__global__ void __launch_bounds__(::dyng::cuda::k_block_threads, k_blocks_per_sm)
+    relabel_vertices(now_of_t now_of, long long n, long long old_vertices, int64_t* labels,
+                     long long* delta, unsigned* moved, unsigned* listed_marks, long long* list,
+                     unsigned long long capacity, relabel_counts_t* counts,
+                     const unsigned long long* skip) {
   if (skip != nullptr && *skip != 0) return;
   unsigned long long relabelled = 0, appeared = 0, disappeared = 0;
   long long change = 0;
