@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "dyng/backend/cuda/cuda_check.hpp"
@@ -34,6 +35,34 @@ inline unsigned stride_blocks(long long items, long long per_sm) {
   const long long wanted = (items + k_block_threads - 1) / k_block_threads;
   return static_cast<unsigned>(
       std::max<long long>(1, std::min<long long>(wanted, multiprocessor_count() * per_sm)));
+}
+
+/// Blocks of k_block_threads that `kernel` keeps resident on one multiprocessor of the current
+/// device, as the occupancy calculator gives them (asked once per kernel and device).
+template <auto kernel>
+int resident_blocks_per_sm() {
+  constexpr int k_devices = 64;
+  static std::atomic<int> known[k_devices] = {};  // 0: not asked yet
+  int device = 0;
+  DYNG_CUDA_CHECK(cudaGetDevice(&device));
+  std::atomic<int>* slot = device < k_devices ? &known[device] : nullptr;
+  int fit = slot != nullptr ? slot->load(std::memory_order_relaxed) : 0;
+  if (fit == 0) {
+    DYNG_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, k_block_threads, 0));
+    fit = std::max(fit, 1);
+    if (slot != nullptr) slot->store(fit, std::memory_order_relaxed);
+  }
+  return fit;
+}
+
+/// stride_blocks() for `kernel`, never more blocks than are resident at once: a kernel of more
+/// than 32 registers a thread keeps fewer than 8 blocks of 256 a multiprocessor, and the blocks
+/// past them would run as a second, thin wave after the rest (the loop over the items gives the
+/// resident ones their share instead).
+template <auto kernel>
+unsigned resident_stride_blocks(long long items, long long per_sm) {
+  return stride_blocks(items, std::min<long long>(per_sm, resident_blocks_per_sm<kernel>()));
 }
 
 /// Grid size for a cooperative launch of `kernel`: every block must be resident at once, so at

@@ -72,11 +72,21 @@ namespace {
 
 using i64_buffer = device_buffer<int64_t>;
 
-/// Blocks for `items` grid-stride items (threads), at most 8 blocks per multiprocessor.
-unsigned blocks_for(int64_t items, int multiprocessors) {
+/// Blocks for `items` grid-stride items (threads), at most `per_sm` (8) blocks per
+/// multiprocessor.
+unsigned blocks_for(int64_t items, int multiprocessors, int per_sm = 8) {
   const int64_t wanted = (items + k_block_threads - 1) / k_block_threads;
-  return static_cast<unsigned>(
-      std::max<int64_t>(1, std::min<int64_t>(wanted, static_cast<int64_t>(multiprocessors) * 8)));
+  return static_cast<unsigned>(std::max<int64_t>(
+      1, std::min<int64_t>(wanted, static_cast<int64_t>(multiprocessors) * per_sm)));
+}
+
+/// blocks_for() for `kernel`, within the blocks it keeps resident on a multiprocessor
+/// (launch_shape.cuh's resident_blocks_per_sm()): the kernels that walk every slot of the
+/// touched rows take more than 32 registers, so at 8 blocks a multiprocessor a large batch's
+/// grid ran in two waves, the second thin.
+template <auto kernel>
+unsigned resident_blocks_for(int64_t items, int multiprocessors) {
+  return blocks_for(items, multiprocessors, std::min(8, resident_blocks_per_sm<kernel>()));
 }
 
 /// Stable sort of (keys, values) by the low `bits` bits of the keys; the pointers then name the
@@ -395,15 +405,16 @@ void device_graph_t<vid_t, eid_t>::compose_rows(direction_plan_t& p, const apply
   }
   if (sorted && p.old_chunks > 0) {
     detail::compose_old_sorted_kernel<vid_t, eid_t>
-        <<<blocks_for(p.old_chunks * 32, sms), k_block_threads, 0, s>>>(
-            ctx.ops, p.row_first_group, p.rows, p.old_chunk_at, p.old_chunks, old_rows, k, g, t,
-            arena, saved);
+        <<<resident_blocks_for<&detail::compose_old_sorted_kernel<vid_t, eid_t>>(p.old_chunks * 32,
+                                                                                 sms),
+           k_block_threads, 0, s>>>(ctx.ops, p.row_first_group, p.rows, p.old_chunk_at,
+                                    p.old_chunks, old_rows, k, g, t, arena, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
   } else if (!sorted && p.rows > 0) {
     detail::compose_old_append_kernel<vid_t, eid_t>
-        <<<blocks_for(p.rows * 32, sms), k_block_threads, 0, s>>>(
-            ctx.ops, p.row_first_group, p.rows, old_rows, props_.allow_parallel_edges, k, g, t,
-            arena, saved);
+        <<<resident_blocks_for<&detail::compose_old_append_kernel<vid_t, eid_t>>(p.rows * 32, sms),
+           k_block_threads, 0, s>>>(ctx.ops, p.row_first_group, p.rows, old_rows,
+                                    props_.allow_parallel_edges, k, g, t, arena, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
   }
   if (sorted && p.groups > 0) {
@@ -505,11 +516,13 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
   if (p.relayout) {
     const int64_t n = ctx.n_after;
     if (n > 0) {
-      detail::relayout_kernel<vid_t, eid_t><<<blocks_for(n * 32, sms), k_block_threads, 0, s>>>(
-          old_rows_of<vid_t, eid_t>(d, ctx.n_before), n, p.sizes.data(), p.begins.data(),
-          p.touched_index.data(), p.kept, p.arena_view(), k, p.fresh.row_begin.data(),
-          p.fresh.row_end.data(), p.fresh.row_capacity_end.data(), p.fresh.col.data(),
-          p.fresh.weights.data());
+      detail::relayout_kernel<vid_t, eid_t>
+          <<<resident_blocks_for<&detail::relayout_kernel<vid_t, eid_t>>(n * 32, sms),
+             k_block_threads, 0, s>>>(old_rows_of<vid_t, eid_t>(d, ctx.n_before), n, p.sizes.data(),
+                                      p.begins.data(), p.touched_index.data(), p.kept,
+                                      p.arena_view(), k, p.fresh.row_begin.data(),
+                                      p.fresh.row_end.data(), p.fresh.row_capacity_end.data(),
+                                      p.fresh.col.data(), p.fresh.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
     std::swap(d, p.fresh);  // the kernel still reads the old storage: the plan keeps it
@@ -539,9 +552,11 @@ void device_graph_t<vid_t, eid_t>::commit_direction(direction_plan_t& p,
         d.row_capacity_end.data(), dest, saved);
     DYNG_CUDA_CHECK(cudaGetLastError());
     if (p.new_chunks > 0) {
-      detail::place_slots_kernel<<<blocks_for(p.new_chunks * 32, sms), k_block_threads, 0, s>>>(
-          p.rows, p.new_chunk_at, p.new_chunks, p.touched_view(), dest, p.arena_view(), k,
-          d.col.data(), d.weights.data());
+      detail::place_slots_kernel<<<resident_blocks_for<&detail::place_slots_kernel<vid_t>>(
+                                       p.new_chunks * 32, sms),
+                                   k_block_threads, 0, s>>>(p.rows, p.new_chunk_at, p.new_chunks,
+                                                            p.touched_view(), dest, p.arena_view(),
+                                                            k, d.col.data(), d.weights.data());
       DYNG_CUDA_CHECK(cudaGetLastError());
     }
   }
