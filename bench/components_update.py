@@ -200,7 +200,8 @@ def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
     for b in backends:
         results[b], more = _dyng_peers(ctx, kind, b, walk, edge_batches)
         peers += more
-    if kind == "weak" and ctx.nk is not None:
+    if kind == "weak" and ctx.nk_dynamic:
+        ctx.log("update weak: starting NetworKit's dynamic components (untimed)")
         peers.append(_networkit_dynamic_peer(ctx, walk, drawn.undirected))
     stats = {b: [] for b in backends}
 

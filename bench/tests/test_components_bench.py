@@ -77,6 +77,19 @@ def test_missing_networkit_is_skipped(tmp_path, monkeypatch, dyng_components):
     assert nk_bars and {b["status"] for b in nk_bars} == {"SKIP"}
 
 
+def test_networkit_dynamic_left_out_above_its_scale(tmp_path, dyng_components):
+    pytest.importorskip("networkit")
+    out = tmp_path / "c.json"
+    argv = [*ARGV, "--kinds", "weak", "--nx-scale", "0", "--backends", "sequential"]
+    assert cli.main([*argv, "--networkit-dynamic-scale", "7", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert any(line.startswith("networkit dynamic: left out at scale 8") for line in doc["skipped"])
+    assert "networkit dynamic" not in doc["rows"][1]["peers"]
+    assert "networkit" in doc["rows"][0]["peers"]  # the static peer still runs
+    assert cli.main([*argv, "--networkit-dynamic-scale", "8", "--json", str(out)]) == 0
+    assert "networkit dynamic" in json.loads(out.read_text())["rows"][1]["peers"]
+
+
 def test_a_stale_update_stops_the_run(tmp_path, capsys, monkeypatch, dyng_components):
     # An update that applies the batch but leaves the labels as they were.
     monkeypatch.setattr(
