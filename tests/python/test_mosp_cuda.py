@@ -4,6 +4,7 @@ growth, every id combination); the spec's test vector; device results move betwe
 hand out device arrays, with the path costs in host memory. Skipped where no CUDA backend is
 usable (CI); must pass on a GPU before CUDA work is done."""
 
+import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -149,3 +150,48 @@ def test_one_update_for_cuda_mosp_and_sssp_results():
     mosp_stats, sssp_stats = dyng.update(g, dyng.EdgeBatch(**BATCH), tree, shortest)
     assert mosp_stats.batch == sssp_stats.batch
     assert tree.distances(0).to_numpy().tolist() == shortest.distances.to_numpy().tolist()
+
+
+def hub_graph_parts(seed):
+    """Edges of a graph whose hub (vertex 1, reached from the source 0) has an out-row of about
+    1,700 slots, several of the device's 256-slot chunks, with a parallel copy of every third
+    edge further along the row: each vertex's path costs take its tree edge's first slot."""
+    rng = np.random.default_rng(seed)
+    n = 1200
+    targets = rng.permutation(np.arange(2, n))
+    hub_row = np.concatenate([targets, rng.permutation(targets[::3])])
+    others = rng.integers(2, n, size=(400, 2))
+    src = np.concatenate([[0], np.ones(hub_row.size, np.int64), others[:, 0]])
+    dst = np.concatenate([[1], hub_row, others[:, 1]])
+    weights = rng.integers(1, 50, size=(src.size, 2))
+    return n, src.astype(np.int32), dst.astype(np.int32), weights.astype(np.int32)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_path_costs_of_a_hub_row_longer_than_a_chunk(seed):
+    n, src, dst, weights = hub_graph_parts(seed)
+    made = {
+        name: dyng.Graph.from_edges(
+            src, dst, weights, num_vertices=n, properties="mosp_compatible", resources=res()
+        )
+        for name, res in (("cuda", CUDA), ("host", HOST))
+    }
+    results = {name: mosp.compute(g, 0) for name, g in made.items()}
+    assert_same_result(on_host(results["cuda"]), results["host"], f"compute, seed {seed}")
+    rng = np.random.default_rng(seed + 100)
+    # More parallel hub edges at the row's end, and hub edges deleted (every copy of each).
+    ins_dst = rng.integers(2, n, size=300).astype(np.int32)
+    batch = dyng.EdgeBatch(
+        insert=(
+            np.ones(ins_dst.size, np.int32),
+            ins_dst,
+            rng.integers(1, 50, size=(ins_dst.size, 2)).astype(np.int32),
+        ),
+        delete=(np.ones(200, np.int32), rng.permutation(np.arange(2, n))[:200].astype(np.int32)),
+    )
+    for name, g in made.items():
+        mosp.update(g, batch, results[name])
+    context = f"update, seed {seed}"
+    assert_same_result(on_host(results["cuda"]), results["host"], context)
+    fresh = mosp.compute(made["cuda"], 0)
+    assert_same_result(on_host(results["cuda"]), on_host(fresh), f"{context}: != fresh compute")

@@ -109,10 +109,10 @@ device_combined_graph_t<vid_t> build_combined_graph(const device_state_t<vid_t>&
   return g;
 }
 
-/// Path costs along the state's MOSP tree (n x K) from the graph's out-rows.
+/// Path costs along the state's MOSP tree (n x K) from the graph's out-rows (`num_edges` edges).
 template <class vid_t, class eid_t>
-void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_t<vid_t>& state,
-                        void* stream) {
+void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, int64_t num_edges,
+                        device_state_t<vid_t>& state, void* stream) {
   const stage_scope_t costs_stage("mosp.path_costs");
   const cudaStream_t s = as_stream(stream);
   const int64_t n = out.num_vertices;
@@ -128,9 +128,21 @@ void compute_path_costs(const adjacency_view_t<vid_t, eid_t>& out, device_state_
   first_slot.fill_bytes(0xff);  // k_no_slot
   device_buffer<vid_t> ancestor(nn, stream), next_ancestor(nn, stream);
   device_buffer<int> more(1, stream);
+  const auto chunk_capacity = static_cast<size_t>(kernels::row_chunk_capacity(num_edges));
+  device_buffer<vid_t> chunk_rows(chunk_capacity, stream);
+  device_buffer<int64_t> chunk_starts(chunk_capacity, stream);
+  device_buffer<unsigned long long> chunk_count(1, stream);
+  chunk_count.fill_bytes(0);
+  const kernels::row_chunks_t<vid_t> chunks{chunk_rows.data(), chunk_starts.data(),
+                                            chunk_count.data()};
   kernels::tree_edge_slots_kernel<vid_t, eid_t>
       <<<stride_blocks(n * 32, 16), k_block_threads, 0, s>>>(out, state.combined_parents.data(),
-                                                             first_slot.data());
+                                                             first_slot.data(), chunks);
+  DYNG_CUDA_CHECK(cudaGetLastError());
+  // As many warps as chunks could be listed; the kernel reads how many were.
+  kernels::tree_edge_chunks_kernel<vid_t, eid_t>
+      <<<stride_blocks(static_cast<long long>(chunk_capacity) * 32, 16), k_block_threads, 0, s>>>(
+          out, state.combined_parents.data(), first_slot.data(), chunks);
   DYNG_CUDA_CHECK(cudaGetLastError());
   const unsigned blocks = stride_blocks(n, 8);
   kernels::edge_costs_kernel<vid_t, eid_t>
@@ -511,7 +523,9 @@ stats_t compute(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, e
   add_counters(stats, c);
   stats.engine_used = c.engine_used;
   stats.method = c.method;
-  if (options.compute_path_costs) compute_path_costs(graph.out_view(), fresh, stream);
+  if (options.compute_path_costs) {
+    compute_path_costs(graph.out_view(), static_cast<int64_t>(graph.num_edges()), fresh, stream);
+  }
   ::dyng::cuda::synchronize(stream);
   stats.affected = reached_vertices(fresh, stream);  // as the host counts a compute
   stats.combined_edges = fresh.combined_edges;
@@ -560,7 +574,8 @@ stats_t update(const graph_t<vid_t, eid_t>& host, const device_graph_t<vid_t, ei
       stats.method = c.method;
       // Step 4, the path costs, again from the MOSP tree.
       if (options.compute_path_costs) {
-        compute_path_costs(graph.out_view(), state, stream);
+        compute_path_costs(graph.out_view(), static_cast<int64_t>(graph.num_edges()), state,
+                           stream);
       } else {
         state.path_costs = {};
         state.has_path_costs = false;
