@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 
 from bench import changes, generators, sssp, verify
-from bench.timing import Peer, run_interleaved
+from bench.timing import Peer, back_to_back_ms, run_interleaved
 
 
 def scipy_labels(csr, kind):
@@ -237,15 +237,38 @@ def measure_updates(ctx, kind: str, drawn: Drawn) -> list[dict]:
         check=check,
         progress=lambda m: ctx.log(f"update {kind} {m}", throttle=True),
     )
+    peers_summary = {name: summary(s) for name, s in samples.items()}
+    for b in backends:
+        peers_summary[f"dyng {b} update, back to back"] = _back_to_back(
+            ctx, kind, b, edge_batches, results[b]
+        )
     return [
         {
             "section": "update",
             "kind": kind,
             "changes": ctx.settings.changes,
-            "peers": {name: summary(s) for name, s in samples.items()},
+            "peers": peers_summary,
             "stats": stats,
         }
     ]
+
+
+def _back_to_back(ctx, kind, backend, edge_batches, walked) -> dict:
+    """The same batches on a clone of the starting graph, each update straight after the one
+    before (the first straight after the compute), as a stream of batches runs; the interleaved
+    rounds put the other peers, CPU ones included, before each update. Ends equal to the
+    interleaved update's result (`walked`), bit for bit."""
+    dyng, res = ctx.dyng, ctx.resources[backend]
+    ctx.log(f"update {kind}: {backend}, the {len(edge_batches)} batches back to back")
+    graph = ctx.base[backend].clone()
+    result = dyng.components.compute(graph, kind=kind, resources=res)
+    times = back_to_back_ms(
+        lambda batch: dyng.components.update(graph, batch, result, resources=res), edge_batches
+    )
+    _assert_same_result(
+        f"components.update({kind!r}) ({backend}, back to back) vs interleaved", result, walked
+    )
+    return {"ms": float(np.median(times[1:])), "first_ms": times[0], "samples_ms": times[1:]}
 
 
 def _assert_same_result(what, result, reference) -> None:

@@ -113,6 +113,28 @@ def quiet_ms(call: Callable[[], Any]) -> tuple[float, Any]:
         gc.enable()
 
 
+def back_to_back_ms(call: Callable[[Any], Any], inputs) -> list[float]:
+    """Milliseconds of call(x) for each x of `inputs`, one call straight after the other: the
+    collector runs once before the series and is held off during it, and nothing else runs
+    between the calls (quiet_ms collects before each call, and a GPU left idle that long runs
+    the next call slower; bench/README.md).
+
+    >>> len(back_to_back_ms(lambda x: x * 2, [1, 2, 3]))
+    3
+    """
+    gc.collect()
+    gc.disable()
+    try:
+        times = []
+        for x in inputs:
+            start = time.perf_counter()
+            call(x)
+            times.append((time.perf_counter() - start) * 1e3)
+        return times
+    finally:
+        gc.enable()
+
+
 def timed_ms(call: Callable[[], Any]) -> tuple[float, Any]:
     """(milliseconds, value) of one call: the GPU scripts' single measurements."""
     start = time.perf_counter()
