@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <atomic>
 #include <string>
 
@@ -28,6 +29,18 @@ inline int multiprocessor_count() {
   int count = 0;
   DYNG_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
+}
+
+/// In a kernel: body(item, lane) for every item in [0, count), one warp an item, the grid's
+/// warps striding over the items (lane: the thread's lane in its warp, 0-31).
+template <class body_t>
+__device__ void for_each_item_by_warp(int64_t count, body_t&& body) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+  for (int64_t item = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+       item < count; item += warps) {
+    body(item, lane);
+  }
 }
 
 /// Blocks for a grid-stride kernel over `items` work items, capped at `per_sm` per multiprocessor.

@@ -56,11 +56,7 @@ template <class vid_t, class eid_t>
 __global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
     tree_edge_slots_kernel(adjacency_view_t<vid_t, eid_t> out, const vid_t* parents,
                            unsigned long long* first_slot, row_chunks_t<vid_t> chunks) {
-  const int64_t n = out.num_vertices;
-  const int lane = static_cast<int>(threadIdx.x & 31u);
-  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
-  for (int64_t u = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; u < n;
-       u += warps) {
+  ::dyng::cuda::for_each_item_by_warp(out.num_vertices, [&](int64_t u, int lane) {
     const int64_t begin = out.row_begin[u];
     const int64_t end = out.row_end[u];
     const int64_t first_end = end - begin > k_row_chunk ? begin + k_row_chunk : end;
@@ -75,7 +71,7 @@ __global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
       }
     }
     lower_tree_slots(out, parents, first_slot, u, begin, first_end, lane);
-  }
+  });
 }
 
 /// The listed chunks of tree_edge_slots_kernel, a warp a chunk.
@@ -83,17 +79,14 @@ template <class vid_t, class eid_t>
 __global__ void __launch_bounds__(::dyng::cuda::k_block_threads)
     tree_edge_chunks_kernel(adjacency_view_t<vid_t, eid_t> out, const vid_t* parents,
                             unsigned long long* first_slot, row_chunks_t<vid_t> chunks) {
-  const auto listed = static_cast<int64_t>(*chunks.count);
-  const int lane = static_cast<int>(threadIdx.x & 31u);
-  const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
-  for (int64_t c = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; c < listed;
-       c += warps) {
-    const vid_t u = chunks.rows[c];
-    const int64_t from = chunks.starts[c];
-    const int64_t row_end = out.row_end[u];
-    lower_tree_slots(out, parents, first_slot, u, from,
-                     from + k_row_chunk < row_end ? from + k_row_chunk : row_end, lane);
-  }
+  ::dyng::cuda::for_each_item_by_warp(
+      static_cast<int64_t>(*chunks.count), [&](int64_t c, int lane) {
+        const vid_t u = chunks.rows[c];
+        const int64_t from = chunks.starts[c];
+        const int64_t row_end = out.row_end[u];
+        lower_tree_slots(out, parents, first_slot, u, from,
+                         from + k_row_chunk < row_end ? from + k_row_chunk : row_end, lane);
+      });
 }
 
 /// Each vertex's own tree-edge weights (0 at the source, infinite where unreachable) and the
