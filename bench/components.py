@@ -284,7 +284,7 @@ def run(settings: Settings, progress) -> dict:
         if not ctx.nk_dynamic and "weak" in settings.kinds:
             skipped.append(
                 f"networkit dynamic: left out at scale {settings.scale} (above "
-                f"--networkit-dynamic-scale {settings.networkit_dynamic_scale}: its start on a "
+                f"--networkit-dynamic-scale {settings.networkit_dynamic_scale}: its setup on a "
                 "graph this large outlasts the run); NetworKit's static components still run"
             )
     rows = [_measure_compute(ctx, kind) for kind in settings.kinds]
