@@ -6,8 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "dyng/backend/cuda/cuda_check.hpp"
@@ -67,15 +67,6 @@ int resident_blocks_per_sm() {
     if (slot != nullptr) slot->store(fit, std::memory_order_relaxed);
   }
   return fit;
-}
-
-/// stride_blocks() for `kernel`, never more blocks than are resident at once: a kernel of more
-/// than 32 registers a thread keeps fewer than 8 blocks of 256 a multiprocessor, and the blocks
-/// past them would run as a second, thin wave after the rest (the loop over the items gives the
-/// resident ones their share instead).
-template <auto kernel>
-unsigned resident_stride_blocks(long long items, long long per_sm) {
-  return stride_blocks(items, std::min<long long>(per_sm, resident_blocks_per_sm<kernel>()));
 }
 
 /// Grid size for a cooperative launch of `kernel`: every block must be resident at once, so at
