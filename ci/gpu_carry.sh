@@ -30,10 +30,9 @@ for spec in "$@"; do
   if [ -d "$tree" ]; then
     git -C "$tree" checkout --quiet --detach "$commit"
   else
+    # Each worktree sets up its own toolchains (build/wheel-toolchains): their compiler wrappers
+    # hold the checkout's absolute path, so a shared copy would point at the last worktree.
     git worktree add --quiet --detach "$tree" "$commit"
-    # The toolchains (nvcc, the host compiler, cudart) come from PyPI once, for every worktree.
-    mkdir -p build/wheel-toolchains "$tree/build"
-    ln -sfn "$root/build/wheel-toolchains" "$tree/build/wheel-toolchains"
   fi
   rm -rf "$out"
   echo "[gpu-carry] $name = $ref ($(git log -1 --format='%h %s' "$commit" | cut -c1-80))"
