@@ -4,7 +4,8 @@
 # prints the host's time in each kind of runtime call, the kernels' busy time, the device's idle
 # gaps between them, and the kernels by name; so a small batch's time can be split into
 # launches, waits and work (--stack: and the Python calls between them). Calls: Graph.apply,
-# sssp.update, weak components.update and pagerank.update of --changes on R-MAT --scale, and
+# sssp.update, weak (and, named in --calls, strong) components.update and pagerank.update of
+# --changes on R-MAT --scale, and
 # (when named in --calls) mosp.update of 1,000 changes on R-MAT 20 with K = 3 and
 # cycle_count.update of 10 changes on R-MAT 12 (max_length 5), as first_call_stages.py has them;
 # each
@@ -78,6 +79,7 @@ def make_call(name):
         algorithm, compute = {
             "sssp": (dyng.sssp, lambda: dyng.sssp.compute(g, 0)),
             "weak": (dyng.components, lambda: dyng.components.compute(g)),
+            "strong": (dyng.components, lambda: dyng.components.compute(g, kind="strong")),
             "pagerank": (dyng.pagerank, lambda: dyng.pagerank.compute(g)),
             "mosp": (dyng.mosp, lambda: dyng.mosp.compute(g, 0, preferences=[2, 1, 3])),
             "cycle_count": (dyng.cycle_count, lambda: dyng.cycle_count.compute(g, max_length=5)),
