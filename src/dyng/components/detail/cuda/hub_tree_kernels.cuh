@@ -102,10 +102,13 @@ __global__ void flag_lost_edges(const edge_change_t<vid_t>* changes, unsigned lo
 
 /// below[v] = 1 when v or one of its ancestors is cut: a walk up v's parents, depth[v] steps (at
 /// most `max_steps`; a walk that would take more marks v too, which only regrows it). One pass:
-/// the trees are shallow, and a walk per vertex needs no round trips to the host.
+/// the trees are shallow, and a walk per vertex needs no round trips to the host. With *any
+/// zero (no tree edge was deleted) nothing is cut and `below`, zeroed by the caller, stays so:
+/// the flag is read here rather than by the host, which would wait for it.
 template <class vid_t>
 __global__ void mark_cut_subtrees(const unsigned char* cut, tree_view_t<vid_t> tree, long long n,
-                                  int max_steps, unsigned char* below) {
+                                  int max_steps, const int* any, unsigned char* below) {
+  if (*any == 0) return;
   for (long long v = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; v < n;
        v += static_cast<long long>(gridDim.x) * blockDim.x) {
     bool found = cut[v] != 0;
@@ -122,10 +125,12 @@ __global__ void mark_cut_subtrees(const unsigned char* cut, tree_view_t<vid_t> t
   }
 }
 
-/// Takes the cut vertices of the tree out of it (parent -1) and lists them.
+/// Takes the cut vertices of the tree out of it (parent -1) and lists them; nothing to do when
+/// *any is zero.
 template <class vid_t>
-__global__ void take_out_cut(const unsigned char* cut, long long n, vid_t* parent, vid_t* list,
-                             unsigned long long* listed, int* status) {
+__global__ void take_out_cut(const unsigned char* cut, long long n, const int* any, vid_t* parent,
+                             vid_t* list, unsigned long long* listed, int* status) {
+  if (*any == 0) return;
   ::dyng::cuda::for_each_in_uniform_rounds(n, [&](unsigned long long v, bool active) {
     const bool out = active && cut[v] != 0 && parent[v] >= 0;
     if (out) parent[v] = -1;
@@ -134,12 +139,14 @@ __global__ void take_out_cut(const unsigned char* cut, long long n, vid_t* paren
   });
 }
 
-/// Each listed vertex (a group of G lanes) claims the smallest key among its neighbours in
-/// `against` that are still in the tree.
+/// Each of the *listed vertices (a group of G lanes) claims the smallest key among its
+/// neighbours in `against` that are still in the tree. The count is read on the device, so no
+/// wait comes before the launch.
 template <int G, class vid_t, class eid_t>
 __global__ void claim_from_kept(adjacency_view_t<vid_t, eid_t> against, const vid_t* list,
-                                unsigned long long items, tree_view_t<vid_t> tree,
+                                const unsigned long long* listed, tree_view_t<vid_t> tree,
                                 unsigned long long* keys, unsigned long long* edges_read) {
+  const unsigned long long items = *listed;
   const unsigned long long thread =
       blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   const unsigned lane = threadIdx.x % G;
@@ -233,15 +240,17 @@ __device__ __forceinline__ unsigned long long claim_slots(
   return read;
 }
 
-/// One level of growth: the frontier's neighbours in `expand` outside the tree claim the
-/// frontier vertex; the first claim on each lists it into `next`. Rows past k_tree_heavy_row
-/// are listed into `heavy` for claim_heavy() instead.
+/// One level of growth: the neighbours in `expand` of the *frontier_items frontier vertices
+/// (a count read on the device, so that the level follows settle_claims() without a wait)
+/// outside the tree claim the frontier vertex; the first claim on each lists it into `next`.
+/// Rows past k_tree_heavy_row are listed into `heavy` for claim_heavy() instead.
 template <int G, class vid_t, class eid_t>
 __global__ void claim_level(adjacency_view_t<vid_t, eid_t> expand, const vid_t* frontier,
-                            unsigned long long items, tree_view_t<vid_t> tree,
+                            const unsigned long long* frontier_items, tree_view_t<vid_t> tree,
                             unsigned long long* keys, vid_t* next, unsigned long long* next_items,
                             unsigned long long* edges_read, vid_t* heavy,
                             unsigned long long* heavy_items) {
+  const unsigned long long items = *frontier_items;
   const unsigned long long thread =
       blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
   const unsigned lane = threadIdx.x % G;

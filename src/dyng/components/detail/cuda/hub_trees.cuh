@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -56,21 +57,35 @@ struct tree_rows_t {
   bool reversed;  ///< The tree runs against the edges (what reaches the hub).
 };
 
-/// Scratch of the tree work for n vertices: claims, a vertex list and the next one.
+/// Scratch of the tree work for n vertices: claims, a vertex list and the next one, and the
+/// counters in one block, so that one copy brings all of them back: claims listed, edges read,
+/// heavy rows listed, the frontier settled, and a status word (a list overflowed, or the tree
+/// got too deep) that stays set until the repair ends.
 template <class vid_t>
 struct tree_space_t {
+  static constexpr size_t k_counters = 5;
   device_buffer<unsigned long long> keys;
   device_buffer<vid_t> list, next, heavy;
-  device_buffer<unsigned long long> counts;  // listed, edges read, heavy rows listed
-  device_buffer<int> status;
+  device_buffer<unsigned long long> counts;
 
   tree_space_t(int64_t n, void* stream)
       : keys(room_for<unsigned long long>(n, stream)),
         list(room_for<vid_t>(n, stream)),
         next(room_for<vid_t>(n, stream)),
         heavy(room_for<vid_t>(n, stream)),
-        counts(zeros<unsigned long long>(3, stream)),
-        status(zeros<int>(1, stream)) {}
+        counts(zeros<unsigned long long>(k_counters, stream)) {}
+
+  unsigned long long* listed() { return counts.data(); }
+  unsigned long long* edges_read() { return counts.data() + 1; }
+  unsigned long long* heavy_listed() { return counts.data() + 2; }
+  unsigned long long* frontier() { return counts.data() + 3; }
+  int* status() { return reinterpret_cast<int*>(counts.data() + 4); }
+  /// Zeroes the four counts; the status word is left as it is.
+  void clear_counts(void* stream) {
+    ::dyng::cuda::fill_bytes(counts.data(), 0, 4 * sizeof(unsigned long long), stream);
+  }
+  /// All counters, after the work before them: [0] listed, [1] edges read, [4] status.
+  std::array<unsigned long long, k_counters> read() const { return read_first<k_counters>(counts); }
 };
 
 /// Levels one growth may take: each costs a launch and a read-back, so a graph of long paths
@@ -90,32 +105,36 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
                              tree_view_t<vid_t> tree, tree_space_t<vid_t>& space,
                              unsigned long long items, int64_t budget, void* stream) {
   const auto s = as_stream(stream);
-  unsigned long long edges = 0;
+  unsigned long long edges = 0, status = 0;
+  bool status_read = false;
+  // One wait a level: the claims read the frontier's size on the device, with a grid for its
+  // bound (the claims listed), and the level's counters and the status come back in one copy.
   for (int level = 0; items > 0 && static_cast<int64_t>(edges) <= budget; ++level) {
     if (level == k_max_tree_levels) return ~0ull >> 1;
-    space.counts.fill_bytes(0);
-    settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(
-        space.list.data(), items, space.keys.data(), tree, space.next.data(), space.counts.data(),
-        space.status.data());
-    check_launch();
-    const auto frontier = read_entry(space.counts);
-    if (frontier == 0) break;
-    space.counts.fill_bytes(0);
+    space.clear_counts(stream);
+    settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items,
+                                                              space.keys.data(), tree,
+                                                              space.next.data(), space.frontier(),
+                                                              space.status());
     with_group(rows, [&](auto width) {
       constexpr int G = decltype(width)::value;
-      claim_level<G><<<grid_for(frontier, G), k_block_threads, 0, s>>>(
-          dir.expand, space.next.data(), frontier, tree, space.keys.data(), space.list.data(),
-          space.counts.data(), space.counts.data() + 1, space.heavy.data(),
-          space.counts.data() + 2);
+      claim_level<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
+          dir.expand, space.next.data(), space.frontier(), tree, space.keys.data(),
+          space.list.data(), space.listed(), space.edges_read(), space.heavy.data(),
+          space.heavy_listed());
     });
     claim_heavy<<<dim3(k_heavy_slices, k_heavy_rows_at_once), k_block_threads, 0, s>>>(
-        dir.expand, space.heavy.data(), space.counts.data() + 2, tree, space.keys.data(),
-        space.list.data(), space.counts.data(), space.counts.data() + 1);
+        dir.expand, space.heavy.data(), space.heavy_listed(), tree, space.keys.data(),
+        space.list.data(), space.listed(), space.edges_read());
     check_launch();
-    items = read_entry(space.counts, 0);
-    edges += read_entry(space.counts, 1);
+    const auto counts = space.read();
+    items = counts[0];
+    edges += counts[1];
+    status = counts[4];
+    status_read = true;
   }
-  if (read_entry(space.status) != 0) edges = ~0ull >> 1;  // too deep: past any budget
+  if (!status_read) status = read_entry(space.counts, 4);
+  if (status != 0) edges = ~0ull >> 1;  // too deep, or a list overflowed: past any budget
   return edges;
 }
 
@@ -162,38 +181,34 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
                                void* stream) {
   const int64_t n = rows.num_vertices;
   const auto s = as_stream(stream);
-  auto cut = zeros<unsigned char>(n, stream);
-  auto flags = zeros<int>(1, stream);
+  // Launched back to back, with one wait at the end: whether a tree edge was lost and how many
+  // vertices were cut are read by the kernels on the device, and those that find nothing to do
+  // return at once.
+  auto lost = zeros<unsigned char>(n, stream), cut = zeros<unsigned char>(n, stream);
+  auto any_lost = zeros<int>(1, stream);
   flag_lost_edges<<<grid_for(num_changes), k_block_threads, 0, s>>>(
-      changes, num_changes, dir.reversed, tree.parent, cut.data(), flags.data());
-  check_launch();
-  space.counts.fill_bytes(0);
-  if (read_entry(flags) != 0) {
-    auto below = room_for<unsigned char>(n, stream);
-    mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), tree, n,
-                                                              k_max_tree_levels, below.data());
-    check_launch();
-    std::swap(cut, below);
-    take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(
-        cut.data(), n, tree.parent, space.list.data(), space.counts.data(), space.status.data());
-    check_launch();
-  }
-  unsigned long long items = read_entry(space.counts);
+      changes, num_changes, dir.reversed, tree.parent, lost.data(), any_lost.data());
+  space.clear_counts(stream);
+  mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(
+      lost.data(), tree, n, k_max_tree_levels, any_lost.data(), cut.data());
+  take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), n, any_lost.data(),
+                                                        tree.parent, space.list.data(),
+                                                        space.listed(), space.status());
   space.keys.fill_bytes(0xff);
-  if (items > 0) {
-    with_group(rows, [&](auto width) {
-      constexpr int G = decltype(width)::value;
-      claim_from_kept<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
-          dir.against, space.list.data(), items, tree, space.keys.data(), space.counts.data() + 1);
-    });
-  }
+  with_group(rows, [&](auto width) {
+    constexpr int G = decltype(width)::value;
+    claim_from_kept<G><<<grid_for(n, G), k_block_threads, 0, s>>>(
+        dir.against, space.list.data(), space.listed(), tree, space.keys.data(),
+        space.edges_read());
+  });
   claim_from_insertions<<<grid_for(num_changes), k_block_threads, 0, s>>>(
       changes, num_changes, dir.reversed, tree, cut.data(), space.keys.data(), space.list.data(),
-      space.counts.data());
+      space.listed());
   check_launch();
-  items = read_entry(space.counts);
-  const unsigned long long claimed = read_entry(space.counts, 1) + items;
-  if (static_cast<int64_t>(claimed) > budget) return claimed;
+  const auto counts = space.read();
+  if (counts[4] != 0) return ~0ull >> 1;  // a list overflowed: past any budget
+  const unsigned long long items = counts[0], claimed = counts[1] + items;
+  if (items == 0 || static_cast<int64_t>(claimed) > budget) return claimed;
   return claimed +
          grow_tree(rows, dir, tree, space, items, budget - static_cast<int64_t>(claimed), stream);
 }

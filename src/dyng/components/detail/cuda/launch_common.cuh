@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -85,6 +86,16 @@ template <class T>
 T read_entry(const device_buffer<T>& values, size_t i = 0) {
   T host{};
   ::dyng::cuda::copy_to_host(&host, values.data() + i, sizeof(T), values.stream());
+  ::dyng::cuda::synchronize(values.stream());
+  return host;
+}
+
+/// The first N entries of a device buffer, after the work before them on its stream: one copy
+/// and one wait where N calls of read_entry() would make N of each.
+template <size_t N, class T>
+std::array<T, N> read_first(const device_buffer<T>& values) {
+  std::array<T, N> host{};
+  ::dyng::cuda::copy_to_host(host.data(), values.data(), sizeof host, values.stream());
   ::dyng::cuda::synchronize(values.stream());
   return host;
 }

@@ -155,8 +155,9 @@ unsigned long long reach(const rows_t<vid_t, eid_t>& rows,
           counts.data() + 1);
     });
     check_launch();
-    items = read_entry(counts, 0);
-    edges += read_entry(counts, 1);
+    const auto read = read_first<2>(counts);
+    items = read[0];
+    edges += read[1];
     std::swap(frontier, next);
   }
   return edges;
@@ -179,7 +180,7 @@ unsigned long long mark_closed_paths(const rows_t<vid_t, eid_t>& rows,
       changes, num_changes, labels, giant, marks, heads.data(), ends.data(), tails.data(),
       ends.data() + 1);
   check_launch();
-  const auto head_count = read_entry(ends, 0), tail_count = read_entry(ends, 1);
+  const auto [head_count, tail_count] = read_first<2>(ends);
   if (head_count == 0) return 0;
   stats.searches += 2;
   const auto forward =
