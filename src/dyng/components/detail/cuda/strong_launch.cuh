@@ -27,13 +27,33 @@
 
 namespace dyng::components::detail::cuda {
 
-/// The signature search's arrays and vertex lists for n vertices; `labels` is the caller's.
+/// The signature search's arrays and vertex lists for n vertices; `labels` is the caller's. The
+/// counters share one block, so that a list's length and the overflow status come back in one
+/// copy: [0] vertices listed, [1] the status word, [2] the moved flag.
 template <class vid_t>
 struct signature_space_t {
   device_buffer<vid_t> first, second, group_first, group_second, list, next, heavy;
-  device_buffer<unsigned long long> listed;
-  device_buffer<int> moved, status;
+  device_buffer<unsigned long long> counts;
   signatures_t<vid_t> view;
+
+  unsigned long long* listed() { return counts.data(); }
+  int* status() { return reinterpret_cast<int*>(counts.data() + 1); }
+  int* moved() { return reinterpret_cast<int*>(counts.data() + 2); }
+  void clear_listed(void* stream) {
+    ::dyng::cuda::fill_bytes(counts.data(), 0, sizeof(unsigned long long), stream);
+  }
+  void clear_moved(void* stream) {
+    ::dyng::cuda::fill_bytes(counts.data() + 2, 0, sizeof(unsigned long long), stream);
+  }
+  /// The vertices listed, after the work before them; throws internal_error when a list
+  /// overflowed.
+  unsigned long long read_listed() const {
+    const auto [listed, status] = read_first<2>(counts);
+    if (status != 0) {
+      throw internal_error("components (CUDA): a vertex list overflowed; this is a bug in dyng");
+    }
+    return listed;
+  }
 
   signature_space_t(int64_t n, int64_t* labels, void* stream)
       : first(room_for<vid_t>(n, stream)),
@@ -43,9 +63,7 @@ struct signature_space_t {
         list(room_for<vid_t>(n, stream)),
         next(room_for<vid_t>(n, stream)),
         heavy(room_for<vid_t>(n, stream)),
-        listed(zeros<unsigned long long>(1, stream)),
-        moved(zeros<int>(1, stream)),
-        status(zeros<int>(1, stream)),
+        counts(zeros<unsigned long long>(3, stream)),
         view{labels, first.data(), second.data(), group_first.data(), group_second.data()} {}
 };
 
@@ -58,34 +76,33 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
   int64_t rounds = 0;
   while (items > 0) {
     start_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view);
-    space.listed.fill_bytes(0);
+    space.clear_listed(stream);
     list_heavy<<<grid_for(items), k_block_threads, 0, s>>>(rows.out, space.list.data(), items,
-                                                           space.heavy.data(), space.listed.data());
+                                                           space.heavy.data(), space.listed());
     check_launch();
-    const auto heavy = read_entry(space.listed);
+    const auto heavy = read_entry(space.counts);
     for (bool moving = true; moving; ++rounds) {
-      space.moved.fill_bytes(0);
+      space.clear_moved(stream);
       with_group(rows, [&](auto width) {
         constexpr int G = decltype(width)::value;
         propagate<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
-            rows.out, space.list.data(), items, space.view, space.moved.data());
+            rows.out, space.list.data(), items, space.view, space.moved());
       });
       if (heavy > 0) {
         propagate_heavy<<<static_cast<unsigned>(std::min<unsigned long long>(heavy, 65535)),
                           k_block_threads, 0, s>>>(rows.out, space.heavy.data(), heavy, space.view,
-                                                   space.moved.data());
+                                                   space.moved());
       }
       check_launch();
-      moving = read_entry(space.moved) != 0;
+      moving = read_entry(space.counts, 2) != 0;
       ::dyng::cuda::throw_if_cancelled_on(stream, "components (strong)");
     }
-    space.listed.fill_bytes(0);
+    space.clear_listed(stream);
     finish_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view,
-                                                             space.next.data(), space.listed.data(),
-                                                             space.status.data());
+                                                             space.next.data(), space.listed(),
+                                                             space.status());
     check_launch();
-    check_lists(space.status);
-    items = read_entry(space.listed);
+    items = space.read_listed();
     std::swap(space.list, space.next);
   }
   return rounds;
@@ -96,18 +113,18 @@ template <class vid_t>
 std::pair<int64_t, int64_t> giant_labels(const hub_trees_t<vid_t>& trees, int64_t hub,
                                          const int64_t* labels, int64_t old_vertices, int64_t n,
                                          void* stream) {
-  auto smallest = room_for<unsigned long long>(1, stream);
-  smallest.fill_bytes(0xff);
+  // The smallest vertex, then the hub's old label beside it: both come back in one copy.
+  auto found = room_for<unsigned long long>(2, stream);
+  found.fill_bytes(0xff);
   smallest_in_both<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(giant_of(trees), n,
-                                                                           smallest.data());
+                                                                           found.data());
   check_launch();
-  const auto label = static_cast<int64_t>(read_entry(smallest));
-  int64_t was = -1;
-  if (hub >= 0 && hub < old_vertices) {
-    ::dyng::cuda::copy_to_host(&was, labels + hub, sizeof(was), stream);
-    ::dyng::cuda::synchronize(stream);
+  const bool had_hub = hub >= 0 && hub < old_vertices;
+  if (had_hub) {
+    ::dyng::cuda::copy_on_device(found.data() + 1, labels + hub, sizeof(int64_t), stream);
   }
-  return {label, was};
+  const auto [smallest, hub_label] = read_first<2>(found);
+  return {static_cast<int64_t>(smallest), had_hub ? static_cast<int64_t>(hub_label) : -1};
 }
 
 /// The strong components of the whole graph into labels and sizes, and fresh hub trees; returns
@@ -126,10 +143,9 @@ int64_t strong_compute(const rows_t<vid_t, eid_t>& rows, int64_t* labels, int64_
   signature_space_t<vid_t> space(n, labels, stream);
   trim_and_list<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
       rows.out, rows.in, giant_of(trees), giant_label, n, space.view, space.list.data(),
-      space.listed.data(), space.status.data());
+      space.listed(), space.status());
   check_launch();
-  check_lists(space.status);
-  stats.iterations = run_phases(rows, space, read_entry(space.listed), stream);
+  stats.iterations = run_phases(rows, space, space.read_listed(), stream);
   const int64_t count = sizes_and_count(labels, n, sizes, stream);
   trees.hub = hub;
   return count;
@@ -218,10 +234,9 @@ bool strong_repair(const rows_t<vid_t, eid_t>& rows, const edge_change_t<vid_t>*
   signature_space_t<vid_t> space(n, fresh.data(), stream);
   open_affected<<<grid_for(n), k_block_threads, 0, as_stream(stream)>>>(
       labels, cut.data(), marks.data(), giant_of(trees), giant_was, giant_label, n, space.view,
-      space.list.data(), space.listed.data(), space.status.data());
+      space.list.data(), space.listed(), space.status());
   check_launch();
-  check_lists(space.status);
-  const auto reopened = read_entry(space.listed);
+  const auto reopened = space.read_listed();
   stats.searches += reopened > 0 ? 1 : 0;
   stats.search_size = static_cast<int64_t>(reopened);
   if (static_cast<int64_t>(reopened + edges) > budget) return false;
