@@ -112,10 +112,9 @@ unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t
   for (int level = 0; items > 0 && static_cast<int64_t>(edges) <= budget; ++level) {
     if (level == k_max_tree_levels) return ~0ull >> 1;
     space.clear_counts(stream);
-    settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items,
-                                                              space.keys.data(), tree,
-                                                              space.next.data(), space.frontier(),
-                                                              space.status());
+    settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(
+        space.list.data(), items, space.keys.data(), tree, space.next.data(), space.frontier(),
+        space.status());
     with_group(rows, [&](auto width) {
       constexpr int G = decltype(width)::value;
       claim_level<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
@@ -189,17 +188,17 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
   flag_lost_edges<<<grid_for(num_changes), k_block_threads, 0, s>>>(
       changes, num_changes, dir.reversed, tree.parent, lost.data(), any_lost.data());
   space.clear_counts(stream);
-  mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(
-      lost.data(), tree, n, k_max_tree_levels, any_lost.data(), cut.data());
-  take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), n, any_lost.data(),
-                                                        tree.parent, space.list.data(),
-                                                        space.listed(), space.status());
+  mark_cut_subtrees<<<grid_for(n), k_block_threads, 0, s>>>(lost.data(), tree, n, k_max_tree_levels,
+                                                            any_lost.data(), cut.data());
+  take_out_cut<<<grid_for(n), k_block_threads, 0, s>>>(cut.data(), n, any_lost.data(), tree.parent,
+                                                       space.list.data(), space.listed(),
+                                                       space.status());
   space.keys.fill_bytes(0xff);
   with_group(rows, [&](auto width) {
     constexpr int G = decltype(width)::value;
-    claim_from_kept<G><<<grid_for(n, G), k_block_threads, 0, s>>>(
-        dir.against, space.list.data(), space.listed(), tree, space.keys.data(),
-        space.edges_read());
+    claim_from_kept<G>
+        <<<grid_for(n, G), k_block_threads, 0, s>>>(dir.against, space.list.data(), space.listed(),
+                                                    tree, space.keys.data(), space.edges_read());
   });
   claim_from_insertions<<<grid_for(num_changes), k_block_threads, 0, s>>>(
       changes, num_changes, dir.reversed, tree, cut.data(), space.keys.data(), space.list.data(),

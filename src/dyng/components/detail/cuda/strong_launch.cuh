@@ -98,9 +98,8 @@ int64_t run_phases(const rows_t<vid_t, eid_t>& rows, signature_space_t<vid_t>& s
       ::dyng::cuda::throw_if_cancelled_on(stream, "components (strong)");
     }
     space.clear_listed(stream);
-    finish_phase<<<grid_for(items), k_block_threads, 0, s>>>(space.list.data(), items, space.view,
-                                                             space.next.data(), space.listed(),
-                                                             space.status());
+    finish_phase<<<grid_for(items), k_block_threads, 0, s>>>(
+        space.list.data(), items, space.view, space.next.data(), space.listed(), space.status());
     check_launch();
     items = space.read_listed();
     std::swap(space.list, space.next);
