@@ -195,12 +195,14 @@ __global__ void claim_from_insertions(const edge_change_t<vid_t>* changes, unsig
   }
 }
 
-/// The listed vertices with a claim join the tree (parent and depth from the key) and the
-/// frontier `next`.
+/// The *listed vertices of `list` with a claim join the tree (parent and depth from the key) and
+/// the frontier `next`. The count is read on the device, so that a level can follow the one
+/// before it without a wait.
 template <class vid_t>
-__global__ void settle_claims(const vid_t* list, unsigned long long items,
+__global__ void settle_claims(const vid_t* list, const unsigned long long* listed,
                               const unsigned long long* keys, tree_view_t<vid_t> tree, vid_t* next,
                               unsigned long long* next_items, int* status) {
+  const unsigned long long items = *listed;
   ::dyng::cuda::for_each_in_uniform_rounds(items, [&](unsigned long long i, bool active) {
     bool joined = false;
     vid_t v = 0;

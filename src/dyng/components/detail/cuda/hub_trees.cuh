@@ -58,12 +58,13 @@ struct tree_rows_t {
 };
 
 /// Scratch of the tree work for n vertices: claims, a vertex list and the next one, and the
-/// counters in one block, so that one copy brings all of them back: claims listed, edges read,
-/// heavy rows listed, the frontier settled, and a status word (a list overflowed, or the tree
-/// got too deep) that stays set until the repair ends.
+/// counters in one block, so that one copy brings all of them back: the claims listed (two
+/// entries, as the levels alternate between them), edges read, heavy rows listed, the frontier
+/// settled, and a status word (a list overflowed, or the tree got too deep) that stays set until
+/// the repair ends.
 template <class vid_t>
 struct tree_space_t {
-  static constexpr size_t k_counters = 5;
+  static constexpr size_t k_counters = 6;
   device_buffer<unsigned long long> keys;
   device_buffer<vid_t> list, next, heavy;
   device_buffer<unsigned long long> counts;
@@ -75,64 +76,77 @@ struct tree_space_t {
         heavy(room_for<vid_t>(n, stream)),
         counts(zeros<unsigned long long>(k_counters, stream)) {}
 
-  unsigned long long* listed() { return counts.data(); }
-  unsigned long long* edges_read() { return counts.data() + 1; }
-  unsigned long long* heavy_listed() { return counts.data() + 2; }
-  unsigned long long* frontier() { return counts.data() + 3; }
-  int* status() { return reinterpret_cast<int*>(counts.data() + 4); }
-  /// Zeroes the four counts; the status word is left as it is.
-  void clear_counts(void* stream) {
-    ::dyng::cuda::fill_bytes(counts.data(), 0, 4 * sizeof(unsigned long long), stream);
+  unsigned long long* listed(int which = 0) { return counts.data() + which; }
+  unsigned long long* edges_read() { return counts.data() + 2; }
+  unsigned long long* heavy_listed() { return counts.data() + 3; }
+  unsigned long long* frontier() { return counts.data() + 4; }
+  int* status() { return reinterpret_cast<int*>(counts.data() + 5); }
+  /// Zeroes `count` counters from `first` on.
+  void clear(unsigned long long* first, size_t count, void* stream) {
+    ::dyng::cuda::fill_bytes(first, 0, count * sizeof(unsigned long long), stream);
   }
-  /// All counters, after the work before them: [0] listed, [1] edges read, [4] status.
+  /// Zeroes every counter but the status word.
+  void clear_counts(void* stream) { clear(counts.data(), k_counters - 1, stream); }
+  /// All counters, after the work before them: [0] and [1] listed, [2] edges read, [5] status.
   std::array<unsigned long long, k_counters> read() const { return read_first<k_counters>(counts); }
 };
 
-/// Levels one growth may take: each costs a launch and a read-back, so a graph of long paths
-/// (a road network) is better left to the signature phases, whose halving step takes a path in
-/// logarithmically many rounds.
+/// Levels one growth may take: each costs launches, and a read-back every k_levels_per_wait, so a
+/// graph of long paths (a road network) is better left to the signature phases, whose halving
+/// step takes a path in logarithmically many rounds.
 inline constexpr int k_max_tree_levels = 256;
+
+/// Levels queued between two reads of the counters. A level whose list is empty costs its
+/// launches only (its kernels find a zero count and return), a read-back costs a wait for the
+/// device and a copy: the trees of the graphs kept (shallow ones) regrow in a few levels.
+inline constexpr int k_levels_per_wait = 4;
 
 /// claim_heavy()'s grid: slices of one row at once, rows at once.
 inline constexpr unsigned k_heavy_slices = 32;
 inline constexpr unsigned k_heavy_rows_at_once = 64;
 
-/// Grows `tree` from the `items` claims listed in space.list (keys set): settles them, then
-/// claims level by level. Returns the edges read, stopping once past `budget` (or past any
-/// budget after k_max_tree_levels levels, or when the tree got too deep for its keys).
+/// Grows `tree` from the `items` claims listed in space.list (keys set; the count also in
+/// *space.listed(0)): settles them, then claims level by level. Returns the edges read, stopping
+/// once past `budget` (or past any budget after k_max_tree_levels levels, or when the tree got
+/// too deep for its keys).
 template <class vid_t, class eid_t>
 unsigned long long grow_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t>& dir,
                              tree_view_t<vid_t> tree, tree_space_t<vid_t>& space,
                              unsigned long long items, int64_t budget, void* stream) {
   const auto s = as_stream(stream);
+  // Every kernel of a level reads its counts on the device, so k_levels_per_wait levels are
+  // queued back to back on grids for the most a level can hold (every vertex), and the host
+  // waits once for them: the level's claims alternate between the two listed counters.
+  const auto n = static_cast<unsigned long long>(rows.num_vertices);
   unsigned long long edges = 0, status = 0;
-  bool status_read = false;
-  // One wait a level: the claims read the frontier's size on the device, with a grid for its
-  // bound (the claims listed), and the level's counters and the status come back in one copy.
-  for (int level = 0; items > 0 && static_cast<int64_t>(edges) <= budget; ++level) {
-    if (level == k_max_tree_levels) return ~0ull >> 1;
-    space.clear_counts(stream);
-    settle_claims<<<grid_for(items), k_block_threads, 0, s>>>(
-        space.list.data(), items, space.keys.data(), tree, space.next.data(), space.frontier(),
-        space.status());
-    with_group(rows, [&](auto width) {
-      constexpr int G = decltype(width)::value;
-      claim_level<G><<<grid_for(items, G), k_block_threads, 0, s>>>(
-          dir.expand, space.next.data(), space.frontier(), tree, space.keys.data(),
-          space.list.data(), space.listed(), space.edges_read(), space.heavy.data(),
-          space.heavy_listed());
-    });
-    claim_heavy<<<dim3(k_heavy_slices, k_heavy_rows_at_once), k_block_threads, 0, s>>>(
-        dir.expand, space.heavy.data(), space.heavy_listed(), tree, space.keys.data(),
-        space.list.data(), space.listed(), space.edges_read());
+  space.clear(space.edges_read(), 1, stream);
+  int level = 0, which = 0;
+  while (items > 0 && static_cast<int64_t>(edges) <= budget) {
+    if (level >= k_max_tree_levels) return ~0ull >> 1;
+    for (int queued = 0; queued < k_levels_per_wait && level < k_max_tree_levels;
+         ++queued, ++level, which = 1 - which) {
+      space.clear(space.heavy_listed(), 2, stream);  // heavy rows and the frontier
+      space.clear(space.listed(1 - which), 1, stream);
+      settle_claims<<<grid_for(n), k_block_threads, 0, s>>>(
+          space.list.data(), space.listed(which), space.keys.data(), tree, space.next.data(),
+          space.frontier(), space.status());
+      with_group(rows, [&](auto width) {
+        constexpr int G = decltype(width)::value;
+        claim_level<G><<<grid_for(n, G), k_block_threads, 0, s>>>(
+            dir.expand, space.next.data(), space.frontier(), tree, space.keys.data(),
+            space.list.data(), space.listed(1 - which), space.edges_read(), space.heavy.data(),
+            space.heavy_listed());
+      });
+      claim_heavy<<<dim3(k_heavy_slices, k_heavy_rows_at_once), k_block_threads, 0, s>>>(
+          dir.expand, space.heavy.data(), space.heavy_listed(), tree, space.keys.data(),
+          space.list.data(), space.listed(1 - which), space.edges_read());
+    }
     check_launch();
     const auto counts = space.read();
-    items = counts[0];
-    edges += counts[1];
-    status = counts[4];
-    status_read = true;
+    items = counts[which];
+    edges = counts[2];
+    status = counts[5];
   }
-  if (!status_read) status = read_entry(space.counts, 4);
   if (status != 0) edges = ~0ull >> 1;  // too deep, or a list overflowed: past any budget
   return edges;
 }
@@ -148,6 +162,9 @@ bool build_tree(const rows_t<vid_t, eid_t>& rows, const tree_rows_t<vid_t, eid_t
   ::dyng::cuda::copy_to_device(space.keys.data() + hub, &root_key, sizeof(root_key), stream);
   const auto root = static_cast<vid_t>(hub);
   ::dyng::cuda::copy_to_device(space.list.data(), &root, sizeof(root), stream);
+  space.clear_counts(stream);
+  const unsigned long long one = 1;
+  ::dyng::cuda::copy_to_device(space.listed(0), &one, sizeof(one), stream);
   ::dyng::cuda::synchronize(stream);
   const auto unbounded = std::numeric_limits<int64_t>::max();
   return static_cast<int64_t>(grow_tree(rows, dir, tree, space, 1, unbounded, stream)) < unbounded;
@@ -205,8 +222,8 @@ unsigned long long repair_tree(const rows_t<vid_t, eid_t>& rows,
       space.listed());
   check_launch();
   const auto counts = space.read();
-  if (counts[4] != 0) return ~0ull >> 1;  // a list overflowed: past any budget
-  const unsigned long long items = counts[0], claimed = counts[1] + items;
+  if (counts[5] != 0) return ~0ull >> 1;  // a list overflowed: past any budget
+  const unsigned long long items = counts[0], claimed = counts[2] + items;
   if (items == 0 || static_cast<int64_t>(claimed) > budget) return claimed;
   return claimed +
          grow_tree(rows, dir, tree, space, items, budget - static_cast<int64_t>(claimed), stream);
