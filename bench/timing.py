@@ -113,18 +113,27 @@ def quiet_ms(call: Callable[[], Any]) -> tuple[float, Any]:
         gc.enable()
 
 
-def back_to_back_ms(call: Callable[[Any], Any], inputs) -> list[float]:
+def back_to_back_ms(
+    call: Callable[[Any], Any], inputs, start: Callable[[], Any] | None = None
+) -> list[float]:
     """Milliseconds of call(x) for each x of `inputs`, one call straight after the other: the
     collector runs once before the series and is held off during it, and nothing else runs
     between the calls (quiet_ms collects before each call, and a GPU left idle that long runs
-    the next call slower; bench/README.md).
+    the next call slower; bench/README.md). `start`, when given, runs untimed after the
+    collection, so that the first call follows it as closely as each call follows the one before
+    (an update series' compute: a collection in between would be such a pause).
 
     >>> len(back_to_back_ms(lambda x: x * 2, [1, 2, 3]))
     3
+    >>> seen = []
+    >>> back_to_back_ms(seen.append, [2], start=lambda: seen.append(1)) and seen
+    [1, 2]
     """
     gc.collect()
     gc.disable()
     try:
+        if start is not None:
+            start()
         times = []
         for x in inputs:
             start = time.perf_counter()
