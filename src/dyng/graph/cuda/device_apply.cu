@@ -623,21 +623,16 @@ apply_summary_t device_graph_t<vid_t, eid_t>::apply(const edge_batch_t<vid_t>& b
   apply_workspace_.begin(stream_);
   std::optional<stage_scope_t> upload_stage(std::in_place, "graph.upload_batch");
   // The batch, in one copy from page-locked memory (which does not wait for the stream).
-  std::vector<unsigned char> blob;
-  const size_t at_is =
-      detail::append_aligned(blob, batch.insert_src.data(), batch.insert_src.size());
-  const size_t at_id =
-      detail::append_aligned(blob, batch.insert_dst.data(), batch.insert_dst.size());
-  const size_t at_iw =
-      detail::append_aligned(blob, batch.insert_weights.data(), batch.insert_weights.size());
-  const size_t at_ds =
-      detail::append_aligned(blob, batch.delete_src.data(), batch.delete_src.size());
-  const size_t at_dd =
-      detail::append_aligned(blob, batch.delete_dst.data(), batch.delete_dst.size());
-  unsigned char* pinned = apply_workspace_.host<unsigned char>(blob.size());
-  if (!blob.empty()) std::memcpy(pinned, blob.data(), blob.size());
-  unsigned char* base = apply_workspace_.device<unsigned char>(blob.size());
-  copy_to_device(base, pinned, blob.size(), stream_);
+  detail::packed_arrays_t packed;
+  const size_t at_is = packed.add(batch.insert_src.data(), batch.insert_src.size());
+  const size_t at_id = packed.add(batch.insert_dst.data(), batch.insert_dst.size());
+  const size_t at_iw = packed.add(batch.insert_weights.data(), batch.insert_weights.size());
+  const size_t at_ds = packed.add(batch.delete_src.data(), batch.delete_src.size());
+  const size_t at_dd = packed.add(batch.delete_dst.data(), batch.delete_dst.size());
+  unsigned char* pinned = apply_workspace_.host<unsigned char>(packed.size());
+  packed.write_to(pinned);
+  unsigned char* base = apply_workspace_.device<unsigned char>(packed.size());
+  copy_to_device(base, pinned, packed.size(), stream_);
   in.b = batch_over(
       reinterpret_cast<const vid_t*>(base + at_is), reinterpret_cast<const vid_t*>(base + at_id),
       reinterpret_cast<const int32_t*>(base + at_iw), reinterpret_cast<const vid_t*>(base + at_ds),

@@ -163,15 +163,16 @@ void device_graph_t<vid_t, eid_t>::upload_rows(
                   length * k * sizeof(int32_t));
     }
   }
-  std::vector<unsigned char> blob;
-  const size_t at_vertex = detail::append_aligned(blob, rows.data(), rows.size());
-  const size_t at_begin = detail::append_aligned(blob, begin.data(), begin.size());
-  const size_t at_end = detail::append_aligned(blob, end.data(), end.size());
-  const size_t at_capacity_end =
-      detail::append_aligned(blob, capacity_end.data(), capacity_end.size());
-  const size_t at_offset = detail::append_aligned(blob, offset.data(), offset.size());
-  const size_t at_col = detail::append_aligned(blob, col.data(), col.size());
-  const size_t at_weights = detail::append_aligned(blob, weights.data(), weights.size());
+  detail::packed_arrays_t packed;
+  const size_t at_vertex = packed.add(rows.data(), rows.size());
+  const size_t at_begin = packed.add(begin.data(), begin.size());
+  const size_t at_end = packed.add(end.data(), end.size());
+  const size_t at_capacity_end = packed.add(capacity_end.data(), capacity_end.size());
+  const size_t at_offset = packed.add(offset.data(), offset.size());
+  const size_t at_col = packed.add(col.data(), col.size());
+  const size_t at_weights = packed.add(weights.data(), weights.size());
+  std::vector<unsigned char> blob(packed.size());
+  packed.write_to(blob.data());
 
   device_buffer<unsigned char> staging(blob.size(), stream_);
   staging.copy_from_host(blob.data(), blob.size());
@@ -235,16 +236,16 @@ void device_graph_t<vid_t, eid_t>::replay_rows(direction_t& d,
       }
     }
   }
-  std::vector<unsigned char> blob;
-  const size_t at_gather = detail::append_aligned(blob, gather.data(), gather.size());
-  const size_t at_scatter = detail::append_aligned(blob, scatter.data(), scatter.size());
-  const size_t at_literal = detail::append_aligned(blob, literal.data(), literal.size());
-  const size_t at_cols =
-      detail::append_aligned(blob, edits.literal_cols.data(), edits.literal_cols.size());
-  const size_t at_weights =
-      detail::append_aligned(blob, edits.literal_weights.data(), edits.literal_weights.size());
-  const size_t at_rows = detail::append_aligned(blob, edits.rows.data(), edits.rows.size());
-  const size_t at_ends = detail::append_aligned(blob, row_end.data(), row_end.size());
+  detail::packed_arrays_t packed;
+  const size_t at_gather = packed.add(gather.data(), gather.size());
+  const size_t at_scatter = packed.add(scatter.data(), scatter.size());
+  const size_t at_literal = packed.add(literal.data(), literal.size());
+  const size_t at_cols = packed.add(edits.literal_cols.data(), edits.literal_cols.size());
+  const size_t at_weights = packed.add(edits.literal_weights.data(), edits.literal_weights.size());
+  const size_t at_rows = packed.add(edits.rows.data(), edits.rows.size());
+  const size_t at_ends = packed.add(row_end.data(), row_end.size());
+  std::vector<unsigned char> blob(packed.size());
+  packed.write_to(blob.data());
   device_buffer<unsigned char> staging(blob.size(), stream_);
   staging.copy_from_host(blob.data(), blob.size());
   const unsigned char* base = staging.data();
