@@ -44,6 +44,7 @@ parser.add_argument("--stack", action="store_true", help="trace the Python calls
 parser.add_argument("--python", type=int, default=0, help="cProfile over N more calls")
 parser.add_argument("--out", default=os.environ.get("OUT", "."))
 args = parser.parse_args()
+os.makedirs(args.out, exist_ok=True)  # the traces are written there at the end of each call
 resources = dyng.Resources.cuda()
 rng = np.random.default_rng(3)
 torch.cuda.init()  # CUPTI attaches to this process's context before dyng's first launch
