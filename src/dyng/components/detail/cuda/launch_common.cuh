@@ -100,11 +100,16 @@ std::array<T, N> read_first(const device_buffer<T>& values) {
   return host;
 }
 
-/// Throws internal_error when a kernel reported a list overflow in `status`.
-inline void check_lists(const device_buffer<int>& status) {
-  if (read_entry(status) != 0) {
+/// Throws internal_error for a non-zero status word: a kernel's vertex list overflowed.
+inline void throw_if_list_overflowed(unsigned long long status) {
+  if (status != 0) {
     throw internal_error("components (CUDA): a vertex list overflowed; this is a bug in dyng");
   }
+}
+
+/// Throws internal_error when a kernel reported a list overflow in `status`.
+inline void check_lists(const device_buffer<int>& status) {
+  throw_if_list_overflowed(static_cast<unsigned long long>(read_entry(status)));
 }
 
 /// Sizes (zeroed first) and the count of the `n` labels; returns the count.

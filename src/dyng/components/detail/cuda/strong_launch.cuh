@@ -49,9 +49,7 @@ struct signature_space_t {
   /// overflowed.
   unsigned long long read_listed() const {
     const auto [listed, status] = read_first<2>(counts);
-    if (status != 0) {
-      throw internal_error("components (CUDA): a vertex list overflowed; this is a bug in dyng");
-    }
+    throw_if_list_overflowed(status);
     return listed;
   }
 
