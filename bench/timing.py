@@ -136,9 +136,9 @@ def back_to_back_ms(
             start()
         times = []
         for x in inputs:
-            start = time.perf_counter()
+            began = time.perf_counter()
             call(x)
-            times.append((time.perf_counter() - start) * 1e3)
+            times.append((time.perf_counter() - began) * 1e3)
         return times
     finally:
         gc.enable()
