@@ -1,5 +1,6 @@
-// Module functions for dyng.Resources on the CUDA backend (CUDA builds only): device count,
-// stream synchronisation, a device-to-host copy and the workspace pool.
+// Module functions for dyng.Resources on the CUDA backend (CUDA builds only): device count, the
+// current device (for NCCL), stream synchronisation, a device-to-host copy and the workspace
+// pool.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,6 +17,9 @@ namespace dyng::bindings {
 void bind_cuda_runtime(nb::module_& m) {
   m.def("cuda_device_count", &cuda::visible_device_count,
         "CUDA devices this process can use (0 without a driver or device).");
+  m.def("cuda_use_device", &cuda::use_device, nb::arg("device"),
+        "Makes `device` this thread's current CUDA device and leaves it so (NCCL binds a "
+        "communicator to the current device).");
   m.def(
       "cuda_synchronize",
       [](int device, uintptr_t stream) {

@@ -10,7 +10,9 @@
 
 namespace dyng::cuda {
 
-device_scope_t::device_scope_t(int device) {
+namespace {
+
+void check_visible(int device) {
   const int count = visible_device_count();
   if (device < 0 || device >= count) {
     throw invalid_argument_error("CUDA device " + std::to_string(device) + " is not visible (" +
@@ -18,6 +20,17 @@ device_scope_t::device_scope_t(int device) {
                                  " visible devices); pass an ordinal below that count, and check "
                                  "CUDA_VISIBLE_DEVICES");
   }
+}
+
+}  // namespace
+
+void use_device(int device) {
+  check_visible(device);
+  DYNG_CUDA_CHECK(cudaSetDevice(device));
+}
+
+device_scope_t::device_scope_t(int device) {
+  check_visible(device);
   int current = 0;
   DYNG_CUDA_CHECK(cudaGetDevice(&current));
   if (current != device) {

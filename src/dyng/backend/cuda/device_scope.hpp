@@ -1,4 +1,5 @@
-// Makes one CUDA device current for the lifetime of a scope and restores the caller's device.
+// Makes one CUDA device current for the lifetime of a scope and restores the caller's device
+// (device_scope_t), or for good (use_device(), for NCCL, which binds to the current device).
 //
 // libdyng's entry points take a device ordinal, but the CUDA runtime keeps "the current device"
 // per host thread. A user who works on device 1 in CuPy and calls dyng for device 0 must find
@@ -6,6 +7,11 @@
 #pragma once
 
 namespace dyng::cuda {
+
+/// Makes `device` the calling thread's current device and leaves it so (no restore), for a
+/// library that binds to the current device, as NCCL's communicators do; throws
+/// invalid_argument_error when it is not a visible device.
+void use_device(int device);
 
 class device_scope_t {
  public:
