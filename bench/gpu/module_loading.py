@@ -7,7 +7,10 @@
 # and so would the pool's first memory. This script tells the two apart: it runs the same cold
 # measurements in fresh processes, once per loading mode, so the difference between the modes'
 # first figures is the loading, and the startup figures say what eager loading costs up front.
-# Per mode:
+# Modes: UNSET (CUDA_MODULE_LOADING not set: lazy, and dyng preloads its own kernels when it
+# builds its first device graph, src/dyng/backend/cuda/module_preload.hpp, where the build has
+# it), LAZY (set explicitly: dyng preloads nothing) and EAGER (every module of the process at
+# context creation). Per mode:
 #   startup: import dyng, a 1,000-vertex graph on the device, its first sssp compute and first
 #            weak components compute (wall ms of each; EAGER pays every module in the first);
 #   cold:    first_call_stages.py --cold --plain (first call against steady, no warm-up).
@@ -22,7 +25,9 @@ import sys
 parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--graphs", default="rmat22")
 parser.add_argument("--others", action="store_true", help="first_call_stages.py --others")
-parser.add_argument("--modes", default="LAZY,EAGER", help="CUDA_MODULE_LOADING values to run")
+parser.add_argument(
+    "--modes", default="UNSET,LAZY,EAGER", help="CUDA_MODULE_LOADING values (UNSET: not set)"
+)
 parser.add_argument("--timeout", type=float, default=240.0, help="seconds per child process")
 args = parser.parse_args()
 
@@ -39,6 +44,8 @@ dst = (src * 7 + 1) % 1000
 g = dyng.Graph.from_edges(src, dst, np.ones(1000), num_vertices=1000,
                           resources=dyng.Resources.cuda())
 t2 = time.perf_counter()
+native = dyng._backend.native()
+unloaded = native.cuda_unloaded_kernels(0) if hasattr(native, "cuda_unloaded_kernels") else None
 np.asarray(dyng.sssp.compute(g, 0).distances)
 t3 = time.perf_counter()
 np.asarray(dyng.components.compute(g).labels)
@@ -46,11 +53,15 @@ t4 = time.perf_counter()
 ms = [1e3 * (b - a) for a, b in ((t0, t1), (t1, t2), (t2, t3), (t3, t4))]
 print("import %.1f ms, first device graph %.1f ms, first sssp compute %.1f ms, "
       "first weak compute %.1f ms" % tuple(ms))
+print("dyng kernels not loaded after the first graph:",
+      "not reported by this build" if unloaded is None else unloaded)
 """
 
 
 def run(title, command, mode):
-    env = dict(os.environ, CUDA_MODULE_LOADING=mode)
+    env = {k: v for k, v in os.environ.items() if k != "CUDA_MODULE_LOADING"}
+    if mode != "UNSET":
+        env["CUDA_MODULE_LOADING"] = mode
     print(f"== {title}, CUDA_MODULE_LOADING={mode}", flush=True)
     try:
         done = subprocess.run(
