@@ -16,6 +16,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -218,6 +219,43 @@ def test_torchrun_without_torch_says_what_to_install(monkeypatch):
     world = Context(1, 2, 1, "device", "nccl", "torchrun", "localhost:29500")
     with pytest.raises(dyng.NotSupportedError, match="install torch, or launch with mpiexec"):
         _device_comm.share_unique_id(world, None)
+
+
+class StandInStore:
+    """torch.distributed.TCPStore's calls that share_unique_id makes, over one dict."""
+
+    made: list = []
+    values: dict = {}
+
+    def __init__(self, host, port, world_size, is_master):
+        StandInStore.made.append((host, port, world_size, is_master))
+
+    def set(self, key, value):
+        StandInStore.values[key] = bytes(value)
+
+    def get(self, key):
+        return StandInStore.values[key]
+
+
+@pytest.mark.parametrize("agent", [True, False])
+def test_torchrun_shares_the_id_through_torchs_store(monkeypatch, agent):
+    fake = types.ModuleType("torch.distributed")
+    fake.TCPStore = StandInStore
+    monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))
+    monkeypatch.setitem(sys.modules, "torch.distributed", fake)
+    monkeypatch.setattr(StandInStore, "made", [])
+    monkeypatch.setattr(StandInStore, "values", {})
+    if agent:
+        monkeypatch.setenv("TORCHELASTIC_USE_AGENT_STORE", "True")
+    else:
+        monkeypatch.delenv("TORCHELASTIC_USE_AGENT_STORE", raising=False)
+    worlds = [Context(r, 2, r, "device", "nccl", "torchrun", "node0:29500") for r in (0, 1)]
+    raw = bytes(range(128))
+    assert _device_comm.share_unique_id(worlds[0], raw, generation=3) == raw
+    assert _device_comm.share_unique_id(worlds[1], None, generation=3) == raw
+    assert list(StandInStore.values) == ["dyng/nccl-unique-id/3"]
+    # Under torchrun's agent every worker is a client; without it rank 0 serves the store.
+    assert StandInStore.made == [("node0", 29500, 2, not agent), ("node0", 29500, 2, False)]
 
 
 def real_nccl():
