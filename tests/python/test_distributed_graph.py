@@ -135,6 +135,31 @@ def test_from_edges_refuses_what_it_cannot_distribute():
         dd.DistributedGraph()
 
 
+DEVICE_ONE = dd.Context(0, 1, 0, "device", "none", "none", None)
+
+
+def test_a_device_world_puts_each_shard_on_its_gpu_or_says_why_not():
+    if dyng.config()["backends"]["cuda"]:
+        g = dd.DistributedGraph.from_edges([0, 1], [1, 2], [3, 4], context=DEVICE_ONE)
+        assert g.local.space == "device"
+    else:  # the shard's resources come from the world: here, no CUDA plugin to give them
+        with pytest.raises(dyng.NotSupportedError, match="CUDA"):
+            dd.DistributedGraph.from_edges([0, 1], [1, 2], [3, 4], context=DEVICE_ONE)
+
+
+def test_shards_must_live_where_the_world_says():
+    with pytest.raises(dyng.NotSupportedError, match="set up for device graphs.*on the host"):
+        dd.DistributedGraph.from_edges(
+            [0, 1], [1, 2], context=DEVICE_ONE, resources=dyng.Resources.sequential()
+        )
+
+
+def test_a_device_world_under_torchrun_has_no_graphs_yet():
+    torchrun = dd.Context(0, 2, 0, "device", "nccl", "torchrun", "node0:29500")
+    with pytest.raises(dyng.NotSupportedError, match="no MPI world.*mpiexec -n 2"):
+        dd.DistributedGraph.from_edges([0, 1], [1, 2], context=torchrun)
+
+
 def test_an_unweighted_graph_and_vertex_growth():
     graph = dd.DistributedGraph.from_edges([0], [1], num_vertices=3)
     summary = graph.apply(dyng.EdgeBatch(insert=([2], [6])))

@@ -21,10 +21,11 @@ and the first pieces that talk between ranks (MPI for host graphs):
   (an all-to-all) and returns what this rank received, ordered by sending rank and position.
 * [`vote`][dyng.distributed.vote] makes a change all or nothing: when any rank refuses, every
   rank raises that rank's error before anyone changes anything.
-* [`DistributedGraph`][dyng.distributed.DistributedGraph] is a directed or undirected host graph
+* [`DistributedGraph`][dyng.distributed.DistributedGraph] is a directed or undirected graph
   spread over the ranks, each holding its shard as a directed [`dyng.Graph`][] over the global
-  ids (an undirected graph's shard holds both directions of its vertices' edges), with
-  ``apply`` that keeps one graph's batch semantics and all-or-nothing rule across the ranks.
+  ids (an undirected graph's shard holds both directions of its vertices' edges; a device
+  world's shards live on the ranks' GPUs), with ``apply`` that keeps one graph's batch
+  semantics and all-or-nothing rule across the ranks.
 * [`read_edge_list`][dyng.distributed.read_edge_list] and
   [`read_matrix_market`][dyng.distributed.read_matrix_market] build one from a file, each rank
   reading only its shard's edges ([`dyng.io`][]'s ``source_range``).

@@ -23,7 +23,7 @@ from dyng.distributed._components_result import (
     DistributedComponents,
     _identity_of,
 )
-from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
+from dyng.distributed._graph import DistributedGraph, _allreduce, _require_host_shards, _verdict
 from dyng.distributed._label_rounds import _owned_range, local_view, settle_labels
 from dyng.distributed._vote import vote
 
@@ -36,6 +36,7 @@ def _check_graph(fn: str, graph) -> None:
         raise TypeError(
             f"{fn}(): graph must be a dyng.distributed.DistributedGraph; got {type(graph).__name__}"
         )
+    _require_host_shards(graph, f"{fn}()")
 
 
 def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> DistributedComponents:

@@ -117,14 +117,14 @@ def _touching(part, partition: VertexPartition, comm):
     return got.src, got.dst, None if part.weights is None else got.weights
 
 
-def _undirected_shard(part, partition, rank, comm, options, function):
+def _undirected_shard(part, partition, context, comm, options, function):
     """This rank's shard of an undirected graph from its part of the file (a collective)."""
     src, dst, weights = _touching(part, partition, comm)
 
     def build():
-        shard = shard_edges(partition, rank, src, dst, weights, directed=False)
+        shard = shard_edges(partition, context.rank, src, dst, weights, directed=False)
         return _shard_graph(
-            shard.src, shard.dst, shard.weights, part.num_vertices, options, function
+            shard.src, shard.dst, shard.weights, part.num_vertices, options, context, function
         )
 
     return _collective(build, comm)
@@ -156,12 +156,12 @@ def _from_file(reader, function, path, partition, context, keywords) -> Distribu
     chosen, part = _shard_and_partition(read, context, comm, partition, function, directed)
     options = {"vertex_dtype": part.src.dtype.name, **graph_keywords}
     if not directed:
-        local = _undirected_shard(part, chosen, context.rank, comm, options, function)
+        local = _undirected_shard(part, chosen, context, comm, options, function)
         return DistributedGraph._of_shard(local, chosen, context, comm, False)
     # The part is the shard already (its sources are this rank's): no shard_edges() pass.
     local = _collective(
         lambda: _shard_graph(
-            part.src, part.dst, part.weights, part.num_vertices, options, function
+            part.src, part.dst, part.weights, part.num_vertices, options, context, function
         ),
         comm,
     )
@@ -187,6 +187,7 @@ def read_edge_list(path, *, partition=None, context=None, **keywords) -> Distrib
         makes from the whole list).
     context : Context, optional
         This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
+        In a device world (``init("device")``) each shard lives on its rank's GPU.
     **keywords
         [`dyng.io.read_edge_list_arrays`][]'s keywords (num_weights, index_base, symmetrize,
         duplicates...; not ``ids="compact"``, whose ids depend on the whole file), and
@@ -207,7 +208,8 @@ def read_edge_list(path, *, partition=None, context=None, **keywords) -> Distrib
         On every rank, for a keyword the reader or [`dyng.Graph.from_edges`][] refuses, or a
         partition for another number of ranks.
     NotSupportedError
-        For device resources (not distributed yet).
+        For shard resources of another kind than the world's, or a device world of several
+        ranks without an MPI launcher.
 
     Examples
     --------
@@ -243,6 +245,7 @@ def read_matrix_market(path, *, partition=None, context=None, **keywords) -> Dis
         matrix's entries count in both directions).
     context : Context, optional
         This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
+        In a device world (``init("device")``) each shard lives on its rank's GPU.
     **keywords
         [`dyng.io.read_matrix_market_arrays`][]'s keywords (weights, drop_self_loops...; not
         ``weights="random"``, drawn over the whole file's edges), and
@@ -261,7 +264,8 @@ def read_matrix_market(path, *, partition=None, context=None, **keywords) -> Dis
         On every rank, for a keyword the reader or [`dyng.Graph.from_edges`][] refuses, or a
         partition for another number of ranks.
     NotSupportedError
-        For device resources (not distributed yet), or an undirected graph read with
+        For shard resources of another kind than the world's, a device world of several
+        ranks without an MPI launcher, or an undirected graph read with
         ``sort_and_dedupe=False`` (its owners need the sorted order).
 
     Examples

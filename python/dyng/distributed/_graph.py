@@ -1,7 +1,8 @@
-"""A host graph spread over the ranks: each holds its shard as a dyng.Graph over global ids.
+"""A graph spread over the ranks: each holds its shard as a dyng.Graph over global ids.
 
 A rank's shard is the out-edges of the vertices it owns, stored in an ordinary directed
-[`dyng.Graph`][] whose vertex ids are the global ones, so local algorithms run on it unchanged.
+[`dyng.Graph`][] whose vertex ids are the global ones, so local algorithms run on it unchanged;
+on the host in a host world, on the rank's GPU in a device world.
 An undirected graph's shard holds its owned vertices' rows as one undirected graph stores them:
 every edge in both directions, each with its source's owner (`_shards`). A batch is routed to
 the owners of its entries' endpoints, exchanged (an undirected entry then stands for both its
@@ -21,6 +22,7 @@ from dyng import _convert
 from dyng._batch import ApplySummary, _Resolved
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng._graph import Graph, _resolve_properties
+from dyng._resources import Resources
 from dyng.distributed import _transports
 from dyng.distributed._context import Context, init
 from dyng.distributed._exchange import ReceivedEdges, _exchange
@@ -121,28 +123,44 @@ def _build_shard(partition, context, src, dst, weights, num_vertices, options, d
     if not directed:  # the directions whose source the rank owns: some entries reversed
         reverse = shard.src != sources
         sources, targets = np.where(reverse, targets, sources), np.where(reverse, sources, targets)
-    return _shard_graph(sources, targets, shard.weights, num_vertices, options)
+    return _shard_graph(sources, targets, shard.weights, num_vertices, options, context)
 
 
-def _shard_graph(src, dst, weights, num_vertices, options, function=FROM_EDGES) -> Graph:
-    """The host Graph of a rank's own directed edges (an undirected graph's both directions),
-    refused unless it can be distributed yet."""
+def _shard_graph(src, dst, weights, num_vertices, options, context, function=FROM_EDGES) -> Graph:
+    """The Graph of a rank's own directed edges (an undirected graph's both directions): on
+    the host in a host world, on the rank's GPU (its local rank) in a device world."""
     directed_options = {**options, "directed": True}
+    if context.space == "device" and directed_options.get("resources") is None:
+        directed_options["resources"] = Resources.cuda(device=context.local_rank)
     local = Graph.from_edges(src, dst, weights, num_vertices=num_vertices, **directed_options)
-    if local.space != "host":
+    if local.space != context.space:
         raise NotSupportedError(
-            f"{function}: only host graphs are distributed yet (device graphs need the "
-            "exchange over NCCL); pass host resources"
+            f"{function}: the world was set up for {context.space} graphs "
+            f'(dyng.distributed.init("{context.space}")) but the resources put this rank\'s '
+            f"shard on the {local.space}; pass resources of the world's kind, or none (a "
+            "device world puts each shard on its rank's GPU)"
         )
     return local
 
 
+def _require_host_shards(graph, function: str) -> None:
+    """Refuses an algorithm not distributed over device shards yet."""
+    if graph.local.space != "host":
+        raise NotSupportedError(
+            f"{function}: the algorithm runs across host shards only yet (device shards are the "
+            "next step: docs/developer/distributed.md, the plan); build the DistributedGraph "
+            'in a host world (dyng.distributed.init("host")), or run dyng on one GPU'
+        )
+
+
 class DistributedGraph:
-    """A host graph whose vertices and out-edges are spread over the ranks of a world.
+    """A graph whose vertices and out-edges are spread over the ranks of a world.
 
     Rank r holds the out-edges of the vertices its [`VertexPartition`][dyng.distributed.VertexPartition]
     range owns, as an ordinary directed [`dyng.Graph`][] over the global vertex ids
-    ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it. An
+    ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it: on the
+    host in a host world, on the rank's GPU in a device world (where, so far, ``apply`` and the
+    counters run across the ranks, and the distributed algorithms refuse the graph). An
     undirected graph (``directed=False``) stores every edge in both directions, as one undirected
     graph does, each direction with the owner of its source: an edge whose ends two ranks own
     is held by both, and the shard holds exactly its vertices' rows of the whole graph.
@@ -199,6 +217,10 @@ class DistributedGraph:
             an undirected graph by both ends (its rows' lengths).
         context : Context, optional
             This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
+        In a device world (``init("device")``) each shard lives on its rank's GPU.
+            In a device world (``init("device")``) each shard lives on its rank's GPU (its
+            local rank), unless `resources` names one; only ``apply`` and the counters run
+            across device shards yet.
         **options
             [`dyng.Graph.from_edges`][]'s keywords (directed, semantics, properties,
             multi_edges, row_order, vertex_dtype...) for every rank's shard; with
@@ -216,7 +238,9 @@ class DistributedGraph:
             On every rank, for what [`dyng.Graph.from_edges`][] refuses on any rank, or a
             partition for another number of ranks.
         NotSupportedError
-            For device resources (not distributed yet), or a world over NCCL.
+            For shard resources of another kind than the world's (CUDA resources in a host
+            world, host ones in a device world), or a device world of several ranks without
+            an MPI launcher (torchrun: the batches and votes travel over MPI).
 
         Examples
         --------
@@ -398,6 +422,11 @@ class DistributedGraph:
         # The shard's own check of a batch (type, ids, weights), as Graph.apply makes it; what
         # it returns is sent, and the receiver applies it without a second check.
         resolved = self._local._resolve_batch(batch, APPLY)
+        if resolved.staged is not None:
+            raise NotSupportedError(
+                f"{APPLY}: a batch of device arrays cannot be routed yet (the ranks route "
+                "batches on the host); pass NumPy arrays, or copy them to the host first"
+            )
         n, k = len(resolved.insert_src), self._local.num_weights
         weights = resolved.insert_weights
         rows = np.zeros((n, k), dtype=np.int32) if weights.size < n * k else weights.reshape(n, k)

@@ -21,7 +21,7 @@ from dyng._batch import ApplySummary
 from dyng._errors import InvalidArgumentError, NotSupportedError, StaleResultError
 from dyng._result import make_options
 from dyng.distributed._exchange import _exchange
-from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
+from dyng.distributed._graph import DistributedGraph, _allreduce, _require_host_shards, _verdict
 from dyng.distributed._routing import Routing
 from dyng.distributed._sssp_rounds import (
     _owned_range,
@@ -377,6 +377,7 @@ def sssp_compute(graph, source, *, options=None, **fields) -> SsspResult:
             f"{COMPUTE}(): graph must be a dyng.distributed.DistributedGraph; got "
             f"{type(graph).__name__}"
         )
+    _require_host_shards(graph, f"{COMPUTE}()")
     num_vertices = graph.num_vertices
 
     def checked():
@@ -402,6 +403,7 @@ def _check_update(graph, batch, result, max_invalidated):
             f"{UPDATE}(): graph must be a dyng.distributed.DistributedGraph; got "
             f"{type(graph).__name__}"
         )
+    _require_host_shards(graph, f"{UPDATE}()")
     if not isinstance(result, SsspResult):
         raise TypeError(
             f"{UPDATE}(): result must be a dyng.distributed.SsspResult; got {type(result).__name__}"

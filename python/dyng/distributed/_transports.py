@@ -66,13 +66,16 @@ def load_nccl(why: str) -> ctypes.CDLL:
 def host_comm(context) -> Any:
     """The MPI communicator of `context`'s world (COMM_WORLD); None for a world of one.
 
-    Host graphs exchange through MPI; a device world (NCCL) has no host exchange yet.
+    Batches, votes and a graph's counters travel over MPI in every world: a host world's data
+    too, a device world's besides its NCCL communicator (``_device_comm``). A device world of
+    several ranks under torchrun has no MPI world, so it has no graphs yet.
     """
     if context.is_single:
         return None
-    if context.transport != "mpi":
+    if context.launcher != "mpi":
         raise NotSupportedError(
-            f"dyng.distributed: a {context.space} world over {context.transport} has no host "
-            'exchange yet; distribute host graphs (init("host") under mpiexec)'
+            f"dyng.distributed: a {context.space} world of {context.size} ranks launched by "
+            f"{context.launcher} has no MPI world, and a distributed graph's batches and votes "
+            f"travel over MPI; launch with mpiexec -n {context.size} (and mpi4py installed)"
         )
-    return load_mpi(f"a host world of {context.size} ranks").COMM_WORLD
+    return load_mpi(f"a {context.space} world of {context.size} ranks").COMM_WORLD
