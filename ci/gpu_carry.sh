@@ -2,8 +2,11 @@
 # Builds the wheel sets that a GPU call carries and bench/gpu/compare_wheels.sh reads
 # (docs/developer/testing.md, "A change timed against the build before it"): for each NAME=REF,
 # the cu13 plugin for the lent machines' architecture (90-real) and the CPU wheel of git ref REF,
-# into .gpu-carry/dist-NAME. Each ref is built in its own worktree, build/gpu-carry/NAME, so the
-# working tree is left as it is and a second run for the same NAME rebuilds only what changed.
+# into .gpu-carry/dist-NAME. Every ref is built in one worktree, build/gpu-carry/tree, checked
+# out at each ref in turn: the working tree is left as it is, and after the first ref a build
+# recompiles only what the checkout changed (ninja reads the files' times), so a second ref that
+# differs in a few files takes a minute or two instead of a whole build. The toolchains are set
+# up once, for that worktree (their compiler wrappers hold its absolute path).
 # Carry `.gpu-carry` (the device tool's `carry`) and run compare_wheels.sh there.
 #
 #   ci/gpu_carry.sh base=main new=HEAD          # two sets; the refs may be branches or commits
@@ -26,12 +29,10 @@ for spec in "$@"; do
     echo "ci/gpu_carry.sh: '$ref' names no commit here; commit the change or name a branch" >&2
     exit 2
   }
-  tree=build/gpu-carry/$name out=$root/.gpu-carry/dist-$name
+  tree=build/gpu-carry/tree out=$root/.gpu-carry/dist-$name
   if [ -d "$tree" ]; then
     git -C "$tree" checkout --quiet --detach "$commit"
   else
-    # Each worktree sets up its own toolchains (build/wheel-toolchains): their compiler wrappers
-    # hold the checkout's absolute path, so a shared copy would point at the last worktree.
     git worktree add --quiet --detach "$tree" "$commit"
   fi
   rm -rf "$out"
