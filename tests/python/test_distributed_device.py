@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_distributed_graph import SEMANTICS, edge_rows, random_batch
+from test_distributed_graph import SEMANTICS, assert_applies_as_one_graph
 
 import dyng
 import dyng.distributed as dd
@@ -28,23 +28,7 @@ def test_a_device_world_of_one_applies_batches_exactly_as_one_device_graph(seed)
         src, dst, w, semantics=SEMANTICS, resources=dyng.Resources.cuda()
     )
     assert graph.local.space == reference.space == "device"
-    for _ in range(8):
-        batch = random_batch(rng, reference.num_vertices, reference)
-        try:
-            expected = reference.apply(batch)
-        except dyng.InvalidArgumentError as error:
-            before = edge_rows(graph.local)
-            with pytest.raises(type(error)):
-                graph.apply(batch)
-            assert edge_rows(graph.local) == before
-        else:
-            assert graph.apply(batch) == expected
-        assert edge_rows(graph.local) == edge_rows(reference)
-        assert (graph.num_vertices, graph.num_edges, graph.version) == (
-            reference.num_vertices,
-            reference.num_edges,
-            reference.version,
-        )
+    assert_applies_as_one_graph(graph, reference, rng)
 
 
 def test_algorithms_not_yet_distributed_over_device_shards_say_so():

@@ -85,7 +85,13 @@ def test_a_world_of_one_applies_batches_exactly_as_one_graph(seed):
     src, dst, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 9, m)
     graph = dd.DistributedGraph.from_edges(src, dst, w, semantics=SEMANTICS)
     reference = dyng.Graph.from_edges(src, dst, w, semantics=SEMANTICS)
-    for _ in range(8):
+    assert_applies_as_one_graph(graph, reference, rng)
+
+
+def assert_applies_as_one_graph(graph, reference, rng, rounds=8):
+    """A world of one's DistributedGraph and one Graph of the same edges, given the same random
+    batches: the same summaries, refusals (the shard unchanged), edges and counters."""
+    for _ in range(rounds):
         batch = random_batch(rng, reference.num_vertices, reference)
         try:
             expected = reference.apply(batch)

@@ -10,8 +10,6 @@ unique id reaches every rank. The exchange on GPUs runs in the GPU tests.
 from __future__ import annotations
 
 import ctypes
-import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -276,26 +274,13 @@ def test_the_real_library_answers_the_calls_that_need_no_gpu():
         nccl.init_rank(2, _nccl.UniqueId.from_bytes(first), 5)
 
 
-MPIEXEC = shutil.which(
-    "mpiexec",
-    path=os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")]),
-)
-
-
-@pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec (pip install mpich, or a system MPI)")
 def test_rank_zeros_id_reaches_every_rank_over_mpi():
     pytest.importorskip("mpi4py")
-    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE")}
-    env |= {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    run = subprocess.run(
-        [MPIEXEC, "-n", "3", sys.executable, str(SHARE_SCRIPT)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr
-    answers = json.loads(run.stdout.strip().splitlines()[-1])
+    from test_distributed_mpi import MPIEXEC, run_ranks
+
+    if MPIEXEC is None:
+        pytest.skip("no mpiexec (pip install mpich, or a system MPI)")
+    answers = run_ranks(SHARE_SCRIPT, 3)
     assert sorted(a["rank"] for a in answers) == [0, 1, 2]
     assert len({a["id"] for a in answers}) == 1
     assert len(bytes.fromhex(answers[0]["id"])) == 128

@@ -7,12 +7,7 @@ visible: the multi-GPU kinds of the device tool.
 
 from __future__ import annotations
 
-import json
-import os
 import pathlib
-import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -55,25 +50,11 @@ def test_a_world_of_one_exchanges_and_reduces_device_arrays():
 def test_ranks_on_their_own_gpus_exchange_over_nccl():
     cupy = pytest.importorskip("cupy")
     pytest.importorskip("mpi4py")
+    from test_distributed_mpi import MPIEXEC, run_ranks
+
     nccl_or_skip()
     devices = cupy.cuda.runtime.getDeviceCount()
-    mpiexec = shutil.which(
-        "mpiexec",
-        path=os.pathsep.join(
-            [str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")]
-        ),
-    )
-    if devices < 2 or mpiexec is None:
+    if devices < 2 or MPIEXEC is None:
         pytest.skip(f"needs 2 or more GPUs and mpiexec ({devices} visible)")
-    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE")}
-    env |= {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    run = subprocess.run(
-        [mpiexec, "-n", str(min(devices, 8)), sys.executable, str(EXCHANGE_SCRIPT)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr
-    answers = json.loads(run.stdout.strip().splitlines()[-1])
+    answers = run_ranks(EXCHANGE_SCRIPT, min(devices, 8))
     assert len(answers) == min(devices, 8) and all(a["ok"] for a in answers), answers
