@@ -217,7 +217,6 @@ class DistributedGraph:
             an undirected graph by both ends (its rows' lengths).
         context : Context, optional
             This process's world; None calls [`init`][dyng.distributed.init] (host graphs).
-        In a device world (``init("device")``) each shard lives on its rank's GPU.
             In a device world (``init("device")``) each shard lives on its rank's GPU (its
             local rank), unless `resources` names one; only ``apply`` and the counters run
             across device shards yet.
