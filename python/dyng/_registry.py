@@ -210,8 +210,9 @@ def feature_table():
         "| `dyng.distributed` (early): graphs split over MPI ranks, batches all or nothing "
         "across them, `sssp` and weak `components` across ranks, each rank reading only its "
         "shard of a file | yes (one process per rank, each holding a host shard) | partly (a "
-        "shard's own compute and components calls) | no (device graphs across GPUs: designed, "
-        "not built) |"
+        'shard\'s own compute and components calls) | partly (`init("device")`: each shard '
+        "on its rank's GPU, batches all or nothing across them under mpiexec; the algorithms "
+        "across GPUs not built; not yet run on GPUs) |"
     )
     rows.append(
         "| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
