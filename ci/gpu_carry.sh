@@ -11,6 +11,9 @@
 #
 #   ci/gpu_carry.sh base=main new=HEAD          # two sets; the refs may be branches or commits
 #   CUDA_ARCHITECTURES=90-real ci/gpu_carry.sh new=HEAD
+#   CPP_TESTS="test_components_cuda test_module_preload_cuda" ci/gpu_carry.sh base=main new=HEAD
+# CPP_TESTS: C++ GPU test targets built for the last NAME (the dev-cuda preset, in the same
+# worktree) and put, stripped, in .gpu-carry/cpp, where compare_wheels.sh runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -46,3 +49,23 @@ for spec in "$@"; do
   done
   ls "$out"
 done
+if [ -n "${CPP_TESTS:-}" ]; then
+  cpp=$root/.gpu-carry/cpp
+  rm -rf "$cpp" && mkdir -p "$cpp"
+  echo "[gpu-carry] C++ GPU tests of $name: $CPP_TESTS"
+  # shellcheck disable=SC2086  # CPP_TESTS is a list of target names
+  (cd "$tree" && cmake --preset dev-cuda && nice cmake --build build/dev-cuda --target $CPP_TESTS) \
+    >"$root/build/gpu-carry/cpp-tests.log" 2>&1 || {
+    echo "ci/gpu_carry.sh: the C++ GPU tests failed to build; see build/gpu-carry/cpp-tests.log" >&2
+    exit 1
+  }
+  for test in $CPP_TESTS; do
+    found=$(find "$tree/build/dev-cuda" -type f -name "$test" -perm -u+x | head -1)
+    [ -n "$found" ] || {
+      echo "ci/gpu_carry.sh: no binary $test under $tree/build/dev-cuda" >&2
+      exit 1
+    }
+    strip -o "$cpp/$test" "$found"
+  done
+  ls -la "$cpp"
+fi
