@@ -9,8 +9,11 @@
 # cache evicted by writing 256 MB with CuPy first, when CuPy is installed) and "idle" (the
 # process sleeps 50 ms first, as a user's code between calls might). Two more tell a slow host
 # from a slow device after a pause: "spin" (the host busy in Python for 10 ms, the GPU idle) and
-# "busy" (the GPU busy for about 10 ms writing with CuPy, the host waiting for it).
-# --stages: one more update per way under the profiler, every stage waited for.
+# "busy" (the GPU busy for about 10 ms writing with CuPy, the host waiting for it). "evicted"
+# writes 64 MB of host memory first, emptying the host's caches of dyng's code and data.
+# --stages: one more update per way under the profiler, every stage waited for. --threads N runs
+# the same on the host (1: the sequential backend, else OpenMP on N threads), where a pause can
+# only cool the host, which tells how much of the GPU's figures a cold host explains.
 # Run from the repository root on the GPU machine:
 #   PYTHONPATH=<dyng>:.:bench/gpu python3 bench/gpu/update_after_read.py [--algos pagerank,weak,sssp]
 import argparse
@@ -29,6 +32,7 @@ parser.add_argument("--changes", type=int, default=1000)
 parser.add_argument("--updates", type=int, default=5)
 parser.add_argument("--algos", default="pagerank,weak,sssp")
 parser.add_argument("--stages", action="store_true")
+parser.add_argument("--threads", type=int, default=0, help="the host backend on N threads")
 args = parser.parse_args()
 print("dyng", dyng.__version__, "from", dyng.__file__)
 
@@ -37,19 +41,27 @@ ALGOS = {
     "weak": (dyng.components.compute, dyng.components.update, "labels"),
     "sssp": (lambda g: dyng.sssp.compute(g, 0), dyng.sssp.update, "distances"),
 }
-resources = dyng.Resources.cuda()
+if args.threads == 1:
+    resources = dyng.Resources.sequential()
+elif args.threads > 1:
+    resources = dyng.Resources.openmp(num_threads=args.threads)
+else:
+    resources = dyng.Resources.cuda()
 edges = generators.by_name(f"rmat{args.scale}", 1)
 graph = dyng.Graph.from_edges(
     edges.src, edges.dst, edges.weights, num_vertices=edges.num_vertices, resources=resources
 )
 rng = np.random.default_rng(11)
-try:
-    import cupy
+flush_buffer = None
+if not args.threads:
+    try:
+        import cupy
 
-    flush_buffer = cupy.empty(1 << 25, dtype=cupy.float64)
-except ImportError:
-    flush_buffer = None
-WAYS = ("plain", "read", "compute", "both", "idle", "spin") + (
+        flush_buffer = cupy.empty(1 << 25, dtype=cupy.float64)
+    except ImportError:
+        pass
+host_buffer = np.zeros(1 << 23)  # 64 MB: more than the host's last-level cache
+WAYS = ("plain", "read", "compute", "both", "idle", "spin", "evicted") + (
     ("flushed", "busy") if flush_buffer is not None else ()
 )
 
@@ -67,6 +79,8 @@ def before_update(way, result, field, compute):
         until = time.perf_counter() + 0.01
         while time.perf_counter() < until:
             pass
+    if way == "evicted":
+        np.add(host_buffer, 1.0, out=host_buffer)
     if way == "flushed":
         flush_buffer.fill(1.0)
         cupy.cuda.runtime.deviceSynchronize()
@@ -79,7 +93,8 @@ def before_update(way, result, field, compute):
 
 def print_stages(update, result):
     batch = uniform_batch(edges, rng, args.changes)
-    with dyng.profile(resources, sync_stages=True, cuda_events=True) as profile:
+    options = {} if args.threads else {"sync_stages": True, "cuda_events": True}
+    with dyng.profile(resources, **options) as profile:
         update(graph, batch, result)
     for stage in profile.stages:
         print(
