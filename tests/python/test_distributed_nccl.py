@@ -14,6 +14,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import threading
 import types
 
 import numpy as np
@@ -94,8 +95,8 @@ def test_the_binding_passes_the_unique_id_by_value_and_reads_the_version(stub):
 
 def test_a_failed_call_raises_cuda_error_in_nccls_words(stub):
     nccl = _nccl.Nccl(stub)
-    with pytest.raises(dyng.CudaError, match=r"ncclCommInitRank failed: stub: invalid usage"):
-        nccl.init_rank(2, nccl.unique_id(), 1)
+    with pytest.raises(dyng.CudaError, match=r"ncclCommInitRank failed: stub: invalid argument"):
+        nccl.init_rank(2, nccl.unique_id(), 5)  # a rank outside the world
     with pytest.raises(dyng.InvalidArgumentError, match="128 bytes, not 5"):
         _nccl.UniqueId.from_bytes(b"short")
 
@@ -145,6 +146,38 @@ def test_all_to_all_moves_the_counted_rows(stub, rows, count):
     inner = calls[calls.index("ncclGroupStart") + 1 : calls.index("ncclGroupEnd")]
     assert inner == (["ncclSend", "ncclRecv"] if count else [])
     comm.close()
+
+
+def test_all_to_all_between_three_ranks_moves_each_peers_rows(stub):
+    """Three ranks as threads of this process: rank r sends peer p r + p + 1 rows (r, p, i);
+    each must receive, in rank order, every peer's rows meant for it (the peers' offsets)."""
+    nccl, size = _nccl.Nccl(stub), 3
+    shared_id = nccl.unique_id()
+    received, errors = {}, []
+
+    def rank_main(rank):
+        try:
+            comm = DeviceComm(nccl, nccl.init_rank(size, shared_id, rank), rank, size)
+            send_counts = [rank + p + 1 for p in range(size)]
+            recv_counts = [p + rank + 1 for p in range(size)]
+            rows = [(rank, p, i) for p in range(size) for i in range(send_counts[p])]
+            send = np.array(rows, dtype=np.int64)
+            recv = np.full((sum(recv_counts), 3), -1, dtype=np.int64)
+            comm.all_to_all(HostAsDevice(send), send_counts, HostAsDevice(recv), recv_counts)
+            comm.close()
+            received[rank] = recv.tolist()
+        except Exception as error:  # reported below, with the rank
+            errors.append((rank, error))
+
+    ranks = [threading.Thread(target=rank_main, args=(r,)) for r in range(size)]
+    for thread in ranks:
+        thread.start()
+    for thread in ranks:
+        thread.join(timeout=30)
+    assert not errors
+    for rank in range(size):
+        expected = [[p, rank, i] for p in range(size) for i in range(p + rank + 1)]
+        assert received[rank] == expected
 
 
 def test_all_to_all_refuses_what_does_not_fit(stub):
