@@ -364,6 +364,11 @@ class PagerankDeviceState:
 def cuda_device_count() -> int:
     """CUDA devices this process can use (0 without a driver or device)."""
 
+def cuda_use_device(device: int) -> None:
+    """
+    Makes `device` this thread's current CUDA device and leaves it so (NCCL binds a communicator to the current device).
+    """
+
 def cuda_synchronize(device: int, stream: int = 0) -> None:
     """Waits for the work queued on the stream."""
 
