@@ -71,9 +71,9 @@ def peer_spans(counts: Sequence[int], row_bytes: int) -> list[tuple[int, int]]:
 
 
 def _share_over_mpi(comm, raw: bytes | None) -> bytes:
-    buffer = np.frombuffer(raw, dtype=np.uint8).copy() if raw is not None else None
-    if buffer is None:
-        buffer = np.empty(UNIQUE_ID_BYTES, dtype=np.uint8)
+    buffer = np.empty(UNIQUE_ID_BYTES, dtype=np.uint8)
+    if raw is not None:  # rank 0's id; the others' buffers are filled by the broadcast
+        buffer[:] = np.frombuffer(raw, dtype=np.uint8)
     comm.Bcast(buffer, root=0)
     return buffer.tobytes()
 
