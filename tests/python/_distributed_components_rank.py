@@ -11,6 +11,10 @@ its own vertices; growth past the last id; then seeded random parts from every r
 long path over shuffled ids must settle in about log2(n) rounds, and a batch refused by the
 last rank after rank 0 applied its part must leave rank 0's shard result as it was (then
 batches that join and part ranks, with splits inside them). Rank 0 prints one line of JSON.
+
+With DYNG_TEST_SHARDS=cuda (test_distributed_device.py, on a GPU machine) the world is a device
+world and every rank's shard lives on CUDA device 0, shared by the ranks: the shards' own
+components run on the GPU, the rounds on the host over MPI, and the answers must be the same.
 """
 
 import json
@@ -28,6 +32,22 @@ import dyng
 import dyng.distributed as dd
 
 N, M, STEPS = 48, 30, 5
+SHARDS = os.environ.get("DYNG_TEST_SHARDS", "host")
+
+
+def world_context():
+    """The host world of mpiexec's ranks; with SHARDS == "cuda", the same ranks as a device
+    world whose shards all live on device 0 (one GPU serves every rank; nothing goes over
+    NCCL yet, so none is needed)."""
+    ctx = dd.init("host")
+    if SHARDS != "cuda":
+        return ctx
+    return dd.Context(ctx.rank, ctx.size, 0, "device", "nccl", ctx.launcher, ctx.rendezvous)
+
+
+def shard_options():
+    """from_edges' resources for this run's shards: the default, or CUDA device 0."""
+    return {"resources": dyng.Resources.cuda(device=0)} if SHARDS == "cuda" else {}
 
 
 def random_part(step, rank, reference):
@@ -111,7 +131,7 @@ def long_path_settles_in_few_rounds(ctx):
     round, its labels would need hundreds of rounds; hooking and shortcutting need about
     log2(n). Labels must still equal one graph's."""
     order = np.random.default_rng(7).permutation(1000).astype(np.int32)
-    graph = dd.DistributedGraph.from_edges(order[:-1], order[1:], context=ctx)
+    graph = dd.DistributedGraph.from_edges(order[:-1], order[1:], context=ctx, **shard_options())
     result = dd.components_compute(graph)
     equal = result.labels.tolist() == [0] * len(result.labels) and result.count == 1
     return equal and result.stats.rounds <= 2 * int(np.log2(1000))
@@ -128,7 +148,13 @@ def refused_elsewhere_then_merges_and_splits(ctx, world):
     dst = [v + 1 for v in src]
     strict = dyng.BatchSemantics(on_missing_delete="error")
     graph = dd.DistributedGraph.from_edges(
-        src, dst, num_vertices=per * size, partition=part, context=ctx, semantics=strict
+        src,
+        dst,
+        num_vertices=per * size,
+        partition=part,
+        context=ctx,
+        semantics=strict,
+        **shard_options(),
     )
     reference = dyng.Graph.from_edges(src, dst, num_vertices=per * size)
     result = dd.components_compute(graph)
@@ -163,7 +189,7 @@ def refused_elsewhere_then_merges_and_splits(ctx, world):
 
 
 def main():
-    ctx = dd.init("host")
+    ctx = world_context()
     world = MPI.COMM_WORLD
     part = dd.VertexPartition.from_degrees(np.ones(N, dtype=np.int64), ctx.size)
     chain = chain_of(part.starts)
@@ -171,7 +197,9 @@ def main():
     src, dst = rng.integers(0, N, M, dtype=np.int32), rng.integers(0, N, M, dtype=np.int32)
     clean = ~np.isin(src, chain) & ~np.isin(dst, chain)  # the chain starts isolated
     src, dst = src[clean], dst[clean]
-    graph = dd.DistributedGraph.from_edges(src, dst, num_vertices=N, partition=part, context=ctx)
+    graph = dd.DistributedGraph.from_edges(
+        src, dst, num_vertices=N, partition=part, context=ctx, **shard_options()
+    )
     reference = dyng.Graph.from_edges(src, dst, num_vertices=N)
     result = dd.components_compute(graph)
     checks = [agrees(world, result, reference, result.stats)]

@@ -10,6 +10,11 @@ the rank holding a deleted edge no longer joins its ends by a path of its own sh
 their labels, the same set on every rank), keep every other label, and run the rounds again,
 which merge what insertions joined. Where no rank has a ghost (a world of one, or components
 that never cross ranks) the shard's result is the answer and the update ends after its repair.
+
+In a device world the shard's components are computed and repaired on the rank's GPU, and the
+rounds run on the host over MPI, as for host shards: the shard's labels and sizes come to the
+host once per compute and about twice per update (docs/developer/distributed.md, the plan's
+step 2: the rounds on the device, over NCCL, come next).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from dyng.distributed._components_result import (
     DistributedComponents,
     _identity_of,
 )
-from dyng.distributed._graph import DistributedGraph, _allreduce, _require_host_shards, _verdict
+from dyng.distributed._graph import DistributedGraph, _allreduce, _verdict
 from dyng.distributed._label_rounds import _owned_range, local_view, settle_labels
 from dyng.distributed._vote import vote
 
@@ -36,7 +41,6 @@ def _check_graph(fn: str, graph) -> None:
         raise TypeError(
             f"{fn}(): graph must be a dyng.distributed.DistributedGraph; got {type(graph).__name__}"
         )
-    _require_host_shards(graph, f"{fn}()")
 
 
 def components_compute(graph: DistributedGraph, *, kind: str = "weak") -> DistributedComponents:
@@ -150,7 +154,7 @@ def _applied(graph: DistributedGraph, batch, result: DistributedComponents):
         result._owned_labels()
     local = result._local
     native = local._apply_log(graph.local, change_log, local._resources._execution(), mine)
-    labels_now = local.labels.to_numpy(copy=False)
+    labels_now = local.labels.to_numpy(copy=None)
     cut = labels_now[lost_src] != labels_now[lost_dst]
     return whole.num_vertices_after, native.relabelled, (old_labels, cut, old_sizes)
 

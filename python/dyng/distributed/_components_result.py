@@ -164,7 +164,7 @@ class DistributedComponents:
 
     def _from_local(self, name: str, alone) -> np.ndarray:
         """The local result's `name` entries of the owned ids; `alone` for those not held."""
-        values = getattr(self._local, name).to_numpy(copy=False)
+        values = getattr(self._local, name).to_numpy(copy=None)
         held = self._held()
         entries = np.empty(self._stop - self._start, dtype=np.int64)
         entries[:held] = values[self._start : self._start + held]
@@ -182,15 +182,17 @@ class DistributedComponents:
         return self._sizes
 
     def _labels_at(self, ids: np.ndarray) -> np.ndarray:
-        """The labels of owned ids the shard holds, without reading every label."""
+        """The labels of owned ids the shard holds, without reading every label on a host shard
+        (a device shard's labels come to the host whole: its rounds run on the host yet)."""
         if self._labels is None:
-            return self._local.labels.to_numpy(copy=False)[ids].astype(np.int64)
+            return self._local.labels.to_numpy(copy=None)[ids].astype(np.int64)
         return self._labels[ids - self._start]
 
     def _sizes_at(self, ids: np.ndarray) -> np.ndarray:
-        """The sizes entries of owned ids the shard holds, without reading every entry."""
+        """The sizes entries of owned ids the shard holds, without reading every entry on a host
+        shard (a device shard's come to the host whole)."""
         if self._sizes is None:
-            return self._local.sizes.to_numpy(copy=False)[ids].astype(np.int64)
+            return self._local.sizes.to_numpy(copy=None)[ids].astype(np.int64)
         return self._sizes[ids - self._start]
 
     def _ids(self) -> np.ndarray:

@@ -159,8 +159,8 @@ class DistributedGraph:
     Rank r holds the out-edges of the vertices its [`VertexPartition`][dyng.distributed.VertexPartition]
     range owns, as an ordinary directed [`dyng.Graph`][] over the global vertex ids
     ([`local`][dyng.distributed.DistributedGraph.local]), so local algorithms run on it: on the
-    host in a host world, on the rank's GPU in a device world (where, so far, ``apply`` and the
-    counters run across the ranks, and the distributed algorithms refuse the graph). An
+    host in a host world, on the rank's GPU in a device world (where, so far, ``apply``, the
+    counters and the weak components run across the ranks, and sssp refuses the graph). An
     undirected graph (``directed=False``) stores every edge in both directions, as one undirected
     graph does, each direction with the owner of its source: an edge whose ends two ranks own
     is held by both, and the shard holds exactly its vertices' rows of the whole graph.

@@ -92,9 +92,10 @@ def local_view(native, start: int, stop: int) -> _LocalView:
     own has no out-edge in the shard, so it is a ghost exactly when its local component holds
     more than itself.
     """
-    # Read in place: every array built below is a new one, so the native update may rewrite it.
-    local = np.asarray(native.labels.to_numpy(copy=False), dtype=np.int64)
-    sizes = np.asarray(native.sizes.to_numpy(copy=False), dtype=np.int64)
+    # Read in place (a host shard) or as one host copy (a device shard: the rounds run on the
+    # host yet); every array built below is a new one, so the native update may rewrite it.
+    local = np.asarray(native.labels.to_numpy(copy=None), dtype=np.int64)
+    sizes = np.asarray(native.sizes.to_numpy(copy=None), dtype=np.int64)
     held = max(min(stop, len(local)) - start, 0)  # the shard may not know the newest owned ids
     others = np.concatenate(
         [np.arange(min(start, len(local))), np.arange(start + held, len(local))]
