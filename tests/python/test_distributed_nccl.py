@@ -23,7 +23,8 @@ import pytest
 import dyng
 from dyng.distributed import _device_comm, _nccl, _transports
 from dyng.distributed._context import Context
-from dyng.distributed._device_comm import DeviceComm, peer_spans
+from dyng.distributed._device_comm import DeviceComm
+from dyng.distributed._exchange import peer_spans
 
 STUB_SOURCE = pathlib.Path(__file__).with_name("_nccl_stub.c")
 SHARE_SCRIPT = pathlib.Path(__file__).with_name("_distributed_nccl_id_rank.py")

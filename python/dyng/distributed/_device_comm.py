@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
 from dyng._errors import InvalidArgumentError, NotSupportedError
 from dyng.distributed import _transports
+from dyng.distributed._exchange import peer_spans
 from dyng.distributed._nccl import REDUCTIONS, UNIQUE_ID_BYTES, Nccl, UniqueId, data_type
 
 FUNCTION = "dyng.distributed.DeviceComm"
@@ -54,20 +55,6 @@ def _device_view(array, what: str) -> tuple[int, tuple[int, ...], np.dtype]:
                 "contiguous copy (cupy.ascontiguousarray, tensor.contiguous())"
             )
     return int(interface["data"][0]), shape, dtype
-
-
-def peer_spans(counts: Sequence[int], row_bytes: int) -> list[tuple[int, int]]:
-    """(byte offset, byte length) of each peer's rows, laid end to end in rank order."""
-    spans, offset = [], 0
-    for count in counts:
-        if int(count) < 0:
-            raise InvalidArgumentError(
-                f"{FUNCTION}: a count is {int(count)}; counts are rows per peer, >= 0"
-            )
-        length = int(count) * row_bytes
-        spans.append((offset, length))
-        offset += length
-    return spans
 
 
 def _share_over_mpi(comm, raw: bytes | None) -> bytes:

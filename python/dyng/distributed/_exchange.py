@@ -11,6 +11,7 @@ order the single-process batch would apply them in.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -61,6 +62,21 @@ def _weight_rows(weights, length: int) -> np.ndarray:
     return flat.reshape(length, k)
 
 
+def peer_spans(counts: Sequence[int], row_size: int) -> list[tuple[int, int]]:
+    """(offset, length) of each peer's rows, laid end to end in rank order, in the unit of
+    `row_size` (a row's elements for MPI's displacements, its bytes for NCCL's pointers)."""
+    spans, offset = [], 0
+    for count in counts:
+        if int(count) < 0:
+            raise InvalidArgumentError(
+                f"dyng.distributed: a count is {int(count)}; counts are rows per peer, >= 0"
+            )
+        length = int(count) * row_size
+        spans.append((offset, length))
+        offset += length
+    return spans
+
+
 def _all_to_all(comm, send: np.ndarray, send_counts: np.ndarray, recv_counts: np.ndarray):
     """One ``Alltoallv`` of the rows of `send` (contiguous per peer), counted in rows."""
     mpi = _transports.mpi()
@@ -69,8 +85,8 @@ def _all_to_all(comm, send: np.ndarray, send_counts: np.ndarray, recv_counts: np
     kind = mpi.INT64_T if send.dtype == np.int64 else mpi.INT32_T
 
     def layout(counts):
-        displs = np.concatenate([[0], np.cumsum(counts)[:-1]]) * width
-        return (counts * width).tolist(), displs.tolist()
+        spans = peer_spans(counts, width)
+        return [length for _, length in spans], [offset for offset, _ in spans]
 
     comm.Alltoallv([send, layout(send_counts), kind], [recv, layout(recv_counts), kind])
     return recv
