@@ -211,8 +211,9 @@ def feature_table():
         "across them, `sssp` and weak `components` across ranks, each rank reading only its "
         "shard of a file | yes (one process per rank, each holding a host shard) | partly (a "
         'shard\'s own compute and components calls) | partly (`init("device")`: each shard '
-        "on its rank's GPU, batches all or nothing across them under mpiexec; the algorithms "
-        "across GPUs not built; not yet run on GPUs) |"
+        "on its rank's GPU, batches all or nothing across them under mpiexec; weak components "
+        "with each shard's part on its GPU and the rounds on the host; sssp across GPUs not "
+        "built; not yet run on GPUs) |"
     )
     rows.append(
         "| `dyng.profile`: stage timings recorded by the C++ core (`Profiler.plot()`, "
