@@ -21,16 +21,20 @@ from bench import generators
 INFINITY = np.iinfo(np.int64).max
 
 
-def library_width(graph, ptr: np.ndarray, weights: np.ndarray) -> int:
-    """pick_bucket_width from the first weight of every non-empty row, as the prepare pass
-    samples them."""
-    degrees = np.diff(ptr)
-    first = ptr[:-1][degrees > 0]
-    mean_weight = float(weights[first].mean())
-    mean_degree = graph.num_edges / graph.num_vertices
-    flat = degrees.max() <= 4.0 * mean_degree
+def bucket_width(mean_weight: float, mean_degree: float, max_degree: float) -> int:
+    """detail/bucket_width.hpp's pick_bucket_width, which is not bound to Python; the bench test
+    pins this copy to the C++ test's cases (tests/cpp/sssp/test_sssp_bucket_width.cpp)."""
+    flat = max_degree <= 4.0 * mean_degree
     factor = 2.0 if flat and mean_degree >= 8.0 else 64.0
     return max(1, int(mean_weight * factor))
+
+
+def library_width(graph, ptr: np.ndarray, weights: np.ndarray) -> int:
+    """The width from the first weight of every non-empty row, as the prepare pass samples them."""
+    degrees = np.diff(ptr)
+    first = ptr[:-1][degrees > 0]
+    mean_degree = graph.num_edges / graph.num_vertices
+    return bucket_width(float(weights[first].mean()), mean_degree, float(degrees.max()))
 
 
 def row_slots(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -27,7 +27,27 @@ def test_the_modelled_schedule_finds_dyng_sssps_distances(name, width):
     reached = dist < model.INFINITY
     assert np.array_equal(reached, reference != dyng.sssp.INFINITE_DISTANCE)
     assert np.array_equal(dist[reached], reference[reached])
-    assert used == (width or model.library_width(graph, graph.row_ptr(), graph.weights.ravel()))
+    assert used > 0 if width == 0 else used == width
     improvements = sum(r[4] for r in records)
     assert improvements >= np.count_nonzero(reached) - 1  # the source is never improved
     assert all(r[3] <= graph.num_edges for r in records)
+
+
+@pytest.mark.parametrize(
+    ("mean_weight", "mean_degree", "max_degree", "width"),
+    [
+        (50.5, 16.0, 16.0, 101),  # the cases of tests/cpp/sssp/test_sssp_bucket_width.cpp
+        (50.5, 8.0, 8.0, 101),
+        (50.5, 16.0, 64.0, 101),
+        (50.5, 15.6, 97765.0, 3232),
+        (50.5, 16.0, 64.5, 3232),
+        (50.5, 4.0, 4.0, 3232),
+        (50.5, 7.9, 7.9, 3232),
+        (2.6, 2.5, 4.0, 166),
+        (0.0, 16.0, 16.0, 1),
+        (0.4, 16.0, 16.0, 1),
+        (1.0, 0.0, 0.0, 64),
+    ],
+)
+def test_the_models_width_rule_is_the_librarys(mean_weight, mean_degree, max_degree, width):
+    assert model.bucket_width(mean_weight, mean_degree, max_degree) == width

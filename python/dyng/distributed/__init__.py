@@ -34,8 +34,8 @@ and the algorithms across ranks:
 
 * [`sssp_compute`][dyng.distributed.sssp_compute] and
   [`sssp_update`][dyng.distributed.sssp_update] keep single-source shortest paths across the
-  ranks of a host world, equal bit for bit to [`dyng.sssp`][] on the whole graph; each rank holds its vertices'
-  part of the [`SsspResult`][dyng.distributed.SsspResult].
+  ranks of a host world, equal bit for bit to [`dyng.sssp`][] on the whole graph; each rank
+  holds its vertices' part of the [`SsspResult`][dyng.distributed.SsspResult].
 * [`components_compute`][dyng.distributed.components_compute] and
   [`components_update`][dyng.distributed.components_update] keep the weak components of a
   DistributedGraph, each rank holding its vertices' labels
